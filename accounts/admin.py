@@ -1,0 +1,12 @@
+from django.contrib import admin
+
+from .models import User
+
+
+@admin.register(User)
+class UserAdmin(admin.ModelAdmin):
+    list_display = ("email", "first_name", "last_name", "role", "email_confirmed_at", "is_active")
+    list_filter = ("role", "is_active")
+    search_fields = ("email", "first_name", "last_name")
+    readonly_fields = ("password", "date_joined", "last_login")
+    ordering = ("last_name", "first_name")

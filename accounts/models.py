@@ -1,0 +1,112 @@
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+
+class Role(models.TextChoices):
+    USER = "user", "Membre"
+    SUPERVISOR = "supervisor", "Superviseur"
+    ADMIN = "admin", "Administrateur"
+
+
+STAFF_ROLES = (Role.ADMIN, Role.SUPERVISOR)
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create_user(self, email, password, **extra):
+        if not email:
+            raise ValueError("L'email est obligatoire.")
+        user = self.model(email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email, password=None, **extra):
+        extra.setdefault("role", Role.USER)
+        return self._create_user(email, password, **extra)
+
+    def create_superuser(self, email, password=None, **extra):
+        extra.setdefault("role", Role.ADMIN)
+        extra.setdefault("email_confirmed_at", timezone.now())
+        return self._create_user(email, password, **extra)
+
+
+class User(AbstractBaseUser):
+    """A member or a staff account. The e-mail is the login."""
+
+    email = models.EmailField("email", unique=True)
+    first_name = models.CharField("prénom", max_length=150)
+    last_name = models.CharField("nom", max_length=150)
+    phone = models.CharField("téléphone", max_length=10, blank=True)
+    address = models.CharField("adresse", max_length=255, blank=True)
+    postal_code = models.CharField("code postal", max_length=5, blank=True)
+    city = models.CharField("ville", max_length=120, blank=True)
+    country = models.CharField("pays", max_length=120, default="France")
+    avatar = models.ImageField("avatar", upload_to="avatars/", blank=True)
+    role = models.CharField("rôle", max_length=20, choices=Role.choices, default=Role.USER)
+    email_confirmed_at = models.DateTimeField("email confirmé le", null=True, blank=True)
+    is_active = models.BooleanField("actif", default=True)
+    date_joined = models.DateTimeField("inscrit le", default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS = ["first_name", "last_name"]
+
+    class Meta:
+        verbose_name = "utilisateur"
+        verbose_name_plural = "utilisateurs"
+        ordering = ["last_name", "first_name", "id"]
+        constraints = [
+            models.UniqueConstraint(Lower("email"), name="accounts_user_email_ci_unique"),
+            models.CheckConstraint(condition=models.Q(role__in=Role.values), name="accounts_user_role_valid"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_full_name()} <{self.email}>"
+
+    def get_full_name(self):
+        return f"{self.first_name} {self.last_name}".strip()
+
+    def get_short_name(self):
+        return self.first_name
+
+    @property
+    def name(self):
+        """SPEC.md 3 calls the family name `name`."""
+        return self.last_name
+
+    @property
+    def email_confirmed(self):
+        return self.email_confirmed_at is not None
+
+    @property
+    def is_studio_staff(self):
+        """Admins and supervisors reach the whole back office (DECISIONS.md 11)."""
+        return self.role in STAFF_ROLES
+
+    @property
+    def is_admin(self):
+        return self.role == Role.ADMIN
+
+    # The Django admin is for admins (operators) only.
+    @property
+    def is_staff(self):
+        return self.is_active and self.role == Role.ADMIN
+
+    @property
+    def is_superuser(self):
+        return self.is_staff
+
+    def has_perm(self, perm, obj=None):
+        return self.is_staff
+
+    def has_perms(self, perm_list, obj=None):
+        return self.is_staff
+
+    def has_module_perms(self, app_label):
+        return self.is_staff

@@ -1,0 +1,162 @@
+"""Idempotent demo data: running it twice leaves the same data."""
+
+import importlib
+import os
+from datetime import datetime, time, timedelta
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Role, User
+from courses.models import Course, CourseSession, Instructor, Tariff, Testimonial
+from courses.seed_data import COURSES, INSTRUCTORS, TARIFFS, TESTIMONIALS, WEEKLY_SLOTS
+
+DEFAULT_ADMIN_EMAIL = "admin@studio-pole-danse.fr"
+DEFAULT_ADMIN_PASSWORD = "DemoAdmin2026!"
+DEFAULT_MEMBER_EMAIL = "membre@studio-pole-danse.fr"
+DEFAULT_MEMBER_PASSWORD = "DemoMembre2026!"
+
+# Apps that add their own demo data provide `<app>.seed.run(*, stdout)`.
+APP_SEEDERS = ["accounts", "bookings", "payments", "media_library", "messaging"]
+
+
+def demo_accounts():
+    return {
+        "admin": (
+            os.environ.get("DEMO_ADMIN_EMAIL", DEFAULT_ADMIN_EMAIL),
+            os.environ.get("DEMO_ADMIN_PASSWORD", DEFAULT_ADMIN_PASSWORD),
+        ),
+        "member": (
+            os.environ.get("DEMO_MEMBER_EMAIL", DEFAULT_MEMBER_EMAIL),
+            os.environ.get("DEMO_MEMBER_PASSWORD", DEFAULT_MEMBER_PASSWORD),
+        ),
+    }
+
+
+def _upsert_user(email, password, **fields):
+    user, _ = User.objects.update_or_create(email=email.lower(), defaults=fields)
+    if not user.check_password(password):
+        user.set_password(password)
+        user.save(update_fields=["password"])
+    return user
+
+
+def seed_accounts():
+    accounts = demo_accounts()
+    confirmed = timezone.now().replace(microsecond=0)
+    admin_email, admin_password = accounts["admin"]
+    member_email, member_password = accounts["member"]
+    admin = User.objects.filter(email=admin_email.lower()).first()
+    _upsert_user(
+        admin_email,
+        admin_password,
+        first_name="Camille",
+        last_name="Laurent",
+        role=Role.ADMIN,
+        phone="0478000000",
+        city="Lyon",
+        postal_code="69002",
+        email_confirmed_at=admin.email_confirmed_at if admin and admin.email_confirmed_at else confirmed,
+    )
+    member = User.objects.filter(email=member_email.lower()).first()
+    _upsert_user(
+        member_email,
+        member_password,
+        first_name="Emma",
+        last_name="Petit",
+        role=Role.USER,
+        phone="0612345678",
+        address="5 place Bellecour",
+        postal_code="69002",
+        city="Lyon",
+        email_confirmed_at=member.email_confirmed_at if member and member.email_confirmed_at else confirmed,
+    )
+    return accounts
+
+
+def seed_catalogue(today=None):
+    courses = {}
+    for position, data in enumerate(COURSES):
+        course, _ = Course.objects.update_or_create(
+            title=data["title"],
+            defaults={
+                "description": data["description"],
+                "level": data["level"],
+                "duration": data["duration"],
+                "position": position,
+            },
+        )
+        courses[data["key"]] = (course, data)
+
+    for data in INSTRUCTORS:
+        user = User.objects.filter(email=data["email"]).first()
+        if user is None:
+            user = User(email=data["email"], role=Role.USER, email_confirmed_at=timezone.now())
+            user.set_unusable_password()
+        user.first_name, user.last_name = data["first_name"], data["last_name"]
+        user.save()
+        Instructor.objects.update_or_create(
+            user=user, defaults={"bio": data["bio"], "specialties": data["specialties"]}
+        )
+
+    for position, data in enumerate(TARIFFS):
+        course_key = data.get("course_key")
+        Tariff.objects.update_or_create(
+            title=data["title"],
+            defaults={
+                "type": data["type"],
+                "price": data["price"],
+                "frequency": data["frequency"],
+                "validity": data["validity"],
+                "description": data["description"],
+                "conditions": data.get("conditions", ""),
+                "course": courses[course_key][0] if course_key else None,
+                "position": position,
+            },
+        )
+
+    for name, message in TESTIMONIALS:
+        Testimonial.objects.get_or_create(name=name, message=message)
+
+    # Weekly sessions for the past 2 and the next 8 weeks, in Paris time.
+    today = today or timezone.localdate()
+    monday = today - timedelta(days=today.weekday())
+    tz = timezone.get_current_timezone()
+    for week in range(-2, 8):
+        week_start = monday + timedelta(weeks=week)
+        for weekday, hhmm, key in WEEKLY_SLOTS:
+            course, data = courses[key]
+            hour, minute = map(int, hhmm.split(":"))
+            start = timezone.make_aware(datetime.combine(week_start + timedelta(days=weekday), time(hour, minute)), tz)
+            CourseSession.objects.get_or_create(
+                course=course,
+                start=start,
+                defaults={
+                    "end": start + timedelta(minutes=data["duration"]),
+                    "instructor": data["instructor"],
+                    "level": data["level"],
+                    "max_attendees": 10,
+                },
+            )
+    return courses
+
+
+class Command(BaseCommand):
+    help = "Remplit la base avec un studio de démonstration (idempotent)."
+
+    def handle(self, *args, **options):
+        with transaction.atomic():
+            accounts = seed_accounts()
+            seed_catalogue()
+        for app in APP_SEEDERS:
+            try:
+                module = importlib.import_module(f"{app}.seed")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{app}.seed":
+                    raise
+                continue
+            module.run(stdout=self.stdout)
+        self.stdout.write(self.style.SUCCESS("Données de démonstration prêtes."))
+        self.stdout.write(f"  Admin  : {accounts['admin'][0]} / {accounts['admin'][1]}")
+        self.stdout.write(f"  Membre : {accounts['member'][0]} / {accounts['member'][1]}")

@@ -1,0 +1,139 @@
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+
+
+class Level(models.TextChoices):
+    BEGINNER = "Débutant", "Débutant"
+    INTERMEDIATE = "Intermédiaire", "Intermédiaire"
+    ADVANCED = "Avancé", "Avancé"
+
+
+class Course(models.Model):
+    title = models.CharField("titre", max_length=150)
+    description = models.TextField("description")
+    duration = models.PositiveSmallIntegerField("durée (minutes)", default=60)
+    video_url = models.URLField("vidéo", blank=True)
+    level = models.CharField("niveau", max_length=20, choices=Level.choices, default=Level.BEGINNER)
+    position = models.PositiveSmallIntegerField("ordre", default=0)
+
+    class Meta:
+        verbose_name = "cours"
+        verbose_name_plural = "cours"
+        ordering = ["position", "title", "id"]
+
+    def __str__(self):
+        return self.title
+
+    @property
+    def duration_display(self):
+        hours, minutes = divmod(self.duration, 60)
+        if not hours:
+            return f"{minutes} min"
+        return f"{hours} h {minutes:02d}" if minutes else f"{hours} h"
+
+
+class CourseSession(models.Model):
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="sessions", verbose_name="cours")
+    start = models.DateTimeField("début", db_index=True)
+    end = models.DateTimeField("fin")
+    instructor = models.CharField("professeur", max_length=150)
+    level = models.CharField("niveau", max_length=20, choices=Level.choices, blank=True)
+    max_attendees = models.PositiveSmallIntegerField("places", default=10, validators=[MinValueValidator(1)])
+    details = models.TextField("détails", blank=True)
+    price_per_participant = models.DecimalField(
+        "prix par participant (€)",
+        max_digits=8,
+        decimal_places=2,
+        default=Decimal(settings.DEFAULT_PRICE_PER_PARTICIPANT),
+        validators=[MinValueValidator(Decimal("0.00"))],
+    )
+
+    class Meta:
+        verbose_name = "session"
+        verbose_name_plural = "sessions"
+        ordering = ["start", "id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(end__gt=models.F("start")), name="session_end_after_start"),
+            models.CheckConstraint(condition=models.Q(max_attendees__gte=1), name="session_max_attendees_positive"),
+            models.CheckConstraint(condition=models.Q(price_per_participant__gte=0), name="session_price_not_negative"),
+        ]
+
+    def __str__(self):
+        return f"{self.course.title} – {self.start:%Y-%m-%d %H:%M}"
+
+
+class TariffType(models.TextChoices):
+    COURSE = "cours", "Cours"
+    SUBSCRIPTION = "abonnement", "Abonnement"
+    PACKAGE = "forfait", "Forfait"
+    EVENT = "evenement", "Événement"
+
+
+class Tariff(models.Model):
+    """An offer on sale ('Tarif' in SPEC.md 3)."""
+
+    type = models.CharField("type", max_length=20, choices=TariffType.choices, default=TariffType.COURSE)
+    title = models.CharField("titre", max_length=150)
+    description = models.TextField("description", blank=True)
+    price = models.DecimalField(
+        "prix (€)", max_digits=8, decimal_places=2, validators=[MinValueValidator(Decimal("0.00"))]
+    )
+    frequency = models.CharField("fréquence", max_length=60, blank=True, help_text="ex. « par mois »")
+    validity = models.CharField("validité", max_length=120, blank=True)
+    reduction_percentage = models.DecimalField("réduction (%)", max_digits=5, decimal_places=2, null=True, blank=True)
+    conditions = models.TextField("conditions", blank=True)
+    details = models.TextField("détails", blank=True)
+    course = models.ForeignKey(
+        Course, on_delete=models.SET_NULL, null=True, blank=True, related_name="tariffs", verbose_name="cours lié"
+    )
+    position = models.PositiveSmallIntegerField("ordre", default=0)
+
+    class Meta:
+        verbose_name = "tarif"
+        verbose_name_plural = "tarifs"
+        ordering = ["position", "id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(price__gte=0), name="tariff_price_not_negative"),
+            models.CheckConstraint(condition=models.Q(type__in=TariffType.values), name="tariff_type_valid"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    @property
+    def is_party(self):
+        """The hen/stag-party offer leads to /evjf-evg and cannot be ordered as such."""
+        return self.type == TariffType.EVENT
+
+
+class Testimonial(models.Model):
+    name = models.CharField("nom", max_length=120)
+    message = models.TextField("message")
+    created_at = models.DateTimeField("créé le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "témoignage"
+        verbose_name_plural = "témoignages"
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return self.name
+
+
+class Instructor(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="instructor", verbose_name="utilisateur"
+    )
+    bio = models.TextField("biographie", blank=True)
+    specialties = models.CharField("spécialités", max_length=255, blank=True)
+
+    class Meta:
+        verbose_name = "professeur"
+        verbose_name_plural = "professeurs"
+        ordering = ["user__first_name", "id"]
+
+    def __str__(self):
+        return self.user.get_full_name()

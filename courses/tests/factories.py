@@ -1,0 +1,56 @@
+from datetime import timedelta
+from decimal import Decimal
+
+import factory
+from django.utils import timezone
+
+from courses.models import Course, CourseSession, Instructor, Level, Tariff, TariffType, Testimonial
+
+
+class CourseFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Course
+
+    title = factory.Sequence(lambda n: f"Pole Dance {n}")
+    description = "Un cours pour progresser en pole dance."
+    duration = 75
+    level = Level.BEGINNER
+
+
+class CourseSessionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CourseSession
+
+    course = factory.SubFactory(CourseFactory)
+    start = factory.LazyFunction(lambda: (timezone.now() + timedelta(days=2)).replace(second=0, microsecond=0))
+    end = factory.LazyAttribute(lambda o: o.start + timedelta(minutes=75))
+    instructor = "Camille Laurent"
+    max_attendees = 10
+    price_per_participant = Decimal("25.00")
+
+
+class TariffFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Tariff
+
+    title = factory.Sequence(lambda n: f"Offre {n}")
+    type = TariffType.COURSE
+    price = Decimal("25.00")
+    description = "Une offre du studio."
+
+
+class TestimonialFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Testimonial
+
+    name = factory.Faker("first_name", locale="fr_FR")
+    message = "Un studio formidable."
+
+
+class InstructorFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Instructor
+
+    user = factory.SubFactory("accounts.tests.factories.UserFactory")
+    bio = "Professeure diplômée."
+    specialties = "Pole dance"

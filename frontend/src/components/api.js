@@ -1,0 +1,52 @@
+/* Islands call the API with the session cookie and the CSRF token (DECISIONS.md 6, STYLE.md 10). */
+export function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+export class ApiError extends Error {
+  constructor(message, status, data) {
+    super(message);
+    this.status = status;
+    this.data = data;
+  }
+}
+
+/**
+ * fetch() with JSON or FormData bodies. Resolves with the parsed body; rejects with ApiError whose
+ * message is the server's `error`/`message` field when it has one. status 0 means no answer (network).
+ */
+export async function api(path, { method = "GET", body, timeout, signal } = {}) {
+  const headers = { Accept: "application/json" };
+  let payload = body;
+  if (body !== undefined && !(body instanceof FormData)) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
+  const controller = new AbortController();
+  const timer = timeout ? setTimeout(() => controller.abort("timeout"), timeout) : null;
+  if (signal) signal.addEventListener("abort", () => controller.abort(signal.reason));
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: payload, credentials: "same-origin", signal: controller.signal });
+  } catch (error) {
+    const timedOut = controller.signal.reason === "timeout";
+    throw new ApiError(timedOut ? "timeout" : "network", timedOut ? -1 : 0, null);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    throw new ApiError((data && (data.error || data.message)) || "", response.status, data);
+  }
+  return data;
+}

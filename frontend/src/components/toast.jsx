@@ -1,0 +1,28 @@
+/* Toasts top-right, closing after 3 s (SPEC.md 2.2). One container per page, mounted on first use. */
+import { flushSync } from "react-dom";
+import { createRoot } from "react-dom/client";
+import { ToastContainer, toast } from "react-toastify";
+import "react-toastify/dist/ReactToastify.css";
+
+export const TOAST_AUTO_CLOSE_MS = 3000;
+let mounted = false;
+
+function ensureContainer() {
+  if (mounted) return;
+  let root = document.getElementById("toast-root");
+  if (!root) {
+    root = document.createElement("div");
+    root.id = "toast-root";
+    document.body.appendChild(root);
+  }
+  flushSync(() => {
+    createRoot(root).render(<ToastContainer position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} closeButton newestOnTop />);
+  });
+  mounted = true;
+}
+
+export function notify(message, type = "info") {
+  ensureContainer();
+  const show = toast[type] || toast;
+  return show(message);
+}

@@ -1,0 +1,57 @@
+/* Cookie consent (SPEC.md 4, DECISIONS.md 18): `cookieConsent` is "accepted" or "declined".
+   Third-party embeds ([data-consent-embed]) load only once it is "accepted". */
+export const CONSENT_KEY = "cookieConsent";
+
+export function getConsent() {
+  try {
+    return window.localStorage.getItem(CONSENT_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setConsent(value) {
+  try {
+    window.localStorage.setItem(CONSENT_KEY, value);
+  } catch {
+    /* storage disabled: the choice lasts for this page only */
+  }
+  document.dispatchEvent(new CustomEvent("cookieconsent", { detail: value }));
+}
+
+export function loadEmbeds(root = document) {
+  for (const box of root.querySelectorAll("[data-consent-embed]:not([data-loaded])")) {
+    const iframe = document.createElement("iframe");
+    iframe.src = box.dataset.src;
+    iframe.title = box.dataset.title || "Contenu externe";
+    iframe.loading = "lazy";
+    iframe.allow = "fullscreen; picture-in-picture";
+    iframe.referrerPolicy = "strict-origin-when-cross-origin";
+    box.replaceChildren(iframe);
+    box.dataset.loaded = "true";
+  }
+}
+
+export function initConsent() {
+  const banner = document.getElementById("cookie-banner");
+  const consent = getConsent();
+  if (banner && !consent) banner.hidden = false;
+  if (banner) {
+    banner.addEventListener("click", (event) => {
+      const choice = event.target.closest("[data-consent]")?.dataset.consent;
+      if (!choice) return;
+      setConsent(choice);
+      banner.hidden = true;
+    });
+  }
+  document.addEventListener("click", (event) => {
+    if (event.target.closest("[data-consent-accept]")) {
+      setConsent("accepted");
+      if (banner) banner.hidden = true;
+    }
+  });
+  document.addEventListener("cookieconsent", (event) => {
+    if (event.detail === "accepted") loadEmbeds();
+  });
+  if (consent === "accepted") loadEmbeds();
+}

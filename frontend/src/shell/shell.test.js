@@ -1,0 +1,48 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { debounce } from "./debounce.js";
+import { CONSENT_KEY, getConsent, initConsent, loadEmbeds, setConsent } from "./consent.js";
+
+describe("debounce", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("calls once after the wait, with the last arguments", () => {
+    const fn = vi.fn();
+    const d = debounce(fn, 100);
+    d(1);
+    d(2);
+    vi.advanceTimersByTime(99);
+    expect(fn).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(fn).toHaveBeenCalledWith(2);
+  });
+});
+
+describe("cookie consent", () => {
+  beforeEach(() => {
+    localStorage.clear();
+    document.body.innerHTML = `
+      <section id="cookie-banner" hidden><button data-consent="accepted">Accepter</button><button data-consent="declined">Refuser</button></section>
+      <div data-consent-embed data-src="https://maps.example/embed" data-title="Carte"><p>placeholder</p></div>`;
+  });
+
+  it("shows the banner when nothing is stored and remembers a refusal without loading embeds", () => {
+    initConsent();
+    const banner = document.getElementById("cookie-banner");
+    expect(banner.hidden).toBe(false);
+    banner.querySelector('[data-consent="declined"]').click();
+    expect(localStorage.getItem(CONSENT_KEY)).toBe("declined");
+    expect(banner.hidden).toBe(true);
+    expect(document.querySelector("iframe")).toBeNull();
+  });
+
+  it("loads embeds once accepted", () => {
+    setConsent("accepted");
+    expect(getConsent()).toBe("accepted");
+    loadEmbeds();
+    const iframe = document.querySelector("iframe");
+    expect(iframe.src).toBe("https://maps.example/embed");
+    expect(iframe.title).toBe("Carte");
+  });
+});

@@ -1,0 +1,65 @@
+/* One entry per island (frontend/src/islands/<name>/index.jsx), the vanilla `shell` entry on every page,
+   a shared runtime and vendor chunk, and per-page gzip budgets that fail the build. */
+const fs = require("fs");
+const path = require("path");
+const BundleTracker = require("webpack-bundle-tracker");
+const MiniCssExtractPlugin = require("mini-css-extract-plugin");
+const PageBudgetPlugin = require("./scripts/page-budget-plugin.cjs");
+
+const root = __dirname;
+const islandsDir = path.join(root, "src", "islands");
+
+function islandEntries() {
+  const entries = {};
+  for (const name of fs.readdirSync(islandsDir)) {
+    for (const file of ["index.jsx", "index.js"]) {
+      const candidate = path.join(islandsDir, name, file);
+      if (fs.existsSync(candidate)) {
+        entries[name] = candidate;
+        break;
+      }
+    }
+  }
+  return entries;
+}
+
+// Gzipped JS budgets per page (shell + the page's islands), in bytes.
+const BUDGETS = { default: 90 * 1024, calendar: 170 * 1024 };
+
+module.exports = (env, argv) => {
+  const production = argv.mode !== "development";
+  return {
+    context: root,
+    entry: { shell: path.join(root, "src", "shell", "index.js"), ...islandEntries() },
+    output: {
+      path: path.join(root, "..", "static", "dist"),
+      publicPath: "/static/dist/",
+      filename: production ? "[name].[contenthash:8].js" : "[name].js",
+      chunkFilename: production ? "[name].[contenthash:8].js" : "[name].js",
+      clean: true,
+    },
+    resolve: { extensions: [".js", ".jsx"] },
+    module: {
+      rules: [
+        { test: /\.jsx?$/, exclude: /node_modules/, loader: "esbuild-loader", options: { loader: "jsx", jsx: "automatic", target: "es2020" } },
+        { test: /\.css$/, use: [MiniCssExtractPlugin.loader, "css-loader"] },
+      ],
+    },
+    optimization: {
+      runtimeChunk: "single",
+      splitChunks: {
+        chunks: "all",
+        cacheGroups: {
+          react: { test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, name: "vendor-react", priority: 20, chunks: "all" },
+        },
+      },
+    },
+    devtool: production ? false : "eval-cheap-module-source-map",
+    performance: { hints: false },
+    plugins: [
+      new MiniCssExtractPlugin({ filename: production ? "[name].[contenthash:8].css" : "[name].css" }),
+      new BundleTracker({ path: root, filename: "webpack-stats.json" }),
+      new PageBudgetPlugin({ budgets: BUDGETS, sharedEntry: "shell", report: path.join(root, "bundle-report.json") }),
+    ],
+  };
+};

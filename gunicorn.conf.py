@@ -1,0 +1,13 @@
+"""gunicorn settings for production; every value can be overridden by GUNICORN_* style env vars or the CLI."""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
+threads = int(os.environ.get("GUNICORN_THREADS", 2))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", 30))
+accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+max_requests = 2000
+max_requests_jitter = 200

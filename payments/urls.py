@@ -1,0 +1,3 @@
+urlpatterns = []
+
+api_urlpatterns = []

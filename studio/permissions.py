@@ -1,0 +1,32 @@
+"""The two permission classes of STYLE.md 7: staff, and owner-or-staff."""
+
+from rest_framework.permissions import BasePermission
+
+
+def is_studio_staff(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_studio_staff)
+
+
+class IsStudioStaff(BasePermission):
+    """Admins and supervisors (DECISIONS.md 11)."""
+
+    message = "Accès réservé à l'équipe du studio."
+
+    def has_permission(self, request, view):
+        return is_studio_staff(request.user)
+
+
+class IsOwnerOrStaff(BasePermission):
+    """The object's member, or staff. Views name the owner with `owner_field` (default "user")."""
+
+    message = "Vous n'avez pas accès à cette ressource."
+
+    def has_permission(self, request, view):
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request, view, obj):
+        if is_studio_staff(request.user):
+            return True
+        owner_field = getattr(view, "owner_field", "user")
+        owner_id = obj.pk if owner_field == "self" else getattr(obj, f"{owner_field}_id", None)
+        return owner_id == request.user.pk

@@ -1,0 +1,259 @@
+"""Settings shared by every environment. One environ.Env() reads the environment."""
+
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="insecure-local-key-change-me-in-production-0123456789")
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.sitemaps",
+    "rest_framework",
+    "rest_framework_simplejwt",
+    "rest_framework_simplejwt.token_blacklist",
+    "corsheaders",
+    "drf_spectacular",
+    "webpack_loader",
+    "studio",
+    "accounts",
+    "courses",
+    "bookings",
+    "payments",
+    "media_library",
+    "messaging",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+]
+
+ROOT_URLCONF = "studio.urls"
+WSGI_APPLICATION = "studio.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.csp",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "studio.context_processors.studio",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DATABASES["default"]["ATOMIC_REQUESTS"] = False
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+LOGIN_URL = "/login"
+LOGIN_REDIRECT_URL = "/"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 6}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "fr"
+LANGUAGES = [("fr", "Français")]
+TIME_ZONE = "Europe/Paris"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_URL = "/uploads/"
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "uploads")
+
+# Uploads go to local disk unless an S3-compatible bucket is configured (DECISIONS.md 22).
+AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
+if AWS_STORAGE_BUCKET_NAME:
+    DEFAULT_FILE_STORAGE_BACKEND = "storages.backends.s3.S3Storage"
+    STORAGE_DEFAULT_OPTIONS = {
+        "bucket_name": AWS_STORAGE_BUCKET_NAME,
+        "endpoint_url": env("AWS_S3_ENDPOINT_URL", default=None),
+        "region_name": env("AWS_S3_REGION_NAME", default=None),
+        "access_key": env("AWS_ACCESS_KEY_ID", default=None),
+        "secret_key": env("AWS_SECRET_ACCESS_KEY", default=None),
+        "custom_domain": env("AWS_S3_CUSTOM_DOMAIN", default=None),
+        "querystring_auth": env.bool("AWS_QUERYSTRING_AUTH", default=False),
+        "file_overwrite": False,
+    }
+else:
+    DEFAULT_FILE_STORAGE_BACKEND = "django.core.files.storage.FileSystemStorage"
+    STORAGE_DEFAULT_OPTIONS = {}
+STORAGES = {
+    "default": {"BACKEND": DEFAULT_FILE_STORAGE_BACKEND, "OPTIONS": STORAGE_DEFAULT_OPTIONS},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+
+WEBPACK_LOADER = {
+    "DEFAULT": {
+        "STATS_FILE": BASE_DIR / "frontend" / "webpack-stats.json",
+        "BUNDLE_DIR_NAME": "dist/",
+        "CACHE": not DEBUG,
+    }
+}
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_AGE = 7 * 24 * 3600  # "Se souvenir de moi"; otherwise the session ends with the browser
+CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # JWT first so that an anonymous API call gets 401 with a WWW-Authenticate header.
+        "rest_framework_simplejwt.authentication.JWTAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.MultiPartParser",
+        "rest_framework.parsers.FormParser",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "studio.api.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min"},
+}
+SIMPLE_JWT = {
+    "ACCESS_TOKEN_LIFETIME": timedelta(minutes=5),
+    "REFRESH_TOKEN_LIFETIME": timedelta(days=7),
+    "ROTATE_REFRESH_TOKENS": True,
+    "BLACKLIST_AFTER_ROTATION": True,
+    "USER_ID_FIELD": "id",
+    "USER_ID_CLAIM": "user_id",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "API du studio",
+    "DESCRIPTION": "API du site et du système de réservation du studio.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+
+# E-mail through Django 6.1's MAILERS: the console by default, SMTP in production.
+MAILERS = {"default": {"BACKEND": env("MAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")}}
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Studio Pole Danse <no-reply@studio-pole-danse.fr>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+REDIS_URL = env("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "studio"}}
+PUBLIC_CACHE_SECONDS = env.int("PUBLIC_CACHE_SECONDS", default=600)
+
+# The studio's identity (DECISIONS.md 20): configuration with demo defaults.
+STUDIO = {
+    "name": env("STUDIO_NAME", default="Studio Pole Danse Lyon"),
+    "phone": env("STUDIO_PHONE", default="04 78 00 00 00"),
+    "email": env("STUDIO_EMAIL", default="contact@studio-pole-danse.fr"),
+    "address": env("STUDIO_ADDRESS", default="12 rue de la République"),
+    "postal_code": env("STUDIO_POSTAL_CODE", default="69002"),
+    "city": env("STUDIO_CITY", default="Lyon"),
+    "latitude": env.float("STUDIO_LATITUDE", default=45.7640),
+    "longitude": env.float("STUDIO_LONGITUDE", default=4.8357),
+    "facebook_url": env("STUDIO_FACEBOOK_URL", default="https://www.facebook.com/studiopoledanse"),
+    "instagram_url": env("STUDIO_INSTAGRAM_URL", default="https://www.instagram.com/studiopoledanse"),
+    "tiktok_url": env("STUDIO_TIKTOK_URL", default="https://www.tiktok.com/@studiopoledanse"),
+    "reviews_widget_id": env("STUDIO_REVIEWS_WIDGET_ID", default="demo-widget"),
+    "founder": env("STUDIO_FOUNDER", default="Camille Laurent"),
+}
+STAFF_NOTIFICATION_EMAIL = env("STAFF_NOTIFICATION_EMAIL", default=STUDIO["email"])
+
+# Business constants (SPEC.md 9, DECISIONS.md 12-13).
+DEFAULT_PRICE_PER_PARTICIPANT = "25.00"
+SEAT_HOLD_MINUTES = env.int("SEAT_HOLD_MINUTES", default=15)
+CANCELLATION_WINDOW_HOURS = env.int("CANCELLATION_WINDOW_HOURS", default=24)
+
+# Payments (DECISIONS.md 15): PayPal when credentials exist, the simulator otherwise.
+PAYPAL_CLIENT_ID = env("PAYPAL_CLIENT_ID", default="")
+PAYPAL_CLIENT_SECRET = env("PAYPAL_CLIENT_SECRET", default="")
+PAYPAL_WEBHOOK_ID = env("PAYPAL_WEBHOOK_ID", default="")
+PAYPAL_MODE = env("PAYPAL_MODE", default="sandbox")  # sandbox or live
+PAYPAL_API_BASE = env(
+    "PAYPAL_API_BASE",
+    default="https://api-m.paypal.com" if PAYPAL_MODE == "live" else "https://api-m.sandbox.paypal.com",
+)
+
+# Uploads (issue 4): limits are configurable.
+MAX_IMAGE_UPLOAD_BYTES = env.int("MAX_IMAGE_UPLOAD_BYTES", default=10 * 1024 * 1024)
+MAX_VIDEO_UPLOAD_BYTES = env.int("MAX_VIDEO_UPLOAD_BYTES", default=200 * 1024 * 1024)
+MAX_AVATAR_UPLOAD_BYTES = env.int("MAX_AVATAR_UPLOAD_BYTES", default=5 * 1024 * 1024)
+
+# Content Security Policy through Django's built-in middleware. No inline scripts anywhere.
+from django.utils.csp import CSP  # noqa: E402
+
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:", "blob:", "https:"],
+    "media-src": [CSP.SELF, "blob:", "https:"],
+    "font-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "frame-src": [
+        "https://www.google.com",
+        "https://maps.google.com",
+        "https://www.openstreetmap.org",
+        "https://www.youtube-nocookie.com",
+        "https://www.youtube.com",
+        "https://player.vimeo.com",
+        "https://www.facebook.com",
+        "https://www.instagram.com",
+        "https://www.tiktok.com",
+        "https://www.paypal.com",
+        "https://www.sandbox.paypal.com",
+    ],
+    "frame-ancestors": [CSP.NONE],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
+}

@@ -1,0 +1,7 @@
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)
+WEBPACK_LOADER["DEFAULT"]["CACHE"] = False  # noqa: F405
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,18 @@
+from .base import *  # noqa: F403
+from .base import BASE_DIR, env
+
+DEBUG = False
+SECRET_KEY = "test-secret-key-not-for-production-0123456789abcdef"
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}
+MEDIA_ROOT = env.path("TEST_MEDIA_ROOT", default=BASE_DIR / ".test-uploads")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+PAYPAL_CLIENT_ID = ""
+PAYPAL_CLIENT_SECRET = ""
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None}}  # noqa: F405

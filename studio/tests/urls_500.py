@@ -1,0 +1,11 @@
+from django.urls import path
+
+from studio.urls import urlpatterns as site_urlpatterns
+
+
+def boom(request):
+    raise RuntimeError("test failure")
+
+
+urlpatterns = [path("boom", boom), *site_urlpatterns]
+handler500 = "studio.views.server_error"
