@@ -18,8 +18,10 @@ $(VENV)/.installed: requirements.txt
 	$(PIP) install --quiet -r requirements.txt
 	@touch $@
 
+# `npm install` against the committed lock rather than `npm ci`: the registry reachable here does not serve rollup's
+# binaries for other platforms, so the lock cannot list them and `npm ci` would refuse it as out of sync.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $@
 
 install: $(VENV)/.installed node_modules/.installed

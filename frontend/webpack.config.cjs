@@ -36,7 +36,7 @@ module.exports = (env, argv) => {
       publicPath: "/static/dist/",
       filename: production ? "[name].[contenthash:8].js" : "[name].js",
       chunkFilename: production ? "[name].[contenthash:8].js" : "[name].js",
-      clean: true,
+      clean: false, // parallel builds must not delete files a running server still points to
     },
     resolve: { extensions: [".js", ".jsx"] },
     module: {

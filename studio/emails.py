@@ -1,0 +1,37 @@
+"""French e-mails in HTML and text from one pair of templates: templates/emails/<name>.txt and <name>.html."""
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template import TemplateDoesNotExist
+from django.template.loader import render_to_string
+
+
+def send_templated_email(
+    *,
+    to: list[str] | str,
+    subject: str,
+    template: str,
+    context: dict | None = None,
+    attachments: list[tuple[str, bytes | str, str]] | None = None,
+    reply_to: list[str] | None = None,
+) -> None:
+    """Send `emails/<template>.txt` (and `.html` when it exists) to `to`. Attachments are (name, content, mimetype)."""
+    recipients = [to] if isinstance(to, str) else list(to)
+    ctx = {"STUDIO": settings.STUDIO, "SITE_URL": settings.SITE_URL, **(context or {})}
+    text = render_to_string(f"emails/{template}.txt", ctx)
+    message = EmailMultiAlternatives(
+        subject=f"{settings.STUDIO['name']} – {subject}",
+        body=text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=recipients,
+        reply_to=reply_to,
+    )
+    try:
+        html = render_to_string(f"emails/{template}.html", ctx)
+    except TemplateDoesNotExist:
+        html = None
+    if html:
+        message.attach_alternative(html, "text/html")
+    for name, content, mimetype in attachments or []:
+        message.attach(name, content, mimetype)
+    message.send()
