@@ -12,7 +12,7 @@ from media_library import urls as media_urls
 from messaging import urls as messaging_urls
 from payments import urls as payments_urls
 
-from . import views
+from . import dashboard, views
 
 DASHBOARD_SECTIONS = (
     "users|courses|testimonials|instructors|contact-messages|sessions|slider|tarifs|media|slideshow|orders"
@@ -37,8 +37,8 @@ urlpatterns = [
     path("privacy-policy", RedirectView.as_view(url="/politique-confidentialite", permanent=True)),
     path("blog-facebook", views.social, name="social"),
     path("choisir-nous", views.why_us, name="why-us"),
-    path("admin/dashboard", views.dashboard, name="dashboard"),
-    re_path(rf"^admin/(?P<section>{DASHBOARD_SECTIONS})$", views.dashboard, name="dashboard-section"),
+    path("admin/dashboard", dashboard.dashboard, name="dashboard"),
+    re_path(rf"^admin/(?P<section>{DASHBOARD_SECTIONS})$", dashboard.dashboard, name="dashboard-section"),
     # /courses/calendar is matched before /courses/<id> (DECISIONS.md 5).
     *bookings_urls.urlpatterns,
     *accounts_urls.urlpatterns,

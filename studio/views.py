@@ -1,6 +1,5 @@
 from django.shortcuts import render
 
-from .decorators import staff_required_page
 from .pages import simple_page
 
 legal_notice = simple_page(
@@ -21,15 +20,6 @@ why_us = simple_page(
     "Pourquoi nous choisir",
     "Petits groupes, professeures diplômées, ambiance bienveillante : pourquoi choisir notre studio.",
 )
-
-
-@staff_required_page
-def dashboard(request, section="users"):
-    return render(
-        request,
-        "dashboard/dashboard.html",
-        {"page_title": "Tableau de bord", "section": section},
-    )
 
 
 def page_not_found(request, exception=None):
