@@ -68,3 +68,7 @@ lint: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) node_modules static/dist frontend/webpack-stats.json .test-uploads
+
+bench: install build
+	@command -v wrk >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk; }
+	$(PY) bench/run.py
