@@ -2,13 +2,13 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.generic import RedirectView
-from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView
 
 from accounts import urls as accounts_urls
 from bookings import urls as bookings_urls
 from courses import urls as courses_urls
 from media_library import urls as media_urls
+from media_library.views import serve_upload
 from messaging import urls as messaging_urls
 from payments import urls as payments_urls
 
@@ -50,7 +50,7 @@ urlpatterns = [
 
 if not getattr(settings, "AWS_STORAGE_BUCKET_NAME", ""):
     # Uploads on local disk are served by Django; behind a proxy, let the proxy serve MEDIA_ROOT instead.
-    urlpatterns.append(re_path(r"^uploads/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT}))
+    urlpatterns.append(re_path(r"^uploads/(?P<path>.*)$", serve_upload))
 
 handler404 = "studio.views.page_not_found"
 handler500 = "studio.views.server_error"
