@@ -1,1 +1,147 @@
-from django.db import models  # noqa: F401
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+
+CURRENCY_EUR = "EUR"
+DEFAULT_TIME = "Non spécifiée"
+
+
+class PaymentStatus(models.TextChoices):
+    CREATED = "CREATED", "Créée"
+    APPROVED = "APPROVED", "Approuvée"
+    COMPLETED = "COMPLETED", "Payée"
+    DECLINED = "DECLINED", "Refusée"
+    VOIDED = "VOIDED", "Annulée"
+    REFUNDED = "REFUNDED", "Remboursée"
+
+
+class PaymentProviderName(models.TextChoices):
+    PAYPAL = "paypal", "PayPal"
+    SIMULATOR = "simulator", "Simulateur (démonstration)"
+    MANUAL = "manual", "Saisie manuelle"
+
+
+class PaymentOrder(models.Model):
+    """A card payment order ('Payment order' in SPEC.md 3), priced by the server (DECISIONS.md 12).
+
+    It pays for a calendar reservation, or for `quantity` of a tariff; staff may also record one by hand.
+    """
+
+    order_id = models.CharField("identifiant de commande", max_length=64, unique=True)
+    provider = models.CharField(
+        "prestataire", max_length=20, choices=PaymentProviderName.choices, default=PaymentProviderName.MANUAL
+    )
+    email = models.EmailField("email")
+    first_name = models.CharField("prénom", max_length=150, blank=True)
+    last_name = models.CharField("nom", max_length=150, blank=True)
+    title = models.CharField("titre", max_length=200)
+    amount = models.DecimalField(
+        "montant (€)", max_digits=10, decimal_places=2, validators=[MinValueValidator(Decimal("0.00"))]
+    )
+    currency = models.CharField("devise", max_length=3, default=CURRENCY_EUR)
+    date = models.CharField("date", max_length=40)
+    time = models.CharField("heure", max_length=40, default=DEFAULT_TIME)
+    type = models.CharField("type", max_length=30, default="UNKNOWN")
+    status = models.CharField(
+        "statut", max_length=20, choices=PaymentStatus.choices, default=PaymentStatus.CREATED, db_index=True
+    )
+    message = models.TextField("message", blank=True)
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="payment_orders",
+        verbose_name="membre",
+    )
+    reservation = models.ForeignKey(
+        "bookings.Reservation",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="payment_orders",
+        verbose_name="réservation",
+    )
+    tariff = models.ForeignKey(
+        "courses.Tariff",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="payment_orders",
+        verbose_name="tarif",
+    )
+    quantity = models.PositiveSmallIntegerField("quantité", default=1, validators=[MinValueValidator(1)])
+
+    capture_id = models.CharField("identifiant de capture", max_length=64, blank=True, db_index=True)
+    provider_note = models.TextField("note du prestataire", blank=True)
+    created_at = models.DateTimeField("créée le", auto_now_add=True)
+    updated_at = models.DateTimeField("modifiée le", auto_now=True)
+    completed_at = models.DateTimeField("payée le", null=True, blank=True)
+    receipt_sent_at = models.DateTimeField("reçu envoyé le", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "commande de paiement"
+        verbose_name_plural = "commandes de paiement"
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gte=0), name="payment_order_amount_not_negative"),
+            models.CheckConstraint(condition=models.Q(quantity__gte=1), name="payment_order_quantity_positive"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=PaymentStatus.values), name="payment_order_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=~(models.Q(reservation__isnull=False) & models.Q(tariff__isnull=False)),
+                name="payment_order_pays_for_one_thing",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.order_id} – {self.title} ({self.amount} {self.currency}, {self.get_status_display()})"
+
+
+class PaymentWebhookEvent(models.Model):
+    """A PayPal webhook event already handled: PayPal redelivers, we act once per event id."""
+
+    event_id = models.CharField("identifiant d'événement", max_length=64, unique=True)
+    event_type = models.CharField("type d'événement", max_length=80)
+    resource_id = models.CharField("ressource", max_length=64, blank=True)
+    received_at = models.DateTimeField("reçu le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "événement PayPal"
+        verbose_name_plural = "événements PayPal"
+        ordering = ["-received_at"]
+
+    def __str__(self):
+        return f"{self.event_type} {self.event_id}"
+
+
+class SimulatedOrderStatus(models.TextChoices):
+    CREATED = "CREATED", "Créée"
+    APPROVED = "APPROVED", "Approuvée"
+    COMPLETED = "COMPLETED", "Capturée"
+    VOIDED = "VOIDED", "Annulée"
+
+
+class SimulatedProviderOrder(models.Model):
+    """The simulator's side of an order: what PayPal would keep (DECISIONS.md 15, demonstration mode)."""
+
+    order_id = models.CharField(max_length=64, unique=True)
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3, default=CURRENCY_EUR)
+    description = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=20, choices=SimulatedOrderStatus.choices, default=SimulatedOrderStatus.CREATED)
+    card_declined = models.BooleanField(default=False)
+    capture_id = models.CharField(max_length=64, blank=True)
+    capture_status = models.CharField(max_length=20, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "commande simulée"
+        verbose_name_plural = "commandes simulées"
+
+    def __str__(self):
+        return f"{self.order_id} ({self.status})"

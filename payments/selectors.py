@@ -18,3 +18,35 @@ def payment_client_config() -> dict:
         "clientId": settings.PAYPAL_CLIENT_ID if provider == "paypal" else "",
         "currency": CURRENCY,
     }
+
+
+ORDERINGS = {
+    "date": ("created_at", "id"),
+    "-date": ("-created_at", "-id"),
+    "amount": ("amount", "id"),
+    "-amount": ("-amount", "-id"),
+    "status": ("status", "-created_at"),
+    "-status": ("-status", "-created_at"),
+    "email": ("email", "-created_at"),
+    "-email": ("-email", "-created_at"),
+}
+DEFAULT_ORDERING = "-date"
+
+
+def payment_orders_for_staff(*, ordering: str = DEFAULT_ORDERING, status: str = "", search: str = ""):
+    """Every payment order for the dashboard, newest first by default; one query per page."""
+    from django.db.models import Q
+
+    from .models import PaymentOrder
+
+    qs = PaymentOrder.objects.all()
+    if status:
+        qs = qs.filter(status=status)
+    if search:
+        qs = qs.filter(
+            Q(order_id__icontains=search)
+            | Q(email__icontains=search)
+            | Q(last_name__icontains=search)
+            | Q(title__icontains=search)
+        )
+    return qs.order_by(*ORDERINGS.get(ordering, ORDERINGS[DEFAULT_ORDERING]))

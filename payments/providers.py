@@ -1,0 +1,316 @@
+"""Payment providers behind one interface: PayPal's Orders v2 REST API, or the built-in simulator.
+
+Both answer the same small dataclasses, so services.py runs the same create and capture code whichever is configured
+(DECISIONS.md 15).
+"""
+
+import logging
+import uuid
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+import requests
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+from .models import SimulatedOrderStatus, SimulatedProviderOrder
+from .selectors import payment_provider_name
+
+logger = logging.getLogger(__name__)
+
+# PayPal answers ORDER_ALREADY_CAPTURED when a capture is repeated with a new request id.
+ISSUE_ORDER_ALREADY_CAPTURED = "ORDER_ALREADY_CAPTURED"
+ISSUE_INSTRUMENT_DECLINED = "INSTRUMENT_DECLINED"
+ISSUE_ORDER_NOT_APPROVED = "ORDER_NOT_APPROVED"
+
+CAPTURE_COMPLETED = "COMPLETED"
+CAPTURE_DECLINED = "DECLINED"
+CAPTURE_PENDING = "PENDING"
+CAPTURE_FAILED = "FAILED"
+
+
+class ProviderError(Exception):
+    """The provider refused or could not be reached. `issue` is PayPal's issue code when it gave one."""
+
+    def __init__(self, message: str, *, issue: str = "", status_code: int | None = None, debug_id: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.issue = issue
+        self.status_code = status_code
+        self.debug_id = debug_id
+
+
+@dataclass(frozen=True)
+class ProviderOrder:
+    id: str
+    status: str
+
+
+@dataclass(frozen=True)
+class ProviderCapture:
+    """An order as the provider sees it after a capture (or a GET): the order's status and its capture's."""
+
+    order_id: str
+    order_status: str
+    capture_id: str = ""
+    capture_status: str = ""
+    amount: Decimal | None = None
+    currency: str = ""
+    raw: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+def parse_order(data: dict) -> ProviderCapture:
+    """Read an Orders v2 order object (the answer of capture or GET /v2/checkout/orders/{id})."""
+    capture = {}
+    for unit in data.get("purchase_units") or []:
+        captures = (unit.get("payments") or {}).get("captures") or []
+        if captures:
+            capture = captures[-1]
+            break
+    amount = None
+    money = capture.get("amount") or {}
+    if money.get("value") is not None:
+        try:
+            amount = Decimal(str(money["value"]))
+        except InvalidOperation:
+            amount = None
+    return ProviderCapture(
+        order_id=data.get("id", ""),
+        order_status=data.get("status", ""),
+        capture_id=capture.get("id", ""),
+        capture_status=capture.get("status", ""),
+        amount=amount,
+        currency=money.get("currency_code", ""),
+        raw=data,
+    )
+
+
+class PayPalProvider:
+    """PayPal Orders v2 over `requests`, with timeouts, a cached client-credentials token and idempotency keys."""
+
+    name = "paypal"
+    TOKEN_CACHE_KEY = "payments:paypal:token"
+    TIMEOUT = (5, 20)  # connect, read (seconds)
+
+    def __init__(self, *, base_url: str, client_id: str, client_secret: str, webhook_id: str = ""):
+        self.base_url = base_url.rstrip("/")
+        self.client_id = client_id
+        self.client_secret = client_secret
+        self.webhook_id = webhook_id
+        self.session = requests.Session()
+
+    # --- plumbing ---------------------------------------------------------------------------------------------
+
+    def _token_key(self) -> str:
+        return f"{self.TOKEN_CACHE_KEY}:{self.base_url}:{self.client_id}"
+
+    def access_token(self) -> str:
+        """A client-credentials token, reused from the cache until shortly before PayPal says it expires."""
+        token = cache.get(self._token_key())
+        if token:
+            return token
+        try:
+            response = self.session.post(
+                f"{self.base_url}/v1/oauth2/token",
+                auth=(self.client_id, self.client_secret),
+                data={"grant_type": "client_credentials"},
+                headers={"Accept": "application/json"},
+                timeout=self.TIMEOUT,
+            )
+        except requests.RequestException as exc:
+            raise ProviderError(f"PayPal injoignable : {exc.__class__.__name__}") from exc
+        if response.status_code != 200:
+            raise ProviderError("Authentification PayPal refusée.", status_code=response.status_code)
+        data = response.json()
+        token = data["access_token"]
+        lifetime = int(data.get("expires_in", 0)) - 60  # renew a minute early
+        if lifetime > 0:
+            cache.set(self._token_key(), token, lifetime)
+        return token
+
+    def _request(self, method: str, path: str, *, json=None, request_id: str = "", retry_auth: bool = True):
+        headers = {"Authorization": f"Bearer {self.access_token()}", "Content-Type": "application/json"}
+        if request_id:
+            headers["PayPal-Request-Id"] = request_id
+        if method == "POST" and path.startswith("/v2/"):
+            headers["Prefer"] = "return=representation"
+        try:
+            response = self.session.request(
+                method, f"{self.base_url}{path}", json=json, headers=headers, timeout=self.TIMEOUT
+            )
+        except requests.RequestException as exc:
+            raise ProviderError(f"PayPal injoignable : {exc.__class__.__name__}") from exc
+        if response.status_code == 401 and retry_auth:
+            cache.delete(self._token_key())
+            return self._request(method, path, json=json, request_id=request_id, retry_auth=False)
+        try:
+            data = response.json() if response.content else {}
+        except ValueError:
+            data = {}
+        if response.status_code >= 400:
+            details = data.get("details") or [{}]
+            issue = details[0].get("issue", "") or data.get("name", "")
+            description = details[0].get("description") or data.get("message") or "Erreur PayPal."
+            raise ProviderError(
+                description, issue=issue, status_code=response.status_code, debug_id=data.get("debug_id", "")
+            )
+        return data
+
+    # --- the interface ----------------------------------------------------------------------------------------
+
+    def create_order(
+        self, *, amount: Decimal, currency: str, description: str, reference: str, request_id: str
+    ) -> ProviderOrder:
+        body = {
+            "intent": "CAPTURE",
+            "purchase_units": [
+                {
+                    "reference_id": reference[:256],
+                    "custom_id": reference[:127],
+                    "description": description[:127],
+                    "amount": {"currency_code": currency, "value": f"{amount:.2f}"},
+                }
+            ],
+        }
+        data = self._request("POST", "/v2/checkout/orders", json=body, request_id=request_id)
+        return ProviderOrder(id=data["id"], status=data.get("status", "CREATED"))
+
+    def capture_order(self, *, order_id: str, request_id: str) -> ProviderCapture:
+        """Capture; a repeated capture (ORDER_ALREADY_CAPTURED) is answered by reading the order again."""
+        try:
+            data = self._request("POST", f"/v2/checkout/orders/{order_id}/capture", json={}, request_id=request_id)
+        except ProviderError as exc:
+            if exc.issue == ISSUE_ORDER_ALREADY_CAPTURED:
+                return self.get_order(order_id=order_id)
+            if exc.issue == ISSUE_INSTRUMENT_DECLINED:
+                return ProviderCapture(order_id=order_id, order_status="APPROVED", capture_status=CAPTURE_DECLINED)
+            raise
+        return parse_order(data)
+
+    def get_order(self, *, order_id: str) -> ProviderCapture:
+        return parse_order(self._request("GET", f"/v2/checkout/orders/{order_id}"))
+
+    def verify_webhook(self, *, headers, event: dict) -> bool:
+        """Ask PayPal whether this delivery is genuine (POST /v1/notifications/verify-webhook-signature)."""
+        if not self.webhook_id:
+            logger.warning("PayPal webhook received but PAYPAL_WEBHOOK_ID is not set: refused.")
+            return False
+        names = {
+            "auth_algo": "PAYPAL-AUTH-ALGO",
+            "cert_url": "PAYPAL-CERT-URL",
+            "transmission_id": "PAYPAL-TRANSMISSION-ID",
+            "transmission_sig": "PAYPAL-TRANSMISSION-SIG",
+            "transmission_time": "PAYPAL-TRANSMISSION-TIME",
+        }
+        body = {key: headers.get(header, "") for key, header in names.items()}
+        if not all(body.values()):
+            return False
+        body["webhook_id"] = self.webhook_id
+        body["webhook_event"] = event
+        try:
+            data = self._request("POST", "/v1/notifications/verify-webhook-signature", json=body)
+        except ProviderError:
+            logger.exception("PayPal webhook verification call failed")
+            return False
+        return data.get("verification_status") == "SUCCESS"
+
+
+class SimulatorProvider:
+    """Stands in for PayPal when no credentials are configured: a demonstration mode, no money moves.
+
+    It keeps the provider's side of each order in SimulatedProviderOrder and behaves like Orders v2: an order must be
+    approved by the buyer (the widget's simulated buttons) before it can be captured; a repeated capture is
+    ORDER_ALREADY_CAPTURED; a buyer who chose the declined card gets a DECLINED capture.
+    """
+
+    name = "simulator"
+
+    def create_order(
+        self, *, amount: Decimal, currency: str, description: str, reference: str, request_id: str
+    ) -> ProviderOrder:
+        order = SimulatedProviderOrder.objects.create(
+            order_id=f"SIM-{uuid.uuid4().hex[:17].upper()}",
+            amount=amount,
+            currency=currency,
+            description=description[:200],
+        )
+        return ProviderOrder(id=order.order_id, status=order.status)
+
+    def approve_order(self, *, order_id: str, card_declined: bool) -> None:
+        """What the buyer does on PayPal's side: approve, with a card that will or will not be declined."""
+        with transaction.atomic():
+            order = SimulatedProviderOrder.objects.select_for_update().filter(order_id=order_id).first()
+            if order is None:
+                raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
+            if order.status == SimulatedOrderStatus.COMPLETED:
+                raise ProviderError("Commande déjà payée.", issue=ISSUE_ORDER_ALREADY_CAPTURED, status_code=422)
+            order.status = SimulatedOrderStatus.APPROVED
+            order.card_declined = card_declined
+            order.save(update_fields=["status", "card_declined"])
+
+    def capture_order(self, *, order_id: str, request_id: str) -> ProviderCapture:
+        with transaction.atomic():
+            order = SimulatedProviderOrder.objects.select_for_update().filter(order_id=order_id).first()
+            if order is None:
+                raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
+            if order.status == SimulatedOrderStatus.COMPLETED:
+                already_captured = True
+            elif order.status != SimulatedOrderStatus.APPROVED:
+                raise ProviderError(
+                    "Le paiement n'a pas été approuvé.", issue=ISSUE_ORDER_NOT_APPROVED, status_code=422
+                )
+            elif order.card_declined:
+                # As PayPal: the capture is refused, the order stays approved so the buyer may try another card.
+                order.card_declined = False
+                order.status = SimulatedOrderStatus.CREATED
+                order.save(update_fields=["card_declined", "status"])
+                return ProviderCapture(
+                    order_id=order_id,
+                    order_status="APPROVED",
+                    capture_status=CAPTURE_DECLINED,
+                    amount=order.amount,
+                    currency=order.currency,
+                )
+            else:
+                already_captured = False
+                order.status = SimulatedOrderStatus.COMPLETED
+                order.capture_id = f"SIMCAP-{uuid.uuid4().hex[:14].upper()}"
+                order.capture_status = CAPTURE_COMPLETED
+                order.save(update_fields=["status", "capture_id", "capture_status"])
+        if already_captured:
+            # Same path as PayPal's ORDER_ALREADY_CAPTURED: read the order again.
+            return self.get_order(order_id=order_id)
+        return self._as_capture(order)
+
+    def get_order(self, *, order_id: str) -> ProviderCapture:
+        order = SimulatedProviderOrder.objects.filter(order_id=order_id).first()
+        if order is None:
+            raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
+        return self._as_capture(order)
+
+    @staticmethod
+    def _as_capture(order: SimulatedProviderOrder) -> ProviderCapture:
+        return ProviderCapture(
+            order_id=order.order_id,
+            order_status=order.status,
+            capture_id=order.capture_id,
+            capture_status=order.capture_status,
+            amount=order.amount,
+            currency=order.currency,
+        )
+
+    def verify_webhook(self, *, headers, event: dict) -> bool:
+        return False  # nobody sends the simulator webhooks
+
+
+def get_provider():
+    """The configured provider: PayPal with credentials, the simulator without (DECISIONS.md 15)."""
+    if payment_provider_name() == "paypal":
+        return PayPalProvider(
+            base_url=settings.PAYPAL_API_BASE,
+            client_id=settings.PAYPAL_CLIENT_ID,
+            client_secret=settings.PAYPAL_CLIENT_SECRET,
+            webhook_id=settings.PAYPAL_WEBHOOK_ID,
+        )
+    return SimulatorProvider()

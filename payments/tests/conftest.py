@@ -1,0 +1,84 @@
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from bookings.models import Reservation, ReservationStatus
+from courses.tests.factories import CourseSessionFactory, TariffFactory
+
+from . import fake_paypal as fp
+
+
+@pytest.fixture
+def fake_paypal():
+    server = fp.FakePayPal().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def paypal_settings(settings, fake_paypal):
+    """Point the app at the fake PayPal with credentials set: the PayPal provider is in use."""
+    settings.PAYPAL_CLIENT_ID = fp.CLIENT_ID
+    settings.PAYPAL_CLIENT_SECRET = fp.CLIENT_SECRET
+    settings.PAYPAL_WEBHOOK_ID = fp.WEBHOOK_ID
+    settings.PAYPAL_API_BASE = fake_paypal.url
+    return settings
+
+
+@pytest.fixture
+def make_reservation(db):
+    def _make(user, *, participants=2, price=Decimal("25.00"), expires_in=timedelta(minutes=15), **kwargs):
+        session = kwargs.pop("session", None) or CourseSessionFactory(price_per_participant=price)
+        return Reservation.objects.create(
+            session=session,
+            user=user,
+            participants=participants,
+            unit_price=session.price_per_participant,
+            first_name=user.first_name,
+            last_name=user.last_name,
+            email=user.email,
+            status=kwargs.pop("status", ReservationStatus.HELD),
+            hold_expires_at=timezone.now() + expires_in,
+            **kwargs,
+        )
+
+    return _make
+
+
+@pytest.fixture
+def card_tariff(db):
+    return TariffFactory(title="Carte de 10 cours", price=Decimal("190.00"), type="forfait")
+
+
+def reservation_payload(reservation, **overrides):
+    payload = {
+        "amount": f"{reservation.total_amount:.2f}",
+        "title": reservation.session.course.title,
+        "type": "cours",
+        "email": reservation.email,
+        "first_name": reservation.first_name,
+        "last_name": reservation.last_name,
+        "date": "2030-01-01",
+        "time": "18:30",
+        "message": "",
+        "reservation_id": reservation.pk,
+    }
+    payload.update(overrides)
+    return payload
+
+
+def tariff_payload(tariff, user, quantity=1, **overrides):
+    payload = {
+        "amount": f"{tariff.price * quantity:.2f}",
+        "title": tariff.title,
+        "type": tariff.type,
+        "email": user.email,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "tariff_id": tariff.pk,
+        "quantity": quantity,
+    }
+    payload.update(overrides)
+    return payload
