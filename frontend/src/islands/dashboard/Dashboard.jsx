@@ -1,0 +1,79 @@
+/* The back office (SPEC.md 2.21): a sidebar, the address selects the section, the back button works. */
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
+import { api } from "../../components/api.js";
+import { SECTIONS, sectionFromPath, sectionPath } from "./sections.js";
+
+const components = Object.fromEntries(SECTIONS.map((s) => [s.key, lazy(s.load)]));
+export const UNREAD_ENDPOINT = "/api/contact-messages/unread-count";
+
+function useUnreadCount(section) {
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    let live = true;
+    api(UNREAD_ENDPOINT)
+      .then((data) => live && setCount(Number((data && (data.count ?? data.unread)) || 0)))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [section]);
+  return count;
+}
+
+export default function Dashboard({ user = {}, djangoAdminUrl = "" }) {
+  const [section, setSection] = useState(() => sectionFromPath(window.location.pathname));
+  const unread = useUnreadCount(section);
+  const current = SECTIONS.find((s) => s.key === section);
+  const Section = components[section];
+  const viewer = useMemo(() => ({ ...user, isAdmin: user.role === "admin" }), [user]);
+
+  useEffect(() => {
+    const onPop = () => setSection(sectionFromPath(window.location.pathname));
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, []);
+
+  useEffect(() => {
+    document.title = document.title.replace(/^[^|]*\|/, `${current.label} – Tableau de bord |`);
+  }, [current]);
+
+  const go = (event, key) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    if (key !== section) {
+      window.history.pushState({ section: key }, "", sectionPath(key));
+      setSection(key);
+    }
+  };
+
+  return (
+    <div className="dash">
+      <nav className="dash-sidebar" aria-label="Rubriques du tableau de bord">
+        <ul>
+          {SECTIONS.map((s) => (
+            <li key={s.key}>
+              <a href={sectionPath(s.key)} aria-current={s.key === section ? "page" : undefined} onClick={(e) => go(e, s.key)}>
+                {s.label}
+                {s.key === "contact-messages" && unread > 0 && (
+                  <span className="badge" aria-label={`${unread} non lu${unread > 1 ? "s" : ""}`}>
+                    {unread}
+                  </span>
+                )}
+              </a>
+            </li>
+          ))}
+        </ul>
+        {djangoAdminUrl && (
+          <p className="dash-sidebar-foot">
+            <a href={djangoAdminUrl}>Administration Django</a>
+          </p>
+        )}
+      </nav>
+      <div className="dash-main">
+        <Suspense fallback={<p role="status">Chargement…</p>}>
+          <Section key={section} user={viewer} />
+        </Suspense>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,299 @@
+/* A staff list: a table, add/edit in one modal, delete after confirmation, server-side pages and sorting.
+   Each section passes a config (see sections/*.jsx). */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api } from "../../components/api.js";
+import ConfirmDialog from "./ConfirmDialog.jsx";
+import FormModal from "./FormModal.jsx";
+import { MSG_DELETE, MSG_DELETED, MSG_EMPTY, MSG_LOAD, MSG_NOT_AVAILABLE, MSG_SAVE, MSG_SAVED, SUCCESS_DISPLAY_MS } from "./messages.js";
+import Pagination from "./Pagination.jsx";
+import { listQuery, normaliseList, PAGE_SIZE, toggleOrdering } from "./paging.js";
+import { fieldErrors, send } from "./request.js";
+
+const allowed = (rule, row, user) => (typeof rule === "function" ? rule(row, user) : rule !== false);
+
+function useOptions(sources) {
+  const [options, setOptions] = useState({});
+  const [error, setError] = useState("");
+  useEffect(() => {
+    let live = true;
+    for (const [name, source] of Object.entries(sources || {})) {
+      api(source.endpoint)
+        .then((data) => live && setOptions((current) => ({ ...current, [name]: source.map(normaliseList(data).rows) })))
+        .catch(() => live && setError(source.error || MSG_LOAD));
+    }
+    return () => {
+      live = false;
+    };
+  }, [sources]);
+  return [options, error];
+}
+
+export default function ResourceSection({ config, user }) {
+  const pageSize = config.pageSize || PAGE_SIZE;
+  const [list, setList] = useState({ rows: [], count: 0, paginated: false });
+  const [page, setPage] = useState(1);
+  const [ordering, setOrdering] = useState(config.defaultOrdering || "");
+  const [search, setSearch] = useState("");
+  const [query, setQuery] = useState("");
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState("");
+  const [missing, setMissing] = useState(false);
+  const [success, setSuccess] = useState("");
+  const [actionError, setActionError] = useState("");
+  const [form, setForm] = useState(null); // {mode, row, values, errors, error, busy, progress}
+  const [deleting, setDeleting] = useState(null); // {row, busy, error}
+  const [version, setVersion] = useState(0);
+  const [options, optionsError] = useOptions(config.options);
+  const successTimer = useRef(null);
+
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setQuery(search.trim());
+      setPage(1);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    const params = config.serverPaged ? { page, pageSize, ordering, search: query } : { ordering, search: query };
+    api(`${config.endpoint}${listQuery(params)}`)
+      .then((data) => {
+        if (!live) return;
+        const next = normaliseList(data);
+        if (next.paginated && next.rows.length === 0 && page > 1) setPage((p) => p - 1);
+        setList(next);
+        setLoadError("");
+        setMissing(false);
+      })
+      .catch((error) => {
+        if (!live) return;
+        if (error.status === 404 && page > 1) setPage(1);
+        else if (error.status === 404 || error.status === 405) setMissing(true);
+        else setLoadError(config.messages?.load || MSG_LOAD);
+      })
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [config, page, pageSize, ordering, query, version]);
+
+  useEffect(() => () => clearTimeout(successTimer.current), []);
+
+  const flash = (message) => {
+    setSuccess(message);
+    clearTimeout(successTimer.current);
+    successTimer.current = setTimeout(() => setSuccess(""), SUCCESS_DISPLAY_MS);
+  };
+
+  const ctx = { user, options };
+  const openForm = (mode, row = null) => {
+    setActionError("");
+    const values = mode === "edit" ? config.toForm(row, ctx) : config.emptyValues?.(ctx) || {};
+    setForm({ mode, row, values, errors: {}, error: "", busy: false, progress: null });
+  };
+
+  const changeField = (name, value) =>
+    setForm((current) => {
+      let values = { ...current.values, [name]: value };
+      if (config.onFieldChange) values = config.onFieldChange(values, name, value);
+      const errors = { ...current.errors };
+      delete errors[name];
+      return { ...current, values, errors };
+    });
+
+  const submit = async () => {
+    const { mode, row, values } = form;
+    const invalid = config.validate?.(values, mode, ctx);
+    if (invalid) {
+      setForm((current) => ({ ...current, errors: invalid.errors || {}, error: invalid.message }));
+      return;
+    }
+    setForm((current) => ({ ...current, busy: true, error: "", errors: {} }));
+    try {
+      const body = config.toPayload ? await config.toPayload(values, mode, ctx) : values;
+      if (body instanceof FormData) setForm((current) => current && { ...current, progress: 0 });
+      const path = mode === "edit" ? config.itemPath(row) : config.endpoint;
+      await send(path, {
+        method: mode === "edit" ? config.editMethod || "PUT" : "POST",
+        body,
+        onProgress: (progress) => setForm((current) => current && { ...current, progress }),
+      });
+      setForm(null);
+      flash(mode === "edit" ? config.messages?.updated || MSG_SAVED : config.messages?.added || MSG_SAVED);
+      reload();
+    } catch (error) {
+      const errors = fieldErrors(error);
+      const message = error.status > 0 && error.message ? error.message : config.messages?.save || MSG_SAVE;
+      setForm((current) => current && { ...current, busy: false, progress: null, errors, error: message });
+    }
+  };
+
+  const confirmDelete = async () => {
+    const { row } = deleting;
+    setDeleting((current) => ({ ...current, busy: true, error: "" }));
+    try {
+      await api(config.itemPath(row), { method: "DELETE" });
+      setDeleting(null);
+      flash(config.messages?.deleted || MSG_DELETED);
+      reload();
+    } catch (error) {
+      const fallback = config.messages?.delete || MSG_DELETE;
+      const message = error.status === 403 && error.message ? error.message : fallback;
+      setDeleting(null);
+      setActionError(message);
+    }
+  };
+
+  const sortHeader = (column) => {
+    const active = ordering === column.sort || ordering === `-${column.sort}`;
+    const descending = ordering === `-${column.sort}`;
+    return (
+      <th key={column.key} scope="col" aria-sort={active ? (descending ? "descending" : "ascending") : "none"}>
+        <button
+          type="button"
+          className="dash-sort"
+          onClick={() => {
+            setOrdering((current) => toggleOrdering(current, column.sort));
+            setPage(1);
+          }}
+        >
+          {column.label}
+          <span aria-hidden="true">{active ? (descending ? " ▼" : " ▲") : " ↕"}</span>
+          <span className="visually-hidden">
+            {active ? (descending ? " (tri décroissant)" : " (tri croissant)") : " (trier)"}
+          </span>
+        </button>
+      </th>
+    );
+  };
+
+  const canEdit = config.fields && config.canEdit !== false;
+  const canDelete = config.canDelete !== false && config.itemPath;
+  const fields = form ? config.fields({ ...ctx, mode: form.mode, values: form.values, row: form.row }) : [];
+
+  return (
+    <section className="dash-section" aria-labelledby={`dash-${config.key}-title`}>
+      <div className="dash-section-head">
+        <h2 id={`dash-${config.key}-title`}>{config.title}</h2>
+        {config.fields && config.canAdd !== false && !missing && (
+          <button type="button" className="button" onClick={() => openForm("add")}>
+            Ajouter {config.noun}
+          </button>
+        )}
+      </div>
+      {config.intro && <p className="help">{config.intro}</p>}
+      {config.searchable && (
+        <div className="field dash-search">
+          <label htmlFor={`dash-${config.key}-search`}>{config.searchable}</label>
+          <input id={`dash-${config.key}-search`} type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+      )}
+      <div aria-live="polite">
+        {success && (
+          <p className="form-success dash-flash" role="status">
+            {success}
+          </p>
+        )}
+      </div>
+      {[loadError, optionsError, actionError].filter(Boolean).map((message) => (
+        <p key={message} className="form-error" role="alert">
+          {message}
+        </p>
+      ))}
+      {missing ? (
+        <p className="help">{MSG_NOT_AVAILABLE}</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={`Tableau : ${config.title}`}>
+          <table className="table dash-table" aria-busy={loading ? "true" : "false"}>
+            <thead>
+              <tr>
+                {config.columns.map((column) =>
+                  column.sort ? (
+                    sortHeader(column)
+                  ) : (
+                    <th key={column.key} scope="col">
+                      {column.label}
+                    </th>
+                  )
+                )}
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.rows.map((row) => (
+                <tr key={config.rowKey ? config.rowKey(row) : row.id}>
+                  {config.columns.map((column) => (
+                    <td key={column.key} data-label={column.label}>
+                      {column.render ? column.render(row, ctx) : row[column.key]}
+                    </td>
+                  ))}
+                  <td className="dash-actions">
+                    {config.rowActions?.(row, ctx)}
+                    {canEdit && allowed(config.canEditRow, row, user) && (
+                      <button type="button" className="button button-small button-secondary" onClick={() => openForm("edit", row)}>
+                        Modifier<span className="visually-hidden"> {config.label(row)}</span>
+                      </button>
+                    )}
+                    {canDelete && allowed(config.canDeleteRow, row, user) && (
+                      <button
+                        type="button"
+                        className="button button-small button-danger"
+                        onClick={() => {
+                          setActionError("");
+                          setDeleting({ row, busy: false, error: "" });
+                        }}
+                      >
+                        Supprimer<span className="visually-hidden"> {config.label(row)}</span>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+              {!loading && list.rows.length === 0 && (
+                <tr>
+                  <td colSpan={config.columns.length + 1}>{MSG_EMPTY}</td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list.paginated && <Pagination page={page} count={list.count} pageSize={pageSize} onPage={setPage} />}
+      {list.paginated && (
+        <p className="help">
+          {list.count} élément{list.count > 1 ? "s" : ""}
+        </p>
+      )}
+      {form && (
+        <FormModal
+          open
+          title={form.mode === "edit" ? `Modifier ${config.noun}` : `Ajouter ${config.noun}`}
+          fields={fields}
+          values={form.values}
+          errors={form.errors}
+          formError={form.error}
+          busy={form.busy}
+          progress={form.progress}
+          onChange={changeField}
+          onSubmit={submit}
+          onClose={() => setForm(null)}
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          open
+          question={`Voulez-vous vraiment supprimer « ${config.label(deleting.row)} » ?`}
+          busy={deleting.busy}
+          error={deleting.error}
+          onConfirm={confirmDelete}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
+      {config.extra?.(ctx)}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+/* Dates and money for the dashboard tables and forms. The server renders datetimes in Europe/Paris. */
+const NAIVE = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?/;
+
+/** '2026-03-01T18:30:00+01:00' -> '2026-03-01T18:30' for <input type="datetime-local">. */
+export function toInputDateTime(value) {
+  const match = value && String(value).match(NAIVE);
+  return match ? `${match[1]}T${match[2]}` : "";
+}
+
+/** '2026-03-01T18:30' -> '2026-03-01 18:30:00' (SPEC.md 7's session payload). */
+export function toApiDateTime(value) {
+  const match = value && String(value).match(NAIVE);
+  return match ? `${match[1]} ${match[2]}${match[3] || ":00"}` : "";
+}
+
+export function formatDateTime(value) {
+  const match = value && String(value).match(NAIVE);
+  if (!match) return value || "";
+  const [y, m, d] = match[1].split("-");
+  return `${d}/${m}/${y} ${match[2]}`;
+}
+
+export function formatDate(value) {
+  const match = value && String(value).match(/^(\d{4})-(\d{2})-(\d{2})/);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : value || "";
+}
+
+export function formatMoney(value, currency = "EUR") {
+  if (value === null || value === undefined || value === "") return "";
+  const amount = Number(value);
+  if (!Number.isFinite(amount)) return String(value);
+  return new Intl.NumberFormat("fr-FR", { style: "currency", currency }).format(amount);
+}

@@ -1,0 +1,4 @@
+import { mountIsland } from "../../components/mount.jsx";
+import Dashboard from "./Dashboard.jsx";
+
+mountIsland("dashboard", Dashboard);

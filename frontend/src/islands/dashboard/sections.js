@@ -1,0 +1,29 @@
+/* The sidebar's sections, in SPEC.md 2.21's order; each loads its code on first visit (webpack splits them). */
+export const SECTIONS = [
+  { key: "users", label: "Utilisateurs", load: () => import("./sections/Users.jsx") },
+  { key: "courses", label: "Cours", load: () => import("./sections/Courses.jsx") },
+  { key: "tarifs", label: "Tarifs", load: () => import("./sections/Tarifs.jsx") },
+  { key: "testimonials", label: "Témoignages", load: () => import("./sections/Testimonials.jsx") },
+  { key: "instructors", label: "Professeurs", load: () => import("./sections/Instructors.jsx") },
+  { key: "contact-messages", label: "Messages de contact", load: () => import("./sections/ContactMessages.jsx") },
+  { key: "sessions", label: "Sessions", load: () => import("./sections/Sessions.jsx") },
+  { key: "slider", label: "Slider", load: () => import("./sections/Slider.jsx") },
+  { key: "media", label: "Médias", load: () => import("./sections/Media.jsx") },
+  { key: "slideshow", label: "Diaporama", load: () => import("./sections/Slideshow.jsx") },
+  { key: "orders", label: "Commandes", load: () => import("./sections/Orders.jsx") },
+  { key: "reservations", label: "Réservations", load: () => import("./sections/Lists.jsx").then((m) => ({ default: m.Reservations })) },
+  { key: "parties", label: "EVJF/EVG", load: () => import("./sections/Lists.jsx").then((m) => ({ default: m.Parties })) },
+  { key: "rentals", label: "Locations de salle", load: () => import("./sections/Lists.jsx").then((m) => ({ default: m.Rentals })) },
+  { key: "passes", label: "Cartes et abonnements", load: () => import("./sections/Lists.jsx").then((m) => ({ default: m.Passes })) },
+];
+
+export const DEFAULT_SECTION = "users";
+const KEYS = new Set(SECTIONS.map((s) => s.key));
+
+/** '/admin/sessions' -> 'sessions'; '/admin/dashboard' and anything unknown -> users. */
+export function sectionFromPath(pathname) {
+  const match = String(pathname || "").match(/^\/admin\/([a-z-]+)\/?$/);
+  return match && KEYS.has(match[1]) ? match[1] : DEFAULT_SECTION;
+}
+
+export const sectionPath = (key) => `/admin/${key}`;

@@ -1,0 +1,54 @@
+/* Card-payment orders (SPEC.md 3, 5, 7): e-mail, order id, amount, title, date, time required. */
+import { formatMoney } from "../format.js";
+import { MSG_DELETE, MSG_ORDERS_LOAD, MSG_SAVE } from "../messages.js";
+import ResourceSection from "../ResourceSection.jsx";
+import { validateOrder } from "../validation.js";
+
+const FIELDS = ["order_id", "email", "first_name", "last_name", "title", "amount", "currency", "date", "time", "type", "status", "message"];
+export const ORDER_DEFAULTS = { currency: "EUR", type: "UNKNOWN", status: "CREATED" };
+
+export const ordersConfig = {
+  key: "orders",
+  title: "Commandes de paiement",
+  noun: "une commande",
+  endpoint: "/api/paypal/orders",
+  itemPath: (row) => `/api/paypal/orders/${encodeURIComponent(row.order_id)}`,
+  rowKey: (row) => row.order_id,
+  label: (row) => `la commande ${row.order_id}`,
+  serverPaged: true,
+  defaultOrdering: "-created_at",
+  columns: [
+    { key: "order_id", label: "Commande", sort: "order_id" },
+    { key: "date", label: "Date", sort: "date" },
+    { key: "time", label: "Heure" },
+    { key: "name", label: "Client", render: (row) => `${row.first_name || ""} ${row.last_name || ""}`.trim() },
+    { key: "email", label: "E-mail" },
+    { key: "title", label: "Objet" },
+    { key: "amount", label: "Montant", sort: "amount", render: (row) => formatMoney(row.amount, row.currency || "EUR") },
+    { key: "type", label: "Type" },
+    { key: "status", label: "Statut", sort: "status" },
+  ],
+  fields: ({ mode }) => [
+    { name: "order_id", label: "N° de commande", required: true, disabled: mode === "edit" },
+    { name: "email", label: "E-mail", type: "email", required: true },
+    { name: "first_name", label: "Prénom" },
+    { name: "last_name", label: "Nom" },
+    { name: "title", label: "Objet", required: true },
+    { name: "amount", label: "Montant (€)", type: "number", min: 0, step: "0.01", required: true },
+    { name: "currency", label: "Devise" },
+    { name: "date", label: "Date", required: true },
+    { name: "time", label: "Heure", required: true },
+    { name: "type", label: "Type" },
+    { name: "status", label: "Statut" },
+    { name: "message", label: "Message", type: "textarea" },
+  ],
+  emptyValues: () => ({ ...Object.fromEntries(FIELDS.map((f) => [f, ""])), ...ORDER_DEFAULTS }),
+  toForm: (row) => Object.fromEntries(FIELDS.map((f) => [f, row[f] === null || row[f] === undefined ? "" : String(row[f])])),
+  toPayload: (values) => ({ ...values, amount: String(values.amount).replace(",", ".") }),
+  validate: validateOrder,
+  messages: { load: MSG_ORDERS_LOAD, save: MSG_SAVE, delete: MSG_DELETE },
+};
+
+export default function Orders(props) {
+  return <ResourceSection config={ordersConfig} {...props} />;
+}

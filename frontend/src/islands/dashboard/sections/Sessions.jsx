@@ -1,0 +1,143 @@
+/* Course sessions: sorted by date on the server, 10 a page, and who is coming to each (SPEC.md 2.21, 5, 7). */
+import { useState } from "react";
+import { api } from "../../../components/api.js";
+import Modal from "../../../components/Modal.jsx";
+import { formatDateTime, toApiDateTime, toInputDateTime } from "../format.js";
+import {
+  MSG_COURSES_LOAD,
+  MSG_DELETE,
+  MSG_SAVE,
+  MSG_SESSION_ADDED,
+  MSG_SESSION_DELETED,
+  MSG_SESSION_UPDATED,
+  MSG_SESSIONS_LOAD,
+} from "../messages.js";
+import ResourceSection from "../ResourceSection.jsx";
+import { LEVEL_OPTIONS } from "../options.js";
+import { SESSION_DEFAULT_PLACES, validateSession } from "../validation.js";
+
+export const MSG_ATTENDEES_LOAD = "Erreur lors du chargement des participants.";
+const STATUS_LABELS = { confirmed: "Payé", held: "En attente de paiement" };
+
+function attendeesOf(row) {
+  return row.attendees || row.reservations || null;
+}
+
+function AttendeesButton({ session }) {
+  const [open, setOpen] = useState(false);
+  const [attendees, setAttendees] = useState(attendeesOf(session));
+  const [error, setError] = useState("");
+  const booked = session.booked ?? session.seats_taken ?? (attendees ? attendees.reduce((n, a) => n + (a.participants || 1), 0) : null);
+  const show = () => {
+    setOpen(true);
+    if (attendeesOf(session)) return;
+    api(`/api/course-sessions/${session.id}/attendees`)
+      .then((data) => setAttendees(Array.isArray(data) ? data : data.results || data.attendees || []))
+      .catch(() => setError(MSG_ATTENDEES_LOAD));
+  };
+  const title = `Participants : ${session.course_title || ""} – ${formatDateTime(session.date)}`;
+  return (
+    <>
+      <button type="button" className="button button-small button-secondary" onClick={show}>
+        Participants{booked !== null && booked !== undefined ? ` (${booked}/${session.max_attendees})` : ""}
+      </button>
+      {open && (
+        <Modal open title={title} onClose={() => setOpen(false)}>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          {!error && !attendees && <p>Chargement…</p>}
+          {attendees && attendees.length === 0 && <p>Personne n'est encore inscrit.</p>}
+          {attendees && attendees.length > 0 && (
+            <div className="table-wrap">
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">Nom</th>
+                    <th scope="col">E-mail</th>
+                    <th scope="col">Participants</th>
+                    <th scope="col">Statut</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {attendees.map((a) => (
+                    <tr key={a.id ?? a.email}>
+                      <td>{a.name || `${a.first_name || ""} ${a.last_name || ""}`.trim()}</td>
+                      <td>{a.email}</td>
+                      <td>{a.participants}</td>
+                      <td>{a.status_display || STATUS_LABELS[a.status] || a.status}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Modal>
+      )}
+    </>
+  );
+}
+
+const courseTitle = (row, ctx) =>
+  row.course_title || (ctx.options.courses || []).find((c) => String(c.value) === String(row.course_id))?.label || "";
+
+export const sessionsConfig = {
+  key: "sessions",
+  title: "Sessions de cours",
+  noun: "une session",
+  endpoint: "/api/course-sessions",
+  itemPath: (row) => `/api/course-sessions/${row.id}`,
+  label: (row) => `${row.course_title || "Session"} du ${formatDateTime(row.date)}`,
+  serverPaged: true,
+  defaultOrdering: "date",
+  options: {
+    courses: { endpoint: "/api/courses", error: MSG_COURSES_LOAD, map: (rows) => rows.map((c) => ({ value: String(c.id), label: c.title })) },
+  },
+  columns: [
+    { key: "date", label: "Date", sort: "date", render: (row) => formatDateTime(row.date) },
+    { key: "course", label: "Cours", render: courseTitle },
+    { key: "instructor", label: "Professeur" },
+    { key: "level", label: "Niveau" },
+    { key: "attendees", label: "Inscrits", render: (row) => <AttendeesButton session={row} /> },
+  ],
+  fields: ({ options }) => [
+    { name: "course_id", label: "Cours", type: "select", required: true, options: options.courses || [] },
+    { name: "date", label: "Date et heure", type: "datetime-local", required: true },
+    { name: "instructor", label: "Professeur", required: true },
+    { name: "level", label: "Niveau (facultatif)", type: "select", options: LEVEL_OPTIONS },
+    { name: "max_attendees", label: "Places", type: "number", min: 1, step: 1, required: true },
+    { name: "details", label: "Détails", type: "textarea" },
+  ],
+  emptyValues: () => ({ course_id: "", date: "", instructor: "", level: "", max_attendees: String(SESSION_DEFAULT_PLACES), details: "" }),
+  toForm: (row) => ({
+    course_id: String(row.course_id ?? ""),
+    date: toInputDateTime(row.date),
+    instructor: row.instructor || "",
+    level: row.level || "",
+    max_attendees: String(row.max_attendees ?? SESSION_DEFAULT_PLACES),
+    details: row.details || "",
+  }),
+  toPayload: (values) => ({
+    course_id: Number(values.course_id),
+    date: toApiDateTime(values.date),
+    instructor: values.instructor.trim(),
+    level: values.level,
+    max_attendees: Number(values.max_attendees || SESSION_DEFAULT_PLACES),
+    details: values.details,
+  }),
+  validate: validateSession,
+  messages: {
+    load: MSG_SESSIONS_LOAD,
+    save: MSG_SAVE,
+    delete: MSG_DELETE,
+    added: MSG_SESSION_ADDED,
+    updated: MSG_SESSION_UPDATED,
+    deleted: MSG_SESSION_DELETED,
+  },
+};
+
+export default function Sessions(props) {
+  return <ResourceSection config={sessionsConfig} {...props} />;
+}

@@ -1,0 +1,54 @@
+/* Tarifs: title, price (a number) and type required, the rest optional (SPEC.md 3, 5). */
+import { formatMoney } from "../format.js";
+import { MSG_DELETE, MSG_SAVE, MSG_TARIFS_LOAD } from "../messages.js";
+import { TARIF_TYPE_OPTIONS, tarifTypeLabel } from "../options.js";
+import ResourceSection from "../ResourceSection.jsx";
+import { validateTarif } from "../validation.js";
+
+const TEXT_FIELDS = ["title", "description", "frequency", "validity", "conditions", "details"];
+
+export const tarifsConfig = {
+  key: "tarifs",
+  title: "Tarifs",
+  noun: "un tarif",
+  endpoint: "/api/tarifs",
+  itemPath: (row) => `/api/tarifs/${row.id}`,
+  label: (row) => row.title,
+  columns: [
+    { key: "title", label: "Titre" },
+    { key: "type", label: "Type", render: (row) => tarifTypeLabel(row.type) },
+    { key: "price", label: "Prix", render: (row) => formatMoney(row.price) },
+    { key: "frequency", label: "Fréquence" },
+    { key: "validity", label: "Validité" },
+  ],
+  fields: () => [
+    { name: "type", label: "Type", type: "select", required: true, options: TARIF_TYPE_OPTIONS },
+    { name: "title", label: "Titre", required: true },
+    { name: "price", label: "Prix (€)", type: "number", min: 0, step: "0.01", required: true },
+    { name: "description", label: "Description", type: "textarea" },
+    { name: "frequency", label: "Fréquence" },
+    { name: "validity", label: "Validité" },
+    { name: "reduction_percentage", label: "Réduction (%)", type: "number", min: 0, step: "0.01" },
+    { name: "conditions", label: "Conditions", type: "textarea" },
+    { name: "details", label: "Détails", type: "textarea" },
+  ],
+  emptyValues: () => ({ type: "cours", title: "", price: "", description: "", frequency: "", validity: "", reduction_percentage: "", conditions: "", details: "" }),
+  toForm: (row) => ({
+    ...Object.fromEntries(TEXT_FIELDS.map((name) => [name, row[name] ?? ""])),
+    type: row.type || "",
+    price: String(row.price ?? ""),
+    reduction_percentage: row.reduction_percentage === null || row.reduction_percentage === undefined ? "" : String(row.reduction_percentage),
+  }),
+  toPayload: (values) => ({
+    ...Object.fromEntries(TEXT_FIELDS.map((name) => [name, values[name]])),
+    type: values.type,
+    price: String(values.price).replace(",", "."),
+    reduction_percentage: values.reduction_percentage === "" ? null : values.reduction_percentage,
+  }),
+  validate: validateTarif,
+  messages: { load: MSG_TARIFS_LOAD, save: MSG_SAVE, delete: MSG_DELETE },
+};
+
+export default function Tarifs(props) {
+  return <ResourceSection config={tarifsConfig} {...props} />;
+}

@@ -1,0 +1,77 @@
+"""The dashboard page (SPEC.md 2.21): staff only, one island, the viewer's role in its props."""
+
+import json
+import re
+
+import pytest
+
+from studio.dashboard import PAGE_TITLE
+
+SECTIONS = [
+    "users",
+    "courses",
+    "testimonials",
+    "instructors",
+    "contact-messages",
+    "sessions",
+    "slider",
+    "tarifs",
+    "media",
+    "slideshow",
+    "orders",
+    "reservations",
+    "rentals",
+    "parties",
+    "passes",
+]
+
+
+def _props(response):
+    match = re.search(rb'<script id="island-dashboard-props" type="application/json">(.*?)</script>', response.content)
+    assert match, "the island's props are rendered with json_script"
+    return json.loads(match.group(1))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/admin/dashboard", *[f"/admin/{s}" for s in SECTIONS]])
+def test_visitor_is_sent_to_login_and_member_home(client, member, path):
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/login?next=")
+    client.force_login(member)
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/admin/dashboard", *[f"/admin/{s}" for s in SECTIONS]])
+def test_staff_get_the_island_on_every_section(client, supervisor, path):
+    client.force_login(supervisor)
+    response = client.get(path)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"<title>{PAGE_TITLE} |" in html
+    assert 'data-island="dashboard"' in html
+    assert "css/dashboard.css" in html
+    assert "<script>" not in html  # no inline script (CSP): props travel as JSON
+
+
+@pytest.mark.django_db
+def test_props_carry_the_role_and_the_django_admin_link_for_admins_only(client, staff, supervisor):
+    client.force_login(supervisor)
+    props = _props(client.get("/admin/users"))
+    assert props["user"] == {"id": supervisor.pk, "role": "supervisor", "name": "Paul Durand"}
+    assert props["djangoAdminUrl"] == ""
+    client.force_login(staff)
+    props = _props(client.get("/admin/users"))
+    assert props["user"]["role"] == "admin"
+    assert props["djangoAdminUrl"] == "/django-admin/"
+
+
+@pytest.mark.django_db
+def test_django_admin_stays_available_to_admins(client, staff, supervisor):
+    client.force_login(staff)
+    assert client.get("/django-admin/").status_code == 200
+    client.force_login(supervisor)
+    assert client.get("/django-admin/").status_code == 302
