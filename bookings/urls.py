@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import apis, views
 
 urlpatterns = [
     path("courses/calendar", views.calendar_page, name="calendar"),
@@ -8,4 +8,17 @@ urlpatterns = [
     path("my-courses", views.my_courses_page, name="my-courses"),
 ]
 
-api_urlpatterns = []
+api_urlpatterns = [
+    path("course-sessions", apis.CourseSessionListApi.as_view(), name="api-course-sessions"),
+    path("course-sessions/<int:session_id>", apis.CourseSessionDetailApi.as_view(), name="api-course-session"),
+    path(
+        "course-sessions/<int:session_id>/attendees",
+        apis.CourseSessionAttendeesApi.as_view(),
+        name="api-course-session-attendees",
+    ),
+    path("reservations-courses", apis.ReservationCourseCreateApi.as_view(), name="api-reservations-courses"),
+    path("reservations-evj", apis.ReservationEvjCreateApi.as_view(), name="api-reservations-evj"),
+    path("evf-reservations", apis.PartyReservationApi.as_view(), name="api-evf-reservations"),
+    path("course-feedback", apis.CourseFeedbackApi.as_view(), name="api-course-feedback"),
+    path("course-feedback/user/<int:user_id>", apis.CourseFeedbackUserApi.as_view(), name="api-course-feedback-user"),
+]

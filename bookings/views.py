@@ -1,10 +1,92 @@
-from studio.decorators import login_required_page
-from studio.pages import simple_page
+"""The bookings pages: the calendar, the EVJF/EVG offer and the member's courses. Islands get their props here."""
 
-calendar_page = simple_page("bookings/calendar.html", "Planning des cours")
-party_page = simple_page(
-    "bookings/evjf_evg.html",
-    "EVJF et EVG",
-    "Enterrement de vie de jeune fille ou de garçon : une initiation pole dance entre amis.",
-)
-my_courses_page = login_required_page(simple_page("bookings/my_courses.html", "Mes Cours de Pole Dance"))
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+
+from studio.cache import cache_public_page
+from studio.decorators import login_required_page
+
+from .services import MSG_PARTY_LOGIN_REQUIRED
+
+PLANNING_IMAGE = "img/planning.jpg"
+PLANNING_DOWNLOAD_NAME = "Planning-Pole-Dance.jpg"
+PARTY_LOGIN_URL = "/login?next=/evjf-evg"
+
+
+def payment_config() -> dict:
+    """The payment widget's config from the payments app; the simulator until payments.selectors provides it."""
+    try:
+        from payments.selectors import payment_client_config
+    except ImportError:  # pragma: no cover - the payments app ships it; kept so the calendar never breaks
+        return {"provider": "simulator", "clientId": "", "currency": "EUR"}
+    return payment_client_config()
+
+
+def _member(request) -> dict | None:
+    """The logged-in member for an island's props; also sets the CSRF cookie its API calls send back."""
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    get_token(request)
+    return {"id": user.pk, "first_name": user.first_name, "last_name": user.last_name, "email": user.email}
+
+
+@cache_public_page
+def calendar_page(request):
+    props = {
+        "user": _member(request),
+        "paymentConfig": payment_config(),
+        "feedUrl": "/api/course-sessions",
+        "reserveUrl": "/api/reservations-courses",
+        "loginUrl": "/login?next=/courses/calendar",
+    }
+    return render(
+        request,
+        "bookings/calendar.html",
+        {
+            "page_title": "Planning des cours",
+            "page_description": "Le planning des cours de pole dance, cerceau aérien et cabaret : réservez en ligne.",
+            "props": props,
+            "planning_image": PLANNING_IMAGE,
+            "planning_download_name": PLANNING_DOWNLOAD_NAME,
+        },
+    )
+
+
+@cache_public_page
+def party_page(request):
+    user = _member(request)
+    return render(
+        request,
+        "bookings/evjf_evg.html",
+        {
+            "page_title": "EVJF et EVG",
+            "page_description": (
+                "Enterrement de vie de jeune fille ou de garçon : une initiation pole dance entre amis, "
+                "25 € par participant."
+            ),
+            "login_url": PARTY_LOGIN_URL,
+            "props": {
+                "user": user,
+                "submitUrl": "/api/evf-reservations",
+                "loginUrl": PARTY_LOGIN_URL,
+                "loginMessage": MSG_PARTY_LOGIN_REQUIRED,
+            },
+        },
+    )
+
+
+@login_required_page
+def my_courses_page(request):
+    return render(
+        request,
+        "bookings/my_courses.html",
+        {
+            "page_title": "Mes Cours de Pole Dance",
+            "props": {
+                "user": _member(request),
+                "listUrl": f"/api/course-feedback/user/{request.user.pk}",
+                "feedbackUrl": "/api/course-feedback",
+            },
+        },
+    )

@@ -1,0 +1,63 @@
+"""Demo bookings (idempotent): the demo member's past and upcoming classes, a feedback and an EVJF request."""
+
+import os
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from courses.models import CourseSession
+
+from .models import CourseFeedback, PartyEventType, PartyReservation, Reservation, ReservationStatus
+
+DEMO_MEMBER_EMAIL = os.environ.get("DEMO_MEMBER_EMAIL", "membre@studio-pole-danse.fr").lower()
+
+
+def _confirmed(member, session, participants=1):
+    reservation = Reservation.objects.filter(session=session, user=member).first()
+    if reservation is None:
+        reservation = Reservation.objects.create(
+            session=session,
+            user=member,
+            participants=participants,
+            unit_price=session.price_per_participant,
+            first_name=member.first_name,
+            last_name=member.last_name,
+            email=member.email,
+            status=ReservationStatus.CONFIRMED,
+            confirmed_at=min(session.start - timedelta(days=1), timezone.now()),
+        )
+    return reservation
+
+
+@transaction.atomic
+def run(*, stdout=None):
+    member = User.objects.filter(email=DEMO_MEMBER_EMAIL).first()
+    if member is None:
+        return
+    now = timezone.now()
+    past = list(CourseSession.objects.filter(start__lt=now).select_related("course").order_by("-start")[:2])
+    upcoming = list(CourseSession.objects.filter(start__gt=now).order_by("start")[:2])
+    for session in past + upcoming:
+        _confirmed(member, session)
+    if past:
+        CourseFeedback.objects.get_or_create(
+            user=member,
+            course=past[0].course,
+            defaults={"rating": 5, "comment": "Super ambiance et des conseils précis, j'ai adoré !"},
+        )
+    if not PartyReservation.objects.filter(user=member).exists():
+        PartyReservation.objects.create(
+            user=member,
+            event_type=PartyEventType.EVJF,
+            date=timezone.localdate() + timedelta(days=30),
+            time="15:00",
+            participants=8,
+            email=member.email,
+            first_name=member.first_name,
+            last_name=member.last_name,
+            message="EVJF de ma sœur, 8 personnes dont 2 spectatrices.",
+        )
+    if stdout:
+        stdout.write("Réservations de démonstration prêtes.")

@@ -1,0 +1,148 @@
+/* The planning calendar (SPEC.md 2.9): FullCalendar v7 fed by /api/course-sessions for the visible range. */
+import { useCallback, useRef, useState } from "react";
+import FullCalendar from "@fullcalendar/react";
+import dayGridPlugin from "@fullcalendar/react/daygrid";
+import timeGridPlugin from "@fullcalendar/react/timegrid";
+import classicThemePlugin from "@fullcalendar/react/themes/classic";
+import frLocale from "@fullcalendar/react/locales/fr";
+import "@fullcalendar/react/skeleton.css";
+import "@fullcalendar/react/themes/classic/theme.css";
+import "@fullcalendar/react/themes/classic/palette.css";
+import "./calendar.css";
+
+import { api } from "../../components/api.js";
+import Modal from "../../components/Modal.jsx";
+import { notify } from "../../components/toast.jsx";
+import ReservationForm from "./ReservationForm.jsx";
+import { LABEL_FULL, MSG_ALREADY_RESERVED, MSG_FULL, MSG_LOAD_ERROR, MSG_LOGIN_TO_RESERVE, MSG_PAST, clickOutcome, seatsLabel } from "./messages.js";
+
+const PLUGINS = [dayGridPlugin, timeGridPlugin, classicThemePlugin];
+const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false };
+const NOTICE_TITLES = { past: "Erreur", full: "Session complète", reserved: "Déjà réservé" };
+const NOTICE_TEXT = { past: MSG_PAST, full: MSG_FULL, reserved: MSG_ALREADY_RESERVED };
+
+function toEvent(session) {
+  return {
+    id: String(session.id),
+    title: session.course_title,
+    start: session.date,
+    end: session.end_date,
+    classNames: [session.seats_left <= 0 ? "session-full" : "session-open", session.my_reservation ? "session-mine" : ""].filter(Boolean),
+    extendedProps: { session },
+  };
+}
+
+function EventContent({ event, timeText }) {
+  const session = event.extendedProps.session;
+  const full = session.seats_left <= 0;
+  return (
+    <div className="session-event" data-session-id={session.id}>
+      <span className="session-event-time">{timeText}</span> <strong className="session-event-title">{event.title}</strong>
+      <span className="session-event-instructor">{session.instructor}</span>
+      <span className={full ? "session-event-seats is-full" : "session-event-seats"}>{full ? LABEL_FULL : seatsLabel(session.seats_left)}</span>
+      {session.my_reservation && <span className="session-event-mine">{session.my_reservation.status === "confirmed" ? "Réservé" : "En attente de paiement"}</span>}
+    </div>
+  );
+}
+
+export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/course-sessions", reserveUrl = "/api/reservations-courses", loginUrl = "/login" }) {
+  const calendarRef = useRef(null);
+  const [selected, setSelected] = useState(null);
+  const [popup, setPopup] = useState(null); // "past" | "full" | "reserved" | "reserve"
+
+  const fetchEvents = useCallback(
+    async (info) => {
+      const params = new URLSearchParams({ start: info.startStr, end: info.endStr });
+      try {
+        const sessions = await api(`${feedUrl}?${params}`);
+        return sessions.map(toEvent);
+      } catch (error) {
+        console.error(MSG_LOAD_ERROR, error);
+        notify(MSG_LOAD_ERROR, "error");
+        return [];
+      }
+    },
+    [feedUrl],
+  );
+
+  const handleEventClick = useCallback(
+    (info) => {
+      info.jsEvent?.preventDefault();
+      const session = info.event.extendedProps.session;
+      const outcome = clickOutcome({ user, session });
+      if (outcome === "login") {
+        notify(MSG_LOGIN_TO_RESERVE, "warning");
+        return;
+      }
+      setSelected(session);
+      setPopup(outcome);
+    },
+    [user],
+  );
+
+  const close = useCallback(() => {
+    setPopup(null);
+    setSelected(null);
+  }, []);
+
+  const refresh = useCallback(() => calendarRef.current?.getApi().refetchEvents(), []);
+
+  const handlePaid = useCallback(() => {
+    close();
+    refresh();
+  }, [close, refresh]);
+
+  const handleHeld = useCallback(() => refresh(), [refresh]);
+
+  const notice = popup && popup !== "reserve";
+  return (
+    <div className="calendar-island">
+      <FullCalendar
+        ref={calendarRef}
+        plugins={PLUGINS}
+        locale={frLocale}
+        timeZone="Europe/Paris"
+        firstDay={1}
+        initialView="dayGridMonth"
+        headerToolbar={{ start: "prev,next today", center: "title", end: "dayGridMonth,timeGridWeek,timeGridDay" }}
+        buttonText={{ today: "Aujourd'hui", month: "Mois", week: "Semaine", day: "Jour" }}
+        slotMinTime="08:00:00"
+        slotMaxTime="22:00:00"
+        scrollTime="08:00:00"
+        slotDuration="00:30:00"
+        allDaySlot={false}
+        eventTimeFormat={TIME_FORMAT}
+        slotLabelFormat={TIME_FORMAT}
+        height="auto"
+        dayMaxEvents={false}
+        events={fetchEvents}
+        eventContent={EventContent}
+        eventClick={handleEventClick}
+      />
+      <Modal open={Boolean(notice)} title={notice ? NOTICE_TITLES[popup] : ""} onClose={close}>
+        {notice && (
+          <>
+            <p className="calendar-notice" role="alert">{NOTICE_TEXT[popup]}</p>
+            <div className="modal-actions">
+              <button type="button" className="button" onClick={close}>Fermer</button>
+            </div>
+          </>
+        )}
+      </Modal>
+      <Modal open={popup === "reserve"} title="Réserver un cours" onClose={close} className="reservation-modal">
+        {popup === "reserve" && selected && (
+          <ReservationForm
+            session={selected}
+            user={user}
+            paymentConfig={paymentConfig}
+            reserveUrl={reserveUrl}
+            loginUrl={loginUrl}
+            onCancel={close}
+            onHeld={handleHeld}
+            onPaid={handlePaid}
+          />
+        )}
+      </Modal>
+    </div>
+  );
+}

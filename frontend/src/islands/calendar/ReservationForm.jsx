@@ -1,0 +1,162 @@
+/* The reservation popup's form (SPEC.md 2.9, 5): hold the seats, then pay them with the shared payment widget. */
+import { useId, useState } from "react";
+import { api } from "../../components/api.js";
+import PaymentWidget from "../../components/PaymentWidget.jsx";
+import { notify } from "../../components/toast.jsx";
+import { MSG_REQUIRED, MSG_RESERVE_ERROR, MSG_SENT, formatDate, formatTime, formatTotal, normalizeParticipants } from "./messages.js";
+
+export default function ReservationForm({ session, user, paymentConfig, reserveUrl, loginUrl, onCancel, onHeld, onPaid }) {
+  const id = useId();
+  const maxSeats = Math.max(session.seats_left, 1);
+  const [participants, setParticipants] = useState("1");
+  const [fields, setFields] = useState({
+    first_name: user?.first_name || "",
+    last_name: user?.last_name || "",
+    email: user?.email || "",
+    message: "",
+  });
+  const [error, setError] = useState("");
+  const [submitting, setSubmitting] = useState(false);
+  const [reservation, setReservation] = useState(null);
+
+  const count = normalizeParticipants(participants, maxSeats);
+  const total = formatTotal(session.price_per_participant, count);
+  const date = formatDate(session.date);
+  const time = `${formatTime(session.date)} – ${formatTime(session.end_date)}`;
+  const locked = Boolean(reservation) || submitting;
+
+  const update = (name) => (event) => setFields((prev) => ({ ...prev, [name]: event.target.value }));
+
+  async function submit(event) {
+    event.preventDefault();
+    setParticipants(String(count));
+    if (!fields.first_name.trim() || !fields.last_name.trim() || !fields.email.trim()) {
+      setError(MSG_REQUIRED);
+      return;
+    }
+    setError("");
+    setSubmitting(true);
+    try {
+      const data = await api(reserveUrl, {
+        method: "POST",
+        body: {
+          session_id: session.id,
+          title: session.course_title,
+          date: session.date.slice(0, 10),
+          time: formatTime(session.date),
+          participants: count,
+          message: fields.message,
+          email: fields.email.trim(),
+          first_name: fields.first_name.trim(),
+          last_name: fields.last_name.trim(),
+          type: "cours",
+          user_id: user?.id,
+          name: fields.last_name.trim(),
+          total_amount: total,
+        },
+      });
+      setReservation(data);
+      notify(data?.message || MSG_SENT, "success");
+      onHeld?.(data);
+    } catch (err) {
+      if (err.status === 401) {
+        window.location.assign(loginUrl);
+        return;
+      }
+      console.error("Réservation échouée", err);
+      setError(err.message || MSG_RESERVE_ERROR);
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const holdUntil = reservation?.hold_expires_at ? formatTime(reservation.hold_expires_at) : "";
+  return (
+    <form className="form reservation-form" onSubmit={submit} noValidate aria-describedby={error ? `${id}-error` : undefined}>
+      <div className="field">
+        <label htmlFor={`${id}-title`}>Cours</label>
+        <input id={`${id}-title`} value={session.course_title} readOnly />
+      </div>
+      <div className="reservation-grid">
+        <div className="field">
+          <label htmlFor={`${id}-date`}>Date</label>
+          <input id={`${id}-date`} value={date} readOnly />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-time`}>Horaire</label>
+          <input id={`${id}-time`} value={time} readOnly />
+        </div>
+      </div>
+      <p className="help">Avec {session.instructor} · {session.seats_left} place(s) restante(s) · {session.price_per_participant} € par participant</p>
+      <div className="field">
+        <label htmlFor={`${id}-participants`}>Participants</label>
+        <input
+          id={`${id}-participants`}
+          type="number"
+          inputMode="numeric"
+          min="1"
+          max={maxSeats}
+          step="1"
+          value={participants}
+          disabled={locked}
+          onChange={(event) => setParticipants(event.target.value)}
+          onBlur={() => setParticipants(String(count))}
+        />
+      </div>
+      <div className="reservation-grid">
+        <div className="field">
+          <label htmlFor={`${id}-first`}>Prénom *</label>
+          <input id={`${id}-first`} autoComplete="given-name" required value={fields.first_name} disabled={locked} onChange={update("first_name")} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-last`}>Nom *</label>
+          <input id={`${id}-last`} autoComplete="family-name" required value={fields.last_name} disabled={locked} onChange={update("last_name")} />
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-email`}>Email *</label>
+        <input id={`${id}-email`} type="email" autoComplete="email" required value={fields.email} disabled={locked} onChange={update("email")} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-message`}>Message</label>
+        <textarea id={`${id}-message`} value={fields.message} disabled={locked} onChange={update("message")} />
+      </div>
+      <p className="reservation-total" aria-live="polite">
+        Montant total : <strong data-total>{reservation ? reservation.total_amount : total} €</strong>
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {reservation && (
+        <div className="reservation-payment">
+          <p className="form-success" role="status">
+            Vos places sont retenues jusqu'à {holdUntil}. Réglez maintenant pour confirmer votre réservation.
+          </p>
+          <PaymentWidget
+            order={{ kind: "reservation", reservationId: reservation.id }}
+            context="calendar"
+            config={paymentConfig}
+            payer={{ first_name: reservation.first_name, last_name: reservation.last_name, email: reservation.email }}
+            details={{ title: session.course_title, type: "COURS", date: session.date.slice(0, 10), time: formatTime(session.date), message: fields.message }}
+            totalAmount={reservation.total_amount}
+            onSuccess={onPaid}
+            onError={(err) => console.error("Paiement échoué", err)}
+            onCancel={() => {}}
+          />
+        </div>
+      )}
+      <div className="modal-actions">
+        <button type="button" className="button button-secondary" onClick={onCancel}>
+          Annuler
+        </button>
+        {!reservation && (
+          <button type="submit" className="button" disabled={submitting}>
+            Envoyer la réservation
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

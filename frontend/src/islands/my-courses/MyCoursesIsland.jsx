@@ -1,0 +1,163 @@
+/* 'Mes Cours de Pole Dance' (SPEC.md 2.19): upcoming and past sessions, and one feedback per course followed. */
+import { useCallback, useEffect, useId, useState } from "react";
+import { api } from "../../components/api.js";
+import { notify } from "../../components/toast.jsx";
+import { MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR } from "./messages.js";
+
+const PARIS = { timeZone: "Europe/Paris" };
+const dateFormat = new Intl.DateTimeFormat("fr-FR", { ...PARIS, weekday: "short", day: "numeric", month: "long", year: "numeric" });
+const timeFormat = new Intl.DateTimeFormat("fr-FR", { ...PARIS, hour: "2-digit", minute: "2-digit", hour12: false });
+
+function SessionsTable({ caption, rows, empty }) {
+  return (
+    <table className="my-courses-table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Cours</th>
+          <th scope="col">Date</th>
+          <th scope="col">Horaire</th>
+          <th scope="col">Niveau</th>
+          <th scope="col">Professeur</th>
+          <th scope="col">Participants</th>
+          <th scope="col">Statut</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 && (
+          <tr>
+            <td colSpan={7}>{empty}</td>
+          </tr>
+        )}
+        {rows.map((row) => (
+          <tr key={row.reservation_id}>
+            <td data-label="Cours">{row.title}</td>
+            <td data-label="Date">{dateFormat.format(new Date(row.date))}</td>
+            <td data-label="Horaire">{timeFormat.format(new Date(row.date))}</td>
+            <td data-label="Niveau">{row.level}</td>
+            <td data-label="Professeur">{row.instructor}</td>
+            <td data-label="Participants">{row.participants}</td>
+            <td data-label="Statut">{row.status_label}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function FeedbackForm({ course, userId, feedbackUrl, onSaved }) {
+  const id = useId();
+  const [rating, setRating] = useState(course.rating ? String(course.rating) : "");
+  const [comment, setComment] = useState(course.comment || "");
+  const [error, setError] = useState("");
+  const [saving, setSaving] = useState(false);
+
+  async function submit(event) {
+    event.preventDefault();
+    if (!rating || !comment.trim()) {
+      setError(MSG_FEEDBACK_REQUIRED);
+      return;
+    }
+    setError("");
+    setSaving(true);
+    try {
+      const data = await api(feedbackUrl, {
+        method: "POST",
+        body: { user_id: userId, course_id: course.course_id, rating: Number(rating), comment: comment.trim() },
+      });
+      notify(data?.message || MSG_FEEDBACK_SAVED, "success");
+      onSaved(course.course_id, data.feedback);
+    } catch (err) {
+      setError(err.message || MSG_FEEDBACK_ERROR);
+      notify(MSG_FEEDBACK_ERROR, "error");
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form className="feedback-card form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`} data-course-id={course.course_id}>
+      <h3 id={`${id}-title`}>{course.title}</h3>
+      <fieldset className="rating-stars">
+        <legend>Note (1 à 5) *</legend>
+        {[1, 2, 3, 4, 5].map((value) => (
+          <label key={value}>
+            <input type="radio" name={`${id}-rating`} value={value} checked={rating === String(value)} onChange={() => setRating(String(value))} />
+            <span aria-hidden="true">{"★".repeat(value)}</span>
+            <span className="visually-hidden">{value} sur 5</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="field">
+        <label htmlFor={`${id}-comment`}>Commentaire *</label>
+        <textarea id={`${id}-comment`} value={comment} onChange={(event) => setComment(event.target.value)} />
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div>
+        <button type="submit" className="button" disabled={saving}>
+          {course.rating ? "Modifier mon avis" : "Enregistrer mon avis"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback" }) {
+  const [rows, setRows] = useState(null);
+  const [loadError, setLoadError] = useState("");
+
+  const load = useCallback(async () => {
+    try {
+      setRows(await api(`${listUrl}?t=${Date.now()}`));
+    } catch (err) {
+      console.error(MSG_LOAD_ERROR, err);
+      setLoadError(MSG_LOAD_ERROR);
+      setRows([]);
+    }
+  }, [listUrl]);
+
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  const onSaved = useCallback((courseId, feedback) => {
+    setRows((prev) => prev.map((row) => (row.course_id === courseId ? { ...row, rating: feedback.rating, comment: feedback.comment } : row)));
+  }, []);
+
+  if (rows === null) return <p role="status">Chargement de vos cours…</p>;
+  const upcoming = rows.filter((row) => !row.is_past);
+  const past = rows.filter((row) => row.is_past);
+  const feedbackCourses = [];
+  const seen = new Set();
+  for (const row of [...past].reverse()) {
+    if (row.can_give_feedback && !seen.has(row.course_id)) {
+      seen.add(row.course_id);
+      feedbackCourses.push(row);
+    }
+  }
+  return (
+    <div className="my-courses">
+      {loadError && (
+        <p className="form-error" role="alert">
+          {loadError}
+        </p>
+      )}
+      <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" />
+      <SessionsTable caption="Cours passés" rows={[...past].reverse()} empty="Aucun cours passé pour le moment." />
+      <h2>Mes avis</h2>
+      {feedbackCourses.length === 0 ? (
+        <p>Après votre premier cours, vous pourrez donner votre avis ici.</p>
+      ) : (
+        <div className="feedback-list">
+          {feedbackCourses.map((course) => (
+            <FeedbackForm key={course.course_id} course={course} userId={user?.id} feedbackUrl={feedbackUrl} onSaved={onSaved} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

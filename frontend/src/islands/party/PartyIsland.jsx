@@ -1,0 +1,136 @@
+/* The EVJF/EVG reserve button and form (SPEC.md 2.7, 4, 5): the form opens in place of the slider. */
+import { useEffect, useId, useRef, useState } from "react";
+import { api } from "../../components/api.js";
+import { MSG_FAILURE, MSG_LOGIN, MSG_REQUIRED, MSG_SUCCESS, MSG_UNKNOWN } from "./messages.js";
+
+const SLIDER_ID = "party-slider";
+
+function emptyForm(user) {
+  return { eventType: "EVJF", date: "", time: "", participants: "1", message: "", email: user?.email || "" };
+}
+
+function today() {
+  const now = new Date();
+  return new Date(now.getTime() - now.getTimezoneOffset() * 60000).toISOString().slice(0, 10);
+}
+
+export default function PartyIsland({ user, submitUrl = "/api/evf-reservations", loginUrl = "/login?next=/evjf-evg" }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [form, setForm] = useState(() => emptyForm(user));
+  const [error, setError] = useState("");
+  const [success, setSuccess] = useState("");
+  const [submitting, setSubmitting] = useState(false);
+  const firstField = useRef(null);
+
+  useEffect(() => {
+    const slider = document.getElementById(SLIDER_ID);
+    if (slider) slider.hidden = open;
+    if (open) firstField.current?.focus();
+  }, [open]);
+
+  const update = (name) => (event) => setForm((prev) => ({ ...prev, [name]: event.target.value }));
+
+  function openForm() {
+    if (!user) {
+      window.location.assign(loginUrl);
+      return;
+    }
+    setSuccess("");
+    setOpen(true);
+  }
+
+  async function submit(event) {
+    event.preventDefault();
+    const participants = Number.parseInt(form.participants, 10);
+    if (!form.date || !form.time || !form.email.trim() || !Number.isFinite(participants)) {
+      setError(MSG_REQUIRED);
+      return;
+    }
+    if (participants < 1) {
+      setError("Le nombre de participants doit être au moins 1.");
+      return;
+    }
+    setError("");
+    setSubmitting(true);
+    try {
+      await api(submitUrl, {
+        method: "POST",
+        body: { ...form, participants, email: form.email.trim(), user_id: user?.id },
+      });
+      setForm(emptyForm(user));
+      setOpen(false);
+      setSuccess(MSG_SUCCESS);
+    } catch (err) {
+      if (err.status === 401) setError(MSG_LOGIN);
+      else if (err.status === 0 || err.status === -1) setError(MSG_UNKNOWN);
+      else setError(err.message || MSG_FAILURE);
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  if (!open) {
+    return (
+      <div className="party-cta-block">
+        {success && (
+          <p className="form-success party-success" role="status">
+            {success}
+          </p>
+        )}
+        <button type="button" className="button" onClick={openForm}>
+          Réserver votre EVJF / EVG
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <form className="form party-form" onSubmit={submit} noValidate aria-labelledby={`${id}-legend`}>
+      <fieldset>
+        <legend id={`${id}-legend`}>Votre demande de réservation</legend>
+        <div className="field">
+          <label htmlFor={`${id}-type`}>Type d'événement</label>
+          <select id={`${id}-type`} ref={firstField} value={form.eventType} onChange={update("eventType")}>
+            <option value="EVJF">EVJF (enterrement de vie de jeune fille)</option>
+            <option value="EVG">EVG (enterrement de vie de garçon)</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-date`}>Date *</label>
+          <input id={`${id}-date`} type="date" min={today()} required value={form.date} onChange={update("date")} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-time`}>Heure *</label>
+          <input id={`${id}-time`} type="time" required value={form.time} onChange={update("time")} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-participants`}>Participants *</label>
+          <input id={`${id}-participants`} type="number" min="1" step="1" inputMode="numeric" required value={form.participants} onChange={update("participants")} />
+          <p className="help">25 € par participant, gratuit pour la future mariée ou le futur marié, 5 € par spectateur.</p>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-email`}>Email *</label>
+          <input id={`${id}-email`} type="email" autoComplete="email" required value={form.email} onChange={update("email")} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-message`}>Message</label>
+          <textarea id={`${id}-message`} value={form.message} onChange={update("message")} />
+        </div>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" className="button button-secondary" onClick={() => setOpen(false)}>
+            Annuler
+          </button>
+          <button type="submit" className="button" disabled={submitting}>
+            Envoyer la demande
+          </button>
+        </div>
+      </fieldset>
+    </form>
+  );
+}

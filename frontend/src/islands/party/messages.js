@@ -1,0 +1,6 @@
+/* EVJF/EVG messages (SPEC.md 5, 8). */
+export const MSG_REQUIRED = "Veuillez remplir tous les champs requis.";
+export const MSG_LOGIN = "Vous devez être connecté pour réserver.";
+export const MSG_SUCCESS = "Réservation effectuée avec succès ! 🎉";
+export const MSG_FAILURE = "Erreur lors de la réservation.";
+export const MSG_UNKNOWN = "Une erreur est survenue.";
