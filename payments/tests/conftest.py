@@ -71,7 +71,7 @@ def reservation_payload(reservation, **overrides):
 
 def tariff_payload(tariff, user, quantity=1, **overrides):
     payload = {
-        "amount": f"{tariff.price * quantity:.2f}",
+        "amount": overrides.pop("amount", None) or f"{tariff.price * quantity:.2f}",
         "title": tariff.title,
         "type": tariff.type,
         "email": user.email,
