@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import apis, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -8,6 +8,16 @@ urlpatterns = [
     path("weekly", views.weekly, name="weekly"),
     path("tarifs", views.tariffs, name="tariffs"),
     path("tarifs-page", views.tariffs_page, name="tariffs-page"),
+    path("tarifs/commander", views.tariff_order_start, name="tariff-order-start"),
 ]
 
-api_urlpatterns = []
+api_urlpatterns = [
+    path("courses", apis.CourseListApi.as_view(), name="api-courses"),
+    path("courses/<int:course_id>", apis.CourseDetailApi.as_view(), name="api-course"),
+    path("tarifs", apis.TariffListApi.as_view(), name="api-tarifs"),
+    path("tarifs/<int:tariff_id>", apis.TariffDetailApi.as_view(), name="api-tarif"),
+    path("testimonials", apis.TestimonialListApi.as_view(), name="api-testimonials"),
+    path("testimonials/<int:testimonial_id>", apis.TestimonialDetailApi.as_view(), name="api-testimonial"),
+    path("instructors", apis.InstructorListApi.as_view(), name="api-instructors"),
+    path("instructors/<int:instructor_id>", apis.InstructorDetailApi.as_view(), name="api-instructor"),
+]

@@ -37,6 +37,8 @@ urlpatterns = [
     path("privacy-policy", RedirectView.as_view(url="/politique-confidentialite", permanent=True)),
     path("blog-facebook", views.social, name="social"),
     path("choisir-nous", views.why_us, name="why-us"),
+    path("sitemap.xml", views.sitemap, name="sitemap"),
+    path("robots.txt", views.robots, name="robots"),
     path("admin/dashboard", dashboard.dashboard, name="dashboard"),
     re_path(rf"^admin/(?P<section>{DASHBOARD_SECTIONS})$", dashboard.dashboard, name="dashboard-section"),
     # /courses/calendar is matched before /courses/<id> (DECISIONS.md 5).

@@ -1,25 +1,134 @@
-from django.shortcuts import render
+from urllib.parse import quote, urlparse
 
+from django.conf import settings
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.template import loader
+from django.urls import reverse
+
+from .cache import cache_public_page, cached_public
 from .pages import simple_page
 
-legal_notice = simple_page(
-    "pages/mentions_legales.html",
-    "Mentions légales",
-    "Mentions légales du studio : éditeur, hébergeur et propriété intellectuelle.",
+# The site's publisher and host for the legal notice; a deployment overrides them with settings.STUDIO_LEGAL.
+LEGAL_DEFAULTS = {
+    "legal_form": "Entreprise individuelle",
+    "siret": "912 345 678 00017",
+    "host_name": "OVH SAS",
+    "host_address": "2 rue Kellermann, 59100 Roubaix, France",
+    "host_phone": "1007",
+    "host_url": "https://www.ovhcloud.com",
+}
+
+legal_notice = cache_public_page(
+    simple_page(
+        "pages/mentions_legales.html",
+        "Mentions légales",
+        "Mentions légales du studio : éditeur, hébergeur, propriété intellectuelle et responsabilité.",
+        legal={**LEGAL_DEFAULTS, **getattr(settings, "STUDIO_LEGAL", {})},
+    )
 )
-privacy_policy = simple_page(
-    "pages/politique_confidentialite.html",
-    "Politique de confidentialité",
-    "Quelles données le studio collecte, pourquoi, combien de temps, et vos droits.",
+privacy_policy = cache_public_page(
+    simple_page(
+        "pages/politique_confidentialite.html",
+        "Politique de confidentialité",
+        "Quelles données le studio collecte, pourquoi, combien de temps il les garde, les cookies et vos droits.",
+    )
 )
-social = simple_page(
-    "pages/blog_facebook.html", "Le studio sur les réseaux", "Suivez le studio sur Facebook, Instagram et TikTok."
+why_us = cache_public_page(
+    simple_page(
+        "pages/choisir_nous.html",
+        "Pourquoi nous choisir",
+        "Petits groupes, professeures diplômées, ambiance bienveillante : pourquoi choisir notre studio.",
+    )
 )
-why_us = simple_page(
-    "pages/choisir_nous.html",
-    "Pourquoi nous choisir",
-    "Petits groupes, professeures diplômées, ambiance bienveillante : pourquoi choisir notre studio.",
-)
+
+
+def _handle(url: str) -> str:
+    """The account name in a social-network profile address: https://www.instagram.com/name -> name."""
+    return urlparse(url).path.strip("/").split("/")[0].lstrip("@")
+
+
+def social_embeds() -> list[dict]:
+    studio = settings.STUDIO
+    facebook = (
+        "https://www.facebook.com/plugins/page.php?href="
+        + quote(studio["facebook_url"], safe="")
+        + "&tabs=timeline&width=500&height=600&small_header=false&adapt_container_width=true&hide_cover=false"
+        "&show_facepile=true"
+    )
+    return [
+        {"name": "Facebook", "src": facebook, "url": studio["facebook_url"], "label": "La page Facebook du studio"},
+        {
+            "name": "Instagram",
+            "src": f"https://www.instagram.com/{quote(_handle(studio['instagram_url']))}/embed",
+            "url": studio["instagram_url"],
+            "label": "Le profil Instagram du studio",
+        },
+        {
+            "name": "TikTok",
+            "src": f"https://www.tiktok.com/embed/@{quote(_handle(studio['tiktok_url']))}",
+            "url": studio["tiktok_url"],
+            "label": "Le profil TikTok du studio",
+        },
+    ]
+
+
+@cache_public_page
+def social(request):
+    return render(
+        request,
+        "pages/blog_facebook.html",
+        {
+            "page_title": "Le studio sur les réseaux",
+            "page_description": "Suivez le studio sur Facebook, Instagram et TikTok : démonstrations et soirées.",
+            "embeds": social_embeds(),
+        },
+    )
+
+
+# Public pages listed in sitemap.xml, besides one entry per course.
+SITEMAP_PATHS = [
+    "/",
+    "/courses/calendar",
+    "/weekly",
+    "/tarifs",
+    "/tarifs-page",
+    "/evjf-evg",
+    "/room-rental",
+    "/rental-form",
+    "/contact",
+    "/gallery",
+    "/blog-facebook",
+    "/choisir-nous",
+    "/mentions-legales",
+    "/politique-confidentialite",
+]
+
+
+def sitemap(request):
+    from courses.models import Course
+
+    course_ids = cached_public("sitemap:courses", lambda: list(Course.objects.values_list("pk", flat=True)))
+    base = request.build_absolute_uri("/").rstrip("/")
+    urls = [base + path for path in SITEMAP_PATHS]
+    urls += [base + reverse("course-detail", args=[pk]) for pk in course_ids]
+    body = loader.render_to_string("pages/sitemap.xml", {"urls": urls})
+    return HttpResponse(body, content_type="application/xml; charset=utf-8")
+
+
+def robots(request):
+    lines = [
+        "User-agent: *",
+        "Disallow: /admin/",
+        "Disallow: /django-admin/",
+        "Disallow: /api/",
+        "Disallow: /user/",
+        "Disallow: /my-courses",
+        "Disallow: /tarifs/commander",
+        f"Sitemap: {request.build_absolute_uri('/sitemap.xml')}",
+        "",
+    ]
+    return HttpResponse("\n".join(lines), content_type="text/plain; charset=utf-8")
 
 
 def page_not_found(request, exception=None):

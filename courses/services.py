@@ -1,0 +1,126 @@
+"""Staff writes on the catalogue: courses, tariffs, testimonials and instructors (SPEC.md 2.21, 5)."""
+
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import ProtectedError
+
+from accounts.models import User
+
+from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
+
+MSG_COURSE_HAS_SESSIONS = "Impossible de supprimer ce cours : des sessions y sont rattachées."
+MSG_INSTRUCTOR_EXISTS = "Cet utilisateur est déjà professeur."
+MSG_TARIFF_PRICE_NEGATIVE = "Le prix doit être positif."
+
+
+class CatalogueError(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _save(instance, **fields):
+    for name, value in fields.items():
+        setattr(instance, name, value)
+    instance.full_clean()
+    instance.save()
+    return instance
+
+
+# --- Courses ---------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def course_create(
+    *,
+    title: str,
+    description: str,
+    level: str = Level.BEGINNER,
+    duration: int = 60,
+    video_url: str = "",
+    position: int = 0,
+) -> Course:
+    return _save(
+        Course(),
+        title=title,
+        description=description,
+        level=level,
+        duration=duration,
+        video_url=video_url,
+        position=position,
+    )
+
+
+@transaction.atomic
+def course_update(*, course: Course, **fields) -> Course:
+    return _save(course, **fields)
+
+
+@transaction.atomic
+def course_delete(*, course: Course) -> None:
+    try:
+        course.delete()
+    except ProtectedError as exc:
+        raise CatalogueError(MSG_COURSE_HAS_SESSIONS) from exc
+
+
+# --- Tariffs ---------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tariff_create(
+    *, title: str, price: Decimal, type: str = TariffType.COURSE, course: Course | None = None, **fields
+) -> Tariff:
+    if price < 0:
+        raise ValidationError({"price": [MSG_TARIFF_PRICE_NEGATIVE]})
+    return _save(Tariff(), title=title, price=price, type=type, course=course, **fields)
+
+
+@transaction.atomic
+def tariff_update(*, tariff: Tariff, **fields) -> Tariff:
+    if "price" in fields and fields["price"] < 0:
+        raise ValidationError({"price": [MSG_TARIFF_PRICE_NEGATIVE]})
+    return _save(tariff, **fields)
+
+
+@transaction.atomic
+def tariff_delete(*, tariff: Tariff) -> None:
+    try:
+        tariff.delete()
+    except ProtectedError as exc:
+        raise CatalogueError("Impossible de supprimer ce tarif : des commandes y sont rattachées.") from exc
+
+
+# --- Testimonials (DECISIONS.md 19: add and edit too) ----------------------------------------------------------
+
+
+@transaction.atomic
+def testimonial_create(*, name: str, message: str) -> Testimonial:
+    return _save(Testimonial(), name=name, message=message)
+
+
+@transaction.atomic
+def testimonial_update(*, testimonial: Testimonial, **fields) -> Testimonial:
+    return _save(testimonial, **fields)
+
+
+@transaction.atomic
+def testimonial_delete(*, testimonial: Testimonial) -> None:
+    testimonial.delete()
+
+
+# --- Instructors -----------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def instructor_create(*, user: User, bio: str = "", specialties: str = "") -> Instructor:
+    if Instructor.objects.select_for_update().filter(user=user).exists():
+        raise ValidationError({"user_id": [MSG_INSTRUCTOR_EXISTS]})
+    return _save(Instructor(), user=user, bio=bio, specialties=specialties)
+
+
+@transaction.atomic
+def instructor_update(*, instructor: Instructor, **fields) -> Instructor:
+    return _save(instructor, **fields)
