@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import apis, views
 
 urlpatterns = [
     path("contact", views.contact_page, name="contact"),
@@ -12,4 +12,19 @@ urlpatterns = [
     path("messages/<int:message_id>", views.staff_message_page, name="staff-message"),
 ]
 
-api_urlpatterns = []
+api_urlpatterns = [
+    path("contact-messages", apis.ContactMessageListCreateApi.as_view(), name="api-contact-messages"),
+    path("contact-messages/unread-count", apis.UnreadCountApi.as_view(), name="api-contact-messages-unread"),
+    path(
+        "contact-messages/user/<int:user_id>",
+        apis.ContactMessagesOfUserApi.as_view(),
+        name="api-contact-messages-of-user",
+    ),
+    path("contact-messages/<int:message_id>", apis.ContactMessageDetailApi.as_view(), name="api-contact-message"),
+    path(
+        "contact-messages/<int:message_id>/response",
+        apis.ContactMessageReplyApi.as_view(),
+        name="api-contact-message-reply",
+    ),
+    path("rental-requests", apis.RentalRequestListCreateApi.as_view(), name="api-rental-requests"),
+]

@@ -1,9 +1,206 @@
-from studio.decorators import login_required_page, staff_required_page
-from studio.pages import simple_page
+"""Pages: contact, room rental (page, form, confirmation), the member's messages and the staff message view."""
 
-contact_page = simple_page("messaging/contact.html", "Contact", "Écrivez au studio, venez nous voir ou appelez-nous.")
-room_rental_page = simple_page("messaging/room_rental.html", "Location de salle")
-rental_form_page = simple_page("messaging/rental_form.html", "Demande de location de salle")
-confirmation_page = simple_page("messaging/confirmation.html", "Demande envoyée")
-user_messages_page = login_required_page(simple_page("messaging/user_messages.html", "Mes messages"))
-staff_message_page = staff_required_page(simple_page("messaging/staff_message.html", "Message"))
+from django.conf import settings
+from django.contrib import messages as django_messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from studio.decorators import login_required_page, staff_required_page
+
+from . import services
+from .forms import ContactForm, RentalForm
+from .models import ContactMessage, RoomRentalRequest
+
+# What the messages island shows when a call fails (SPEC.md 8); passed to it as props.
+MSG_FETCH_FAILED = "Impossible de récupérer les messages."
+MSG_NO_SELECTION = "Utilisateur non authentifié ou aucun message sélectionné."
+MSG_REPLY_FAILED = "Erreur lors de l’ajout de la réponse."
+MSG_DELETE_FAILED = "Erreur lors de la suppression du message."
+
+ISLAND_TEXTS = {
+    "fetchFailed": MSG_FETCH_FAILED,
+    "noSelection": MSG_NO_SELECTION,
+    "replyFailed": MSG_REPLY_FAILED,
+    "replyBlank": services.MSG_REPLY_BLANK,
+    "deleteFailed": MSG_DELETE_FAILED,
+}
+
+RENTAL_SESSION_KEY = "messaging:last_rental_id"
+
+
+def osm_embed_url(latitude: float, longitude: float, span: float = 0.004) -> str:
+    """An OpenStreetMap embed centred on the studio, with a marker (loaded only after consent)."""
+    bbox = f"{longitude - span:.5f},{latitude - span / 2:.5f},{longitude + span:.5f},{latitude + span / 2:.5f}"
+    return (
+        "https://www.openstreetmap.org/export/embed.html"
+        f"?bbox={bbox}&layer=mapnik&marker={latitude:.5f},{longitude:.5f}"
+    )
+
+
+def _studio_context() -> dict:
+    studio = settings.STUDIO
+    return {
+        "map_url": osm_embed_url(studio["latitude"], studio["longitude"]),
+        "map_link": (
+            f"https://www.openstreetmap.org/?mlat={studio['latitude']:.5f}&mlon={studio['longitude']:.5f}"
+            f"#map=18/{studio['latitude']:.5f}/{studio['longitude']:.5f}"
+        ),
+    }
+
+
+def contact_page(request):
+    """The contact form posts here without JavaScript (PRG); the island posts to /api/contact-messages."""
+    user = request.user
+    if request.method == "POST":
+        form = ContactForm(request.POST)
+        if form.is_valid():
+            try:
+                services.contact_message_create(
+                    name=form.cleaned_data["name"],
+                    email=form.cleaned_data["email"],
+                    phone=form.cleaned_data["phone"],
+                    subject=form.cleaned_data["subject"],
+                    text=form.cleaned_data["message"],
+                    follow_up=form.cleaned_data["followUp"],
+                    user=user,
+                )
+            except services.MessagingError as exc:
+                form.add_error(None, exc.message)
+            else:
+                django_messages.success(request, services.MSG_CONTACT_SENT)
+                return redirect("contact")
+        django_messages.error(request, services.MSG_CONTACT_FAILED)
+        status = 400
+    else:
+        initial = {}
+        if user.is_authenticated:
+            initial = {"name": user.get_full_name(), "email": user.email, "phone": user.phone, "user_id": user.pk}
+        form = ContactForm(initial=initial)
+        status = 200
+    context = {
+        "page_title": "Contact",
+        "page_description": "Écrivez au studio, venez nous voir ou appelez-nous : adresse, plan et formulaire.",
+        "form": form,
+        "texts": {"sent": services.MSG_CONTACT_SENT, "failed": services.MSG_CONTACT_FAILED},
+        **_studio_context(),
+    }
+    return render(request, "messaging/contact.html", context, status=status)
+
+
+def room_rental_page(request):
+    return render(
+        request,
+        "messaging/room_rental.html",
+        {
+            "page_title": "Location de salle",
+            "page_description": "Louez notre salle de pole dance pour un événement privé, une réunion, "
+            "un anniversaire ou un cours.",
+            "form": RentalForm(),
+            "back_url": "/room-rental",
+        },
+    )
+
+
+def _back_url(request) -> str:
+    referer = request.META.get("HTTP_REFERER", "")
+    if referer and url_has_allowed_host_and_scheme(referer, {request.get_host()}, request.is_secure()):
+        if not referer.rstrip("/").endswith("/rental-form"):
+            return referer
+    return "/room-rental"
+
+
+def rental_form_page(request):
+    if request.method == "POST":
+        form = RentalForm(request.POST)
+        if form.is_valid():
+            try:
+                rental = services.room_rental_request_create(
+                    name=form.cleaned_data["name"],
+                    email=form.cleaned_data["email"],
+                    phone=form.cleaned_data["phone"],
+                    event_type=form.cleaned_data["eventType"],
+                    date=form.cleaned_data["date"],
+                    time=form.cleaned_data["time"],
+                    message=form.cleaned_data["message"],
+                    user=request.user,
+                )
+            except services.MessagingError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                request.session[RENTAL_SESSION_KEY] = rental.pk
+                return redirect("confirmation")
+        status = 400
+        back_url = request.POST.get("back") or "/room-rental"
+        if not url_has_allowed_host_and_scheme(back_url, {request.get_host()}, request.is_secure()):
+            back_url = "/room-rental"
+    else:
+        initial = {}
+        if request.user.is_authenticated:
+            initial = {"name": request.user.get_full_name(), "email": request.user.email, "phone": request.user.phone}
+        form = RentalForm(initial=initial)
+        status = 200
+        back_url = _back_url(request)
+    return render(
+        request,
+        "messaging/rental_form.html",
+        {
+            "page_title": "Demande de location de salle",
+            "page_description": "Réservez la salle du studio : dites-nous la date, l'heure et le type d'événement.",
+            "form": form,
+            "back_url": back_url,
+        },
+        status=status,
+    )
+
+
+def confirmation_page(request):
+    rental_id = request.session.get(RENTAL_SESSION_KEY)
+    rental = RoomRentalRequest.objects.filter(pk=rental_id).first() if rental_id else None
+    return render(
+        request,
+        "messaging/confirmation.html",
+        {
+            "page_title": "Demande envoyée",
+            "page_description": "Votre demande de location de salle a bien été envoyée au studio.",
+            "rental": rental,
+        },
+    )
+
+
+@login_required_page
+def user_messages_page(request, message_id: int | None = None):
+    if message_id is not None:
+        message = ContactMessage.objects.filter(pk=message_id).only("id", "user_id").first()
+        if message is not None and request.user.is_studio_staff and message.user_id != request.user.pk:
+            return redirect("staff-message", message_id=message_id)
+        if message is None or message.user_id != request.user.pk:
+            raise Http404("Message introuvable.")
+    props = {
+        "mode": "member",
+        "userId": request.user.pk,
+        "selectedId": message_id,
+        "texts": ISLAND_TEXTS,
+    }
+    return render(
+        request,
+        "messaging/user_messages.html",
+        {"page_title": "Mes messages", "page_description": "Vos échanges avec le studio.", "props": props},
+    )
+
+
+@staff_required_page
+def staff_message_page(request, message_id: int):
+    if not ContactMessage.objects.filter(pk=message_id).exists():
+        raise Http404("Message introuvable.")
+    props = {
+        "mode": "staff",
+        "messageId": message_id,
+        "backUrl": "/admin/contact-messages",
+        "texts": ISLAND_TEXTS,
+    }
+    return render(
+        request,
+        "messaging/staff_message.html",
+        {"page_title": "Message", "page_description": "Un message de contact et ses réponses.", "props": props},
+    )

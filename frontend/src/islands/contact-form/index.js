@@ -1,0 +1,71 @@
+/* Progressive enhancement of the /contact form: without JavaScript it posts to the page (PRG);
+   with it, the form posts JSON to POST /api/contact-messages and stays on the page. No React here. */
+import { api } from "../../components/api.js";
+
+export function contactPayload(form) {
+  const value = (name) => (form.elements[name] ? form.elements[name].value.trim() : "");
+  const userId = value("user_id");
+  return {
+    name: value("name"),
+    email: value("email"),
+    phone: value("phone"),
+    subject: value("subject"),
+    message: value("message"),
+    followUp: Boolean(form.elements.followUp && form.elements.followUp.checked),
+    user_id: userId ? Number(userId) : null,
+  };
+}
+
+function showStatus(box, text, ok) {
+  const p = document.createElement("p");
+  p.className = ok ? "form-success" : "form-error";
+  p.textContent = text;
+  box.replaceChildren(p);
+}
+
+function clearFieldErrors(form) {
+  for (const el of form.querySelectorAll("[data-js-error]")) el.remove();
+  for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+}
+
+function showFieldErrors(form, errors) {
+  for (const [name, messages] of Object.entries(errors || {})) {
+    const input = form.elements[name];
+    if (!input || !input.id || !Array.isArray(messages)) continue;
+    const p = document.createElement("p");
+    p.className = "field-error";
+    p.id = `${input.id}_jserror`;
+    p.dataset.jsError = "";
+    p.textContent = messages.join(" ");
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", p.id);
+    input.insertAdjacentElement("afterend", p);
+  }
+}
+
+export function enhanceContactForm(form) {
+  const status = form.querySelector("[data-form-status]");
+  const button = form.querySelector("[data-submit]");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearFieldErrors(form);
+    if (!form.checkValidity()) {
+      form.reportValidity();
+      return;
+    }
+    button.disabled = true;
+    try {
+      await api("/api/contact-messages", { method: "POST", body: contactPayload(form) });
+      form.reset();
+      showStatus(status, form.dataset.sent, true);
+    } catch (error) {
+      showStatus(status, form.dataset.failed, false);
+      showFieldErrors(form, error.data && error.data.errors);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+const form = document.querySelector("[data-contact-form]");
+if (form) enhanceContactForm(form);

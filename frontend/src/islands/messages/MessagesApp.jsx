@@ -1,0 +1,246 @@
+/* Member conversations (/user/messages) and the staff view of one message (/messages/<id>).
+   Every message and reply is rendered as a React text node: HTML in a message stays text. */
+import { useCallback, useEffect, useState } from "react";
+import { api } from "../../components/api.js";
+
+const DATE_FORMAT = new Intl.DateTimeFormat("fr-FR", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Paris" });
+
+export function formatDate(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : DATE_FORMAT.format(date);
+}
+
+function ThreadItem({ author, date, text, fromStaff }) {
+  return (
+    <li className={`thread-item${fromStaff ? " from-staff" : ""}`}>
+      <div className="thread-item-head">
+        <span className="thread-item-author">{author}</span>
+        <time dateTime={date}>{formatDate(date)}</time>
+      </div>
+      <p className="thread-item-text">{text}</p>
+    </li>
+  );
+}
+
+export function ReplyBox({ message, texts, onReplied }) {
+  const [text, setText] = useState("");
+  const [error, setError] = useState("");
+  const [sending, setSending] = useState(false);
+
+  const submit = async (event) => {
+    event.preventDefault();
+    setError("");
+    if (!message) {
+      setError(texts.noSelection);
+      return;
+    }
+    if (!text.trim()) {
+      setError(texts.replyBlank);
+      return;
+    }
+    setSending(true);
+    try {
+      const data = await api(`/api/contact-messages/${message.id}/response`, { method: "PUT", body: { response_text: text } });
+      onReplied(data.updatedResponses || []);
+      setText("");
+    } catch (err) {
+      setError(err.status === 401 || err.status === 404 ? texts.noSelection : texts.replyFailed);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <form className="reply-form" onSubmit={submit} noValidate>
+      <label htmlFor="reply-text">Votre réponse</label>
+      <textarea id="reply-text" value={text} onChange={(e) => setText(e.target.value)} maxLength={5000} aria-describedby={error ? "reply-error" : undefined} />
+      {error && (
+        <p id="reply-error" className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="reply-actions">
+        <button type="submit" className="button" disabled={sending}>
+          {sending ? "Envoi…" : "Répondre"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function Thread({ message, mode, texts, onReplied, children }) {
+  const staffView = mode === "staff";
+  const authorOf = (reply) => (reply.author_role === "staff" ? "Admin" : staffView ? reply.author : "Vous");
+  return (
+    <article className="thread" aria-labelledby="thread-title">
+      <h2 id="thread-title">{message.subject || "Sans sujet"}</h2>
+      {staffView && (
+        <dl className="thread-details">
+          <dt>De</dt>
+          <dd>{message.name}</dd>
+          <dt>Email</dt>
+          <dd>
+            <a href={`mailto:${message.email}`}>{message.email}</a>
+          </dd>
+          {message.phone && (
+            <>
+              <dt>Téléphone</dt>
+              <dd>{message.phone}</dd>
+            </>
+          )}
+          <dt>Recontacter</dt>
+          <dd>{message.followUp ? "Oui" : "Non"}</dd>
+          <dt>Compte</dt>
+          <dd>{message.user_id ? <a href={`/user/profile/${message.user_id}`}>Membre n° {message.user_id}</a> : "Visiteur sans compte"}</dd>
+        </dl>
+      )}
+      <ol className="thread-items" aria-label="Conversation">
+        <ThreadItem author={staffView ? message.name : "Vous"} date={message.created_at} text={message.message_text} fromStaff={false} />
+        {message.responses.map((reply) => (
+          <ThreadItem key={reply.id ?? reply.timestamp} author={authorOf(reply)} date={reply.timestamp} text={reply.response_text} fromStaff={reply.author_role === "staff"} />
+        ))}
+      </ol>
+      <ReplyBox message={message} texts={texts} onReplied={onReplied} />
+      {children}
+    </article>
+  );
+}
+
+export function MemberMessages({ userId, selectedId = null, texts }) {
+  const [messages, setMessages] = useState(null);
+  const [selected, setSelected] = useState(null);
+  const [error, setError] = useState("");
+
+  const open = useCallback(
+    async (id, { push = true } = {}) => {
+      setError("");
+      try {
+        const data = await api(`/api/contact-messages/${id}`);
+        setSelected(data);
+        setMessages((list) => (list ? list.map((m) => (m.id === id ? { ...m, unread: false } : m)) : list));
+        if (push && window.location.pathname !== `/user/messages/${id}`) window.history.pushState({ id }, "", `/user/messages/${id}`);
+      } catch {
+        setError(texts.fetchFailed);
+      }
+    },
+    [texts],
+  );
+
+  useEffect(() => {
+    if (!userId) {
+      setError(texts.noSelection);
+      return;
+    }
+    api(`/api/contact-messages/user/${userId}`)
+      .then((data) => setMessages(data))
+      .catch(() => {
+        setMessages([]);
+        setError(texts.fetchFailed);
+      });
+    if (selectedId) open(selectedId, { push: false });
+  }, [userId, selectedId, texts, open]);
+
+  useEffect(() => {
+    const onPop = () => {
+      const match = window.location.pathname.match(/^\/user\/messages\/(\d+)$/);
+      if (match) open(Number(match[1]), { push: false });
+      else setSelected(null);
+    };
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, [open]);
+
+  const replied = (responses) => {
+    setSelected((m) => ({ ...m, responses }));
+  };
+
+  return (
+    <div className="messages-app has-list">
+      <section aria-labelledby="conversations-title">
+        <h2 id="conversations-title" className="visually-hidden">
+          Conversations
+        </h2>
+        {messages === null && <p role="status">Chargement des messages…</p>}
+        {messages && messages.length === 0 && !error && (
+          <p>
+            Vous n'avez encore aucun message. <a href="/contact">Écrire au studio</a>
+          </p>
+        )}
+        {messages && messages.length > 0 && (
+          <ul className="conversation-list">
+            {messages.map((m) => (
+              <li key={m.id}>
+                <button type="button" onClick={() => open(m.id)} aria-current={selected?.id === m.id ? "true" : undefined}>
+                  <span className="conversation-subject">{m.subject || "Sans sujet"}</span>
+                  <span className="conversation-meta">
+                    {formatDate(m.last_activity_at)} · {m.responses.length} réponse{m.responses.length > 1 ? "s" : ""}
+                  </span>
+                  {m.unread && <span className="conversation-unread">Nouvelle réponse</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <div>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        {selected ? (
+          <Thread message={selected} mode="member" texts={texts} onReplied={replied} />
+        ) : (
+          messages && messages.length > 0 && <p className="help">Sélectionnez une conversation pour l'afficher.</p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function StaffMessage({ messageId, backUrl = "/admin/contact-messages", texts }) {
+  const [message, setMessage] = useState(null);
+  const [error, setError] = useState("");
+
+  useEffect(() => {
+    api(`/api/contact-messages/${messageId}`)
+      .then(setMessage)
+      .catch(() => setError(texts.fetchFailed));
+  }, [messageId, texts]);
+
+  const remove = async () => {
+    if (!window.confirm("Supprimer ce message et toutes ses réponses ?")) return;
+    setError("");
+    try {
+      await api(`/api/contact-messages/${messageId}`, { method: "DELETE" });
+      window.location.assign(backUrl);
+    } catch {
+      setError(texts.deleteFailed);
+    }
+  };
+
+  return (
+    <div className="messages-app">
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {!message && !error && <p role="status">Chargement du message…</p>}
+      {message && (
+        <Thread message={message} mode="staff" texts={texts} onReplied={(responses) => setMessage((m) => ({ ...m, responses }))}>
+          <div>
+            <button type="button" className="button button-danger button-small" onClick={remove}>
+              Supprimer le message
+            </button>
+          </div>
+        </Thread>
+      )}
+    </div>
+  );
+}
+
+export default function MessagesApp(props) {
+  return props.mode === "staff" ? <StaffMessage {...props} /> : <MemberMessages {...props} />;
+}

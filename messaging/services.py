@@ -1,0 +1,210 @@
+"""Writes of the messaging app: contact messages, replies, read state and room-rental requests."""
+
+import datetime
+import logging
+import re
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from studio.emails import send_templated_email
+
+from .models import ContactMessage, ContactReply, RentalEventType, ReplyAuthorRole, RoomRentalRequest
+
+logger = logging.getLogger(__name__)
+
+# Contact form (SPEC.md 8).
+MSG_CONTACT_SENT = "Message envoyé avec succès."
+MSG_CONTACT_FAILED = "Erreur lors de l'envoi du message."
+MSG_CONTACT_REQUIRED = "Le nom, l'email et le message sont obligatoires."
+
+# Replies (SPEC.md 5: a reply is non-blank).
+MSG_REPLY_BLANK = "La réponse ne peut pas être vide."
+
+# Room rental (SPEC.md 5, 9).
+MSG_RENTAL_REQUIRED = "Le nom, l'email, le téléphone, la date et l'heure sont obligatoires."
+MSG_RENTAL_PHONE = "Le numéro de téléphone doit contenir 10 chiffres."
+MSG_RENTAL_DATE_PAST = "La date de l'événement doit être aujourd'hui ou plus tard."
+MSG_RENTAL_EVENT_TYPE = "Choisissez un type d'événement de la liste."
+
+MAX_MESSAGE_LENGTH = 5000
+
+
+class MessagingError(Exception):
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def _send_safely(**kwargs) -> None:
+    """A message is stored even when the mail server is down: log the failure, never lose the message."""
+    try:
+        send_templated_email(**kwargs)
+    except Exception:  # noqa: BLE001 - any transport error
+        logger.exception("Could not send messaging e-mail %s", kwargs.get("template"))
+
+
+def _one_line(value: str) -> str:
+    """Names and subjects end up in e-mail headers: no line breaks."""
+    return " ".join((value or "").split())
+
+
+def _staff_recipients() -> list[str]:
+    return [settings.STAFF_NOTIFICATION_EMAIL]
+
+
+def contact_message_create(
+    *,
+    name: str,
+    email: str,
+    text: str,
+    phone: str = "",
+    subject: str = "",
+    follow_up: bool = False,
+    user=None,
+) -> ContactMessage:
+    """Store a contact message and tell the studio. `user` is the logged-in member, never taken from the payload."""
+    name, email, text = _one_line(name), (email or "").strip(), (text or "").strip()
+    if not name or not email or not text:
+        raise MessagingError(MSG_CONTACT_REQUIRED)
+    member = user if user is not None and user.is_authenticated else None
+    now = timezone.now()
+    message = ContactMessage.objects.create(
+        user=member,
+        name=name,
+        email=email,
+        phone=(phone or "").strip(),
+        subject=_one_line(subject),
+        text=text[:MAX_MESSAGE_LENGTH],
+        follow_up=bool(follow_up),
+        created_at=now,
+        last_activity_at=now,
+        staff_unread=True,
+    )
+    _send_safely(
+        to=_staff_recipients(),
+        subject=f"Nouveau message : {message.subject or 'sans sujet'}",
+        template="messaging_contact_staff",
+        context={"message": message, "staff_url": f"{settings.SITE_URL}/messages/{message.pk}"},
+        reply_to=[message.email],
+    )
+    return message
+
+
+def contact_reply_add(*, message_id: int, author, text: str) -> ContactMessage:
+    """Append a reply to a conversation and tell the other side. The caller has checked owner-or-staff."""
+    text = (text or "").strip()
+    if not text:
+        raise MessagingError(MSG_REPLY_BLANK, field="response_text")
+    by_staff = bool(author.is_studio_staff)
+    with transaction.atomic():
+        message = ContactMessage.objects.select_for_update().select_related("user").get(pk=message_id)
+        now = timezone.now()
+        ContactReply.objects.create(
+            message=message,
+            author=author,
+            author_role=ReplyAuthorRole.STAFF if by_staff else ReplyAuthorRole.MEMBER,
+            text=text[:MAX_MESSAGE_LENGTH],
+            created_at=now,
+        )
+        message.last_activity_at = now
+        if by_staff:
+            message.member_unread = True
+            message.staff_unread = False
+        else:
+            message.staff_unread = True
+            message.member_unread = False
+        message.save(update_fields=["last_activity_at", "member_unread", "staff_unread"])
+    if by_staff:
+        recipient = message.user.email if message.user else message.email
+        _send_safely(
+            to=[recipient],
+            subject="Le studio a répondu à votre message",
+            template="messaging_reply_member",
+            context={
+                "message": message,
+                "reply_text": text,
+                "thread_url": f"{settings.SITE_URL}/user/messages/{message.pk}" if message.user else "",
+            },
+        )
+    else:
+        _send_safely(
+            to=_staff_recipients(),
+            subject=f"Nouvelle réponse de {message.name}",
+            template="messaging_reply_staff",
+            context={
+                "message": message,
+                "reply_text": text,
+                "staff_url": f"{settings.SITE_URL}/messages/{message.pk}",
+            },
+            reply_to=[message.email],
+        )
+    return message
+
+
+def contact_message_mark_read(*, message: ContactMessage, reader) -> None:
+    """Opening a conversation clears the reader's side of the unread flags (one UPDATE, only when needed)."""
+    if reader.is_studio_staff:
+        if message.staff_unread:
+            ContactMessage.objects.filter(pk=message.pk).update(staff_unread=False)
+            message.staff_unread = False
+    elif message.user_id == reader.pk and message.member_unread:
+        ContactMessage.objects.filter(pk=message.pk).update(member_unread=False)
+        message.member_unread = False
+
+
+def contact_message_delete(*, message_id: int) -> None:
+    deleted, _ = ContactMessage.objects.filter(pk=message_id).delete()
+    if not deleted:
+        raise ContactMessage.DoesNotExist
+
+
+# --- Room rental -----------------------------------------------------------------------------------------
+
+
+def _normalize_phone(phone: str) -> str:
+    return re.sub(r"[\s.\-]", "", phone or "")
+
+
+def room_rental_request_create(
+    *,
+    name: str,
+    email: str,
+    phone: str,
+    event_type: str,
+    date: datetime.date | None,
+    time: datetime.time | None,
+    message: str = "",
+    user=None,
+) -> RoomRentalRequest:
+    """Store a room-rental request and e-mail it to the studio (DECISIONS.md 17)."""
+    name, email = _one_line(name), (email or "").strip()
+    phone = _normalize_phone(phone)
+    if not name or not email or not phone or date is None or time is None:
+        raise MessagingError(MSG_RENTAL_REQUIRED)
+    if not re.fullmatch(r"\d{10}", phone):
+        raise MessagingError(MSG_RENTAL_PHONE, field="phone")
+    if event_type not in RentalEventType.values:
+        raise MessagingError(MSG_RENTAL_EVENT_TYPE, field="event_type")
+    if date < timezone.localdate():
+        raise MessagingError(MSG_RENTAL_DATE_PAST, field="date")
+    request = RoomRentalRequest.objects.create(
+        user=user if user is not None and user.is_authenticated else None,
+        name=name,
+        email=email,
+        phone=phone,
+        event_type=event_type,
+        date=date,
+        time=time,
+        message=(message or "").strip()[:MAX_MESSAGE_LENGTH],
+    )
+    _send_safely(
+        to=_staff_recipients(),
+        subject=f"Demande de location : {request.event_type} le {request.date:%d/%m/%Y}",
+        template="messaging_rental_staff",
+        context={"rental": request, "dashboard_url": f"{settings.SITE_URL}/admin/rentals"},
+        reply_to=[request.email],
+    )
+    return request
