@@ -8,6 +8,11 @@ from studio.cache import cache_public_page
 
 from .selectors import gallery_columns
 
+# SPEC.md 2.13 and 8.
+MSG_NO_PHOTOS = "Aucune photo disponible."
+MSG_NO_VIDEOS = "Aucune vidéo disponible."
+MSG_IMAGE_NOT_FOUND = "Image non trouvée"
+
 
 @cache_public_page
 def gallery_page(request):
@@ -20,6 +25,9 @@ def gallery_page(request):
             "page_description": "Photos et vidéos des cours de pole dance, cerceau aérien et cabaret du studio.",
             "photos": columns["photos"],
             "videos": columns["videos"],
+            "no_photos": MSG_NO_PHOTOS,
+            "no_videos": MSG_NO_VIDEOS,
+            "image_not_found": MSG_IMAGE_NOT_FOUND,
         },
     )
 
