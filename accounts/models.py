@@ -110,3 +110,37 @@ class User(AbstractBaseUser):
 
     def has_module_perms(self, app_label):
         return self.is_staff
+
+
+class TokenPurpose(models.TextChoices):
+    CONFIRM_EMAIL = "confirm_email", "Confirmation de l'email"
+    RESET_PASSWORD = "reset_password", "Réinitialisation du mot de passe"
+
+
+class AccountToken(models.Model):
+    """A single-use link sent by e-mail. Only the SHA-256 of the token is stored (a database leak reveals no link)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="account_tokens")
+    purpose = models.CharField("usage", max_length=20, choices=TokenPurpose.choices)
+    token_hash = models.CharField("empreinte", max_length=64, unique=True)
+    created_at = models.DateTimeField("créé le", default=timezone.now)
+    expires_at = models.DateTimeField("expire le")
+    used_at = models.DateTimeField("utilisé le", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "lien à usage unique"
+        verbose_name_plural = "liens à usage unique"
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "purpose"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(purpose__in=TokenPurpose.values), name="accounts_token_purpose_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_purpose_display()} – {self.user.email}"
+
+    @property
+    def is_usable(self):
+        return self.used_at is None and self.expires_at > timezone.now()

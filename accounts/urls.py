@@ -1,11 +1,12 @@
 from django.urls import path
 
-from . import views
+from . import apis, views
 
 urlpatterns = [
     path("login", views.login_page, name="login"),
     path("register", views.register_page, name="register"),
     path("logout", views.logout_view, name="logout"),
+    path("confirm-email/resend", views.resend_confirmation_page, name="resend-confirmation"),
     path("confirm-email/<str:token>", views.confirm_email_page, name="confirm-email"),
     path("forgot-password", views.forgot_password_page, name="forgot-password"),
     path("reset-password/<str:token>", views.reset_password_page, name="reset-password"),
@@ -13,4 +14,16 @@ urlpatterns = [
     path("user/profile/<int:user_id>", views.profile_page, name="profile-of"),
 ]
 
-api_urlpatterns = []
+api_urlpatterns = [
+    path("users/register", apis.RegisterApi.as_view(), name="api-users-register"),
+    path("users/validate-email/<str:token>", apis.ValidateEmailApi.as_view(), name="api-users-validate-email"),
+    path("users/resend-confirmation", apis.ResendConfirmationApi.as_view(), name="api-users-resend-confirmation"),
+    path("users/login", apis.LoginApi.as_view(), name="api-users-login"),
+    path("users/token/refresh", apis.TokenRefreshApi.as_view(), name="api-users-token-refresh"),
+    path("users/logout", apis.LogoutApi.as_view(), name="api-users-logout"),
+    path("users/forgot-password", apis.ForgotPasswordApi.as_view(), name="api-users-forgot-password"),
+    path("users/reset-password/<str:token>", apis.ResetPasswordApi.as_view(), name="api-users-reset-password"),
+    path("users/profile", apis.ProfileApi.as_view(), name="api-users-profile"),
+    path("users", apis.UserListApi.as_view(), name="api-users"),
+    path("users/<int:user_id>", apis.UserDetailApi.as_view(), name="api-users-detail"),
+]

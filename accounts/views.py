@@ -1,27 +1,365 @@
+"""Account pages. Each is a real HTML form that works without JavaScript, calling the same services as the API;
+a small script per page adds live feedback and the timed redirects of SPEC.md 2.14-2.18."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.http import HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
+
 from studio.decorators import login_required_page
-from studio.pages import simple_page
 
-MSG_LOGGED_OUT = "Vous êtes déconnecté. À bientôt !"
+from . import selectors, services
+from .apis import client_ip
+from .models import Role
+from .services import MSG_LOGGED_OUT, AccountError
 
-login_page = simple_page("accounts/login.html", "Se connecter", "Connectez-vous à votre espace membre.")
-register_page = simple_page("accounts/register.html", "S'inscrire", "Créez votre compte membre du studio.")
-confirm_email_page = simple_page("accounts/confirm_email.html", "Validation de l'email")
-forgot_password_page = simple_page("accounts/forgot_password.html", "Mot de passe oublié")
-reset_password_page = simple_page("accounts/reset_password.html", "Réinitialiser le mot de passe")
-profile_page = login_required_page(simple_page("accounts/profile.html", "Mon profil"))
+__all__ = ["MSG_LOGGED_OUT"]
+
+# Client-side messages of SPEC.md 8 (the browser maps API statuses to these); tests import them from here.
+MSG_LOGIN_OTHER_ERROR = "Erreur lors de la connexion. Veuillez réessayer plus tard."
+MSG_LOGIN_NETWORK = "Problème réseau. Veuillez vérifier votre connexion."
+MSG_CONFIRM_OTHER_ERROR = "Une erreur est survenue. Réessayez plus tard."
+MSG_CONFIRM_LOADING = "Validation de votre adresse email en cours…"
+MSG_FORGOT_400 = "Email invalide."
+MSG_FORGOT_403 = "Accès interdit."
+MSG_FORGOT_404 = "Aucun compte associé à cet email."
+MSG_FORGOT_500 = "Erreur serveur. Réessayez plus tard."
+MSG_FORGOT_TIMEOUT = "Temps d'attente dépassé."
+MSG_FORGOT_NETWORK = "Erreur réseau. Vérifiez votre connexion."
+MSG_FORGOT_OTHER = "Une erreur est survenue."
+MSG_RESET_404 = "Utilisateur introuvable."
+MSG_RESET_500 = "Erreur serveur. Réessayez plus tard."
+MSG_RESET_OTHER = "Une erreur inconnue est survenue."
+MSG_RESET_NETWORK = "Problème de connexion au serveur."
+MSG_REGISTER_OTHER_ERROR = "Erreur lors de l'inscription. Veuillez réessayer."
+MSG_PROFILE_UPDATE_ERROR = "Erreur lors de la mise à jour du profil."
+
+REGISTER_REDIRECT_MS = 1500
+CONFIRM_REDIRECT_MS = 3000
+RESET_REDIRECT_MS = 2000
+FORGOT_TIMEOUT_MS = 10_000
+GENERATED_PASSWORD_LENGTH = 12
+GENERATED_PASSWORD_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*"
+
+REGISTER_FIELDS = ("last_name", "first_name", "phone", "email", "address", "postal_code", "city", "country")
+PROFILE_FORM_FIELDS = ("first_name", "last_name", "phone", "address", "postal_code", "city", "country")
 
 
+def _safe_next(request) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        if target.startswith("/") and not target.startswith("//"):
+            return target
+    return ""
+
+
+def _page(request, template, title, context, status=200, description=""):
+    return render(
+        request,
+        template,
+        {"page_title": title, "page_description": description, **context},
+        status=status,
+    )
+
+
+# --- Login and logout -----------------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def login_page(request):
+    if request.user.is_authenticated:
+        return redirect("/")
+    next_url = _safe_next(request)
+    context = {
+        "next": next_url,
+        "email": "",
+        "remember": False,
+        "props": {
+            "next": next_url or "/",
+            "messages": {
+                "blank": services.MSG_LOGIN_BLANK,
+                "other": MSG_LOGIN_OTHER_ERROR,
+                "network": MSG_LOGIN_NETWORK,
+                "resent": services.MSG_CONFIRMATION_RESENT,
+            },
+        },
+    }
+    status = 200
+    if request.method == "POST":
+        email = request.POST.get("email", "")
+        remember = bool(request.POST.get("remember"))
+        context.update(email=email.strip(), remember=remember)
+        try:
+            user = services.user_authenticate(
+                email=email, password=request.POST.get("password", ""), ip=client_ip(request)
+            )
+        except AccountError as error:
+            context.update(error=error.message, unconfirmed=error.code == "email_not_confirmed")
+            status = error.status
+        else:
+            services.session_login(request=request, user=user, remember=remember)
+            return HttpResponseRedirect(next_url or "/")
+    return _page(
+        request, "accounts/login.html", "Se connecter", context, status, "Connectez-vous à votre espace membre."
+    )
+
+
+@require_POST
+def resend_confirmation_page(request):
+    try:
+        services.email_confirmation_resend(email=request.POST.get("email", ""))
+    except AccountError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, services.MSG_CONFIRMATION_RESENT)
+    return redirect("login")
+
+
+@require_POST
 def logout_view(request):
     """Logout from the account menu ends the session and goes to / (SPEC.md 2.3)."""
-    from django.contrib import messages
-    from django.contrib.auth import logout
-    from django.shortcuts import redirect
-    from django.views.decorators.http import require_POST
+    logout(request)
+    messages.success(request, MSG_LOGGED_OUT)
+    return redirect("/")
 
-    @require_POST
-    def _logout(req):
-        logout(req)
-        messages.success(req, MSG_LOGGED_OUT)
+
+# --- Registration and e-mail confirmation ---------------------------------------------------------------------
+
+
+def _register_messages():
+    return {
+        "required": services.MSG_REQUIRED_FIELDS,
+        "phone": services.MSG_PHONE_INVALID,
+        "email": services.MSG_EMAIL_INVALID,
+        "postalCode": services.MSG_POSTAL_CODE_INVALID,
+        "passwordShort": services.MSG_PASSWORD_TOO_SHORT,
+        "passwordsDiffer": services.MSG_PASSWORDS_DIFFER,
+        "cgu": services.MSG_CGU_REQUIRED,
+        "success": services.MSG_REGISTERED,
+        "other": MSG_REGISTER_OTHER_ERROR,
+        "network": MSG_LOGIN_NETWORK,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def register_page(request):
+    if request.user.is_authenticated:
         return redirect("/")
+    values = {field: "" for field in REGISTER_FIELDS}
+    values["country"] = services.DEFAULT_COUNTRY
+    context = {
+        "values": values,
+        "props": {
+            "messages": _register_messages(),
+            "redirectMs": REGISTER_REDIRECT_MS,
+            "passwordLength": GENERATED_PASSWORD_LENGTH,
+            "passwordAlphabet": GENERATED_PASSWORD_ALPHABET,
+            "minPasswordLength": services.PASSWORD_MIN_LENGTH,
+        },
+    }
+    status = 200
+    if request.method == "POST":
+        post = request.POST
+        values.update({field: post.get(field, "").strip() for field in REGISTER_FIELDS})
+        context["accept_cgu"] = bool(post.get("acceptCGU"))
+        try:
+            services.user_register(
+                **{field: post.get(field, "") for field in REGISTER_FIELDS},
+                password=post.get("password", ""),
+                confirm_password=post.get("confirmPassword", ""),
+                accept_cgu=post.get("acceptCGU", ""),
+            )
+        except AccountError as error:
+            context.update(error=error.message, error_field=error.field)
+            status = error.status
+        else:
+            messages.success(request, services.MSG_REGISTERED)
+            return redirect("/")
+    return _page(
+        request, "accounts/register.html", "S'inscrire", context, status, "Créez votre compte membre du studio."
+    )
 
-    return _logout(request)
+
+@require_http_methods(["GET", "POST"])
+def confirm_email_page(request, token):
+    """With JavaScript the page calls GET /api/users/validate-email/<token> once; without, a button posts here."""
+    context = {
+        "token": token,
+        "state": "pending",
+        "props": {
+            "token": token,
+            "redirectMs": CONFIRM_REDIRECT_MS,
+            "messages": {
+                "loading": MSG_CONFIRM_LOADING,
+                "success": services.MSG_EMAIL_CONFIRMED,
+                "invalid": services.MSG_CONFIRM_LINK_INVALID,
+                "other": MSG_CONFIRM_OTHER_ERROR,
+            },
+        },
+    }
+    status = 200
+    if request.method == "POST":
+        try:
+            services.email_confirm(token=token)
+        except AccountError as error:
+            context.update(state="error", message=error.message)
+            status = error.status
+        else:
+            context.update(state="success", message=services.MSG_EMAIL_CONFIRMED)
+    return _page(request, "accounts/confirm_email.html", "Validation de l'email", context, status)
+
+
+# --- Forgot and reset password ----------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def forgot_password_page(request):
+    context = {
+        "email": "",
+        "props": {
+            "timeoutMs": FORGOT_TIMEOUT_MS,
+            "messages": {
+                "required": services.MSG_FORGOT_EMAIL_REQUIRED,
+                "sent": services.MSG_FORGOT_SENT,
+                "400": MSG_FORGOT_400,
+                "403": MSG_FORGOT_403,
+                "404": MSG_FORGOT_404,
+                "500": MSG_FORGOT_500,
+                "timeout": MSG_FORGOT_TIMEOUT,
+                "network": MSG_FORGOT_NETWORK,
+                "other": MSG_FORGOT_OTHER,
+            },
+        },
+    }
+    status = 200
+    if request.method == "POST":
+        email = request.POST.get("email", "")
+        context["email"] = email.strip()
+        try:
+            services.password_reset_request(email=email)
+        except AccountError as error:
+            context["error"] = error.message
+            status = error.status
+        else:
+            context.update(sent=services.MSG_FORGOT_SENT, email="")
+    return _page(request, "accounts/forgot_password.html", "Mot de passe oublié", context, status)
+
+
+@require_http_methods(["GET", "POST"])
+def reset_password_page(request, token):
+    context = {
+        "valid": services.reset_link_is_valid(token=token),
+        "invalid_message": services.MSG_RESET_LINK_INVALID,
+        "props": {
+            "token": token,
+            "redirectMs": RESET_REDIRECT_MS,
+            "minPasswordLength": services.PASSWORD_MIN_LENGTH,
+            "messages": {
+                "passwordsDiffer": services.MSG_PASSWORDS_DIFFER,
+                "passwordShort": services.MSG_PASSWORD_TOO_SHORT,
+                "success": services.MSG_PASSWORD_RESET,
+                "400": services.MSG_RESET_LINK_INVALID,
+                "404": MSG_RESET_404,
+                "500": MSG_RESET_500,
+                "other": MSG_RESET_OTHER,
+                "network": MSG_RESET_NETWORK,
+            },
+        },
+    }
+    status = 200
+    if request.method == "POST" and context["valid"]:
+        try:
+            services.password_reset_confirm(
+                token=token,
+                new_password=request.POST.get("newPassword", ""),
+                confirm_password=request.POST.get("confirmPassword", ""),
+            )
+        except AccountError as error:
+            context["error"] = error.message
+            context["valid"] = error.code != "invalid_link"
+            status = error.status
+        else:
+            messages.success(request, services.MSG_PASSWORD_RESET)
+            return redirect("login")
+    elif request.method == "POST":
+        status = 400
+    return _page(request, "accounts/reset_password.html", "Réinitialiser le mot de passe", context, status)
+
+
+# --- Profile ----------------------------------------------------------------------------------------------
+
+
+@login_required_page
+@require_http_methods(["GET", "POST"])
+def profile_page(request, user_id=None):
+    """/user/profile is one's own profile; /user/profile/<id> another's, for staff only (DECISIONS.md 4)."""
+    actor = request.user
+    if user_id is None or user_id == actor.pk:
+        target = actor
+    elif actor.is_studio_staff:
+        target = selectors.user_get(user_id=user_id)
+        if target is None:
+            return _page(request, "404.html", "Page non trouvée", {}, status=404)
+    else:
+        return _page(
+            request, "accounts/forbidden.html", "Accès refusé", {"message": services.MSG_PROFILE_FORBIDDEN}, 403
+        )
+    own = target.pk == actor.pk
+    edit = request.GET.get("edit") == "1"
+    status = 200
+    values = {field: getattr(target, field) for field in PROFILE_FORM_FIELDS}
+    values["email"] = target.email
+    values["role"] = target.role
+    context = {}
+    if request.method == "POST":
+        post = request.POST
+        data = {field: post.get(field, "") for field in PROFILE_FORM_FIELDS if field in post}
+        if actor.is_studio_staff and "email" in post:
+            data["email"] = post.get("email", "")
+        if "role" in post:
+            data["role"] = post.get("role", "")
+        try:
+            services.user_update(
+                actor=actor,
+                user=target,
+                data=data,
+                avatar=request.FILES.get("avatar"),
+                remove_avatar=bool(post.get("remove_avatar")),
+            )
+        except AccountError as error:
+            values.update(data)
+            context.update(error=error.message, error_field=error.field)
+            edit = True
+            status = error.status
+        else:
+            messages.success(request, services.MSG_PROFILE_UPDATED)
+            return redirect(request.path)
+    context.update(
+        target=target,
+        own=own,
+        edit=edit,
+        values=values,
+        avatar_url=selectors.avatar_url(target),
+        can_edit_email=actor.is_studio_staff,
+        can_edit_role=actor.is_admin,
+        roles=Role.choices,
+        props={
+            "messages": {
+                "phone": services.MSG_PHONE_INVALID,
+                "postalCode": services.MSG_POSTAL_CODE_INVALID,
+                "names": services.MSG_NAMES_REQUIRED,
+                "avatar": services.MSG_AVATAR_INVALID,
+                "avatarTooLarge": services.MSG_AVATAR_TOO_LARGE.format(
+                    max_mb=settings.MAX_AVATAR_UPLOAD_BYTES // (1024 * 1024)
+                ),
+            },
+            "maxAvatarBytes": settings.MAX_AVATAR_UPLOAD_BYTES,
+        },
+    )
+    title = "Mon profil" if own else f"Profil de {target.get_full_name()}"
+    return _page(request, "accounts/profile.html", title, context, status)

@@ -1,0 +1,343 @@
+"""The `users/*` calls of SPEC.md 7 (under /api/, DECISIONS.md 1). Thin: parse, call a service, shape the answer."""
+
+from django.contrib.auth import logout
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+from rest_framework_simplejwt.views import TokenRefreshView
+
+from studio.api import error_response
+from studio.pagination import StandardPagination
+from studio.permissions import IsStudioStaff
+
+from . import selectors, services
+from .models import User
+from .services import AccountError
+
+
+def account_error_response(error: AccountError) -> Response:
+    extra = {}
+    if error.field:
+        extra["errors"] = {error.field: [error.message]}
+    if error.code:
+        extra["code"] = error.code
+    if error.code == "email_not_confirmed":
+        extra["resendUrl"] = "/api/users/resend-confirmation"
+    return error_response(error.message, error.status, **extra)
+
+
+def client_ip(request) -> str:
+    # REMOTE_ADDR only: a forwarded-for header is written by the client and would let it dodge the throttle.
+    # Behind a proxy, the proxy (or its middleware) sets REMOTE_ADDR to the visitor's address.
+    return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+class UserOutput(serializers.ModelSerializer):
+    name = serializers.CharField(read_only=True)
+    avatar = serializers.SerializerMethodField()
+    email_confirmed = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = User
+        fields = [
+            "id",
+            "first_name",
+            "last_name",
+            "name",
+            "email",
+            "phone",
+            "address",
+            "postal_code",
+            "city",
+            "country",
+            "avatar",
+            "role",
+            "email_confirmed",
+            "date_joined",
+        ]
+
+    def get_avatar(self, user) -> str:
+        return selectors.avatar_url(user)
+
+
+def _text(**kwargs):
+    return serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, default="", **kwargs)
+
+
+class RegisterInput(serializers.Serializer):
+    last_name = _text()
+    first_name = _text()
+    phone = _text()
+    email = _text()
+    address = _text()
+    postal_code = _text()
+    city = _text()
+    country = _text()
+    role = _text(help_text="Ignoré : une inscription crée toujours un compte membre.")
+    password = _text()
+    confirmPassword = _text()
+    acceptCGU = serializers.CharField(required=False, allow_blank=True, default="")
+
+    def to_internal_value(self, data):
+        # acceptCGU arrives as a JSON boolean or a form string; keep it as text for the service.
+        if hasattr(data, "copy"):
+            data = data.copy()
+        if isinstance(data, dict) and isinstance(data.get("acceptCGU"), bool):
+            data["acceptCGU"] = "true" if data["acceptCGU"] else ""
+        return super().to_internal_value(data)
+
+
+class RegisterApi(APIView):
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=RegisterInput, responses={201: UserOutput})
+    def post(self, request):
+        data = RegisterInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        try:
+            user = services.user_register(
+                last_name=d["last_name"] or str(request.data.get("name") or ""),  # `name` is SPEC.md 3's alias
+                first_name=d["first_name"],
+                email=d["email"],
+                password=d["password"],
+                confirm_password=d["confirmPassword"],
+                accept_cgu=d["acceptCGU"],
+                phone=d["phone"],
+                address=d["address"],
+                postal_code=d["postal_code"],
+                city=d["city"],
+                country=d["country"],
+            )
+        except AccountError as error:
+            return account_error_response(error)
+        return Response(
+            {"message": services.MSG_REGISTERED, "user": UserOutput(user).data}, status=status.HTTP_201_CREATED
+        )
+
+
+class ValidateEmailApi(APIView):
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    def get(self, request, token):
+        try:
+            services.email_confirm(token=token)
+        except AccountError as error:
+            return account_error_response(error)
+        return Response({"message": services.MSG_EMAIL_CONFIRMED})
+
+
+class EmailInput(serializers.Serializer):
+    email = _text()
+
+
+class ResendConfirmationApi(APIView):
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=EmailInput)
+    def post(self, request):
+        data = EmailInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.email_confirmation_resend(email=data.validated_data["email"])
+        except AccountError as error:
+            return account_error_response(error)
+        return Response({"message": services.MSG_CONFIRMATION_RESENT})
+
+
+class LoginInput(serializers.Serializer):
+    email = _text()
+    password = _text()
+    remember = serializers.BooleanField(required=False, default=False)
+
+
+class LoginApi(APIView):
+    """Answers {userId, role, token} (a bearer access token for API clients, plus `refresh`) and opens the
+    browser session, which is what the site's pages and islands use (DECISIONS.md 6-7)."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=LoginInput)
+    def post(self, request):
+        data = LoginInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        try:
+            user = services.user_authenticate(email=d["email"], password=d["password"], ip=client_ip(request))
+        except AccountError as error:
+            return account_error_response(error)
+        services.session_login(request=request._request, user=user, remember=d["remember"])
+        tokens = services.api_tokens_for(user=user)
+        return Response({"userId": user.pk, "role": user.role, **tokens})
+
+
+class TokenRefreshApi(TokenRefreshView):
+    """{refresh} → {access, refresh}: refresh tokens rotate, the old one is blacklisted."""
+
+
+class LogoutInput(serializers.Serializer):
+    refresh = _text()
+
+
+class LogoutApi(APIView):
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=LogoutInput)
+    def post(self, request):
+        data = LogoutInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.refresh_token_blacklist(refresh=data.validated_data["refresh"])
+        logout(request._request)
+        return Response({"message": services.MSG_LOGGED_OUT})
+
+
+class ForgotPasswordApi(APIView):
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=EmailInput)
+    def post(self, request):
+        data = EmailInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.password_reset_request(email=data.validated_data["email"])
+        except AccountError as error:
+            return account_error_response(error)
+        return Response({"message": services.MSG_FORGOT_SENT})
+
+
+class ResetPasswordInput(serializers.Serializer):
+    newPassword = _text()
+    confirmPassword = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+
+
+class ResetPasswordApi(APIView):
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=ResetPasswordInput)
+    def post(self, request, token):
+        data = ResetPasswordInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        try:
+            services.password_reset_confirm(
+                token=token, new_password=d["newPassword"], confirm_password=d.get("confirmPassword")
+            )
+        except AccountError as error:
+            return account_error_response(error)
+        return Response({"message": services.MSG_PASSWORD_RESET})
+
+
+PROFILE_FIELDS = ("first_name", "last_name", "email", "phone", "address", "postal_code", "city", "country", "role")
+
+
+class ProfileInput(serializers.Serializer):
+    first_name = serializers.CharField(required=False, allow_blank=True)
+    last_name = serializers.CharField(required=False, allow_blank=True)
+    name = serializers.CharField(required=False, allow_blank=True, help_text="Synonyme de last_name (SPEC.md 3).")
+    email = serializers.CharField(required=False, allow_blank=True, help_text="Modifiable par l'équipe seulement.")
+    phone = serializers.CharField(required=False, allow_blank=True)
+    address = serializers.CharField(required=False, allow_blank=True)
+    postal_code = serializers.CharField(required=False, allow_blank=True)
+    city = serializers.CharField(required=False, allow_blank=True)
+    country = serializers.CharField(required=False, allow_blank=True)
+    role = serializers.CharField(required=False, allow_blank=True, help_text="Modifiable par un administrateur.")
+    avatar = serializers.FileField(required=False, allow_null=True)
+    remove_avatar = serializers.BooleanField(required=False, default=False)
+
+
+def _profile_update(request, user):
+    data = ProfileInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    d = data.validated_data
+    changes = {field: d[field] for field in PROFILE_FIELDS if field in d}
+    if "last_name" not in changes and "name" in d:
+        changes["last_name"] = d["name"]
+    try:
+        updated = services.user_update(
+            actor=request.user,
+            user=user,
+            data=changes,
+            avatar=d.get("avatar"),
+            remove_avatar=d.get("remove_avatar", False),
+        )
+    except AccountError as error:
+        return account_error_response(error)
+    return Response({"message": services.MSG_PROFILE_UPDATED, **UserOutput(updated).data})
+
+
+class ProfileApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=UserOutput)
+    def get(self, request):
+        return Response(UserOutput(request.user).data)
+
+    @extend_schema(request=ProfileInput, responses=UserOutput)
+    def put(self, request):
+        return _profile_update(request, request.user)
+
+    patch = put
+
+
+class UserListApi(APIView):
+    """Staff list: ?search= (name or e-mail), ?ordering= (e.g. -date_joined,last_name), ?page=, ?page_size=."""
+
+    permission_classes = [IsStudioStaff]
+
+    @extend_schema(responses=UserOutput(many=True))
+    def get(self, request):
+        queryset = selectors.user_list(
+            search=request.query_params.get("search", ""), ordering=request.query_params.get("ordering", "")
+        )
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(queryset, request, view=self)
+        return paginator.get_paginated_response(UserOutput(page, many=True).data)
+
+
+class UserDetailApi(APIView):
+    """A member reaches only their own id; staff reach everyone (DECISIONS.md 4 and 11)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _target(self, request, user_id):
+        if request.user.pk == user_id:
+            return request.user, None
+        if not request.user.is_studio_staff:
+            return None, error_response(services.MSG_PROFILE_FORBIDDEN, status.HTTP_403_FORBIDDEN)
+        target = selectors.user_get(user_id=user_id)
+        if target is None:
+            return None, error_response("Utilisateur introuvable.", status.HTTP_404_NOT_FOUND)
+        return target, None
+
+    @extend_schema(responses=UserOutput)
+    def get(self, request, user_id):
+        target, refused = self._target(request, user_id)
+        return refused or Response(UserOutput(target).data)
+
+    @extend_schema(request=ProfileInput, responses=UserOutput)
+    def put(self, request, user_id):
+        target, refused = self._target(request, user_id)
+        return refused or _profile_update(request, target)
+
+    patch = put
+
+    def delete(self, request, user_id):
+        if not request.user.is_studio_staff:
+            return error_response(services.MSG_PROFILE_FORBIDDEN, status.HTTP_403_FORBIDDEN)
+        target, refused = self._target(request, user_id)
+        if refused:
+            return refused
+        try:
+            services.user_delete(actor=request.user, user=target)
+        except AccountError as error:
+            return account_error_response(error)
+        return Response({"message": services.MSG_USER_DELETED})

@@ -1,0 +1,47 @@
+/* /confirm-email/<token>: loading, then success (→ /login after 3 s) or an error with a link to /register.
+   The call runs once per page load. */
+import { api } from "../../components/api.js";
+import { onReady, readProps, redirectAfter } from "../accounts-shared/dom.js";
+import { confirmErrorMessage } from "../accounts-shared/rules.js";
+
+let started = false;
+
+function render(region, state, text) {
+  region.dataset.confirmState = state;
+  region.replaceChildren();
+  const paragraph = document.createElement("p");
+  paragraph.textContent = text;
+  if (state === "loading") {
+    const spinner = document.createElement("span");
+    spinner.className = "spinner";
+    spinner.setAttribute("aria-hidden", "true");
+    paragraph.prepend(spinner);
+  } else {
+    paragraph.className = state === "success" ? "form-success" : "form-error";
+  }
+  region.append(paragraph);
+  if (state === "success" || state === "error") {
+    const link = document.createElement("a");
+    link.href = state === "success" ? "/login" : "/register";
+    link.textContent = state === "success" ? "Se connecter" : "Retour à l'inscription";
+    const p = document.createElement("p");
+    p.append(link);
+    region.append(p);
+  }
+}
+
+onReady(async () => {
+  if (started) return;
+  started = true;
+  const props = readProps("accounts-confirm");
+  const region = document.querySelector("[data-confirm-state]");
+  if (!region || !props.token) return;
+  render(region, "loading", props.messages.loading);
+  try {
+    const data = await api(`/api/users/validate-email/${encodeURIComponent(props.token)}`);
+    render(region, "success", (data && data.message) || props.messages.success);
+    redirectAfter("/login", props.redirectMs);
+  } catch (error) {
+    render(region, "error", confirmErrorMessage(error, props.messages));
+  }
+});

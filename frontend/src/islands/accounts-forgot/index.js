@@ -1,0 +1,28 @@
+/* /forgot-password: trimmed e-mail required, POST with a 10 s time-out, SPEC.md 8's error texts. */
+import { api } from "../../components/api.js";
+import { onReady, readProps, setBusy, showError, showSuccess } from "../accounts-shared/dom.js";
+import { forgotErrorMessage } from "../accounts-shared/rules.js";
+
+onReady(() => {
+  const props = readProps("accounts-forgot");
+  const { messages } = props;
+  const form = document.querySelector("[data-forgot-form]");
+  if (!form) return;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const email = form.elements.email.value.trim();
+    if (!email) {
+      showError(form, messages.required);
+      return;
+    }
+    setBusy(form, true);
+    try {
+      const data = await api("/api/users/forgot-password", { method: "POST", body: { email }, timeout: props.timeoutMs });
+      showSuccess(form, (data && data.message) || messages.sent);
+      form.elements.email.value = "";
+    } catch (error) {
+      showError(form, forgotErrorMessage(error, messages));
+    }
+    setBusy(form, false);
+  });
+});

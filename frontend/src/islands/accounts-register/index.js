@@ -1,0 +1,64 @@
+/* /register: SPEC.md 5's checks in order before sending, the live "passwords differ" warning, the password
+   generator, then POST /api/users/register; on 201 the success text shows and / follows after 1.5 s. */
+import { api } from "../../components/api.js";
+import {
+  enablePasswordToggles,
+  formValues,
+  onReady,
+  readProps,
+  redirectAfter,
+  setBusy,
+  setPasswordVisible,
+  showError,
+  showSuccess,
+  watchMismatch,
+} from "../accounts-shared/dom.js";
+import { generatePassword, mismatchWarning, registerErrorMessage, registrationError } from "../accounts-shared/rules.js";
+
+onReady(() => {
+  const props = readProps("accounts-register");
+  const { messages } = props;
+  const form = document.querySelector("[data-register-form]");
+  if (!form) return;
+  const password = form.elements.password;
+  const confirmation = form.elements.confirmPassword;
+  enablePasswordToggles(form);
+  const updateMismatch = watchMismatch(
+    password,
+    confirmation,
+    form.querySelector("[data-password-mismatch]"),
+    messages.passwordsDiffer,
+    mismatchWarning,
+  );
+
+  const generator = form.querySelector("[data-password-generate]");
+  generator.hidden = false;
+  generator.addEventListener("click", () => {
+    const value = generatePassword(props.passwordLength, props.passwordAlphabet);
+    password.value = value;
+    confirmation.value = value;
+    // Shown in clear so the member can note it down.
+    for (const toggle of form.querySelectorAll("[data-password-toggle]")) setPasswordVisible(toggle, true);
+    updateMismatch();
+  });
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const values = formValues(form);
+    const problem = registrationError(values, messages, props.minPasswordLength);
+    if (problem) {
+      showError(form, problem);
+      return;
+    }
+    setBusy(form, true);
+    try {
+      const data = await api("/api/users/register", { method: "POST", body: values });
+      showSuccess(form, (data && data.message) || messages.success);
+      for (const element of form.elements) element.disabled = true;
+      redirectAfter("/", props.redirectMs);
+    } catch (error) {
+      showError(form, registerErrorMessage(error, messages));
+      setBusy(form, false);
+    }
+  });
+});
