@@ -10,7 +10,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/studio
 export DJANGO_SETTINGS_MODULE ?= studio.settings.local
 
-.PHONY: run test install build migrate seed serve chromium test-python test-postgres test-islands lint bench clean
+.PHONY: run test install build migrate seed serve chromium test-python test-postgres test-islands test-lighthouse lighthouse lint bench clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || "$$(scripts/find-python.sh)" -m venv $(VENV)
@@ -60,7 +60,14 @@ test-postgres: install build chromium
 	  echo "PostgreSQL is not reachable on 127.0.0.1:5432: the PostgreSQL run (and its concurrency tests) is skipped."; \
 	fi
 
-test: install build chromium test-islands test-python test-postgres
+# Lighthouse accessibility, best practices and SEO on every public page (performance runs apart: make lighthouse).
+test-lighthouse: install build chromium
+	$(PY) bench/lighthouse.py --no-performance --runs 1
+
+test: install build chromium test-islands test-python test-postgres test-lighthouse
+
+lighthouse: install build chromium
+	$(PY) bench/lighthouse.py --runs 3
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

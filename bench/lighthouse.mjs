@@ -1,0 +1,48 @@
+// Runs Lighthouse (mobile settings, the default config) on each page with Debian's Chromium.
+// Usage: node bench/lighthouse.mjs <baseUrl> <runs> <categories,comma,separated> <path> [<path> ...]
+// Prints one JSON object: { "<path>": { "<category>": [score, score, ...] } }
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+
+const [baseUrl, runsArg, categoriesArg, ...paths] = process.argv.slice(2);
+const runs = Number(runsArg) || 1;
+const categories = categoriesArg.split(",");
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+  chromeFlags: [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
+});
+const scores = {};
+try {
+  for (const path of paths) {
+    scores[path] = {};
+    for (let i = 0; i < runs; i += 1) {
+      const result = await lighthouse(baseUrl + path, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: categories,
+      });
+      const lhr = result.lhr;
+      for (const category of categories) {
+        (scores[path][category] ||= []).push(Math.round((lhr.categories[category]?.score ?? 0) * 100));
+      }
+      const failing = Object.values(lhr.audits)
+        .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
+        .map((a) => a.id);
+      if (lhr.runtimeError) failing.push(`runtimeError: ${lhr.runtimeError.code}`);
+      scores[path].failing = [...new Set([...(scores[path].failing || []), ...failing])];
+    }
+  }
+} finally {
+  await chrome.kill();
+}
+process.stdout.write(JSON.stringify(scores));
