@@ -11,7 +11,7 @@ function useUnreadCount(section) {
   useEffect(() => {
     let live = true;
     api(UNREAD_ENDPOINT)
-      .then((data) => live && setCount(Number((data && (data.count ?? data.unread)) || 0)))
+      .then((data) => live && setCount(Number((data && data.staff_count) || 0)))
       .catch(() => {});
     return () => {
       live = false;

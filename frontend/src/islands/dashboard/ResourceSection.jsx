@@ -49,17 +49,20 @@ export default function ResourceSection({ config, user }) {
   const reload = useCallback(() => setVersion((v) => v + 1), []);
 
   useEffect(() => {
+    const next = search.trim();
+    if (next === query) return undefined;
     const timer = setTimeout(() => {
-      setQuery(search.trim());
+      setQuery(next);
       setPage(1);
     }, 300);
     return () => clearTimeout(timer);
-  }, [search]);
+  }, [search, query]);
 
   useEffect(() => {
     let live = true;
     setLoading(true);
-    const params = config.serverPaged ? { page, pageSize, ordering, search: query } : { ordering, search: query };
+    const base = config.serverPaged ? { page, pageSize, ordering, search: query } : { ordering, search: query };
+    const params = { ...base, extra: config.listParams?.() };
     api(`${config.endpoint}${listQuery(params)}`)
       .then((data) => {
         if (!live) return;
@@ -142,7 +145,7 @@ export default function ResourceSection({ config, user }) {
       reload();
     } catch (error) {
       const fallback = config.messages?.delete || MSG_DELETE;
-      const message = error.status === 403 && error.message ? error.message : fallback;
+      const message = error.status > 0 && error.message ? `${fallback} ${error.message}` : fallback;
       setDeleting(null);
       setActionError(message);
     }

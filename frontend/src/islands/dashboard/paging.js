@@ -19,8 +19,8 @@ export function toggleOrdering(ordering, field) {
   return ordering === field ? `-${field}` : field;
 }
 
-export function listQuery({ page, pageSize, ordering, search }) {
-  const params = new URLSearchParams();
+export function listQuery({ page, pageSize, ordering, search, extra }) {
+  const params = new URLSearchParams(extra || {});
   if (page) params.set("page", String(page));
   if (pageSize) params.set("page_size", String(pageSize));
   if (ordering) params.set("ordering", ordering);

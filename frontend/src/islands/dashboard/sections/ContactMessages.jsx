@@ -10,10 +10,10 @@ export const contactMessagesConfig = {
   itemPath: (row) => `/api/contact-messages/${row.id}`,
   label: (row) => `le message de ${row.name}`,
   serverPaged: true,
-  defaultOrdering: "-created_at",
+  defaultOrdering: "-last_activity_at",
   columns: [
     { key: "created_at", label: "Reçu le", sort: "created_at", render: (row) => formatDateTime(row.created_at) },
-    { key: "name", label: "Nom", render: (row) => (row.unread || row.is_read === false ? <strong>{row.name}</strong> : row.name) },
+    { key: "name", label: "Nom", sort: "name", render: (row) => (row.unread || row.is_read === false ? <strong>{row.name}</strong> : row.name) },
     { key: "email", label: "E-mail" },
     { key: "subject", label: "Sujet" },
     { key: "message_text", label: "Message", render: (row) => <span className="dash-clip">{row.message_text ?? row.message}</span> },

@@ -1,29 +1,36 @@
 /* Read-only staff lists: calendar reservations, EVJF/EVG reservations, room-rental requests, passes. */
-import { formatDate, formatDateTime, formatMoney } from "../format.js";
+import { formatDate, formatDateTime } from "../format.js";
 import ResourceSection from "../ResourceSection.jsx";
+import { AttendeesButton } from "./Sessions.jsx";
 
 export const MSG_RESERVATIONS_LOAD = "Erreur lors du chargement des réservations.";
 export const MSG_RENTALS_LOAD = "Erreur lors du chargement des demandes de location.";
 export const MSG_PASSES_LOAD = "Erreur lors du chargement des cartes et abonnements.";
-const STATUS = { held: "En attente de paiement", confirmed: "Payée", cancelled: "Annulée", expired: "Expirée" };
 const person = (row) => row.name || `${row.first_name || ""} ${row.last_name || ""}`.trim();
 
+const isoDay = (date) => date.toISOString().slice(0, 10);
+export const DOOR_LIST_DAYS = 60;
+
+/* Who is coming: the coming sessions with their participants, paid or held (the list a teacher needs at the door). */
 export const reservationsConfig = {
   key: "reservations",
-  title: "Réservations de cours",
-  endpoint: "/api/reservations",
-  label: (row) => `la réservation ${row.id}`,
+  title: "Réservations des prochaines sessions",
+  intro: `Les sessions des ${DOOR_LIST_DAYS} prochains jours et leurs participants (payé ou en attente de paiement).`,
+  endpoint: "/api/course-sessions",
+  listParams: () => {
+    const today = new Date();
+    return { view: "staff", start: isoDay(today), end: isoDay(new Date(today.getTime() + DOOR_LIST_DAYS * 86400000)) };
+  },
+  label: (row) => `la session ${row.id}`,
   serverPaged: true,
-  defaultOrdering: "-created_at",
+  defaultOrdering: "date",
   canDelete: false,
   columns: [
-    { key: "created_at", label: "Créée le", sort: "created_at", render: (row) => formatDateTime(row.created_at) },
-    { key: "session", label: "Session", render: (row) => `${row.course_title || row.title || ""} ${formatDateTime(row.session_date || row.date)}` },
-    { key: "person", label: "Membre", render: person },
-    { key: "email", label: "E-mail" },
-    { key: "participants", label: "Participants" },
-    { key: "amount", label: "Montant", render: (row) => formatMoney(row.total_amount ?? row.amount) },
-    { key: "status", label: "Statut", sort: "status", render: (row) => row.status_display || STATUS[row.status] || row.status },
+    { key: "date", label: "Date", sort: "date", render: (row) => formatDateTime(row.date) },
+    { key: "course_title", label: "Cours" },
+    { key: "instructor", label: "Professeur" },
+    { key: "seats", label: "Places prises", render: (row) => `${row.seats_taken ?? 0} / ${row.max_attendees}` },
+    { key: "attendees", label: "Participants", render: (row) => <AttendeesButton session={row} /> },
   ],
 };
 
@@ -36,7 +43,8 @@ export const partiesConfig = {
   defaultOrdering: "-created_at",
   canDelete: false,
   columns: [
-    { key: "eventType", label: "Type", render: (row) => row.eventType || row.event_type },
+    { key: "eventType", label: "Type", render: (row) => row.event_type_label || row.eventType },
+    { key: "person", label: "Nom", render: person },
     { key: "date", label: "Date", sort: "date", render: (row) => formatDate(row.date) },
     { key: "time", label: "Heure" },
     { key: "participants", label: "Participants" },

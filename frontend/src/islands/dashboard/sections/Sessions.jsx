@@ -20,10 +20,10 @@ export const MSG_ATTENDEES_LOAD = "Erreur lors du chargement des participants.";
 const STATUS_LABELS = { confirmed: "Payé", held: "En attente de paiement" };
 
 function attendeesOf(row) {
-  return row.attendees || row.reservations || null;
+  return Array.isArray(row.attendees) ? row.attendees : null;
 }
 
-function AttendeesButton({ session }) {
+export function AttendeesButton({ session }) {
   const [open, setOpen] = useState(false);
   const [attendees, setAttendees] = useState(attendeesOf(session));
   const [error, setError] = useState("");
@@ -32,7 +32,7 @@ function AttendeesButton({ session }) {
     setOpen(true);
     if (attendeesOf(session)) return;
     api(`/api/course-sessions/${session.id}/attendees`)
-      .then((data) => setAttendees(Array.isArray(data) ? data : data.results || data.attendees || []))
+      .then((data) => setAttendees(Array.isArray(data) ? data : data.results || []))
       .catch(() => setError(MSG_ATTENDEES_LOAD));
   };
   const title = `Participants : ${session.course_title || ""} – ${formatDateTime(session.date)}`;
@@ -67,7 +67,7 @@ function AttendeesButton({ session }) {
                       <td>{a.name || `${a.first_name || ""} ${a.last_name || ""}`.trim()}</td>
                       <td>{a.email}</td>
                       <td>{a.participants}</td>
-                      <td>{a.status_display || STATUS_LABELS[a.status] || a.status}</td>
+                      <td>{a.paid ? STATUS_LABELS.confirmed : a.status_label || STATUS_LABELS[a.status] || a.status}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -88,6 +88,7 @@ export const sessionsConfig = {
   title: "Sessions de cours",
   noun: "une session",
   endpoint: "/api/course-sessions",
+  listParams: () => ({ view: "staff" }),
   itemPath: (row) => `/api/course-sessions/${row.id}`,
   label: (row) => `${row.course_title || "Session"} du ${formatDateTime(row.date)}`,
   serverPaged: true,
