@@ -1,0 +1,73 @@
+/* The payment widget's French messages (SPEC.md 8) and the small helpers it shares with the order modal. */
+export const MSG_CALENDAR_SUCCESS = "✅ Paiement réussi ! Un Email avec votre recu vous a été envoyé";
+export const MSG_CALENDAR_FAILURE = "❌ Erreur de paiement";
+export const MSG_TARIFF_SUCCESS = "Paiement réussi ! Un email de confirmation avec votre reçu vous a été envoyé.";
+export const MSG_TARIFF_FAILURE = "Une erreur est survenue lors du paiement. Veuillez réessayer.";
+export const MSG_CREATE_FAILURE = "Erreur lors de la création de la commande";
+export const MSG_CANCELLED = "Paiement annulé. Vous pouvez le reprendre quand vous voulez.";
+export const MSG_DEMO_MODE =
+  "Mode démonstration : aucun paiement réel n'est effectué. Les boutons ci-dessous simulent la fenêtre de paiement.";
+export const MSG_SCRIPT_PENDING = "Chargement du module de paiement PayPal…";
+export const MSG_SCRIPT_REJECTED = "Le module de paiement PayPal n'a pas pu être chargé. Vérifiez votre connexion puis réessayez.";
+export const MSG_CAPTURING = "Validation du paiement en cours…";
+export const MSG_NETWORK = "Le serveur ne répond pas. Vérifiez votre connexion.";
+
+export const MESSAGES = {
+  calendar: { success: MSG_CALENDAR_SUCCESS, failure: MSG_CALENDAR_FAILURE },
+  tariff: { success: MSG_TARIFF_SUCCESS, failure: MSG_TARIFF_FAILURE },
+};
+
+export function messagesFor(context) {
+  return MESSAGES[context] || MESSAGES.tariff;
+}
+
+/** 'Erreur lors de la création de la commande' followed by the server's message when there is one. */
+export function createFailureMessage(error) {
+  const detail = serverMessage(error);
+  return detail ? `${MSG_CREATE_FAILURE} : ${detail}` : MSG_CREATE_FAILURE;
+}
+
+export function serverMessage(error) {
+  if (!error) return "";
+  if (error.status === 0 || error.status === -1) return MSG_NETWORK;
+  return error.message && error.message !== "network" && error.message !== "timeout" ? error.message : "";
+}
+
+/** The create-order payload (SPEC.md 7) plus what it pays for; the server prices it again. */
+export function createOrderPayload({ order, payer = {}, details = {}, totalAmount }) {
+  const body = {
+    amount: formatAmount(totalAmount),
+    title: details.title || "",
+    type: details.type || "COURS",
+    email: payer.email || "",
+    first_name: payer.first_name || "",
+    last_name: payer.last_name || "",
+    date: details.date || "",
+    time: details.time || "Non spécifiée",
+    message: details.message || "",
+  };
+  if (order?.kind === "reservation") body.reservation_id = order.reservationId;
+  if (order?.kind === "tariff") {
+    body.tariff_id = order.tariffId;
+    body.quantity = order.quantity;
+  }
+  return body;
+}
+
+/** A price as a 2-decimal string, computed in cents (never trust floats with money). */
+export function formatAmount(value) {
+  const cents = Math.round(Number.parseFloat(String(value ?? "0").replace(",", ".")) * 100);
+  return Number.isFinite(cents) ? (cents / 100).toFixed(2) : "0.00";
+}
+
+/** unit price × quantity, 2 decimals (SPEC.md 5). */
+export function lineTotal(unitPrice, quantity) {
+  const cents = Math.round(Number.parseFloat(String(unitPrice ?? "0").replace(",", ".")) * 100);
+  const n = Number.isFinite(cents) ? cents : 0;
+  return ((n * quantity) / 100).toFixed(2);
+}
+
+/** Euros the French way for display: 190.00 → "190,00 €". */
+export function euros(value) {
+  return `${formatAmount(value).replace(".", ",")} €`;
+}

@@ -1,0 +1,103 @@
+/* The tariff order modal (SPEC.md 2.11): the 'Commander' buttons of /tarifs and the buy buttons of /tarifs-page
+   open it in place for members; visitors are told to log in. Quantity starts at 1 each time; the total is
+   unit price × quantity to 2 decimals (display only: the server prices the order); the modal closes on cancel or
+   after a successful payment. */
+import { useCallback, useEffect, useId, useState } from "react";
+import Modal from "../../components/Modal.jsx";
+import PaymentWidget from "../../components/PaymentWidget.jsx";
+import { notify } from "../../components/toast.jsx";
+import { euros, lineTotal } from "../../components/payment/messages.js";
+import { MAX_QUANTITY, MIN_QUANTITY, MSG_LOGIN_REQUIRED, MSG_NOT_ORDERABLE, normalizeQuantity, tariffFromButton } from "./messages.js";
+
+const BUTTONS = "[data-tariff-order]";
+
+export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }) {
+  const id = useId();
+  const [tariff, setTariff] = useState(null);
+  const [quantity, setQuantity] = useState(String(MIN_QUANTITY));
+  const [paying, setPaying] = useState(false);
+
+  const open = useCallback(
+    (next) => {
+      if (!user) {
+        notify(MSG_LOGIN_REQUIRED, "warning");
+        return;
+      }
+      if (!next.id) {
+        notify(MSG_NOT_ORDERABLE, "info");
+        return;
+      }
+      setQuantity(String(MIN_QUANTITY));
+      setPaying(false);
+      setTariff(next);
+    },
+    [user],
+  );
+
+  useEffect(() => {
+    const onClick = (event) => {
+      const button = event.target.closest?.(BUTTONS);
+      if (!button) return;
+      event.preventDefault();
+      open(tariffFromButton(button));
+    };
+    document.addEventListener("click", onClick);
+    // /tarifs/commander sends members back here with ?commander=<id> (the no-JavaScript path): open that order.
+    const wanted = new URLSearchParams(window.location.search).get("commander");
+    if (wanted) {
+      const button = document.querySelector(`${BUTTONS}[data-tariff-id="${CSS.escape(wanted)}"]`);
+      if (button) open(tariffFromButton(button));
+    }
+    return () => document.removeEventListener("click", onClick);
+  }, [open]);
+
+  const close = useCallback(() => setTariff(null), []);
+  const count = normalizeQuantity(quantity);
+  const total = tariff ? lineTotal(tariff.price, count) : "0.00";
+
+  return (
+    <Modal open={Boolean(tariff)} title={tariff ? `Commander : ${tariff.title}` : ""} onClose={close} className="tariff-order-modal">
+      {tariff && (
+        <div className="tariff-order">
+          <p className="help">
+            Prix unitaire : <strong>{euros(tariff.price)}</strong>
+          </p>
+          <div className="field">
+            <label htmlFor={`${id}-quantity`}>Quantité</label>
+            <input
+              id={`${id}-quantity`}
+              type="number"
+              inputMode="numeric"
+              min={MIN_QUANTITY}
+              max={MAX_QUANTITY}
+              step="1"
+              value={quantity}
+              disabled={paying}
+              onChange={(event) => setQuantity(event.target.value)}
+              onBlur={() => setQuantity(String(count))}
+            />
+          </div>
+          <p className="tariff-order-total" aria-live="polite">
+            Total : <strong data-total>{total.replace(".", ",")} €</strong>
+          </p>
+          <PaymentWidget
+            key={tariff.id}
+            order={{ kind: "tariff", tariffId: tariff.id, quantity: count }}
+            context="tariff"
+            config={paymentConfig}
+            payer={user}
+            details={{ title: tariff.title, type: "TARIF", message: "" }}
+            totalAmount={total}
+            onPhaseChange={(phase) => setPaying(phase === "open" || phase === "capturing")}
+            onSuccess={close}
+          />
+          <div className="modal-actions">
+            <button type="button" className="button button-secondary" onClick={close}>
+              Annuler
+            </button>
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,4 @@
+import { mountIsland } from "../../components/mount.jsx";
+import TariffOrder from "./TariffOrder.jsx";
+
+mountIsland("tariff-order", TariffOrder);
