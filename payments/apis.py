@@ -226,7 +226,7 @@ def _plain(data) -> dict:
 
 
 class PaymentOrdersApi(APIView):
-    """GET (paginated, ?ordering=-date|date|amount|-amount|status|email, ?status=, ?search=) and POST, staff only."""
+    """GET (paginated; ?ordering=[-]created|date|amount|status|email, ?status=, ?search=) and POST, staff only."""
 
     permission_classes = [IsStudioStaff]
 

@@ -21,8 +21,10 @@ def payment_client_config() -> dict:
 
 
 ORDERINGS = {
-    "date": ("created_at", "id"),
-    "-date": ("-created_at", "-id"),
+    "created": ("created_at", "id"),
+    "-created": ("-created_at", "-id"),
+    "date": ("date", "time", "created_at"),
+    "-date": ("-date", "-time", "-created_at"),
     "amount": ("amount", "id"),
     "-amount": ("-amount", "-id"),
     "status": ("status", "-created_at"),
@@ -30,11 +32,14 @@ ORDERINGS = {
     "email": ("email", "-created_at"),
     "-email": ("-email", "-created_at"),
 }
-DEFAULT_ORDERING = "-date"
+DEFAULT_ORDERING = "-created"
 
 
 def payment_orders_for_staff(*, ordering: str = DEFAULT_ORDERING, status: str = "", search: str = ""):
-    """Every payment order for the dashboard, newest first by default; one query per page."""
+    """Every payment order for the dashboard, newest first by default; one query per page.
+
+    `date` sorts by the order's date field (the session's date for a reservation), `created` by when it was made.
+    """
     from django.db.models import Q
 
     from .models import PaymentOrder

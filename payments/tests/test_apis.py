@@ -464,7 +464,11 @@ def test_staff_lists_orders_paginated_and_sorted_in_fixed_queries(
 ):
     for i in range(12):
         PaymentOrder.objects.create(
-            order_id=f"O-{i}", email=f"c{i}@example.fr", title="Cours", amount=Decimal(10 + i), date="2025-01-01"
+            order_id=f"O-{i}",
+            email=f"c{i}@example.fr",
+            title="Cours",
+            amount=Decimal(10 + i),
+            date=f"2025-01-{20 - i:02d}",
         )
     api_client.force_authenticate(staff)
     with django_assert_num_queries(2):  # count + page
@@ -474,6 +478,8 @@ def test_staff_lists_orders_paginated_and_sorted_in_fixed_queries(
     assert data["results"][0]["amount"] == "10.00"
     assert api_client.get(ORDERS, {"ordering": "-amount", "page": 2}).json()["results"][-1]["amount"] == "10.00"
     assert api_client.get(ORDERS).json()["results"][0]["order_id"] == "O-11"  # newest first
+    assert api_client.get(ORDERS, {"ordering": "-date"}).json()["results"][0]["order_id"] == "O-0"
+    assert api_client.get(ORDERS, {"search": "c3@"}).json()["count"] == 1
 
 
 @pytest.mark.parametrize("missing", ["email", "order_id", "amount", "title", "date", "time"])
