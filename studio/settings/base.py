@@ -250,6 +250,10 @@ SECURE_CSP = {
     "base-uri": [CSP.SELF],
     "form-action": [CSP.SELF],
 }
+if PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET:
+    # PayPal's JS SDK, fetched only when a payment starts (DECISIONS.md 18), and the hosts it talks to.
+    SECURE_CSP["script-src"] += ["https://www.paypal.com", "https://www.sandbox.paypal.com", "https://*.paypalobjects.com"]
+    SECURE_CSP["connect-src"] += ["https://*.paypal.com", "https://*.paypalobjects.com"]
 
 LOGGING = {
     "version": 1,
