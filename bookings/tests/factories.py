@@ -1,0 +1,52 @@
+from datetime import timedelta
+from decimal import Decimal
+
+import factory
+from django.utils import timezone
+
+from accounts.tests.factories import UserFactory
+from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
+from courses.tests.factories import CourseFactory, CourseSessionFactory
+
+
+class ReservationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Reservation
+
+    session = factory.SubFactory(CourseSessionFactory)
+    user = factory.SubFactory(UserFactory)
+    participants = 1
+    unit_price = Decimal("25.00")
+    first_name = factory.LazyAttribute(lambda o: o.user.first_name)
+    last_name = factory.LazyAttribute(lambda o: o.user.last_name)
+    email = factory.LazyAttribute(lambda o: o.user.email)
+    status = ReservationStatus.CONFIRMED
+    hold_expires_at = None
+
+    class Params:
+        held = factory.Trait(
+            status=ReservationStatus.HELD,
+            hold_expires_at=factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=15)),
+        )
+
+
+class PartyReservationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PartyReservation
+
+    user = factory.SubFactory(UserFactory)
+    event_type = "EVJF"
+    date = factory.LazyFunction(lambda: timezone.localdate() + timedelta(days=20))
+    time = "15:00"
+    participants = 8
+    email = factory.LazyAttribute(lambda o: o.user.email)
+
+
+class CourseFeedbackFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CourseFeedback
+
+    user = factory.SubFactory(UserFactory)
+    course = factory.SubFactory(CourseFactory)
+    rating = 4
+    comment = "Très bien."

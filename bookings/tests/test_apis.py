@@ -1,0 +1,302 @@
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from bookings import apis, services
+from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
+from bookings.tests.factories import CourseFeedbackFactory, PartyReservationFactory, ReservationFactory
+from courses.models import CourseSession
+from courses.tests.factories import CourseFactory, CourseSessionFactory
+
+pytestmark = pytest.mark.django_db
+
+PARIS = timezone.get_default_timezone()
+FEED = "/api/course-sessions"
+
+
+def paris(*args):
+    return timezone.make_aware(datetime(*args), PARIS)
+
+
+def make_sessions(count, first_start, course=None):
+    course = course or CourseFactory()
+    CourseSession.objects.bulk_create(
+        CourseSession(
+            course=course,
+            start=first_start + timedelta(hours=i),
+            end=first_start + timedelta(hours=i, minutes=60),
+            instructor="Inès",
+            max_attendees=10,
+        )
+        for i in range(count)
+    )
+
+
+# --- Public feed ---
+
+
+def test_feed_item_shape_and_seats_left(api_client, member, other_member):
+    session = CourseSessionFactory(max_attendees=3, details="Tenue souple")
+    ReservationFactory(session=session, participants=2)
+    ReservationFactory(session=session, status=ReservationStatus.EXPIRED, participants=1)
+    day = timezone.localtime(session.start).date()
+    response = api_client.get(FEED, {"start": day.isoformat(), "end": (day + timedelta(days=1)).isoformat()})
+    assert response.status_code == 200
+    [item] = response.json()
+    assert item["id"] == session.pk
+    assert item["course_id"] == session.course_id
+    assert item["course_title"] == session.course.title
+    assert item["date"] == timezone.localtime(session.start).isoformat()
+    assert item["end_date"] == timezone.localtime(session.end).isoformat()
+    assert item["instructor"] == "Camille Laurent"
+    assert item["details"] == "Tenue souple"
+    assert item["seats_left"] == 1 and item["max_attendees"] == 3
+    assert item["price_per_participant"] == "25.00"
+    assert item["my_reservation"] is None
+
+
+def test_feed_honours_start_and_end(api_client):
+    inside = CourseSessionFactory(start=paris(2031, 3, 10, 18, 0))
+    CourseSessionFactory(start=paris(2031, 3, 2, 18, 0))
+    CourseSessionFactory(start=paris(2031, 3, 20, 18, 0))
+    response = api_client.get(FEED, {"start": "2031-03-09T00:00:00+01:00", "end": "2031-03-16T00:00:00+01:00"})
+    assert [s["id"] for s in response.json()] == [inside.pk]
+
+
+def test_feed_refuses_a_bad_range(api_client):
+    response = api_client.get(FEED, {"start": "hier", "end": "demain"})
+    assert response.status_code == 400
+    assert response.json()["error"] == apis.MSG_RANGE_INVALID
+
+
+@pytest.mark.parametrize("logged_in", [False, True])
+def test_feed_runs_the_same_queries_for_10_and_1000_sessions(api_client, member, logged_in):
+    if logged_in:
+        api_client.force_authenticate(member)
+    params = {"start": "2031-01-01T00:00:00+01:00", "end": "2031-04-01T00:00:00+01:00"}
+    make_sessions(10, paris(2031, 1, 5, 8, 0))
+    ReservationFactory(session=CourseSession.objects.first(), user=member)
+    with CaptureQueriesContext(connection) as small:
+        assert len(api_client.get(FEED, params).json()) == 10
+    make_sessions(990, paris(2031, 1, 20, 8, 0))
+    with CaptureQueriesContext(connection) as large:
+        body = api_client.get(FEED, params).json()
+    assert len(body) == 1000
+    assert len(small) == len(large) == (2 if logged_in else 1)
+    if logged_in:
+        assert sum(1 for s in body if s["my_reservation"]) == 1
+
+
+def test_staff_listing_is_paginated_with_attendee_counts(api_client, staff, django_assert_num_queries):
+    api_client.force_authenticate(staff)
+    make_sessions(25, timezone.now() + timedelta(days=1))
+    session = CourseSession.objects.order_by("start").first()
+    ReservationFactory(session=session, participants=2)
+    with django_assert_num_queries(2):  # count + page
+        response = api_client.get(FEED, {"view": "staff", "page": 1})
+    body = response.json()
+    assert body["count"] == 25 and len(body["results"]) == 10
+    first = body["results"][0]
+    assert first["id"] == session.pk and first["seats_taken"] == 2 and first["reservations_count"] == 1
+    assert first["start_paris"] == timezone.localtime(session.start).strftime("%Y-%m-%d %H:%M:%S")
+    desc = api_client.get(FEED, {"view": "staff", "ordering": "-date"}).json()
+    assert desc["results"][0]["id"] != session.pk
+
+
+def test_staff_listing_is_refused_to_members(api_client, member):
+    api_client.force_authenticate(member)
+    assert api_client.get(FEED, {"view": "staff"}).status_code == 403
+
+
+# --- Staff writes ---
+
+
+def test_staff_creates_updates_and_deletes_a_session(api_client, staff):
+    api_client.force_authenticate(staff)
+    course = CourseFactory(duration=60)
+    payload = {
+        "course_id": course.pk,
+        "date": "2031-06-02 19:00:00",
+        "instructor": "Léa Garnier",
+        "level": "Avancé",
+        "max_attendees": 8,
+    }
+    created = api_client.post(FEED, payload, format="json")
+    assert created.status_code == 201
+    assert created.json()["message"] == services.MSG_SESSION_ADDED
+    session = CourseSession.objects.get()
+    assert timezone.localtime(session.start).hour == 19 and session.max_attendees == 8
+
+    updated = api_client.put(f"{FEED}/{session.pk}", {**payload, "date": "2031-06-02 20:00:00"}, format="json")
+    assert updated.status_code == 200
+    assert updated.json()["start_paris"] == "2031-06-02 20:00:00"
+    assert updated.json()["message"] == services.MSG_SESSION_UPDATED
+
+    deleted = api_client.delete(f"{FEED}/{session.pk}")
+    assert deleted.status_code == 200 and deleted.json()["message"] == services.MSG_SESSION_DELETED
+    assert not CourseSession.objects.exists()
+
+
+def test_staff_write_errors_are_french(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post(FEED, {"instructor": "X"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"] == services.MSG_SESSION_FIELDS_REQUIRED
+    assert api_client.put(f"{FEED}/999999", {"course_id": 1}, format="json").status_code == 404
+
+
+def test_deleting_a_session_with_reservations_is_refused(api_client, staff):
+    api_client.force_authenticate(staff)
+    reservation = ReservationFactory()
+    response = api_client.delete(f"{FEED}/{reservation.session_id}")
+    assert response.status_code == 409
+    assert response.json()["error"] == services.MSG_SESSION_HAS_RESERVATIONS
+    assert CourseSession.objects.filter(pk=reservation.session_id).exists()
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete"])
+def test_members_and_visitors_cannot_write_sessions(api_client, member, method):
+    session = CourseSessionFactory()
+    url = FEED if method == "post" else f"{FEED}/{session.pk}"
+    assert getattr(api_client, method)(url, {}, format="json").status_code == 401
+    api_client.force_authenticate(member)
+    assert getattr(api_client, method)(url, {}, format="json").status_code == 403
+
+
+def test_attendee_list_for_staff(api_client, staff, member, django_assert_num_queries):
+    session = CourseSessionFactory(max_attendees=10)
+    ReservationFactory(session=session, user=member, participants=2)
+    ReservationFactory(session=session, held=True, participants=1)
+    ReservationFactory(session=session, status=ReservationStatus.EXPIRED)
+    api_client.force_authenticate(staff)
+    with django_assert_num_queries(2):
+        response = api_client.get(f"{FEED}/{session.pk}/attendees")
+    body = response.json()
+    assert body["seats_taken"] == 3 and body["seats_left"] == 7
+    paid = {r["email"]: r["paid"] for r in body["results"]}
+    assert len(paid) == 2 and paid[member.email] is True
+    api_client.force_authenticate(member)
+    assert api_client.get(f"{FEED}/{session.pk}/attendees").status_code == 403
+
+
+# --- Member reservations ---
+
+
+def reservation_payload(session, **extra):
+    return {
+        "session_id": session.pk,
+        "title": session.course.title,
+        "participants": 2,
+        "first_name": "Emma",
+        "last_name": "Petit",
+        "email": "emma@example.fr",
+        "message": "",
+        "type": "cours",
+        **extra,
+    }
+
+
+def test_member_holds_seats(api_client, member):
+    api_client.force_authenticate(member)
+    session = CourseSessionFactory()
+    response = api_client.post(
+        "/api/reservations-courses", reservation_payload(session, total_amount="50.00"), format="json"
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert body["message"] == services.MSG_RESERVATION_SENT
+    assert body["total_amount"] == "50.00" and body["status"] == "held" and body["hold_expires_at"]
+    assert Reservation.objects.get().user == member
+
+
+def test_visitor_cannot_reserve(api_client):
+    session = CourseSessionFactory()
+    response = api_client.post("/api/reservations-courses", reservation_payload(session), format="json")
+    assert response.status_code == 401
+    assert response.json()["error"] == apis.MSG_LOGIN_TO_RESERVE
+
+
+def test_reservation_refusals_answer_french_messages(api_client, member):
+    api_client.force_authenticate(member)
+    session = CourseSessionFactory(max_attendees=1)
+    bad = api_client.post("/api/reservations-courses", reservation_payload(session, email=""), format="json")
+    assert bad.status_code == 400 and bad.json()["error"] == services.MSG_RESERVATION_REQUIRED
+    too_many = api_client.post("/api/reservations-courses", reservation_payload(session), format="json")
+    assert too_many.status_code == 409
+    assert too_many.json()["error"] == services.MSG_NOT_ENOUGH_SEATS.format(seats=1)
+    mismatch = api_client.post(
+        "/api/reservations-courses", reservation_payload(session, participants=1, total_amount="1.00"), format="json"
+    )
+    assert mismatch.status_code == 400
+    assert mismatch.json()["error"] == services.MSG_AMOUNT_MISMATCH.format(expected=Decimal("25.00"))
+    missing = api_client.post("/api/reservations-courses", {"session_id": "abc"}, format="json")
+    assert missing.status_code == 400
+    assert not Reservation.objects.exists()
+
+
+def test_reservation_evj_and_evf_reservations(api_client, member):
+    api_client.force_authenticate(member)
+    day = (timezone.localdate() + timedelta(days=12)).isoformat()
+    evj = api_client.post(
+        "/api/reservations-evj",
+        {"type": "EVJ", "date": day, "time": "15:00", "participants": 7, "email": member.email, "title": "EVJF"},
+        format="json",
+    )
+    assert evj.status_code == 201 and evj.json()["message"] == services.MSG_PARTY_SUCCESS
+    evf = api_client.post(
+        "/api/evf-reservations",
+        {"eventType": "EVG", "date": day, "time": "16:30", "participants": 10, "message": "", "email": member.email},
+        format="json",
+    )
+    assert evf.status_code == 201 and evf.json()["eventType"] == "EVG"
+    missing = api_client.post("/api/evf-reservations", {"eventType": "EVJF", "email": member.email}, format="json")
+    assert missing.status_code == 400 and missing.json()["error"] == services.MSG_PARTY_REQUIRED
+    assert PartyReservation.objects.count() == 2
+
+
+def test_evf_reservations_needs_login_and_staff_lists_them(api_client, staff, django_assert_num_queries):
+    response = api_client.post("/api/evf-reservations", {}, format="json")
+    assert response.status_code == 401 and response.json()["error"] == services.MSG_PARTY_LOGIN_REQUIRED
+    PartyReservationFactory.create_batch(12)
+    api_client.force_authenticate(staff)
+    with django_assert_num_queries(2):
+        body = api_client.get("/api/evf-reservations").json()
+    assert body["count"] == 12 and len(body["results"]) == 10
+    assert set(body["results"][0]) >= {"eventType", "date", "time", "participants", "email", "message"}
+
+
+# --- Feedback ---
+
+
+def test_feedback_list_is_self_or_staff(api_client, member, other_member, staff, django_assert_num_queries):
+    past = CourseSessionFactory(start=timezone.now() - timedelta(days=3))
+    future = CourseSessionFactory()
+    ReservationFactory(session=past, user=member)
+    ReservationFactory(session=future, user=member)
+    CourseFeedbackFactory(user=member, course=past.course, rating=5, comment="Top")
+    api_client.force_authenticate(member)
+    with django_assert_num_queries(2):
+        rows = api_client.get(f"/api/course-feedback/user/{member.pk}").json()
+    summary = [(r["session_id"], r["is_past"], r["rating"]) for r in rows]
+    assert summary == [(past.pk, True, 5), (future.pk, False, None)]
+    assert api_client.get(f"/api/course-feedback/user/{other_member.pk}").status_code == 403
+    api_client.force_authenticate(staff)
+    assert len(api_client.get(f"/api/course-feedback/user/{member.pk}").json()) == 2
+
+
+def test_feedback_post(api_client, member, other_member):
+    past = CourseSessionFactory(start=timezone.now() - timedelta(days=3))
+    ReservationFactory(session=past, user=member)
+    api_client.force_authenticate(member)
+    empty = api_client.post("/api/course-feedback", {"course_id": past.course_id, "rating": 4}, format="json")
+    assert empty.status_code == 400 and empty.json()["error"] == services.MSG_FEEDBACK_REQUIRED
+    payload = {"user_id": member.pk, "course_id": past.course_id, "rating": 4, "comment": "Génial"}
+    ok = api_client.post("/api/course-feedback", payload, format="json")
+    assert ok.status_code == 200 and ok.json()["message"] == services.MSG_FEEDBACK_SAVED
+    forged = api_client.post("/api/course-feedback", {**payload, "user_id": other_member.pk}, format="json")
+    assert forged.status_code == 403
+    assert CourseFeedback.objects.get().rating == 4

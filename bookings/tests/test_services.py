@@ -1,0 +1,325 @@
+from datetime import UTC, timedelta
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+from freezegun import freeze_time
+
+from accounts.tests.factories import UserFactory
+from bookings import services
+from bookings.emails import SUBJECT_RESERVATION_CONFIRMED
+from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
+from bookings.tests.factories import ReservationFactory
+from courses.models import CourseSession
+from courses.tests.factories import CourseFactory, CourseSessionFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def hold(user, session, participants=1, **extra):
+    return services.reservation_hold(
+        user=user,
+        session_id=session.pk,
+        participants=participants,
+        first_name=user.first_name,
+        last_name=user.last_name,
+        email=user.email,
+        **extra,
+    )
+
+
+# --- Holds ---
+
+
+def test_hold_takes_seats_for_fifteen_minutes_at_the_session_price(member):
+    session = CourseSessionFactory(max_attendees=5, price_per_participant=Decimal("25.00"))
+    reservation = hold(member, session, participants=2)
+    assert reservation.status == ReservationStatus.HELD
+    assert reservation.total_amount == Decimal("50.00")
+    assert timedelta(minutes=14) < reservation.hold_expires_at - timezone.now() <= timedelta(minutes=15)
+    assert services.session_seats_left(session=session) == 3
+
+
+@pytest.mark.parametrize("missing", ["first_name", "last_name", "email"])
+def test_hold_requires_names_and_email(member, missing):
+    session = CourseSessionFactory()
+    kwargs = {"first_name": "Emma", "last_name": "Petit", "email": "emma@example.fr", missing: "  "}
+    with pytest.raises(services.ReservationError) as exc:
+        services.reservation_hold(user=member, session_id=session.pk, participants=1, **kwargs)
+    assert exc.value.message == services.MSG_RESERVATION_REQUIRED
+    assert not Reservation.objects.exists()
+
+
+def test_non_numeric_participants_fall_back_to_one_and_zero_is_refused(member, other_member):
+    session = CourseSessionFactory()
+    assert hold(member, session, participants="abc").participants == 1
+    with pytest.raises(services.ReservationError) as exc:
+        hold(other_member, session, participants=0)
+    assert exc.value.message == services.MSG_PARTICIPANTS_MIN
+
+
+def test_hold_refuses_past_full_and_too_many(member, other_member):
+    past = CourseSessionFactory(start=timezone.now() - timedelta(hours=1))
+    with pytest.raises(services.ReservationError) as exc:
+        hold(member, past)
+    assert exc.value.message == services.MSG_SESSION_PAST
+
+    session = CourseSessionFactory(max_attendees=2)
+    with pytest.raises(services.ReservationError) as exc:
+        hold(member, session, participants=3)
+    assert exc.value.message == services.MSG_NOT_ENOUGH_SEATS.format(seats=2)
+    hold(member, session, participants=2)
+    with pytest.raises(services.ReservationError) as exc:
+        hold(other_member, session)
+    assert exc.value.message == services.MSG_SESSION_FULL
+
+
+def test_a_member_cannot_hold_twice_once_confirmed_but_can_retry_a_hold(member):
+    session = CourseSessionFactory(max_attendees=3)
+    first = hold(member, session, participants=1)
+    again = hold(member, session, participants=3)  # closed the popup and retried: same reservation, updated
+    assert again.pk == first.pk and again.participants == 3
+    assert Reservation.objects.count() == 1
+    services.reservation_confirm(reservation_id=first.pk)
+    with pytest.raises(services.ReservationError) as exc:
+        hold(member, session)
+    assert exc.value.message == services.MSG_ALREADY_RESERVED
+
+
+def test_amount_sent_by_the_browser_must_match(member):
+    session = CourseSessionFactory(price_per_participant=Decimal("25.00"))
+    with pytest.raises(services.ReservationError) as exc:
+        hold(member, session, participants=2, expected_total=Decimal("25.00"))
+    assert exc.value.message == services.MSG_AMOUNT_MISMATCH.format(expected=Decimal("50.00"))
+    assert hold(member, session, participants=2, expected_total=Decimal("50.00")).total_amount == Decimal("50.00")
+
+
+# --- Expiry ---
+
+
+def test_expired_hold_frees_seats_but_confirmed_is_never_freed(member, other_member):
+    start = timezone.now() + timedelta(days=3)
+    session = CourseSessionFactory(start=start, max_attendees=2)
+    with freeze_time(timezone.now()) as frozen:
+        held = hold(member, session)
+        confirmed = hold(other_member, session)
+        services.reservation_confirm(reservation_id=confirmed.pk)
+        assert services.session_seats_left(session=session) == 0
+        frozen.tick(timedelta(minutes=14))
+        assert services.session_seats_left(session=session) == 0
+        frozen.tick(timedelta(minutes=2))
+        assert services.session_seats_left(session=session) == 1  # freed on read
+        frozen.tick(timedelta(days=1))
+        call_command("release_expired_holds", stdout=open("/dev/null", "w"))
+    held.refresh_from_db()
+    confirmed.refresh_from_db()
+    assert held.status == ReservationStatus.EXPIRED
+    assert confirmed.status == ReservationStatus.CONFIRMED
+    assert services.reservations_release_expired() == 0
+
+
+def test_expired_hold_lets_another_member_take_the_seat(member, other_member):
+    session = CourseSessionFactory(max_attendees=1)
+    with freeze_time(timezone.now()) as frozen:
+        first = hold(member, session)
+        frozen.tick(timedelta(minutes=16))
+        second = hold(other_member, session)
+    first.refresh_from_db()
+    assert first.status == ReservationStatus.EXPIRED
+    assert second.status == ReservationStatus.HELD
+
+
+def test_confirming_a_lapsed_hold_when_the_seat_is_gone_is_refused(member, other_member):
+    session = CourseSessionFactory(max_attendees=1)
+    with freeze_time(timezone.now()) as frozen:
+        first = hold(member, session)
+        frozen.tick(timedelta(minutes=16))
+        second = hold(other_member, session)
+        services.reservation_confirm(reservation_id=second.pk)
+        with pytest.raises(services.ReservationError) as exc:
+            services.reservation_confirm(reservation_id=first.pk)
+    assert exc.value.message == services.MSG_HOLD_LOST
+
+
+def test_confirming_a_lapsed_hold_with_free_seats_succeeds(member):
+    session = CourseSessionFactory(max_attendees=3)
+    with freeze_time(timezone.now()) as frozen:
+        first = hold(member, session)
+        frozen.tick(timedelta(minutes=30))
+        assert services.reservation_confirm(reservation_id=first.pk).status == ReservationStatus.CONFIRMED
+
+
+# --- Confirmation e-mail ---
+
+
+def test_confirm_is_idempotent_and_mails_once_with_an_ics(member, mailoutbox, django_capture_on_commit_callbacks):
+    session = CourseSessionFactory()
+    reservation = hold(member, session, participants=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_confirm(reservation_id=reservation.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_confirm(reservation_id=reservation.pk)
+    assert len(mailoutbox) == 1
+    mail = mailoutbox[0]
+    assert SUBJECT_RESERVATION_CONFIRMED in mail.subject
+    assert mail.to == [member.email]
+    assert "Votre réservation est confirmée" in mail.body and "50,00 €" in mail.body
+    name, content, mimetype = mail.attachments[0]
+    assert name.endswith(".ics") and mimetype == "text/calendar"
+    assert "BEGIN:VEVENT" in content and f"SUMMARY:{session.course.title}" in content
+    assert "DTSTART:" + session.start.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ") in content
+
+
+def test_confirm_unknown_reservation():
+    with pytest.raises(services.ReservationError) as exc:
+        services.reservation_confirm(reservation_id=999999)
+    assert exc.value.message == services.MSG_RESERVATION_NOT_FOUND
+
+
+# --- Staff session writes ---
+
+
+def test_session_create_reads_paris_time_and_defaults():
+    course = CourseFactory(duration=75)
+    session = services.course_session_create(
+        course_id=course.pk, start="2031-07-01 18:30:00", instructor="Inès Moreau", level="", max_attendees=None
+    )
+    local = timezone.localtime(session.start)
+    assert (local.hour, local.minute) == (18, 30)
+    assert session.start.utcoffset() is not None and local.utcoffset() == timedelta(hours=2)
+    assert session.end - session.start == timedelta(minutes=75)
+    assert session.max_attendees == 10
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"instructor": ""}, services.MSG_SESSION_FIELDS_REQUIRED),
+        ({"start": ""}, services.MSG_SESSION_FIELDS_REQUIRED),
+        ({"start": "01/07/2031 18h"}, services.MSG_SESSION_DATE_INVALID),
+        ({"max_attendees": 0}, services.MSG_MAX_ATTENDEES_MIN),
+        ({"level": "Expert"}, services.MSG_LEVEL_INVALID),
+        ({"course_id": 999999}, services.MSG_COURSE_NOT_FOUND),
+    ],
+)
+def test_session_create_refusals(kwargs, message):
+    course = CourseFactory()
+    base = {"course_id": course.pk, "start": "2031-07-01 18:30:00", "instructor": "Inès"}
+    with pytest.raises(services.SessionError) as exc:
+        services.course_session_create(**{**base, **kwargs})
+    assert exc.value.message == message
+    assert not CourseSession.objects.exists()
+
+
+def test_session_update_cannot_go_below_seats_taken(member):
+    session = CourseSessionFactory(max_attendees=5)
+    ReservationFactory(session=session, participants=3)
+    start = timezone.localtime(session.start).strftime("%Y-%m-%d %H:%M:%S")
+    with pytest.raises(services.SessionError) as exc:
+        services.course_session_update(
+            session_id=session.pk, course_id=session.course_id, start=start, instructor="X", max_attendees=2
+        )
+    assert exc.value.message == services.MSG_MAX_BELOW_TAKEN.format(taken=3)
+    updated = services.course_session_update(
+        session_id=session.pk, course_id=session.course_id, start=start, instructor="Léa", max_attendees=3
+    )
+    assert updated.max_attendees == 3 and updated.instructor == "Léa"
+
+
+def test_session_with_reservations_cannot_be_deleted():
+    session = CourseSessionFactory()
+    ReservationFactory(session=session, status=ReservationStatus.EXPIRED)
+    with pytest.raises(services.SessionError) as exc:
+        services.course_session_delete(session_id=session.pk)
+    assert exc.value.message == services.MSG_SESSION_HAS_RESERVATIONS
+    empty = CourseSessionFactory()
+    services.course_session_delete(session_id=empty.pk)
+    assert not CourseSession.objects.filter(pk=empty.pk).exists()
+
+
+# --- EVJF/EVG ---
+
+
+def test_party_request_is_stored_and_mailed_to_studio_and_member(
+    member, mailoutbox, settings, django_capture_on_commit_callbacks
+):
+    settings.STAFF_NOTIFICATION_EMAIL = "studio@example.fr"
+    day = timezone.localdate() + timedelta(days=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        party = services.party_reservation_create(
+            user=member, event_type="EVG", date=day.isoformat(), time="15:00", participants="8", email=member.email
+        )
+    assert party.event_type == "EVG" and party.participants == 8
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(["studio@example.fr", member.email])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"date": ""}, services.MSG_PARTY_REQUIRED),
+        ({"time": ""}, services.MSG_PARTY_REQUIRED),
+        ({"email": ""}, services.MSG_PARTY_REQUIRED),
+        ({"participants": ""}, services.MSG_PARTY_REQUIRED),
+        ({"participants": 0}, services.MSG_PARTICIPANTS_MIN),
+        ({"event_type": "ANNIV"}, services.MSG_PARTY_EVENT_TYPE_INVALID),
+        ({"date": "2001-01-01"}, services.MSG_PARTY_DATE_PAST),
+    ],
+)
+def test_party_request_refusals(member, kwargs, message):
+    base = {
+        "user": member,
+        "date": (timezone.localdate() + timedelta(days=5)).isoformat(),
+        "time": "14:00",
+        "participants": 6,
+        "email": member.email,
+    }
+    with pytest.raises(services.PartyReservationError) as exc:
+        services.party_reservation_create(**{**base, **kwargs})
+    assert exc.value.message == message
+    assert not PartyReservation.objects.exists()
+
+
+# --- Feedback ---
+
+
+def test_feedback_only_for_a_followed_past_course_and_editable(member):
+    session = CourseSessionFactory(start=timezone.now() - timedelta(days=2))
+    with pytest.raises(services.FeedbackError) as exc:
+        services.course_feedback_save(user=member, course_id=session.course_id, rating=5, comment="Top")
+    assert exc.value.message == services.MSG_FEEDBACK_NOT_FOLLOWED
+    ReservationFactory(session=session, user=member)
+    services.course_feedback_save(user=member, course_id=session.course_id, rating=5, comment="Top")
+    services.course_feedback_save(user=member, course_id=session.course_id, rating=3, comment="Bien")
+    feedback = CourseFeedback.objects.get()
+    assert (feedback.rating, feedback.comment) == (3, "Bien")
+
+
+@pytest.mark.parametrize(
+    ("rating", "comment", "message"),
+    [
+        ("", "Top", services.MSG_FEEDBACK_REQUIRED),
+        (4, "  ", services.MSG_FEEDBACK_REQUIRED),
+        (6, "Top", services.MSG_FEEDBACK_RATING_RANGE),
+        (0, "Top", services.MSG_FEEDBACK_RATING_RANGE),
+    ],
+)
+def test_feedback_refusals(member, rating, comment, message):
+    session = CourseSessionFactory(start=timezone.now() - timedelta(days=2))
+    ReservationFactory(session=session, user=member)
+    with pytest.raises(services.FeedbackError) as exc:
+        services.course_feedback_save(user=member, course_id=session.course_id, rating=rating, comment=comment)
+    assert exc.value.message == message
+
+
+def test_seed_is_idempotent(db):
+    from bookings import seed
+
+    UserFactory(email="membre@studio-pole-danse.fr")
+    CourseSessionFactory(start=timezone.now() - timedelta(days=3))
+    CourseSessionFactory(start=timezone.now() + timedelta(days=3))
+    seed.run()
+    seed.run()
+    assert Reservation.objects.count() == 2
+    assert CourseFeedback.objects.count() == 1
+    assert PartyReservation.objects.count() == 1
