@@ -1,0 +1,216 @@
+from decimal import Decimal
+from unittest import mock
+
+import pytest
+from django.db import DatabaseError
+
+from courses.apis import MSG_COURSE_FETCH_ERROR, MSG_TARIFFS_FETCH_ERROR
+from courses.models import Course, Instructor, Tariff, TariffType, Testimonial
+from courses.services import MSG_COURSE_HAS_SESSIONS, MSG_INSTRUCTOR_EXISTS
+from courses.tests.factories import (
+    CourseFactory,
+    CourseSessionFactory,
+    InstructorFactory,
+    TariffFactory,
+    TestimonialFactory,
+)
+from courses.views import MSG_COURSE_NOT_FOUND
+from studio.api import MSG_FORBIDDEN
+
+pytestmark = pytest.mark.django_db
+
+
+# --- Public reads ----------------------------------------------------------------------------------------------
+
+
+def test_course_list_is_public_and_one_query(api_client, django_assert_num_queries):
+    CourseFactory.create_batch(5)
+    with django_assert_num_queries(1):
+        response = api_client.get("/api/courses")
+    assert response.status_code == 200
+    assert {"id", "title", "description", "duration", "level", "videoUrl"} <= set(response.json()[0])
+
+
+def test_course_detail_answers_the_fields_of_spec(api_client):
+    course = CourseFactory(title="Cabaret", video_url="https://vimeo.com/1234")
+    body = api_client.get(f"/api/courses/{course.pk}").json()
+    assert body["title"] == "Cabaret" and body["videoUrl"] == "https://vimeo.com/1234"
+    assert body["duration"] == course.duration
+
+
+def test_course_detail_has_an_error_field_on_failure(api_client):
+    response = api_client.get("/api/courses/424242")
+    assert response.status_code == 404
+    assert response.json()["error"] == MSG_COURSE_NOT_FOUND
+    with mock.patch("courses.selectors.course_get", side_effect=DatabaseError):
+        response = api_client.get("/api/courses/1")
+    assert response.status_code == 503
+    assert response.json()["error"] == MSG_COURSE_FETCH_ERROR
+
+
+def test_tarifs_list_is_public_with_decimal_prices(api_client, django_assert_num_queries):
+    TariffFactory.create_batch(4, course=CourseFactory())
+    TariffFactory(title="EVJF / EVG", type=TariffType.EVENT)
+    with django_assert_num_queries(1):
+        body = api_client.get("/api/tarifs").json()
+    assert body[0]["price"] == "25.00"
+    assert [t["is_party"] for t in body].count(True) == 1
+
+
+def test_tarifs_list_failure_says_so(api_client):
+    with mock.patch("courses.selectors.tariff_list", side_effect=DatabaseError):
+        response = api_client.get("/api/tarifs")
+    assert response.json()["error"] == MSG_TARIFFS_FETCH_ERROR
+
+
+def test_testimonials_and_instructors_are_public(api_client):
+    TestimonialFactory(name="Sophie")
+    InstructorFactory(specialties="Cerceau")
+    assert api_client.get("/api/testimonials").json()[0]["name"] == "Sophie"
+    assert api_client.get("/api/instructors").json()[0]["specialties"] == "Cerceau"
+
+
+# --- Staff writes ----------------------------------------------------------------------------------------------
+
+WRITES = [
+    ("post", "/api/courses", {"title": "X", "description": "Y"}),
+    ("put", "/api/courses/{course}", {"title": "X"}),
+    ("delete", "/api/courses/{course}", None),
+    ("post", "/api/tarifs", {"title": "X", "price": 10, "type": "cours"}),
+    ("put", "/api/tarifs/{tariff}", {"title": "X"}),
+    ("delete", "/api/tarifs/{tariff}", None),
+    ("post", "/api/testimonials", {"name": "X", "message": "Y"}),
+    ("put", "/api/testimonials/{testimonial}", {"name": "X"}),
+    ("delete", "/api/testimonials/{testimonial}", None),
+    ("post", "/api/instructors", {"user_id": 1}),
+    ("put", "/api/instructors/{instructor}", {"bio": "X"}),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "payload"), WRITES)
+def test_writes_are_refused_to_visitors_and_members(api_client, member, method, path, payload):
+    ids = {
+        "course": CourseFactory().pk,
+        "tariff": TariffFactory().pk,
+        "testimonial": TestimonialFactory().pk,
+        "instructor": InstructorFactory().pk,
+    }
+    counts = (Course.objects.count(), Tariff.objects.count(), Testimonial.objects.count(), Instructor.objects.count())
+    url = path.format(**ids)
+    assert getattr(api_client, method)(url, payload, format="json").status_code == 401
+    api_client.force_authenticate(member)
+    response = getattr(api_client, method)(url, payload, format="json")
+    assert response.status_code == 403
+    assert response.json()["error"] == MSG_FORBIDDEN
+    assert counts == (
+        Course.objects.count(),
+        Tariff.objects.count(),
+        Testimonial.objects.count(),
+        Instructor.objects.count(),
+    )
+
+
+def test_staff_manage_courses(api_client, staff):
+    api_client.force_authenticate(staff)
+    created = api_client.post(
+        "/api/courses", {"title": "Souplesse", "description": "Étirements.", "level": "Débutant"}, format="json"
+    )
+    assert created.status_code == 201
+    course_id = created.json()["id"]
+    updated = api_client.put(f"/api/courses/{course_id}", {"level": "Avancé", "duration": 90}, format="json")
+    assert updated.json()["level"] == "Avancé" and updated.json()["duration"] == 90
+    assert api_client.delete(f"/api/courses/{course_id}").status_code == 204
+    assert not Course.objects.filter(pk=course_id).exists()
+
+
+def test_a_supervisor_is_staff_too(api_client, supervisor):
+    api_client.force_authenticate(supervisor)
+    assert api_client.post("/api/testimonials", {"name": "Ana", "message": "Top"}, format="json").status_code == 201
+
+
+def test_course_fields_errors_come_in_the_errors_dict(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post("/api/courses", {"title": "", "level": "Expert"}, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert {"title", "description", "level"} <= set(body["errors"])
+    assert body["error"]
+    assert not Course.objects.exists()
+
+
+def test_a_course_with_sessions_cannot_be_deleted(api_client, staff):
+    session = CourseSessionFactory()
+    api_client.force_authenticate(staff)
+    response = api_client.delete(f"/api/courses/{session.course_id}")
+    assert response.status_code == 409
+    assert response.json()["error"] == MSG_COURSE_HAS_SESSIONS
+    assert Course.objects.filter(pk=session.course_id).exists()
+
+
+def test_staff_manage_tariffs(api_client, staff):
+    course = CourseFactory()
+    api_client.force_authenticate(staff)
+    created = api_client.post(
+        "/api/tarifs",
+        {"title": "Carte 5 cours", "price": 110.5, "type": "forfait", "course_id": course.pk, "validity": "3 mois"},
+        format="json",
+    )
+    assert created.status_code == 201, created.json()
+    tariff = Tariff.objects.get(pk=created.json()["id"])
+    assert tariff.price == Decimal("110.50") and tariff.course == course
+    api_client.put(f"/api/tarifs/{tariff.pk}", {"price": "99.90"}, format="json")
+    tariff.refresh_from_db()
+    assert tariff.price == Decimal("99.90") and tariff.title == "Carte 5 cours"
+    assert api_client.delete(f"/api/tarifs/{tariff.pk}").status_code == 204
+
+
+def test_tarif_requires_title_numeric_price_and_type(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post("/api/tarifs", {"price": "vingt"}, format="json")
+    assert response.status_code == 400
+    assert {"title", "price", "type"} <= set(response.json()["errors"])
+    response = api_client.post("/api/tarifs", {"title": "X", "price": -1, "type": "cours"}, format="json")
+    assert "price" in response.json()["errors"]
+    assert not Tariff.objects.exists()
+
+
+def test_unknown_ids_answer_404_with_a_message(api_client, staff):
+    api_client.force_authenticate(staff)
+    for path in ("/api/courses/999", "/api/tarifs/999", "/api/testimonials/999", "/api/instructors/999"):
+        response = api_client.put(path, {}, format="json")
+        assert response.status_code == 404 and response.json()["error"]
+
+
+def test_staff_add_edit_and_delete_testimonials(api_client, staff):
+    api_client.force_authenticate(staff)
+    created = api_client.post("/api/testimonials", {"name": "Nadia", "message": "Super EVJF"}, format="json").json()
+    api_client.put(f"/api/testimonials/{created['id']}", {"message": "Un EVJF génial"}, format="json")
+    assert Testimonial.objects.get(pk=created["id"]).message == "Un EVJF génial"
+    assert api_client.delete(f"/api/testimonials/{created['id']}").status_code == 204
+    assert not Testimonial.objects.exists()
+
+
+def test_staff_add_and_edit_instructors(api_client, staff, member):
+    api_client.force_authenticate(staff)
+    created = api_client.post(
+        "/api/instructors", {"user_id": member.pk, "bio": "Danseuse", "specialties": "Cabaret"}, format="json"
+    )
+    assert created.status_code == 201
+    assert created.json()["first_name"] == "Emma"
+    again = api_client.post("/api/instructors", {"user_id": member.pk}, format="json")
+    assert again.status_code == 400
+    assert again.json()["errors"]["user_id"] == [MSG_INSTRUCTOR_EXISTS]
+    edited = api_client.put(
+        f"/api/instructors/{created.json()['id']}", {"bio": "Danseuse et chorégraphe"}, format="json"
+    )
+    assert edited.json()["bio"] == "Danseuse et chorégraphe"
+    missing = api_client.post("/api/instructors", {"user_id": 999999}, format="json")
+    assert "user_id" in missing.json()["errors"]
+
+
+def test_public_pages_refresh_after_a_staff_change(client, api_client, staff):
+    course = CourseFactory(title="Avant")
+    assert "Avant" in client.get(f"/courses/{course.pk}").text
+    api_client.force_authenticate(staff)
+    api_client.put(f"/api/courses/{course.pk}", {"title": "Après"}, format="json")
+    assert "Après" in client.get(f"/courses/{course.pk}").text
