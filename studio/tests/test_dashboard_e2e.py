@@ -121,3 +121,134 @@ def test_sessions_add_edit_delete_with_pagination_and_sorting(page, live_server,
     expect(page.get_by_role("status").filter(has_text=MSG_SESSION_DELETED)).to_be_visible()
     assert not CourseSession.objects.filter(pk=created.pk).exists()
     expect(_rows(page).first).to_contain_text("Prof 23")
+
+
+def test_edit_a_tarif(page, live_server, login_as, staff):
+    from courses.models import Tariff
+    from courses.tests.factories import TariffFactory
+
+    tariff = TariffFactory(title="Carte 10 cours", type="forfait", price=Decimal("190.00"))
+    login_as(staff)
+    page.goto(live_server.url + "/admin/tarifs")
+    row = _rows(page).filter(has_text="Carte 10 cours")
+    expect(row).to_contain_text("190,00")
+    row.get_by_role("button", name=re.compile("^Modifier")).click()
+    dialog = _dialog(page)
+    expect(dialog.get_by_label("Titre")).to_have_value("Carte 10 cours")
+    dialog.get_by_label("Prix (€)").fill("")
+    dialog.get_by_role("button", name="Enregistrer").click()
+    expect(dialog.locator(".field-error", has_text=MSG_FIELD_REQUIRED)).to_be_visible()
+    assert Tariff.objects.get(pk=tariff.pk).price == Decimal("190.00")
+    dialog.get_by_label("Prix (€)").fill("175.50")
+    dialog.get_by_label("Validité").fill("6 mois")
+    dialog.get_by_role("button", name="Enregistrer").click()
+    expect(page.get_by_role("status")).to_contain_text("Enregistré avec succès.")
+    tariff.refresh_from_db()
+    assert (tariff.price, tariff.validity, tariff.type) == (Decimal("175.50"), "6 mois", "forfait")
+    expect(_rows(page).filter(has_text="Carte 10 cours")).to_contain_text("175,50")
+
+
+def test_admin_changes_a_members_role_supervisor_is_refused(page, live_server, login_as, staff, supervisor, member):
+    from accounts.models import Role
+    from accounts.services import MSG_ROLE_CHANGE_FORBIDDEN
+
+    # A supervisor sees the role read-only, and the server refuses a forged change.
+    login_as(supervisor)
+    page.goto(live_server.url + "/admin/users")
+    page.get_by_label("Rechercher par nom ou e-mail").fill("emma@")
+    expect(_rows(page)).to_have_count(1)
+    _rows(page).first.get_by_role("button", name=re.compile("^Modifier")).click()
+    dialog = _dialog(page)
+    expect(dialog.get_by_label("Rôle")).to_be_disabled()
+    expect(dialog).to_contain_text("Seul un administrateur peut changer le rôle.")
+    dialog.get_by_role("button", name="Annuler").click()
+    answer = page.evaluate(
+        """async (id) => {
+            const csrf = document.cookie.match(/csrftoken=([^;]+)/)?.[1] || "";
+            const r = await fetch(`/api/users/${id}`, {method: "PUT", credentials: "same-origin",
+                headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+                body: JSON.stringify({first_name: "Emma", last_name: "Petit", role: "admin"})});
+            return {status: r.status, body: await r.json()};
+        }""",
+        member.pk,
+    )
+    assert answer["status"] == 403 and answer["body"]["error"] == MSG_ROLE_CHANGE_FORBIDDEN
+    member.refresh_from_db()
+    assert member.role == Role.USER
+
+    # An admin changes it.
+    page.context.clear_cookies()
+    login_as(staff)
+    page.goto(live_server.url + "/admin/users")
+    page.get_by_label("Rechercher par nom ou e-mail").fill("Petit")
+    expect(_rows(page)).to_have_count(1)
+    _rows(page).first.get_by_role("button", name=re.compile("^Modifier")).click()
+    dialog = _dialog(page)
+    expect(dialog.get_by_label("Rôle")).to_be_enabled()
+    dialog.get_by_label("Rôle").select_option("supervisor")
+    dialog.get_by_role("button", name="Enregistrer").click()
+    expect(page.get_by_role("status")).to_contain_text("Enregistré avec succès.")
+    expect(_rows(page).first).to_contain_text("Superviseur")
+    member.refresh_from_db()
+    assert member.role == Role.SUPERVISOR
+
+
+RECORD_UPLOAD = """() => {
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (body) {
+        if (body instanceof FormData && body.get("image")) window.__upload = body.get("image");
+        return send.call(this, body);
+    };
+}"""
+DESCRIBE_UPLOAD = """async () => {
+    const file = window.__upload;
+    const bitmap = await createImageBitmap(file);
+    const magic = Array.from(new Uint8Array(await file.slice(0, 3).arrayBuffer()));
+    return {type: file.type, name: file.name, width: bitmap.width, height: bitmap.height, magic};
+}"""
+
+
+def test_upload_a_slideshow_image_through_the_crop(page, live_server, login_as, supervisor, tmp_path):
+    from PIL import Image
+
+    from media_library.models import SlideshowImage
+
+    square = tmp_path / "studio.png"
+    Image.effect_noise((1200, 1200), 80).convert("RGB").save(square)  # noise: a large enough upload to watch
+    login_as(supervisor)
+    page.goto(live_server.url + "/admin/slideshow")
+    page.get_by_role("button", name="Ajouter une image").click()
+    dialog = _dialog(page)
+    dialog.get_by_role("button", name="Enregistrer").click()
+    expect(dialog).to_contain_text("Veuillez sélectionner une image.")
+    dialog.get_by_label("Image (JPEG, PNG, GIF ou WebP)").set_input_files(str(square))
+    crop = dialog.get_by_test_id("crop-area")
+    expect(crop).to_be_visible()
+    expect(crop.locator(".reactEasyCrop_CropArea")).to_be_visible()
+    box = crop.locator(".reactEasyCrop_CropArea").bounding_box()
+    assert abs(box["width"] / box["height"] - 16 / 9) < 0.02  # the frame is fixed to 16:9
+    dialog.get_by_label("Texte superposé (facultatif)").fill("Bienvenue au studio")
+
+    cdp = page.context.new_cdp_session(page)  # a slow uplink, so the progress bar is seen moving
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": -1, "uploadThroughput": 256 * 1024},
+    )
+    page.evaluate(RECORD_UPLOAD)
+    dialog.get_by_role("button", name="Enregistrer").click()
+    expect(dialog.locator("progress")).to_be_visible()
+    expect(page.get_by_role("status")).to_contain_text("Enregistré avec succès.")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+    sent = page.evaluate(DESCRIBE_UPLOAD)  # what the browser sent: the cropped JPEG
+    assert (sent["type"], sent["name"], sent["magic"]) == ("image/jpeg", "studio.jpg", [0xFF, 0xD8, 0xFF])
+    assert abs(sent["width"] / sent["height"] - 16 / 9) < 0.01
+    slide = SlideshowImage.objects.get()
+    assert slide.text_overlay == "Bienvenue au studio"
+    assert abs(slide.width / slide.height - 16 / 9) < 0.01
+    expect(_rows(page)).to_have_count(1)
+    expect(_rows(page).first).to_contain_text("Bienvenue au studio")
