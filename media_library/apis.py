@@ -2,7 +2,9 @@
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
-from rest_framework import status
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -15,6 +17,44 @@ from . import selectors, services
 from .models import Media, SliderImage, SlideshowImage
 
 MSG_ORDER_INVALID = "L'ordre doit être un nombre entier positif."
+
+
+# Documentation of SPEC.md 7's multipart payloads (drf-spectacular); the services check every field.
+class SlideshowImagePayload(serializers.Serializer):
+    image = serializers.FileField(help_text="JPEG, PNG, GIF ou WebP; enregistrée en JPEG 16:9.")
+    text_overlay = serializers.CharField(required=False, allow_blank=True)
+    order = serializers.IntegerField(required=False, min_value=0)
+
+
+class SliderImagePayload(serializers.Serializer):
+    image = serializers.FileField(help_text="JPEG, PNG ou GIF.")
+    alt_text = serializers.CharField()
+    description = serializers.CharField(required=False, allow_blank=True)
+
+
+class MediaPayload(serializers.Serializer):
+    title = serializers.CharField()
+    description = serializers.CharField(required=False, allow_blank=True)
+    media_type = serializers.ChoiceField(choices=Media.MediaType.choices, required=False)
+    file = serializers.FileField(required=False, help_text="Photo (JPEG, PNG, GIF, WebP) ou vidéo (MP4, MOV, WebM).")
+    external_url = serializers.URLField(required=False, allow_blank=True)
+    poster = serializers.FileField(required=False)
+    home_background = serializers.BooleanField(required=False)
+
+
+def _documented(payload, list_operation: str | None = None):
+    """Schema of a list view (GET, POST) when `list_operation` is given, else of a detail view (GET, PUT, DELETE)."""
+    multipart = {"multipart/form-data": payload}
+    if list_operation:
+        return extend_schema_view(
+            get=extend_schema(operation_id=list_operation, responses=OpenApiTypes.OBJECT),
+            post=extend_schema(request=multipart, responses={201: OpenApiTypes.OBJECT}),
+        )
+    return extend_schema_view(
+        get=extend_schema(responses=OpenApiTypes.OBJECT),
+        put=extend_schema(request=multipart, responses=OpenApiTypes.OBJECT),
+        delete=extend_schema(responses={204: None}),
+    )
 
 
 def _text(data, name):
@@ -47,6 +87,7 @@ class _MediaLibraryView(APIView):
         return error_response(error.messages[0])
 
 
+@_documented(SlideshowImagePayload, "slideshow_images_list")
 class SlideshowImageListApi(_MediaLibraryView):
     def get(self, request):
         return Response(selectors.slideshow_image_list())
@@ -62,6 +103,7 @@ class SlideshowImageListApi(_MediaLibraryView):
         return Response(selectors.slideshow_image_to_dict(slide), status=status.HTTP_201_CREATED)
 
 
+@_documented(SlideshowImagePayload)
 class SlideshowImageDetailApi(_MediaLibraryView):
     def get(self, request, pk):
         return Response(selectors.slideshow_image_to_dict(get_object_or_404(SlideshowImage, pk=pk)))
@@ -97,6 +139,7 @@ def _order(data):
     return order
 
 
+@_documented(SliderImagePayload, "slider_list")
 class SliderImageListApi(_MediaLibraryView):
     def get(self, request):
         return Response(selectors.slider_image_list())
@@ -113,6 +156,7 @@ class SliderImageListApi(_MediaLibraryView):
         return Response(selectors.slider_image_to_dict(slider_image), status=status.HTTP_201_CREATED)
 
 
+@_documented(SliderImagePayload)
 class SliderImageDetailApi(_MediaLibraryView):
     def get(self, request, pk):
         return Response(selectors.slider_image_to_dict(get_object_or_404(SliderImage, pk=pk)))
@@ -135,6 +179,7 @@ class SliderImageDetailApi(_MediaLibraryView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@_documented(MediaPayload, "media_list")
 class MediaListApi(_MediaLibraryView):
     def get(self, request):
         return Response(selectors.media_list())
@@ -155,6 +200,7 @@ class MediaListApi(_MediaLibraryView):
         return Response(selectors.media_to_dict(media), status=status.HTTP_201_CREATED)
 
 
+@_documented(MediaPayload)
 class MediaDetailApi(_MediaLibraryView):
     def get(self, request, pk):
         return Response(selectors.media_to_dict(get_object_or_404(Media, pk=pk)))
