@@ -34,6 +34,8 @@ from datetime import datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -211,6 +213,7 @@ class CourseSessionListApi(APIView):
     """GET: the public feed (or, with ?view=staff, the staff list). POST: staff create a session."""
 
     permission_classes = [AllowAny]
+    serializer_class = SessionWriteSerializer
 
     def get_permissions(self):
         if self.request.method == "POST" or self.request.query_params.get("view") == "staff":
@@ -265,6 +268,7 @@ class CourseSessionDetailApi(APIView):
     """GET one session (public). PUT and DELETE: staff."""
 
     permission_classes = [AllowAny]
+    serializer_class = SessionWriteSerializer
 
     def get_permissions(self):
         if self.request.method in ("PUT", "PATCH", "DELETE"):
@@ -313,6 +317,7 @@ class CourseSessionAttendeesApi(APIView):
 
     permission_classes = [IsStudioStaff]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, session_id: int):
         now = timezone.now()
         session = selectors.sessions_staff_list(now=now).filter(pk=session_id).first()
@@ -363,6 +368,7 @@ class ReservationCourseCreateApi(APIView):
     """
 
     permission_classes = [AllowAny]
+    serializer_class = ReservationPayloadSerializer
 
     def post(self, request):
         if not request.user.is_authenticated:
@@ -422,6 +428,7 @@ class ReservationEvjCreateApi(APIView):
     """POST /api/reservations-evj: the reservation payload with type 'EVJ' → an EVJF/EVG request."""
 
     permission_classes = [AllowAny]
+    serializer_class = ReservationPayloadSerializer
 
     def post(self, request):
         if not request.user.is_authenticated:
@@ -436,6 +443,7 @@ class PartyReservationApi(APIView):
     GET (staff): the paginated list of EVJF/EVG requests."""
 
     permission_classes = [AllowAny]
+    serializer_class = ReservationPayloadSerializer
 
     def get_permissions(self):
         if self.request.method == "GET":
@@ -464,6 +472,7 @@ class CourseFeedbackUserApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, user_id: int):
         if user_id != request.user.pk and not is_studio_staff(request.user):
             return error_response(MSG_FEEDBACK_FORBIDDEN, status.HTTP_403_FORBIDDEN)
@@ -489,6 +498,7 @@ class CourseFeedbackApi(APIView):
     """
 
     permission_classes = [IsAuthenticated]
+    serializer_class = FeedbackSerializer
 
     def post(self, request):
         serializer = FeedbackSerializer(data=request.data)
