@@ -49,7 +49,7 @@ def make_reservation(db):
 
 @pytest.fixture
 def card_tariff(db):
-    return TariffFactory(title="Carte de 10 cours", price=Decimal("190.00"), type="forfait")
+    return TariffFactory(title="Carte 10 cours", price=Decimal("190.00"), type="forfait")
 
 
 def reservation_payload(reservation, **overrides):

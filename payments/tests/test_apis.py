@@ -253,7 +253,7 @@ def test_tariff_purchase_sends_a_receipt(
     with django_capture_on_commit_callbacks(execute=True):
         assert api_client.post(CAPTURE, {"orderId": order_id}, format="json").status_code == 200
     assert len(receipts(mailoutbox)) == 1
-    assert "Carte de 10 cours" in mailoutbox[0].body and "190,00 EUR" in mailoutbox[0].body
+    assert "Carte 10 cours" in mailoutbox[0].body and "190,00 EUR" in mailoutbox[0].body
 
 
 # --- PayPal through the fake server ----------------------------------------------------------------------------
@@ -439,7 +439,7 @@ def _staff_payload(**overrides):
         "email": "client@example.fr",
         "first_name": "Zoé",
         "last_name": "Bernard",
-        "title": "Carte de 10 cours",
+        "title": "Carte 10 cours",
         "amount": "190.00",
         "date": "2025-01-10",
         "time": "18:30",
