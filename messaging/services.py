@@ -100,7 +100,7 @@ def contact_reply_add(*, message_id: int, author, text: str) -> ContactMessage:
         raise MessagingError(MSG_REPLY_BLANK, field="response_text")
     by_staff = bool(author.is_studio_staff)
     with transaction.atomic():
-        message = ContactMessage.objects.select_for_update().select_related("user").get(pk=message_id)
+        message = ContactMessage.objects.select_for_update(of=("self",)).select_related("user").get(pk=message_id)
         now = timezone.now()
         ContactReply.objects.create(
             message=message,

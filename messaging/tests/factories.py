@@ -20,7 +20,7 @@ class ContactMessageFactory(factory.django.DjangoModelFactory):
 
     @classmethod
     def for_member(cls, user, **kwargs):
-        return cls(user=user, name=user.get_full_name(), email=user.email, **kwargs)
+        return cls(user=user, **{"name": user.get_full_name(), "email": user.email, **kwargs})
 
 
 class ContactReplyFactory(factory.django.DjangoModelFactory):

@@ -137,3 +137,15 @@ def test_rental_request_rules(overrides, expected, mailoutbox):
         services.room_rental_request_create(**_rental(**overrides))
     assert exc.value.message == expected
     assert not RoomRentalRequest.objects.exists() and not mailoutbox
+
+
+def test_demo_seed_is_idempotent(member, staff):
+    from messaging import seed
+
+    member.email = seed.DEMO_MEMBER_EMAIL
+    member.save()
+    seed.run()
+    counts = (ContactMessage.objects.count(), RoomRentalRequest.objects.count())
+    seed.run()
+    assert (ContactMessage.objects.count(), RoomRentalRequest.objects.count()) == counts == (2, 1)
+    assert ContactMessage.objects.get(user=member).replies.get().author_label == "Admin"
