@@ -3,6 +3,8 @@
 import json
 import logging
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -30,9 +32,10 @@ def _optional_int(value):
     if value in (None, ""):
         return None
     try:
-        return int(value)
+        number = int(value)
     except (TypeError, ValueError):
         return -1  # never an id: the service answers "not found"
+    return number if -(2**31) < number < 2**31 else -1
 
 
 class CreateOrderInput(serializers.Serializer):
@@ -73,6 +76,17 @@ class PaymentOrderOutput(serializers.Serializer):
     completed_at = serializers.DateTimeField(allow_null=True)
 
 
+ORDER_REF = inline_serializer(
+    "PaymentOrderRef",
+    {
+        "id": serializers.CharField(),
+        "status": serializers.CharField(),
+        "amount": serializers.CharField(required=False),
+        "currency": serializers.CharField(required=False),
+    },
+)
+
+
 def _error(exc: services.PaymentError) -> Response:
     return error_response(exc.message, exc.status_code)
 
@@ -82,6 +96,7 @@ class CreateOrderApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(request=CreateOrderInput, responses={201: ORDER_REF})
     def post(self, request):
         data = CreateOrderInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -125,6 +140,7 @@ class CapturePaymentApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(request=OrderIdInput, responses={200: ORDER_REF})
     def post(self, request):
         order_id = _order_id(request)
         if not order_id:
@@ -154,6 +170,7 @@ class CancelOrderApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(request=OrderIdInput, responses={200: ORDER_REF})
     def post(self, request):
         order_id = _order_id(request)
         if not order_id:
@@ -175,6 +192,7 @@ class SimulatorApproveApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(request=SimulatorApproveInput, responses={200: ORDER_REF})
     def post(self, request):
         data = SimulatorApproveInput(data=request.data)
         if not data.is_valid():
@@ -195,6 +213,7 @@ class PaymentConfigApi(APIView):
 
     permission_classes = []
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         return Response(payment_client_config())
 
@@ -205,6 +224,7 @@ class WebhookApi(APIView):
     authentication_classes = []  # PayPal sends no session; no CSRF either: the signature check stands instead
     permission_classes = []
 
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request):
         try:
             event = json.loads(request.body or b"{}")
@@ -230,6 +250,7 @@ class PaymentOrdersApi(APIView):
 
     permission_classes = [IsStudioStaff]
 
+    @extend_schema(responses=PaymentOrderOutput(many=True))
     def get(self, request):
         qs = payment_orders_for_staff(
             ordering=request.query_params.get("ordering", ""),
@@ -240,6 +261,7 @@ class PaymentOrdersApi(APIView):
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response(PaymentOrderOutput(page, many=True).data)
 
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: PaymentOrderOutput})
     def post(self, request):
         try:
             order = services.payment_order_staff_create(data=_plain(request.data))
@@ -253,6 +275,7 @@ class PaymentOrderDetailApi(APIView):
 
     permission_classes = [IsStudioStaff]
 
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=PaymentOrderOutput)
     def put(self, request, order_id):
         try:
             order = services.payment_order_staff_update(order_id=order_id, data=_plain(request.data))
@@ -260,6 +283,7 @@ class PaymentOrderDetailApi(APIView):
             return _error(exc)
         return Response(PaymentOrderOutput(order).data)
 
+    @extend_schema(responses={204: None})
     def delete(self, request, order_id):
         try:
             services.payment_order_staff_delete(order_id=order_id)

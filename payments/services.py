@@ -10,6 +10,8 @@ import uuid
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -32,6 +34,7 @@ from .providers import (
 logger = logging.getLogger(__name__)
 
 MSG_INCOMPLETE = "❌ Données de paiement incomplètes. Vérifiez le titre et le type."
+MSG_EMAIL_INVALID = "❌ L'email n'est pas valide."
 MSG_AMOUNT_MISMATCH = "Le montant ne correspond pas au prix de la commande. Rechargez la page et réessayez."
 MSG_RESERVATION_NOT_FOUND = "Cette réservation est introuvable."
 MSG_RESERVATION_PAID = "Cette réservation est déjà payée."
@@ -73,12 +76,25 @@ class CaptureOutcome:
 # --- pricing ---------------------------------------------------------------------------------------------------
 
 
+MAX_AMOUNT = Decimal("99999999.99")  # what the amount column holds
+
+
 def _parse_amount(value) -> Decimal | None:
     try:
         amount = Decimal(str(value).strip().replace(",", "."))
+        if not amount.is_finite() or abs(amount) > MAX_AMOUNT:
+            return None
+        return amount.quantize(Decimal("0.01"))
     except (InvalidOperation, ValueError):
         return None
-    return amount.quantize(Decimal("0.01")) if amount.is_finite() else None
+
+
+def _valid_email(value: str) -> bool:
+    try:
+        validate_email(value)
+    except ValidationError:
+        return False
+    return len(value) <= 254
 
 
 def _held_reservation(*, user, reservation_id: int) -> Reservation:
@@ -129,6 +145,8 @@ def payment_order_create(
         raise PaymentError(MSG_INCOMPLETE)
     if bool(reservation_id) == bool(tariff_id):
         raise PaymentError(MSG_INCOMPLETE)
+    if not _valid_email(email.strip()):
+        raise PaymentError(MSG_EMAIL_INVALID)
 
     reservation = tariff = None
     if reservation_id:
@@ -182,8 +200,8 @@ def payment_order_create(
         provider=provider.name,
         user=user,
         email=email.strip(),
-        first_name=first_name.strip(),
-        last_name=last_name.strip(),
+        first_name=first_name.strip()[:150],
+        last_name=last_name.strip()[:150],
         title=order_title,
         amount=server_amount,
         currency=CURRENCY_EUR,
@@ -370,7 +388,9 @@ def payment_webhook_handle(*, event: dict) -> str:
     """Apply one verified PayPal event, once per event id. Returns what was done (for logs and tests)."""
     event_id = str(event.get("id") or "")
     event_type = str(event.get("event_type") or "")
-    resource = event.get("resource") or {}
+    resource = event.get("resource")
+    if not isinstance(resource, dict):
+        resource = {}
     if not event_id:
         return "ignored"
     if PaymentWebhookEvent.objects.filter(event_id=event_id).exists():
@@ -409,7 +429,9 @@ def _handle_event(event_type: str, resource: dict) -> str:
         if order is None:
             return "unknown order"
         money = resource.get("amount") or {}
-        amount = _parse_amount(money.get("value")) if money.get("value") is not None else None
+        amount = None
+        if money.get("value") is not None:
+            amount = _parse_amount(money.get("value")) or Decimal("-1")  # unreadable: never equals the price
         outcome = payment_order_fulfil(
             order_id=order.order_id,
             capture_id=str(resource.get("id", "")),
@@ -469,7 +491,10 @@ def _staff_values(data: dict) -> dict:
             raise PaymentError(MSG_STATUS_INVALID)
     if "type" in values and not values["type"]:
         values.pop("type")
-    for name, limit in (("order_id", 64), ("title", 200), ("date", 40), ("time", 40), ("type", 30)):
+    if not _valid_email(values["email"]):
+        raise PaymentError(MSG_EMAIL_INVALID)
+    limits = (("order_id", 64), ("title", 200), ("date", 40), ("time", 40), ("type", 30), ("first_name", 150))
+    for name, limit in (*limits, ("last_name", 150)):
         if name in values:
             values[name] = values[name][:limit]
     return values

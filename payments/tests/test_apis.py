@@ -116,6 +116,27 @@ def test_an_order_must_pay_for_a_reservation_or_a_tariff(api_client, member, mak
     assert _create(api_client, both).json()["error"] == services.MSG_INCOMPLETE
 
 
+def test_bad_input_gets_a_french_message_never_a_500(api_client, member, make_reservation, card_tariff):
+    reservation = make_reservation(member)
+    api_client.force_authenticate(member)
+    bad = _create(api_client, reservation_payload(reservation, email="pas-un-email"))
+    assert bad.status_code == 400 and bad.json()["error"] == services.MSG_EMAIL_INVALID
+    for payload in (
+        reservation_payload(reservation, reservation_id="99999999999999999999"),
+        reservation_payload(reservation, amount="1e999999"),
+        reservation_payload(reservation, amount="NaN"),
+        tariff_payload(card_tariff, member, tariff_id="abc"),
+        tariff_payload(card_tariff, member, quantity="1e9", amount="190.00"),
+        [1, 2, 3],
+    ):
+        response = api_client.post(CREATE, payload, format="json")
+        assert 400 <= response.status_code < 500, (payload, response.json())
+        assert response.json()["error"]
+    long_name = _create(api_client, reservation_payload(reservation, first_name="É" * 400))
+    assert long_name.status_code == 201
+    assert len(PaymentOrder.objects.get().first_name) == 150
+
+
 def test_someone_elses_reservation_is_not_found(api_client, member, other_member, make_reservation):
     reservation = make_reservation(other_member)
     api_client.force_authenticate(member)
@@ -509,6 +530,9 @@ def test_staff_creates_updates_and_deletes_an_order(api_client, supervisor):
     assert bad.json()["error"] == services.MSG_REQUIRED_FIELDS
     assert api_client.put(f"{ORDERS}/MANUAL-1", _staff_payload(amount="abc"), format="json").status_code == 400
     assert api_client.put(f"{ORDERS}/MANUAL-1", _staff_payload(status="PAID"), format="json").status_code == 400
+    assert api_client.put(f"{ORDERS}/MANUAL-1", _staff_payload(amount="1e12"), format="json").status_code == 400
+    invalid_email = api_client.put(f"{ORDERS}/MANUAL-1", _staff_payload(email="x"), format="json")
+    assert invalid_email.json()["error"] == services.MSG_EMAIL_INVALID
     assert api_client.post(ORDERS, _staff_payload(), format="json").json()["error"] == services.MSG_ORDER_ID_TAKEN
 
     assert api_client.delete(f"{ORDERS}/MANUAL-1").status_code == 204

@@ -104,7 +104,7 @@ def test_a_declined_payment_keeps_the_seats_and_can_be_retried(
 def test_buy_a_10_class_card_on_tarifs(page, live_server, login_as, member, card, mailoutbox):
     login_as(member)
     page.goto(live_server.url + "/tarifs")
-    page.locator("#tarif-%d" % card.pk).get_by_role("button", name="Commander").click()
+    page.locator(f"#tarif-{card.pk}").get_by_role("button", name="Commander").click()
     dialog = page.locator("dialog[open]")
     expect(dialog.get_by_role("heading")).to_have_text("Commander : Carte 10 cours")
     quantity = dialog.get_by_label("Quantité")
@@ -125,14 +125,14 @@ def test_buy_a_10_class_card_on_tarifs(page, live_server, login_as, member, card
     assert "Carte 10 cours × 2" in receipt.body and "380,00 EUR" in receipt.body
 
     # Opening again starts from a quantity of 1.
-    page.locator("#tarif-%d" % card.pk).get_by_role("button", name="Commander").click()
+    page.locator(f"#tarif-{card.pk}").get_by_role("button", name="Commander").click()
     expect(page.locator("dialog[open]").get_by_label("Quantité")).to_have_value("1")
 
 
 def test_cancel_a_payment(page, live_server, login_as, member, card, mailoutbox):
     login_as(member)
     page.goto(live_server.url + "/tarifs")
-    page.locator("#tarif-%d" % card.pk).get_by_role("button", name="Commander").click()
+    page.locator(f"#tarif-{card.pk}").get_by_role("button", name="Commander").click()
     dialog = page.locator("dialog[open]")
     dialog.get_by_role("button", name="Payer 190,00 €").click()
     simulator = dialog.get_by_role("group", name="Fenêtre de paiement simulée")
@@ -154,7 +154,7 @@ def test_cancel_a_payment(page, live_server, login_as, member, card, mailoutbox)
 
 def test_visitors_are_asked_to_log_in(page, live_server, card):
     page.goto(live_server.url + "/tarifs")
-    page.locator("#tarif-%d" % card.pk).get_by_role("button", name="Commander").click()
+    page.locator(f"#tarif-{card.pk}").get_by_role("button", name="Commander").click()
     expect(page.get_by_text(MSG_LOGIN_TO_ORDER)).to_be_visible()
     expect(page.locator("dialog[open]")).to_have_count(0)
     assert page.url.endswith("/tarifs")
