@@ -160,8 +160,9 @@ class CapturePaymentApi(APIView):
         if not outcome.completed:
             code = status.HTTP_402_PAYMENT_REQUIRED
             return error_response(outcome.message or services.MSG_NOT_APPROVED, code, **body)
-        if outcome.message:
-            body["message"] = outcome.message
+        if outcome.message == services.MSG_PAID_BUT_FULL:
+            # Paid, but the lapsed hold's seats went to someone else: say so rather than "success".
+            return error_response(outcome.message, status.HTTP_409_CONFLICT, **body)
         return Response(body)
 
 

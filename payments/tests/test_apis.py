@@ -235,6 +235,31 @@ def test_declined_payment_leaves_the_reservation_held_and_says_so(api_client, me
     assert reservation.status == ReservationStatus.CONFIRMED
 
 
+def test_paid_after_the_hold_lapsed_and_the_seats_went_elsewhere(
+    api_client, member, other_member, make_reservation, mailoutbox, django_capture_on_commit_callbacks
+):
+    reservation = make_reservation(member, participants=2)
+    session = reservation.session
+    session.max_attendees = 2
+    session.save()
+    api_client.force_authenticate(member)
+    order_id = _create(api_client, reservation_payload(reservation)).json()["id"]
+    _simulate_buyer(api_client, order_id)
+    # The member took too long: the hold lapsed and someone else took the seats.
+    reservation.hold_expires_at = timezone.now() - timedelta(minutes=1)
+    reservation.save()
+    make_reservation(other_member, participants=2, session=session, status=ReservationStatus.CONFIRMED)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
+    assert response.status_code == 409 and response.json()["error"] == services.MSG_PAID_BUT_FULL
+    order = PaymentOrder.objects.get(order_id=order_id)
+    assert order.status == PaymentStatus.COMPLETED and order.provider_note == services.MSG_PAID_BUT_FULL
+    reservation.refresh_from_db()
+    assert reservation.status == ReservationStatus.HELD
+    (receipt,) = receipts(mailoutbox)
+    assert services.MSG_PAID_BUT_FULL in receipt.body
+
+
 def test_capture_before_approval_is_refused(api_client, member, card_tariff):
     api_client.force_authenticate(member)
     order_id = _create(api_client, tariff_payload(card_tariff, member)).json()["id"]
