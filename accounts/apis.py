@@ -62,6 +62,21 @@ class UserOutput(serializers.ModelSerializer):
         return selectors.avatar_url(user)
 
 
+class MessageOutput(serializers.Serializer):
+    message = serializers.CharField()
+
+
+class RegisterOutput(MessageOutput):
+    user = UserOutput()
+
+
+class LoginOutput(serializers.Serializer):
+    userId = serializers.IntegerField()
+    role = serializers.CharField()
+    token = serializers.CharField(help_text="Jeton d'accès (Bearer), 5 minutes.")
+    refresh = serializers.CharField(help_text="Jeton de rafraîchissement, à envoyer à /api/users/token/refresh.")
+
+
 def _text(**kwargs):
     return serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, default="", **kwargs)
 
@@ -93,7 +108,7 @@ class RegisterApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
 
-    @extend_schema(request=RegisterInput, responses={201: UserOutput})
+    @extend_schema(request=RegisterInput, responses={201: RegisterOutput})
     def post(self, request):
         data = RegisterInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -123,6 +138,7 @@ class ValidateEmailApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
 
+    @extend_schema(responses=MessageOutput)
     def get(self, request, token):
         try:
             services.email_confirm(token=token)
@@ -139,7 +155,7 @@ class ResendConfirmationApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
 
-    @extend_schema(request=EmailInput)
+    @extend_schema(request=EmailInput, responses=MessageOutput)
     def post(self, request):
         data = EmailInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -163,7 +179,7 @@ class LoginApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
 
-    @extend_schema(request=LoginInput)
+    @extend_schema(request=LoginInput, responses=LoginOutput)
     def post(self, request):
         data = LoginInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -189,7 +205,7 @@ class LogoutApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
 
-    @extend_schema(request=LogoutInput)
+    @extend_schema(request=LogoutInput, responses=MessageOutput)
     def post(self, request):
         data = LogoutInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -202,7 +218,7 @@ class ForgotPasswordApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
 
-    @extend_schema(request=EmailInput)
+    @extend_schema(request=EmailInput, responses=MessageOutput)
     def post(self, request):
         data = EmailInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -222,7 +238,7 @@ class ResetPasswordApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
 
-    @extend_schema(request=ResetPasswordInput)
+    @extend_schema(request=ResetPasswordInput, responses=MessageOutput)
     def post(self, request, token):
         data = ResetPasswordInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -330,6 +346,7 @@ class UserDetailApi(APIView):
 
     patch = put
 
+    @extend_schema(responses=MessageOutput)
     def delete(self, request, user_id):
         if not request.user.is_studio_staff:
             return error_response(services.MSG_PROFILE_FORBIDDEN, status.HTTP_403_FORBIDDEN)

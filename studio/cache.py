@@ -65,6 +65,8 @@ def cache_public_page(view):
             request.method in ("GET", "HEAD")
             and not request.user.is_authenticated
             and not request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+            # A pending flash message (e.g. after logout) lives in the messages cookie: render it, don't serve a copy.
+            and not request.COOKIES.get(getattr(settings, "MESSAGE_COOKIE_NAME", "messages"))
         )
         if not cacheable:
             return view(request, *args, **kwargs)

@@ -159,3 +159,19 @@ def test_generated_password_rules_are_the_pages_props(client):
 def test_service_is_keyword_only():
     with pytest.raises(TypeError):
         services.user_register("Bernard")  # noqa
+
+
+def test_seed_is_idempotent():
+    from accounts import seed
+
+    seed.run()
+    seed.run()
+    assert User.objects.filter(role=Role.SUPERVISOR).count() == 1
+    assert User.objects.count() == 1 + len(seed.MEMBERS)
+
+
+@pytest.mark.parametrize("path", ["/login", "/register", "/forgot-password", "/confirm-email/x", "/reset-password/x"])
+def test_account_pages_load_no_react(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    assert "vendor-react" not in response.text
