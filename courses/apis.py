@@ -106,6 +106,7 @@ class CourseDetailApi(PublicReadStaffWrite):
         course = services.course_update(course=course, **data.validated_data)
         return Response(CourseOutputSerializer(course).data)
 
+    @extend_schema(request=None, responses={204: None})
     def delete(self, request, course_id):
         course = self._course(course_id)
         if course is None:
@@ -190,6 +191,7 @@ class TariffDetailApi(PublicReadStaffWrite):
         tariff = services.tariff_update(tariff=tariff, **data.validated_data)
         return Response(TariffOutputSerializer(tariff).data)
 
+    @extend_schema(request=None, responses={204: None})
     def delete(self, request, tariff_id):
         tariff = Tariff.objects.filter(pk=tariff_id).first()
         if tariff is None:
@@ -235,6 +237,7 @@ class TestimonialDetailApi(PublicReadStaffWrite):
         testimonial = services.testimonial_update(testimonial=testimonial, **data.validated_data)
         return Response(TestimonialSerializer(testimonial).data)
 
+    @extend_schema(request=None, responses={204: None})
     def delete(self, request, testimonial_id):
         testimonial = Testimonial.objects.filter(pk=testimonial_id).first()
         if testimonial is None:

@@ -90,6 +90,13 @@ class Tariff(models.Model):
         Course, on_delete=models.SET_NULL, null=True, blank=True, related_name="tariffs", verbose_name="cours lié"
     )
     position = models.PositiveSmallIntegerField("ordre", default=0)
+    # What buying it grants (bookings.Pass): a class card of `pass_credits` classes, or an unlimited subscription,
+    # valid `pass_validity_months` months from the purchase. Neither credits nor unlimited: it grants no pass.
+    pass_credits = models.PositiveSmallIntegerField(
+        "crédits accordés", default=0, help_text="Nombre de cours de la carte (0 pour un abonnement)."
+    )
+    pass_validity_months = models.PositiveSmallIntegerField("validité (mois)", default=0)
+    pass_unlimited = models.BooleanField("illimité (abonnement)", default=False)
 
     class Meta:
         verbose_name = "tarif"
@@ -98,10 +105,21 @@ class Tariff(models.Model):
         constraints = [
             models.CheckConstraint(condition=models.Q(price__gte=0), name="tariff_price_not_negative"),
             models.CheckConstraint(condition=models.Q(type__in=TariffType.values), name="tariff_type_valid"),
+            models.CheckConstraint(
+                condition=~models.Q(pass_unlimited=True, pass_credits__gt=0), name="tariff_unlimited_has_no_credits"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(pass_credits=0, pass_unlimited=False) | models.Q(pass_validity_months__gte=1),
+                name="tariff_pass_has_a_validity",
+            ),
         ]
 
     def __str__(self):
         return self.title
+
+    @property
+    def grants_pass(self) -> bool:
+        return (self.pass_unlimited or self.pass_credits > 0) and self.pass_validity_months > 0
 
     @property
     def is_party(self):

@@ -117,6 +117,9 @@ PARTY_TARIFF_TITLE = "EVJF / EVG"
 TARIFFS = [
     {
         "title": "Cours à l'unité",
+        "pass_credits": 1,
+        "pass_validity_months": 1,
+        "pass_unlimited": False,
         "type": TariffType.COURSE,
         "price": Decimal("25.00"),
         "frequency": "",
@@ -126,6 +129,9 @@ TARIFFS = [
     },
     {
         "title": "Carte 10 cours",
+        "pass_credits": 10,
+        "pass_validity_months": 6,
+        "pass_unlimited": False,
         "type": TariffType.PACKAGE,
         "price": Decimal("190.00"),
         "frequency": "",
@@ -135,6 +141,9 @@ TARIFFS = [
     },
     {
         "title": "Abonnement annuel illimité",
+        "pass_credits": 0,
+        "pass_validity_months": 12,
+        "pass_unlimited": True,
         "type": TariffType.SUBSCRIPTION,
         "price": Decimal("55.00"),
         "frequency": "par mois",
@@ -143,6 +152,9 @@ TARIFFS = [
     },
     {
         "title": "Abonnement annuel étudiant / demandeur d'emploi",
+        "pass_credits": 0,
+        "pass_validity_months": 12,
+        "pass_unlimited": True,
         "type": TariffType.SUBSCRIPTION,
         "price": Decimal("44.00"),
         "frequency": "par mois",
@@ -152,6 +164,9 @@ TARIFFS = [
     },
     {
         "title": "Abonnement 6 mois illimité",
+        "pass_credits": 0,
+        "pass_validity_months": 6,
+        "pass_unlimited": True,
         "type": TariffType.SUBSCRIPTION,
         "price": Decimal("85.00"),
         "frequency": "par mois",
@@ -160,6 +175,9 @@ TARIFFS = [
     },
     {
         "title": "Abonnement 6 mois étudiant",
+        "pass_credits": 0,
+        "pass_validity_months": 6,
+        "pass_unlimited": True,
         "type": TariffType.SUBSCRIPTION,
         "price": Decimal("65.00"),
         "frequency": "par mois",
@@ -169,6 +187,9 @@ TARIFFS = [
     },
     {
         "title": "Abonnement trimestriel",
+        "pass_credits": 0,
+        "pass_validity_months": 3,
+        "pass_unlimited": True,
         "type": TariffType.SUBSCRIPTION,
         "price": Decimal("120.00"),
         "frequency": "par trimestre",
@@ -177,6 +198,9 @@ TARIFFS = [
     },
     {
         "title": "Abonnement trimestriel étudiant",
+        "pass_credits": 0,
+        "pass_validity_months": 3,
+        "pass_unlimited": True,
         "type": TariffType.SUBSCRIPTION,
         "price": Decimal("100.00"),
         "frequency": "par trimestre",

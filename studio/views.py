@@ -57,18 +57,23 @@ def social_embeds() -> list[dict]:
         "&show_facepile=true"
     )
     return [
-        {"name": "Facebook", "src": facebook, "url": studio["facebook_url"], "label": "La page Facebook du studio"},
+        {
+            "name": "Facebook",
+            "src": facebook,
+            "url": studio["facebook_url"],
+            "label": "Le fil de la page Facebook du studio",
+        },
         {
             "name": "Instagram",
             "src": f"https://www.instagram.com/{quote(_handle(studio['instagram_url']))}/embed",
             "url": studio["instagram_url"],
-            "label": "Le profil Instagram du studio",
+            "label": "Le fil du profil Instagram du studio",
         },
         {
             "name": "TikTok",
             "src": f"https://www.tiktok.com/embed/@{quote(_handle(studio['tiktok_url']))}",
             "url": studio["tiktok_url"],
-            "label": "Le profil TikTok du studio",
+            "label": "Le fil du profil TikTok du studio",
         },
     ]
 

@@ -113,6 +113,9 @@ def seed_catalogue(today=None):
                 "conditions": data.get("conditions", ""),
                 "course": courses[course_key][0] if course_key else None,
                 "position": position,
+                "pass_credits": data.get("pass_credits", 0),
+                "pass_validity_months": data.get("pass_validity_months", 0),
+                "pass_unlimited": data.get("pass_unlimited", False),
             },
         )
 
