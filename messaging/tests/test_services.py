@@ -149,3 +149,15 @@ def test_demo_seed_is_idempotent(member, staff):
     seed.run()
     assert (ContactMessage.objects.count(), RoomRentalRequest.objects.count()) == counts == (2, 1)
     assert ContactMessage.objects.get(user=member).replies.get().author_label == "Admin"
+
+
+def test_html_in_a_message_is_escaped_in_the_html_emails(mailoutbox, staff, member):
+    hostile = '<script>alert(1)</script><b id="injected">x</b>'
+    message = services.contact_message_create(name=hostile, email="lea@example.fr", text=hostile, subject=hostile)
+    html = mailoutbox[0].alternatives[0][0]
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    message.user = member
+    message.save()
+    services.contact_reply_add(message_id=message.pk, author=staff, text=hostile)
+    html = mailoutbox[-1].alternatives[0][0]
+    assert "<script>" not in html and '<b id="injected">' not in html

@@ -213,3 +213,21 @@ def test_staff_badge_counts_messages_waiting_for_the_studio(client, staff):
     ContactMessageFactory(staff_unread=True)
     client.force_login(staff)
     assert "data-unread-badge>1<" in client.get("/contact").content.decode()
+
+
+def _page_queries(client, path):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(path).status_code == 200
+    return len(queries)
+
+
+def test_member_messages_page_runs_the_same_queries_whatever_the_data(client, member, staff):
+    client.force_login(member)
+    ContactMessageFactory.for_member(member, member_unread=True)
+    few = _page_queries(client, "/user/messages")
+    for _ in range(20):
+        ContactMessageFactory.for_member(member, member_unread=True)
+    assert _page_queries(client, "/user/messages") == few

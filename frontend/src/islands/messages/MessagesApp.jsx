@@ -1,6 +1,6 @@
 /* Member conversations (/user/messages) and the staff view of one message (/messages/<id>).
    Every message and reply is rendered as a React text node: HTML in a message stays text. */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 
 const DATE_FORMAT = new Intl.DateTimeFormat("fr-FR", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Paris" });
@@ -69,12 +69,19 @@ export function ReplyBox({ message, texts, onReplied }) {
   );
 }
 
-export function Thread({ message, mode, texts, onReplied, children }) {
+export function Thread({ message, mode, texts, onReplied, focusOnOpen = false, children }) {
   const staffView = mode === "staff";
+  const heading = useRef(null);
+  useEffect(() => {
+    // A conversation chosen in the list: move focus (and the small screen's view) to it.
+    if (focusOnOpen && heading.current) heading.current.focus();
+  }, [message.id, focusOnOpen]);
   const authorOf = (reply) => (reply.author_role === "staff" ? "Admin" : staffView ? reply.author : "Vous");
   return (
     <article className="thread" aria-labelledby="thread-title">
-      <h2 id="thread-title">{message.subject || "Sans sujet"}</h2>
+      <h2 id="thread-title" ref={heading} tabIndex={-1}>
+        {message.subject || "Sans sujet"}
+      </h2>
       {staffView && (
         <dl className="thread-details">
           <dt>De</dt>
@@ -111,6 +118,7 @@ export function MemberMessages({ userId, selectedId = null, texts }) {
   const [messages, setMessages] = useState(null);
   const [selected, setSelected] = useState(null);
   const [error, setError] = useState("");
+  const [chosen, setChosen] = useState(false);
 
   const open = useCallback(
     async (id, { push = true } = {}) => {
@@ -171,7 +179,12 @@ export function MemberMessages({ userId, selectedId = null, texts }) {
           <ul className="conversation-list">
             {messages.map((m) => (
               <li key={m.id}>
-                <button type="button" onClick={() => open(m.id)} aria-current={selected?.id === m.id ? "true" : undefined}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setChosen(true);
+                    open(m.id);
+                  }} aria-current={selected?.id === m.id ? "true" : undefined}>
                   <span className="conversation-subject">{m.subject || "Sans sujet"}</span>
                   <span className="conversation-meta">
                     {formatDate(m.last_activity_at)} · {m.responses.length} réponse{m.responses.length > 1 ? "s" : ""}
@@ -190,7 +203,7 @@ export function MemberMessages({ userId, selectedId = null, texts }) {
           </p>
         )}
         {selected ? (
-          <Thread message={selected} mode="member" texts={texts} onReplied={replied} />
+          <Thread message={selected} mode="member" texts={texts} onReplied={replied} focusOnOpen={chosen} />
         ) : (
           messages && messages.length > 0 && <p className="help">Sélectionnez une conversation pour l'afficher.</p>
         )}
