@@ -252,3 +252,48 @@ def test_upload_a_slideshow_image_through_the_crop(page, live_server, login_as, 
     assert abs(slide.width / slide.height - 16 / 9) < 0.01
     expect(_rows(page)).to_have_count(1)
     expect(_rows(page).first).to_contain_text("Bienvenue au studio")
+
+
+SECTIONS = {
+    "users": "Utilisateurs",
+    "courses": "Cours",
+    "tarifs": "Tarifs",
+    "testimonials": "Témoignages",
+    "instructors": "Professeurs",
+    "contact-messages": "Messages de contact",
+    "sessions": "Sessions de cours",
+    "slider": "Slider",
+    "media": "Médias",
+    "slideshow": "Diaporama de l'accueil",
+    "orders": "Commandes de paiement",
+    "reservations": "Réservations des prochaines sessions",
+    "parties": "Réservations EVJF/EVG",
+    "rentals": "Demandes de location de salle",
+}
+
+
+def test_every_section_loads_from_the_sidebar_and_the_back_button_works(page, live_server, login_as, staff):
+    from messaging.services import contact_message_create
+
+    contact_message_create(name="Jeanne", email="jeanne@example.fr", text="Bonjour, des cours le soir ?")
+    login_as(staff)
+    page.goto(live_server.url + "/admin/dashboard")
+    main = page.locator(".dash-main")
+    expect(main.get_by_role("heading", level=2)).to_have_text("Utilisateurs")  # users by default
+    sidebar = page.get_by_role("navigation", name="Rubriques du tableau de bord")
+    expect(sidebar.get_by_role("link", name=re.compile("Messages de contact")).locator(".badge")).to_have_text("1")
+    for key, title in SECTIONS.items():
+        link = sidebar.locator(f'a[href="/admin/{key}"]')
+        link.click()
+        expect(page).to_have_url(f"{live_server.url}/admin/{key}")
+        expect(main.get_by_role("heading", level=2)).to_have_text(title)
+        expect(link).to_have_attribute("aria-current", "page")
+        expect(main.get_by_role("table")).to_be_visible()
+        expect(main.get_by_role("alert")).to_have_count(0)
+    page.go_back()
+    expect(page).to_have_url(f"{live_server.url}/admin/parties")
+    expect(main.get_by_role("heading", level=2)).to_have_text("Réservations EVJF/EVG")
+    page.go_back()
+    expect(main.get_by_role("heading", level=2)).to_have_text("Réservations des prochaines sessions")
+    page.reload()
+    expect(main.get_by_role("heading", level=2)).to_have_text("Réservations des prochaines sessions")

@@ -40,7 +40,7 @@ export default function Dashboard({ user = {}, djangoAdminUrl = "" }) {
   const go = (event, key) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    if (key !== section) {
+    if (window.location.pathname !== sectionPath(key)) {
       window.history.pushState({ section: key }, "", sectionPath(key));
       setSection(key);
     }
