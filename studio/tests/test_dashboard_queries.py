@@ -65,7 +65,7 @@ def _rentals(n):
 def _orders(n):
     from payments.services import payment_order_staff_create
 
-    for i in range(n):
+    for _ in range(n):
         payment_order_staff_create(
             data={
                 "order_id": f"MANUEL-{uuid.uuid4().hex[:10]}",
