@@ -297,3 +297,40 @@ def test_every_section_loads_from_the_sidebar_and_the_back_button_works(page, li
     expect(main.get_by_role("heading", level=2)).to_have_text("Réservations des prochaines sessions")
     page.reload()
     expect(main.get_by_role("heading", level=2)).to_have_text("Réservations des prochaines sessions")
+
+
+def test_testimonials_add_edit_delete_and_instructors_add_edit(page, live_server, login_as, supervisor):
+    from courses.models import Instructor, Testimonial
+    from courses.tests.factories import TestimonialFactory
+
+    TestimonialFactory(name="Nina", message="Super ambiance !")
+    login_as(supervisor)
+    page.goto(live_server.url + "/admin/testimonials")
+    expect(_rows(page).filter(has_text="Nina")).to_have_count(1)
+    page.get_by_role("button", name="Ajouter un témoignage").click()
+    _dialog(page).get_by_label("Nom").fill("Léa")
+    _dialog(page).get_by_label("Message").fill("Des profs géniales.")
+    _dialog(page).get_by_role("button", name="Enregistrer").click()
+    expect(_rows(page).filter(has_text="Léa")).to_have_count(1)
+    _rows(page).filter(has_text="Léa").get_by_role("button", name=re.compile("^Modifier")).click()
+    _dialog(page).get_by_label("Message").fill("Des profs vraiment géniales.")
+    _dialog(page).get_by_role("button", name="Enregistrer").click()
+    expect(_rows(page).filter(has_text="Léa")).to_contain_text("vraiment")
+    _rows(page).filter(has_text="Nina").get_by_role("button", name=re.compile("^Supprimer")).click()
+    _dialog(page).get_by_role("button", name="Supprimer").click()
+    expect(_rows(page).filter(has_text="Nina")).to_have_count(0)
+    assert list(Testimonial.objects.values_list("name", "message")) == [("Léa", "Des profs vraiment géniales.")]
+
+    page.get_by_role("navigation", name="Rubriques du tableau de bord").get_by_role("link", name="Professeurs").click()
+    page.get_by_role("button", name="Ajouter un professeur").click()
+    _dialog(page).get_by_label("Utilisateur").select_option(label=f"Paul Durand ({supervisor.email})")
+    _dialog(page).get_by_label("Spécialités").fill("Pole, cerceau")
+    _dialog(page).get_by_role("button", name="Enregistrer").click()
+    row = _rows(page).filter(has_text="Paul Durand")
+    expect(row).to_contain_text("Pole, cerceau")
+    expect(row.get_by_role("button", name=re.compile("^Supprimer"))).to_have_count(0)  # list, add, edit only
+    row.get_by_role("button", name=re.compile("^Modifier")).click()
+    _dialog(page).get_by_label("Biographie").fill("Championne de France.")
+    _dialog(page).get_by_role("button", name="Enregistrer").click()
+    expect(row).to_contain_text("Championne de France.")
+    assert Instructor.objects.get(user=supervisor).bio == "Championne de France."
