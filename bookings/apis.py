@@ -23,6 +23,20 @@ Attendee (`GET /api/course-sessions/<id>/attendees`, staff)::
                   "status_label", "paid": bool, "total_amount": "50.00", "hold_expires_at", "created_at",
                   "confirmed_at", "message"}]}
 
+Pass (`GET /api/passes/mine` for the member; `GET /api/passes?page=&search=&ordering=` and `GET|PUT
+/api/passes/<id>` for staff)::
+
+    {"id", "kind": "card|subscription", "kind_label", "origin", "origin_label", "title", "tariff_id",
+     "credits_total", "credits_left",                                     # null for a subscription
+     "starts_on", "expires_on": "YYYY-MM-DD", "state": "active|upcoming|expired|used", "state_label",
+     "member_id", "member_name", "member_email", "created_at"}
+    staff detail adds "adjustments": [{"id", "action", "action_label", "credits_delta", "expires_on_before",
+     "expires_on_after", "reason", "by", "reservation": null | {"id", "title", "date"}, "at"}]
+
+Booking with a pass: `POST /api/reservations-courses` with `pass_id` → 201, the reservation confirmed at once
+(`status: "confirmed"`, `paid_with_pass: {id, title, kind}`, `credits_spent`, `pass`: the pass after the spend).
+Cancelling: `POST /api/reservations-courses/<id>/cancel` → 200 {message, reservation_id, credit_pass: pass|null}.
+
 Party reservation (`GET /api/evf-reservations?page=`, staff)::
 
     {"count", "next", "previous", "results": [{"id", "user_id", "eventType": "EVJF|EVG", "event_type_label",
@@ -158,6 +172,52 @@ def reservation_data(reservation) -> dict:
         "last_name": reservation.last_name,
         "email": reservation.email,
         "message": services.MSG_RESERVATION_SENT,
+        **selectors.reservation_payment_data(reservation, now=timezone.now()),
+    }
+
+
+def pass_data(pass_obj, *, today=None) -> dict:
+    today = today or timezone.localdate()
+    state = getattr(pass_obj, "state", None) or selectors.pass_state(pass_obj, today=today)
+    member = pass_obj.member
+    return {
+        "id": pass_obj.pk,
+        "kind": pass_obj.kind,
+        "kind_label": pass_obj.get_kind_display(),
+        "origin": pass_obj.origin,
+        "origin_label": pass_obj.get_origin_display(),
+        "title": pass_obj.title,
+        "tariff_id": pass_obj.tariff_id,
+        "credits_total": pass_obj.credits_total,
+        "credits_left": pass_obj.credits_left,
+        "starts_on": pass_obj.starts_on.isoformat(),
+        "expires_on": pass_obj.expires_on.isoformat(),
+        "state": state,
+        "state_label": selectors.PASS_STATE_LABELS[state],
+        "member_id": pass_obj.member_id,
+        "member_name": member.get_full_name(),
+        "member_email": member.email,
+        "created_at": _iso(pass_obj.created_at),
+    }
+
+
+def adjustment_data(adjustment) -> dict:
+    reservation = adjustment.reservation
+    return {
+        "id": adjustment.pk,
+        "action": adjustment.action,
+        "action_label": adjustment.get_action_display(),
+        "credits_delta": adjustment.credits_delta,
+        "expires_on_before": adjustment.expires_on_before.isoformat() if adjustment.expires_on_before else None,
+        "expires_on_after": adjustment.expires_on_after.isoformat() if adjustment.expires_on_after else None,
+        "reason": adjustment.reason,
+        "by": adjustment.by.get_full_name() or adjustment.by.email if adjustment.by else "",
+        "reservation": (
+            {"id": reservation.pk, "title": reservation.session.course.title, "date": _iso(reservation.session.start)}
+            if reservation
+            else None
+        ),
+        "at": _iso(adjustment.at),
     }
 
 
@@ -358,6 +418,7 @@ class ReservationPayloadSerializer(serializers.Serializer):
     total_amount = _text()
     totalAmount = _text()
     eventType = _text()
+    pass_id = serializers.JSONField(required=False, allow_null=True)
 
 
 class ReservationCourseCreateApi(APIView):
@@ -378,6 +439,8 @@ class ReservationCourseCreateApi(APIView):
         data = serializer.validated_data
         if (data.get("type") or "cours").strip().lower() == "evj":
             return _create_party_from_payload(request, data)
+        if data.get("pass_id") not in (None, ""):
+            return self._book_with_pass(request, data)
         raw_total = data.get("total_amount") or data.get("totalAmount")
         try:
             expected_total = Decimal(raw_total) if raw_total not in (None, "") else None
@@ -403,6 +466,167 @@ class ReservationCourseCreateApi(APIView):
             return error_response(exc.message, code)
         reservation = selectors.member_reservations(user=request.user).get(pk=reservation.pk)
         return Response(reservation_data(reservation), status=status.HTTP_201_CREATED)
+
+    def _book_with_pass(self, request, data):
+        """The popup's 'pay with my card/subscription': confirmed at once, the credits taken under row locks."""
+        try:
+            reservation = services.reservation_book_with_pass(
+                user=request.user,
+                session_id=data.get("session_id"),
+                pass_id=data.get("pass_id"),
+                participants=data.get("participants"),
+                first_name=data.get("first_name") or "",
+                last_name=data.get("last_name") or "",
+                email=data.get("email") or "",
+                message=data.get("message") or "",
+            )
+        except services.ReservationError as exc:
+            code = 400
+            if exc.message in (services.MSG_SESSION_NOT_FOUND, services.MSG_PASS_NOT_FOUND):
+                code = status.HTTP_404_NOT_FOUND
+            elif exc.message in (services.MSG_SESSION_FULL, services.MSG_ALREADY_RESERVED) or exc.message.startswith(
+                services.MSG_NOT_ENOUGH_SEATS.split("{")[0]
+            ):
+                code = status.HTTP_409_CONFLICT
+            return error_response(exc.message, code)
+        reservation = selectors.member_reservations(user=request.user).get(pk=reservation.pk)
+        data = reservation_data(reservation)
+        data["message"] = services.MSG_BOOKED_WITH_PASS.format(title=reservation.paid_with_pass.title)
+        reservation.paid_with_pass.member = request.user
+        data["pass"] = pass_data(reservation.paid_with_pass)
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+class ReservationCancelApi(APIView):
+    """POST /api/reservations-courses/<id>/cancel: the member cancels their own confirmed reservation (issue 10)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request, reservation_id: int):
+        try:
+            outcome = services.reservation_cancel(user=request.user, reservation_id=reservation_id)
+        except services.ReservationError as exc:
+            code = status.HTTP_404_NOT_FOUND if exc.message == services.MSG_RESERVATION_NOT_FOUND else 400
+            return error_response(exc.message, code)
+        credit_pass = outcome.credit_pass
+        if credit_pass is not None:
+            credit_pass.member = request.user
+        return Response(
+            {
+                "message": outcome.message,
+                "reservation_id": outcome.reservation.pk,
+                "status": outcome.reservation.status,
+                "credit_pass": pass_data(credit_pass) if credit_pass else None,
+            }
+        )
+
+
+class MyPassesApi(APIView):
+    """GET /api/passes/mine: the member's class cards and subscriptions (usable first). One query."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        passes = selectors.member_passes(user=request.user)
+        for p in passes:
+            p.member = request.user
+        return Response([pass_data(p) for p in passes])
+
+
+class PassGrantSerializer(serializers.Serializer):
+    member_email = _text()
+    tariff_id = serializers.JSONField(required=False, allow_null=True)
+    kind = _text()
+    credits = serializers.JSONField(required=False, allow_null=True)
+    starts_on = _text()
+    expires_on = _text()
+    reason = _text()
+
+
+class PassAdjustSerializer(serializers.Serializer):
+    credits_delta = serializers.JSONField(required=False, allow_null=True)
+    expires_on = _text()
+    reason = _text()
+
+
+class PassListApi(APIView):
+    """Staff: GET the passes (paginated, ?search= member or offer, ?ordering=), POST grant one to a member."""
+
+    permission_classes = [IsStudioStaff]
+    serializer_class = PassGrantSerializer
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        qs = selectors.passes_staff_list(
+            search=request.query_params.get("search", ""),
+            ordering=request.query_params.get("ordering", "-created_at"),
+        )
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(qs, request, view=self)
+        today = timezone.localdate()
+        return paginator.get_paginated_response([pass_data(p, today=today) for p in page])
+
+    def post(self, request):
+        serializer = PassGrantSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            pass_obj = services.pass_grant(
+                actor=request.user,
+                member_email=data.get("member_email") or "",
+                reason=data.get("reason") or "",
+                tariff_id=data.get("tariff_id"),
+                kind=data.get("kind") or "",
+                credits=data.get("credits"),
+                starts_on=data.get("starts_on"),
+                expires_on=data.get("expires_on"),
+            )
+        except services.ReservationError as exc:
+            return error_response(exc.message)
+        return Response({**pass_data(pass_obj), "message": services.MSG_PASS_GRANTED}, status=status.HTTP_201_CREATED)
+
+
+class PassDetailApi(APIView):
+    """Staff: GET a pass with its ledger; PUT {credits_delta, expires_on, reason} adds credits or extends it."""
+
+    permission_classes = [IsStudioStaff]
+    serializer_class = PassAdjustSerializer
+
+    def _detail(self, pass_id: int):
+        pass_obj = selectors.passes_staff_list().filter(pk=pass_id).first() if pass_id < 2**31 else None
+        if pass_obj is None:
+            return None
+        data = pass_data(pass_obj)
+        data["adjustments"] = [adjustment_data(a) for a in selectors.pass_adjustments(pass_id=pass_id)]
+        return data
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pass_id: int):
+        data = self._detail(pass_id)
+        if data is None:
+            return error_response(services.MSG_PASS_NOT_FOUND, status.HTTP_404_NOT_FOUND)
+        return Response(data)
+
+    def put(self, request, pass_id: int):
+        serializer = PassAdjustSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            services.pass_adjust(
+                actor=request.user,
+                pass_id=pass_id,
+                reason=data.get("reason") or "",
+                credits_delta=data.get("credits_delta"),
+                expires_on=data.get("expires_on"),
+            )
+        except services.ReservationError as exc:
+            code = status.HTTP_404_NOT_FOUND if exc.message == services.MSG_PASS_NOT_FOUND else 400
+            return error_response(exc.message, code)
+        return Response({**self._detail(pass_id), "message": services.MSG_PASS_UPDATED})
+
+    patch = put
 
 
 def _create_party_from_payload(request, data):

@@ -42,6 +42,16 @@ class Reservation(models.Model):
     created_at = models.DateTimeField("créée le", auto_now_add=True)
     confirmed_at = models.DateTimeField("confirmée le", null=True, blank=True)
     cancelled_at = models.DateTimeField("annulée le", null=True, blank=True)
+    # Paid with a class card or a subscription instead of a card payment (issue 10): which pass, how many credits.
+    paid_with_pass = models.ForeignKey(
+        "bookings.Pass",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reservations",
+        verbose_name="payée avec",
+    )
+    credits_spent = models.PositiveSmallIntegerField("crédits utilisés", default=0)
 
     class Meta:
         verbose_name = "réservation"
@@ -54,6 +64,10 @@ class Reservation(models.Model):
                 fields=["session", "user"],
                 condition=models.Q(status__in=["held", "confirmed"]),
                 name="reservation_one_active_per_member_and_session",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(credits_spent=0) | models.Q(paid_with_pass__isnull=False),
+                name="reservation_credits_spent_on_a_pass",
             ),
         ]
         indexes = [models.Index(fields=["session", "status"])]
@@ -131,3 +145,148 @@ class CourseFeedback(models.Model):
 
     def __str__(self):
         return f"{self.user} – {self.course} ({self.rating}/5)"
+
+
+class PassKind(models.TextChoices):
+    CARD = "card", "Carte de cours"
+    SUBSCRIPTION = "subscription", "Abonnement"
+
+
+class PassOrigin(models.TextChoices):
+    PURCHASE = "purchase", "Achat en ligne"
+    STAFF = "staff", "Attribuée par le studio"
+    CANCELLATION = "cancellation", "Avoir d'annulation"
+
+
+class Pass(models.Model):
+    """What a member may book with instead of paying by card: a class card (credits) or a subscription (unlimited).
+
+    Valid from `starts_on` to `expires_on` included (Paris dates). A card spends one credit per participant; a
+    subscription covers the member alone. Created by a captured tariff order (one pass per order: a quantity of N
+    cards gives N × the tariff's credits, N subscriptions N × its period), by staff, or by cancelling a reservation
+    paid by card (an 'avoir').
+    """
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="passes", verbose_name="membre"
+    )
+    tariff = models.ForeignKey(
+        "courses.Tariff", on_delete=models.PROTECT, null=True, blank=True, related_name="passes", verbose_name="tarif"
+    )
+    kind = models.CharField("type", max_length=20, choices=PassKind.choices)
+    origin = models.CharField("origine", max_length=20, choices=PassOrigin.choices, default=PassOrigin.PURCHASE)
+    title = models.CharField("intitulé", max_length=150)
+    credits_total = models.PositiveIntegerField("crédits accordés", null=True, blank=True)
+    credits_left = models.PositiveIntegerField("crédits restants", null=True, blank=True)
+    starts_on = models.DateField("valable à partir du")
+    expires_on = models.DateField("valable jusqu'au")
+    source_order = models.OneToOneField(
+        "payments.PaymentOrder",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="granted_pass",
+        verbose_name="commande d'origine",
+    )
+    source_reservation = models.OneToOneField(
+        Reservation,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="credit_pass",
+        verbose_name="réservation annulée d'origine",
+    )
+    created_at = models.DateTimeField("créée le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "carte ou abonnement"
+        verbose_name_plural = "cartes et abonnements"
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(kind__in=PassKind.values), name="pass_kind_valid"),
+            models.CheckConstraint(condition=models.Q(origin__in=PassOrigin.values), name="pass_origin_valid"),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(
+                        kind=PassKind.CARD,
+                        credits_total__isnull=False,
+                        credits_left__isnull=False,
+                        credits_left__gte=0,
+                        credits_left__lte=models.F("credits_total"),
+                    )
+                    | models.Q(kind=PassKind.SUBSCRIPTION, credits_total__isnull=True, credits_left__isnull=True)
+                ),
+                name="pass_credits_match_kind",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(expires_on__gte=models.F("starts_on")), name="pass_expires_after_start"
+            ),
+        ]
+        indexes = [models.Index(fields=["member", "expires_on"])]
+
+    def __str__(self):
+        return f"{self.title} – {self.member} (jusqu'au {self.expires_on:%d/%m/%Y})"
+
+    @property
+    def is_card(self) -> bool:
+        return self.kind == PassKind.CARD
+
+
+class PassAdjustmentAction(models.TextChoices):
+    PURCHASE = "purchase", "Achat"
+    GRANT = "grant", "Attribution par le studio"
+    CREDITS = "credits", "Crédits ajustés"
+    EXTEND = "extend", "Validité prolongée"
+    SPEND = "spend", "Réservation"
+    RETURN = "return", "Annulation : crédits rendus"
+    CANCELLATION_CREDIT = "cancellation_credit", "Avoir d'annulation"
+
+
+STAFF_ACTIONS = (PassAdjustmentAction.GRANT, PassAdjustmentAction.CREDITS, PassAdjustmentAction.EXTEND)
+
+
+class PassAdjustment(models.Model):
+    """The pass's ledger: every change of credits or validity, who made it (staff, or nobody for the system) and why."""
+
+    pass_ref = models.ForeignKey(
+        Pass, on_delete=models.PROTECT, related_name="adjustments", verbose_name="carte ou abonnement"
+    )
+    action = models.CharField("action", max_length=30, choices=PassAdjustmentAction.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="pass_adjustments",
+        verbose_name="par",
+    )
+    credits_delta = models.IntegerField("crédits (+/-)", default=0)
+    expires_on_before = models.DateField("fin avant", null=True, blank=True)
+    expires_on_after = models.DateField("fin après", null=True, blank=True)
+    reservation = models.ForeignKey(
+        Reservation,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="pass_adjustments",
+        verbose_name="réservation",
+    )
+    reason = models.TextField("raison", blank=True)
+    at = models.DateTimeField("le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "mouvement de carte"
+        verbose_name_plural = "mouvements de cartes"
+        ordering = ["-at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(action__in=PassAdjustmentAction.values), name="pass_adjustment_action_valid"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(action__in=[a.value for a in STAFF_ACTIONS], reason=""),
+                name="pass_adjustment_staff_gives_a_reason",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_action_display()} ({self.credits_delta:+d}) – {self.pass_ref_id}"

@@ -1,15 +1,15 @@
 """Reads shared by the bookings pages and APIs, each in a fixed number of queries."""
 
-from datetime import datetime
+from datetime import date, datetime
 
-from django.db.models import Count, IntegerField, QuerySet, Sum, Value
+from django.db.models import Count, IntegerField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from courses.models import CourseSession
 
-from .models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
-from .services import active_reservations_q
+from .models import CourseFeedback, PartyReservation, Pass, PassAdjustment, PassKind, Reservation, ReservationStatus
+from .services import active_reservations_q, cancellation_deadline
 
 
 def _with_seats_taken(qs: QuerySet, now: datetime) -> QuerySet:
@@ -60,7 +60,7 @@ def member_reservations(*, user) -> QuerySet:
     return (
         Reservation.objects.filter(user=user)
         .filter(active_reservations_q(now))
-        .select_related("session__course")
+        .select_related("session__course", "paid_with_pass")
         .order_by("session__start", "id")
     )
 
@@ -99,6 +99,83 @@ def member_followed_courses(*, user) -> list[dict]:
                 "can_give_feedback": session.start <= now and reservation.status == ReservationStatus.CONFIRMED,
                 "rating": fb.rating if fb else None,
                 "comment": fb.comment if fb else "",
+                **reservation_payment_data(reservation, now=now),
             }
         )
     return rows
+
+
+def reservation_payment_data(reservation: Reservation, *, now: datetime) -> dict:
+    """How a reservation was paid (card or which pass) and until when the member may cancel it."""
+    paid_with = reservation.paid_with_pass
+    deadline = cancellation_deadline(reservation.session)
+    return {
+        "paid_with_pass": (
+            {"id": paid_with.pk, "title": paid_with.title, "kind": paid_with.kind} if paid_with is not None else None
+        ),
+        "credits_spent": reservation.credits_spent,
+        "cancel_deadline": timezone.localtime(deadline).isoformat(),
+        "can_cancel": reservation.status == ReservationStatus.CONFIRMED and now <= deadline,
+    }
+
+
+# --- Passes ---
+
+
+def pass_state(pass_obj: Pass, *, today: date) -> str:
+    """'active', 'upcoming', 'expired' or 'used' (a card with no credit left)."""
+    if pass_obj.expires_on < today:
+        return "expired"
+    if pass_obj.kind == PassKind.CARD and not pass_obj.credits_left:
+        return "used"
+    if pass_obj.starts_on > today:
+        return "upcoming"
+    return "active"
+
+
+USABLE_STATES = ("active", "upcoming")
+PASS_STATE_LABELS = {"active": "Valable", "upcoming": "À venir", "expired": "Expirée", "used": "Épuisée"}
+
+
+def member_passes(*, user) -> list[Pass]:
+    """The member's passes, usable ones first then by end date: one query."""
+    today = timezone.localdate()
+    passes = list(Pass.objects.filter(member=user).select_related("tariff").order_by("-expires_on", "-id"))
+    for p in passes:
+        p.state = pass_state(p, today=today)
+        p.state_label = PASS_STATE_LABELS[p.state]
+    usable = sorted((p for p in passes if p.state in USABLE_STATES), key=lambda p: (p.expires_on, p.pk))
+    return usable + [p for p in passes if p.state not in USABLE_STATES]
+
+
+def member_usable_passes(*, user) -> list[Pass]:
+    """Passes that can pay for a booking from today (the session's own day is checked by the booking)."""
+    return [p for p in member_passes(user=user) if p.state in USABLE_STATES]
+
+
+PASS_ORDERINGS = {"expires_on", "-expires_on", "created_at", "-created_at", "member", "-member"}
+
+
+def passes_staff_list(*, search: str = "", ordering: str = "-created_at") -> QuerySet:
+    """Every pass with its member and tariff, for the dashboard: filtered by member name or e-mail."""
+    qs = Pass.objects.select_related("member", "tariff")
+    search = (search or "").strip()
+    if search:
+        qs = qs.filter(
+            Q(member__email__icontains=search)
+            | Q(member__first_name__icontains=search)
+            | Q(member__last_name__icontains=search)
+            | Q(title__icontains=search)
+        )
+    if ordering not in PASS_ORDERINGS:
+        ordering = "-created_at"
+    field = ordering.replace("member", "member__last_name")
+    return qs.order_by(field, "-id")
+
+
+def pass_adjustments(*, pass_id: int) -> QuerySet:
+    return (
+        PassAdjustment.objects.filter(pass_ref_id=pass_id)
+        .select_related("by", "reservation__session__course")
+        .order_by("-at", "-id")
+    )

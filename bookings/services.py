@@ -1,10 +1,17 @@
-"""Seat holds, reservations, course sessions, party requests and feedback.
+"""Seat holds, reservations, passes (class cards, subscriptions), cancellations, sessions, party requests, feedback.
 
-Every write that checks seats locks the session row first (STYLE.md 3). Lock order is always session, then
-reservation, so a hold and a confirmation on the same session never deadlock.
+Every write that checks seats locks the session row first (STYLE.md 3). Lock order is always:
+
+    session  →  pass  →  reservation
+
+(a payment capture locks its PaymentOrder before all three). A hold, a booking paid with a pass, a confirmation and
+a cancellation on the same session therefore never deadlock, and a pass's credits are read and changed only under
+its row lock, so a credit is never spent twice. Staff adjustments lock the pass alone.
 """
 
 import logging
+from calendar import monthrange
+from dataclasses import dataclass
 from datetime import date as date_type
 from datetime import datetime, timedelta
 from datetime import time as time_type
@@ -15,10 +22,21 @@ from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from courses.models import Course, CourseSession, Level
+from courses.models import Course, CourseSession, Level, Tariff
 from studio.cache import bump_public_cache
 
-from .models import CourseFeedback, PartyEventType, PartyReservation, Reservation, ReservationStatus
+from .models import (
+    CourseFeedback,
+    PartyEventType,
+    PartyReservation,
+    Pass,
+    PassAdjustment,
+    PassAdjustmentAction,
+    PassKind,
+    PassOrigin,
+    Reservation,
+    ReservationStatus,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -123,6 +141,15 @@ def _parse_participants(value) -> int:
         return 1
 
 
+def _check_seats(*, session: CourseSession, existing: Reservation | None, participants: int, now) -> None:
+    """Under the session lock: the seats left (plus the member's own live reservation) must fit `participants`."""
+    seats_left = session_seats_left(session=session, now=now) + (existing.participants if existing else 0)
+    if seats_left <= 0:
+        raise ReservationError(MSG_SESSION_FULL)
+    if participants > seats_left:
+        raise ReservationError(MSG_NOT_ENOUGH_SEATS.format(seats=seats_left))
+
+
 @transaction.atomic
 def reservation_hold(
     *,
@@ -148,10 +175,9 @@ def reservation_hold(
     if participants < 1:
         raise ReservationError(MSG_PARTICIPANTS_MIN)
     now = timezone.now()
-    try:
-        session = CourseSession.objects.select_for_update().get(pk=session_id)
-    except (CourseSession.DoesNotExist, ValueError, TypeError):
-        raise ReservationError(MSG_SESSION_NOT_FOUND) from None
+    session = CourseSession.objects.select_for_update().filter(pk=_as_id(session_id) or 0).first()
+    if session is None:
+        raise ReservationError(MSG_SESSION_NOT_FOUND)
     if session.start <= now:
         raise ReservationError(MSG_SESSION_PAST)
     if expected_total is not None:
@@ -166,11 +192,7 @@ def reservation_hold(
     )
     if existing is not None and existing.status == ReservationStatus.CONFIRMED:
         raise ReservationError(MSG_ALREADY_RESERVED)
-    seats_left = session_seats_left(session=session, now=now) + (existing.participants if existing else 0)
-    if seats_left <= 0:
-        raise ReservationError(MSG_SESSION_FULL)
-    if participants > seats_left:
-        raise ReservationError(MSG_NOT_ENOUGH_SEATS.format(seats=seats_left))
+    _check_seats(session=session, existing=existing, participants=participants, now=now)
     fields = {
         "participants": participants,
         "unit_price": session.price_per_participant,
@@ -232,6 +254,442 @@ def _send_reservation_confirmation(reservation_id: int) -> None:
         send_reservation_confirmation(reservation_id=reservation_id)
     except Exception:  # the reservation stands even if the mail server is down
         logger.exception("Reservation confirmation e-mail failed for reservation %s", reservation_id)
+
+
+# --- Passes: class cards and subscriptions (issue 10) ---
+
+MSG_PASS_NOT_FOUND = "Cette carte ou cet abonnement est introuvable."
+MSG_PASS_EXPIRED = "Cette carte ou cet abonnement n'est plus valable : il a expiré le {date}."
+MSG_PASS_NOT_VALID_ON_SESSION = (
+    "Cette carte ou cet abonnement n'est pas valable le jour de cette session (valable du {start} au {end})."
+)
+MSG_PASS_NO_CREDITS = "Cette carte n'a plus de crédit."
+MSG_PASS_NOT_ENOUGH_CREDITS = (
+    "Il ne reste que {credits} crédit(s) sur cette carte : réservez pour moins de participants "
+    "ou payez par carte bancaire."
+)
+MSG_PASS_SUBSCRIPTION_ALONE = (
+    "Un abonnement ne couvre que vous : réservez pour 1 participant ou payez par carte bancaire."
+)
+MSG_BOOKED_WITH_PASS = "✅ Réservation confirmée avec votre {title}."
+
+# Cancellation (settings.CANCELLATION_WINDOW_HOURS before the session; no automatic refund of card payments).
+MSG_CANCEL_TOO_LATE = (
+    "Annulation impossible : les réservations s'annulent au plus tard {hours} heures avant le début du cours."
+)
+MSG_CANCEL_NOT_CONFIRMED = "Seule une réservation confirmée peut être annulée."
+MSG_CANCELLED_CREDITS_RETURNED = "Réservation annulée : {credits} crédit(s) rendu(s) sur votre {title}."
+MSG_CANCELLED_SUBSCRIPTION = "Réservation annulée : votre place est libérée."
+MSG_CANCELLED_CREDIT_PASS = (
+    "Réservation annulée : {credits} crédit(s) valable(s) jusqu'au {date} ajouté(s) à vos cartes "
+    "(pas de remboursement automatique)."
+)
+CANCELLATION_CREDIT_TITLE = "Avoir d'annulation"
+CANCELLATION_CREDIT_MONTHS = 6  # a reservation paid by card and cancelled in time becomes credits valid 6 months
+
+# Staff (dashboard): grant, add credits, extend; each change logged with its reason.
+MSG_REASON_REQUIRED = "Indiquez la raison de la modification."
+MSG_CREDITS_INVALID = "Le nombre de crédits doit être un nombre entier."
+MSG_CREDITS_BELOW_ZERO = "Impossible de retirer plus de crédits qu'il n'en reste ({credits})."
+MSG_SUBSCRIPTION_HAS_NO_CREDITS = "Un abonnement est illimité : il n'a pas de crédits."
+MSG_DATE_INVALID = "La date doit être au format AAAA-MM-JJ."
+MSG_END_BEFORE_START = "La date de fin doit être après la date de début ({date})."
+MSG_NOTHING_TO_CHANGE = "Indiquez des crédits à ajouter ou à retirer, ou une nouvelle date de fin."
+MSG_MEMBER_NOT_FOUND = "Aucun membre n'a cet email."
+MSG_TARIFF_NOT_FOUND = "Ce tarif est introuvable."
+MSG_KIND_INVALID = "Choisissez une carte de cours ou un abonnement."
+MSG_GRANT_CREDITS_MIN = "Une carte de cours doit compter au moins 1 crédit."
+MSG_PASS_GRANTED = "Carte attribuée avec succès !"
+MSG_PASS_UPDATED = "Carte mise à jour avec succès !"
+
+MAX_STAFF_CREDITS = 1000
+
+
+def _as_id(value) -> int | None:
+    """A primary key from the outside world, or None (never a value the database would refuse)."""
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+    return number if 0 < number < 2**31 else None
+
+
+def add_months(day: date_type, months: int) -> date_type:
+    """The same day `months` later, clamped to the month's last day (31 Jan + 1 month = 28/29 Feb)."""
+    month_index = day.month - 1 + months
+    year, month = day.year + month_index // 12, month_index % 12 + 1
+    return day.replace(year=year, month=month, day=min(day.day, monthrange(year, month)[1]))
+
+
+def _fr_date(day: date_type) -> str:
+    return day.strftime("%d/%m/%Y")
+
+
+def pass_check_usable(*, pass_obj: Pass, session: CourseSession, participants: int, today: date_type) -> int:
+    """The credits a booking of `participants` on `session` costs with this pass, or ReservationError.
+
+    A card costs one credit per participant; a subscription covers the member alone and costs nothing.
+    The pass must be valid on the session's (Paris) day and not expired today.
+    """
+    if pass_obj.expires_on < today:
+        raise ReservationError(MSG_PASS_EXPIRED.format(date=_fr_date(pass_obj.expires_on)))
+    session_day = timezone.localtime(session.start).date()
+    if not pass_obj.starts_on <= session_day <= pass_obj.expires_on:
+        raise ReservationError(
+            MSG_PASS_NOT_VALID_ON_SESSION.format(start=_fr_date(pass_obj.starts_on), end=_fr_date(pass_obj.expires_on))
+        )
+    if pass_obj.kind == PassKind.SUBSCRIPTION:
+        if participants != 1:
+            raise ReservationError(MSG_PASS_SUBSCRIPTION_ALONE)
+        return 0
+    if pass_obj.credits_left <= 0:
+        raise ReservationError(MSG_PASS_NO_CREDITS)
+    if participants > pass_obj.credits_left:
+        raise ReservationError(MSG_PASS_NOT_ENOUGH_CREDITS.format(credits=pass_obj.credits_left))
+    return participants
+
+
+@transaction.atomic
+def reservation_book_with_pass(
+    *,
+    user,
+    session_id: int,
+    pass_id: int,
+    participants: int,
+    first_name: str,
+    last_name: str,
+    email: str,
+    message: str = "",
+) -> Reservation:
+    """Reserve seats paid with the member's class card or subscription: confirmed at once, no card payment.
+
+    Locks the session, then the pass, then the member's reservation (the module's lock order): two bookings racing
+    for the last credit or the last seat give one reservation. A live hold of the member on the session (a card
+    payment not finished) is turned into this booking.
+    """
+    first_name, last_name, email = (first_name or "").strip(), (last_name or "").strip(), (email or "").strip()
+    if not (first_name and last_name and email):
+        raise ReservationError(MSG_RESERVATION_REQUIRED)
+    participants = _parse_participants(participants)
+    if participants < 1:
+        raise ReservationError(MSG_PARTICIPANTS_MIN)
+    now = timezone.now()
+    session = CourseSession.objects.select_for_update().filter(pk=_as_id(session_id) or 0).first()
+    if session is None:
+        raise ReservationError(MSG_SESSION_NOT_FOUND)
+    if session.start <= now:
+        raise ReservationError(MSG_SESSION_PAST)
+    pass_obj = Pass.objects.select_for_update().filter(pk=_as_id(pass_id) or 0, member=user).first()
+    if pass_obj is None:
+        raise ReservationError(MSG_PASS_NOT_FOUND)
+    credits = pass_check_usable(
+        pass_obj=pass_obj, session=session, participants=participants, today=timezone.localdate(now)
+    )
+    reservations_release_expired(session_id=session.pk, now=now)
+    existing = (
+        session.reservations.select_for_update()
+        .filter(user=user, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED])
+        .first()
+    )
+    if existing is not None and existing.status == ReservationStatus.CONFIRMED:
+        raise ReservationError(MSG_ALREADY_RESERVED)
+    _check_seats(session=session, existing=existing, participants=participants, now=now)
+    fields = {
+        "participants": participants,
+        "unit_price": session.price_per_participant,
+        "first_name": first_name,
+        "last_name": last_name,
+        "email": email,
+        "message": message or "",
+        "status": ReservationStatus.CONFIRMED,
+        "hold_expires_at": None,
+        "confirmed_at": now,
+        "paid_with_pass": pass_obj,
+        "credits_spent": credits,
+    }
+    if existing is not None:
+        for name, value in fields.items():
+            setattr(existing, name, value)
+        existing.save(update_fields=list(fields))
+        reservation = existing
+    else:
+        reservation = Reservation.objects.create(session=session, user=user, **fields)
+    if credits:
+        pass_obj.credits_left -= credits
+        pass_obj.save(update_fields=["credits_left"])
+    PassAdjustment.objects.create(
+        pass_ref=pass_obj, action=PassAdjustmentAction.SPEND, credits_delta=-credits, reservation=reservation
+    )
+    transaction.on_commit(lambda: _send_reservation_confirmation(reservation.pk))
+    return reservation
+
+
+def pass_grant_for_order(*, order) -> Pass | None:
+    """The pass a captured tariff order grants, created once (called by payments inside the capture transaction,
+    under the PaymentOrder's row lock; `Pass.source_order` is unique as well).
+
+    One pass per order: a quantity of N cards gives one card of N × the tariff's credits (valid the tariff's
+    months from today); N subscriptions give one subscription of N × its period. A new subscription starts the day
+    after the member's current one ends, so buying ahead never loses days.
+    """
+    if not order.tariff_id or not order.user_id:
+        return None
+    existing = Pass.objects.filter(source_order_id=order.pk).first()
+    if existing is not None:
+        return existing
+    tariff = Tariff.objects.get(pk=order.tariff_id)
+    if not tariff.grants_pass:
+        return None
+    quantity = max(order.quantity or 1, 1)
+    today = timezone.localdate()
+    if tariff.pass_unlimited:
+        current_end = (
+            Pass.objects.filter(member_id=order.user_id, kind=PassKind.SUBSCRIPTION, expires_on__gte=today)
+            .order_by("-expires_on")
+            .values_list("expires_on", flat=True)
+            .first()
+        )
+        starts_on = current_end + timedelta(days=1) if current_end else today
+        kind, credits = PassKind.SUBSCRIPTION, None
+        expires_on = add_months(starts_on, tariff.pass_validity_months * quantity) - timedelta(days=1)
+    else:
+        starts_on = today
+        kind, credits = PassKind.CARD, tariff.pass_credits * quantity
+        expires_on = add_months(starts_on, tariff.pass_validity_months)
+    pass_obj = Pass.objects.create(
+        member_id=order.user_id,
+        tariff=tariff,
+        kind=kind,
+        origin=PassOrigin.PURCHASE,
+        title=tariff.title[:150],
+        credits_total=credits,
+        credits_left=credits,
+        starts_on=starts_on,
+        expires_on=expires_on,
+        source_order_id=order.pk,
+    )
+    PassAdjustment.objects.create(
+        pass_ref=pass_obj,
+        action=PassAdjustmentAction.PURCHASE,
+        credits_delta=credits or 0,
+        expires_on_after=expires_on,
+        reason=f"Commande {order.order_id}",
+    )
+    return pass_obj
+
+
+@dataclass(frozen=True)
+class CancellationOutcome:
+    reservation: Reservation
+    message: str
+    credit_pass: Pass | None = None
+
+
+def cancellation_deadline(session: CourseSession) -> datetime:
+    return session.start - timedelta(hours=settings.CANCELLATION_WINDOW_HOURS)
+
+
+@transaction.atomic
+def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
+    """The member cancels a confirmed reservation up to CANCELLATION_WINDOW_HOURS before the session.
+
+    The seats are free at once. Credits spent on a card go back to it; a subscription simply frees the place; a
+    reservation paid by card becomes an 'avoir': a new class card of one credit per participant, valid
+    CANCELLATION_CREDIT_MONTHS months (studios do not refund automatically).
+    """
+    reservation_id = _as_id(reservation_id) or 0
+    session_id = Reservation.objects.filter(pk=reservation_id, user=user).values_list("session_id", flat=True).first()
+    if session_id is None:
+        raise ReservationError(MSG_RESERVATION_NOT_FOUND)
+    session = CourseSession.objects.select_for_update().get(pk=session_id)
+    # Under the session lock the reservation's pass cannot change (every writer locks the session first).
+    pass_id = Reservation.objects.filter(pk=reservation_id).values_list("paid_with_pass_id", flat=True).first()
+    pass_obj = Pass.objects.select_for_update().get(pk=pass_id) if pass_id else None
+    reservation = Reservation.objects.select_for_update().get(pk=reservation_id)
+    if reservation.status != ReservationStatus.CONFIRMED:
+        raise ReservationError(MSG_CANCEL_NOT_CONFIRMED)
+    now = timezone.now()
+    if now > cancellation_deadline(session):
+        raise ReservationError(MSG_CANCEL_TOO_LATE.format(hours=settings.CANCELLATION_WINDOW_HOURS))
+    reservation.status = ReservationStatus.CANCELLED
+    reservation.cancelled_at = now
+    reservation.save(update_fields=["status", "cancelled_at"])
+    credit_pass = None
+    if pass_obj is not None:
+        if pass_obj.kind == PassKind.CARD and reservation.credits_spent:
+            pass_obj.credits_left += reservation.credits_spent
+            pass_obj.save(update_fields=["credits_left"])
+            PassAdjustment.objects.create(
+                pass_ref=pass_obj,
+                action=PassAdjustmentAction.RETURN,
+                credits_delta=reservation.credits_spent,
+                reservation=reservation,
+            )
+            message = MSG_CANCELLED_CREDITS_RETURNED.format(credits=reservation.credits_spent, title=pass_obj.title)
+        else:
+            message = MSG_CANCELLED_SUBSCRIPTION
+    elif reservation.total_amount > 0:
+        today = timezone.localdate(now)
+        expires_on = add_months(today, CANCELLATION_CREDIT_MONTHS)
+        credit_pass = Pass.objects.create(
+            member_id=reservation.user_id,
+            kind=PassKind.CARD,
+            origin=PassOrigin.CANCELLATION,
+            title=CANCELLATION_CREDIT_TITLE,
+            credits_total=reservation.participants,
+            credits_left=reservation.participants,
+            starts_on=today,
+            expires_on=expires_on,
+            source_reservation=reservation,
+        )
+        PassAdjustment.objects.create(
+            pass_ref=credit_pass,
+            action=PassAdjustmentAction.CANCELLATION_CREDIT,
+            credits_delta=reservation.participants,
+            expires_on_after=expires_on,
+            reservation=reservation,
+            reason=f"Annulation de la réservation {reservation.pk}",
+        )
+        message = MSG_CANCELLED_CREDIT_PASS.format(credits=reservation.participants, date=_fr_date(expires_on))
+    else:
+        message = MSG_CANCELLED_SUBSCRIPTION
+    return CancellationOutcome(reservation=reservation, message=message, credit_pass=credit_pass)
+
+
+def _parse_day(value, *, required: bool) -> date_type | None:
+    if value in (None, ""):
+        if required:
+            raise ReservationError(MSG_DATE_INVALID)
+        return None
+    parsed = _parse_date(str(value)[:10]) if not isinstance(value, date_type) else value
+    if parsed is None:
+        raise ReservationError(MSG_DATE_INVALID)
+    return parsed
+
+
+def _parse_credits(value, *, default: int = 0) -> int:
+    if value in (None, ""):
+        return default
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise ReservationError(MSG_CREDITS_INVALID) from None
+    if abs(number) > MAX_STAFF_CREDITS:
+        raise ReservationError(MSG_CREDITS_INVALID)
+    return number
+
+
+@transaction.atomic
+def pass_grant(
+    *,
+    actor,
+    member_email: str,
+    reason: str,
+    tariff_id=None,
+    kind: str = "",
+    credits=None,
+    starts_on=None,
+    expires_on=None,
+) -> Pass:
+    """Staff give a member a pass: what a tariff grants (from today), or a card/subscription set by hand."""
+    from accounts.models import User
+
+    reason = (reason or "").strip()
+    if not reason:
+        raise ReservationError(MSG_REASON_REQUIRED)
+    member = User.objects.filter(email__iexact=(member_email or "").strip()).first() if member_email else None
+    if member is None:
+        raise ReservationError(MSG_MEMBER_NOT_FOUND)
+    tariff = None
+    if tariff_id not in (None, ""):
+        tariff = Tariff.objects.filter(pk=_as_id(tariff_id) or 0).first()
+        if tariff is None or not tariff.grants_pass:
+            raise ReservationError(MSG_TARIFF_NOT_FOUND)
+    starts = _parse_day(starts_on, required=False) or timezone.localdate()
+    if tariff is not None and not kind:
+        kind = PassKind.SUBSCRIPTION if tariff.pass_unlimited else PassKind.CARD
+    if kind not in PassKind.values:
+        raise ReservationError(MSG_KIND_INVALID)
+    if kind == PassKind.CARD:
+        credits = _parse_credits(credits, default=tariff.pass_credits if tariff else 0)
+        if credits < 1:
+            raise ReservationError(MSG_GRANT_CREDITS_MIN)
+    else:
+        credits = None
+    ends = _parse_day(expires_on, required=tariff is None)
+    if ends is None:
+        ends = add_months(starts, tariff.pass_validity_months)
+        if kind == PassKind.SUBSCRIPTION:
+            ends -= timedelta(days=1)
+    if ends < starts:
+        raise ReservationError(MSG_END_BEFORE_START.format(date=_fr_date(starts)))
+    title = tariff.title if tariff else ("Carte de cours" if kind == PassKind.CARD else "Abonnement")
+    pass_obj = Pass.objects.create(
+        member=member,
+        tariff=tariff,
+        kind=kind,
+        origin=PassOrigin.STAFF,
+        title=title[:150],
+        credits_total=credits,
+        credits_left=credits,
+        starts_on=starts,
+        expires_on=ends,
+    )
+    PassAdjustment.objects.create(
+        pass_ref=pass_obj,
+        action=PassAdjustmentAction.GRANT,
+        by=actor,
+        credits_delta=credits or 0,
+        expires_on_after=ends,
+        reason=reason,
+    )
+    return pass_obj
+
+
+@transaction.atomic
+def pass_adjust(*, actor, pass_id: int, reason: str, credits_delta=None, expires_on=None) -> Pass:
+    """Staff add (or remove) credits and/or move the end date, under the pass's row lock; each change is logged."""
+    reason = (reason or "").strip()
+    pass_obj = Pass.objects.select_for_update().filter(pk=_as_id(pass_id) or 0).first()
+    if pass_obj is None:
+        raise ReservationError(MSG_PASS_NOT_FOUND)
+    if not reason:
+        raise ReservationError(MSG_REASON_REQUIRED)
+    delta = _parse_credits(credits_delta)
+    new_end = _parse_day(expires_on, required=False)
+    if new_end == pass_obj.expires_on:
+        new_end = None
+    if not delta and new_end is None:
+        raise ReservationError(MSG_NOTHING_TO_CHANGE)
+    if delta:
+        if pass_obj.kind != PassKind.CARD:
+            raise ReservationError(MSG_SUBSCRIPTION_HAS_NO_CREDITS)
+        if pass_obj.credits_left + delta < 0:
+            raise ReservationError(MSG_CREDITS_BELOW_ZERO.format(credits=pass_obj.credits_left))
+    if new_end is not None and new_end < pass_obj.starts_on:
+        raise ReservationError(MSG_END_BEFORE_START.format(date=_fr_date(pass_obj.starts_on)))
+    changed = []
+    if delta:
+        pass_obj.credits_left += delta
+        if delta > 0:
+            pass_obj.credits_total += delta
+        changed += ["credits_left", "credits_total"]
+        PassAdjustment.objects.create(
+            pass_ref=pass_obj, action=PassAdjustmentAction.CREDITS, by=actor, credits_delta=delta, reason=reason
+        )
+    if new_end is not None:
+        PassAdjustment.objects.create(
+            pass_ref=pass_obj,
+            action=PassAdjustmentAction.EXTEND,
+            by=actor,
+            expires_on_before=pass_obj.expires_on,
+            expires_on_after=new_end,
+            reason=reason,
+        )
+        pass_obj.expires_on = new_end
+        changed.append("expires_on")
+    pass_obj.save(update_fields=changed)
+    return pass_obj
 
 
 # --- Course sessions (staff) ---

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
-from bookings.services import ReservationError, reservation_confirm
+from bookings.services import ReservationError, pass_grant_for_order, reservation_confirm
 from courses.models import Tariff
 from studio.emails import send_templated_email
 
@@ -255,6 +255,10 @@ def payment_order_fulfil(
             except ReservationError as exc:
                 logger.error("Order %s paid but reservation %s not confirmed: %s", order_id, order.reservation_id, exc)
                 note = MSG_PAID_BUT_FULL
+        if order.tariff_id:
+            # Issue 10: a tariff order grants its class card or subscription, once (the order row lock above and
+            # Pass.source_order's uniqueness), in this same transaction.
+            pass_grant_for_order(order=order)
         order.provider_note = note
         order.save(
             update_fields=["status", "completed_at", "receipt_sent_at", "capture_id", "provider_note", "updated_at"]

@@ -5,7 +5,7 @@ import factory
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
-from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
+from bookings.models import CourseFeedback, PartyReservation, Pass, PassKind, PassOrigin, Reservation, ReservationStatus
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 
 
@@ -50,3 +50,24 @@ class CourseFeedbackFactory(factory.django.DjangoModelFactory):
     course = factory.SubFactory(CourseFactory)
     rating = 4
     comment = "Très bien."
+
+
+class PassFactory(factory.django.DjangoModelFactory):
+    """A 10-class card valid from today for 6 months (trait `subscription` for an unlimited one)."""
+
+    class Meta:
+        model = Pass
+
+    member = factory.SubFactory(UserFactory)
+    kind = PassKind.CARD
+    origin = PassOrigin.STAFF
+    title = "Carte 10 cours"
+    credits_total = 10
+    credits_left = factory.LazyAttribute(lambda o: o.credits_total)
+    starts_on = factory.LazyFunction(timezone.localdate)
+    expires_on = factory.LazyFunction(lambda: timezone.localdate() + timedelta(days=180))
+
+    class Params:
+        subscription = factory.Trait(
+            kind=PassKind.SUBSCRIPTION, title="Abonnement annuel illimité", credits_total=None, credits_left=None
+        )
