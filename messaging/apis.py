@@ -1,6 +1,8 @@
 """Contact-message and room-rental APIs (SPEC.md 7, DECISIONS.md 17, 21). Thin: parse, call a service, shape."""
 
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
@@ -118,6 +120,7 @@ class ContactMessageListCreateApi(APIView):
     def get_permissions(self):
         return [AllowAny()] if self.request.method == "POST" else [IsStudioStaff()]
 
+    @extend_schema(operation_id="contact_messages_list", responses=OpenApiTypes.OBJECT)
     def get(self, request):
         queryset = selectors.contact_messages_for_staff(
             ordering=request.query_params.get("ordering"),
@@ -125,6 +128,7 @@ class ContactMessageListCreateApi(APIView):
         )
         return _paginated(request, self, queryset, lambda m: message_data(m, viewer=request.user))
 
+    @extend_schema(request=ContactMessageInput, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         data = ContactMessageInput(data=request.data)
         if not data.is_valid():
@@ -150,6 +154,7 @@ class ContactMessageListCreateApi(APIView):
 class ContactMessagesOfUserApi(APIView):
     permission_classes = [IsUrlUserOrStaff]
 
+    @extend_schema(operation_id="contact_messages_of_user", responses=OpenApiTypes.OBJECT)
     def get(self, request, user_id: int):
         messages = selectors.contact_messages_of_user(user_id=user_id)
         return Response([message_data(m, viewer=request.user) for m in messages])
@@ -163,6 +168,7 @@ class ContactMessageDetailApi(APIView):
     def get_permissions(self):
         return [IsStudioStaff()] if self.request.method == "DELETE" else [IsOwnerOrStaff()]
 
+    @extend_schema(operation_id="contact_messages_retrieve", responses=OpenApiTypes.OBJECT)
     def get(self, request, message_id: int):
         message = selectors.contact_message_get(message_id=message_id)
         if message is None:
@@ -171,6 +177,7 @@ class ContactMessageDetailApi(APIView):
         services.contact_message_mark_read(message=message, reader=request.user)
         return Response(message_data(message, viewer=request.user))
 
+    @extend_schema(request=None, responses={204: None})
     def delete(self, request, message_id: int):
         try:
             services.contact_message_delete(message_id=message_id)
@@ -185,6 +192,7 @@ class ContactMessageReplyApi(APIView):
     permission_classes = [IsOwnerOrStaff]
     owner_field = "user"
 
+    @extend_schema(request=ReplyInput, responses={201: OpenApiTypes.OBJECT})
     def put(self, request, message_id: int):
         target = ContactMessage.objects.filter(pk=message_id).only("id", "user_id").first()
         if target is None:
@@ -213,6 +221,7 @@ class UnreadCountApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(operation_id="contact_messages_unread_count", responses=OpenApiTypes.OBJECT)
     def get(self, request):
         body = {"count": selectors.unread_count_for_member(user=request.user)}
         if is_studio_staff(request.user):
@@ -226,10 +235,12 @@ class RentalRequestListCreateApi(APIView):
     def get_permissions(self):
         return [AllowAny()] if self.request.method == "POST" else [IsStudioStaff()]
 
+    @extend_schema(operation_id="rental_requests_list", responses=OpenApiTypes.OBJECT)
     def get(self, request):
         queryset = selectors.rental_requests_for_staff(ordering=request.query_params.get("ordering"))
         return _paginated(request, self, queryset, rental_data)
 
+    @extend_schema(request=RentalRequestInput, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         data = RentalRequestInput(data=request.data)
         if not data.is_valid():
