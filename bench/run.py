@@ -73,7 +73,7 @@ def targets(cookie: str) -> list[tuple[str, str, list[str]]]:
         ("feed: one week", f"/api/course-sessions?{week}", []),
         ("feed: one month", f"/api/course-sessions?{month}", []),
         ("/gallery", "/gallery", []),
-        ("/api/course-sessions (staff)", "/api/course-sessions?page=1", [f"Cookie: sessionid={cookie}"]),
+        ("/api/course-sessions (staff)", "/api/course-sessions?view=staff&page=1", [f"Cookie: sessionid={cookie}"]),
     ]
 
 
