@@ -238,3 +238,13 @@ def test_weekly_timetable_has_six_days_and_a_back_button(page, live_server, cata
     expect(page.get_by_text("Pole Dance Débutant").first).to_be_visible()
     page.get_by_role("link", name="← Retour au planning").click()
     expect(page).to_have_url(live_server.url + "/courses/calendar")
+
+
+def test_the_privacy_policy_lets_a_visitor_withdraw_consent(page, live_server):
+    page.goto(live_server.url + "/politique-confidentialite")
+    page.locator("#cookie-banner").get_by_role("button", name="Accepter").click()
+    settings_box = page.locator("[data-consent-settings]")
+    expect(settings_box).to_contain_text("Contenus externes : acceptés.")
+    settings_box.get_by_role("button", name="Refuser ou retirer mon accord").click()
+    expect(settings_box).to_contain_text("Contenus externes : refusés.")
+    assert page.evaluate("localStorage.getItem('cookieConsent')") == "declined"

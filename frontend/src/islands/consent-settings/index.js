@@ -1,0 +1,7 @@
+import { initConsentSettings } from "./settings.js";
+
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", () => initConsentSettings());
+} else {
+  initConsentSettings();
+}
