@@ -271,7 +271,11 @@ class ProfileInput(serializers.Serializer):
 
 
 def _profile_update(request, user):
-    data = ProfileInput(data=request.data)
+    raw = request.data
+    if "avatar" in raw and "avatar" not in request.FILES:
+        # The dashboard sends the user object back as it got it: its avatar is a URL, not a new file.
+        raw = {key: raw.get(key) for key in raw.keys() if key != "avatar"}
+    data = ProfileInput(data=raw)
     data.is_valid(raise_exception=True)
     d = data.validated_data
     changes = {field: d[field] for field in PROFILE_FIELDS if field in d}

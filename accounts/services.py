@@ -507,10 +507,11 @@ def user_update(
         raise AccountError(MSG_NAMES_REQUIRED)
     if "country" in changes and not changes["country"]:
         changes["country"] = DEFAULT_COUNTRY
-    if "phone" in data:
+    # Checked as at registration when they change; an old account's empty value does not block other edits.
+    if "phone" in data and normalize_phone(data.get("phone")) != user.phone:
         changes["phone"] = normalize_phone(data.get("phone"))
         _check_phone(changes["phone"])
-    if "postal_code" in data:
+    if "postal_code" in data and (data.get("postal_code") or "").strip() != user.postal_code:
         changes["postal_code"] = (data.get("postal_code") or "").strip()
         _check_postal_code(changes["postal_code"])
     if "email" in data and actor.is_studio_staff:

@@ -323,3 +323,24 @@ def test_deletions(api_client, staff, supervisor, member):
     assert api_client.delete(f"/api/users/{other_admin.pk}").status_code == 200
     assert api_client.delete(f"/api/users/{staff.pk}").status_code == 400  # not oneself
     assert api_client.delete("/api/users/999999").status_code == 404
+
+
+def test_staff_put_the_user_object_back_as_they_got_it(api_client, staff, member):
+    api_client.force_authenticate(staff)
+    user = api_client.get(f"/api/users/{member.pk}").json()
+    user["city"] = "Écully"
+    response = api_client.put(f"/api/users/{member.pk}", user, format="json")
+    assert response.status_code == 200, response.json()
+    member.refresh_from_db()
+    assert member.city == "Écully"
+
+
+def test_an_old_account_without_phone_can_still_edit_other_fields(api_client, staff):
+    legacy = UserFactory(phone="", postal_code="")
+    api_client.force_authenticate(staff)
+    payload = {"phone": "", "postal_code": "", "city": "Oullins"}
+    response = api_client.put(f"/api/users/{legacy.pk}", payload, format="json")
+    assert response.status_code == 200
+    assert (
+        api_client.put(f"/api/users/{legacy.pk}", {"phone": "12"}, format="json").json()["error"] == MSG_PHONE_INVALID
+    )
