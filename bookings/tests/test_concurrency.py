@@ -1,15 +1,17 @@
 """DECISIONS.md 13: a session never takes more participants than max_attendees, under any concurrency (PostgreSQL)."""
 
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from bookings import services
-from bookings.models import Reservation, ReservationStatus
-from bookings.tests.factories import ReservationFactory
-from courses.tests.factories import CourseSessionFactory
+from bookings.models import Pass, Reservation, ReservationStatus
+from bookings.tests.factories import PassFactory, ReservationFactory
+from courses.tests.factories import CourseSessionFactory, TariffFactory
 
 THREADS = 60
 
@@ -78,3 +80,98 @@ def test_concurrent_confirmations_of_one_hold_confirm_it_once():
         thread.join()
     assert results == [ReservationStatus.CONFIRMED] * 10
     assert services.session_seats_taken(session=session) == 2
+
+
+def _race(count, target):
+    """Run `target(i)` in `count` threads released together; each thread closes its own connection."""
+    barrier = threading.Barrier(count)
+    results, crashes = [], []
+
+    def run(i):
+        try:
+            barrier.wait()
+            results.append(target(i))
+        except services.ReservationError as exc:
+            results.append(exc.message)
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
+            crashes.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert crashes == []
+    return results
+
+
+@pytest.mark.postgres
+def test_two_concurrent_spends_of_the_last_credit_give_one_reservation():
+    """Two sessions (so the session locks do not serialise them): only the pass's row lock stands between them."""
+    member = UserFactory()
+    card = PassFactory(member=member, credits_total=10, credits_left=1)
+    sessions = [CourseSessionFactory(), CourseSessionFactory()]
+
+    def spend(i):
+        return services.reservation_book_with_pass(
+            user=member,
+            session_id=sessions[i].pk,
+            pass_id=card.pk,
+            participants=1,
+            first_name="A",
+            last_name="B",
+            email=member.email,
+        ).pk
+
+    results = _race(2, spend)
+    assert services.MSG_PASS_NO_CREDITS in results
+    assert sum(isinstance(r, int) for r in results) == 1
+    card.refresh_from_db()
+    assert card.credits_left == 0
+    assert Reservation.objects.filter(paid_with_pass=card, status=ReservationStatus.CONFIRMED).count() == 1
+
+
+@pytest.mark.postgres
+def test_concurrent_cancellations_return_the_credit_once():
+    member = UserFactory()
+    card = PassFactory(member=member)
+    session = CourseSessionFactory(start=timezone.now() + timedelta(days=3))
+    reservation = services.reservation_book_with_pass(
+        user=member,
+        session_id=session.pk,
+        pass_id=card.pk,
+        participants=2,
+        first_name="A",
+        last_name="B",
+        email="a@b.fr",
+    )
+    results = _race(5, lambda i: services.reservation_cancel(user=member, reservation_id=reservation.pk).message)
+    assert results.count(services.MSG_CANCEL_NOT_CONFIRMED) == 4
+    card.refresh_from_db()
+    assert card.credits_left == 10
+
+
+@pytest.mark.postgres
+def test_concurrent_captures_of_a_card_order_grant_one_pass():
+    from payments.models import PaymentOrder, PaymentStatus
+    from payments.services import payment_order_fulfil
+
+    member = UserFactory()
+    tariff = TariffFactory(title="Carte 10 cours", type="forfait", pass_credits=10, pass_validity_months=6)
+    order = PaymentOrder.objects.create(
+        order_id="RACE-1",
+        provider="simulator",
+        user=member,
+        email=member.email,
+        title=tariff.title,
+        amount=tariff.price,
+        date="2030-01-01",
+        tariff=tariff,
+        status=PaymentStatus.APPROVED,
+    )
+    results = _race(8, lambda i: payment_order_fulfil(order_id=order.order_id).completed)
+    assert results == [True] * 8
+    assert Pass.objects.filter(source_order=order).count() == 1
+    assert Pass.objects.get().credits_left == 10
