@@ -563,3 +563,24 @@ def test_staff_creates_updates_and_deletes_an_order(api_client, supervisor):
     assert api_client.delete(f"{ORDERS}/MANUAL-1").status_code == 204
     assert not PaymentOrder.objects.exists()
     assert api_client.delete(f"{ORDERS}/MANUAL-1").status_code == 404
+
+
+def test_webhook_needs_no_csrf_token_or_session(member, make_reservation, paypal_settings, api_client):
+    from django.test import Client
+
+    reservation = make_reservation(member)
+    order = _paypal_order(api_client, member, reservation)
+    client = Client(enforce_csrf_checks=True)
+    headers = {f"HTTP_{k.replace('-', '_')}": v for k, v in WEBHOOK_HEADERS.items()}
+    response = client.post(WEBHOOK, _capture_event(order), content_type="application/json", **headers)
+    assert response.status_code == 200 and response.json() == {"result": "completed"}
+
+
+def test_member_pages_of_the_api_need_csrf(member, card_tariff):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(member)
+    response = client.post(CREATE, tariff_payload(card_tariff, member), content_type="application/json")
+    assert response.status_code == 403
+    assert not PaymentOrder.objects.exists()

@@ -167,3 +167,34 @@ def test_buy_button_on_the_price_list_opens_the_order(page, live_server, login_a
     dialog = page.locator("dialog[open]")
     expect(dialog.get_by_label("Quantité")).to_have_value("1")
     expect(dialog.locator("[data-total]")).to_have_text("190,00 €")
+
+
+def test_paypal_script_loads_only_when_a_payment_starts(page, live_server, login_as, member, card, settings):
+    settings.PAYPAL_CLIENT_ID = "sandbox-client-id"
+    settings.PAYPAL_CLIENT_SECRET = "sandbox-secret"
+    # What studio/settings/base.py adds to the CSP when PayPal is configured (settings are read at start-up).
+    csp = {key: list(value) for key, value in settings.SECURE_CSP.items()}
+    csp["script-src"] += ["https://www.paypal.com", "https://www.sandbox.paypal.com", "https://*.paypalobjects.com"]
+    settings.SECURE_CSP = csp
+    sdk_requests = []
+
+    def refuse(route):
+        sdk_requests.append(route.request.url)
+        route.abort()  # no network to PayPal in tests: the widget must say the module could not load
+
+    page.route(re.compile(r"https://www\.paypal\.com/sdk/js.*"), refuse)
+    login_as(member)
+    page.goto(live_server.url + "/tarifs")
+    page.locator(f"#tarif-{card.pk}").get_by_role("button", name="Commander").click()
+    dialog = page.locator("dialog[open]")
+    widget = dialog.locator(".payment-widget")
+    expect(widget).to_have_attribute("data-provider", "paypal")
+    expect(widget).to_have_attribute("data-script-state", "initial")
+    expect(widget).not_to_contain_text(MSG_DEMO)
+    assert page.locator("script[src*='paypal.com']").count() == 0 and sdk_requests == []
+
+    dialog.get_by_role("button", name="Payer 190,00 €").click()
+    expect(widget).to_have_attribute("data-script-state", "rejected")
+    expect(widget.get_by_role("alert")).to_contain_text("n'a pas pu être chargé")
+    assert len(sdk_requests) == 1 and "client-id=sandbox-client-id" in sdk_requests[0]
+    assert "currency=EUR" in sdk_requests[0]
