@@ -1,0 +1,89 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { MSG_DELETE, MSG_FIELD_REQUIRED, MSG_SAVE, MSG_TARIFS_LOAD } from "./messages.js";
+import ResourceSection from "./ResourceSection.jsx";
+import { tarifsConfig } from "./sections/Tarifs.jsx";
+import { usersConfig } from "./sections/Users.jsx";
+
+const json = (body, status = 200) => new Response(body === null ? "" : JSON.stringify(body), { status });
+const TARIF = { id: 7, type: "forfait", title: "Carte 10 cours", price: "190.00", description: "", frequency: "", validity: "", reduction_percentage: null, conditions: "", details: "" };
+
+let calls;
+function mockServer(handler) {
+  calls = [];
+  globalThis.fetch = vi.fn(async (url, options = {}) => {
+    const method = options.method || "GET";
+    calls.push({ url, method, body: options.body });
+    return handler(url, method, options);
+  });
+}
+
+beforeEach(() => {
+  document.cookie = "csrftoken=jeton";
+});
+afterEach(cleanup);
+
+describe("ResourceSection", () => {
+  it("shows SPEC.md 8's load error", async () => {
+    mockServer(() => json({ error: "boom" }, 503));
+    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    expect(await screen.findByRole("alert")).toHaveProperty("textContent", MSG_TARIFS_LOAD);
+  });
+
+  it("checks the browser rules, then shows the server's field errors beside their fields", async () => {
+    mockServer((url, method) =>
+      method === "PUT" ? json({ error: "Un nombre valide est requis.", errors: { price: ["Un nombre valide est requis."] } }, 400) : json([TARIF])
+    );
+    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    fireEvent.click(await screen.findByRole("button", { name: /Modifier Carte 10 cours/ }));
+    const price = screen.getByLabelText(/Prix/);
+    expect(price.value).toBe("190.00");
+    fireEvent.change(price, { target: { value: "" } });
+    fireEvent.click(screen.getByRole("button", { name: "Enregistrer" }));
+    expect(document.getElementById(price.getAttribute("aria-describedby")).textContent).toBe(MSG_FIELD_REQUIRED);
+    expect(calls.filter((c) => c.method === "PUT")).toHaveLength(0);
+
+    fireEvent.change(price, { target: { value: "12" } });
+    fireEvent.click(screen.getByRole("button", { name: "Enregistrer" }));
+    await waitFor(() => expect(price.getAttribute("aria-invalid")).toBe("true"));
+    expect(document.getElementById(price.getAttribute("aria-describedby")).textContent).toBe("Un nombre valide est requis.");
+    const put = calls.find((c) => c.method === "PUT");
+    expect(put.url).toBe("/api/tarifs/7");
+    expect(JSON.parse(put.body)).toMatchObject({ title: "Carte 10 cours", price: "12", type: "forfait" });
+  });
+
+  it("falls back to 'Erreur lors de la sauvegarde.' without a server message", async () => {
+    mockServer((url, method) => (method === "PUT" ? json(null, 502) : json([TARIF])));
+    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    fireEvent.click(await screen.findByRole("button", { name: /Modifier Carte 10 cours/ }));
+    fireEvent.click(screen.getByRole("button", { name: "Enregistrer" }));
+    expect(await screen.findByText(MSG_SAVE)).toBeTruthy();
+  });
+
+  it("deletes only after confirmation", async () => {
+    mockServer((url, method) => (method === "DELETE" ? json(null, 500) : json([TARIF])));
+    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    fireEvent.click(await screen.findByRole("button", { name: /Supprimer Carte 10 cours/ }));
+    expect(calls.some((c) => c.method === "DELETE")).toBe(false);
+    const dialog = screen.getByText(/Voulez-vous vraiment supprimer « Carte 10 cours »/).closest(".modal-content");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Supprimer" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "DELETE" && c.url === "/api/tarifs/7")).toBe(true));
+    expect((await screen.findByRole("alert")).textContent).toContain(MSG_DELETE);
+  });
+
+  it("users: a supervisor sees the role read-only and sends no role; the server sorts and searches", async () => {
+    const member = { id: 5, first_name: "Emma", last_name: "Petit", email: "emma@example.fr", role: "user", phone: "", address: "", postal_code: "", city: "", country: "France" };
+    mockServer((url, method) => (method === "PUT" ? json(member) : json({ count: 1, next: null, previous: null, results: [member] })));
+    render(<ResourceSection config={usersConfig} user={{ id: 1, role: "supervisor", isAdmin: false }} />);
+    fireEvent.click(await screen.findByRole("button", { name: /Modifier Emma Petit/ }));
+    expect(screen.getByLabelText("Rôle").disabled).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: "Enregistrer" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
+    expect(JSON.parse(calls.find((c) => c.method === "PUT").body)).not.toHaveProperty("role");
+    expect(calls[0].url).toBe("/api/users?page=1&page_size=10&ordering=last_name");
+    fireEvent.click(screen.getByRole("button", { name: /^E-mail/ }));
+    await waitFor(() => expect(calls.at(-1).url).toContain("ordering=email"));
+    fireEvent.change(screen.getByLabelText("Rechercher par nom ou e-mail"), { target: { value: "emma" } });
+    await waitFor(() => expect(calls.at(-1).url).toContain("search=emma"));
+  });
+});
