@@ -297,6 +297,7 @@ MSG_END_BEFORE_START = "La date de fin doit être après la date de début ({dat
 MSG_NOTHING_TO_CHANGE = "Indiquez des crédits à ajouter ou à retirer, ou une nouvelle date de fin."
 MSG_MEMBER_NOT_FOUND = "Aucun membre n'a cet email."
 MSG_TARIFF_NOT_FOUND = "Ce tarif est introuvable."
+MSG_TARIFF_GRANTS_NOTHING = "Ce tarif n'accorde ni carte de cours ni abonnement."
 MSG_KIND_INVALID = "Choisissez une carte de cours ou un abonnement."
 MSG_GRANT_CREDITS_MIN = "Une carte de cours doit compter au moins 1 crédit."
 MSG_PASS_GRANTED = "Carte attribuée avec succès !"
@@ -603,8 +604,10 @@ def pass_grant(
     tariff = None
     if tariff_id not in (None, ""):
         tariff = Tariff.objects.filter(pk=_as_id(tariff_id) or 0).first()
-        if tariff is None or not tariff.grants_pass:
+        if tariff is None:
             raise ReservationError(MSG_TARIFF_NOT_FOUND)
+        if not tariff.grants_pass:
+            raise ReservationError(MSG_TARIFF_GRANTS_NOTHING)
     starts = _parse_day(starts_on, required=False) or timezone.localdate()
     if tariff is not None and not kind:
         kind = PassKind.SUBSCRIPTION if tariff.pass_unlimited else PassKind.CARD

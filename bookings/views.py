@@ -1,5 +1,6 @@
 """The bookings pages: the calendar, the EVJF/EVG offer and the member's courses. Islands get their props here."""
 
+from django.conf import settings
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 
@@ -87,6 +88,7 @@ def my_courses_page(request):
                 "user": _member(request),
                 "listUrl": f"/api/course-feedback/user/{request.user.pk}",
                 "feedbackUrl": "/api/course-feedback",
+                "cancellationHours": settings.CANCELLATION_WINDOW_HOURS,
             },
         },
     )

@@ -1,11 +1,27 @@
-/* The reservation popup's form (SPEC.md 2.9, 5): hold the seats, then pay them with the shared payment widget. */
-import { useId, useState } from "react";
+/* The reservation popup's form (SPEC.md 2.9, 5): hold the seats, then pay them with the shared payment widget;
+   or, for a member with a usable class card or subscription (issue 10), book with it: confirmed at once. */
+import { useEffect, useId, useState } from "react";
 import { api } from "../../components/api.js";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
 import { notify } from "../../components/toast.jsx";
-import { MSG_REQUIRED, MSG_RESERVE_ERROR, MSG_SENT, formatDate, formatTime, formatTotal, normalizeParticipants } from "./messages.js";
+import {
+  LABEL_PAY_BY_CARD,
+  MSG_PASSES_LOAD_ERROR,
+  MSG_REQUIRED,
+  MSG_RESERVE_ERROR,
+  MSG_SENT,
+  formatDate,
+  formatTime,
+  formatTotal,
+  isUsablePass,
+  normalizeParticipants,
+  passCost,
+  passLabel,
+} from "./messages.js";
 
-export default function ReservationForm({ session, user, paymentConfig, reserveUrl, loginUrl, onCancel, onHeld, onPaid }) {
+const CARD = "card";
+
+export default function ReservationForm({ session, user, paymentConfig, reserveUrl, loginUrl, passesUrl = "/api/passes/mine", onCancel, onHeld, onPaid }) {
   const id = useId();
   const maxSeats = Math.max(session.seats_left, 1);
   const [participants, setParticipants] = useState("1");
@@ -18,12 +34,36 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
   const [error, setError] = useState("");
   const [submitting, setSubmitting] = useState(false);
   const [reservation, setReservation] = useState(null);
+  const [passes, setPasses] = useState([]);
+  const [passesError, setPassesError] = useState("");
+  const [payWith, setPayWith] = useState(CARD); // "card" or a pass id
+
+  useEffect(() => {
+    if (!user || !passesUrl) return undefined;
+    let live = true;
+    api(passesUrl)
+      .then((data) => {
+        if (!live) return;
+        const usable = (Array.isArray(data) ? data : []).filter(isUsablePass);
+        setPasses(usable);
+        if (usable.length) setPayWith(String(usable[0].id));
+      })
+      .catch((err) => {
+        if (!live) return;
+        console.error("Cartes indisponibles", err);
+        setPassesError(MSG_PASSES_LOAD_ERROR);
+      });
+    return () => {
+      live = false;
+    };
+  }, [user, passesUrl]);
 
   const count = normalizeParticipants(participants, maxSeats);
   const total = formatTotal(session.price_per_participant, count);
   const date = formatDate(session.date);
   const time = `${formatTime(session.date)} – ${formatTime(session.end_date)}`;
   const locked = Boolean(reservation) || submitting;
+  const chosenPass = passes.find((p) => String(p.id) === payWith) || null;
 
   const update = (name) => (event) => setFields((prev) => ({ ...prev, [name]: event.target.value }));
 
@@ -52,9 +92,14 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
           type: "cours",
           user_id: user?.id,
           name: fields.last_name.trim(),
-          total_amount: total,
+          ...(chosenPass ? { pass_id: chosenPass.id } : { total_amount: total }),
         },
       });
+      if (chosenPass) {
+        notify(data?.message || MSG_SENT, "success");
+        onPaid?.(data);
+        return;
+      }
       setReservation(data);
       notify(data?.message || MSG_SENT, "success");
       onHeld?.(data);
@@ -121,9 +166,31 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
         <label htmlFor={`${id}-message`}>Message</label>
         <textarea id={`${id}-message`} value={fields.message} disabled={locked} onChange={update("message")} />
       </div>
-      <p className="reservation-total" aria-live="polite">
-        Montant total : <strong data-total>{reservation ? reservation.total_amount : total} €</strong>
-      </p>
+      {passes.length > 0 && !reservation && (
+        <fieldset className="reservation-pay-with">
+          <legend>Mode de paiement</legend>
+          {passes.map((p) => (
+            <label key={p.id} className="field-check">
+              <input type="radio" name={`${id}-pay-with`} value={String(p.id)} checked={payWith === String(p.id)} disabled={locked} onChange={() => setPayWith(String(p.id))} />
+              <span>Utiliser : {passLabel(p)}</span>
+            </label>
+          ))}
+          <label className="field-check">
+            <input type="radio" name={`${id}-pay-with`} value={CARD} checked={payWith === CARD} disabled={locked} onChange={() => setPayWith(CARD)} />
+            <span>{LABEL_PAY_BY_CARD}</span>
+          </label>
+        </fieldset>
+      )}
+      {passesError && <p className="help">{passesError}</p>}
+      {chosenPass ? (
+        <p className="reservation-total" aria-live="polite">
+          Avec votre {chosenPass.kind === "subscription" ? "abonnement" : "carte"} : <strong data-total>{passCost(chosenPass, count)}</strong>
+        </p>
+      ) : (
+        <p className="reservation-total" aria-live="polite">
+          Montant total : <strong data-total>{reservation ? reservation.total_amount : total} €</strong>
+        </p>
+      )}
       {error && (
         <p id={`${id}-error`} className="form-error" role="alert">
           {error}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { MSG_REQUIRED, clickOutcome, formatTotal, normalizeParticipants, seatsLabel } from "./messages.js";
+import { LABEL_PAY_BY_CARD, MSG_REQUIRED, clickOutcome, formatDay, formatTotal, isUsablePass, normalizeParticipants, passCost, passLabel, seatsLabel } from "./messages.js";
 
 vi.mock("../../components/PaymentWidget.jsx", () => ({
   default: ({ order, totalAmount }) => <p data-testid="widget">{`${order.kind}:${order.reservationId}:${totalAmount}`}</p>,
@@ -55,8 +55,9 @@ describe("rules", () => {
 
 describe("ReservationForm", () => {
   it("prefills the member, refuses blank required fields, then holds and shows the payment widget", async () => {
-    const fetchMock = vi.spyOn(globalThis, "fetch").mockResolvedValue(
-      new Response(JSON.stringify({ id: 42, total_amount: "50.00", hold_expires_at: "2031-03-01T10:15:00+01:00", first_name: "Emma", last_name: "Petit", email: "emma@example.fr" }), { status: 201 }),
+    const held = { id: 42, total_amount: "50.00", hold_expires_at: "2031-03-01T10:15:00+01:00", first_name: "Emma", last_name: "Petit", email: "emma@example.fr" };
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
+      String(url).includes("/api/passes/mine") ? new Response("[]", { status: 200 }) : new Response(JSON.stringify(held), { status: 201 }),
     );
     const onHeld = vi.fn();
     render(<ReservationForm session={session} user={user} reserveUrl="/api/reservations-courses" loginUrl="/login" onCancel={() => {}} onHeld={onHeld} onPaid={() => {}} />);
@@ -66,13 +67,66 @@ describe("ReservationForm", () => {
     fireEvent.change(screen.getByLabelText("Email *"), { target: { value: " " } });
     fireEvent.click(screen.getByRole("button", { name: "Envoyer la réservation" }));
     expect(screen.getByRole("alert").textContent).toBe(MSG_REQUIRED);
-    expect(fetchMock).not.toHaveBeenCalled();
+    const reservePosts = () => fetchMock.mock.calls.filter(([url]) => String(url).includes("/api/reservations-courses"));
+    expect(reservePosts()).toHaveLength(0);
 
     fireEvent.change(screen.getByLabelText("Email *"), { target: { value: "emma@example.fr" } });
     fireEvent.click(screen.getByRole("button", { name: "Envoyer la réservation" }));
     expect((await screen.findByTestId("widget")).textContent).toBe("reservation:42:50.00");
-    const body = JSON.parse(fetchMock.mock.calls[0][1].body);
+    const body = JSON.parse(reservePosts()[0][1].body);
     expect(body).toMatchObject({ session_id: 7, participants: 2, type: "cours", total_amount: "50.00" });
     expect(onHeld).toHaveBeenCalled();
+  });
+});
+
+describe("passes in the popup (issue 10)", () => {
+  const card = { id: 5, kind: "card", title: "Carte 10 cours", credits_left: 7, state: "active", expires_on: "2031-05-22" };
+  const subscription = { id: 6, kind: "subscription", title: "Abonnement annuel illimité", credits_left: null, state: "active", expires_on: "2031-12-31" };
+
+  it("labels passes and keeps only usable ones", () => {
+    expect(formatDay("2031-05-22")).toBe("22/05/2031");
+    expect(passLabel(card)).toBe("Carte 10 cours — 7 crédits restants, valable jusqu'au 22/05/2031");
+    expect(passLabel(subscription)).toBe("Abonnement annuel illimité — illimité, valable jusqu'au 31/12/2031");
+    expect(isUsablePass(card)).toBe(true);
+    expect(isUsablePass({ ...card, credits_left: 0 })).toBe(false);
+    expect(isUsablePass({ ...card, state: "expired" })).toBe(false);
+    expect(isUsablePass(subscription)).toBe(true);
+    expect(passCost(card, 2)).toBe("2 crédits");
+    expect(passCost(subscription, 1)).toBe("inclus dans votre abonnement");
+  });
+
+  it("books with the card by default, confirmed at once, without the payment widget", async () => {
+    const booked = { id: 43, status: "confirmed", message: "✅ Réservation confirmée avec votre Carte 10 cours." };
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
+      String(url).includes("/api/passes/mine")
+        ? new Response(JSON.stringify([card, { ...card, id: 9, state: "expired" }]), { status: 200 })
+        : new Response(JSON.stringify(booked), { status: 201 }),
+    );
+    const onPaid = vi.fn();
+    render(<ReservationForm session={session} user={user} reserveUrl="/api/reservations-courses" loginUrl="/login" onCancel={() => {}} onHeld={() => {}} onPaid={onPaid} />);
+    const option = await screen.findByLabelText(/Utiliser : Carte 10 cours/);
+    expect(option.checked).toBe(true);
+    expect(screen.getAllByRole("radio")).toHaveLength(2); // the usable card and the bank card
+    expect(screen.getByText("1 crédit")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Envoyer la réservation" }));
+    await vi.waitFor(() => expect(onPaid).toHaveBeenCalledWith(booked));
+    const post = fetchMock.mock.calls.find(([url]) => String(url).includes("/api/reservations-courses"));
+    const body = JSON.parse(post[1].body);
+    expect(body.pass_id).toBe(5);
+    expect(body.total_amount).toBeUndefined();
+    expect(screen.queryByTestId("widget")).toBeNull();
+  });
+
+  it("can still pay by bank card", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
+      String(url).includes("/api/passes/mine")
+        ? new Response(JSON.stringify([card]), { status: 200 })
+        : new Response(JSON.stringify({ id: 44, total_amount: "25.00", hold_expires_at: "2031-03-01T10:15:00+01:00" }), { status: 201 }),
+    );
+    render(<ReservationForm session={session} user={user} reserveUrl="/api/reservations-courses" loginUrl="/login" onCancel={() => {}} onHeld={() => {}} onPaid={() => {}} />);
+    fireEvent.click(await screen.findByLabelText(LABEL_PAY_BY_CARD));
+    expect(screen.getByText("25.00 €")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Envoyer la réservation" }));
+    expect((await screen.findByTestId("widget")).textContent).toBe("reservation:44:25.00");
   });
 });

@@ -8,6 +8,34 @@ export const MSG_SENT = "✅ Réservation envoyée avec succès !";
 export const MSG_LOAD_ERROR = "Erreur lors du chargement des cours.";
 export const MSG_RESERVE_ERROR = "Erreur lors de la réservation.";
 export const LABEL_FULL = "Complet";
+export const MSG_PASSES_LOAD_ERROR = "Vos cartes et abonnements n'ont pas pu être chargés : vous pouvez payer par carte bancaire.";
+export const LABEL_PAY_BY_CARD = "Payer par carte bancaire";
+
+/** 'YYYY-MM-DD' → 'JJ/MM/AAAA' (the pass's validity, a plain day). */
+export function formatDay(isoDay) {
+  const [year, month, day] = String(isoDay || "").split("-");
+  return year && month && day ? `${day}/${month}/${year}` : "";
+}
+
+/** A pass usable to book (the server checks the session's day and the credits again). */
+export function isUsablePass(pass) {
+  if (!pass || !["active", "upcoming"].includes(pass.state)) return false;
+  return pass.kind === "subscription" || (pass.credits_left ?? 0) > 0;
+}
+
+/** 'Carte 10 cours — 7 crédits restants, valable jusqu'au 22/05/2027'. */
+export function passLabel(pass) {
+  const until = `valable jusqu'au ${formatDay(pass.expires_on)}`;
+  if (pass.kind === "subscription") return `${pass.title} — illimité, ${until}`;
+  const left = pass.credits_left === 1 ? "1 crédit restant" : `${pass.credits_left} crédits restants`;
+  return `${pass.title} — ${left}, ${until}`;
+}
+
+/** What booking `participants` with `pass` costs, as shown before sending. */
+export function passCost(pass, participants) {
+  if (pass.kind === "subscription") return "inclus dans votre abonnement";
+  return participants === 1 ? "1 crédit" : `${participants} crédits`;
+}
 
 /** Participants: a number, at least 1, at most the seats left; anything non-numeric becomes 1 (SPEC.md 5). */
 export function normalizeParticipants(value, max) {

@@ -14,7 +14,7 @@ export const SECTIONS = [
   { key: "reservations", label: "Réservations", load: () => import("./sections/Lists.jsx").then((m) => ({ default: m.Reservations })) },
   { key: "parties", label: "EVJF/EVG", load: () => import("./sections/Lists.jsx").then((m) => ({ default: m.Parties })) },
   { key: "rentals", label: "Locations de salle", load: () => import("./sections/Lists.jsx").then((m) => ({ default: m.Rentals })) },
-  { key: "passes", label: "Cartes et abonnements", load: () => import("./sections/Lists.jsx").then((m) => ({ default: m.Passes })) },
+  { key: "passes", label: "Cartes et abonnements", load: () => import("./sections/Passes.jsx") },
 ];
 
 export const DEFAULT_SECTION = "users";

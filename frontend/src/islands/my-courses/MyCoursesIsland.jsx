@@ -1,14 +1,16 @@
-/* 'Mes Cours de Pole Dance' (SPEC.md 2.19): upcoming and past sessions, and one feedback per course followed. */
+/* 'Mes Cours de Pole Dance' (SPEC.md 2.19): upcoming and past sessions, how each was paid (card, class card or
+   subscription), cancellation up to the window before the class (issue 10), and one feedback per course followed. */
 import { useCallback, useEffect, useId, useState } from "react";
 import { api } from "../../components/api.js";
+import Modal from "../../components/Modal.jsx";
 import { notify } from "../../components/toast.jsx";
-import { MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR } from "./messages.js";
+import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, cancelConsequence, paymentLabel } from "./messages.js";
 
 const PARIS = { timeZone: "Europe/Paris" };
 const dateFormat = new Intl.DateTimeFormat("fr-FR", { ...PARIS, weekday: "short", day: "numeric", month: "long", year: "numeric" });
 const timeFormat = new Intl.DateTimeFormat("fr-FR", { ...PARIS, hour: "2-digit", minute: "2-digit", hour12: false });
 
-function SessionsTable({ caption, rows, empty }) {
+function SessionsTable({ caption, rows, empty, onCancel, cancellationHours }) {
   return (
     <table className="my-courses-table">
       <caption>{caption}</caption>
@@ -21,12 +23,14 @@ function SessionsTable({ caption, rows, empty }) {
           <th scope="col">Professeur</th>
           <th scope="col">Participants</th>
           <th scope="col">Statut</th>
+          <th scope="col">Paiement</th>
+          {onCancel && <th scope="col">Annulation</th>}
         </tr>
       </thead>
       <tbody>
         {rows.length === 0 && (
           <tr>
-            <td colSpan={7}>{empty}</td>
+            <td colSpan={onCancel ? 9 : 8}>{empty}</td>
           </tr>
         )}
         {rows.map((row) => (
@@ -38,6 +42,18 @@ function SessionsTable({ caption, rows, empty }) {
             <td data-label="Professeur">{row.instructor}</td>
             <td data-label="Participants">{row.participants}</td>
             <td data-label="Statut">{row.status_label}</td>
+            <td data-label="Paiement">{paymentLabel(row)}</td>
+            {onCancel && (
+              <td data-label="Annulation">
+                {row.can_cancel ? (
+                  <button type="button" className="button button-small button-secondary" onClick={() => onCancel(row)}>
+                    Annuler<span className="visually-hidden"> la réservation {row.title} du {dateFormat.format(new Date(row.date))}</span>
+                  </button>
+                ) : (
+                  <span className="help">{row.status === "confirmed" ? `Plus annulable (moins de ${cancellationHours} h avant le cours)` : "—"}</span>
+                )}
+              </td>
+            )}
           </tr>
         ))}
       </tbody>
@@ -106,9 +122,50 @@ function FeedbackForm({ course, userId, feedbackUrl, onSaved }) {
   );
 }
 
-export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback" }) {
+function CancelDialog({ row, cancelUrl, onDone, onClose }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  async function confirm() {
+    setBusy(true);
+    setError("");
+    try {
+      const data = await api(cancelUrl(row.reservation_id), { method: "POST" });
+      notify(data.message, "success");
+      onDone(data);
+    } catch (err) {
+      setError(err.status > 0 && err.message ? err.message : MSG_CANCEL_ERROR);
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal open title="Annuler la réservation" onClose={onClose}>
+      <p>
+        Annuler votre réservation « {row.title} » du {dateFormat.format(new Date(row.date))} à {timeFormat.format(new Date(row.date))} ?
+      </p>
+      <p>{cancelConsequence(row)}</p>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="modal-actions">
+        <button type="button" className="button button-secondary" onClick={onClose}>
+          Garder ma réservation
+        </button>
+        <button type="button" className="button button-danger" disabled={busy} onClick={confirm}>
+          Confirmer l'annulation
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+const defaultCancelUrl = (id) => `/api/reservations-courses/${id}/cancel`;
+
+export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, cancellationHours = 24 }) {
   const [rows, setRows] = useState(null);
   const [loadError, setLoadError] = useState("");
+  const [cancelling, setCancelling] = useState(null);
 
   const load = useCallback(async () => {
     try {
@@ -146,7 +203,19 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
           {loadError}
         </p>
       )}
-      <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" />
+      <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" onCancel={setCancelling} cancellationHours={cancellationHours} />
+      <p className="help">Vous pouvez annuler une réservation jusqu'à {cancellationHours} heures avant le cours.</p>
+      {cancelling && (
+        <CancelDialog
+          row={cancelling}
+          cancelUrl={typeof cancelUrl === "function" ? cancelUrl : defaultCancelUrl}
+          onClose={() => setCancelling(null)}
+          onDone={() => {
+            setCancelling(null);
+            load();
+          }}
+        />
+      )}
       <SessionsTable caption="Cours passés" rows={[...past].reverse()} empty="Aucun cours passé pour le moment." />
       <h2>Mes avis</h2>
       {feedbackCourses.length === 0 ? (

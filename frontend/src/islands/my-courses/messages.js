@@ -3,3 +3,24 @@ export const MSG_FEEDBACK_REQUIRED = "Veuillez remplir tous les champs pour le f
 export const MSG_FEEDBACK_SAVED = "Feedback enregistré avec succès";
 export const MSG_FEEDBACK_ERROR = "Erreur lors de l’enregistrement du feedback";
 export const MSG_LOAD_ERROR = "Erreur lors de la récupération des cours";
+export const MSG_CANCEL_ERROR = "L'annulation a échoué. Veuillez réessayer.";
+export const LABEL_PAID_BY_CARD = "Carte bancaire";
+
+/** How a reservation was paid: 'Carte 10 cours (2 crédits)', 'Abonnement annuel illimité' or 'Carte bancaire'. */
+export function paymentLabel(row) {
+  const pass = row.paid_with_pass;
+  if (!pass) return LABEL_PAID_BY_CARD;
+  if (pass.kind !== "card" || !row.credits_spent) return pass.title;
+  return `${pass.title} (${row.credits_spent === 1 ? "1 crédit" : `${row.credits_spent} crédits`})`;
+}
+
+/** What cancelling gives back, said before the member confirms. */
+export function cancelConsequence(row) {
+  const pass = row.paid_with_pass;
+  if (!pass) return "Le montant payé deviendra un avoir en crédits de cours valable 6 mois (pas de remboursement automatique).";
+  if (pass.kind === "card" && row.credits_spent) {
+    const back = row.credits_spent === 1 ? "Votre crédit sera rendu" : `Vos ${row.credits_spent} crédits seront rendus`;
+    return `${back} sur votre ${pass.title}.`;
+  }
+  return "Votre place sera libérée.";
+}

@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { LABEL_PAID_BY_CARD, cancelConsequence, paymentLabel } from "./messages.js";
+
+vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
+const { default: MyCoursesIsland } = await import("./MyCoursesIsland.jsx");
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const card = { id: 5, title: "Carte 10 cours", kind: "card" };
+const row = {
+  reservation_id: 11,
+  course_id: 1,
+  title: "Pole Exotic",
+  date: "2031-03-10T18:30:00+01:00",
+  level: "Débutant",
+  instructor: "Léa",
+  participants: 1,
+  status: "confirmed",
+  status_label: "Confirmée",
+  is_past: false,
+  can_cancel: true,
+  paid_with_pass: card,
+  credits_spent: 1,
+};
+
+describe("my courses: passes and cancellation (issue 10)", () => {
+  it("says how each reservation was paid", () => {
+    expect(paymentLabel(row)).toBe("Carte 10 cours (1 crédit)");
+    expect(paymentLabel({ ...row, credits_spent: 2 })).toBe("Carte 10 cours (2 crédits)");
+    expect(paymentLabel({ ...row, paid_with_pass: { title: "Abonnement annuel illimité", kind: "subscription" }, credits_spent: 0 })).toBe("Abonnement annuel illimité");
+    expect(paymentLabel({ ...row, paid_with_pass: null })).toBe(LABEL_PAID_BY_CARD);
+    expect(cancelConsequence(row)).toBe("Votre crédit sera rendu sur votre Carte 10 cours.");
+    expect(cancelConsequence({ ...row, credits_spent: 2 })).toBe("Vos 2 crédits seront rendus sur votre Carte 10 cours.");
+  });
+
+  it("cancels after confirmation and reloads the list", async () => {
+    let cancelled = false;
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async (url, options) => {
+      if (String(url).includes("/cancel")) {
+        cancelled = true;
+        return new Response(JSON.stringify({ message: "Réservation annulée : 1 crédit(s) rendu(s) sur votre Carte 10 cours." }), { status: 200 });
+      }
+      return new Response(JSON.stringify(cancelled ? [] : [row]), { status: 200 });
+    });
+    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" cancellationHours={24} />);
+    expect(await screen.findByText("Carte 10 cours (1 crédit)")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: /Annuler la réservation Pole Exotic/ }));
+    fireEvent.click(screen.getByRole("button", { name: "Confirmer l'annulation" }));
+    expect(await screen.findByText("Aucun cours à venir. Réservez depuis le planning !")).toBeTruthy();
+    const post = fetchMock.mock.calls.find(([url]) => String(url).includes("/cancel"));
+    expect(post[0]).toBe("/api/reservations-courses/11/cancel");
+    expect(post[1].method).toBe("POST");
+  });
+});
