@@ -280,6 +280,7 @@ class CourseSessionListApi(APIView):
             return [IsStudioStaff()]
         return super().get_permissions()
 
+    @extend_schema(operation_id="course_sessions_list", responses=OpenApiTypes.OBJECT)
     def get(self, request):
         now = timezone.now()
         if request.query_params.get("view") == "staff":
@@ -557,7 +558,7 @@ class PassListApi(APIView):
     permission_classes = [IsStudioStaff]
     serializer_class = PassGrantSerializer
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="passes_list", responses=OpenApiTypes.OBJECT)
     def get(self, request):
         qs = selectors.passes_staff_list(
             search=request.query_params.get("search", ""),

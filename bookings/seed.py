@@ -1,4 +1,5 @@
-"""Demo bookings (idempotent): the demo member's past and upcoming classes, a feedback and an EVJF request."""
+"""Demo bookings (idempotent): the demo member's past and upcoming classes, a feedback, an EVJF request and a
+10-class card with credits left (issue 10)."""
 
 import os
 from datetime import timedelta
@@ -7,9 +8,23 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from courses.models import CourseSession
+from courses.models import CourseSession, Tariff
 
-from .models import CourseFeedback, PartyEventType, PartyReservation, Reservation, ReservationStatus
+from .models import (
+    CourseFeedback,
+    PartyEventType,
+    PartyReservation,
+    Pass,
+    PassAdjustment,
+    PassAdjustmentAction,
+    PassKind,
+    PassOrigin,
+    Reservation,
+    ReservationStatus,
+)
+from .services import add_months
+
+DEMO_PASS_REASON = "Carte de démonstration"
 
 DEMO_MEMBER_EMAIL = os.environ.get("DEMO_MEMBER_EMAIL", "membre@studio-pole-danse.fr").lower()
 
@@ -59,5 +74,33 @@ def run(*, stdout=None):
             last_name=member.last_name,
             message="EVJF de ma sœur, 8 personnes dont 2 spectatrices.",
         )
+    _demo_pass(member)
     if stdout:
         stdout.write("Réservations de démonstration prêtes.")
+
+
+def _demo_pass(member):
+    """A 'Carte 10 cours' with 8 credits left, so the demo member can book with it at once."""
+    tariff = Tariff.objects.filter(pass_credits__gt=0, pass_unlimited=False).order_by("-pass_credits").first()
+    if tariff is None or Pass.objects.filter(member=member).exists():
+        return
+    today = timezone.localdate()
+    credits = tariff.pass_credits
+    demo = Pass.objects.create(
+        member=member,
+        tariff=tariff,
+        kind=PassKind.CARD,
+        origin=PassOrigin.STAFF,
+        title=tariff.title,
+        credits_total=credits,
+        credits_left=max(credits - 2, 0),
+        starts_on=today,
+        expires_on=add_months(today, tariff.pass_validity_months),
+    )
+    PassAdjustment.objects.create(
+        pass_ref=demo,
+        action=PassAdjustmentAction.GRANT,
+        credits_delta=credits,
+        expires_on_after=demo.expires_on,
+        reason=DEMO_PASS_REASON,
+    )

@@ -491,3 +491,50 @@ def test_staff_detail_and_member_list_in_fixed_queries(api_client, staff, member
     with django_assert_num_queries(1):
         mine = api_client.get(MINE).json()
     assert [p["state"] for p in mine] == ["active", "active"]
+
+
+# --- pages and demo data --------------------------------------------------------------------------------------------
+
+
+def test_profile_shows_the_members_passes(client, member, other_member):
+    today = timezone.localdate()
+    PassFactory(member=member, credits_total=10, credits_left=7)
+    PassFactory(
+        member=member, title="Vieille carte", expires_on=today - timedelta(days=1), starts_on=today - timedelta(days=90)
+    )
+    PassFactory(member=other_member, title="Pas la mienne")
+    client.force_login(member)
+    html = client.get("/user/profile").content.decode()
+    assert "Mes cartes et abonnements" in html
+    assert "7 crédits restants sur 10" in html
+    assert (
+        f"jusqu&#x27;au {(today + timedelta(days=180)):%d/%m/%Y}" in html
+        or f"jusqu'au {(today + timedelta(days=180)):%d/%m/%Y}" in html
+    )
+    assert "Expirée" in html and "Pas la mienne" not in html
+    assert html.index("Carte 10 cours") < html.index("Vieille carte")  # usable passes first
+
+
+def test_profile_without_pass_links_to_the_tariffs(client, member):
+    client.force_login(member)
+    html = client.get("/user/profile").content.decode()
+    assert "Vous n&#x27;avez pas encore de carte" in html or "Vous n'avez pas encore de carte" in html
+
+
+def test_my_courses_page_passes_the_cancellation_window(client, member, settings):
+    settings.CANCELLATION_WINDOW_HOURS = 48
+    client.force_login(member)
+    response = client.get("/my-courses")
+    assert '"cancellationHours": 48' in response.content.decode()
+
+
+def test_seed_gives_the_demo_member_a_card_once():
+    from bookings import seed
+    from courses.management.commands.seed_demo import seed_accounts, seed_catalogue
+
+    seed_accounts()
+    seed_catalogue()
+    seed.run()
+    seed.run()
+    (demo,) = Pass.objects.filter(member__email=seed.DEMO_MEMBER_EMAIL)
+    assert (demo.title, demo.credits_total, demo.credits_left) == ("Carte 10 cours", 10, 8)

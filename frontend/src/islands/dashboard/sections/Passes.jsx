@@ -117,11 +117,9 @@ export const passesConfig = {
   },
   columns: [
     { key: "member", label: "Membre", sort: "member", render: (row) => `${row.member_name || ""} (${row.member_email})`.trim() },
-    { key: "title", label: "Offre", render: (row) => `${row.title} · ${row.kind_label}` },
-    { key: "credits", label: "Crédits restants", render: creditsText },
-    { key: "expires_on", label: "Validité", sort: "expires_on", render: (row) => `du ${formatDate(row.starts_on)} au ${formatDate(row.expires_on)}` },
-    { key: "state", label: "État", render: (row) => row.state_label },
-    { key: "origin", label: "Origine", render: (row) => row.origin_label },
+    { key: "title", label: "Offre", render: (row) => `${row.title} (${row.origin_label.toLowerCase()})` },
+    { key: "credits", label: "Crédits", render: creditsText },
+    { key: "expires_on", label: "Validité", sort: "expires_on", render: (row) => `${row.state_label} : du ${formatDate(row.starts_on)} au ${formatDate(row.expires_on)}` },
   ],
   rowActions: (row) => <HistoryButton row={row} />,
   fields: ({ mode, options, row }) =>
