@@ -4,6 +4,7 @@ import logging
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -16,6 +17,7 @@ MSG_FORBIDDEN = "Vous n'avez pas accès à cette ressource."
 MSG_NOT_FOUND = "Ressource introuvable."
 MSG_INVALID = "Données invalides."
 MSG_SERVER_ERROR = "Erreur serveur. Réessayez plus tard."
+MSG_CONFLICT = "Ces données entrent en conflit avec des données existantes ou ne respectent pas les règles du studio."
 
 
 def error_response(message: str, status_code: int = status.HTTP_400_BAD_REQUEST, **extra) -> Response:
@@ -38,6 +40,10 @@ def exception_handler(exc, context):
         return error_response(MSG_NOT_FOUND, status.HTTP_404_NOT_FOUND)
     if isinstance(exc, PermissionDenied):
         return error_response(MSG_FORBIDDEN, status.HTTP_403_FORBIDDEN)
+    if isinstance(exc, IntegrityError):
+        # A database constraint caught what a service did not: refuse the request, never answer 500.
+        logger.warning("Constraint violation answered 400: %s", exc)
+        return error_response(MSG_CONFLICT, status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
     if response is None:
         logger.exception("Unhandled API error", exc_info=exc)
