@@ -1,15 +1,15 @@
 from django.contrib import admin
 
-from .models import CourseFeedback, PartyReservation, Reservation
+from .models import CourseFeedback, PartyReservation, Pass, PassAdjustment, Reservation
 
 
 @admin.register(Reservation)
 class ReservationAdmin(admin.ModelAdmin):
-    list_display = ("session", "user", "participants", "status", "hold_expires_at", "created_at")
+    list_display = ("session", "user", "participants", "status", "paid_with_pass", "hold_expires_at", "created_at")
     list_filter = ("status",)
-    list_select_related = ("session__course", "user")
+    list_select_related = ("session__course", "user", "paid_with_pass")
     search_fields = ("user__email", "email", "last_name")
-    raw_id_fields = ("session", "user")
+    raw_id_fields = ("session", "user", "paid_with_pass")
 
 
 @admin.register(PartyReservation)
@@ -28,3 +28,34 @@ class CourseFeedbackAdmin(admin.ModelAdmin):
     list_select_related = ("course", "user")
     search_fields = ("user__email", "comment")
     raw_id_fields = ("user", "course")
+
+
+class PassAdjustmentInline(admin.TabularInline):
+    model = PassAdjustment
+    fields = ("at", "action", "credits_delta", "expires_on_before", "expires_on_after", "reason", "by", "reservation")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Pass)
+class PassAdmin(admin.ModelAdmin):
+    """Read-only here: staff change passes in the dashboard, where every change is logged with its reason."""
+
+    list_display = ("title", "member", "kind", "credits_left", "credits_total", "starts_on", "expires_on", "origin")
+    list_filter = ("kind", "origin")
+    list_select_related = ("member",)
+    search_fields = ("member__email", "member__last_name", "title")
+    inlines = [PassAdjustmentInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
