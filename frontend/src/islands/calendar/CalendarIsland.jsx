@@ -45,6 +45,9 @@ function EventContent({ event, timeText }) {
   );
 }
 
+// Days of the neighbouring months stay readable (WCAG contrast): the theme fades them too much.
+const otherMonthClass = (info) => (info.isOther ? "day-other" : "");
+
 export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/course-sessions", reserveUrl = "/api/reservations-courses", loginUrl = "/login" }) {
   const calendarRef = useRef(null);
   const [selected, setSelected] = useState(null);
@@ -118,6 +121,7 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         events={fetchEvents}
         eventContent={EventContent}
         eventClick={handleEventClick}
+        dayCellClass={otherMonthClass}
       />
       <Modal open={Boolean(notice)} title={notice ? NOTICE_TITLES[popup] : ""} onClose={close}>
         {notice && (
