@@ -141,6 +141,9 @@ class TariffOutputSerializer(serializers.ModelSerializer):
             "course_id",
             "position",
             "is_party",
+            "pass_credits",
+            "pass_validity_months",
+            "pass_unlimited",
         ]
 
 
@@ -160,6 +163,10 @@ class TariffInputSerializer(serializers.Serializer):
         source="course", queryset=Course.objects.all(), required=False, allow_null=True, default=None
     )
     position = serializers.IntegerField(min_value=0, required=False, default=0)
+    # What buying it grants (issue 10): a card of N credits or an unlimited subscription, valid M months.
+    pass_credits = serializers.IntegerField(min_value=0, max_value=500, required=False, default=0)
+    pass_validity_months = serializers.IntegerField(min_value=0, max_value=60, required=False, default=0)
+    pass_unlimited = serializers.BooleanField(required=False, default=False)
 
 
 class TariffListApi(PublicReadStaffWrite):

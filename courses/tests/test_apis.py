@@ -214,3 +214,21 @@ def test_public_pages_refresh_after_a_staff_change(client, api_client, staff):
     api_client.force_authenticate(staff)
     api_client.put(f"/api/courses/{course.pk}", {"title": "Après"}, format="json")
     assert "Après" in client.get(f"/courses/{course.pk}").text
+
+
+def test_staff_set_what_a_tariff_grants(api_client, staff):
+    api_client.force_authenticate(staff)
+    created = api_client.post(
+        "/api/tarifs",
+        {"title": "Carte 5 cours", "price": "110.00", "type": "forfait", "pass_credits": 5, "pass_validity_months": 3},
+        format="json",
+    )
+    assert created.status_code == 201, created.json()
+    assert created.json()["pass_credits"] == 5 and created.json()["pass_validity_months"] == 3
+    tariff = Tariff.objects.get(pk=created.json()["id"])
+    assert tariff.grants_pass
+    # An unlimited subscription cannot also carry credits: refused, nothing changed.
+    refused = api_client.put(f"/api/tarifs/{tariff.pk}", {"pass_unlimited": True}, format="json")
+    assert refused.status_code == 400
+    tariff.refresh_from_db()
+    assert tariff.pass_unlimited is False and tariff.pass_credits == 5

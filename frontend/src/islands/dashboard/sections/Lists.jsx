@@ -1,11 +1,10 @@
-/* Read-only staff lists: calendar reservations, EVJF/EVG reservations, room-rental requests, passes. */
+/* Read-only staff lists: calendar reservations, EVJF/EVG reservations, room-rental requests. */
 import { formatDate, formatDateTime } from "../format.js";
 import ResourceSection from "../ResourceSection.jsx";
 import { AttendeesButton } from "./Sessions.jsx";
 
 export const MSG_RESERVATIONS_LOAD = "Erreur lors du chargement des réservations.";
 export const MSG_RENTALS_LOAD = "Erreur lors du chargement des demandes de location.";
-export const MSG_PASSES_LOAD = "Erreur lors du chargement des cartes et abonnements.";
 const person = (row) => row.name || `${row.first_name || ""} ${row.last_name || ""}`.trim();
 
 const isoDay = (date) => date.toISOString().slice(0, 10);
@@ -72,21 +71,6 @@ export const rentalsConfig = {
   ],
 };
 
-export const passesConfig = {
-  key: "passes",
-  title: "Cartes et abonnements",
-  endpoint: "/api/passes",
-  label: (row) => `la carte ${row.id}`,
-  serverPaged: true,
-  canDelete: false,
-  columns: [
-    { key: "member", label: "Membre", render: (row) => row.user_name || row.member || person(row) },
-    { key: "title", label: "Offre", render: (row) => row.title || row.tariff_title },
-    { key: "credits", label: "Crédits restants", render: (row) => row.credits_left ?? row.credits ?? "—" },
-    { key: "valid_until", label: "Valable jusqu'au", render: (row) => formatDate(row.valid_until || row.expires_at || row.end_date) },
-  ],
-  messages: { load: MSG_PASSES_LOAD },
-};
 reservationsConfig.messages = { load: MSG_RESERVATIONS_LOAD };
 partiesConfig.messages = { load: MSG_RESERVATIONS_LOAD };
 rentalsConfig.messages = { load: MSG_RENTALS_LOAD };
@@ -94,4 +78,3 @@ rentalsConfig.messages = { load: MSG_RENTALS_LOAD };
 export const Reservations = (props) => <ResourceSection config={reservationsConfig} {...props} />;
 export const Parties = (props) => <ResourceSection config={partiesConfig} {...props} />;
 export const Rentals = (props) => <ResourceSection config={rentalsConfig} {...props} />;
-export const Passes = (props) => <ResourceSection config={passesConfig} {...props} />;
