@@ -56,6 +56,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from studio.api import error_response
+from studio.cache import cached_public
 from studio.pagination import StandardPagination
 from studio.permissions import IsStudioStaff, is_studio_staff
 
@@ -124,6 +125,19 @@ def session_data(session, *, now=None, my_reservation=None) -> dict:
         "is_past": session.start <= now,
         "my_reservation": my_reservation,
     }
+
+
+# The public feed is shared by every visitor and cached until staff or a reservation change the data. The cache
+# also expires after FEED_CACHE_SECONDS so that lapsed holds (which change no row) and "past" flags refresh.
+FEED_CACHE_SECONDS = 30
+
+
+def public_feed(*, start: datetime, end: datetime, now: datetime) -> list[dict]:
+    return cached_public(
+        f"feed:{start.isoformat()}:{end.isoformat()}",
+        lambda: [session_data(s, now=now) for s in selectors.sessions_in_range(start=start, end=end, now=now)],
+        timeout=FEED_CACHE_SECONDS,
+    )
 
 
 def staff_session_data(session, *, now=None) -> dict:
@@ -289,16 +303,16 @@ class CourseSessionListApi(APIView):
             start, end = parse_feed_range(request.query_params)
         except ValueError as exc:
             return error_response(str(exc))
-        sessions = list(selectors.sessions_in_range(start=start, end=end, now=now))
-        mine = {}
-        if request.user.is_authenticated and sessions:
-            mine = {
-                r.session_id: {"id": r.pk, "status": r.status, "participants": r.participants}
-                for r in selectors.member_reservations(user=request.user).filter(
-                    session__start__lt=end, session__end__gt=start
-                )
-            }
-        return Response([session_data(s, now=now, my_reservation=mine.get(s.pk)) for s in sessions])
+        events = public_feed(start=start, end=end, now=now)
+        if not (request.user.is_authenticated and events):
+            return Response(events)
+        mine = {
+            r.session_id: {"id": r.pk, "status": r.status, "participants": r.participants}
+            for r in selectors.member_reservations(user=request.user).filter(
+                session__start__lt=end, session__end__gt=start
+            )
+        }
+        return Response([{**event, "my_reservation": mine.get(event["id"])} for event in events])
 
     def _staff_list(self, request, now):
         ordering = "-start" if request.query_params.get("ordering", "date").startswith("-") else "start"

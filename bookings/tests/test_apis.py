@@ -300,3 +300,20 @@ def test_feedback_post(api_client, member, other_member):
     forged = api_client.post("/api/course-feedback", {**payload, "user_id": other_member.pk}, format="json")
     assert forged.status_code == 403
     assert CourseFeedback.objects.get().rating == 4
+
+
+def test_feed_is_cached_and_a_reservation_refreshes_it(api_client, member, django_assert_num_queries):
+    from bookings.services import reservation_hold
+
+    session = CourseSessionFactory(max_attendees=3)
+    params = {
+        "start": (session.start - timedelta(days=1)).isoformat(),
+        "end": (session.start + timedelta(days=1)).isoformat(),
+    }
+    assert api_client.get("/api/course-sessions", params).json()[0]["seats_left"] == 3
+    with django_assert_num_queries(0):
+        assert api_client.get("/api/course-sessions", params).json()[0]["seats_left"] == 3
+    reservation_hold(
+        user=member, session_id=session.pk, participants=2, first_name="Emma", last_name="Petit", email=member.email
+    )
+    assert api_client.get("/api/course-sessions", params).json()[0]["seats_left"] == 1
