@@ -150,6 +150,43 @@ def _check_seats(*, session: CourseSession, existing: Reservation | None, partic
         raise ReservationError(MSG_NOT_ENOUGH_SEATS.format(seats=seats_left))
 
 
+def _member_hold_with_seats_checked(*, session: CourseSession, user, participants: int, now) -> Reservation | None:
+    """Under the session lock: free lapsed holds, refuse a second confirmed reservation, check the seats.
+
+    Returns the member's unpaid hold on this session, which the caller updates instead of creating another.
+    """
+    reservations_release_expired(session_id=session.pk, now=now)
+    existing = (
+        session.reservations.select_for_update()
+        .filter(user=user, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED])
+        .first()
+    )
+    if existing is not None and existing.status == ReservationStatus.CONFIRMED:
+        raise ReservationError(MSG_ALREADY_RESERVED)
+    _check_seats(session=session, existing=existing, participants=participants, now=now)
+    return existing
+
+
+def _reservation_details(session, participants, first_name, last_name, email, message) -> dict:
+    return {
+        "participants": participants,
+        "unit_price": session.price_per_participant,
+        "first_name": first_name,
+        "last_name": last_name,
+        "email": email,
+        "message": message or "",
+    }
+
+
+def _reservation_save(*, existing: Reservation | None, session, user, fields: dict) -> Reservation:
+    if existing is None:
+        return Reservation.objects.create(session=session, user=user, **fields)
+    for name, value in fields.items():
+        setattr(existing, name, value)
+    existing.save(update_fields=list(fields))
+    return existing
+
+
 @transaction.atomic
 def reservation_hold(
     *,
@@ -184,31 +221,13 @@ def reservation_hold(
         expected = (session.price_per_participant * participants).quantize(Decimal("0.01"))
         if Decimal(expected_total).quantize(Decimal("0.01")) != expected:
             raise ReservationError(MSG_AMOUNT_MISMATCH.format(expected=expected))
-    reservations_release_expired(session_id=session.pk, now=now)
-    existing = (
-        session.reservations.select_for_update()
-        .filter(user=user, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED])
-        .first()
-    )
-    if existing is not None and existing.status == ReservationStatus.CONFIRMED:
-        raise ReservationError(MSG_ALREADY_RESERVED)
-    _check_seats(session=session, existing=existing, participants=participants, now=now)
+    existing = _member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
     fields = {
-        "participants": participants,
-        "unit_price": session.price_per_participant,
-        "first_name": first_name,
-        "last_name": last_name,
-        "email": email,
-        "message": message or "",
+        **_reservation_details(session, participants, first_name, last_name, email, message),
         "status": ReservationStatus.HELD,
         "hold_expires_at": now + timedelta(minutes=settings.SEAT_HOLD_MINUTES),
     }
-    if existing is not None:
-        for name, value in fields.items():
-            setattr(existing, name, value)
-        existing.save(update_fields=list(fields))
-        return existing
-    return Reservation.objects.create(session=session, user=user, **fields)
+    return _reservation_save(existing=existing, session=session, user=user, fields=fields)
 
 
 @transaction.atomic
@@ -386,35 +405,16 @@ def reservation_book_with_pass(
     credits = pass_check_usable(
         pass_obj=pass_obj, session=session, participants=participants, today=timezone.localdate(now)
     )
-    reservations_release_expired(session_id=session.pk, now=now)
-    existing = (
-        session.reservations.select_for_update()
-        .filter(user=user, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED])
-        .first()
-    )
-    if existing is not None and existing.status == ReservationStatus.CONFIRMED:
-        raise ReservationError(MSG_ALREADY_RESERVED)
-    _check_seats(session=session, existing=existing, participants=participants, now=now)
+    existing = _member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
     fields = {
-        "participants": participants,
-        "unit_price": session.price_per_participant,
-        "first_name": first_name,
-        "last_name": last_name,
-        "email": email,
-        "message": message or "",
+        **_reservation_details(session, participants, first_name, last_name, email, message),
         "status": ReservationStatus.CONFIRMED,
         "hold_expires_at": None,
         "confirmed_at": now,
         "paid_with_pass": pass_obj,
         "credits_spent": credits,
     }
-    if existing is not None:
-        for name, value in fields.items():
-            setattr(existing, name, value)
-        existing.save(update_fields=list(fields))
-        reservation = existing
-    else:
-        reservation = Reservation.objects.create(session=session, user=user, **fields)
+    reservation = _reservation_save(existing=existing, session=session, user=user, fields=fields)
     if credits:
         pass_obj.credits_left -= credits
         pass_obj.save(update_fields=["credits_left"])

@@ -40,6 +40,8 @@ class TariffFactory(factory.django.DjangoModelFactory):
 
 
 class TestimonialFactory(factory.django.DjangoModelFactory):
+    __test__ = False  # a factory, not a test class
+
     class Meta:
         model = Testimonial
 
