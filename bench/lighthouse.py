@@ -17,27 +17,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server import PY, ROOT, gunicorn, prepare, production_env  # noqa: E402
 
+sys.path.insert(0, str(ROOT))
+from studio.public_pages import PUBLIC_PAGES  # noqa: E402
+
 THRESHOLDS = {"performance": 90, "accessibility": 100, "best-practices": 95, "seo": 100}
-PUBLIC_PAGES = [
-    "/",
-    "/contact",
-    "/courses/calendar",
-    "/weekly",
-    "/evjf-evg",
-    "/room-rental",
-    "/rental-form",
-    "/confirmation",
-    "/mentions-legales",
-    "/politique-confidentialite",
-    "/tarifs",
-    "/tarifs-page",
-    "/blog-facebook",
-    "/choisir-nous",
-    "/gallery",
-    "/login",
-    "/register",
-    "/forgot-password",
-]
 
 
 def first_course_path(env) -> str:

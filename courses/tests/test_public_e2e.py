@@ -11,33 +11,18 @@ from courses.management.commands.seed_demo import seed_catalogue
 from courses.models import Course, Tariff
 from courses.tests.factories import CourseFactory
 from courses.views import MSG_LOGIN_TO_ORDER
+from studio.public_pages import PUBLIC_PAGES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PUBLIC_PAGES = [
+PAGES = [
     "/",
     "/?section=adresse",
     "/?section=cours",
     "/?section=pourquoi",
     "/?section=presentation",
     "/?section=avis",
-    "/contact",
-    "/courses/calendar",
-    "/weekly",
-    "/evjf-evg",
-    "/room-rental",
-    "/rental-form",
-    "/confirmation",
-    "/mentions-legales",
-    "/politique-confidentialite",
-    "/tarifs",
-    "/tarifs-page",
-    "/blog-facebook",
-    "/choisir-nous",
-    "/gallery",
-    "/login",
-    "/register",
-    "/forgot-password",
+    *PUBLIC_PAGES[1:],
     "/page-inexistante",
 ]
 
@@ -50,7 +35,7 @@ def catalogue(db):
 
 def test_a_visitor_who_declined_cookies_sends_no_request_to_another_host(page, live_server, catalogue):
     youtube_course = CourseFactory(title="Démo vidéo", video_url="https://www.youtube.com/watch?v=abc123XYZ")
-    pages = [*PUBLIC_PAGES, f"/courses/{catalogue.pk}", f"/courses/{youtube_course.pk}"]
+    pages = [*PAGES, f"/courses/{catalogue.pk}", f"/courses/{youtube_course.pk}"]
     own_host = urlparse(live_server.url).netloc
     foreign = []
     page.on(

@@ -5,31 +5,12 @@ from pathlib import Path
 import pytest
 
 from courses.tests.factories import CourseFactory
+from studio.public_pages import PUBLIC_PAGES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-PUBLIC = [
-    "/",
-    "/contact",
-    "/courses/calendar",
-    "/weekly",
-    "/evjf-evg",
-    "/room-rental",
-    "/rental-form",
-    "/confirmation",
-    "/mentions-legales",
-    "/politique-confidentialite",
-    "/tarifs",
-    "/tarifs-page",
-    "/blog-facebook",
-    "/choisir-nous",
-    "/gallery",
-    "/login",
-    "/register",
-    "/forgot-password",
-    "/page-inexistante",
-]
+PUBLIC = [*PUBLIC_PAGES, "/page-inexistante"]
 MEMBER = ["/", "/user/profile", "/my-courses", "/user/messages", "/courses/calendar", "/evjf-evg", "/tarifs"]
 STAFF = ["/admin/dashboard", "/admin/sessions", "/admin/tarifs", "/admin/contact-messages"]
 
