@@ -1,4 +1,6 @@
 from .base import *  # noqa: F403
+import os
+
 from .base import BASE_DIR, env
 
 DEBUG = False
@@ -16,3 +18,9 @@ STORAGES = {
 PAYPAL_CLIENT_ID = ""
 PAYPAL_CLIENT_SECRET = ""
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None}}  # noqa: F405
+
+# Browser tests hit the live server from several threads at once. SQLite's shared-cache in-memory test database
+# answers "database table is locked" under that concurrency; a file with a busy timeout waits instead.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}  # noqa: F405

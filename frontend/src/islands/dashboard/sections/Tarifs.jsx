@@ -32,7 +32,7 @@ export const tarifsConfig = {
     { name: "conditions", label: "Conditions", type: "textarea" },
     { name: "details", label: "Détails", type: "textarea" },
     { name: "pass_credits", label: "Crédits de cours accordés (carte)", type: "number", min: 0, step: "1" },
-    { name: "pass_validity_months", label: "Validité de la carte ou de l'abonnement (mois)", type: "number", min: 0, step: "1" },
+    { name: "pass_validity_months", label: "Durée de la carte ou de l'abonnement (mois)", type: "number", min: 0, step: "1" },
     { name: "pass_unlimited", label: "Abonnement illimité", type: "checkbox" },
   ],
   emptyValues: () => ({ type: "cours", title: "", price: "", description: "", frequency: "", validity: "", reduction_percentage: "", conditions: "", details: "", pass_credits: "0", pass_validity_months: "0", pass_unlimited: false }),
