@@ -90,3 +90,18 @@ def test_image_slider_uses_alt_text_and_description():
     html = _render("{% image_slider %}")
     assert 'alt="Élèves au mât"' in html and "Cours du mardi" in html
     assert "data-slideshow-controls" not in html  # one image: nothing to rotate
+
+
+@pytest.mark.django_db
+def test_pictures_and_videos_hosted_elsewhere_wait_for_cookie_consent(client):
+    services.media_create(
+        title="Photo d'un partenaire", media_type="photo", external_url="https://photos.example/a.jpg"
+    )
+    services.media_create(
+        title="Vidéo d'un partenaire", media_type="video", external_url="https://videos.example/b.mp4"
+    )
+    html = client.get("/gallery").content.decode()
+    assert not re.search(r'\ssrc="https://photos\.example', html)
+    assert 'data-consent-src="https://photos.example/a.jpg"' in html
+    assert not re.search(r'\ssrc="https://videos\.example', html)
+    assert 'data-consent-src="https://videos.example/b.mp4"' in html

@@ -20,6 +20,12 @@ export function setConsent(value) {
 }
 
 export function loadEmbeds(root = document) {
+  // Pictures and videos hosted elsewhere wait for consent too: their address sits in data-consent-src.
+  for (const element of root.querySelectorAll("[data-consent-src]")) {
+    element.src = element.dataset.consentSrc;
+    element.removeAttribute("data-consent-src");
+    if (element.tagName === "SOURCE") element.parentElement?.load?.();
+  }
   for (const box of root.querySelectorAll("[data-consent-embed]:not([data-loaded])")) {
     const iframe = document.createElement("iframe");
     iframe.src = box.dataset.src;

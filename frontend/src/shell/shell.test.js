@@ -46,3 +46,14 @@ describe("cookie consent", () => {
     expect(iframe.title).toBe("Carte");
   });
 });
+
+describe("pictures hosted elsewhere", () => {
+  it("keep their address until consent, then load it", () => {
+    document.body.innerHTML = `<img src="/static/placeholder.svg" data-consent-src="https://photos.example/a.jpg" alt="Photo">`;
+    const img = document.querySelector("img");
+    expect(img.getAttribute("src")).toBe("/static/placeholder.svg");
+    loadEmbeds();
+    expect(img.getAttribute("src")).toBe("https://photos.example/a.jpg");
+    expect(img.hasAttribute("data-consent-src")).toBe(false);
+  });
+});
