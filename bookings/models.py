@@ -240,6 +240,7 @@ class PassAdjustmentAction(models.TextChoices):
     SPEND = "spend", "Réservation"
     RETURN = "return", "Annulation : crédits rendus"
     CANCELLATION_CREDIT = "cancellation_credit", "Avoir d'annulation"
+    REFUND = "refund", "Commande remboursée"
 
 
 STAFF_ACTIONS = (PassAdjustmentAction.GRANT, PassAdjustmentAction.CREDITS, PassAdjustmentAction.EXTEND)

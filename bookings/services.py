@@ -948,3 +948,38 @@ def course_feedback_save(*, user, course_id, rating, comment: str) -> CourseFeed
         user=user, course_id=course_id, defaults={"rating": rating, "comment": comment}
     )
     return feedback
+
+
+@transaction.atomic
+def bookings_release_for_refund(*, order) -> None:
+    """A refunded payment takes back what it paid for (called by payments when PayPal reports a refund).
+
+    The reservation it paid is cancelled and its seats are free at once; the pass it granted keeps no credit and
+    ends yesterday, with a ledger line. Idempotent: a second refund event changes nothing.
+    """
+    yesterday = timezone.localdate() - timedelta(days=1)
+    if order.reservation_id:
+        session_id = Reservation.objects.filter(pk=order.reservation_id).values_list("session_id", flat=True).first()
+        CourseSession.objects.select_for_update().get(pk=session_id)
+        reservation = Reservation.objects.select_for_update().get(pk=order.reservation_id)
+        if reservation.status in (ReservationStatus.HELD, ReservationStatus.CONFIRMED):
+            reservation.status = ReservationStatus.CANCELLED
+            reservation.cancelled_at = timezone.now()
+            reservation.save(update_fields=["status", "cancelled_at"])
+    pass_obj = Pass.objects.select_for_update().filter(source_order_id=order.pk).first()
+    if pass_obj is None or (pass_obj.credits_left == 0 and pass_obj.expires_on <= yesterday):
+        return
+    before = pass_obj.expires_on
+    credits = pass_obj.credits_left
+    pass_obj.credits_left = 0
+    pass_obj.expires_on = yesterday
+    pass_obj.starts_on = min(pass_obj.starts_on, yesterday)
+    pass_obj.save(update_fields=["credits_left", "expires_on", "starts_on"])
+    PassAdjustment.objects.create(
+        pass_ref=pass_obj,
+        action=PassAdjustmentAction.REFUND,
+        credits_delta=-credits,
+        expires_on_before=before,
+        expires_on_after=yesterday,
+        reason=f"Commande {order.order_id} remboursée",
+    )

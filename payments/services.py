@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
-from bookings.services import ReservationError, pass_grant_for_order, reservation_confirm
+from bookings.services import ReservationError, bookings_release_for_refund, pass_grant_for_order, reservation_confirm
 from courses.models import Tariff
 from studio.emails import send_templated_email
 
@@ -461,7 +461,9 @@ def _handle_event(event_type: str, resource: dict) -> str:
     )
     if order is None:
         return "unknown order"
-    _mark(order_id=order.order_id, status=PaymentStatus.REFUNDED, note="Remboursée via PayPal.")
+    with transaction.atomic():
+        order = _mark(order_id=order.order_id, status=PaymentStatus.REFUNDED, note="Remboursée via PayPal.")
+        bookings_release_for_refund(order=order)
     return "refunded"
 
 

@@ -538,3 +538,26 @@ def test_seed_gives_the_demo_member_a_card_once():
     seed.run()
     (demo,) = Pass.objects.filter(member__email=seed.DEMO_MEMBER_EMAIL)
     assert (demo.title, demo.credits_total, demo.credits_left) == ("Carte 10 cours", 10, 8)
+
+
+def test_a_refunded_order_takes_back_its_pass_once(member, card_tariff):
+    order = PaymentOrder.objects.create(
+        order_id="SIM-REFUND-1",
+        user=member,
+        email=member.email,
+        first_name=member.first_name,
+        last_name=member.last_name,
+        title=card_tariff.title,
+        amount=card_tariff.price,
+        tariff=card_tariff,
+        quantity=1,
+        status=PaymentStatus.COMPLETED,
+    )
+    card = services.pass_grant_for_order(order=order)
+    assert card.credits_left == 10
+    services.bookings_release_for_refund(order=order)
+    services.bookings_release_for_refund(order=order)
+    card.refresh_from_db()
+    assert card.credits_left == 0
+    assert card.expires_on == timezone.localdate() - timedelta(days=1)
+    assert PassAdjustment.objects.filter(pass_ref=card, action=PassAdjustmentAction.REFUND).count() == 1

@@ -468,10 +468,15 @@ def test_webhook_denied_and_refunded(api_client, member, make_reservation, paypa
             "links": [{"rel": "up", "href": "https://api.paypal.com/v2/payments/captures/CAPTURE123", "method": "GET"}],
         },
     }
+    reservation.refresh_from_db()
+    assert reservation.status == ReservationStatus.CONFIRMED
     assert _post_webhook(api_client, refund).json() == {"result": "refunded"}
     assert _post_webhook(api_client, refund).json() == {"result": "duplicate"}
     order.refresh_from_db()
     assert order.status == PaymentStatus.REFUNDED
+    # What the payment paid for is taken back: the seats are free again.
+    reservation.refresh_from_db()
+    assert reservation.status == ReservationStatus.CANCELLED
 
 
 # --- staff orders ----------------------------------------------------------------------------------------------
