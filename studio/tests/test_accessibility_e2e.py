@@ -1,5 +1,6 @@
 """axe-core in Chromium on every page, logged out and logged in: no serious or critical violation."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,52 @@ def test_staff_pages_have_no_serious_violations(axe_page, live_server, staff):
             problems[path] = found
         page.close()
     assert problems == {}
+
+
+def _open_modal_violations(page) -> list[str]:
+    page.locator("dialog[open]").first.wait_for(state="visible")
+    return serious_violations(page)
+
+
+def test_open_modals_have_no_serious_violations(axe_page, live_server, member, staff):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from bookings.tests.test_e2e import show_event
+    from courses.tests.factories import CourseSessionFactory, TariffFactory
+    from media_library import services as media_services
+    from media_library.tests import files
+
+    session = CourseSessionFactory(start=timezone.now() + timedelta(days=2))
+    tariff = TariffFactory(title="Carte 10 cours", type="forfait", pass_credits=10, pass_validity_months=6)
+    media_services.media_create(title="Gala", file=files.jpeg(size=(800, 600)))
+    problems = {}
+
+    page = _open(axe_page, live_server, "/gallery")
+    page.locator(".gallery-open").first.click()
+    problems["gallery modal"] = _open_modal_violations(page)
+    page.close()
+
+    page = _open(axe_page, live_server, "/room-rental")
+    page.get_by_role("link", name="Réserver la salle").click()
+    problems["room-rental modal"] = _open_modal_violations(page)
+    page.close()
+
+    page = _open(axe_page, live_server, "/tarifs", user=member)
+    page.locator(f"#tarif-{tariff.pk}").get_by_role("button", name="Commander").click()
+    problems["tariff order modal"] = _open_modal_violations(page)
+    page.close()
+
+    page = _open(axe_page, live_server, "/courses/calendar", user=member)
+    show_event(page, session).click()
+    problems["reservation popup"] = _open_modal_violations(page)
+    page.close()
+
+    axe_page.clear_cookies()
+    page = _open(axe_page, live_server, "/admin/sessions", user=staff)
+    page.locator(".dash-main").get_by_role("button", name=re.compile("^Ajouter")).first.click()
+    problems["dashboard form modal"] = _open_modal_violations(page)
+    page.close()
+
+    assert {name: found for name, found in problems.items() if found} == {}
