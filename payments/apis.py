@@ -212,6 +212,7 @@ class SimulatorApproveApi(APIView):
 class PaymentConfigApi(APIView):
     """GET /api/paypal/config: the widget's provider settings (public: the PayPal client id is public)."""
 
+    authentication_classes = []  # public: nobody needs to be identified, and the schema says so
     permission_classes = []
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
