@@ -44,9 +44,12 @@ Party reservation (`GET /api/evf-reservations?page=`, staff)::
       "message", "created_at"}]}
 """
 
+import json
 from datetime import datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -136,6 +139,14 @@ def public_feed(*, start: datetime, end: datetime, now: datetime) -> list[dict]:
     return cached_public(
         f"feed:{start.isoformat()}:{end.isoformat()}",
         lambda: [session_data(s, now=now) for s in selectors.sessions_in_range(start=start, end=end, now=now)],
+        timeout=FEED_CACHE_SECONDS,
+    )
+
+
+def public_feed_json(*, start: datetime, end: datetime, now: datetime) -> bytes:
+    return cached_public(
+        f"feed-json:{start.isoformat()}:{end.isoformat()}",
+        lambda: json.dumps(public_feed(start=start, end=end, now=now), cls=DjangoJSONEncoder).encode(),
         timeout=FEED_CACHE_SECONDS,
     )
 
@@ -303,9 +314,10 @@ class CourseSessionListApi(APIView):
             start, end = parse_feed_range(request.query_params)
         except ValueError as exc:
             return error_response(str(exc))
+        if not request.user.is_authenticated:
+            # Visitors share one encoded copy of the range: no per-request serialisation.
+            return HttpResponse(public_feed_json(start=start, end=end, now=now), content_type="application/json")
         events = public_feed(start=start, end=end, now=now)
-        if not (request.user.is_authenticated and events):
-            return Response(events)
         mine = {
             r.session_id: {"id": r.pk, "status": r.status, "participants": r.participants}
             for r in selectors.member_reservations(user=request.user).filter(
