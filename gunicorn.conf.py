@@ -9,5 +9,6 @@ threads = int(os.environ.get("GUNICORN_THREADS", 2))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", 30))
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
-max_requests = 2000
-max_requests_jitter = 200
+# Recycle workers now and then (memory hygiene); 0 turns it off (make bench does, to measure the steady state).
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", 2000))
+max_requests_jitter = max_requests // 10

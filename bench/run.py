@@ -83,6 +83,7 @@ def main() -> int:
         return 1
     workdir = Path(tempfile.mkdtemp(prefix="studio-bench-"))
     env = production_env(workdir)
+    env["GUNICORN_MAX_REQUESTS"] = "0"  # no worker recycling (and cold caches) in the middle of a measure
     print(f"Database: {env['DATABASE_URL']}")
     prepare(env, "seed_bench")
     cookie = staff_session_cookie(env)
