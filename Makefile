@@ -10,7 +10,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/studio
 export DJANGO_SETTINGS_MODULE ?= studio.settings.local
 
-.PHONY: run test install build migrate seed serve chromium test-python test-postgres test-islands test-lighthouse lighthouse lint bench clean
+.PHONY: run test install build migrate seed serve chromium test-python test-postgres test-islands test-lighthouse test-api lighthouse lint bench clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || "$$(scripts/find-python.sh)" -m venv $(VENV)
@@ -64,7 +64,12 @@ test-postgres: install build chromium
 test-lighthouse: install build chromium
 	$(PY) bench/lighthouse.py --no-performance --runs 1
 
-test: install build chromium test-islands test-python test-postgres test-lighthouse
+# schemathesis against a live gunicorn from the OpenAPI schema, bounded in time: any 5xx fails.
+test-api: install
+	DJANGO_SETTINGS_MODULE=studio.settings.test $(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null
+	$(PY) bench/api_fuzz.py --max-time 90
+
+test: install build chromium test-islands test-python test-postgres test-lighthouse test-api
 
 lighthouse: install build chromium
 	$(PY) bench/lighthouse.py --runs 3
