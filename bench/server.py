@@ -31,6 +31,7 @@ def production_env(workdir: Path) -> dict:
         DJANGO_SECURE_HSTS_SECONDS="0",
         MEDIA_ROOT=str(workdir / "uploads"),
         LOG_LEVEL="ERROR",
+        MAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
     )
     return env
 

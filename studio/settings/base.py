@@ -75,6 +75,14 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves several threads or workers: wait for the write lock instead of failing, take it
+    # at the start of a transaction (no upgrade deadlock), and let readers work during writes (WAL).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20,
+        transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -255,7 +263,11 @@ SECURE_CSP = {
 }
 if PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET:
     # PayPal's JS SDK, fetched only when a payment starts (DECISIONS.md 18), and the hosts it talks to.
-    SECURE_CSP["script-src"] += ["https://www.paypal.com", "https://www.sandbox.paypal.com", "https://*.paypalobjects.com"]
+    SECURE_CSP["script-src"] += [
+        "https://www.paypal.com",
+        "https://www.sandbox.paypal.com",
+        "https://*.paypalobjects.com",
+    ]
     SECURE_CSP["connect-src"] += ["https://*.paypal.com", "https://*.paypalobjects.com"]
 
 LOGGING = {

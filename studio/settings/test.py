@@ -1,6 +1,6 @@
-from .base import *  # noqa: F403
 import os
 
+from .base import *  # noqa: F403
 from .base import BASE_DIR, env
 
 DEBUG = False

@@ -35,3 +35,16 @@ def test_not_found_is_french():
 @pytest.mark.django_db
 def test_unknown_api_path_is_404(client):
     assert client.get("/api/nexiste-pas").status_code == 404
+
+
+def test_a_mail_server_that_is_down_does_not_break_the_action(settings, caplog):
+    from studio.emails import send_templated_email
+
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": 9},
+        }
+    }
+    assert send_templated_email(to="a@example.fr", subject="Test", template="messaging_contact_staff") is False
+    assert "could not be sent" in caplog.text
