@@ -150,6 +150,25 @@ def _check_seats(*, session: CourseSession, existing: Reservation | None, partic
         raise ReservationError(MSG_NOT_ENOUGH_SEATS.format(seats=seats_left))
 
 
+def _checked_request_on_locked_session(*, session_id, participants, first_name, last_name, email, now):
+    """The checks every reservation request passes, in SPEC.md's order, then the session row locked (first lock).
+
+    Returns the cleaned names, e-mail and participant count, and the locked session.
+    """
+    first_name, last_name, email = (first_name or "").strip(), (last_name or "").strip(), (email or "").strip()
+    if not (first_name and last_name and email):
+        raise ReservationError(MSG_RESERVATION_REQUIRED)
+    participants = _parse_participants(participants)
+    if participants < 1:
+        raise ReservationError(MSG_PARTICIPANTS_MIN)
+    session = CourseSession.objects.select_for_update().filter(pk=_as_id(session_id) or 0).first()
+    if session is None:
+        raise ReservationError(MSG_SESSION_NOT_FOUND)
+    if session.start <= now:
+        raise ReservationError(MSG_SESSION_PAST)
+    return first_name, last_name, email, participants, session
+
+
 def _member_hold_with_seats_checked(*, session: CourseSession, user, participants: int, now) -> Reservation | None:
     """Under the session lock: free lapsed holds, refuse a second confirmed reservation, check the seats.
 
@@ -205,18 +224,15 @@ def reservation_hold(
     fresh hold, so closing the popup and trying again works. A confirmed reservation is refused as a duplicate.
     `expected_total`, when the browser sends one, must equal the server's price (DECISIONS.md 12).
     """
-    first_name, last_name, email = (first_name or "").strip(), (last_name or "").strip(), (email or "").strip()
-    if not (first_name and last_name and email):
-        raise ReservationError(MSG_RESERVATION_REQUIRED)
-    participants = _parse_participants(participants)
-    if participants < 1:
-        raise ReservationError(MSG_PARTICIPANTS_MIN)
     now = timezone.now()
-    session = CourseSession.objects.select_for_update().filter(pk=_as_id(session_id) or 0).first()
-    if session is None:
-        raise ReservationError(MSG_SESSION_NOT_FOUND)
-    if session.start <= now:
-        raise ReservationError(MSG_SESSION_PAST)
+    first_name, last_name, email, participants, session = _checked_request_on_locked_session(
+        session_id=session_id,
+        participants=participants,
+        first_name=first_name,
+        last_name=last_name,
+        email=email,
+        now=now,
+    )
     if expected_total is not None:
         expected = (session.price_per_participant * participants).quantize(Decimal("0.01"))
         if Decimal(expected_total).quantize(Decimal("0.01")) != expected:
@@ -387,18 +403,15 @@ def reservation_book_with_pass(
     for the last credit or the last seat give one reservation. A live hold of the member on the session (a card
     payment not finished) is turned into this booking.
     """
-    first_name, last_name, email = (first_name or "").strip(), (last_name or "").strip(), (email or "").strip()
-    if not (first_name and last_name and email):
-        raise ReservationError(MSG_RESERVATION_REQUIRED)
-    participants = _parse_participants(participants)
-    if participants < 1:
-        raise ReservationError(MSG_PARTICIPANTS_MIN)
     now = timezone.now()
-    session = CourseSession.objects.select_for_update().filter(pk=_as_id(session_id) or 0).first()
-    if session is None:
-        raise ReservationError(MSG_SESSION_NOT_FOUND)
-    if session.start <= now:
-        raise ReservationError(MSG_SESSION_PAST)
+    first_name, last_name, email, participants, session = _checked_request_on_locked_session(
+        session_id=session_id,
+        participants=participants,
+        first_name=first_name,
+        last_name=last_name,
+        email=email,
+        now=now,
+    )
     pass_obj = Pass.objects.select_for_update().filter(pk=_as_id(pass_id) or 0, member=user).first()
     if pass_obj is None:
         raise ReservationError(MSG_PASS_NOT_FOUND)
