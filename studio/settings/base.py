@@ -75,6 +75,11 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Persistent connections (issue 18): a new PostgreSQL connection per request cost more than most pages. Health checks
+# drop a connection the server closed before it is reused. Each gunicorn worker keeps one connection; with many
+# workers or hosts, PgBouncer in transaction mode sits in front of PostgreSQL (README, "Déploiement").
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=600)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves several threads or workers: wait for the write lock instead of failing, take it
     # at the start of a transaction (no upgrade deadlock), and let readers work during writes (WAL).
@@ -89,6 +94,15 @@ AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "/login"
 LOGIN_REDIRECT_URL = "/"
+# Argon2id first (Django's recommendation); hashes made by the others are upgraded at the member's next login. The
+# parameters are in accounts/hashers.py.
+PASSWORD_HASHERS = [
+    "accounts.hashers.StudioArgon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 6}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -193,6 +207,9 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "studio"}}
 PUBLIC_CACHE_SECONDS = env.int("PUBLIC_CACHE_SECONDS", default=600)
+# Sessions read from the cache, written through to the database (issue 18), when the cache is one every worker
+# shares: a per-process memory cache would keep serving a session another worker logged out.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"
 
 # The studio's identity (DECISIONS.md 20): configuration with demo defaults.
 STUDIO = {
