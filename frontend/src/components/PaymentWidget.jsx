@@ -201,7 +201,7 @@ export default function PaymentWidget({
               Simuler une carte refusée
             </button>
             <button type="button" className="button button-secondary" onClick={() => cancel()} disabled={busy}>
-              Annuler
+              Annuler le paiement
             </button>
           </div>
         </div>
@@ -225,7 +225,7 @@ export default function PaymentWidget({
             />
           </Suspense>
           <button type="button" className="button button-secondary" onClick={() => cancel()}>
-            Annuler
+            Annuler le paiement
           </button>
         </div>
       )}

@@ -74,7 +74,7 @@ describe("SPEC.md 8 payment messages", () => {
     expect(M.lineTotal("190.00", 3)).toBe("570.00");
     expect(M.lineTotal("25.10", 3)).toBe("75.30");
     expect(M.lineTotal("0.1", 3)).toBe("0.30");
-    expect(M.euros("190")).toBe("190,00 €");
+    expect(M.euros("190").replace(/\u00a0/g, " ")).toBe("190,00 €");
   });
 });
 
@@ -88,7 +88,7 @@ describe("PaymentWidget with the simulator", () => {
     const onSuccess = vi.fn();
     render(<PaymentWidget {...props({ onSuccess })} />);
     expect(screen.getByRole("note").textContent).toMatch(/Mode démonstration/);
-    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00 €" }));
+    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00\u00a0€" }));
     fireEvent.click(await screen.findByRole("button", { name: "Payer (simulation)" }));
     await waitFor(() => expect(onSuccess).toHaveBeenCalledWith({ id: "SIM-1", status: "COMPLETED" }));
     expect(calls.map((c) => c.url)).toEqual(["/api/paypal/create-order", "/api/paypal/simulator/approve", "/api/paypal/capture-payment"]);
@@ -106,7 +106,7 @@ describe("PaymentWidget with the simulator", () => {
       "/api/paypal/capture-payment": () => new Promise((resolve) => (finish = () => resolve(reply(200, { status: "COMPLETED" })))),
     });
     render(<PaymentWidget {...props()} />);
-    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00 €" }));
+    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00\u00a0€" }));
     fireEvent.click(await screen.findByRole("button", { name: "Payer (simulation)" }));
     expect((await screen.findByRole("status")).textContent).toBe(M.MSG_CAPTURING);
     await act(async () => finish());
@@ -121,20 +121,20 @@ describe("PaymentWidget with the simulator", () => {
     });
     const onError = vi.fn();
     render(<PaymentWidget {...props({ context: "tariff", onError })} />);
-    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00 €" }));
+    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00\u00a0€" }));
     fireEvent.click(await screen.findByRole("button", { name: "Simuler une carte refusée" }));
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toBe(`${M.MSG_TARIFF_FAILURE} — Le paiement a été refusé.`);
     expect(calls[1].body).toEqual({ orderId: "SIM-2", outcome: "decline" });
     expect(onError).toHaveBeenCalled();
     expect(notify).toHaveBeenCalledWith(M.MSG_TARIFF_FAILURE, "error");
-    expect(screen.getByRole("button", { name: "Payer 50,00 €" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Payer 50,00\u00a0€" })).toBeTruthy();
   });
 
   it("a creation failure says so with the server's message", async () => {
     serve({ "/api/paypal/create-order": () => reply(400, { error: "❌ Données de paiement incomplètes. Vérifiez le titre et le type." }) });
     render(<PaymentWidget {...props()} />);
-    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00 €" }));
+    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00\u00a0€" }));
     expect((await screen.findByRole("alert")).textContent).toBe(
       "Erreur lors de la création de la commande : ❌ Données de paiement incomplètes. Vérifiez le titre et le type.",
     );
@@ -148,8 +148,8 @@ describe("PaymentWidget with the simulator", () => {
     });
     const onCancel = vi.fn();
     render(<PaymentWidget {...props({ onCancel })} />);
-    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00 €" }));
-    fireEvent.click(await screen.findByRole("button", { name: "Annuler" }));
+    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00\u00a0€" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Annuler le paiement" }));
     await waitFor(() => expect(onCancel).toHaveBeenCalled());
     expect(calls.at(-1)).toEqual({ url: "/api/paypal/cancel-order", body: { orderId: "SIM-3" } });
     expect(screen.getByRole("status").textContent).toBe(M.MSG_CANCELLED);
@@ -168,7 +168,7 @@ describe("PaymentWidget with PayPal", () => {
     expect(widget.dataset.scriptState).toBe("initial");
     expect(screen.queryByRole("note")).toBeNull();
     expect(screen.queryByRole("button", { name: "PayPal" })).toBeNull();
-    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00 €" }));
+    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00\u00a0€" }));
     fireEvent.click(await screen.findByRole("button", { name: "PayPal" }));
     await waitFor(() => expect(onSuccess).toHaveBeenCalled());
     expect(widget.dataset.scriptState).toBe("resolved");

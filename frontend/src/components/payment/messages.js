@@ -67,7 +67,5 @@ export function lineTotal(unitPrice, quantity) {
   return ((n * quantity) / 100).toFixed(2);
 }
 
-/** Euros the French way for display: 190.00 → "190,00 €". */
-export function euros(value) {
-  return `${formatAmount(value).replace(".", ",")} €`;
-}
+/** Euros the French way for display: 190.00 → "190,00 €" (the shared formatter). */
+export { euros } from "../format.js";

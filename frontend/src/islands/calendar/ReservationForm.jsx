@@ -3,6 +3,7 @@
 import { useEffect, useId, useState } from "react";
 import { api } from "../../components/api.js";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
+import { euros } from "../../components/format.js";
 import { notify } from "../../components/toast.jsx";
 import {
   LABEL_PAY_BY_CARD,
@@ -132,7 +133,7 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
           <input id={`${id}-time`} value={time} readOnly />
         </div>
       </div>
-      <p className="help">Avec {session.instructor} · {session.seats_left} place(s) restante(s) · {session.price_per_participant} € par participant</p>
+      <p className="help">Avec {session.instructor} · {session.seats_left} place(s) restante(s) · {euros(session.price_per_participant)} par participant</p>
       <div className="field">
         <label htmlFor={`${id}-participants`}>Participants</label>
         <input
@@ -188,7 +189,7 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
         </p>
       ) : (
         <p className="reservation-total" aria-live="polite">
-          Montant total : <strong data-total>{reservation ? reservation.total_amount : total} €</strong>
+          Montant total : <strong data-total>{euros(reservation ? reservation.total_amount : total)}</strong>
         </p>
       )}
       {error && (
@@ -215,8 +216,9 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
         </div>
       )}
       <div className="modal-actions">
+        {/* Once the seats are held, the payment widget has its own "Annuler le paiement": this one only closes. */}
         <button type="button" className="button button-secondary" onClick={onCancel}>
-          Annuler
+          {reservation ? "Fermer" : "Annuler"}
         </button>
         {!reservation && (
           <button type="submit" className="button" disabled={submitting}>

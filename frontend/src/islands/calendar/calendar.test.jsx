@@ -63,7 +63,7 @@ describe("ReservationForm", () => {
     render(<ReservationForm session={session} user={user} reserveUrl="/api/reservations-courses" loginUrl="/login" onCancel={() => {}} onHeld={onHeld} onPaid={() => {}} />);
     expect(screen.getByLabelText("Prénom *").value).toBe("Emma");
     fireEvent.change(screen.getByLabelText("Participants"), { target: { value: "2" } });
-    expect(screen.getByText("50.00 €")).toBeTruthy();
+    expect(screen.getByText("50,00 €")).toBeTruthy();
     fireEvent.change(screen.getByLabelText("Email *"), { target: { value: " " } });
     fireEvent.click(screen.getByRole("button", { name: "Envoyer la réservation" }));
     expect(screen.getByRole("alert").textContent).toBe(MSG_REQUIRED);
@@ -125,8 +125,33 @@ describe("passes in the popup (issue 10)", () => {
     );
     render(<ReservationForm session={session} user={user} reserveUrl="/api/reservations-courses" loginUrl="/login" onCancel={() => {}} onHeld={() => {}} onPaid={() => {}} />);
     fireEvent.click(await screen.findByLabelText(LABEL_PAY_BY_CARD));
-    expect(screen.getByText("25.00 €")).toBeTruthy();
+    expect(screen.getByText("25,00 €")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Envoyer la réservation" }));
     expect((await screen.findByTestId("widget")).textContent).toBe("reservation:44:25.00");
+  });
+});
+
+describe("one number format and one 'Annuler' in the popup (issue 24, bugs 5 and 6)", () => {
+  it("writes every amount the French way", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("[]", { status: 200 }));
+    render(<ReservationForm session={session} user={user} reserveUrl="/api/reservations-courses" loginUrl="/login" onCancel={() => {}} onHeld={() => {}} onPaid={() => {}} />);
+    fireEvent.change(screen.getByLabelText("Participants"), { target: { value: "2" } });
+    const text = document.body.textContent.replace(/[\u00a0\u202f]/g, " ");
+    expect(text).toContain("25,00 € par participant");
+    expect(text).toContain("Montant total : 50,00 €");
+    expect(text).not.toMatch(/\d\.\d\d €/);
+  });
+
+  it("shows a single 'Annuler' while the payment step is open", async () => {
+    const held = { id: 42, total_amount: "25.00", hold_expires_at: "2031-03-01T10:15:00+01:00", first_name: "Emma", last_name: "Petit", email: "emma@example.fr" };
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
+      String(url).includes("/api/passes/mine") ? new Response("[]", { status: 200 }) : new Response(JSON.stringify(held), { status: 201 }),
+    );
+    render(<ReservationForm session={session} user={user} reserveUrl="/api/reservations-courses" loginUrl="/login" onCancel={() => {}} onHeld={() => {}} onPaid={() => {}} />);
+    fireEvent.click(screen.getByRole("button", { name: "Envoyer la réservation" }));
+    await screen.findByTestId("widget");
+    // the mocked widget stands for the simulator, which has its own "Annuler le paiement"
+    expect(screen.queryAllByRole("button", { name: /^Annuler$/ })).toHaveLength(0);
+    expect(screen.getByRole("button", { name: "Fermer" })).toBeTruthy();
   });
 });

@@ -1,4 +1,6 @@
 /* The calendar's French messages (SPEC.md 2.9, 5, 8) and the small rules the popup applies before the server does. */
+import { formatDate } from "../../components/format.js";
+
 export const MSG_LOGIN_TO_RESERVE = "Vous devez être connecté pour réserver un cours.";
 export const MSG_PAST = "Erreur - La date et l'heure sélectionnées sont déjà passées.";
 export const MSG_FULL = "Cette session est complète.";
@@ -13,8 +15,7 @@ export const LABEL_PAY_BY_CARD = "Payer par carte bancaire";
 
 /** 'YYYY-MM-DD' → 'JJ/MM/AAAA' (the pass's validity, a plain day). */
 export function formatDay(isoDay) {
-  const [year, month, day] = String(isoDay || "").split("-");
-  return year && month && day ? `${day}/${month}/${year}` : "";
+  return isoDay ? formatDate(isoDay) : "";
 }
 
 /** A pass usable to book (the server checks the session's day and the credits again). */
@@ -56,15 +57,7 @@ export function seatsLabel(seatsLeft) {
   return seatsLeft === 1 ? "1 place restante" : `${seatsLeft} places restantes`;
 }
 
-const PARIS = "Europe/Paris";
-
-export function formatDate(iso) {
-  return new Intl.DateTimeFormat("fr-FR", { timeZone: PARIS, weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(new Date(iso));
-}
-
-export function formatTime(iso) {
-  return new Intl.DateTimeFormat("fr-FR", { timeZone: PARIS, hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(iso));
-}
+export { formatLongDate as formatDate, formatTime } from "../../components/format.js";
 
 /** Which popup a click opens: "login" (toast), "past", "full", "reserved" or "reserve". */
 export function clickOutcome({ user, session, now = new Date() }) {
