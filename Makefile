@@ -46,22 +46,56 @@ chromium:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
+# Every suite leaves its counts in $(RESULTS); `make test` runs them all, whatever fails, and ends with one line
+# `N passed, N failed[, N skipped]` (scripts/test_totals.py), exiting non-zero when any suite failed.
+RESULTS := .test-results
+SUITES := vitest pytest-sqlite pytest-postgres lighthouse openapi schemathesis
+
 test-islands: node_modules/.installed
-	npm run --silent test
+	@mkdir -p $(RESULTS)
+	npm run --silent test -- --reporter=default --reporter=json --outputFile.json=$(RESULTS)/vitest.json \
+	  || { touch $(RESULTS)/vitest.crashed; exit 1; }
 
 test-python: install build chromium
-	DJANGO_SETTINGS_MODULE=studio.settings.test $(VENV)/bin/pytest
+	@mkdir -p $(RESULTS)
+	DJANGO_SETTINGS_MODULE=studio.settings.test $(VENV)/bin/pytest --junitxml=$(RESULTS)/pytest-sqlite.xml \
+	  || { touch $(RESULTS)/pytest-sqlite.crashed; exit 1; }
 
+# PostgreSQL runs what SQLite cannot prove: the row-lock races and other database-specific tests (markers `postgres`
+# and `database`), not the whole suite a second time.
 test-postgres: install build chromium
+	@mkdir -p $(RESULTS)
 	@if scripts/pg-available.sh $(PY); then \
-	  echo "== The suite again on PostgreSQL ($(PG_URL)) =="; \
-	  DATABASE_URL=$(PG_URL) DJANGO_SETTINGS_MODULE=studio.settings.test $(VENV)/bin/pytest; \
+	  echo "== Database-specific tests on PostgreSQL ($(PG_URL)) =="; \
+	  DATABASE_URL=$(PG_URL) DJANGO_SETTINGS_MODULE=studio.settings.test $(VENV)/bin/pytest -m "postgres or database" \
+	    --junitxml=$(RESULTS)/pytest-postgres.xml || { touch $(RESULTS)/pytest-postgres.crashed; exit 1; }; \
 	else \
-	  echo "PostgreSQL is not reachable on 127.0.0.1:5432: the PostgreSQL run (and its concurrency tests) is skipped."; \
+	  echo "PostgreSQL is not reachable on 127.0.0.1:5432: its tests cannot run."; exit 1; \
 	fi
 
 # Lighthouse accessibility, best practices and SEO on every public page (performance runs apart: make lighthouse).
 test-lighthouse: install build chromium
+	@mkdir -p $(RESULTS)
+	$(PY) bench/lighthouse.py --no-performance --runs 1 --report $(RESULTS)/lighthouse.json \
+	  || { touch $(RESULTS)/lighthouse.crashed; exit 1; }
+
+# The OpenAPI schema validates, and schemathesis against a live gunicorn, bounded in time: any 5xx fails.
+test-api: install
+	@mkdir -p $(RESULTS)
+	@if DJANGO_SETTINGS_MODULE=studio.settings.test $(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null; \
+	then echo '{"passed": 1, "failed": 0}' > $(RESULTS)/openapi.json; \
+	else echo '{"passed": 0, "failed": 1}' > $(RESULTS)/openapi.json; fi
+	$(PY) bench/api_fuzz.py --max-time 90 --report $(RESULTS)/schemathesis.json \
+	  || { touch $(RESULTS)/schemathesis.crashed; exit 1; }
+
+test: install build chromium
+	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
+	@for suite in test-islands test-python test-postgres test-lighthouse test-api; do \
+	  $(MAKE) --no-print-directory $$suite || echo "($$suite failed)"; \
+	done
+	@$(PY) scripts/test_totals.py $(RESULTS) $(SUITES)
+
+lighthouse: install build chromium
 	$(PY) bench/lighthouse.py --no-performance --runs 1
 
 # schemathesis against a live gunicorn from the OpenAPI schema, bounded in time: any 5xx fails.

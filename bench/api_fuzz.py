@@ -7,6 +7,7 @@ Exit 1 when any request got a server error (5xx); other check failures are print
 """
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -34,6 +35,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--max-time", type=int, default=150)
     parser.add_argument("--max-examples", type=int, default=25)
+    parser.add_argument("--report", type=Path, help="write {passed, failed} (one check: no server error) here")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="studio-fuzz-"))
     env = production_env(workdir)
@@ -64,6 +66,8 @@ def main() -> int:
     print(summary)
     print(f"Full output: {(results_dir / 'schemathesis-last.txt').relative_to(ROOT)}")
     match = re.search(r"ST101 Server error: (\d+)", output)
+    if args.report:
+        args.report.write_text(json.dumps({"passed": 0 if match else 1, "failed": 1 if match else 0}))
     if match:
         print(f"\n{match.group(1)} server error finding(s): the API must never answer 5xx.")
         return 1

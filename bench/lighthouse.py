@@ -35,6 +35,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-performance", action="store_true")
+    parser.add_argument("--report", type=Path, help="write {passed, failed} (one check per page and category) here")
     parser.add_argument("pages", nargs="*")
     args = parser.parse_args()
     categories = [c for c in THRESHOLDS if not (args.no_performance and c == "performance")]
@@ -65,6 +66,9 @@ def main() -> int:
             if medians[c] < THRESHOLDS[c]:
                 failures.append(f"{page} {c} {medians[c]:.0f} < {THRESHOLDS[c]} (audits: {scores[page]['failing']})")
         print(f"| {page} | " + " | ".join(cells) + " |")
+    if args.report:
+        checks = len(pages) * len(categories)
+        args.report.write_text(json.dumps({"passed": checks - len(failures), "failed": len(failures)}))
     if failures:
         print("\nUnder the thresholds:\n  " + "\n  ".join(failures))
         return 1
