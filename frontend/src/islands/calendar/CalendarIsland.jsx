@@ -1,8 +1,11 @@
-/* The planning calendar (SPEC.md 2.9): FullCalendar v7 fed by /api/course-sessions for the visible range. */
-import { useCallback, useRef, useState } from "react";
+/* The planning calendar (SPEC.md 2.9): FullCalendar v7 fed by /api/course-sessions for the visible range.
+   The view follows the screen (issue 24): a phone gets the list of the coming days (FullCalendar's list view,
+   part of @fullcalendar/react v7, ~4 kB gzipped), wider screens the month; Mois/Semaine/Jour stay in the switcher. */
+import { useCallback, useEffect, useRef, useState } from "react";
 import FullCalendar from "@fullcalendar/react";
 import dayGridPlugin from "@fullcalendar/react/daygrid";
 import timeGridPlugin from "@fullcalendar/react/timegrid";
+import listPlugin from "@fullcalendar/react/list";
 import classicThemePlugin from "@fullcalendar/react/themes/classic";
 import frLocale from "@fullcalendar/react/locales/fr";
 import "@fullcalendar/react/skeleton.css";
@@ -16,7 +19,30 @@ import { notify } from "../../components/toast.jsx";
 import ReservationForm from "./ReservationForm.jsx";
 import { LABEL_FULL, MSG_ALREADY_RESERVED, MSG_FULL, MSG_LOAD_ERROR, MSG_LOGIN_TO_RESERVE, MSG_PAST, clickOutcome, seatsLabel } from "./messages.js";
 
-const PLUGINS = [dayGridPlugin, timeGridPlugin, classicThemePlugin];
+const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, classicThemePlugin];
+export const PHONE_MAX_WIDTH = 639;
+const PHONE_QUERY = `(max-width: ${PHONE_MAX_WIDTH}px)`;
+const DESKTOP_TOOLBAR = { start: "prev,next today", center: "title", end: "dayGridMonth,timeGridWeek,timeGridDay" };
+// On a phone the title gets its own row and the view switcher sits below the calendar's header, never cut.
+const PHONE_HEADER = { start: "prev,next", center: "title", end: "today" };
+const PHONE_SWITCHER = { center: "listWeek,dayGridMonth,timeGridWeek,timeGridDay" };
+
+/** The view a screen of `width` CSS pixels opens on. */
+export function viewForWidth(width) {
+  return width <= PHONE_MAX_WIDTH ? "listWeek" : "dayGridMonth";
+}
+
+function usePhone() {
+  const query = typeof window !== "undefined" && window.matchMedia ? window.matchMedia(PHONE_QUERY) : null;
+  const [phone, setPhone] = useState(() => (query ? query.matches : false));
+  useEffect(() => {
+    if (!query) return undefined;
+    const onChange = (event) => setPhone(event.matches);
+    query.addEventListener?.("change", onChange);
+    return () => query.removeEventListener?.("change", onChange);
+  }, [query?.media]); // eslint-disable-line react-hooks/exhaustive-deps
+  return phone;
+}
 const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false };
 const NOTICE_TITLES = { past: "Erreur", full: "Session complète", reserved: "Déjà réservé" };
 const NOTICE_TEXT = { past: MSG_PAST, full: MSG_FULL, reserved: MSG_ALREADY_RESERVED };
@@ -48,8 +74,20 @@ function EventContent({ event, timeText }) {
 // Days of the neighbouring months stay readable (WCAG contrast): the theme fades them too much.
 const otherMonthClass = (info) => (info.isOther ? "day-other" : "");
 
-export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/course-sessions", reserveUrl = "/api/reservations-courses", loginUrl = "/login" }) {
+export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/course-sessions", reserveUrl = "/api/reservations-courses", loginUrl = "/login", initialDate }) {
   const calendarRef = useRef(null);
+  const phone = usePhone();
+  const [initialView] = useState(() => viewForWidth(phone ? PHONE_MAX_WIDTH : PHONE_MAX_WIDTH + 1));
+  const firstLayout = useRef(true);
+
+  // Crossing the phone breakpoint (rotation, resized window) switches to that screen's view.
+  useEffect(() => {
+    if (firstLayout.current) {
+      firstLayout.current = false;
+      return;
+    }
+    calendarRef.current?.getApi().changeView(phone ? "listWeek" : "dayGridMonth");
+  }, [phone]);
   const [selected, setSelected] = useState(null);
   const [popup, setPopup] = useState(null); // "past" | "full" | "reserved" | "reserve"
 
@@ -106,16 +144,19 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         locale={frLocale}
         timeZone="Europe/Paris"
         firstDay={1}
-        initialView="dayGridMonth"
-        headerToolbar={{ start: "prev,next today", center: "title", end: "dayGridMonth,timeGridWeek,timeGridDay" }}
-        buttonText={{ today: "Aujourd'hui", month: "Mois", week: "Semaine", day: "Jour" }}
+        initialView={initialView}
+        initialDate={initialDate}
+        headerToolbar={phone ? PHONE_HEADER : DESKTOP_TOOLBAR}
+        footerToolbar={phone ? PHONE_SWITCHER : false}
+        listText="Liste"
+        noEventsText="Aucun cours sur cette période."
         slotMinTime="08:00:00"
         slotMaxTime="22:00:00"
         scrollTime="08:00:00"
         slotDuration="00:30:00"
         allDaySlot={false}
         eventTimeFormat={TIME_FORMAT}
-        slotLabelFormat={TIME_FORMAT}
+        slotHeaderFormat={TIME_FORMAT}
         height="auto"
         dayMaxEvents={false}
         events={fetchEvents}

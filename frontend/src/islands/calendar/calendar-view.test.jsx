@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, render, screen } from "@testing-library/react";
+
+vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
+const { default: CalendarIsland, viewForWidth } = await import("./CalendarIsland.jsx");
+
+function screenWidth(width) {
+  Object.defineProperty(window, "innerWidth", { configurable: true, value: width });
+  window.matchMedia = (query) => {
+    const max = Number((query.match(/max-width:\s*(\d+)px/) || [])[1]);
+    return { matches: Number.isFinite(max) ? width <= max : false, media: query, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} };
+  };
+}
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const session = {
+  id: 7,
+  course_title: "Pole Dance Tous niveaux",
+  date: "2031-03-10T18:30:00+01:00",
+  end_date: "2031-03-10T19:45:00+01:00",
+  instructor: "Inès Moreau",
+  seats_left: 10,
+  price_per_participant: "25.00",
+};
+
+describe("the calendar's view follows the screen (issue 24)", () => {
+  it("chooses the list on a phone and the month on a wider screen", () => {
+    expect(viewForWidth(390)).toBe("listWeek");
+    expect(viewForWidth(768)).toBe("dayGridMonth");
+    expect(viewForWidth(1366)).toBe("dayGridMonth");
+  });
+
+  it("configures FullCalendar with known settings only (bug 9: no 'Unknown option' warning)", async () => {
+    screenWidth(1366);
+    const warn = vi.spyOn(console, "warn");
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("[]", { status: 200 }));
+    render(<CalendarIsland user={null} />);
+    await screen.findByRole("tab", { name: "Mois" });
+    const unknown = warn.mock.calls.map((args) => args.join(" ")).filter((text) => /Unknown option/i.test(text));
+    expect(unknown).toEqual([]);
+  });
+
+  it("shows a phone the coming days as a French list, entries in full, with Mois/Semaine/Jour kept", async () => {
+    screenWidth(390);
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(JSON.stringify([session]), { status: 200 }));
+    render(<CalendarIsland user={null} initialDate="2031-03-10" />);
+    for (const name of ["Mois", "Semaine", "Jour"]) expect(await screen.findByRole("tab", { name })).toBeTruthy();
+    const entry = await screen.findByText("Pole Dance Tous niveaux");
+    const card = entry.closest(".session-event");
+    expect(card.textContent).toContain("Inès Moreau");
+    expect(card.textContent).toContain("10 places restantes");
+    expect(screen.getByRole("tab", { name: "Liste" }).getAttribute("aria-selected")).toBe("true");
+  });
+});
