@@ -60,7 +60,7 @@ MSG_SESSION_DATE_INVALID = "La date doit être au format AAAA-MM-JJ HH:MM:SS."
 MSG_SESSION_END_BEFORE_START = "La fin de la session doit être après son début."
 MSG_MAX_ATTENDEES_MIN = "Le nombre de places doit être d'au moins 1."
 MSG_MAX_BELOW_TAKEN = "Impossible de descendre sous {taken} place(s) : elles sont déjà réservées."
-MSG_LEVEL_INVALID = "Le niveau doit être Débutant, Intermédiaire ou Avancé."
+MSG_LEVEL_INVALID = "Le niveau doit être Débutant, Intermédiaire, Avancé ou Tous niveaux."
 MSG_PRICE_INVALID = "Le prix par participant doit être un montant positif."
 MSG_SESSION_HAS_RESERVATIONS = (
     "Impossible de supprimer cette session : elle a déjà des réservations. Modifiez-la plutôt."

@@ -9,6 +9,7 @@ class Level(models.TextChoices):
     BEGINNER = "Débutant", "Débutant"
     INTERMEDIATE = "Intermédiaire", "Intermédiaire"
     ADVANCED = "Avancé", "Avancé"
+    ALL_LEVELS = "Tous niveaux", "Tous niveaux"
 
 
 class Course(models.Model):

@@ -19,7 +19,7 @@ COURSES = [
     {
         "key": "pole-tous-niveaux",
         "title": "Pole Dance Tous niveaux",
-        "level": Level.BEGINNER,
+        "level": Level.ALL_LEVELS,
         "duration": 75,
         "instructor": "Camille Laurent",
         "description": (

@@ -3,6 +3,7 @@ export const LEVEL_OPTIONS = [
   { value: "Débutant", label: "Débutant" },
   { value: "Intermédiaire", label: "Intermédiaire" },
   { value: "Avancé", label: "Avancé" },
+  { value: "Tous niveaux", label: "Tous niveaux" },
 ];
 
 export const TARIF_TYPE_OPTIONS = [
