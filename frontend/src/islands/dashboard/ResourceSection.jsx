@@ -176,6 +176,8 @@ export default function ResourceSection({ config, user }) {
 
   const canEdit = config.fields && config.canEdit !== false;
   const canDelete = config.canDelete !== false && config.itemPath;
+  // Read-only lists (reservations, parties, rentals) have nothing to act on: no empty "Actions" column.
+  const hasActions = Boolean(config.rowActions || canEdit || canDelete);
   const fields = form ? config.fields({ ...ctx, mode: form.mode, values: form.values, row: form.row }) : [];
 
   return (
@@ -223,7 +225,7 @@ export default function ResourceSection({ config, user }) {
                     </th>
                   )
                 )}
-                <th scope="col">Actions</th>
+                {hasActions && <th scope="col">Actions</th>}
               </tr>
             </thead>
             <tbody>
@@ -234,7 +236,8 @@ export default function ResourceSection({ config, user }) {
                       {column.render ? column.render(row, ctx) : row[column.key]}
                     </td>
                   ))}
-                  <td className="dash-actions">
+                  {hasActions && (
+                  <td className="dash-actions" data-label="Actions">
                     {config.rowActions?.(row, ctx)}
                     {canEdit && allowed(config.canEditRow, row, user) && (
                       <button type="button" className="button button-small button-secondary" onClick={() => openForm("edit", row)}>
@@ -254,11 +257,12 @@ export default function ResourceSection({ config, user }) {
                       </button>
                     )}
                   </td>
+                  )}
                 </tr>
               ))}
               {!loading && list.rows.length === 0 && (
                 <tr>
-                  <td colSpan={config.columns.length + 1}>{MSG_EMPTY}</td>
+                  <td colSpan={config.columns.length + (hasActions ? 1 : 0)}>{MSG_EMPTY}</td>
                 </tr>
               )}
             </tbody>

@@ -87,3 +87,20 @@ describe("ResourceSection", () => {
     await waitFor(() => expect(calls.at(-1).url).toContain("search=emma"));
   });
 });
+
+describe("read-only lists (issue 24, bug 9)", () => {
+  it("have no empty 'Actions' column", async () => {
+    const { reservationsConfig } = await import("./sections/Lists.jsx");
+    mockServer(() => json([{ id: 3, date: "2031-03-10T18:30:00+01:00", course_title: "Exotic Pole", instructor: "Léa", seats_taken: 2, max_attendees: 10, attendees: [] }]));
+    render(<ResourceSection config={reservationsConfig} user={{ id: 1, isAdmin: true }} />);
+    expect(await screen.findByText("Exotic Pole")).toBeTruthy();
+    expect(screen.queryByRole("columnheader", { name: "Actions" })).toBeNull();
+    expect(document.querySelectorAll("td.dash-actions")).toHaveLength(0);
+  });
+
+  it("keep the column where a row can be changed", async () => {
+    mockServer(() => json([TARIF]));
+    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    expect(await screen.findByRole("columnheader", { name: "Actions" })).toBeTruthy();
+  });
+});
