@@ -1,4 +1,6 @@
-"""A large studio for `make bench`: 2,000 sessions over a year, 500 members, 5,000 reservations."""
+"""A large studio for `make bench`: 2,000 sessions over a year, 500 members, 5,000 reservations, 2,000 payment
+orders and 500 passes; the bench's member (BENCH_MEMBER_EMAIL) has a long history (a reservation on every
+tenth session) and a password, for the login measure."""
 
 import random
 from datetime import datetime, time, timedelta
@@ -10,10 +12,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Role, User
-from bookings.models import Reservation, ReservationStatus
+from bookings.models import Pass, PassKind, PassOrigin, Reservation, ReservationStatus
 from courses.models import Course, CourseSession
+from payments.models import PaymentOrder, PaymentStatus
 
 BENCH_STAFF_EMAIL = "bench-admin@example.fr"
+BENCH_MEMBER_EMAIL = "bench-member-0@example.fr"
+BENCH_PASSWORD = "bench-mot-de-passe-2026"
 
 
 class Command(BaseCommand):
@@ -98,8 +103,70 @@ class Command(BaseCommand):
                     confirmed_at=timezone.now(),
                 )
             )
+        # The bench's member follows every tenth session: a history of ~200 rows, past and upcoming.
+        bench_member = User.objects.get(email=BENCH_MEMBER_EMAIL)
+        for session_id in session_ids[::10]:
+            if (session_id, bench_member.pk) not in taken:
+                taken.add((session_id, bench_member.pk))
+                rows.append(
+                    Reservation(
+                        session_id=session_id,
+                        user_id=bench_member.pk,
+                        participants=1,
+                        unit_price=Decimal("25.00"),
+                        first_name="Membre",
+                        last_name="Bench",
+                        email=BENCH_MEMBER_EMAIL,
+                        message="bench",
+                        status=ReservationStatus.CONFIRMED,
+                        confirmed_at=timezone.now(),
+                    )
+                )
         Reservation.objects.bulk_create(rows, batch_size=1000)
+        bench_member.set_password(BENCH_PASSWORD)
+        bench_member.save(update_fields=["password"])
+        self._orders_and_passes(member_ids, rng)
         self.stdout.write(
             f"Bench: {CourseSession.objects.count()} sessions, {User.objects.count()} users, "
-            f"{Reservation.objects.count()} reservations; staff {staff.email}"
+            f"{Reservation.objects.count()} reservations, {PaymentOrder.objects.count()} orders, "
+            f"{Pass.objects.count()} passes; staff {staff.email}"
+        )
+
+    def _orders_and_passes(self, member_ids, rng, orders=2000, passes=500):
+        if PaymentOrder.objects.filter(order_id__startswith="BENCH-").exists():
+            return
+        today = timezone.localdate()
+        PaymentOrder.objects.bulk_create(
+            [
+                PaymentOrder(
+                    order_id=f"BENCH-{i:06d}",
+                    email=f"bench-member-{i % 500}@example.fr",
+                    first_name=f"Membre{i % 500}",
+                    last_name="Bench",
+                    title="Carte 10 cours",
+                    amount=Decimal("190.00"),
+                    date=(today - timedelta(days=i % 365)).isoformat(),
+                    type="forfait",
+                    status=PaymentStatus.COMPLETED,
+                    user_id=rng.choice(member_ids),
+                )
+                for i in range(orders)
+            ],
+            batch_size=1000,
+        )
+        Pass.objects.bulk_create(
+            [
+                Pass(
+                    member_id=rng.choice(member_ids),
+                    kind=PassKind.CARD,
+                    origin=PassOrigin.STAFF,
+                    title="Carte 10 cours",
+                    credits_total=10,
+                    credits_left=rng.randint(0, 10),
+                    starts_on=today - timedelta(days=i % 200),
+                    expires_on=today + timedelta(days=365 - i % 300),
+                )
+                for i in range(passes)
+            ],
+            batch_size=1000,
         )
