@@ -1,4 +1,6 @@
 /* Dates and money for the dashboard tables and forms. The server renders datetimes in Europe/Paris. */
+import { euros } from "../../components/format.js";
+
 const NAIVE = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?/;
 
 /** '2026-03-01T18:30:00+01:00' -> '2026-03-01T18:30' for <input type="datetime-local">. */
@@ -13,20 +15,12 @@ export function toApiDateTime(value) {
   return match ? `${match[1]} ${match[2]}${match[3] || ":00"}` : "";
 }
 
-export function formatDateTime(value) {
-  const match = value && String(value).match(NAIVE);
-  if (!match) return value || "";
-  const [y, m, d] = match[1].split("-");
-  return `${d}/${m}/${y} ${match[2]}`;
-}
-
-export function formatDate(value) {
-  const match = value && String(value).match(/^(\d{4})-(\d{2})-(\d{2})/);
-  return match ? `${match[3]}/${match[2]}/${match[1]}` : value || "";
-}
+// Display goes through the shared French formatter (issue 24): "10/03/2031 18:30", "10/03/2031", "25,00 €".
+export { formatDate, formatDateTime } from "../../components/format.js";
 
 export function formatMoney(value, currency = "EUR") {
   if (value === null || value === undefined || value === "") return "";
+  if (currency === "EUR") return euros(value);
   const amount = Number(value);
   if (!Number.isFinite(amount)) return String(value);
   return new Intl.NumberFormat("fr-FR", { style: "currency", currency }).format(amount);

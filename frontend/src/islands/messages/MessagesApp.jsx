@@ -2,14 +2,9 @@
    Every message and reply is rendered as a React text node: HTML in a message stays text. */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../../components/api.js";
+import { formatMediumDateTime } from "../../components/format.js";
 
-const DATE_FORMAT = new Intl.DateTimeFormat("fr-FR", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Paris" });
-
-export function formatDate(iso) {
-  if (!iso) return "";
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : DATE_FORMAT.format(date);
-}
+export const formatDate = formatMediumDateTime;
 
 function ThreadItem({ author, date, text, fromStaff }) {
   return (

@@ -2,13 +2,10 @@
    subscription), cancellation up to the window before the class (issue 10), and one feedback per course followed. */
 import { useCallback, useEffect, useId, useState } from "react";
 import { api } from "../../components/api.js";
+import { formatShortDate, formatTime } from "../../components/format.js";
 import Modal from "../../components/Modal.jsx";
 import { notify } from "../../components/toast.jsx";
 import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, cancelConsequence, paymentLabel } from "./messages.js";
-
-const PARIS = { timeZone: "Europe/Paris" };
-const dateFormat = new Intl.DateTimeFormat("fr-FR", { ...PARIS, weekday: "short", day: "numeric", month: "long", year: "numeric" });
-const timeFormat = new Intl.DateTimeFormat("fr-FR", { ...PARIS, hour: "2-digit", minute: "2-digit", hour12: false });
 
 function SessionsTable({ caption, rows, empty, onCancel, cancellationHours }) {
   return (
@@ -36,8 +33,8 @@ function SessionsTable({ caption, rows, empty, onCancel, cancellationHours }) {
         {rows.map((row) => (
           <tr key={row.reservation_id}>
             <td data-label="Cours">{row.title}</td>
-            <td data-label="Date">{dateFormat.format(new Date(row.date))}</td>
-            <td data-label="Horaire">{timeFormat.format(new Date(row.date))}</td>
+            <td data-label="Date">{formatShortDate(row.date)}</td>
+            <td data-label="Horaire">{formatTime(row.date)}</td>
             <td data-label="Niveau">{row.level}</td>
             <td data-label="Professeur">{row.instructor}</td>
             <td data-label="Participants">{row.participants}</td>
@@ -47,7 +44,7 @@ function SessionsTable({ caption, rows, empty, onCancel, cancellationHours }) {
               <td data-label="Annulation">
                 {row.can_cancel ? (
                   <button type="button" className="button button-small button-secondary" onClick={() => onCancel(row)}>
-                    Annuler<span className="visually-hidden"> la réservation {row.title} du {dateFormat.format(new Date(row.date))}</span>
+                    Annuler<span className="visually-hidden"> la réservation {row.title} du {formatShortDate(row.date)}</span>
                   </button>
                 ) : (
                   <span className="help">{row.status === "confirmed" ? `Plus annulable (moins de ${cancellationHours} h avant le cours)` : "—"}</span>
@@ -140,7 +137,7 @@ function CancelDialog({ row, cancelUrl, onDone, onClose }) {
   return (
     <Modal open title="Annuler la réservation" onClose={onClose}>
       <p>
-        Annuler votre réservation « {row.title} » du {dateFormat.format(new Date(row.date))} à {timeFormat.format(new Date(row.date))} ?
+        Annuler votre réservation « {row.title} » du {formatShortDate(row.date)} à {formatTime(row.date)} ?
       </p>
       <p>{cancelConsequence(row)}</p>
       {error && (

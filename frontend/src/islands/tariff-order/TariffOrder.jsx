@@ -78,7 +78,7 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
             />
           </div>
           <p className="tariff-order-total" aria-live="polite">
-            Total : <strong data-total>{total.replace(".", ",")} €</strong>
+            Total : <strong data-total>{euros(total)}</strong>
           </p>
           <PaymentWidget
             key={tariff.id}
