@@ -12,7 +12,7 @@ onReady(() => {
     event.preventDefault();
     const email = form.elements.email.value.trim();
     if (!email) {
-      showError(form, messages.required);
+      showError(form, messages.required, ["email"]);
       return;
     }
     setBusy(form, true);
@@ -21,7 +21,7 @@ onReady(() => {
       showSuccess(form, (data && data.message) || messages.sent);
       form.elements.email.value = "";
     } catch (error) {
-      showError(form, forgotErrorMessage(error, messages));
+      showError(form, forgotErrorMessage(error, messages), error.status === 400 ? ["email"] : []);
     }
     setBusy(form, false);
   });

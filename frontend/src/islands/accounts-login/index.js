@@ -17,7 +17,7 @@ onReady(() => {
     const email = form.elements.email.value.trim();
     const password = form.elements.password.value;
     if (!email || !password.trim()) {
-      showError(form, messages.blank);
+      showError(form, messages.blank, [!email && "email", !password.trim() && "password"].filter(Boolean));
       return;
     }
     setBusy(form, true);
@@ -26,7 +26,7 @@ onReady(() => {
       window.location.assign(props.next || "/");
       return;
     } catch (error) {
-      showError(form, loginErrorMessage(error, messages));
+      showError(form, loginErrorMessage(error, messages), error.status === 400 || error.status === 401 ? ["email", "password"] : []);
       if (resend) {
         resend.hidden = error.status !== 403;
         resend.querySelector("[data-resend-email]").value = email;

@@ -48,12 +48,12 @@ onReady(() => {
       return;
     }
     if (!AVATAR_TYPES.includes(file.type)) {
-      showError(form, messages.avatar);
+      showError(form, messages.avatar, ["avatar"]);
       avatar.value = "";
       return;
     }
     if (file.size > props.maxAvatarBytes) {
-      showError(form, messages.avatarTooLarge);
+      showError(form, messages.avatarTooLarge, ["avatar"]);
       avatar.value = "";
       return;
     }
@@ -63,12 +63,15 @@ onReady(() => {
   form.addEventListener("submit", (event) => {
     const value = (name) => (form.elements[name]?.value || "").trim();
     let problem = "";
-    if (!value("first_name") || !value("last_name")) problem = messages.names;
-    else if (!PHONE_RE.test(normalizePhone(value("phone")))) problem = messages.phone;
-    else if (!POSTAL_CODE_RE.test(value("postal_code"))) problem = messages.postalCode;
+    let fields = [];
+    if (!value("first_name") || !value("last_name")) {
+      problem = messages.names;
+      fields = ["first_name", "last_name"].filter((name) => !value(name));
+    } else if (!PHONE_RE.test(normalizePhone(value("phone")))) [problem, fields] = [messages.phone, ["phone"]];
+    else if (!POSTAL_CODE_RE.test(value("postal_code"))) [problem, fields] = [messages.postalCode, ["postal_code"]];
     if (problem) {
       event.preventDefault();
-      showError(form, problem);
+      showError(form, problem, fields);
     }
   });
 });

@@ -1,19 +1,18 @@
 /* /register: SPEC.md 5's checks in order before sending, the live "passwords differ" warning, the password
-   generator, then POST /api/users/register; on 201 the success text shows and / follows after 1.5 s. */
+   generator, then POST /api/users/register; on 201 the success text shows, in view, and stays. */
 import { api } from "../../components/api.js";
 import {
   enablePasswordToggles,
   formValues,
   onReady,
   readProps,
-  redirectAfter,
   setBusy,
   setPasswordVisible,
   showError,
   showSuccess,
   watchMismatch,
 } from "../accounts-shared/dom.js";
-import { generatePassword, mismatchWarning, registerErrorMessage, registrationError } from "../accounts-shared/rules.js";
+import { generatePassword, mismatchWarning, registerErrorMessage, registrationError, registrationErrorFields, serverErrorFields } from "../accounts-shared/rules.js";
 
 onReady(() => {
   const props = readProps("accounts-register");
@@ -47,17 +46,18 @@ onReady(() => {
     const values = formValues(form);
     const problem = registrationError(values, messages, props.minPasswordLength);
     if (problem) {
-      showError(form, problem);
+      showError(form, problem, registrationErrorFields(values, messages, problem));
       return;
     }
     setBusy(form, true);
     try {
       const data = await api("/api/users/register", { method: "POST", body: values });
-      showSuccess(form, (data && data.message) || messages.success);
+      // The message stays (issue 24: it used to vanish with a redirect after 1.5 s): the next step is in the mailbox.
       for (const element of form.elements) element.disabled = true;
-      redirectAfter("/", props.redirectMs);
+      showSuccess(form, (data && data.message) || messages.success);
+      form.querySelector("[data-after-success]")?.removeAttribute("hidden");
     } catch (error) {
-      showError(form, registerErrorMessage(error, messages));
+      showError(form, registerErrorMessage(error, messages), serverErrorFields(error));
       setBusy(form, false);
     }
   });

@@ -25,11 +25,11 @@ onReady(() => {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (password.value !== confirmation.value) {
-      showError(form, messages.passwordsDiffer);
+      showError(form, messages.passwordsDiffer, ["confirmPassword"]);
       return;
     }
     if (password.value.length < props.minPasswordLength) {
-      showError(form, messages.passwordShort);
+      showError(form, messages.passwordShort, ["newPassword"]);
       return;
     }
     setBusy(form, true);

@@ -17,15 +17,70 @@ function setText(element, text) {
   element.hidden = !text;
 }
 
-/** Show one message in the form's alert (error) or status (success) region, clearing the other. */
-export function showError(form, text) {
-  setText(form.querySelector("[data-form-error]"), text);
-  setText(form.querySelector("[data-form-success]"), "");
+/** Bring `element` into view (centred, below the sticky header) without a jump for people who asked for less motion. */
+export function bringIntoView(element) {
+  if (!element || typeof element.scrollIntoView !== "function") return;
+  const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+  element.scrollIntoView({ block: "center", behavior: reduce ? "auto" : "smooth" });
 }
 
+function ensureId(element, prefix) {
+  if (!element.id) element.id = `${prefix}-${Math.random().toString(36).slice(2, 9)}`;
+  return element.id;
+}
+
+function describedBy(field, id, on) {
+  const ids = new Set((field.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean));
+  if (on) ids.add(id);
+  else ids.delete(id);
+  if (ids.size) field.setAttribute("aria-describedby", [...ids].join(" "));
+  else field.removeAttribute("aria-describedby");
+}
+
+/** The form's fields called `names` (radio groups and checkboxes included), in the form's order. */
+function fieldsNamed(form, names) {
+  const wanted = new Set(names || []);
+  return Array.from(form.elements).filter((element) => wanted.has(element.name) && element.type !== "hidden");
+}
+
+/**
+ * Show one message in the form's alert (error) region, clearing the success one (issue 24): the fields in error
+ * are marked (aria-invalid, the message tied with aria-describedby) and the first is brought into view and
+ * focused; without a field, the message itself is. The region is role="alert": screen readers announce it.
+ */
+export function showError(form, text, fields = []) {
+  const region = form.querySelector("[data-form-error]");
+  setText(region, text);
+  setText(form.querySelector("[data-form-success]"), "");
+  if (!region) return;
+  const id = ensureId(region, "form-error");
+  for (const marked of form.querySelectorAll("[data-marked-invalid]")) {
+    marked.removeAttribute("aria-invalid");
+    marked.removeAttribute("data-marked-invalid");
+    describedBy(marked, id, false);
+  }
+  if (!text) return;
+  const invalid = fieldsNamed(form, fields);
+  for (const field of invalid) {
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("data-marked-invalid", "");
+    describedBy(field, id, true);
+  }
+  const target = invalid[0] || region;
+  if (!invalid[0]) region.tabIndex = -1;
+  bringIntoView(target);
+  target.focus({ preventScroll: true });
+}
+
+/** Show the success text where the visitor is looking, and leave it there. */
 export function showSuccess(form, text) {
-  setText(form.querySelector("[data-form-error]"), "");
-  setText(form.querySelector("[data-form-success]"), text);
+  showError(form, "");
+  const region = form.querySelector("[data-form-success]");
+  setText(region, text);
+  if (!region || !text) return;
+  region.tabIndex = -1;
+  bringIntoView(region);
+  region.focus({ preventScroll: true });
 }
 
 export function setBusy(form, busy) {

@@ -23,6 +23,38 @@ export function registrationError(values, messages, minLength = 6) {
   return "";
 }
 
+/** The fields a registration message is about, so they can be marked and the first one focused. */
+export function registrationErrorFields(values, messages, message) {
+  const blank = (key) => !(values[key] || "").trim();
+  switch (message) {
+    case messages.required:
+      return ["last_name", "first_name", "email", "password"].filter((key) => (key === "password" ? !values.password : blank(key)));
+    case messages.phone:
+      return ["phone"];
+    case messages.email:
+      return ["email"];
+    case messages.postalCode:
+      return ["postal_code"];
+    case messages.passwordShort:
+      return ["password"];
+    case messages.passwordsDiffer:
+      return ["confirmPassword"];
+    case messages.cgu:
+      return ["acceptCGU"];
+    default:
+      return [];
+  }
+}
+
+/** The field a server error names (ApplicationError's `field`, or the first of a serializer's `errors`). */
+export function serverErrorFields(error) {
+  const data = error && error.data;
+  if (!data) return [];
+  if (data.field) return [data.field];
+  if (data.errors && typeof data.errors === "object") return Object.keys(data.errors);
+  return [];
+}
+
 /** The live warning while the two passwords differ (shown once the confirmation has been typed into). */
 export function mismatchWarning(password, confirmation, message) {
   return confirmation && password !== confirmation ? message : "";

@@ -38,9 +38,17 @@ function showFieldErrors(form, errors) {
     p.dataset.jsError = "";
     p.textContent = messages.join(" ");
     input.setAttribute("aria-invalid", "true");
-    input.setAttribute("aria-describedby", p.id);
+    const described = (input.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
+    input.setAttribute("aria-describedby", [...described, p.id].join(" "));
     input.insertAdjacentElement("afterend", p);
   }
+}
+
+function reveal(element) {
+  if (!element) return;
+  if (!element.matches("input, textarea, select, button")) element.tabIndex = -1;
+  element.scrollIntoView?.({ block: "center" });
+  element.focus({ preventScroll: true });
 }
 
 export function enhanceContactForm(form) {
@@ -58,9 +66,12 @@ export function enhanceContactForm(form) {
       await api("/api/contact-messages", { method: "POST", body: contactPayload(form) });
       form.reset();
       showStatus(status, form.dataset.sent, true);
+      reveal(status);
     } catch (error) {
       showStatus(status, form.dataset.failed, false);
       showFieldErrors(form, error.data && error.data.errors);
+      // Issue 24: the first field in error (or the message) is brought into view and focused.
+      reveal(form.querySelector("[aria-invalid='true']") || status);
     } finally {
       button.disabled = false;
     }

@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { showError, showSuccess } from "./dom.js";
+import { registrationError, registrationErrorFields, serverErrorFields } from "./rules.js";
+
+function form() {
+  document.body.innerHTML = `
+    <form>
+      <p data-form-error role="alert" hidden></p>
+      <p data-form-success role="status" hidden></p>
+      <input name="last_name"><input name="first_name"><input name="phone" aria-describedby="phone-help"><span id="phone-help"></span>
+      <input name="email"><input name="password" type="password">
+    </form>`;
+  return document.querySelector("form");
+}
+
+afterEach(() => {
+  document.body.innerHTML = "";
+  vi.restoreAllMocks();
+});
+
+describe("form feedback (issue 24)", () => {
+  it("marks the fields in error, ties them to the message and focuses the first one, in view", () => {
+    const f = form();
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    showError(f, "❌ Le numéro de téléphone doit contenir 10 chiffres.", ["phone"]);
+    const phone = f.elements.phone;
+    const region = f.querySelector("[data-form-error]");
+    expect(region.hidden).toBe(false);
+    expect(region.getAttribute("role")).toBe("alert");
+    expect(phone.getAttribute("aria-invalid")).toBe("true");
+    expect(phone.getAttribute("aria-describedby").split(" ")).toEqual(["phone-help", region.id]);
+    expect(document.activeElement).toBe(phone);
+    expect(scrolled).toHaveBeenCalled();
+
+    showError(f, "");
+    expect(phone.hasAttribute("aria-invalid")).toBe(false);
+    expect(phone.getAttribute("aria-describedby")).toBe("phone-help");
+    expect(region.hidden).toBe(true);
+  });
+
+  it("focuses the message itself when no field is named, and keeps a success message in view", () => {
+    const f = form();
+    Element.prototype.scrollIntoView = vi.fn();
+    showError(f, "Erreur serveur.");
+    expect(document.activeElement).toBe(f.querySelector("[data-form-error]"));
+    showSuccess(f, "Inscription réussie ! Vérifiez votre boîte mail.");
+    const success = f.querySelector("[data-form-success]");
+    expect(success.hidden).toBe(false);
+    expect(document.activeElement).toBe(success);
+    expect(f.querySelector("[data-form-error]").hidden).toBe(true);
+  });
+
+  it("knows which registration fields a message is about", () => {
+    const messages = { required: "R", phone: "P", email: "E", postalCode: "C", passwordShort: "S", passwordsDiffer: "D", cgu: "G" };
+    const values = { last_name: "", first_name: "Chloé", email: "", password: "", phone: "06" };
+    const message = registrationError(values, messages);
+    expect(registrationErrorFields(values, messages, message)).toEqual(["last_name", "email", "password"]);
+    expect(registrationErrorFields(values, messages, "P")).toEqual(["phone"]);
+    expect(serverErrorFields({ data: { error: "x", field: "email" } })).toEqual(["email"]);
+    expect(serverErrorFields({ data: { errors: { phone: ["x"] } } })).toEqual(["phone"]);
+  });
+});
