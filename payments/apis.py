@@ -17,11 +17,13 @@ from studio.permissions import IsStudioStaff
 from . import services
 from .providers import get_provider
 from .selectors import payment_client_config, payment_orders_for_staff
+from .tasks import paypal_webhook_process
 
 logger = logging.getLogger(__name__)
 
 MSG_WEBHOOK_REFUSED = "Notification refusée : signature invalide."
 MSG_WEBHOOK_FAILED = "Erreur lors du traitement de la notification."
+WEBHOOK_QUEUED = "queued"
 
 
 def _text():
@@ -221,7 +223,9 @@ class PaymentConfigApi(APIView):
 
 
 class WebhookApi(APIView):
-    """POST /api/paypal/webhook: PayPal's notifications, verified with PayPal, applied once per event id."""
+    """POST /api/paypal/webhook: PayPal's notifications, verified with PayPal, then acknowledged at once (202) and
+    applied by a worker, once per event id (DECISIONS.md 41). The check stays in the request so that nobody but PayPal
+    can fill the queue; what an event then does (a capture, a fulfilment, a receipt) never holds PayPal's delivery."""
 
     authentication_classes = []  # PayPal sends no session; no CSRF either: the signature check stands instead
     permission_classes = []
@@ -235,11 +239,11 @@ class WebhookApi(APIView):
         if not isinstance(event, dict) or not get_provider().verify_webhook(headers=request.headers, event=event):
             return error_response(MSG_WEBHOOK_REFUSED, status.HTTP_400_BAD_REQUEST)
         try:
-            result = services.payment_webhook_handle(event=event)
-        except Exception:  # noqa: BLE001 - answer 500 so PayPal redelivers later; logged with the stack
-            logger.exception("PayPal webhook %s failed", event.get("id"))
+            paypal_webhook_process.enqueue(event=event)
+        except Exception:  # noqa: BLE001 - the queue is down: answer 500 so PayPal redelivers later
+            logger.exception("PayPal webhook %s could not be queued", event.get("id"))
             return error_response(MSG_WEBHOOK_FAILED, status.HTTP_500_INTERNAL_SERVER_ERROR)
-        return Response({"result": result})
+        return Response({"result": WEBHOOK_QUEUED}, status=status.HTTP_202_ACCEPTED)
 
 
 def _plain(data) -> dict:

@@ -5,6 +5,7 @@ Both answer the same small dataclasses, so services.py runs the same create and 
 """
 
 import logging
+import time
 import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -91,7 +92,10 @@ class PayPalProvider:
 
     name = "paypal"
     TOKEN_CACHE_KEY = "payments:paypal:token"
-    TIMEOUT = (5, 20)  # connect, read (seconds)
+    TIMEOUT = (5, 20)  # connect, read (seconds), for one HTTP call
+    # All the calls one instance makes (token, the call, a retry after a 401) end within this budget, so a capture in
+    # a request answers before gunicorn's worker timeout (30 s). get_provider() gives one instance per operation.
+    DEFAULT_BUDGET = 12.0
 
     def __init__(self, *, base_url: str, client_id: str, client_secret: str, webhook_id: str = ""):
         self.base_url = base_url.rstrip("/")
@@ -99,6 +103,18 @@ class PayPalProvider:
         self.client_secret = client_secret
         self.webhook_id = webhook_id
         self.session = requests.Session()
+        self.budget = float(getattr(settings, "PAYPAL_REQUEST_BUDGET", self.DEFAULT_BUDGET))
+        self._deadline: float | None = None
+
+    def _timeout(self) -> tuple[float, float]:
+        """The (connect, read) timeout of the next call: what is left of this instance's budget, at most TIMEOUT."""
+        now = time.monotonic()
+        if self._deadline is None:
+            self._deadline = now + self.budget
+        left = self._deadline - now
+        if left <= 0.05:
+            raise ProviderError("PayPal injoignable : délai dépassé.")
+        return (min(self.TIMEOUT[0], left), min(self.TIMEOUT[1], left))
 
     # --- plumbing ---------------------------------------------------------------------------------------------
 
@@ -116,7 +132,7 @@ class PayPalProvider:
                 auth=(self.client_id, self.client_secret),
                 data={"grant_type": "client_credentials"},
                 headers={"Accept": "application/json"},
-                timeout=self.TIMEOUT,
+                timeout=self._timeout(),
             )
         except requests.RequestException as exc:
             raise ProviderError(f"PayPal injoignable : {exc.__class__.__name__}") from exc
@@ -137,7 +153,7 @@ class PayPalProvider:
             headers["Prefer"] = "return=representation"
         try:
             response = self.session.request(
-                method, f"{self.base_url}{path}", json=json, headers=headers, timeout=self.TIMEOUT
+                method, f"{self.base_url}{path}", json=json, headers=headers, timeout=self._timeout()
             )
         except requests.RequestException as exc:
             raise ProviderError(f"PayPal injoignable : {exc.__class__.__name__}") from exc

@@ -1,14 +1,56 @@
-"""French e-mails in HTML and text from one pair of templates: templates/emails/<name>.txt and <name>.html."""
+"""French e-mails in HTML and text from one pair of templates: templates/emails/<name>.txt and <name>.html.
 
+Nothing here talks to a mail server in a request (DECISIONS.md 41): `send_templated_email` renders the mail, records
+it in the outbox (`OutgoingEmail`, in the caller's transaction) and enqueues its sending after the commit. A worker
+then runs `email_deliver`: it claims the row under a lock, sends, and records the outcome. A failure is retried with
+back-off by the periodic `emails_retry_due` job, up to `EMAIL_MAX_ATTEMPTS`; after that the mail is listed to staff
+as undelivered, with a resend button.
+"""
+
+import base64
 import logging
-import smtplib
+from datetime import timedelta
+from functools import partial
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.db.models import Q
 from django.template import TemplateDoesNotExist
 from django.template.loader import render_to_string
+from django.utils import timezone
+
+from .models import EmailStatus, OutgoingEmail
+from .signals import email_delivered
 
 logger = logging.getLogger(__name__)
+
+MSG_EMAIL_NOT_FOUND = "Cet e-mail est introuvable."
+MSG_EMAIL_ALREADY_SENT = "Cet e-mail a déjà été envoyé."
+MSG_EMAIL_REQUEUED = "L'e-mail est remis en file d'envoi."
+
+# A worker that claimed a mail and died before recording the outcome: after this long the mail is tried again.
+CLAIM_TIMEOUT = timedelta(minutes=10)
+# A mail whose first sending task was lost (the queue was down at the commit) is picked up by the retry job.
+FIRST_ATTEMPT_GRACE = timedelta(minutes=2)
+MAX_BACKOFF = timedelta(hours=1)
+RETRY_BATCH = 200
+
+
+class EmailError(Exception):
+    def __init__(self, message: str, *, status_code: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status_code = status_code
+
+
+def max_attempts() -> int:
+    return getattr(settings, "EMAIL_MAX_ATTEMPTS", 6)
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """Back-off after the `attempts`-th failure: 1, 2, 4, 8… minutes, at most an hour."""
+    return min(timedelta(minutes=2 ** max(attempts - 1, 0)), MAX_BACKOFF)
 
 
 def send_templated_email(
@@ -19,30 +61,174 @@ def send_templated_email(
     context: dict | None = None,
     attachments: list[tuple[str, bytes | str, str]] | None = None,
     reply_to: list[str] | None = None,
-) -> bool:
-    """Send `emails/<template>.txt` (and `.html` when it exists) to `to`. Attachments are (name, content, mimetype)."""
+    topic: str = "",
+    topic_id: str | int = "",
+) -> OutgoingEmail:
+    """Render `emails/<template>.txt` (and `.html` when it exists) for `to`, record it, send it after the commit.
+
+    Attachments are (name, content, mimetype). `topic`/`topic_id` name what the mail is about, for the receivers of
+    `email_delivered`.
+    """
     recipients = [to] if isinstance(to, str) else list(to)
     ctx = {"STUDIO": settings.STUDIO, "SITE_URL": settings.SITE_URL, **(context or {})}
     text = render_to_string(f"emails/{template}.txt", ctx)
-    message = EmailMultiAlternatives(
-        subject=f"{settings.STUDIO['name']} – {subject}",
-        body=text,
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=recipients,
-        reply_to=reply_to,
-    )
     try:
         html = render_to_string(f"emails/{template}.html", ctx)
     except TemplateDoesNotExist:
-        html = None
-    if html:
-        message.attach_alternative(html, "text/html")
+        html = ""
+    stored_attachments = []
     for name, content, mimetype in attachments or []:
-        message.attach(name, content, mimetype)
+        if isinstance(content, bytes):
+            stored_attachments.append(
+                {"name": name, "mimetype": mimetype, "base64": base64.b64encode(content).decode("ascii")}
+            )
+        else:
+            stored_attachments.append({"name": name, "mimetype": mimetype, "text": content})
+    email = OutgoingEmail.objects.create(
+        template=template[:100],
+        subject=f"{settings.STUDIO['name']} – {subject}"[:255],
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=recipients,
+        reply_to=list(reply_to or []),
+        body_text=text,
+        body_html=html or "",
+        attachments=stored_attachments,
+        topic=topic[:50],
+        topic_id=str(topic_id)[:64],
+        next_attempt_at=timezone.now(),
+    )
+    transaction.on_commit(partial(_enqueue_delivery, email.pk))
+    return email
+
+
+def _enqueue_delivery(email_id: int) -> None:
+    from .tasks import outgoing_email_send
+
     try:
-        message.send()
-    except (OSError, smtplib.SMTPException):
-        # The action the e-mail reports on has happened; a mail server that is down must not turn it into a 500.
-        logger.exception("E-mail '%s' to %s could not be sent", template, recipients)
-        return False
-    return True
+        outgoing_email_send.enqueue(email_id=email_id)
+    except Exception:  # noqa: BLE001 - the queue is down: the row stays PENDING and the retry job picks it up
+        logger.exception("Could not enqueue e-mail %s; the retry job will send it", email_id)
+
+
+def _as_message(email: OutgoingEmail) -> EmailMultiAlternatives:
+    message = EmailMultiAlternatives(
+        subject=email.subject,
+        body=email.body_text,
+        from_email=email.from_email,
+        to=email.to,
+        reply_to=email.reply_to or None,
+    )
+    if email.body_html:
+        message.attach_alternative(email.body_html, "text/html")
+    for attachment in email.attachments:
+        content = (
+            base64.b64decode(attachment["base64"]) if "base64" in attachment else attachment.get("text", "")
+        )
+        message.attach(attachment["name"], content, attachment["mimetype"])
+    return message
+
+
+def email_deliver(*, email_id: int) -> str:
+    """Send one outbox mail if it is due and nobody else holds it. Idempotent: a sent mail is never sent again.
+
+    Returns what happened ("sent", "retry", "failed", or why nothing was done), for logs and tests.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        email = OutgoingEmail.objects.select_for_update().filter(pk=email_id).first()
+        if email is None:
+            return "missing"
+        if email.status in (EmailStatus.SENT, EmailStatus.FAILED):
+            return "done"
+        if email.status == EmailStatus.SENDING and email.claimed_at and email.claimed_at > now - CLAIM_TIMEOUT:
+            return "claimed"
+        if email.status == EmailStatus.PENDING and email.next_attempt_at and email.next_attempt_at > now:
+            return "not due"
+        email.status = EmailStatus.SENDING
+        email.claimed_at = now
+        email.attempts += 1
+        email.save(update_fields=["status", "claimed_at", "attempts"])
+
+    # The mail server is talked to outside any transaction: a slow server holds no lock.
+    try:
+        _as_message(email).send()
+    except Exception as exc:  # noqa: BLE001 - any transport error is retried later
+        return _record_failure(email, exc)
+
+    sent_at = timezone.now()
+    OutgoingEmail.objects.filter(pk=email.pk, status=EmailStatus.SENDING).update(
+        status=EmailStatus.SENT, sent_at=sent_at, last_error=""
+    )
+    email.status, email.sent_at = EmailStatus.SENT, sent_at
+    logger.info("E-mail %s '%s' sent to %s (attempt %s)", email.pk, email.template, email.to, email.attempts)
+    for receiver, response in email_delivered.send_robust(sender=OutgoingEmail, email=email):
+        if isinstance(response, Exception):
+            logger.error("email_delivered receiver %s failed for e-mail %s: %r", receiver, email.pk, response)
+    return "sent"
+
+
+def _record_failure(email: OutgoingEmail, exc: Exception) -> str:
+    gave_up = email.attempts >= max_attempts()
+    error = f"{exc.__class__.__name__}: {exc}"[:1000]
+    with transaction.atomic():
+        updated = OutgoingEmail.objects.filter(pk=email.pk, status=EmailStatus.SENDING).update(
+            status=EmailStatus.FAILED if gave_up else EmailStatus.PENDING,
+            next_attempt_at=None if gave_up else timezone.now() + retry_delay(email.attempts),
+            last_error=error,
+        )
+    if gave_up:
+        logger.error(
+            "E-mail %s '%s' to %s undelivered after %s attempts: %s",
+            email.pk,
+            email.template,
+            email.to,
+            email.attempts,
+            error,
+        )
+        return "failed"
+    logger.warning(
+        "E-mail %s '%s' to %s not sent (attempt %s), retried later: %s",
+        email.pk,
+        email.template,
+        email.to,
+        email.attempts,
+        error,
+    )
+    return "retry" if updated else "claimed"
+
+
+def emails_due(*, now=None) -> list[int]:
+    """Outbox mails that should be (re)tried now: failed attempts whose back-off is over, first sendings whose task
+    was lost, and mails whose worker died while sending."""
+    now = now or timezone.now()
+    due = (
+        Q(status=EmailStatus.PENDING, attempts__gt=0, next_attempt_at__lte=now)
+        | Q(status=EmailStatus.PENDING, attempts=0, created_at__lte=now - FIRST_ATTEMPT_GRACE)
+        | Q(status=EmailStatus.SENDING, claimed_at__lte=now - CLAIM_TIMEOUT)
+    )
+    return list(OutgoingEmail.objects.filter(due).order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:RETRY_BATCH])
+
+
+def emails_retry_due(*, now=None) -> int:
+    """Enqueue a sending for every due mail. Safe on two schedulers: `email_deliver` claims each mail once."""
+    ids = emails_due(now=now)
+    for email_id in ids:
+        _enqueue_delivery(email_id)
+    return len(ids)
+
+
+def email_resend(*, email_id: int) -> OutgoingEmail:
+    """Staff's resend of an undelivered mail: its attempts start again, and it is sent after the commit."""
+    with transaction.atomic():
+        email = OutgoingEmail.objects.select_for_update().filter(pk=email_id).first()
+        if email is None:
+            raise EmailError(MSG_EMAIL_NOT_FOUND, status_code=404)
+        if email.status == EmailStatus.SENT:
+            raise EmailError(MSG_EMAIL_ALREADY_SENT)
+        email.status = EmailStatus.PENDING
+        email.attempts = 0
+        email.next_attempt_at = timezone.now()
+        email.claimed_at = None
+        email.save(update_fields=["status", "attempts", "next_attempt_at", "claimed_at"])
+        transaction.on_commit(partial(_enqueue_delivery, email.pk))
+    return email

@@ -30,6 +30,8 @@ INSTALLED_APPS = [
     "corsheaders",
     "drf_spectacular",
     "webpack_loader",
+    "django_tasks_db",
+    "crontask",
     "studio",
     "accounts",
     "courses",
@@ -207,6 +209,37 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "studio"}}
 PUBLIC_CACHE_SECONDS = env.int("PUBLIC_CACHE_SECONDS", default=600)
+
+# Rate limits on the public forms and the per-recipient e-mail cap (DECISIONS.md 31, studio/ratelimit.py), counted
+# in the default cache. TRUSTED_PROXY_COUNT: how many proxies in front of the app append to X-Forwarded-For
+# (0: none, the client is REMOTE_ADDR; 1: one nginx or load balancer; README, "Déploiement").
+RATELIMIT_ENABLE = env.bool("RATELIMIT_ENABLE", default=True)
+RATELIMIT_IP_META_KEY = "studio.ratelimit.client_ip"
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+PUBLIC_FORM_RATES = {
+    "contact": env("RATE_CONTACT", default="5/10m"),
+    "rental": env("RATE_ROOM_RENTAL", default="5/h"),
+    "register": env("RATE_REGISTER", default="5/h"),
+    "forgot_password": env("RATE_FORGOT_PASSWORD", default="5/15m"),
+    "resend": env("RATE_RESEND_CONFIRMATION", default="5/15m"),
+}
+EMAILS_PER_RECIPIENT_PER_HOUR = env.int("EMAILS_PER_RECIPIENT_PER_HOUR", default=5)
+
+# Background work (DECISIONS.md 41) through Django's task framework. The embedded default queues tasks in the database
+# (django-tasks-db; worker: `manage.py db_worker`). TASKS_BACKEND=rq queues them in Redis instead (django-tasks-rq;
+# workers on any machine: `manage.py rqworker default`), at TASKS_REDIS_URL or REDIS_URL.
+TASKS_BACKEND = env("TASKS_BACKEND", default="database")
+if TASKS_BACKEND == "rq":
+    INSTALLED_APPS.append("django_rq")
+    RQ_QUEUES = {"default": {"URL": env("TASKS_REDIS_URL", default=REDIS_URL or "redis://127.0.0.1:6379/0")}}
+    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+else:
+    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# The scheduler (`manage.py crontask`) enqueues the periodic jobs. Every job is safe when two schedulers run it;
+# with Redis configured, a lock there also keeps a second scheduler idle until the first stops.
+if REDIS_URL:
+    CRONTASK = {"REDIS_URL": REDIS_URL}
+EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", default=6)
 # Sessions read from the cache, written through to the database (issue 18), when the cache is one every worker
 # shares: a per-process memory cache would keep serving a session another worker logged out.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"

@@ -7,6 +7,10 @@ DEBUG = False
 SECRET_KEY = "test-secret-key-not-for-production-0123456789abcdef"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+# Tasks run at once when enqueued (after the commit, see conftest.py); the tests of the queue itself switch to the
+# database backend and run the worker in-process.
+TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+CRONTASK = {}
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}
