@@ -135,20 +135,37 @@ def session_data(session, *, now=None, my_reservation=None) -> dict:
 FEED_CACHE_SECONDS = 30
 
 
-def public_feed(*, start: datetime, end: datetime, now: datetime) -> list[dict]:
-    return cached_public(
-        f"feed:{start.isoformat()}:{end.isoformat()}",
-        lambda: [session_data(s, now=now) for s in selectors.sessions_in_range(start=start, end=end, now=now)],
-        timeout=FEED_CACHE_SECONDS,
-    )
+MY_RESERVATION_NULL = b'"my_reservation": null'
 
 
-def public_feed_json(*, start: datetime, end: datetime, now: datetime) -> bytes:
-    return cached_public(
-        f"feed-json:{start.isoformat()}:{end.isoformat()}",
-        lambda: json.dumps(public_feed(start=start, end=end, now=now), cls=DjangoJSONEncoder).encode(),
-        timeout=FEED_CACHE_SECONDS,
-    )
+def public_feed_encoded(*, start: datetime, end: datetime, now: datetime) -> tuple[bytes, dict[int, int]]:
+    """The range's public events as JSON bytes, and where each event's `"my_reservation": null` sits in them.
+
+    Cached until public data changes: visitors get the bytes as they are; a member gets the same bytes with their
+    few reservations spliced in at those offsets (`member_feed_json`), never a re-encoding of every event.
+    """
+
+    def encode() -> tuple[bytes, dict[int, int]]:
+        parts, offsets, position = [], {}, 1  # position just after the opening "["
+        for session in selectors.sessions_in_range(start=start, end=end, now=now):
+            text = json.dumps(session_data(session, now=now), cls=DjangoJSONEncoder).encode()
+            # "my_reservation" is the event's last key: its null closes the object.
+            offsets[session.pk] = position + len(text) - len(MY_RESERVATION_NULL) - 1
+            parts.append(text)
+            position += len(text) + 2  # the ", " between events
+        return b"[" + b", ".join(parts) + b"]", offsets
+
+    return cached_public(f"feed-json:{start.isoformat()}:{end.isoformat()}", encode, timeout=FEED_CACHE_SECONDS)
+
+
+def member_feed_json(*, body: bytes, offsets: dict[int, int], mine: dict[int, dict]) -> bytes:
+    """`body` with `"my_reservation": {...}` in place of null for each of the member's sessions."""
+    pieces, last = [], 0
+    for offset, value in sorted((offsets[sid], value) for sid, value in mine.items() if sid in offsets):
+        pieces += [body[last:offset], b'"my_reservation": ', json.dumps(value).encode()]
+        last = offset + len(MY_RESERVATION_NULL)
+    pieces.append(body[last:])
+    return b"".join(pieces)
 
 
 def staff_session_data(session, *, now=None) -> dict:
@@ -314,21 +331,16 @@ class CourseSessionListApi(APIView):
             start, end = parse_feed_range(request.query_params)
         except ValueError as exc:
             return error_response(str(exc))
-        if not request.user.is_authenticated:
-            # Visitors share one encoded copy of the range: no per-request serialisation.
-            return HttpResponse(public_feed_json(start=start, end=end, now=now), content_type="application/json")
-        events = public_feed(start=start, end=end, now=now)
-        mine = {
-            r.session_id: {"id": r.pk, "status": r.status, "participants": r.participants}
-            for r in selectors.member_reservations(user=request.user).filter(
-                session__start__lt=end, session__end__gt=start
-            )
-        }
-        return Response([{**event, "my_reservation": mine.get(event["id"])} for event in events])
+        # Everyone shares one encoded copy of the range; a member's own reservations are spliced into it.
+        body, offsets = public_feed_encoded(start=start, end=end, now=now)
+        if request.user.is_authenticated:
+            mine = selectors.member_reservations_in_range(user=request.user, start=start, end=end, now=now)
+            body = member_feed_json(body=body, offsets=offsets, mine=mine)
+        return HttpResponse(body, content_type="application/json")
 
     def _staff_list(self, request, now):
         ordering = "-start" if request.query_params.get("ordering", "date").startswith("-") else "start"
-        qs = selectors.sessions_staff_list(ordering=ordering, now=now)
+        qs = selectors.sessions_staff_page_list(ordering=ordering)
         if request.query_params.get("start") or request.query_params.get("end"):
             try:
                 start, end = parse_feed_range(request.query_params)
@@ -336,7 +348,7 @@ class CourseSessionListApi(APIView):
                 return error_response(str(exc))
             qs = qs.filter(start__lt=end, end__gt=start)
         paginator = StandardPagination()
-        page = paginator.paginate_queryset(qs, request, view=self)
+        page = selectors.sessions_with_seats(paginator.paginate_queryset(qs, request, view=self), now=now)
         return paginator.get_paginated_response([staff_session_data(s, now=now) for s in page])
 
     def post(self, request):

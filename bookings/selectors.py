@@ -40,6 +40,31 @@ def sessions_staff_list(*, ordering: str = "start", now: datetime | None = None)
     )
 
 
+def sessions_staff_page_list(*, ordering: str = "start") -> QuerySet:
+    """Every session for the dashboard's paginated list, with its course; seats are added per page by
+    `sessions_with_seats`, so that counting and paging never aggregate over every session."""
+    order = ["-start", "-id"] if ordering.startswith("-") else ["start", "id"]
+    return CourseSession.objects.select_related("course").order_by(*order)
+
+
+def sessions_with_seats(sessions: list[CourseSession], *, now: datetime | None = None) -> list[CourseSession]:
+    """Set `seats_taken` and `reservations_count` (live holds and confirmed) on these sessions: one query."""
+    now = now or timezone.now()
+    live = active_reservations_q(now)
+    totals = {
+        row["session_id"]: row
+        for row in Reservation.objects.filter(live, session_id__in=[s.pk for s in sessions])
+        .values("session_id")
+        .annotate(seats=Sum("participants"), count=Count("id"))
+        .order_by()
+    }
+    for session in sessions:
+        row = totals.get(session.pk)
+        session.seats_taken = row["seats"] if row else 0
+        session.reservations_count = row["count"] if row else 0
+    return sessions
+
+
 def session_attendees(*, session_id: int) -> QuerySet:
     """Reservations of a session that hold or held seats, newest first (expired and cancelled ones excluded)."""
     return (
@@ -63,6 +88,18 @@ def member_reservations(*, user) -> QuerySet:
         .select_related("session__course", "paid_with_pass")
         .order_by("session__start", "id")
     )
+
+
+def member_reservations_in_range(*, user, start: datetime, end: datetime, now: datetime) -> dict[int, dict]:
+    """{session id: {id, status, participants}} of the member's live reservations on sessions overlapping the range:
+    the calendar feed's overlay, one narrow query."""
+    rows = (
+        Reservation.objects.filter(active_reservations_q(now), user=user)
+        .filter(session__start__lt=end, session__end__gt=start)
+        .order_by()
+        .values_list("session_id", "pk", "status", "participants")
+    )
+    return {sid: {"id": pk, "status": status, "participants": n} for sid, pk, status, n in rows}
 
 
 def member_feedback_by_course(*, user) -> dict[int, CourseFeedback]:
