@@ -499,7 +499,7 @@ class ReservationCourseCreateApi(APIView):
         except services.ReservationError as exc:
             code = status.HTTP_404_NOT_FOUND if exc.message == services.MSG_SESSION_NOT_FOUND else 400
             if exc.message in (services.MSG_SESSION_FULL, services.MSG_ALREADY_RESERVED) or exc.message.startswith(
-                services.MSG_NOT_ENOUGH_SEATS.split("{")[0]
+                (services.MSG_NOT_ENOUGH_SEATS.split("{")[0], services.MSG_PARTICIPANTS_LOCKED_BY_PAYMENT.split("{")[0])
             ):
                 code = status.HTTP_409_CONFLICT
             return error_response(exc.message, code)
@@ -523,9 +523,11 @@ class ReservationCourseCreateApi(APIView):
             code = 400
             if exc.message in (services.MSG_SESSION_NOT_FOUND, services.MSG_PASS_NOT_FOUND):
                 code = status.HTTP_404_NOT_FOUND
-            elif exc.message in (services.MSG_SESSION_FULL, services.MSG_ALREADY_RESERVED) or exc.message.startswith(
-                services.MSG_NOT_ENOUGH_SEATS.split("{")[0]
-            ):
+            elif exc.message in (
+                services.MSG_SESSION_FULL,
+                services.MSG_ALREADY_RESERVED,
+                services.MSG_CARD_PAYMENT_IN_PROGRESS,
+            ) or exc.message.startswith(services.MSG_NOT_ENOUGH_SEATS.split("{")[0]):
                 code = status.HTTP_409_CONFLICT
             return error_response(exc.message, code)
         reservation = selectors.member_reservations(user=request.user).get(pk=reservation.pk)

@@ -53,6 +53,23 @@ MSG_PARTICIPANTS_MIN = "Le nombre de participants doit être au moins 1."
 MSG_AMOUNT_MISMATCH = "Le montant ne correspond pas au tarif de la session : {expected} €."
 MSG_RESERVATION_SENT = "✅ Réservation envoyée avec succès !"
 
+# --- What is confirmed equals what was paid (issue 16) ---
+MSG_PARTICIPANTS_LOCKED_BY_PAYMENT = (
+    "Un paiement est déjà en cours pour cette réservation de {participants} participant(s) : le nombre de "
+    "participants ne peut plus changer. Terminez ou annulez ce paiement, puis réservez à nouveau."
+)
+MSG_CARD_PAYMENT_IN_PROGRESS = (
+    "Un paiement par carte bancaire est déjà en cours pour cette réservation : terminez-le, ou annulez-le dans la "
+    "fenêtre de paiement, avant de payer avec votre carte ou votre abonnement."
+)
+MSG_PAYMENT_DOES_NOT_MATCH = "La réservation a changé depuis l'ouverture du paiement (participants ou montant)."
+MSG_RESERVATION_ALREADY_PAID = "Cette réservation était déjà payée."
+MSG_RESERVATION_WAS_CANCELLED = "Cette réservation a été annulée."
+# A reservation's orders (payments.PaymentOrder, reverse relation `payment_orders`) still being paid: while one is,
+# the reservation's seats and price are frozen and no pass may pay it. Statuses named here to keep bookings free of
+# an import from payments (STYLE.md: dependencies point one way).
+OPEN_PAYMENT_STATUSES = ("CREATED", "APPROVED", "DECLINED")
+
 # --- Staff session form (SPEC.md 5, 7, 8) ---
 MSG_SESSION_FIELDS_REQUIRED = "Veuillez renseigner le cours, la date et le professeur."
 MSG_COURSE_NOT_FOUND = "Ce cours n'existe pas."
@@ -139,6 +156,8 @@ def _parse_participants(value) -> int:
         return int(value)
     except (TypeError, ValueError):
         return 1
+    except OverflowError:  # a JSON number such as 1e400 is read as infinity: more than any session holds
+        return 2**31
 
 
 def _check_seats(*, session: CourseSession, existing: Reservation | None, participants: int, now) -> None:
@@ -167,6 +186,12 @@ def _checked_request_on_locked_session(*, session_id, participants, first_name, 
     if session.start <= now:
         raise ReservationError(MSG_SESSION_PAST)
     return first_name, last_name, email, participants, session
+
+
+def _payment_open_on(reservation: Reservation | None) -> bool:
+    """Whether a card payment order is being paid for this hold (read under the session lock, which order creation
+    takes too, so none can appear meanwhile)."""
+    return reservation is not None and reservation.payment_orders.filter(status__in=OPEN_PAYMENT_STATUSES).exists()
 
 
 def _member_hold_with_seats_checked(*, session: CourseSession, user, participants: int, now) -> Reservation | None:
@@ -243,6 +268,11 @@ def reservation_hold(
         "status": ReservationStatus.HELD,
         "hold_expires_at": now + timedelta(minutes=settings.SEAT_HOLD_MINUTES),
     }
+    if _payment_open_on(existing):
+        # An order prices this hold: its seats and price stay what the order pays (issue 16).
+        if participants != existing.participants:
+            raise ReservationError(MSG_PARTICIPANTS_LOCKED_BY_PAYMENT.format(participants=existing.participants))
+        fields["unit_price"] = existing.unit_price
     return _reservation_save(existing=existing, session=session, user=user, fields=fields)
 
 
@@ -280,6 +310,29 @@ def reservation_confirm(*, reservation_id: int) -> Reservation:
     reservation.save(update_fields=["status", "confirmed_at", "hold_expires_at"])
     transaction.on_commit(lambda: _send_reservation_confirmation(reservation.pk))
     return reservation
+
+
+@transaction.atomic
+def reservation_confirm_for_payment(*, reservation_id: int, participants: int, amount: Decimal) -> Reservation:
+    """Confirm the reservation a captured card payment paid for, only if the payment is exactly what it costs.
+
+    Called by payments inside the capture, under the PaymentOrder's row lock (then session → reservation, the
+    module's lock order). Raises ReservationError, confirming nothing, when the reservation is already confirmed
+    (by another payment or a pass), was cancelled, no longer has the participants and amount the order paid for, or
+    lost its seats after its hold lapsed: the caller refunds.
+    """
+    session_id = Reservation.objects.filter(pk=reservation_id).values_list("session_id", flat=True).first()
+    if session_id is None:
+        raise ReservationError(MSG_RESERVATION_NOT_FOUND)
+    CourseSession.objects.select_for_update().get(pk=session_id)
+    reservation = Reservation.objects.select_for_update().get(pk=reservation_id)
+    if reservation.status == ReservationStatus.CONFIRMED or reservation.paid_with_pass_id:
+        raise ReservationError(MSG_RESERVATION_ALREADY_PAID)
+    if reservation.status == ReservationStatus.CANCELLED:
+        raise ReservationError(MSG_RESERVATION_WAS_CANCELLED)
+    if reservation.participants != participants or reservation.total_amount != amount:
+        raise ReservationError(MSG_PAYMENT_DOES_NOT_MATCH)
+    return reservation_confirm(reservation_id=reservation_id)
 
 
 def _send_reservation_confirmation(reservation_id: int) -> None:
@@ -419,6 +472,8 @@ def reservation_book_with_pass(
         pass_obj=pass_obj, session=session, participants=participants, today=timezone.localdate(now)
     )
     existing = _member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
+    if _payment_open_on(existing):
+        raise ReservationError(MSG_CARD_PAYMENT_IN_PROGRESS)  # card or pass, never both (issue 16)
     fields = {
         **_reservation_details(session, participants, first_name, last_name, email, message),
         "status": ReservationStatus.CONFIRMED,
@@ -436,6 +491,26 @@ def reservation_book_with_pass(
     )
     transaction.on_commit(lambda: _send_reservation_confirmation(reservation.pk))
     return reservation
+
+
+# A tariff priced per period ("55 € par mois", "120 € par trimestre"): until subscriptions bill each period
+# (DECISIONS.md 24, issue 19), a purchase grants exactly the periods paid, never the whole commitment (issue 16).
+BILLING_PERIOD_MONTHS = {"mois": 1, "trimestre": 3, "semestre": 6, "an": 12, "année": 12, "annee": 12}
+# Periods shorter than a month cannot be granted in months: such a tariff is not sold online.
+SHORT_BILLING_PERIODS = ("jour", "semaine", "quinzaine")
+
+
+def tariff_billing_period_months(tariff: Tariff) -> int | None:
+    """The months one price of the tariff pays for when it is priced per period, else None (priced once)."""
+    words = (tariff.frequency or "").strip().lower().split()
+    if len(words) == 2 and words[0] == "par":
+        return BILLING_PERIOD_MONTHS.get(words[1])
+    return None
+
+
+def tariff_priced_per_short_period(tariff: Tariff) -> bool:
+    words = (tariff.frequency or "").strip().lower().split()
+    return len(words) == 2 and words[0] == "par" and words[1] in SHORT_BILLING_PERIODS
 
 
 def pass_grant_for_order(*, order) -> Pass | None:
@@ -456,6 +531,10 @@ def pass_grant_for_order(*, order) -> Pass | None:
         return None
     quantity = max(order.quantity or 1, 1)
     today = timezone.localdate()
+    months_paid = tariff.pass_validity_months
+    period = tariff_billing_period_months(tariff)
+    if period is not None:
+        months_paid = min(period, tariff.pass_validity_months)
     if tariff.pass_unlimited:
         current_end = (
             Pass.objects.filter(member_id=order.user_id, kind=PassKind.SUBSCRIPTION, expires_on__gte=today)
@@ -465,11 +544,11 @@ def pass_grant_for_order(*, order) -> Pass | None:
         )
         starts_on = current_end + timedelta(days=1) if current_end else today
         kind, credits = PassKind.SUBSCRIPTION, None
-        expires_on = add_months(starts_on, tariff.pass_validity_months * quantity) - timedelta(days=1)
+        expires_on = add_months(starts_on, months_paid * quantity) - timedelta(days=1)
     else:
         starts_on = today
         kind, credits = PassKind.CARD, tariff.pass_credits * quantity
-        expires_on = add_months(starts_on, tariff.pass_validity_months)
+        expires_on = add_months(starts_on, months_paid * (quantity if period is not None else 1))
     pass_obj = Pass.objects.create(
         member_id=order.user_id,
         tariff=tariff,
@@ -971,11 +1050,14 @@ def bookings_release_for_refund(*, order) -> None:
     ends yesterday, with a ledger line. Idempotent: a second refund event changes nothing.
     """
     yesterday = timezone.localdate() - timedelta(days=1)
-    if order.reservation_id:
+    # Only the payment that confirmed the reservation takes it back: an order refunded because it paid for nothing
+    # (never completed, issue 16) leaves alone the reservation another payment or a pass paid for.
+    if order.reservation_id and order.completed_at is not None:
         session_id = Reservation.objects.filter(pk=order.reservation_id).values_list("session_id", flat=True).first()
         CourseSession.objects.select_for_update().get(pk=session_id)
         reservation = Reservation.objects.select_for_update().get(pk=order.reservation_id)
-        if reservation.status in (ReservationStatus.HELD, ReservationStatus.CONFIRMED):
+        paid_by_this_order = not reservation.paid_with_pass_id
+        if paid_by_this_order and reservation.status in (ReservationStatus.HELD, ReservationStatus.CONFIRMED):
             reservation.status = ReservationStatus.CANCELLED
             reservation.cancelled_at = timezone.now()
             reservation.save(update_fields=["status", "cancelled_at"])

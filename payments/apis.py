@@ -159,12 +159,12 @@ class CapturePaymentApi(APIView):
             "currency": order.currency,
             "title": order.title,
         }
+        if outcome.refunded:
+            # Captured, but it bought nothing (seats lost, reservation changed or paid already): refunded, and said.
+            return error_response(outcome.message, status.HTTP_409_CONFLICT, refunded=True, **body)
         if not outcome.completed:
             code = status.HTTP_402_PAYMENT_REQUIRED
             return error_response(outcome.message or services.MSG_NOT_APPROVED, code, **body)
-        if outcome.message == services.MSG_PAID_BUT_FULL:
-            # Paid, but the lapsed hold's seats went to someone else: say so rather than "success".
-            return error_response(outcome.message, status.HTTP_409_CONFLICT, **body)
         return Response(body)
 
 

@@ -14,7 +14,12 @@ class PaymentStatus(models.TextChoices):
     COMPLETED = "COMPLETED", "Payée"
     DECLINED = "DECLINED", "Refusée"
     VOIDED = "VOIDED", "Annulée"
+    REFUND_PENDING = "REFUND_PENDING", "Remboursement en cours"
     REFUNDED = "REFUNDED", "Remboursée"
+
+
+# The statuses an order may hold only one of per reservation (issue 16): an order being paid, or the payment kept.
+LIVE_STATUSES = (PaymentStatus.CREATED, PaymentStatus.APPROVED, PaymentStatus.DECLINED, PaymentStatus.COMPLETED)
 
 
 class PaymentProviderName(models.TextChoices):
@@ -76,6 +81,10 @@ class PaymentOrder(models.Model):
     quantity = models.PositiveSmallIntegerField("quantité", default=1, validators=[MinValueValidator(1)])
 
     capture_id = models.CharField("identifiant de capture", max_length=64, blank=True, db_index=True)
+    # Money captured for nothing in return (seats lost, reservation changed or already paid, order closed) goes back
+    # (issue 16): REFUND_PENDING until the provider has refunded, then REFUNDED with the provider's refund id.
+    refund_id = models.CharField("identifiant de remboursement", max_length=64, blank=True)
+    refunded_at = models.DateTimeField("remboursée le", null=True, blank=True)
     provider_note = models.TextField("note du prestataire", blank=True)
     created_at = models.DateTimeField("créée le", auto_now_add=True)
     updated_at = models.DateTimeField("modifiée le", auto_now=True)
@@ -95,6 +104,11 @@ class PaymentOrder(models.Model):
             models.CheckConstraint(
                 condition=~(models.Q(reservation__isnull=False) & models.Q(tariff__isnull=False)),
                 name="payment_order_pays_for_one_thing",
+            ),
+            models.UniqueConstraint(
+                fields=["reservation"],
+                condition=models.Q(status__in=[s.value for s in LIVE_STATUSES]),
+                name="payment_order_one_live_per_reservation",
             ),
         ]
 
@@ -137,6 +151,7 @@ class SimulatedProviderOrder(models.Model):
     card_declined = models.BooleanField(default=False)
     capture_id = models.CharField(max_length=64, blank=True)
     capture_status = models.CharField(max_length=20, blank=True)
+    refund_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

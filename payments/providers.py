@@ -24,6 +24,7 @@ logger = logging.getLogger(__name__)
 ISSUE_ORDER_ALREADY_CAPTURED = "ORDER_ALREADY_CAPTURED"
 ISSUE_INSTRUMENT_DECLINED = "INSTRUMENT_DECLINED"
 ISSUE_ORDER_NOT_APPROVED = "ORDER_NOT_APPROVED"
+ISSUE_CAPTURE_FULLY_REFUNDED = "CAPTURE_FULLY_REFUNDED"
 
 CAPTURE_COMPLETED = "COMPLETED"
 CAPTURE_DECLINED = "DECLINED"
@@ -59,6 +60,17 @@ class ProviderCapture:
     amount: Decimal | None = None
     currency: str = ""
     raw: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ProviderRefund:
+    """A refund of a whole capture: PayPal's refund id and status (COMPLETED, PENDING, FAILED or CANCELLED)."""
+
+    id: str
+    status: str
+
+
+REFUND_ACCEPTED = ("COMPLETED", "PENDING")
 
 
 def parse_order(data: dict) -> ProviderCapture:
@@ -207,6 +219,17 @@ class PayPalProvider:
     def get_order(self, *, order_id: str) -> ProviderCapture:
         return parse_order(self._request("GET", f"/v2/checkout/orders/{order_id}"))
 
+    def refund_capture(self, *, capture_id: str, request_id: str) -> ProviderRefund:
+        """Refund a whole capture (POST /v2/payments/captures/{id}/refund); the request id makes a retry answer the
+        first refund again, and a capture refunded already is reported as refunded."""
+        try:
+            data = self._request("POST", f"/v2/payments/captures/{capture_id}/refund", json={}, request_id=request_id)
+        except ProviderError as exc:
+            if exc.issue == ISSUE_CAPTURE_FULLY_REFUNDED:
+                return ProviderRefund(id="", status="COMPLETED")
+            raise
+        return ProviderRefund(id=str(data.get("id", "")), status=str(data.get("status", "")))
+
     def verify_webhook(self, *, headers, event: dict) -> bool:
         """Ask PayPal whether this delivery is genuine (POST /v1/notifications/verify-webhook-signature)."""
         if not self.webhook_id:
@@ -304,6 +327,18 @@ class SimulatorProvider:
         if order is None:
             raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
         return self._as_capture(order)
+
+    def refund_capture(self, *, capture_id: str, request_id: str) -> ProviderRefund:
+        """Record the refund of a whole capture, once: a second call answers the first refund."""
+        with transaction.atomic():
+            order = SimulatedProviderOrder.objects.select_for_update().filter(capture_id=capture_id).first()
+            if order is None or not capture_id:
+                raise ProviderError("Capture inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
+            if not order.refund_id:
+                order.refund_id = f"SIMREF-{uuid.uuid4().hex[:14].upper()}"
+                order.capture_status = "REFUNDED"
+                order.save(update_fields=["refund_id", "capture_status"])
+        return ProviderRefund(id=order.refund_id, status="COMPLETED")
 
     @staticmethod
     def _as_capture(order: SimulatedProviderOrder) -> ProviderCapture:

@@ -16,8 +16,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
-from bookings.services import ReservationError, bookings_release_for_refund, pass_grant_for_order, reservation_confirm
-from courses.models import Tariff
+from bookings.services import (
+    ReservationError,
+    bookings_release_for_refund,
+    pass_grant_for_order,
+    reservation_confirm_for_payment,
+    tariff_priced_per_short_period,
+)
+from courses.models import CourseSession, Tariff
 from studio.emails import send_templated_email
 
 from .models import CURRENCY_EUR, DEFAULT_TIME, PaymentOrder, PaymentStatus, PaymentWebhookEvent
@@ -26,6 +32,7 @@ from .providers import (
     CAPTURE_DECLINED,
     CAPTURE_FAILED,
     CAPTURE_PENDING,
+    REFUND_ACCEPTED,
     ProviderCapture,
     ProviderError,
     get_provider,
@@ -49,10 +56,19 @@ MSG_DECLINED = "Le paiement a été refusé. Votre place reste réservée jusqu'
 MSG_DECLINED_TARIFF = "Le paiement a été refusé : vous pouvez réessayer avec un autre moyen de paiement."
 MSG_PENDING = "Votre paiement est en cours de vérification par PayPal. Vous recevrez un email dès sa validation."
 MSG_ORDER_CLOSED = "Cette commande n'est plus payable."
-MSG_PAID_BUT_FULL = (
-    "Paiement reçu, mais la session est désormais complète : l'équipe du studio vous contacte pour le remboursement."
-)
 MSG_AMOUNT_CAPTURED_MISMATCH = "Montant capturé différent du montant de la commande : vérification manuelle requise."
+# Money captured for nothing in return goes back (issue 16). {reason} says why, {amount} is in French ("25,00").
+MSG_REFUNDED = (
+    "{reason} Votre paiement de {amount} € vous est remboursé automatiquement : le remboursement apparaîtra sous "
+    "quelques jours sur votre moyen de paiement."
+)
+MSG_REFUND_PENDING = (
+    "{reason} Votre paiement de {amount} € va vous être remboursé automatiquement : le remboursement est en cours."
+)
+MSG_ORDER_WAS_CANCELLED = "Ce paiement avait été annulé."
+MSG_RESERVATION_CHANGED = "La réservation a changé pendant la préparation du paiement. Rechargez la page et réessayez."
+MSG_ORDER_LIVE_TAKEN = "Cette réservation a déjà une commande en cours ou payée : une seule à la fois."
+REFUND_SUBJECT = "Votre remboursement"
 
 MAX_QUANTITY = 50
 RESERVATION_TYPE = "COURS"
@@ -71,6 +87,7 @@ class CaptureOutcome:
     order: PaymentOrder
     completed: bool
     message: str = ""
+    refunded: bool = False  # the money came back to the buyer (or is on its way): nothing was bought
 
 
 # --- pricing ---------------------------------------------------------------------------------------------------
@@ -169,7 +186,7 @@ def payment_order_create(
         tariff = Tariff.objects.filter(pk=tariff_id).first()
         if tariff is None:
             raise PaymentError(MSG_TARIFF_NOT_FOUND, status_code=404)
-        if tariff.is_party:
+        if tariff.is_party or tariff.price <= 0 or (tariff.grants_pass and tariff_priced_per_short_period(tariff)):
             raise PaymentError(MSG_TARIFF_NOT_ORDERABLE)
         server_amount = (tariff.price * order_quantity).quantize(Decimal("0.01"))
         order_title = tariff.title
@@ -182,6 +199,13 @@ def payment_order_create(
         raise PaymentError(MSG_AMOUNT_MISMATCH)
 
     provider = get_provider()
+    if reservation is not None:
+        # One live order per reservation (issue 16): asking again answers the order being paid.
+        live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
+        if live is not None:
+            if live.provider == provider.name and live.amount == server_amount and live.quantity == order_quantity:
+                return live
+            _mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
     reference = uuid.uuid4().hex
     try:
         provider_order = provider.create_order(
@@ -195,7 +219,7 @@ def payment_order_create(
         logger.warning("Payment provider refused create-order: %s (%s)", exc.message, exc.issue)
         raise PaymentError(MSG_PROVIDER_DOWN, status_code=502) from exc
 
-    return PaymentOrder.objects.create(
+    fields = dict(
         order_id=provider_order.id,
         provider=provider.name,
         user=user,
@@ -214,6 +238,33 @@ def payment_order_create(
         quantity=order_quantity,
         status=PaymentStatus.CREATED,
     )
+    if reservation is None:
+        return PaymentOrder.objects.create(**fields)
+    return _reservation_order_insert(reservation=reservation, fields=fields)
+
+
+def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> PaymentOrder:
+    """Record the order under the session and reservation locks (bookings' lock order), so the hold cannot change
+    its participants or price in between, and at most one order is live (the constraint stands behind it)."""
+    try:
+        with transaction.atomic():
+            CourseSession.objects.select_for_update().filter(pk=reservation.session_id).first()
+            current = Reservation.objects.select_for_update().get(pk=reservation.pk)
+            if current.status != ReservationStatus.HELD or (
+                current.hold_expires_at is not None and current.hold_expires_at <= timezone.now()
+            ):
+                raise PaymentError(MSG_HOLD_EXPIRED)
+            if current.participants != fields["quantity"] or current.total_amount != fields["amount"]:
+                raise PaymentError(MSG_RESERVATION_CHANGED, status_code=409)
+            live = current.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
+            if live is not None:
+                return live
+            return PaymentOrder.objects.create(**fields)
+    except IntegrityError:
+        live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
+        if live is None:
+            raise PaymentError(MSG_RESERVATION_PAID) from None
+        return live
 
 
 # --- capture and fulfilment ------------------------------------------------------------------------------------
@@ -229,42 +280,114 @@ def _owned_order(*, order_id: str, user) -> PaymentOrder:
 def payment_order_fulfil(
     *, order_id: str, capture_id: str = "", amount: Decimal | None = None, currency: str = ""
 ) -> CaptureOutcome:
-    """Mark the order COMPLETED once, confirm what it paid for and send one receipt. Idempotent.
+    """Money was captured for this order: confirm what it paid for and send one receipt, once. Idempotent.
 
     Called by the browser's capture and by PayPal's webhooks, possibly at the same moment: the row lock decides.
+    What is confirmed equals what was paid (issue 16): the order must still be open and, for a reservation, the
+    reservation still held, unpaid, with the participants and amount of the order and its seats. Otherwise nothing
+    is confirmed and the money goes back (REFUND_PENDING, then the provider's refund after the commit).
     """
     with transaction.atomic():
         order = PaymentOrder.objects.select_for_update().get(order_id=order_id)
         if order.status == PaymentStatus.COMPLETED:
             return CaptureOutcome(order=order, completed=True, message=order.provider_note)
+        if order.status in (PaymentStatus.REFUND_PENDING, PaymentStatus.REFUNDED):
+            return _refund_outcome(order)
         if amount is not None and (amount != order.amount or (currency and currency != order.currency)):
             order.provider_note = MSG_AMOUNT_CAPTURED_MISMATCH
             order.save(update_fields=["provider_note", "updated_at"])
             logger.error("Captured %s %s for order %s of %s", amount, currency, order_id, order.amount)
             return CaptureOutcome(order=order, completed=False, message=MSG_AMOUNT_CAPTURED_MISMATCH)
-        now = timezone.now()
-        order.status = PaymentStatus.COMPLETED
-        order.completed_at = now
-        order.receipt_sent_at = now
         if capture_id:
             order.capture_id = capture_id
-        note = ""
-        if order.reservation_id:
+        refusal = ""
+        if order.status == PaymentStatus.VOIDED:
+            refusal = MSG_ORDER_WAS_CANCELLED
+        elif order.reservation_id:
             try:
-                reservation_confirm(reservation_id=order.reservation_id)
+                reservation_confirm_for_payment(
+                    reservation_id=order.reservation_id, participants=order.quantity, amount=order.amount
+                )
             except ReservationError as exc:
-                logger.error("Order %s paid but reservation %s not confirmed: %s", order_id, order.reservation_id, exc)
-                note = MSG_PAID_BUT_FULL
-        if order.tariff_id:
-            # Issue 10: a tariff order grants its class card or subscription, once (the order row lock above and
-            # Pass.source_order's uniqueness), in this same transaction.
-            pass_grant_for_order(order=order)
-        order.provider_note = note
-        order.save(
-            update_fields=["status", "completed_at", "receipt_sent_at", "capture_id", "provider_note", "updated_at"]
+                refusal = exc.message
+        if refusal:
+            logger.warning("Order %s captured but refused (%s): refunding", order_id, refusal)
+            order.status = PaymentStatus.REFUND_PENDING
+            order.provider_note = refusal
+            order.save(update_fields=["status", "capture_id", "provider_note", "updated_at"])
+        else:
+            now = timezone.now()
+            order.status = PaymentStatus.COMPLETED
+            order.completed_at = now
+            if order.tariff_id:
+                # Issue 10: a tariff order grants its class card or subscription, once (the order row lock above
+                # and Pass.source_order's uniqueness), in this same transaction.
+                pass_grant_for_order(order=order)
+            order.provider_note = ""
+            order.save(
+                update_fields=["status", "completed_at", "capture_id", "provider_note", "updated_at"]
+            )
+            # The receipt is recorded as sent only once its mail has left (payment_order_receipt_mark_sent).
+            transaction.on_commit(lambda: _send_receipt(order_pk=order.pk))
+            return CaptureOutcome(order=order, completed=True)
+    return _refund_outcome(payment_order_refund(order_id=order_id))
+
+
+def _euros(amount: Decimal) -> str:
+    return f"{amount:.2f}".replace(".", ",")
+
+
+def _refund_outcome(order: PaymentOrder) -> CaptureOutcome:
+    template = MSG_REFUNDED if order.status == PaymentStatus.REFUNDED else MSG_REFUND_PENDING
+    message = template.format(reason=order.provider_note, amount=_euros(order.amount)).strip()
+    return CaptureOutcome(order=order, completed=False, message=message, refunded=True)
+
+
+def payment_order_refund(*, order_id: str) -> PaymentOrder:
+    """Give back, through the provider, the money of an order that bought nothing (REFUND_PENDING). Idempotent.
+
+    The provider call runs outside any transaction with one idempotency key per order, so a retry (or two at once)
+    refunds once; the order then becomes REFUNDED under its row lock and the member is e-mailed once. When the
+    provider is unreachable the order stays REFUND_PENDING for `payment_refunds_retry`.
+    """
+    order = PaymentOrder.objects.get(order_id=order_id)
+    if order.status != PaymentStatus.REFUND_PENDING:
+        return order
+    provider = get_provider()
+    if provider.name != order.provider or not order.capture_id:
+        logger.error(
+            "Order %s must be refunded by hand (provider %s, capture %r)", order_id, order.provider, order.capture_id
         )
-        transaction.on_commit(lambda: _send_receipt(order_pk=order.pk))
-    return CaptureOutcome(order=order, completed=True, message=note)
+        return order
+    try:
+        refund = provider.refund_capture(capture_id=order.capture_id, request_id=f"refund-{order.order_id}")
+    except ProviderError as exc:
+        logger.warning("Refund of %s failed for now: %s (%s)", order_id, exc.message, exc.issue)
+        return order
+    if refund.status not in REFUND_ACCEPTED:
+        logger.error("Refund of %s answered %s", order_id, refund.status)
+        return order
+    with transaction.atomic():
+        order = PaymentOrder.objects.select_for_update().get(order_id=order_id)
+        if order.status != PaymentStatus.REFUND_PENDING:
+            return order
+        order.status = PaymentStatus.REFUNDED
+        order.refund_id = refund.id[:64]
+        order.refunded_at = timezone.now()
+        order.save(update_fields=["status", "refund_id", "refunded_at", "updated_at"])
+        transaction.on_commit(lambda: _send_refund_notice(order_pk=order.pk))
+    return order
+
+
+def payment_refunds_retry() -> int:
+    """Refund the orders still owed a refund (a provider that was down). Safe to run from several places at once.
+    Returns how many were refunded."""
+    done = 0
+    pending = PaymentOrder.objects.filter(status=PaymentStatus.REFUND_PENDING).values_list("order_id", flat=True)
+    for order_id in list(pending):
+        if payment_order_refund(order_id=order_id).status == PaymentStatus.REFUNDED:
+            done += 1
+    return done
 
 
 def _mark(*, order_id: str, status: str, note: str = "", only_from: tuple[str, ...] | None = None) -> PaymentOrder:
@@ -308,6 +431,10 @@ def payment_order_capture(*, order_id: str, user) -> CaptureOutcome:
     order = _owned_order(order_id=order_id, user=user)
     if order.status == PaymentStatus.COMPLETED:
         return CaptureOutcome(order=order, completed=True, message=order.provider_note)
+    if order.status == PaymentStatus.REFUND_PENDING:
+        return _refund_outcome(payment_order_refund(order_id=order.order_id))
+    if order.status == PaymentStatus.REFUNDED and order.completed_at is None and order.capture_id:
+        return _refund_outcome(order)  # refunded because it bought nothing: say so again
     if order.status in (PaymentStatus.VOIDED, PaymentStatus.REFUNDED):
         raise PaymentError(MSG_ORDER_CLOSED)
     provider = get_provider()
@@ -332,7 +459,7 @@ def simulator_order_approve(*, order_id: str, user, card_declined: bool) -> None
     provider = get_provider()
     if not isinstance(provider, SimulatorProvider) or order.provider != provider.name:
         raise PaymentError(MSG_ORDER_NOT_FOUND, status_code=404)
-    if order.status in (PaymentStatus.COMPLETED, PaymentStatus.VOIDED, PaymentStatus.REFUNDED):
+    if order.status not in OPEN_STATUSES:
         raise PaymentError(MSG_ORDER_CLOSED)
     try:
         provider.approve_order(order_id=order.order_id, card_declined=card_declined)
@@ -357,15 +484,36 @@ def _send_receipt(*, order_pk: int) -> None:
         what = f"{order.title} – séance du {order.date} à {order.time} ({order.quantity} participant(s))"
     elif order.tariff_id:
         what = f"{order.title} × {order.quantity}"
+    # Recorded in the outbox and sent by a worker (DECISIONS.md 41): the capture never waits on the mail server.
+    send_templated_email(
+        to=order.email,
+        subject=RECEIPT_SUBJECT,
+        template="payments_receipt",
+        context={"order": order, "what": what, "demo": order.provider == "simulator"},
+        topic=RECEIPT_EMAIL_TOPIC,
+        topic_id=order.pk,
+    )
+
+
+RECEIPT_EMAIL_TOPIC = "payments.receipt"
+
+
+def payment_order_receipt_mark_sent(*, order_pk: int, sent_at) -> None:
+    """The receipt's mail has left (studio's `email_delivered`): record it once."""
+    PaymentOrder.objects.filter(pk=order_pk, receipt_sent_at__isnull=True).update(receipt_sent_at=sent_at)
+
+
+def _send_refund_notice(*, order_pk: int) -> None:
+    order = PaymentOrder.objects.get(pk=order_pk)
     try:
         send_templated_email(
             to=order.email,
-            subject=RECEIPT_SUBJECT,
-            template="payments_receipt",
-            context={"order": order, "what": what, "demo": order.provider == "simulator"},
+            subject=REFUND_SUBJECT,
+            template="payments_refund",
+            context={"order": order, "message": _refund_outcome(order).message, "demo": order.provider == "simulator"},
         )
-    except Exception:  # noqa: BLE001 - the payment stands even when the mail server is down
-        logger.exception("Receipt e-mail for order %s could not be sent", order.order_id)
+    except Exception:  # noqa: BLE001 - the refund stands even when the mail server is down
+        logger.exception("Refund e-mail for order %s could not be sent", order.order_id)
 
 
 # --- webhooks --------------------------------------------------------------------------------------------------
@@ -418,7 +566,9 @@ def _handle_event(event_type: str, resource: dict) -> str:
         order = PaymentOrder.objects.filter(order_id=resource.get("id", "")).first()
         if order is None:
             return "unknown order"
-        _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, only_from=(PaymentStatus.CREATED,))
+        order = _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, only_from=(PaymentStatus.CREATED,))
+        if order.status not in OPEN_STATUSES:
+            return "closed"  # cancelled by the buyer, or paid already: capture nothing (issue 16)
         # The buyer approved but the browser may never come back: capture from here too (same idempotency key).
         provider = get_provider()
         try:
@@ -462,7 +612,10 @@ def _handle_event(event_type: str, resource: dict) -> str:
     if order is None:
         return "unknown order"
     with transaction.atomic():
-        order = _mark(order_id=order.order_id, status=PaymentStatus.REFUNDED, note="Remboursée via PayPal.")
+        not_yet = tuple(s for s in PaymentStatus.values if s != PaymentStatus.REFUNDED)
+        order = _mark(
+            order_id=order.order_id, status=PaymentStatus.REFUNDED, note="Remboursée via PayPal.", only_from=not_yet
+        )
         bookings_release_for_refund(order=order)
     return "refunded"
 
@@ -527,7 +680,11 @@ def payment_order_staff_update(*, order_id: str, data: dict) -> PaymentOrder:
         raise PaymentError(MSG_ORDER_ID_TAKEN)
     for name, value in values.items():
         setattr(order, name, value)
-    order.save()
+    try:
+        with transaction.atomic():
+            order.save()
+    except IntegrityError:
+        raise PaymentError(MSG_ORDER_LIVE_TAKEN) from None  # one live order per reservation (issue 16)
     return order
 
 

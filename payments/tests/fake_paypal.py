@@ -36,6 +36,7 @@ class FakePayPal:
         self.requests: list[dict] = []
         self._decline: dict[str, str] = {}
         self._pending: set[str] = set()
+        self.refunds: dict[str, dict] = {}  # capture id → its refund
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -159,6 +160,9 @@ class FakePayPal:
                 return self._get(parts[3])
             if len(parts) == 5 and parts[4] == "capture" and method == "POST":
                 return self._capture(parts[3])
+        if parts[:3] == ["v2", "payments", "captures"] and len(parts) == 5 and parts[4] == "refund":
+            if method == "POST":
+                return self._refund(parts[3])
         if path == "/v1/notifications/verify-webhook-signature" and method == "POST":
             return self._verify(body)
         return _error(404, "RESOURCE_NOT_FOUND", "The specified resource does not exist.", "INVALID_RESOURCE_ID")
@@ -259,6 +263,32 @@ class FakePayPal:
             order["status"] = "COMPLETED" if capture_status in ("COMPLETED", "PENDING") else "APPROVED"
             order["payer"] = {"name": {"given_name": "John", "surname": "Doe"}, "payer_id": "QYR5Z8XDVJNXQ"}
             return 201, json.loads(json.dumps(order))
+
+    def _refund(self, capture_id):
+        """A full refund of a capture (POST /v2/payments/captures/{id}/refund)."""
+        with self.lock:
+            for order in self.orders.values():
+                for unit in order["purchase_units"]:
+                    for capture in (unit.get("payments") or {}).get("captures") or []:
+                        if capture["id"] != capture_id:
+                            continue
+                        if capture_id in self.refunds:
+                            return _error(
+                                422,
+                                "UNPROCESSABLE_ENTITY",
+                                "The requested action could not be performed.",
+                                "CAPTURE_FULLY_REFUNDED",
+                                "The capture has already been fully refunded.",
+                            )
+                        refund = {
+                            "id": uuid.uuid4().hex[:17].upper(),
+                            "status": "COMPLETED",
+                            "amount": dict(capture["amount"]),
+                        }
+                        capture["status"] = "REFUNDED"
+                        self.refunds[capture_id] = refund
+                        return 201, dict(refund)
+        return _error(404, "RESOURCE_NOT_FOUND", "The specified resource does not exist.", "INVALID_RESOURCE_ID")
 
     def _verify(self, body):
         required = ("auth_algo", "cert_url", "transmission_id", "transmission_sig", "transmission_time")

@@ -5,6 +5,7 @@ import pytest
 from django.utils import timezone
 
 from bookings.models import ReservationStatus
+from bookings.services import MSG_HOLD_LOST
 from courses.tests.factories import TariffFactory
 from payments import services
 from payments.apis import MSG_WEBHOOK_REFUSED
@@ -251,13 +252,16 @@ def test_paid_after_the_hold_lapsed_and_the_seats_went_elsewhere(
     make_reservation(other_member, participants=2, session=session, status=ReservationStatus.CONFIRMED)
     with django_capture_on_commit_callbacks(execute=True):
         response = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
-    assert response.status_code == 409 and response.json()["error"] == services.MSG_PAID_BUT_FULL
+    # Issue 16: money with nothing in return goes back at once, and the member is told so.
+    expected = services.MSG_REFUNDED.format(reason=MSG_HOLD_LOST, amount="50,00")
+    assert response.status_code == 409 and response.json()["error"] == expected
     order = PaymentOrder.objects.get(order_id=order_id)
-    assert order.status == PaymentStatus.COMPLETED and order.provider_note == services.MSG_PAID_BUT_FULL
+    assert order.status == PaymentStatus.REFUNDED and order.refund_id
     reservation.refresh_from_db()
     assert reservation.status == ReservationStatus.HELD
-    (receipt,) = receipts(mailoutbox)
-    assert services.MSG_PAID_BUT_FULL in receipt.body
+    assert receipts(mailoutbox) == []
+    (notice,) = [m for m in mailoutbox if services.REFUND_SUBJECT in m.subject]
+    assert expected in notice.body
 
 
 def test_capture_before_approval_is_refused(api_client, member, card_tariff):

@@ -8,7 +8,7 @@ from django.db import connection
 
 from bookings.models import ReservationStatus
 from payments import services
-from payments.models import PaymentOrder, PaymentStatus
+from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
 from payments.providers import SimulatorProvider
 
 from .conftest import reservation_payload
@@ -139,3 +139,161 @@ def test_capture_racing_the_order_approved_webhook(
         lambda: services.payment_webhook_handle(event=event),  # PayPal delivering the same event twice at once
     )
     _assert_paid_once(order, reservation, mailoutbox)
+
+
+# --- issue 16: what is confirmed equals what was paid, under races ------------------------------------------------
+
+MANY = 20
+
+
+def _race_all(calls):
+    """As _race, but an exception is a result (a refused request), not a test failure."""
+    barrier = threading.Barrier(len(calls))
+    results = []
+
+    def run(call):
+        try:
+            barrier.wait(timeout=20)
+            results.append(call())
+        except Exception as exc:  # noqa: BLE001 - a refusal is an outcome here
+            results.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(results) == len(calls)
+    return results
+
+
+def _captured_and_kept(reservation) -> list[SimulatedProviderOrder]:
+    """The simulator's captures for this reservation's orders that were not refunded: the money the studio keeps."""
+    order_ids = PaymentOrder.objects.filter(reservation=reservation).values_list("order_id", flat=True)
+    return list(
+        SimulatedProviderOrder.objects.filter(order_id__in=list(order_ids), capture_status="COMPLETED", refund_id="")
+    )
+
+
+def test_twenty_tabs_paying_one_hold_at_once_pay_once(member, make_reservation):
+    """Each tab opens an order, approves it and captures it, all at the same moment: one order, one payment."""
+    reservation = make_reservation(member, participants=1)
+
+    def pay():
+        order = _open_order(member, reservation)
+        try:
+            services.simulator_order_approve(order_id=order.order_id, user=member, card_declined=False)
+        except services.PaymentError:
+            pass  # another tab captured it first: the order is no longer open
+        return services.payment_order_capture(order_id=order.order_id, user=member)
+
+    _race_all([pay] * MANY)
+    reservation.refresh_from_db()
+    assert reservation.status == ReservationStatus.CONFIRMED
+    assert PaymentOrder.objects.filter(reservation=reservation, status=PaymentStatus.COMPLETED).count() == 1
+    assert len(_captured_and_kept(reservation)) == 1
+
+
+def test_twenty_captures_of_two_orders_on_one_reservation_keep_one_payment(
+    member, make_reservation, paypal_settings, fake_paypal, mailoutbox
+):
+    """Order A was cancelled by the buyer, B opened; yet PayPal captured A too. Ten deliveries of A's capture race
+    ten browser captures of B: B is kept, A refunded once."""
+    reservation = make_reservation(member, participants=1)
+    order_a = _open_order(member, reservation)
+    services.payment_order_cancel(order_id=order_a.order_id, user=member)
+    order_b = _open_order(member, reservation)
+    assert order_b.order_id != order_a.order_id
+    fake_paypal.approve(order_a.order_id)
+    fake_paypal.approve(order_b.order_id)
+    captured_a = services.get_provider().capture_order(order_id=order_a.order_id, request_id="paypal-side")
+
+    def a_capture_event(n):
+        return {
+            "id": f"WH-A-{n}",
+            "event_type": "PAYMENT.CAPTURE.COMPLETED",
+            "resource": {
+                "id": captured_a.capture_id,
+                "status": "COMPLETED",
+                "amount": {"currency_code": "EUR", "value": f"{order_a.amount:.2f}"},
+                "supplementary_data": {"related_ids": {"order_id": order_a.order_id}},
+            },
+        }
+
+    calls = []
+    for n in range(MANY // 2):
+        calls.append(lambda n=n: services.payment_webhook_handle(event=a_capture_event(n)))
+        calls.append(lambda: services.payment_order_capture(order_id=order_b.order_id, user=member))
+    _race_all(calls)
+
+    order_a.refresh_from_db()
+    order_b.refresh_from_db()
+    reservation.refresh_from_db()
+    assert order_b.status == PaymentStatus.COMPLETED
+    assert order_a.status == PaymentStatus.REFUNDED and order_a.refund_id
+    assert reservation.status == ReservationStatus.CONFIRMED
+    assert len(fake_paypal.refunds) == 1 and captured_a.capture_id in fake_paypal.refunds
+    assert len({c["headers"]["paypal-request-id"] for c in fake_paypal.calls("/refund")}) == 1
+    assert len(_receipts(mailoutbox, order_b.order_id)) == 1
+
+
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_a_pass_booking_racing_a_card_capture_pays_once(member, make_reservation, round_):
+    from bookings import services as booking_services
+    from bookings.tests.factories import PassFactory
+
+    card = PassFactory(member=member, credits_total=10)
+    reservation = make_reservation(member, participants=1)
+    order = _open_order(member, reservation)
+    SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
+
+    def book_with_pass():
+        return booking_services.reservation_book_with_pass(
+            user=member,
+            session_id=reservation.session_id,
+            pass_id=card.pk,
+            participants=1,
+            first_name=member.first_name,
+            last_name=member.last_name,
+            email=member.email,
+        )
+
+    _race_all([lambda: services.payment_order_capture(order_id=order.order_id, user=member), book_with_pass])
+    card.refresh_from_db()
+    order.refresh_from_db()
+    reservation.refresh_from_db()
+    assert reservation.status == ReservationStatus.CONFIRMED
+    paid_by_card = order.status == PaymentStatus.COMPLETED
+    paid_by_pass = card.credits_left == 9
+    assert paid_by_card != paid_by_pass  # exactly one of the two
+    assert len(_captured_and_kept(reservation)) == (1 if paid_by_card else 0)
+    assert reservation.paid_with_pass_id == (None if paid_by_card else card.pk)
+
+
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_growing_the_hold_racing_its_capture_never_confirms_unpaid_seats(member, make_reservation, round_):
+    reservation = make_reservation(member, participants=1)
+    order = _open_order(member, reservation)
+    SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
+    from bookings import services as booking_services
+
+    def grow():
+        return booking_services.reservation_hold(
+            user=member,
+            session_id=reservation.session_id,
+            participants=5,
+            first_name=member.first_name,
+            last_name=member.last_name,
+            email=member.email,
+        )
+
+    _race_all([lambda: services.payment_order_capture(order_id=order.order_id, user=member), grow])
+    reservation.refresh_from_db()
+    order.refresh_from_db()
+    assert reservation.participants == 1
+    if reservation.status == ReservationStatus.CONFIRMED:
+        assert order.status == PaymentStatus.COMPLETED and order.amount == reservation.total_amount
+    else:
+        assert order.status != PaymentStatus.COMPLETED
