@@ -1,15 +1,22 @@
 """Whole-page caching for anonymous visitors, invalidated when staff change public data.
 
-Public pages are cached under a version number; any save or delete of a model listed in
-PUBLIC_MODELS bumps the version, so the next visitor sees fresh content.
+Public pages are cached with the version number they were built under; any save or delete of a model listed in
+PUBLIC_MODELS bumps the version, so the next visitor sees fresh content. The version lives in the shared cache
+(Redis in production), so a change made through one worker is seen by every worker's next request.
+
+A hit is one cache round trip (issue 18): the version and the entry are read together (`get_many`, one MGET on
+Redis), and the entry is used only if it was built under the current version. Pages are stored as their bytes and
+headers rather than a pickled response.
 """
 
 import functools
+import time
 
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
+from django.http import HttpResponse
 
 VERSION_KEY = "public:version"
 
@@ -27,11 +34,16 @@ PUBLIC_MODELS = [
 ]
 
 
+def _new_version() -> int:
+    # Not 1: if the version key is ever evicted, a fresh start must not match entries built under an old version.
+    return time.time_ns() // 1000
+
+
 def public_cache_version() -> int:
     version = cache.get(VERSION_KEY)
     if version is None:
-        cache.add(VERSION_KEY, 1, timeout=None)
-        version = cache.get(VERSION_KEY, 1)
+        cache.add(VERSION_KEY, _new_version(), timeout=None)
+        version = cache.get(VERSION_KEY)
     return version
 
 
@@ -39,20 +51,35 @@ def bump_public_cache(**_kwargs) -> None:
     try:
         cache.incr(VERSION_KEY)
     except ValueError:
-        cache.set(VERSION_KEY, 2, timeout=None)
+        cache.add(VERSION_KEY, _new_version(), timeout=None)
 
 
-def public_key(name: str) -> str:
-    return f"public:{public_cache_version()}:{name}"
+def _entry_key(name: str) -> str:
+    return f"public:entry:{name}"
+
+
+def _read(name: str):
+    """(current version, the entry's value or None): one round trip to the cache."""
+    found = cache.get_many([VERSION_KEY, _entry_key(name)])
+    version = found.get(VERSION_KEY)
+    if version is None:
+        return public_cache_version(), None
+    entry = found.get(_entry_key(name))
+    if entry is not None and entry[0] == version:
+        return version, entry[1]
+    return version, None
+
+
+def _write(name: str, version: int, value, timeout: int | None) -> None:
+    cache.set(_entry_key(name), (version, value), timeout or settings.PUBLIC_CACHE_SECONDS)
 
 
 def cached_public(name: str, builder, timeout: int | None = None):
     """Cache `builder()` under `name` until public data changes."""
-    key = public_key(name)
-    value = cache.get(key)
+    version, value = _read(name)
     if value is None:
         value = builder()
-        cache.set(key, value, timeout or settings.PUBLIC_CACHE_SECONDS)
+        _write(name, version, value, timeout)
     return value
 
 
@@ -70,15 +97,16 @@ def cache_public_page(view):
         )
         if not cacheable:
             return view(request, *args, **kwargs)
-        key = public_key(f"page:{request.get_full_path()}")
-        response = cache.get(key)
-        if response is not None:
-            return response
+        name = f"page:{request.get_full_path()}"
+        version, page = _read(name)
+        if page is not None:
+            status, content, headers = page
+            return HttpResponse(content, status=status, headers=headers)
         response = view(request, *args, **kwargs)
         if hasattr(response, "render") and callable(response.render):
             response = response.render()
         if response.status_code == 200 and not response.cookies and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-            cache.set(key, response, settings.PUBLIC_CACHE_SECONDS)
+            _write(name, version, (response.status_code, response.content, list(response.items())), None)
         return response
 
     return wrapper

@@ -1,0 +1,76 @@
+"""Anonymous hits cost one cache round trip (issue 18): the public version and the page are read together, and a
+change by staff on any worker is seen by every worker's next request (the version lives in the shared cache)."""
+
+import pytest
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
+from django.test import Client, override_settings
+
+from courses.tests.factories import CourseFactory, CourseSessionFactory
+
+pytestmark = pytest.mark.django_db
+
+READS = []
+
+
+class CountingCache(LocMemCache):
+    """The tests' local-memory cache, counting the calls that would each be one round trip to Redis (Redis answers
+    `get_many` with one MGET; the local-memory cache implements it with `get`, which is not counted again)."""
+
+    inner = False
+
+    def get(self, *args, **kwargs):
+        if not self.inner:
+            READS.append("get")
+        return super().get(*args, **kwargs)
+
+    def get_many(self, *args, **kwargs):
+        READS.append("get_many")
+        self.inner = True
+        try:
+            return super().get_many(*args, **kwargs)
+        finally:
+            self.inner = False
+
+    def has_key(self, *args, **kwargs):
+        READS.append("has_key")
+        return super().has_key(*args, **kwargs)
+
+
+COUNTING = {"default": {"BACKEND": f"{__name__}.CountingCache", "LOCATION": "round-trips"}}
+
+
+@pytest.fixture
+def reads():
+    with override_settings(CACHES=COUNTING):
+        caches["default"].clear()
+        READS.clear()
+        yield READS
+        caches["default"].clear()
+
+
+@pytest.mark.parametrize("path", ["/", "/tarifs", "/courses/calendar", "/gallery", "/api/course-sessions"])
+def test_an_anonymous_hit_is_one_cache_round_trip(reads, path):
+    CourseSessionFactory()
+    client = Client()
+    assert client.get(path).status_code == 200
+    reads.clear()
+    assert client.get(path).status_code == 200
+    assert len(reads) == 1, reads
+
+
+def test_a_change_made_through_another_worker_is_seen_at_once(reads):
+    """Two workers share Redis, not memory: here the second worker is a second cache connection on the same store."""
+    client = Client()
+    client.get("/?section=cours")
+    other_worker = caches.create_connection("default")
+    assert isinstance(other_worker, CountingCache) and other_worker is not caches["default"]
+    from studio import cache as public_cache
+
+    real = public_cache.cache
+    public_cache.cache = other_worker
+    try:
+        CourseFactory(title="Cours du soir ajouté")  # the save bumps the version through the other connection
+    finally:
+        public_cache.cache = real
+    assert "Cours du soir ajouté" in client.get("/?section=cours").text
