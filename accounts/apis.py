@@ -1,16 +1,22 @@
 """The `users/*` calls of SPEC.md 7 (under /api/, DECISIONS.md 1). Thin: parse, call a service, shape the answer."""
 
-from django.contrib.auth import logout
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
+from rest_framework_simplejwt.exceptions import InvalidToken
+from rest_framework_simplejwt.serializers import TokenRefreshSerializer
+from rest_framework_simplejwt.settings import api_settings as jwt_settings
+from rest_framework_simplejwt.tokens import RefreshToken
+from rest_framework_simplejwt.utils import get_md5_hash_password
 from rest_framework_simplejwt.views import TokenRefreshView
 
-from studio.api import error_response
+from studio.api import CsrfForBrowsers, error_response
 from studio.pagination import StandardPagination
 from studio.permissions import IsStudioStaff
+from studio.ratelimit import PublicFormThrottle
+from studio.ratelimit import client_ip as _client_ip
 
 from . import selectors, services
 from .models import User
@@ -29,15 +35,17 @@ def account_error_response(error: AccountError) -> Response:
 
 
 def client_ip(request) -> str:
-    # REMOTE_ADDR only: a forwarded-for header is written by the client and would let it dodge the throttle.
-    # Behind a proxy, the proxy (or its middleware) sets REMOTE_ADDR to the visitor's address.
-    return request.META.get("REMOTE_ADDR") or "unknown"
+    # REMOTE_ADDR, or the address the trusted proxies saw (TRUSTED_PROXY_COUNT): never an entry the client wrote.
+    return _client_ip(request)
 
 
 class UserOutput(serializers.ModelSerializer):
     name = serializers.CharField(read_only=True)
     avatar = serializers.SerializerMethodField()
     email_confirmed = serializers.BooleanField(read_only=True)
+    can_edit = serializers.SerializerMethodField(
+        help_text="Le compte qui lit peut-il modifier celui-ci (DECISIONS.md 32)."
+    )
 
     class Meta:
         model = User
@@ -55,19 +63,21 @@ class UserOutput(serializers.ModelSerializer):
             "avatar",
             "role",
             "email_confirmed",
+            "pending_email",
             "date_joined",
+            "can_edit",
         ]
 
     def get_avatar(self, user) -> str:
         return selectors.avatar_url(user)
 
+    def get_can_edit(self, user) -> bool:
+        actor = self.context.get("actor")
+        return actor is not None and services.user_can_edit(actor=actor, target=user)
+
 
 class MessageOutput(serializers.Serializer):
     message = serializers.CharField()
-
-
-class RegisterOutput(MessageOutput):
-    user = UserOutput()
 
 
 class LoginOutput(serializers.Serializer):
@@ -105,16 +115,20 @@ class RegisterInput(serializers.Serializer):
 
 
 class RegisterApi(APIView):
-    authentication_classes = []
-    permission_classes = [AllowAny]
+    """The same answer whether or not the address already has an account (DECISIONS.md 30)."""
 
-    @extend_schema(request=RegisterInput, responses={201: RegisterOutput})
+    authentication_classes = []
+    permission_classes = [CsrfForBrowsers]
+    throttle_classes = [PublicFormThrottle]
+    rate_limit_form = "register"
+
+    @extend_schema(request=RegisterInput, responses={201: MessageOutput})
     def post(self, request):
         data = RegisterInput(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
         try:
-            user = services.user_register(
+            services.user_register(
                 last_name=d["last_name"] or str(request.data.get("name") or ""),  # `name` is SPEC.md 3's alias
                 first_name=d["first_name"],
                 email=d["email"],
@@ -129,9 +143,7 @@ class RegisterApi(APIView):
             )
         except AccountError as error:
             return account_error_response(error)
-        return Response(
-            {"message": services.MSG_REGISTERED, "user": UserOutput(user).data}, status=status.HTTP_201_CREATED
-        )
+        return Response({"message": services.MSG_REGISTERED}, status=status.HTTP_201_CREATED)
 
 
 class ValidateEmailApi(APIView):
@@ -153,7 +165,9 @@ class EmailInput(serializers.Serializer):
 
 class ResendConfirmationApi(APIView):
     authentication_classes = []
-    permission_classes = [AllowAny]
+    permission_classes = [CsrfForBrowsers]
+    throttle_classes = [PublicFormThrottle]
+    rate_limit_form = "resend"
 
     @extend_schema(request=EmailInput, responses=MessageOutput)
     def post(self, request):
@@ -174,10 +188,11 @@ class LoginInput(serializers.Serializer):
 
 class LoginApi(APIView):
     """Answers {userId, role, token} (a bearer access token for API clients, plus `refresh`) and opens the
-    browser session, which is what the site's pages and islands use (DECISIONS.md 6-7)."""
+    browser session, which is what the site's pages and islands use (DECISIONS.md 6-7). A browser needs the CSRF
+    token (no login from another site); an API client posting JSON without cookies does not."""
 
     authentication_classes = []
-    permission_classes = [AllowAny]
+    permission_classes = [CsrfForBrowsers]
 
     @extend_schema(request=LoginInput, responses=LoginOutput)
     def post(self, request):
@@ -193,8 +208,30 @@ class LoginApi(APIView):
         return Response({"userId": user.pk, "role": user.role, **tokens})
 
 
+class RefreshInput(TokenRefreshSerializer):
+    """simplejwt's refresh, refused (401) for an account that no longer exists or is inactive, and for a token
+    issued before the password last changed (issue 16)."""
+
+    def validate(self, attrs):
+        token = RefreshToken(attrs["refresh"])  # TokenError (bad, expired, blacklisted) → 401 in the view
+        user_id = token.payload.get(jwt_settings.USER_ID_CLAIM)
+        try:
+            user = User.objects.filter(pk=int(user_id)).first()
+        except (TypeError, ValueError):
+            user = None
+        if user is None or not user.is_active:
+            raise InvalidToken()
+        if jwt_settings.CHECK_REVOKE_TOKEN and token.payload.get(
+            jwt_settings.REVOKE_TOKEN_CLAIM
+        ) != get_md5_hash_password(user.password):
+            raise InvalidToken()
+        return super().validate(attrs)
+
+
 class TokenRefreshApi(TokenRefreshView):
     """{refresh} → {access, refresh}: refresh tokens rotate, the old one is blacklisted."""
+
+    serializer_class = RefreshInput
 
 
 class LogoutInput(serializers.Serializer):
@@ -202,21 +239,25 @@ class LogoutInput(serializers.Serializer):
 
 
 class LogoutApi(APIView):
+    """Ends the session and every refresh token of the user. Needs the CSRF token like every session write, so
+    that a page on another site cannot log a member out (issue 16, item 10)."""
+
     authentication_classes = []
-    permission_classes = [AllowAny]
+    permission_classes = [CsrfForBrowsers]
 
     @extend_schema(request=LogoutInput, responses=MessageOutput)
     def post(self, request):
         data = LogoutInput(data=request.data)
         data.is_valid(raise_exception=True)
-        services.refresh_token_blacklist(refresh=data.validated_data["refresh"])
-        logout(request._request)
+        services.user_logout(request=request._request, refresh=data.validated_data["refresh"])
         return Response({"message": services.MSG_LOGGED_OUT})
 
 
 class ForgotPasswordApi(APIView):
     authentication_classes = []
-    permission_classes = [AllowAny]
+    permission_classes = [CsrfForBrowsers]
+    throttle_classes = [PublicFormThrottle]
+    rate_limit_form = "forgot_password"
 
     @extend_schema(request=EmailInput, responses=MessageOutput)
     def post(self, request):
@@ -291,7 +332,11 @@ def _profile_update(request, user):
         )
     except AccountError as error:
         return account_error_response(error)
-    return Response({"message": services.MSG_PROFILE_UPDATED, **UserOutput(updated).data})
+    message = services.MSG_PROFILE_UPDATED
+    if "email" in changes and updated.pending_email and updated.pending_email != user.pending_email:
+        message = services.MSG_EMAIL_CHANGE_PENDING
+    output = UserOutput(updated, context={"actor": request.user}).data
+    return Response({**output, "message": message})
 
 
 class ProfileApi(APIView):
@@ -320,7 +365,7 @@ class UserListApi(APIView):
         )
         paginator = StandardPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)
-        return paginator.get_paginated_response(UserOutput(page, many=True).data)
+        return paginator.get_paginated_response(UserOutput(page, many=True, context={"actor": request.user}).data)
 
 
 class UserDetailApi(APIView):
@@ -341,7 +386,7 @@ class UserDetailApi(APIView):
     @extend_schema(responses=UserOutput)
     def get(self, request, user_id):
         target, refused = self._target(request, user_id)
-        return refused or Response(UserOutput(target).data)
+        return refused or Response(UserOutput(target, context={"actor": request.user}).data)
 
     @extend_schema(request=ProfileInput, responses=UserOutput)
     def put(self, request, user_id):

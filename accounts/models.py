@@ -48,6 +48,8 @@ class User(AbstractBaseUser):
     avatar = models.ImageField("avatar", upload_to="avatars/", blank=True)
     role = models.CharField("rôle", max_length=20, choices=Role.choices, default=Role.USER)
     email_confirmed_at = models.DateTimeField("email confirmé le", null=True, blank=True)
+    # A new address waiting for its owner to follow the link sent to it (DECISIONS.md 32); `email` changes then.
+    pending_email = models.EmailField("nouvel email en attente", blank=True, default="")
     is_active = models.BooleanField("actif", default=True)
     date_joined = models.DateTimeField("inscrit le", default=timezone.now)
 
@@ -115,6 +117,7 @@ class User(AbstractBaseUser):
 class TokenPurpose(models.TextChoices):
     CONFIRM_EMAIL = "confirm_email", "Confirmation de l'email"
     RESET_PASSWORD = "reset_password", "Réinitialisation du mot de passe"
+    CHANGE_EMAIL = "change_email", "Changement d'email"
 
 
 class AccountToken(models.Model):

@@ -24,7 +24,9 @@ from django.urls import reverse
 from django.utils import timezone
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from studio.api import MSG_TEXT_TOO_LONG
 from studio.emails import send_templated_email
+from studio.ratelimit import recipient_quota_take
 
 from .models import AccountToken, Role, TokenPurpose, User
 
@@ -40,6 +42,8 @@ MSG_CGU_REQUIRED = "❌ Vous devez accepter les conditions générales d'utilisa
 MSG_PASSWORD_TOO_COMMON = "❌ Ce mot de passe est trop courant. Choisissez-en un autre."
 MSG_EMAIL_TAKEN = "❌ Un compte existe déjà avec cet email. Connectez-vous ou utilisez « Mot de passe oublié »."
 MSG_REGISTERED = "Inscription réussie ! Vérifiez votre boîte mail."
+# DECISIONS.md 30: an address that already has an account is answered as a new one; its owner gets this e-mail.
+SUBJECT_ACCOUNT_EXISTS = "Vous avez déjà un compte"
 
 PASSWORD_MIN_LENGTH = 6
 PHONE_RE = re.compile(r"^\d{10}$")
@@ -91,6 +95,17 @@ MSG_SELF_DELETE = "Vous ne pouvez pas supprimer votre propre compte depuis le ta
 MSG_USER_DELETED = "Utilisateur supprimé."
 MSG_USER_HAS_HISTORY = "Ce compte a des réservations ou des paiements : il ne peut pas être supprimé."
 MSG_PROFILE_FORBIDDEN = "Vous n'avez pas accès à ce profil."
+# DECISIONS.md 32.
+MSG_ADMIN_EDIT_FORBIDDEN = "Seul un administrateur peut modifier un compte administrateur."
+MSG_STAFF_EDIT_FORBIDDEN = "Un superviseur ne peut modifier que les comptes des membres."
+MSG_STAFF_EMAIL_FORBIDDEN = "Seul un administrateur peut changer l'email d'un membre de l'équipe."
+MSG_EMAIL_CHANGE_PENDING = (
+    "Un lien de confirmation a été envoyé à la nouvelle adresse : l'email changera quand il aura été suivi."
+)
+MSG_EMAIL_CHANGED = "Votre nouvelle adresse email est confirmée. Utilisez-la désormais pour vous connecter."
+SUBJECT_EMAIL_CHANGE_CONFIRM = "Confirmez votre nouvelle adresse email"
+SUBJECT_EMAIL_CHANGE_NOTICE = "Changement de l'adresse email de votre compte"
+EMAIL_CHANGE_LINK_LIFETIME = timedelta(days=3)
 
 AVATAR_FORMATS = {"JPEG", "PNG", "GIF", "WEBP"}
 AVATAR_SIZE_PX = 400
@@ -166,7 +181,10 @@ def _hash_token(token: str) -> str:
 
 def account_token_create(*, user: User, purpose: str) -> str:
     """Create a single-use link token and return the raw value (only its hash is stored)."""
-    lifetime = CONFIRMATION_LINK_LIFETIME if purpose == TokenPurpose.CONFIRM_EMAIL else RESET_LINK_LIFETIME
+    lifetime = {
+        TokenPurpose.CONFIRM_EMAIL: CONFIRMATION_LINK_LIFETIME,
+        TokenPurpose.CHANGE_EMAIL: EMAIL_CHANGE_LINK_LIFETIME,
+    }.get(purpose, RESET_LINK_LIFETIME)
     raw = secrets.token_urlsafe(32)
     AccountToken.objects.create(
         user=user, purpose=purpose, token_hash=_hash_token(raw), expires_at=timezone.now() + lifetime
@@ -209,8 +227,28 @@ class RegistrationData:
     accept_cgu: bool
 
 
+# Text bounded by the model's columns (issue 16): too long is refused, never cut or left to the database.
+REGISTRATION_MAX_LENGTHS = {
+    "last_name": 150,
+    "first_name": 150,
+    "email": 254,
+    "address": 255,
+    "city": 120,
+    "country": 120,
+    "password": 4096,
+    "confirm_password": 4096,
+}
+
+
+def _check_lengths(values: dict, max_lengths: dict) -> None:
+    for field, max_length in max_lengths.items():
+        if len(values.get(field) or "") > max_length:
+            raise AccountError(MSG_TEXT_TOO_LONG.format(max_length=max_length), field=field)
+
+
 def registration_check(data: RegistrationData) -> None:
-    """SPEC.md 5's seven checks, in order: the first that fails gives its message."""
+    """SPEC.md 5's seven checks, in order: the first that fails gives its message (after the length bounds)."""
+    _check_lengths(data.__dict__, REGISTRATION_MAX_LENGTHS)
     if not (data.last_name and data.first_name and data.email and data.password):
         raise AccountError(MSG_REQUIRED_FIELDS)
     _check_phone(data.phone)
@@ -236,8 +274,12 @@ def user_register(
     postal_code: str = "",
     city: str = "",
     country: str = "",
-) -> User:
-    """Create a member (always role `user`, whatever the payload says) and e-mail the confirmation link."""
+) -> User | None:
+    """Create a member (always role `user`, whatever the payload says) and e-mail the confirmation link.
+
+    An address that already has an account gets the same outcome for the caller (None instead of the new user,
+    which callers do not show): its owner is e-mailed that the account exists, with links to log in and to reset
+    the password (DECISIONS.md 30)."""
     data = RegistrationData(
         last_name=(last_name or "").strip(),
         first_name=(first_name or "").strip(),
@@ -252,30 +294,52 @@ def user_register(
         accept_cgu=_truthy(accept_cgu),
     )
     registration_check(data)
-    if User.objects.filter(email__iexact=data.email).exists():
-        raise AccountError(MSG_EMAIL_TAKEN, status=409, field="email", code="email_taken")
+    existing = User.objects.filter(email__iexact=data.email).first()
+    if existing is not None:
+        _send_account_exists(existing)
+        return None
     try:
         with transaction.atomic():
             user = User.objects.create_user(
                 email=data.email,
                 password=data.password,
-                first_name=data.first_name[:150],
-                last_name=data.last_name[:150],
+                first_name=data.first_name,
+                last_name=data.last_name,
                 phone=data.phone,
-                address=data.address[:255],
+                address=data.address,
                 postal_code=data.postal_code,
-                city=data.city[:120],
-                country=data.country[:120],
+                city=data.city,
+                country=data.country,
                 role=Role.USER,
             )
             token = account_token_create(user=user, purpose=TokenPurpose.CONFIRM_EMAIL)
-    except IntegrityError:
-        raise AccountError(MSG_EMAIL_TAKEN, status=409, field="email", code="email_taken") from None
+    except IntegrityError:  # the same address registered at the same moment
+        existing = User.objects.filter(email__iexact=data.email).first()
+        if existing is not None:
+            _send_account_exists(existing)
+        return None
     _send_confirmation(user, token)
     return user
 
 
+def _send_account_exists(user: User) -> None:
+    if not recipient_quota_take(user.email):
+        return
+    send_templated_email(
+        to=user.email,
+        subject=SUBJECT_ACCOUNT_EXISTS,
+        template="accounts_account_exists",
+        context={
+            "user": user,
+            "login_link": _absolute(reverse("login")),
+            "reset_link": _absolute(reverse("forgot-password")),
+        },
+    )
+
+
 def _send_confirmation(user: User, token: str) -> None:
+    if not recipient_quota_take(user.email):
+        return
     send_templated_email(
         to=user.email,
         subject=SUBJECT_CONFIRM,
@@ -396,21 +460,84 @@ def refresh_token_blacklist(*, refresh: str) -> None:
         pass
 
 
+def refresh_token_user_id(*, refresh: str) -> int | None:
+    """Whose refresh token this is (a valid, unexpired one), or None."""
+    from rest_framework_simplejwt.exceptions import TokenError
+    from rest_framework_simplejwt.settings import api_settings
+    from rest_framework_simplejwt.tokens import RefreshToken
+
+    if not refresh or len(refresh) > 4096:
+        return None
+    try:
+        user_id = RefreshToken(refresh).payload.get(api_settings.USER_ID_CLAIM)
+    except TokenError:
+        return None
+    try:
+        return int(user_id)
+    except (TypeError, ValueError):
+        return None
+
+
+def user_refresh_tokens_revoke(*, user_id: int) -> int:
+    """Blacklist every outstanding refresh token of a user (issue 16): at logout, on a password change or reset,
+    and before the account is deleted or deactivated. Returns how many were newly revoked."""
+    from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
+
+    live = OutstandingToken.objects.filter(
+        user_id=user_id, expires_at__gt=timezone.now(), blacklistedtoken__isnull=True
+    )
+    created = BlacklistedToken.objects.bulk_create(
+        [BlacklistedToken(token_id=pk) for pk in live.values_list("pk", flat=True)], ignore_conflicts=True
+    )
+    return len(created)
+
+
+def user_logout(*, request, refresh: str = "") -> None:
+    """End the browser session and every refresh token of the user (the session's, or the token's owner)."""
+    from django.contrib.auth import logout
+
+    user_id = request.user.pk if request.user.is_authenticated else refresh_token_user_id(refresh=refresh)
+    refresh_token_blacklist(refresh=refresh)
+    if user_id is not None:
+        user_refresh_tokens_revoke(user_id=user_id)
+    logout(request)
+
+
+def user_deactivate(*, user: User) -> User:
+    """Close an account without deleting it: it can no longer log in, and its tokens stop working at once."""
+    with transaction.atomic():
+        User.objects.filter(pk=user.pk).update(is_active=False)
+        user_refresh_tokens_revoke(user_id=user.pk)
+    user.is_active = False
+    return user
+
+
 # --- Forgot and reset password ----------------------------------------------------------------------------
 
 
 def password_reset_request(*, email: str) -> None:
-    """Always the same outcome for the caller (DECISIONS.md 9); the e-mail goes only to an existing account."""
+    """Always the same outcome for the caller (DECISIONS.md 9); the e-mail goes only to an existing account.
+
+    The request does the same work whoever the address belongs to: it queues the job, and the worker looks the
+    address up (accounts.tasks.password_reset_mail_send). Timing the answer tells nothing (issue 16, item 9)."""
+    from .tasks import password_reset_mail_send
+
     email = normalize_email(email)
-    if not email:
+    if not email or len(email) > 254:
         raise AccountError(MSG_FORGOT_EMAIL_REQUIRED, field="email")
     try:
         validate_email(email)
     except ValidationError:
         raise AccountError(MSG_FORGOT_EMAIL_REQUIRED, field="email") from None
+    password_reset_mail_send.enqueue(email=email)
+
+
+def password_reset_mail(*, email: str) -> bool:
+    """The worker's half of a reset request: a link to the account with this address, if there is one and the
+    address has not had its hourly share of e-mails."""
     user = User.objects.filter(email__iexact=email, is_active=True).first()
-    if user is None:
-        return
+    if user is None or not recipient_quota_take(user.email):
+        return False
     token = account_token_create(user=user, purpose=TokenPurpose.RESET_PASSWORD)
     send_templated_email(
         to=user.email,
@@ -422,6 +549,7 @@ def password_reset_request(*, email: str) -> None:
             "minutes": int(RESET_LINK_LIFETIME.total_seconds() // 60),
         },
     )
+    return True
 
 
 def reset_link_is_valid(*, token: str) -> bool:
@@ -449,6 +577,9 @@ def password_reset_confirm(*, token: str, new_password: str, confirm_password: s
         AccountToken.objects.filter(user=user, purpose=TokenPurpose.RESET_PASSWORD, used_at__isnull=True).update(
             used_at=now
         )
+        # Every login made with the old password ends: refresh tokens here; browser sessions through Django's
+        # session auth hash, which changed with the password.
+        user_refresh_tokens_revoke(user_id=user.pk)
     return user
 
 
@@ -483,8 +614,30 @@ def avatar_process(upload) -> ContentFile:
     return ContentFile(buffer.getvalue(), name=f"{uuid.uuid4().hex}.webp")
 
 
-def _can_manage(actor: User, target: User) -> bool:
-    return actor.pk == target.pk or actor.is_studio_staff
+def user_edit_refusal(*, actor: User, target: User) -> AccountError | None:
+    """Who may edit whom (DECISIONS.md 11, 32): oneself; staff edit members; only an admin edits a staff account.
+    The reason for a refusal, or None. The profile page and the dashboard ask this too, to offer only what the
+    server accepts."""
+    if actor.pk == target.pk:
+        return None
+    if not actor.is_studio_staff:
+        return AccountError(MSG_PROFILE_FORBIDDEN, status=403)
+    if actor.is_admin or target.role == Role.USER:
+        return None
+    if target.role == Role.ADMIN:
+        return AccountError(MSG_ADMIN_EDIT_FORBIDDEN, status=403)
+    return AccountError(MSG_STAFF_EDIT_FORBIDDEN, status=403)
+
+
+def user_can_edit(*, actor: User, target: User) -> bool:
+    return user_edit_refusal(actor=actor, target=target) is None
+
+
+def user_can_change_email(*, actor: User, target: User) -> bool:
+    """Staff change a member's e-mail; only an admin changes a staff member's, their own included."""
+    if not actor.is_studio_staff or not user_can_edit(actor=actor, target=target):
+        return False
+    return actor.is_admin or target.role == Role.USER
 
 
 def user_update(
@@ -496,13 +649,18 @@ def user_update(
     remove_avatar: bool = False,
 ) -> User:
     """Update a profile. Fields absent from `data` stay as they are. A member edits only their own profile
-    and not their e-mail or role; staff edit any profile; only an admin changes a role (DECISIONS.md 11)."""
-    if not _can_manage(actor, user):
-        raise AccountError(MSG_PROFILE_FORBIDDEN, status=403)
+    and not their e-mail or role; staff edit members; only an admin edits a staff account, changes a staff
+    member's e-mail or changes a role (DECISIONS.md 11, 32). A new e-mail takes effect once confirmed at the new
+    address; the old one is told (`email_change_request`)."""
+    refusal = user_edit_refusal(actor=actor, target=user)
+    if refusal is not None:
+        raise refusal
     changes: dict = {}
     for field, max_length in PROFILE_TEXT_FIELDS.items():
         if field in data:
-            changes[field] = (data.get(field) or "").strip()[:max_length]
+            changes[field] = (data.get(field) or "").strip()
+            if len(changes[field]) > max_length:
+                raise AccountError(MSG_TEXT_TOO_LONG.format(max_length=max_length), field=field)
     if ("first_name" in changes and not changes["first_name"]) or ("last_name" in changes and not changes["last_name"]):
         raise AccountError(MSG_NAMES_REQUIRED)
     if "country" in changes and not changes["country"]:
@@ -514,13 +672,18 @@ def user_update(
     if "postal_code" in data and (data.get("postal_code") or "").strip() != user.postal_code:
         changes["postal_code"] = (data.get("postal_code") or "").strip()
         _check_postal_code(changes["postal_code"])
+    new_email = None
     if "email" in data and actor.is_studio_staff:
         email = normalize_email(data.get("email"))
-        if email != user.email:
+        if email != user.email and email != user.pending_email:
+            if not user_can_change_email(actor=actor, target=user):
+                raise AccountError(MSG_STAFF_EMAIL_FORBIDDEN, status=403, field="email")
+            if len(email) > 254:
+                raise AccountError(MSG_TEXT_TOO_LONG.format(max_length=254), field="email")
             _check_email(email)
             if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
                 raise AccountError(MSG_EMAIL_TAKEN, status=409, field="email")
-            changes["email"] = email
+            new_email = email
     if "role" in data and data.get("role") not in (None, "") and data.get("role") != user.role:
         role = data.get("role")
         if not actor.is_admin:
@@ -548,9 +711,74 @@ def user_update(
             locked.save()
         except IntegrityError:
             raise AccountError(MSG_EMAIL_TAKEN, status=409, field="email") from None
+        if new_email:
+            email_change_request(user=locked, new_email=new_email)
     if old_avatar_name:
         locked.avatar.storage.delete(old_avatar_name)
     return locked
+
+
+def email_change_request(*, user: User, new_email: str) -> None:
+    """Record `new_email` as pending, send the confirmation link to it and tell the current address. Earlier
+    pending links stop working."""
+    now = timezone.now()
+    with transaction.atomic():
+        AccountToken.objects.filter(user=user, purpose=TokenPurpose.CHANGE_EMAIL, used_at__isnull=True).update(
+            used_at=now
+        )
+        User.objects.filter(pk=user.pk).update(pending_email=new_email)
+        user.pending_email = new_email
+        token = account_token_create(user=user, purpose=TokenPurpose.CHANGE_EMAIL)
+        if recipient_quota_take(new_email):
+            send_templated_email(
+                to=new_email,
+                subject=SUBJECT_EMAIL_CHANGE_CONFIRM,
+                template="accounts_email_change_confirm",
+                context={
+                    "user": user,
+                    "new_email": new_email,
+                    "link": _absolute(reverse("confirm-new-email", args=[token])),
+                    "days": EMAIL_CHANGE_LINK_LIFETIME.days,
+                },
+            )
+        if recipient_quota_take(user.email):
+            send_templated_email(
+                to=user.email,
+                subject=SUBJECT_EMAIL_CHANGE_NOTICE,
+                template="accounts_email_change_notice",
+                context={"user": user, "new_email": new_email, "contact_link": _absolute("/contact")},
+            )
+
+
+def email_change_link_is_valid(*, token: str) -> bool:
+    found = account_token_find(token=token, purpose=TokenPurpose.CHANGE_EMAIL)
+    return found is not None and bool(found.user.pending_email)
+
+
+def email_change_confirm(*, token: str) -> User:
+    """Follow the link sent to the new address: the account's e-mail becomes it. Single use; the reset links
+    sent to the old address stop working."""
+    with transaction.atomic():
+        found = account_token_find(token=token, purpose=TokenPurpose.CHANGE_EMAIL, lock=True)
+        if found is None:
+            raise AccountError(MSG_CONFIRM_LINK_INVALID, code="invalid_link")
+        user = User.objects.select_for_update().get(pk=found.user_id)
+        if not user.pending_email:
+            raise AccountError(MSG_CONFIRM_LINK_INVALID, code="invalid_link")
+        if User.objects.filter(email__iexact=user.pending_email).exclude(pk=user.pk).exists():
+            raise AccountError(MSG_EMAIL_TAKEN, status=409, code="email_taken")
+        now = timezone.now()
+        AccountToken.objects.filter(
+            user=user, purpose__in=[TokenPurpose.CHANGE_EMAIL, TokenPurpose.RESET_PASSWORD], used_at__isnull=True
+        ).update(used_at=now)
+        user.email, user.pending_email = user.pending_email, ""
+        if user.email_confirmed_at is None:
+            user.email_confirmed_at = now
+        try:
+            user.save(update_fields=["email", "pending_email", "email_confirmed_at"])
+        except IntegrityError:
+            raise AccountError(MSG_EMAIL_TAKEN, status=409, code="email_taken") from None
+    return user
 
 
 def user_delete(*, actor: User, user: User) -> None:
@@ -561,6 +789,8 @@ def user_delete(*, actor: User, user: User) -> None:
         raise AccountError(MSG_SELF_DELETE, status=400)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.role == Role.SUPERVISOR and not actor.is_admin:
+            raise AccountError(MSG_STAFF_EDIT_FORBIDDEN, status=403)
         if locked.role == Role.ADMIN:
             if not actor.is_admin:
                 raise AccountError(MSG_ADMIN_DELETE_FORBIDDEN, status=403)
@@ -568,6 +798,8 @@ def user_delete(*, actor: User, user: User) -> None:
             if len(admins) <= 1:
                 raise AccountError(MSG_LAST_ADMIN, status=400)
         avatar_name = locked.avatar.name if locked.avatar else None
+        # Before the row goes: the tokens' link to the user is set to NULL with it.
+        user_refresh_tokens_revoke(user_id=locked.pk)
         try:
             locked.delete()
         except (ProtectedError, RestrictedError):  # PROTECT foreign keys (payments, reservations) keep history

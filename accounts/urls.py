@@ -8,6 +8,7 @@ urlpatterns = [
     path("logout", views.logout_view, name="logout"),
     path("confirm-email/resend", views.resend_confirmation_page, name="resend-confirmation"),
     path("confirm-email/<str:token>", views.confirm_email_page, name="confirm-email"),
+    path("confirm-new-email/<str:token>", views.confirm_new_email_page, name="confirm-new-email"),
     path("forgot-password", views.forgot_password_page, name="forgot-password"),
     path("reset-password/<str:token>", views.reset_password_page, name="reset-password"),
     path("user/profile", views.profile_page, name="profile"),

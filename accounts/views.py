@@ -3,13 +3,13 @@ a small script per page adds live feedback and the timed redirects of SPEC.md 2.
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import logout
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from studio.decorators import login_required_page
+from studio.ratelimit import rate_limited_page
 
 from . import selectors, services
 from .apis import client_ip
@@ -110,6 +110,7 @@ def login_page(request):
 
 
 @require_POST
+@rate_limited_page("resend")
 def resend_confirmation_page(request):
     try:
         services.email_confirmation_resend(email=request.POST.get("email", ""))
@@ -123,7 +124,7 @@ def resend_confirmation_page(request):
 @require_POST
 def logout_view(request):
     """Logout from the account menu ends the session and goes to / (SPEC.md 2.3)."""
-    logout(request)
+    services.user_logout(request=request)
     messages.success(request, MSG_LOGGED_OUT)
     return redirect("/")
 
@@ -147,6 +148,7 @@ def _register_messages():
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited_page("register")
 def register_page(request):
     if request.user.is_authenticated:
         return redirect("/")
@@ -218,6 +220,7 @@ def confirm_email_page(request, token):
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited_page("forgot_password")
 def forgot_password_page(request):
     context = {
         "email": "",
@@ -310,16 +313,18 @@ def profile_page(request, user_id=None):
             request, "accounts/forbidden.html", "Accès refusé", {"message": services.MSG_PROFILE_FORBIDDEN}, 403
         )
     own = target.pk == actor.pk
-    edit = request.GET.get("edit") == "1"
+    can_edit = services.user_can_edit(actor=actor, target=target)
+    edit = request.GET.get("edit") == "1" and can_edit
     status = 200
     values = {field: getattr(target, field) for field in PROFILE_FORM_FIELDS}
     values["email"] = target.email
+    values["pending_email"] = target.pending_email
     values["role"] = target.role
     context = {}
     if request.method == "POST":
         post = request.POST
         data = {field: post.get(field, "") for field in PROFILE_FORM_FIELDS if field in post}
-        if actor.is_studio_staff and "email" in post:
+        if services.user_can_change_email(actor=actor, target=target) and "email" in post:
             data["email"] = post.get("email", "")
         if "role" in post:
             data["role"] = post.get("role", "")
@@ -334,10 +339,14 @@ def profile_page(request, user_id=None):
         except AccountError as error:
             values.update(data)
             context.update(error=error.message, error_field=error.field)
-            edit = True
+            edit = can_edit
             status = error.status
         else:
-            messages.success(request, services.MSG_PROFILE_UPDATED)
+            target.refresh_from_db(fields=["pending_email"])
+            email_pending = "email" in data and target.pending_email and target.pending_email != values["pending_email"]
+            messages.success(
+                request, services.MSG_EMAIL_CHANGE_PENDING if email_pending else services.MSG_PROFILE_UPDATED
+            )
             return redirect(request.path)
     context.update(
         target=target,
@@ -345,7 +354,8 @@ def profile_page(request, user_id=None):
         edit=edit,
         values=values,
         avatar_url=selectors.avatar_url(target),
-        can_edit_email=actor.is_studio_staff,
+        can_edit=can_edit,
+        can_edit_email=services.user_can_change_email(actor=actor, target=target),
         can_edit_role=actor.is_admin,
         roles=Role.choices,
         props={
@@ -363,3 +373,25 @@ def profile_page(request, user_id=None):
     )
     title = "Mon profil" if own else f"Profil de {target.get_full_name()}"
     return _page(request, "accounts/profile.html", title, context, status)
+
+
+# --- A changed e-mail, confirmed at the new address (DECISIONS.md 32) -------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def confirm_new_email_page(request, token):
+    """GET shows a button (a mail scanner that follows links changes nothing); the POST confirms."""
+    context = {"token": token, "state": "pending"}
+    status = 200
+    if request.method == "POST":
+        try:
+            services.email_change_confirm(token=token)
+        except AccountError as error:
+            context.update(state="error", message=error.message)
+            status = error.status
+        else:
+            context.update(state="success", message=services.MSG_EMAIL_CHANGED)
+    elif not services.email_change_link_is_valid(token=token):
+        context.update(state="error", message=services.MSG_CONFIRM_LINK_INVALID)
+        status = 400
+    return _page(request, "accounts/confirm_new_email.html", "Nouvelle adresse email", context, status)

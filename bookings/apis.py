@@ -58,7 +58,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.api import error_response
+from studio.api import MSG_TEXT_TOO_LONG, amount_is_sane, error_response
 from studio.cache import cached_public
 from studio.pagination import StandardPagination
 from studio.permissions import IsStudioStaff, is_studio_staff
@@ -449,8 +449,9 @@ class ReservationPayloadSerializer(serializers.Serializer):
     participants = serializers.JSONField(required=False, allow_null=True)
     message = _text()
     email = _text()
-    first_name = _text()
-    last_name = _text()
+    # Bounded by the reservation's columns (issue 16): a 100,000-character name is refused, in French.
+    first_name = _text(max_length=150, error_messages={"max_length": MSG_TEXT_TOO_LONG})
+    last_name = _text(max_length=150, error_messages={"max_length": MSG_TEXT_TOO_LONG})
     type = _text()
     user_id = serializers.JSONField(required=False, allow_null=True)
     name = _text()
@@ -482,9 +483,11 @@ class ReservationCourseCreateApi(APIView):
             return self._book_with_pass(request, data)
         raw_total = data.get("total_amount") or data.get("totalAmount")
         try:
-            expected_total = Decimal(raw_total) if raw_total not in (None, "") else None
+            expected_total = Decimal(str(raw_total)) if raw_total not in (None, "") else None
         except InvalidOperation:
             return error_response(MSG_AMOUNT_INVALID)
+        if expected_total is not None and not amount_is_sane(expected_total):
+            return error_response(MSG_AMOUNT_INVALID)  # Infinity, NaN, sNaN, 1e400, negative or zero (issue 16)
         try:
             reservation = services.reservation_hold(
                 user=request.user,

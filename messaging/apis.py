@@ -9,9 +9,10 @@ from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.api import error_response
+from studio.api import CsrfForBrowsers, error_response
 from studio.pagination import StandardPagination
 from studio.permissions import IsOwnerOrStaff, IsStudioStaff, is_studio_staff
+from studio.ratelimit import PublicFormThrottle
 
 from . import selectors, services
 from .models import ContactMessage, RentalEventType
@@ -115,10 +116,14 @@ def _paginated(request, view, queryset, shape):
 
 
 class ContactMessageListCreateApi(APIView):
-    """POST: anyone writes to the studio. GET: staff list, paginated, `?ordering=` and `?unread=1`."""
+    """POST: anyone writes to the studio (rate-limited per client address, DECISIONS.md 31). GET: staff list,
+    paginated, `?ordering=` and `?unread=1`."""
+
+    throttle_classes = [PublicFormThrottle]
+    rate_limit_form = "contact"
 
     def get_permissions(self):
-        return [AllowAny()] if self.request.method == "POST" else [IsStudioStaff()]
+        return [AllowAny(), CsrfForBrowsers()] if self.request.method == "POST" else [IsStudioStaff()]
 
     @extend_schema(operation_id="contact_messages_list", responses=OpenApiTypes.OBJECT)
     def get(self, request):
@@ -230,10 +235,14 @@ class UnreadCountApi(APIView):
 
 
 class RentalRequestListCreateApi(APIView):
-    """POST: anyone asks for the room. GET: staff list for the dashboard, paginated, `?ordering=`."""
+    """POST: anyone asks for the room (rate-limited per client address, DECISIONS.md 31). GET: staff list for
+    the dashboard, paginated, `?ordering=`."""
+
+    throttle_classes = [PublicFormThrottle]
+    rate_limit_form = "rental"
 
     def get_permissions(self):
-        return [AllowAny()] if self.request.method == "POST" else [IsStudioStaff()]
+        return [AllowAny(), CsrfForBrowsers()] if self.request.method == "POST" else [IsStudioStaff()]
 
     @extend_schema(operation_id="rental_requests_list", responses=OpenApiTypes.OBJECT)
     def get(self, request):

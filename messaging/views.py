@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from studio.decorators import login_required_page, staff_required_page
+from studio.ratelimit import rate_limited_page
 
 from . import services
 from .forms import ContactForm, RentalForm
@@ -49,6 +50,7 @@ def _studio_context() -> dict:
     }
 
 
+@rate_limited_page("contact")
 def contact_page(request):
     """The contact form posts here without JavaScript (PRG); the island posts to /api/contact-messages."""
     user = request.user
@@ -110,6 +112,7 @@ def _back_url(request) -> str:
     return "/room-rental"
 
 
+@rate_limited_page("rental")
 def rental_form_page(request):
     if request.method == "POST":
         form = RentalForm(request.POST)

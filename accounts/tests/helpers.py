@@ -16,7 +16,7 @@ VALID_REGISTRATION = {
     "acceptCGU": True,
 }
 
-LINK_RE = re.compile(r"http://[^\s\"<]+/(confirm-email|reset-password)/([A-Za-z0-9_\-]+)")
+LINK_RE = re.compile(r"http://[^\s\"<]+/(confirm-email|confirm-new-email|reset-password)/([A-Za-z0-9_\-]+)")
 
 
 def link_token(message, kind):

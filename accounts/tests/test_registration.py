@@ -7,7 +7,6 @@ from accounts.models import AccountToken, Role, TokenPurpose, User
 from accounts.services import (
     MSG_CGU_REQUIRED,
     MSG_EMAIL_INVALID,
-    MSG_EMAIL_TAKEN,
     MSG_PASSWORD_TOO_COMMON,
     MSG_PASSWORD_TOO_SHORT,
     MSG_PASSWORDS_DIFFER,
@@ -102,12 +101,14 @@ def test_country_defaults_to_france_and_phone_spaces_are_accepted(api_client):
     assert (user.country, user.phone) == ("France", "0611223344")
 
 
-def test_an_email_already_registered_is_refused_clearly(api_client, member, mailoutbox):
+def test_an_email_already_registered_answers_as_a_new_one_and_mails_its_owner(api_client, member, mailoutbox):
+    """DECISIONS.md 30 (was a 409 'Un compte existe déjà', which told who has an account)."""
     response = api_client.post(REGISTER_URL, {**VALID_REGISTRATION, "email": "EMMA@example.fr"}, format="json")
-    assert response.status_code == 409
-    assert response.json()["error"] == MSG_EMAIL_TAKEN
+    assert response.status_code == 201
+    assert response.json() == {"message": MSG_REGISTERED}
     assert User.objects.count() == 1
-    assert mailoutbox == []
+    assert [m.to for m in mailoutbox] == [["emma@example.fr"]]
+    assert mailoutbox[0].subject.endswith(services.SUBJECT_ACCOUNT_EXISTS)
 
 
 def test_the_form_page_registers_through_the_same_service(client, mailoutbox):

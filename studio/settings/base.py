@@ -43,6 +43,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "studio.request_limits.RequestSizeLimitMiddleware",  # 413 before anything reads an oversized body
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -171,7 +172,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "studio.parsers.BoundedJSONParser",  # standard JSON only, bounded depth, French errors (issue 16)
         "rest_framework.parsers.MultiPartParser",
         "rest_framework.parsers.FormParser",
     ],
@@ -189,6 +190,8 @@ SIMPLE_JWT = {
     "BLACKLIST_AFTER_ROTATION": True,
     "USER_ID_FIELD": "id",
     "USER_ID_CLAIM": "user_id",
+    # Tokens carry a hash of the password hash: a password change or reset ends them at once (issue 16).
+    "CHECK_REVOKE_TOKEN": True,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "API du studio",

@@ -1,7 +1,18 @@
 """Production: every secret and service from the environment (README, "Déploiement")."""
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .base import *  # noqa: F403
-from .base import env
+from .base import REDIS_URL, env
+
+if not REDIS_URL and not env.bool("DJANGO_ALLOW_UNSHARED_CACHE", default=False):
+    # DECISIONS.md 31: the rate limits, the per-recipient e-mail cap and the login throttle count in the cache. A
+    # per-process memory cache gives each gunicorn worker its own counters, so the limits would not hold.
+    raise ImproperlyConfigured(
+        "REDIS_URL is required in production: the rate limits (public forms, e-mails per recipient, login "
+        "attempts) need a cache shared by every worker process. Set REDIS_URL=redis://host:6379/0 "
+        "(DJANGO_ALLOW_UNSHARED_CACHE=true is for single-process measurements only: the limits then do not hold)."
+    )
 
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY")

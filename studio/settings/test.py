@@ -23,6 +23,10 @@ PAYPAL_CLIENT_ID = ""
 PAYPAL_CLIENT_SECRET = ""
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None}}  # noqa: F405
 
+# Rate limits and the e-mail cap are off for the suite; the tests of the limits switch them on (security/conftest.py).
+RATELIMIT_ENABLE = False
+EMAILS_PER_RECIPIENT_PER_HOUR = None
+
 # Browser tests hit the live server from several threads at once. SQLite's shared-cache in-memory test database
 # answers "database table is locked" under that concurrency; a file with a busy timeout waits instead.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405

@@ -117,16 +117,16 @@ export default function ResourceSection({ config, user }) {
     }
     setForm((current) => ({ ...current, busy: true, error: "", errors: {} }));
     try {
-      const body = config.toPayload ? await config.toPayload(values, mode, ctx) : values;
+      const body = config.toPayload ? await config.toPayload(values, mode, { ...ctx, row }) : values;
       if (body instanceof FormData) setForm((current) => current && { ...current, progress: 0 });
       const path = mode === "edit" ? config.itemPath(row) : config.endpoint;
-      await send(path, {
+      const saved = await send(path, {
         method: mode === "edit" ? config.editMethod || "PUT" : "POST",
         body,
         onProgress: (progress) => setForm((current) => current && { ...current, progress }),
       });
       setForm(null);
-      flash(mode === "edit" ? config.messages?.updated || MSG_SAVED : config.messages?.added || MSG_SAVED);
+      flash(config.savedMessage?.(saved) || (mode === "edit" ? config.messages?.updated || MSG_SAVED : config.messages?.added || MSG_SAVED));
       reload();
     } catch (error) {
       const errors = fieldErrors(error);

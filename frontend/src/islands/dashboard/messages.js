@@ -30,6 +30,8 @@ export const MSG_DELETED = "Supprimé avec succès.";
 export const MSG_NOT_AVAILABLE = "Cette rubrique n'est pas encore disponible.";
 export const MSG_EMPTY = "Aucun élément.";
 export const MSG_ROLE_ADMIN_ONLY = "Seul un administrateur peut changer le rôle.";
+export const MSG_EMAIL_STAFF_ADMIN_ONLY = "Seul un administrateur peut changer l'e-mail d'un membre de l'équipe.";
+export const MSG_EMAIL_CHANGE_CONFIRMED_BY_LINK = "Une nouvelle adresse ne remplace l'ancienne qu'une fois confirmée par le lien qui lui est envoyé.";
 
 // Admin form rules (SPEC.md 5)
 export const MSG_FIELD_REQUIRED = "Ce champ est obligatoire.";

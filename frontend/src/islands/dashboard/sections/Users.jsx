@@ -1,10 +1,15 @@
-/* Members and staff: edit, role (admins only, DECISIONS.md 11), delete, search by name or e-mail. */
-import { MSG_ROLE_ADMIN_ONLY, MSG_SAVE, MSG_USER_DELETE, MSG_USERS_LOAD } from "../messages.js";
+/* Members and staff: edit, role (admins only, DECISIONS.md 11), delete, search by name or e-mail.
+   DECISIONS.md 32: supervisors edit and delete members only, and only an admin changes a staff member's e-mail.
+   The list says per row what the server accepts (`can_edit`); the server refuses the rest anyway. */
+import { MSG_EMAIL_CHANGE_CONFIRMED_BY_LINK, MSG_EMAIL_STAFF_ADMIN_ONLY, MSG_ROLE_ADMIN_ONLY, MSG_SAVE, MSG_USER_DELETE, MSG_USERS_LOAD } from "../messages.js";
 import { ROLE_OPTIONS, roleLabel } from "../options.js";
 import ResourceSection from "../ResourceSection.jsx";
 import { validateUser } from "../validation.js";
 
 const USER_FIELDS = ["first_name", "last_name", "email", "phone", "address", "postal_code", "city", "country"];
+
+/** Staff change a member's e-mail; only an admin changes a staff member's (their own included). */
+export const canChangeEmail = (row, user) => Boolean(user.isAdmin || (row && row.role === "user"));
 
 export const usersConfig = {
   key: "users",
@@ -17,7 +22,8 @@ export const usersConfig = {
   defaultOrdering: "last_name",
   searchable: "Rechercher par nom ou e-mail",
   canAdd: false,
-  canDeleteRow: (row, user) => row.id !== user.id && (row.role !== "admin" || user.isAdmin),
+  canEditRow: (row, user) => row.can_edit !== false && (user.isAdmin || row.role === "user" || row.id === user.id),
+  canDeleteRow: (row, user) => row.id !== user.id && (row.role === "user" || user.isAdmin),
   columns: [
     { key: "last_name", label: "Nom", sort: "last_name" },
     { key: "first_name", label: "Prénom", sort: "first_name" },
@@ -25,10 +31,17 @@ export const usersConfig = {
     { key: "phone", label: "Téléphone" },
     { key: "role", label: "Rôle", sort: "role", render: (row) => roleLabel(row.role) },
   ],
-  fields: ({ user }) => [
+  fields: ({ user, row }) => [
     { name: "first_name", label: "Prénom", required: true },
     { name: "last_name", label: "Nom", required: true },
-    { name: "email", label: "E-mail", type: "email", required: true },
+    {
+      name: "email",
+      label: "E-mail",
+      type: "email",
+      required: true,
+      disabled: !canChangeEmail(row, user),
+      help: canChangeEmail(row, user) ? MSG_EMAIL_CHANGE_CONFIRMED_BY_LINK : MSG_EMAIL_STAFF_ADMIN_ONLY,
+    },
     { name: "phone", label: "Téléphone", type: "tel", inputMode: "numeric" },
     { name: "address", label: "Adresse" },
     { name: "postal_code", label: "Code postal", inputMode: "numeric" },
@@ -45,12 +58,15 @@ export const usersConfig = {
     },
   ],
   toForm: (row) => Object.fromEntries([...USER_FIELDS, "role"].map((name) => [name, row[name] ?? ""])),
-  toPayload: (values, mode, { user }) => {
+  toPayload: (values, mode, { user, row }) => {
     const body = Object.fromEntries(USER_FIELDS.map((name) => [name, (values[name] ?? "").trim()]));
+    if (!canChangeEmail(row, user)) delete body.email;
     if (user.isAdmin) body.role = values.role;
     return body;
   },
   validate: validateUser,
+  // A new e-mail waits for the link sent to it: say so rather than "saved".
+  savedMessage: (saved) => (saved && saved.pending_email ? saved.message : ""),
   messages: { load: MSG_USERS_LOAD, save: MSG_SAVE, delete: MSG_USER_DELETE },
 };
 
