@@ -1,3 +1,4 @@
+from contextlib import contextmanager
 from datetime import timedelta
 from decimal import Decimal
 
@@ -374,9 +375,34 @@ def _capture_event(order, event_id="WH-CAP-1", event_type="PAYMENT.CAPTURE.COMPL
 
 
 def _post_webhook(api_client, event, signature=fp.VALID_SIGNATURE):
+    """POST a delivery. The view acknowledges it (202) and a task applies it (at once under the test settings'
+    immediate backend): `response.task_result` is what the task did."""
     headers = {f"HTTP_{k.replace('-', '_')}": v for k, v in WEBHOOK_HEADERS.items()}
     headers["HTTP_PAYPAL_TRANSMISSION_SIG"] = signature
-    return api_client.post(WEBHOOK, event, format="json", **headers)
+    with webhook_task_results() as results:
+        response = api_client.post(WEBHOOK, event, format="json", **headers)
+    if response.status_code == 202:
+        assert response.json() == {"result": "queued"}
+    response.task_result = results[0] if results else None
+    return response
+
+
+@contextmanager
+def webhook_task_results():
+    """The return values of the webhook tasks that finished meanwhile."""
+    from django.tasks.signals import task_finished
+
+    results = []
+
+    def finished(sender, task_result, **kwargs):
+        if task_result.task.name == "paypal_webhook_process":
+            results.append(task_result.return_value)
+
+    task_finished.connect(finished)
+    try:
+        yield results
+    finally:
+        task_finished.disconnect(finished)
 
 
 def _paypal_order(api_client, member, reservation):
@@ -395,9 +421,9 @@ def test_webhook_capture_completed_fulfils_once(
         first = _post_webhook(api_client, _capture_event(order))
         second = _post_webhook(api_client, _capture_event(order))  # PayPal redelivers
         third = _post_webhook(api_client, _capture_event(order, event_id="WH-CAP-2"))  # another event, same capture
-    assert first.json() == {"result": "completed"}
-    assert second.json() == {"result": "duplicate"}
-    assert third.json() == {"result": "completed"}
+    assert first.task_result == "completed"
+    assert second.task_result == "duplicate"
+    assert third.task_result == "completed"
     order.refresh_from_db()
     reservation.refresh_from_db()
     assert order.status == PaymentStatus.COMPLETED and order.capture_id == "CAPTURE123"
@@ -425,7 +451,7 @@ def test_webhook_with_a_different_amount_does_not_fulfil(api_client, member, mak
     reservation = make_reservation(member)
     order = _paypal_order(api_client, member, reservation)
     response = _post_webhook(api_client, _capture_event(order, value="1.00"))
-    assert response.json() == {"result": "mismatch"}
+    assert response.task_result == "mismatch"
     order.refresh_from_db()
     assert order.status == PaymentStatus.CREATED and order.provider_note == services.MSG_AMOUNT_CAPTURED_MISMATCH
 
@@ -442,7 +468,7 @@ def test_webhook_order_approved_captures_it(
         "resource": {"id": order.order_id, "status": "APPROVED", "intent": "CAPTURE"},
     }
     with django_capture_on_commit_callbacks(execute=True):
-        assert _post_webhook(api_client, event).json() == {"result": "completed"}
+        assert _post_webhook(api_client, event).task_result == "completed"
         # the browser's capture comes afterwards: same answer, nothing new
         api_client.force_authenticate(member)
         assert api_client.post(CAPTURE, {"orderId": order.order_id}, format="json").json()["status"] == "COMPLETED"
@@ -455,13 +481,13 @@ def test_webhook_denied_and_refunded(api_client, member, make_reservation, paypa
     reservation = make_reservation(member)
     order = _paypal_order(api_client, member, reservation)
     denied = _capture_event(order, event_id="WH-DEN-1", event_type="PAYMENT.CAPTURE.DENIED")
-    assert _post_webhook(api_client, denied).json() == {"result": "declined"}
+    assert _post_webhook(api_client, denied).task_result == "declined"
     order.refresh_from_db()
     assert order.status == PaymentStatus.DECLINED
     reservation.refresh_from_db()
     assert reservation.status == ReservationStatus.HELD
 
-    assert _post_webhook(api_client, _capture_event(order, event_id="WH-CAP-9")).json() == {"result": "completed"}
+    assert _post_webhook(api_client, _capture_event(order, event_id="WH-CAP-9")).task_result == "completed"
     refund = {
         "id": "WH-REF-1",
         "event_type": "PAYMENT.CAPTURE.REFUNDED",
@@ -474,8 +500,8 @@ def test_webhook_denied_and_refunded(api_client, member, make_reservation, paypa
     }
     reservation.refresh_from_db()
     assert reservation.status == ReservationStatus.CONFIRMED
-    assert _post_webhook(api_client, refund).json() == {"result": "refunded"}
-    assert _post_webhook(api_client, refund).json() == {"result": "duplicate"}
+    assert _post_webhook(api_client, refund).task_result == "refunded"
+    assert _post_webhook(api_client, refund).task_result == "duplicate"
     order.refresh_from_db()
     assert order.status == PaymentStatus.REFUNDED
     # What the payment paid for is taken back: the seats are free again.
@@ -581,8 +607,9 @@ def test_webhook_needs_no_csrf_token_or_session(member, make_reservation, paypal
     order = _paypal_order(api_client, member, reservation)
     client = Client(enforce_csrf_checks=True)
     headers = {f"HTTP_{k.replace('-', '_')}": v for k, v in WEBHOOK_HEADERS.items()}
-    response = client.post(WEBHOOK, _capture_event(order), content_type="application/json", **headers)
-    assert response.status_code == 200 and response.json() == {"result": "completed"}
+    with webhook_task_results() as results:
+        response = client.post(WEBHOOK, _capture_event(order), content_type="application/json", **headers)
+    assert response.status_code == 202 and results == ["completed"]
 
 
 def test_member_pages_of_the_api_need_csrf(member, card_tariff):
