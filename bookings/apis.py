@@ -731,11 +731,17 @@ class PartyReservationApi(APIView):
         return _create_party_from_payload(request, serializer.validated_data)
 
 
-class CourseFeedbackUserApi(APIView):
-    """GET /api/course-feedback/user/<id>: that member's followed sessions with their course feedback (self or staff).
+class FeedbackHistoryPagination(StandardPagination):
+    page_size = 20
 
-    Items: {id (course id), course_id, session_id, reservation_id, title, description, level, date, end_date,
-    instructor, participants, status, status_label, is_past, can_give_feedback, rating, comment}.
+
+class CourseFeedbackUserApi(APIView):
+    """GET /api/course-feedback/user/<id>?page=&page_size=: that member's followed sessions with their course
+    feedback (self or staff), upcoming first then the most recent past, 20 a page.
+
+    {count, next, previous, results: [{id (course id), course_id, session_id, reservation_id, title, description,
+    level, date, end_date, instructor, participants, status, status_label, is_past, can_give_feedback, rating,
+    comment, paid_with_pass, credits_spent, cancel_deadline, can_cancel}]}.
     """
 
     permission_classes = [IsAuthenticated]
@@ -749,7 +755,10 @@ class CourseFeedbackUserApi(APIView):
         member = request.user if user_id == request.user.pk else User.objects.filter(pk=user_id).first()
         if member is None:
             return error_response("Utilisateur introuvable.", status.HTTP_404_NOT_FOUND)
-        return Response(selectors.member_followed_courses(user=member))
+        now = timezone.now()
+        paginator = FeedbackHistoryPagination()
+        page = paginator.paginate_queryset(selectors.member_followed_courses(user=member, now=now), request, view=self)
+        return paginator.get_paginated_response(selectors.followed_course_rows(page, user=member, now=now))
 
 
 class FeedbackSerializer(serializers.Serializer):

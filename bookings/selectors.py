@@ -2,7 +2,7 @@
 
 from datetime import date, datetime
 
-from django.db.models import Count, IntegerField, Q, QuerySet, Sum, Value
+from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -106,15 +106,32 @@ def member_feedback_by_course(*, user) -> dict[int, CourseFeedback]:
     return {fb.course_id: fb for fb in CourseFeedback.objects.filter(user=user)}
 
 
-def member_followed_courses(*, user) -> list[dict]:
-    """SPEC.md 3 'followed course with feedback': one row per reserved session, with the member's course feedback.
+def member_followed_courses(*, user, now: datetime | None = None) -> QuerySet:
+    """SPEC.md 3 'followed course with feedback': the member's reserved sessions, upcoming ones first (soonest
+    first), then past ones (most recent first), for a paginated history. Rows come from `followed_course_rows`."""
+    now = now or timezone.now()
+    return (
+        member_reservations(user=user)
+        .annotate(is_past=Case(When(session__start__lte=now, then=Value(1)), default=Value(0)))
+        .order_by(
+            "is_past",
+            Case(When(session__start__gt=now, then=F("session__start"))).asc(),
+            F("session__start").desc(),
+            "id",
+        )
+    )
 
-    Two queries: reservations (with session and course) and feedback.
-    """
-    now = timezone.now()
-    feedback = member_feedback_by_course(user=user)
+
+def followed_course_rows(reservations, *, user, now: datetime | None = None) -> list[dict]:
+    """One row per reservation, with the member's feedback on its course: one query for the feedback."""
+    now = now or timezone.now()
+    reservations = list(reservations)
+    feedback = {
+        fb.course_id: fb
+        for fb in CourseFeedback.objects.filter(user=user, course_id__in={r.session.course_id for r in reservations})
+    }
     rows = []
-    for reservation in member_reservations(user=user):
+    for reservation in reservations:
         session, course = reservation.session, reservation.session.course
         fb = feedback.get(course.pk)
         rows.append(

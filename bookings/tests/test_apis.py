@@ -279,13 +279,31 @@ def test_feedback_list_is_self_or_staff(api_client, member, other_member, staff,
     ReservationFactory(session=future, user=member)
     CourseFeedbackFactory(user=member, course=past.course, rating=5, comment="Top")
     api_client.force_authenticate(member)
-    with django_assert_num_queries(2):
-        rows = api_client.get(f"/api/course-feedback/user/{member.pk}").json()
-    summary = [(r["session_id"], r["is_past"], r["rating"]) for r in rows]
-    assert summary == [(past.pk, True, 5), (future.pk, False, None)]
+    with django_assert_num_queries(3):  # count, page, the page's feedback
+        body = api_client.get(f"/api/course-feedback/user/{member.pk}").json()
+    summary = [(r["session_id"], r["is_past"], r["rating"]) for r in body["results"]]
+    assert summary == [(future.pk, False, None), (past.pk, True, 5)]  # upcoming first, then the latest past
+    assert body["count"] == 2 and body["next"] is None
     assert api_client.get(f"/api/course-feedback/user/{other_member.pk}").status_code == 403
     api_client.force_authenticate(staff)
-    assert len(api_client.get(f"/api/course-feedback/user/{member.pk}").json()) == 2
+    assert api_client.get(f"/api/course-feedback/user/{member.pk}").json()["count"] == 2
+
+
+def test_feedback_history_is_paginated_upcoming_first_then_most_recent_past(api_client, member):
+    now = timezone.now()
+    upcoming = [CourseSessionFactory(start=now + timedelta(days=d)) for d in (9, 2, 5)]
+    past = [CourseSessionFactory(start=now - timedelta(days=d)) for d in (30, 3, 12, 60)]
+    for session in upcoming + past:
+        ReservationFactory(session=session, user=member)
+    api_client.force_authenticate(member)
+    url = f"/api/course-feedback/user/{member.pk}"
+    first = api_client.get(url, {"page_size": 4}).json()
+    second = api_client.get(first["next"]).json()
+    assert first["count"] == 7 and second["next"] is None and first["previous"] is None
+    order = [r["session_id"] for r in first["results"] + second["results"]]
+    by_start = sorted(upcoming, key=lambda s: s.start) + sorted(past, key=lambda s: s.start, reverse=True)
+    assert order == [s.pk for s in by_start]
+    assert len(api_client.get(url).json()["results"]) == 7  # 20 a page by default
 
 
 def test_feedback_post(api_client, member, other_member):

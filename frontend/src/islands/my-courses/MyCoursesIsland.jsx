@@ -5,7 +5,7 @@ import { api } from "../../components/api.js";
 import { formatShortDate, formatTime } from "../../components/format.js";
 import Modal from "../../components/Modal.jsx";
 import { notify } from "../../components/toast.jsx";
-import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, cancelConsequence, paymentLabel } from "./messages.js";
+import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, MSG_LOAD_MORE, cancelConsequence, paymentLabel } from "./messages.js";
 
 function SessionsTable({ caption, rows, empty, onCancel, cancellationHours }) {
   return (
@@ -161,18 +161,40 @@ const defaultCancelUrl = (id) => `/api/reservations-courses/${id}/cancel`;
 
 export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, cancellationHours = 24 }) {
   const [rows, setRows] = useState(null);
+  const [nextPage, setNextPage] = useState(null);
+  const [loadingMore, setLoadingMore] = useState(false);
   const [loadError, setLoadError] = useState("");
   const [cancelling, setCancelling] = useState(null);
 
+  // The history is paginated (upcoming first, then the most recent past): page 1 on load, older pages on demand.
+  const fetchPage = useCallback((page) => api(`${listUrl}?page=${page}&t=${Date.now()}`), [listUrl]);
+
   const load = useCallback(async () => {
     try {
-      setRows(await api(`${listUrl}?t=${Date.now()}`));
+      const data = await fetchPage(1);
+      setRows(data.results);
+      setNextPage(data.next ? 2 : null);
     } catch (err) {
       console.error(MSG_LOAD_ERROR, err);
       setLoadError(MSG_LOAD_ERROR);
       setRows([]);
     }
-  }, [listUrl]);
+  }, [fetchPage]);
+
+  const loadMore = useCallback(async () => {
+    setLoadingMore(true);
+    try {
+      const data = await fetchPage(nextPage);
+      const known = new Set(rows.map((row) => row.reservation_id));
+      setRows([...rows, ...data.results.filter((row) => !known.has(row.reservation_id))]);
+      setNextPage(data.next ? nextPage + 1 : null);
+    } catch (err) {
+      console.error(MSG_LOAD_ERROR, err);
+      setLoadError(MSG_LOAD_ERROR);
+    } finally {
+      setLoadingMore(false);
+    }
+  }, [fetchPage, nextPage, rows]);
 
   useEffect(() => {
     load();
@@ -187,7 +209,7 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
   const past = rows.filter((row) => row.is_past);
   const feedbackCourses = [];
   const seen = new Set();
-  for (const row of [...past].reverse()) {
+  for (const row of past) {
     if (row.can_give_feedback && !seen.has(row.course_id)) {
       seen.add(row.course_id);
       feedbackCourses.push(row);
@@ -213,7 +235,14 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
           }}
         />
       )}
-      <SessionsTable caption="Cours passés" rows={[...past].reverse()} empty="Aucun cours passé pour le moment." />
+      <SessionsTable caption="Cours passés" rows={past} empty="Aucun cours passé pour le moment." />
+      {nextPage && (
+        <p>
+          <button type="button" className="button button-secondary" onClick={loadMore} disabled={loadingMore}>
+            {MSG_LOAD_MORE}
+          </button>
+        </p>
+      )}
       <h2>Mes avis</h2>
       {feedbackCourses.length === 0 ? (
         <p>Après votre premier cours, vous pourrez donner votre avis ici.</p>

@@ -4,6 +4,7 @@ export const MSG_FEEDBACK_SAVED = "Feedback enregistré avec succès";
 export const MSG_FEEDBACK_ERROR = "Erreur lors de l’enregistrement du feedback";
 export const MSG_LOAD_ERROR = "Erreur lors de la récupération des cours";
 export const MSG_CANCEL_ERROR = "L'annulation a échoué. Veuillez réessayer.";
+export const MSG_LOAD_MORE = "Afficher les cours plus anciens";
 export const LABEL_PAID_BY_CARD = "Carte bancaire";
 
 /** How a reservation was paid: 'Carte 10 cours (2 crédits)', 'Abonnement annuel illimité' or 'Carte bancaire'. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { LABEL_PAID_BY_CARD, cancelConsequence, paymentLabel } from "./messages.js";
+import { LABEL_PAID_BY_CARD, MSG_LOAD_MORE, cancelConsequence, paymentLabel } from "./messages.js";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 const { default: MyCoursesIsland } = await import("./MyCoursesIsland.jsx");
@@ -11,6 +11,8 @@ afterEach(() => {
 });
 
 const card = { id: 5, title: "Carte 10 cours", kind: "card" };
+const page = (results, next = null) => ({ count: results.length, next, previous: null, results });
+
 const row = {
   reservation_id: 11,
   course_id: 1,
@@ -44,7 +46,7 @@ describe("my courses: passes and cancellation (issue 10)", () => {
         cancelled = true;
         return new Response(JSON.stringify({ message: "Réservation annulée : 1 crédit(s) rendu(s) sur votre Carte 10 cours." }), { status: 200 });
       }
-      return new Response(JSON.stringify(cancelled ? [] : [row]), { status: 200 });
+      return new Response(JSON.stringify(page(cancelled ? [] : [row])), { status: 200 });
     });
     render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" cancellationHours={24} />);
     expect(await screen.findByText("Carte 10 cours (1 crédit)")).toBeTruthy();
@@ -54,5 +56,25 @@ describe("my courses: passes and cancellation (issue 10)", () => {
     const post = fetchMock.mock.calls.find(([url]) => String(url).includes("/cancel"));
     expect(post[0]).toBe("/api/reservations-courses/11/cancel");
     expect(post[1].method).toBe("POST");
+  });
+
+  it("reads the paginated history: page 1 first, older past sessions on demand", async () => {
+    const past = (id, date) => ({ ...row, reservation_id: id, date, is_past: true, can_cancel: false, title: `Cours ${id}` });
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async (url) => {
+      const pageNumber = new URL(String(url), "http://localhost").searchParams.get("page");
+      if (pageNumber === "1") return new Response(JSON.stringify(page([row, past(21, "2026-03-02T18:30:00+01:00")], "http://testserver/next")), { status: 200 });
+      return new Response(JSON.stringify(page([past(22, "2026-02-02T18:30:00+01:00")])), { status: 200 });
+    });
+    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" cancellationHours={24} />);
+    expect(await screen.findByText("Cours 21")).toBeTruthy();
+    expect(screen.queryByText("Cours 22")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: MSG_LOAD_MORE }));
+    expect(await screen.findByText("Cours 22")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: MSG_LOAD_MORE })).toBeNull();
+    const pastRows = screen.getByRole("table", { name: "Cours passés" }).querySelectorAll("tbody tr");
+    expect([...pastRows].map((tr) => tr.cells[0].textContent)).toEqual(["Cours 21", "Cours 22"]);
+    const pages = fetchMock.mock.calls.map(([url]) => new URL(String(url), "http://localhost").searchParams.get("page"));
+    expect(pages).toEqual(["1", "2"]);
+    expect(String(fetchMock.mock.calls[0][0]).startsWith("/api/course-feedback/user/3?page=1")).toBe(true);
   });
 });
