@@ -38,22 +38,49 @@ export function loadEmbeds(root = document) {
   }
 }
 
+/** While the banner shows, the page keeps room for it at the bottom so it never covers a form's buttons. */
+export function reserveBannerRoom(banner) {
+  const body = document.body;
+  const update = () => {
+    if (banner.hidden) {
+      body.classList.remove("has-cookie-banner");
+      body.style.removeProperty("--cookie-banner-h");
+      window.removeEventListener("resize", update);
+      return;
+    }
+    body.classList.add("has-cookie-banner");
+    body.style.setProperty("--cookie-banner-h", `${Math.ceil(banner.getBoundingClientRect().height)}px`);
+  };
+  window.addEventListener("resize", update);
+  update();
+  return update;
+}
+
 export function initConsent() {
   const banner = document.getElementById("cookie-banner");
   const consent = getConsent();
-  if (banner && !consent) banner.hidden = false;
+  let updateRoom = () => {};
+  if (banner && !consent) {
+    banner.hidden = false;
+    updateRoom = reserveBannerRoom(banner);
+  }
+  const hideBanner = () => {
+    if (!banner) return;
+    banner.hidden = true;
+    updateRoom();
+  };
   if (banner) {
     banner.addEventListener("click", (event) => {
       const choice = event.target.closest("[data-consent]")?.dataset.consent;
       if (!choice) return;
       setConsent(choice);
-      banner.hidden = true;
+      hideBanner();
     });
   }
   document.addEventListener("click", (event) => {
     if (event.target.closest("[data-consent-accept]")) {
       setConsent("accepted");
-      if (banner) banner.hidden = true;
+      hideBanner();
     }
   });
   document.addEventListener("cookieconsent", (event) => {

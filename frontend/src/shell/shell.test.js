@@ -37,6 +37,17 @@ describe("cookie consent", () => {
     expect(document.querySelector("iframe")).toBeNull();
   });
 
+  it("keeps room below the page while the banner shows, so it covers no button (issue 24)", () => {
+    const banner = document.getElementById("cookie-banner");
+    banner.getBoundingClientRect = () => ({ height: 96 });
+    initConsent();
+    expect(document.body.classList.contains("has-cookie-banner")).toBe(true);
+    expect(document.body.style.getPropertyValue("--cookie-banner-h")).toBe("96px");
+    banner.querySelector('[data-consent="accepted"]').click();
+    expect(document.body.classList.contains("has-cookie-banner")).toBe(false);
+    expect(document.body.style.getPropertyValue("--cookie-banner-h")).toBe("");
+  });
+
   it("loads embeds once accepted", () => {
     setConsent("accepted");
     expect(getConsent()).toBe("accepted");

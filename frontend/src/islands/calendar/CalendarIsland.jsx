@@ -23,9 +23,8 @@ const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, classicThemePlugin];
 export const PHONE_MAX_WIDTH = 639;
 const PHONE_QUERY = `(max-width: ${PHONE_MAX_WIDTH}px)`;
 const DESKTOP_TOOLBAR = { start: "prev,next today", center: "title", end: "dayGridMonth,timeGridWeek,timeGridDay" };
-// On a phone the title gets its own row and the view switcher sits below the calendar's header, never cut.
-const PHONE_HEADER = { start: "prev,next", center: "title", end: "today" };
-const PHONE_SWITCHER = { center: "listWeek,dayGridMonth,timeGridWeek,timeGridDay" };
+// On a phone the toolbar wraps: navigation, then the title, then the view switcher (Liste, Mois, Semaine, Jour).
+const PHONE_HEADER = { start: "prev,next today", center: "title", end: "listWeek,dayGridMonth,timeGridWeek,timeGridDay" };
 
 /** The view a screen of `width` CSS pixels opens on. */
 export function viewForWidth(width) {
@@ -147,7 +146,6 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         initialView={initialView}
         initialDate={initialDate}
         headerToolbar={phone ? PHONE_HEADER : DESKTOP_TOOLBAR}
-        footerToolbar={phone ? PHONE_SWITCHER : false}
         listText="Liste"
         noEventsText="Aucun cours sur cette période."
         slotMinTime="08:00:00"

@@ -1,0 +1,152 @@
+"""Phone first, and finished (issue 24): the main pages at a phone's, a tablet's and a laptop's size.
+
+For each page and size: the page never scrolls sideways, no text is cut by its box, and at 1366 px the header holds
+on one row. Every screenshot is kept in test-artifacts/screenshots/ (git-ignored) for a person to look at.
+"""
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SIZES = [(390, 844), (768, 1024), (1366, 900)]
+SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"))
+
+# Text cut by its box: an element that hides its overflow (or ends it with an ellipsis) while its own text is wider
+# than the box. Visually hidden helpers and media are not text; scrolling regions show the rest on demand.
+CUT_TEXT = """() => {
+  const cut = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('.visually-hidden, [hidden], [aria-hidden="true"], svg, video, iframe, .table-wrap, [role="region"]')) continue;
+    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    const style = getComputedStyle(el);
+    const clips = ['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis';
+    if (!clips) continue;
+    const ownText = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!ownText) continue;
+    if (el.clientWidth <= 1 && el.clientHeight <= 1) continue; // the visually-hidden technique
+    if (el.scrollWidth > el.clientWidth + 1) cut.push(`${el.tagName.toLowerCase()}.${el.className}: ${el.textContent.trim().slice(0, 40)}`);
+  }
+  return cut;
+}"""
+
+# Each nav link and account control on one line, all on the header's one row.
+HEADER_ROWS = """() => {
+  const items = Array.from(document.querySelectorAll('.site-header .nav-links > li, .site-header .nav-auth > li, .site-header .account-menu-button, .site-header .brand, .site-header .header-phone'))
+    .filter((el) => el.getClientRects().length);
+  const tops = new Set(items.map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)));
+  const centres = Array.from(tops);
+  const spread = Math.max(...centres) - Math.min(...centres);
+  const wrapped = items.filter((el) => {
+    const lines = new Set();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent.trim() || node.parentElement.closest('.visually-hidden')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) if (r.width > 1) lines.add(r);
+    }
+    // Two pieces of text that do not overlap vertically sit on two lines.
+    const rects = Array.from(lines);
+    return rects.some((a) => rects.some((b) => b.top >= a.bottom - 2));
+  }).map((el) => el.textContent.trim().replace(/\s+/g, ' '));
+  return { spread, wrapped, height: document.querySelector('.site-header').getBoundingClientRect().height };
+}"""
+
+
+def _seed():
+    call_command("seed_demo", stdout=io.StringIO())
+
+
+@pytest.fixture
+def demo(db):
+    from accounts.models import User
+    from payments.models import PaymentOrder
+
+    _seed()
+    staff = User.objects.filter(role="admin").first()
+    member = User.objects.get(email__startswith="membre@")
+    # A long order title, as real orders have, so the table's width is tested.
+    order = PaymentOrder.objects.first()
+    if order is not None:
+        order.title = "Carte 10 cours Pole Dance Tous niveaux — réglée par carte bancaire"
+        order.save(update_fields=["title"])
+    return staff, member
+
+
+def _login(context, live_server, user):
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": live_server.url}])
+
+
+def _register_with_errors(page):
+    page.get_by_role("button", name="Créer mon compte").click()
+    page.locator("[data-form-error]").wait_for(state="visible")
+
+
+def _dashboard_table(page):
+    page.locator(".dash-main table tbody tr").first.wait_for(state="visible")
+
+
+def _calendar(page):
+    page.locator(".session-event").first.wait_for(state="visible")
+
+
+PAGES = [
+    # (name, path, who, prepare)
+    ("home", "/", None, None),
+    ("calendar", "/courses/calendar", "member", _calendar),
+    ("tarifs", "/tarifs", None, None),
+    ("register-errors", "/register", None, _register_with_errors),
+    ("my-courses", "/my-courses", "member", lambda page: page.locator(".my-courses-table").first.wait_for()),
+    ("dashboard-orders", "/admin/orders", "staff", _dashboard_table),
+    ("dashboard-sessions", "/admin/sessions", "staff", _dashboard_table),
+    ("dashboard-users", "/admin/users", "staff", _dashboard_table),
+]
+
+
+def test_main_pages_fit_every_screen(browser, live_server, demo):
+    staff, member = demo
+    users = {"staff": staff, "member": member}
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    problems = {}
+    for width, height in SIZES:
+        for who in (None, "member", "staff"):
+            context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR", timezone_id="Europe/Paris")
+            if who:
+                _login(context, live_server, users[who])
+            for name, path, page_user, prepare in PAGES:
+                if page_user != who:
+                    continue
+                page = context.new_page()
+                page.goto(live_server.url + path)
+                page.wait_for_load_state("networkidle")
+                if prepare:
+                    prepare(page)
+                key = f"{name} {width}x{height}"
+                page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}x{height}.png"), full_page=True)
+                scroll_width, inner_width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+                if scroll_width > inner_width:
+                    problems.setdefault(key, []).append(f"page {scroll_width}px wide for {inner_width}px")
+                cut = page.evaluate(CUT_TEXT)
+                if cut:
+                    problems.setdefault(key, []).append(f"text cut: {cut[:5]}")
+                if width == 1366:
+                    header = page.evaluate(HEADER_ROWS)
+                    if header["spread"] > 4 or header["wrapped"]:
+                        problems.setdefault(key, []).append(f"header not on one row: {header}")
+                page.close()
+            context.close()
+    assert problems == {}, "\n".join(f"{key}: {found}" for key, found in problems.items())
