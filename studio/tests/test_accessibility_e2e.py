@@ -135,3 +135,46 @@ def test_open_modals_have_no_serious_violations(axe_page, live_server, member, s
     page.close()
 
     assert {name: found for name, found in problems.items() if found} == {}
+
+
+def test_forms_in_error_and_the_phone_calendar_have_no_serious_violations(browser, live_server, member, staff):
+    """Issue 24: the pages with a form showing its errors, and the calendar's phone (list) view."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from courses.tests.factories import CourseSessionFactory
+
+    CourseSessionFactory(start=timezone.now() + timedelta(days=1))
+    problems = {}
+    phone = browser.new_context(bypass_csp=True, locale="fr-FR", timezone_id="Europe/Paris", viewport={"width": 390, "height": 844})
+
+    page = _open(phone, live_server, "/register")
+    page.get_by_role("button", name="Créer mon compte").click()
+    page.locator("[data-form-error]").wait_for(state="visible")
+    problems["register in error"] = serious_violations(page)
+    page.close()
+
+    page = _open(phone, live_server, "/login")
+    page.get_by_role("button", name="Se connecter").click()
+    page.locator("[data-form-error]").wait_for(state="visible")
+    problems["login in error"] = serious_violations(page)
+    page.close()
+
+    page = _open(phone, live_server, "/courses/calendar", user=member)
+    page.locator(".session-event").first.wait_for(state="visible")
+    problems["calendar phone list view"] = serious_violations(page)
+    page.close()
+    phone.close()
+
+    laptop = browser.new_context(bypass_csp=True, locale="fr-FR", timezone_id="Europe/Paris", viewport={"width": 1366, "height": 900})
+    page = _open(laptop, live_server, "/admin/sessions", user=staff)
+    page.locator(".dash-main").get_by_role("button", name=re.compile("^Ajouter")).first.click()
+    dialog = page.locator("dialog[open]")
+    dialog.get_by_role("button", name="Enregistrer").click()
+    dialog.locator("[aria-invalid='true']").first.wait_for()
+    problems["dashboard form in error"] = serious_violations(page)
+    page.close()
+    laptop.close()
+
+    assert {name: found for name, found in problems.items() if found} == {}
