@@ -688,7 +688,19 @@ def payment_order_staff_update(*, order_id: str, data: dict) -> PaymentOrder:
     return order
 
 
+MSG_PAID_NOT_DELETED = (
+    "Un paiement encaissé ne se supprime pas : changez son statut (« Annulée » ou « Remboursée ») et indiquez la "
+    "raison dans le message."
+)
+
+
 def payment_order_staff_delete(*, order_id: str) -> None:
-    deleted, _ = PaymentOrder.objects.filter(order_id=order_id).delete()
-    if not deleted:
+    """Delete an order typed in by mistake. A payment that moved money stays in the records (DECISIONS.md 33)."""
+    order = PaymentOrder.objects.filter(order_id=order_id).first()
+    if order is None:
         raise PaymentError(MSG_ORDER_NOT_FOUND, status_code=404)
+    if order.capture_id or order.status in (PaymentStatus.COMPLETED, PaymentStatus.REFUND_PENDING):
+        raise PaymentError(MSG_PAID_NOT_DELETED)
+    deleted, _ = PaymentOrder.objects.filter(pk=order.pk).exclude(status=PaymentStatus.COMPLETED).delete()
+    if not deleted:
+        raise PaymentError(MSG_PAID_NOT_DELETED)

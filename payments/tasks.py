@@ -16,3 +16,10 @@ def paypal_webhook_process(event: dict) -> str:
 @task
 def payment_orders_reconcile() -> dict:
     return reconcile.payment_orders_reconcile()
+
+
+@cron("*/10 * * * *")
+@task
+def payment_refunds_retry() -> int:
+    """Money owed back (issue 16) whose refund the provider could not take at the time: refunded once, idempotent."""
+    return services.payment_refunds_retry()

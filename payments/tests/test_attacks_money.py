@@ -645,3 +645,15 @@ def test_staff_cannot_make_a_second_live_order_on_a_reservation(api_client, staf
 
 def test_fake_paypal_signature_is_what_the_tests_send():
     assert WEBHOOK_HEADERS["PAYPAL-TRANSMISSION-SIG"] == fp.VALID_SIGNATURE
+
+
+def test_a_payment_that_moved_money_is_never_deleted(api_client, staff, member, session):
+    """DECISIONS.md 33: staff void a completed payment with a reason; deleting it would erase what was paid."""
+    reservation = Reservation.objects.get(pk=hold(api_client, member, session, 1).json()["id"])
+    order_id = open_order(api_client, member, reservation).json()["id"]
+    approve(api_client, order_id)
+    assert capture(api_client, order_id).status_code == 200
+    api_client.force_authenticate(staff)
+    response = api_client.delete(f"/api/paypal/orders/{order_id}")
+    assert response.status_code == 400 and response.json()["error"] == services.MSG_PAID_NOT_DELETED
+    assert PaymentOrder.objects.filter(order_id=order_id, status=PaymentStatus.COMPLETED).exists()
