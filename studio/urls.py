@@ -12,15 +12,17 @@ from media_library.views import serve_upload
 from messaging import urls as messaging_urls
 from payments import urls as payments_urls
 
-from . import dashboard, views
+from . import apis, dashboard, views
 
 DASHBOARD_SECTIONS = (
     "users|courses|testimonials|instructors|contact-messages|sessions|slider|tarifs|media|slideshow|orders"
-    "|reservations|rentals|parties|passes"
+    "|reservations|rentals|parties|passes|emails"
 )
 
 api_urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("emails/undelivered", apis.UndeliveredEmailsApi.as_view(), name="api-emails-undelivered"),
+    path("emails/<int:email_id>/resend", apis.EmailResendApi.as_view(), name="api-email-resend"),
     *accounts_urls.api_urlpatterns,
     *courses_urls.api_urlpatterns,
     *bookings_urls.api_urlpatterns,
