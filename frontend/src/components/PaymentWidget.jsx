@@ -107,6 +107,12 @@ export default function PaymentWidget({
         notify(messages.success, "success");
         onSuccess?.(result);
       } catch (error) {
+        if (error?.data?.refunded) {
+          // Captured, but it bought nothing: the server refunded it and says why (issue 16). Nothing to retry here.
+          setPhase("done");
+          fail(error, serverMessage(error));
+          return;
+        }
         setPhase("initial");
         const detail = serverMessage(error);
         fail(error, detail ? `${messages.failure} — ${detail}` : messages.failure, messages.failure);

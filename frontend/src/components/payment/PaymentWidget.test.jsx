@@ -131,6 +131,25 @@ describe("PaymentWidget with the simulator", () => {
     expect(screen.getByRole("button", { name: "Payer 50,00\u00a0€" })).toBeTruthy();
   });
 
+  it("a capture refunded by the server (seats lost) shows its French reason alone and offers no retry", async () => {
+    const refunded =
+      "Le délai de réservation est dépassé et la session est désormais complète. Votre paiement de 50,00 € vous est " +
+      "remboursé automatiquement : le remboursement apparaîtra sous quelques jours sur votre moyen de paiement.";
+    serve({
+      "/api/paypal/create-order": () => reply(201, { id: "SIM-9" }),
+      "/api/paypal/simulator/approve": () => reply(200, {}),
+      "/api/paypal/capture-payment": () => reply(409, { error: refunded, refunded: true, status: "REFUNDED" }),
+    });
+    const onSuccess = vi.fn();
+    render(<PaymentWidget {...props({ onSuccess })} />);
+    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00\u00a0€" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Payer (simulation)" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(refunded);
+    expect(notify).toHaveBeenCalledWith(refunded, "error");
+    expect(onSuccess).not.toHaveBeenCalled();
+    expect(screen.queryByRole("button", { name: "Payer 50,00\u00a0€" })).toBeNull();
+  });
+
   it("a creation failure says so with the server's message", async () => {
     serve({ "/api/paypal/create-order": () => reply(400, { error: "❌ Données de paiement incomplètes. Vérifiez le titre et le type." }) });
     render(<PaymentWidget {...props()} />);
