@@ -7,6 +7,11 @@ Every write that checks seats locks the session row first (STYLE.md 3). Lock ord
 (a payment capture locks its PaymentOrder before all three). A hold, a booking paid with a pass, a confirmation and
 a cancellation on the same session therefore never deadlock, and a pass's credits are read and changed only under
 its row lock, so a credit is never spent twice. Staff adjustments lock the pass alone.
+
+What is confirmed equals what was paid (issue 16): a card order for a hold is recorded under the session and
+reservation locks (payments), and while one is open the hold's participants and price cannot change and no pass may
+pay it (both read the reservation's open orders under the session lock). The capture confirms only a reservation
+whose participants and amount are the order's (`reservation_confirm_for_payment`); otherwise payments refunds.
 """
 
 import logging

@@ -3,6 +3,11 @@
 Provider calls (HTTP) run outside database transactions; every state change then happens under a row lock on the
 PaymentOrder (STYLE.md 3), so two captures, or a capture and a webhook, fulfil an order exactly once
 (DECISIONS.md 14).
+
+Issue 16: a reservation has at most one live order (CREATED, APPROVED, DECLINED or COMPLETED; a database constraint),
+and money captured for nothing in return (seats lost, reservation changed or paid already, order cancelled) is never
+kept: the order becomes REFUND_PENDING under its lock, the provider refunds it after the commit (idempotency key
+`refund-<order id>`), then REFUNDED, the member told in the answer and by e-mail.
 """
 
 import logging
