@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from . import services
 from .models import User
 
 
@@ -10,3 +11,8 @@ class UserAdmin(admin.ModelAdmin):
     search_fields = ("email", "first_name", "last_name")
     readonly_fields = ("password", "date_joined", "last_login")
     ordering = ("last_name", "first_name")
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            services.user_deactivate(user=obj)  # its API tokens stop at once (issue 16)

@@ -293,3 +293,19 @@ def test_item10_an_api_client_without_cookies_still_logs_in_with_json(browser, m
         content_type="application/json",
     )
     assert response.status_code == 200 and response.json()["token"]
+
+
+def test_item5_deactivating_in_the_django_admin_revokes_the_refresh_tokens(api_client, client):
+    member = UserFactory()
+    tokens = login(api_client, member)
+    client.force_login(StaffFactory())
+    page = client.get(f"/django-admin/accounts/user/{member.pk}/change/")
+    assert page.status_code == 200
+    form = page.context["adminform"].form
+    data = {name: form[name].value() if form[name].value() is not None else "" for name in form.fields}
+    data["is_active"] = ""
+    data.pop("avatar", None)
+    response = client.post(f"/django-admin/accounts/user/{member.pk}/change/", data)
+    assert response.status_code == 302, response.content[:500]
+    assert refresh(api_client, tokens["refresh"]).status_code == 401
+    assert all(hasattr(t, "blacklistedtoken") for t in OutstandingToken.objects.filter(user=member))

@@ -1,11 +1,22 @@
-"""Body size limit (issue 16, item 6): a body larger than the site accepts answers 413 with a French message, as
-JSON under /api/ and as a page elsewhere, before anything reads it (the CSRF check reads form bodies)."""
+"""Request limits (issue 16, item 6): a body larger than the site accepts answers 413 with a French message, as
+JSON under /api/ and as a page elsewhere, before anything reads it (the CSRF check reads form bodies); a NUL
+character in a page's form or query string (which PostgreSQL cannot store) answers 400; a value the database
+refuses answers 400 rather than 500."""
+
+import logging
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.db import DataError
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 
-from .api import MSG_BODY_TOO_LARGE, error_response
+from .api import MSG_BODY_TOO_LARGE, MSG_INVALID, error_response
+
+logger = logging.getLogger(__name__)
+
+MSG_FORBIDDEN_CHARACTER = "Les données envoyées contiennent un caractère interdit."
+FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 def body_limit_for(request) -> int:
@@ -20,9 +31,9 @@ def body_limit_for(request) -> int:
     return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
 
-def too_large_response(request):
+def refused_response(request, message: str, status: int, title: str):
     if request.path.startswith("/api/"):
-        response = error_response(MSG_BODY_TOO_LARGE, 413)
+        response = error_response(message, status)
         # Outside DRF's view machinery: render here.
         from rest_framework.renderers import JSONRenderer
 
@@ -31,12 +42,33 @@ def too_large_response(request):
         response.renderer_context = {}
         response.render()
         return response
-    return render(
-        request,
-        "request_refused.html",
-        {"page_title": "Requête trop volumineuse", "message": MSG_BODY_TOO_LARGE},
-        status=413,
-    )
+    return render(request, "request_refused.html", {"page_title": title, "message": message}, status=status)
+
+
+def too_large_response(request):
+    return refused_response(request, MSG_BODY_TOO_LARGE, 413, "Requête trop volumineuse")
+
+
+def _has_nul(querydict) -> bool:
+    return any("\x00" in key or any("\x00" in value for value in values) for key, values in querydict.lists())
+
+
+def _page_input_has_nul(request) -> bool:
+    """Query strings everywhere; form bodies on pages only (the API's serializers refuse NUL themselves, and
+    its multipart uploads are parsed by DRF)."""
+    if _has_nul(request.GET):
+        return True
+    content_type = request.META.get("CONTENT_TYPE", "").lower()
+    if (
+        request.method == "POST"
+        and not request.path.startswith("/api/")
+        and content_type.startswith(FORM_CONTENT_TYPES)
+    ):
+        try:
+            return _has_nul(request.POST)
+        except MultiPartParserError:
+            return False  # the view's own parsing answers it
+    return False
 
 
 class RequestSizeLimitMiddleware:
@@ -50,10 +82,16 @@ class RequestSizeLimitMiddleware:
             length = 0
         if length > body_limit_for(request):
             return too_large_response(request)
+        if _page_input_has_nul(request):
+            return refused_response(request, MSG_FORBIDDEN_CHARACTER, 400, "Données refusées")
         return self.get_response(request)
 
     def process_exception(self, request, exception):
         # A body without Content-Length (chunked) that turns out too large when a view reads it.
         if isinstance(exception, RequestDataTooBig):
             return too_large_response(request)
+        if isinstance(exception, DataError):
+            # A value the database cannot store that no form bounded: the visitor's input, not a server fault.
+            logger.warning("Database refused a value, answered 400: %s", exception)
+            return refused_response(request, MSG_INVALID, 400, "Données refusées")
         return None
