@@ -10,7 +10,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/studio
 export DJANGO_SETTINGS_MODULE ?= studio.settings.local
 
-.PHONY: run test install build migrate seed serve chromium test-python test-postgres test-islands test-lighthouse test-api lighthouse lint bench clean
+.PHONY: run dev test install build migrate seed serve chromium test-python test-postgres test-islands test-lighthouse test-api lighthouse lint bench clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || "$$(scripts/find-python.sh)" -m venv $(VENV)
@@ -35,11 +35,21 @@ migrate: $(VENV)/.installed
 seed: migrate
 	$(PY) manage.py seed_demo
 
+# The site as it runs in production, on the embedded defaults: gunicorn with DEBUG off (static files through
+# whitenoise), the task worker and the scheduler (Procfile), started and stopped together by honcho; e-mails are
+# printed, readable, by the worker. GUNICORN_WORKERS (default 2) sets the web workers.
 serve:
-	@echo "Le site tourne sur http://$(HOST):$(PORT)  (Ctrl+C pour arrêter)"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	DJANGO_DEBUG=false $(PY) manage.py collectstatic --noinput -v 0
+	@echo "Le site tourne sur http://$(HOST):$(PORT) : gunicorn, worker et planificateur (Ctrl+C arrête les trois)"
+	DJANGO_DEBUG=false GUNICORN_BIND=$(HOST):$(PORT) GUNICORN_WORKERS=$${GUNICORN_WORKERS:-2} PYTHONUNBUFFERED=1 \
+	  $(VENV)/bin/honcho start -f Procfile
 
 run: install build seed serve
+
+# For developers: runserver with DEBUG and autoreload, webpack rebuilding the islands on change, worker, scheduler.
+dev: install seed
+	@echo "Développement sur http://$(HOST):$(PORT) (DEBUG, rechargement automatique ; Ctrl+C pour arrêter)"
+	DJANGO_DEBUG=true HOST=$(HOST) PORT=$(PORT) PYTHONUNBUFFERED=1 $(VENV)/bin/honcho start -f Procfile.dev
 
 chromium:
 	@command -v /usr/bin/chromium >/dev/null 2>&1 || { \

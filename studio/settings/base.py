@@ -235,6 +235,7 @@ TASKS_BACKEND = env("TASKS_BACKEND", default="database")
 if TASKS_BACKEND == "rq":
     INSTALLED_APPS.append("django_rq")
     RQ_QUEUES = {"default": {"URL": env("TASKS_REDIS_URL", default=REDIS_URL or "redis://127.0.0.1:6379/0")}}
+    RQ = {"JOB_CLASS": "django_tasks_rq.backend.Job"}  # the workers run Django tasks, not plain functions
     TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
 else:
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
