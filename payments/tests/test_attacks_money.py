@@ -657,3 +657,18 @@ def test_a_payment_that_moved_money_is_never_deleted(api_client, staff, member, 
     response = api_client.delete(f"/api/paypal/orders/{order_id}")
     assert response.status_code == 400 and response.json()["error"] == services.MSG_PAID_NOT_DELETED
     assert PaymentOrder.objects.filter(order_id=order_id, status=PaymentStatus.COMPLETED).exists()
+
+
+def test_cancelling_twice_returns_the_credit_once(api_client, member, session):
+    reservation = Reservation.objects.get(pk=hold(api_client, member, session, 2).json()["id"])
+    order_id = open_order(api_client, member, reservation).json()["id"]
+    approve(api_client, order_id)
+    assert capture(api_client, order_id).status_code == 200
+    first = api_client.post(f"{RESERVE}/{reservation.pk}/cancel")
+    second = api_client.post(f"{RESERVE}/{reservation.pk}/cancel")
+    assert first.status_code == 200 and first.json()["credit_pass"]["credits_left"] == 2
+    assert second.status_code == 400 and second.json()["error"] == booking_services.MSG_CANCEL_NOT_CONFIRMED
+    assert Pass.objects.filter(member=member).count() == 1
+    # and the cancelled, paid reservation cannot be paid again
+    again = open_order(api_client, member, reservation)
+    assert again.status_code == 400 and again.json()["error"] == services.MSG_HOLD_EXPIRED
