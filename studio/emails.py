@@ -121,9 +121,7 @@ def _as_message(email: OutgoingEmail) -> EmailMultiAlternatives:
     if email.body_html:
         message.attach_alternative(email.body_html, "text/html")
     for attachment in email.attachments:
-        content = (
-            base64.b64decode(attachment["base64"]) if "base64" in attachment else attachment.get("text", "")
-        )
+        content = base64.b64decode(attachment["base64"]) if "base64" in attachment else attachment.get("text", "")
         message.attach(attachment["name"], content, attachment["mimetype"])
     return message
 
@@ -206,7 +204,9 @@ def emails_due(*, now=None) -> list[int]:
         | Q(status=EmailStatus.PENDING, attempts=0, created_at__lte=now - FIRST_ATTEMPT_GRACE)
         | Q(status=EmailStatus.SENDING, claimed_at__lte=now - CLAIM_TIMEOUT)
     )
-    return list(OutgoingEmail.objects.filter(due).order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:RETRY_BATCH])
+    return list(
+        OutgoingEmail.objects.filter(due).order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:RETRY_BATCH]
+    )
 
 
 def emails_retry_due(*, now=None) -> int:

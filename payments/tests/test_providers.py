@@ -204,7 +204,9 @@ def test_requests_use_timeouts(client, fake_paypal, monkeypatch):
     monkeypatch.setattr(client.session, "request", spy)
     _create(client)
     # every call has a timeout, never above TIMEOUT, and within what is left of the instance's budget
-    assert seen and all(t and 0 < t[0] <= PayPalProvider.TIMEOUT[0] and 0 < t[1] <= PayPalProvider.TIMEOUT[1] for t in seen)
+    assert seen and all(
+        t and 0 < t[0] <= PayPalProvider.TIMEOUT[0] and 0 < t[1] <= PayPalProvider.TIMEOUT[1] for t in seen
+    )
 
 
 @pytest.mark.django_db

@@ -4,41 +4,58 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='OutgoingEmail',
+            name="OutgoingEmail",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('template', models.CharField(max_length=100, verbose_name='modèle')),
-                ('subject', models.CharField(max_length=255, verbose_name='objet')),
-                ('from_email', models.CharField(max_length=255, verbose_name='expéditeur')),
-                ('to', models.JSONField(default=list, verbose_name='destinataires')),
-                ('reply_to', models.JSONField(blank=True, default=list, verbose_name='répondre à')),
-                ('body_text', models.TextField(verbose_name='texte')),
-                ('body_html', models.TextField(blank=True, verbose_name='HTML')),
-                ('attachments', models.JSONField(blank=True, default=list, verbose_name='pièces jointes')),
-                ('topic', models.CharField(blank=True, max_length=50, verbose_name='sujet technique')),
-                ('topic_id', models.CharField(blank=True, max_length=64, verbose_name='objet concerné')),
-                ('status', models.CharField(choices=[('PENDING', 'À envoyer'), ('SENDING', "En cours d'envoi"), ('SENT', 'Envoyé'), ('FAILED', 'Non remis')], db_index=True, default='PENDING', max_length=10, verbose_name='statut')),
-                ('attempts', models.PositiveSmallIntegerField(default=0, verbose_name='tentatives')),
-                ('next_attempt_at', models.DateTimeField(blank=True, null=True, verbose_name='prochaine tentative')),
-                ('claimed_at', models.DateTimeField(blank=True, null=True, verbose_name='pris en charge le')),
-                ('sent_at', models.DateTimeField(blank=True, null=True, verbose_name='envoyé le')),
-                ('last_error', models.TextField(blank=True, verbose_name='dernière erreur')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='créé le')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("template", models.CharField(max_length=100, verbose_name="modèle")),
+                ("subject", models.CharField(max_length=255, verbose_name="objet")),
+                ("from_email", models.CharField(max_length=255, verbose_name="expéditeur")),
+                ("to", models.JSONField(default=list, verbose_name="destinataires")),
+                ("reply_to", models.JSONField(blank=True, default=list, verbose_name="répondre à")),
+                ("body_text", models.TextField(verbose_name="texte")),
+                ("body_html", models.TextField(blank=True, verbose_name="HTML")),
+                ("attachments", models.JSONField(blank=True, default=list, verbose_name="pièces jointes")),
+                ("topic", models.CharField(blank=True, max_length=50, verbose_name="sujet technique")),
+                ("topic_id", models.CharField(blank=True, max_length=64, verbose_name="objet concerné")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("PENDING", "À envoyer"),
+                            ("SENDING", "En cours d'envoi"),
+                            ("SENT", "Envoyé"),
+                            ("FAILED", "Non remis"),
+                        ],
+                        db_index=True,
+                        default="PENDING",
+                        max_length=10,
+                        verbose_name="statut",
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0, verbose_name="tentatives")),
+                ("next_attempt_at", models.DateTimeField(blank=True, null=True, verbose_name="prochaine tentative")),
+                ("claimed_at", models.DateTimeField(blank=True, null=True, verbose_name="pris en charge le")),
+                ("sent_at", models.DateTimeField(blank=True, null=True, verbose_name="envoyé le")),
+                ("last_error", models.TextField(blank=True, verbose_name="dernière erreur")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="créé le")),
             ],
             options={
-                'verbose_name': 'e-mail sortant',
-                'verbose_name_plural': 'e-mails sortants',
-                'ordering': ['-created_at', '-id'],
-                'indexes': [models.Index(fields=['status', 'next_attempt_at'], name='outgoing_email_due')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('status__in', ['PENDING', 'SENDING', 'SENT', 'FAILED'])), name='outgoing_email_status_valid')],
+                "verbose_name": "e-mail sortant",
+                "verbose_name_plural": "e-mails sortants",
+                "ordering": ["-created_at", "-id"],
+                "indexes": [models.Index(fields=["status", "next_attempt_at"], name="outgoing_email_due")],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("status__in", ["PENDING", "SENDING", "SENT", "FAILED"])),
+                        name="outgoing_email_status_valid",
+                    )
+                ],
             },
         ),
     ]

@@ -2,8 +2,8 @@
 
 import socket
 import time
-from email import message_from_bytes, policy
 from datetime import timedelta
+from email import message_from_bytes, policy
 
 import pytest
 from django.core.management import call_command
