@@ -21,8 +21,11 @@ function ensureContainer() {
   mounted = true;
 }
 
+/** One toast per text at a time: the same message sent twice (a save and its echo, two clicks) shows once. */
 export function notify(message, type = "info") {
   ensureContainer();
+  const toastId = `${type}:${message}`;
+  if (toast.isActive(toastId)) return toastId;
   const show = toast[type] || toast;
-  return show(message);
+  return show(message, { toastId });
 }

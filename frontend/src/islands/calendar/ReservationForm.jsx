@@ -1,9 +1,10 @@
 /* The reservation popup's form (SPEC.md 2.9, 5): hold the seats, then pay them with the shared payment widget;
    or, for a member with a usable class card or subscription (issue 10), book with it: confirmed at once. */
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
 import { euros } from "../../components/format.js";
+import { useFocusFirstError } from "../../components/formFeedback.js";
 import { notify } from "../../components/toast.jsx";
 import {
   LABEL_PAY_BY_CARD,
@@ -33,6 +34,10 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
     message: "",
   });
   const [error, setError] = useState("");
+  const [missing, setMissing] = useState([]);
+  const [attempt, setAttempt] = useState(0);
+  const formRef = useRef(null);
+  useFocusFirstError(formRef, attempt);
   const [submitting, setSubmitting] = useState(false);
   const [reservation, setReservation] = useState(null);
   const [passes, setPasses] = useState([]);
@@ -71,10 +76,14 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
   async function submit(event) {
     event.preventDefault();
     setParticipants(String(count));
-    if (!fields.first_name.trim() || !fields.last_name.trim() || !fields.email.trim()) {
+    const blank = ["first_name", "last_name", "email"].filter((name) => !fields[name].trim());
+    if (blank.length) {
+      setMissing(blank);
       setError(MSG_REQUIRED);
+      setAttempt((n) => n + 1);
       return;
     }
+    setMissing([]);
     setError("");
     setSubmitting(true);
     try {
@@ -111,14 +120,16 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
       }
       console.error("Réservation échouée", err);
       setError(err.message || MSG_RESERVE_ERROR);
+      setAttempt((n) => n + 1);
     } finally {
       setSubmitting(false);
     }
   }
 
+  const invalid = (name) => (missing.includes(name) ? { "aria-invalid": "true", "aria-describedby": `${id}-error` } : {});
   const holdUntil = reservation?.hold_expires_at ? formatTime(reservation.hold_expires_at) : "";
   return (
-    <form className="form reservation-form" onSubmit={submit} noValidate aria-describedby={error ? `${id}-error` : undefined}>
+    <form ref={formRef} className="form reservation-form" onSubmit={submit} noValidate aria-describedby={error ? `${id}-error` : undefined}>
       <div className="field">
         <label htmlFor={`${id}-title`}>Cours</label>
         <input id={`${id}-title`} value={session.course_title} readOnly />
@@ -152,16 +163,16 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
       <div className="reservation-grid">
         <div className="field">
           <label htmlFor={`${id}-first`}>Prénom *</label>
-          <input id={`${id}-first`} autoComplete="given-name" required value={fields.first_name} disabled={locked} onChange={update("first_name")} />
+          <input id={`${id}-first`} autoComplete="given-name" required value={fields.first_name} disabled={locked} onChange={update("first_name")} {...invalid("first_name")} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-last`}>Nom *</label>
-          <input id={`${id}-last`} autoComplete="family-name" required value={fields.last_name} disabled={locked} onChange={update("last_name")} />
+          <input id={`${id}-last`} autoComplete="family-name" required value={fields.last_name} disabled={locked} onChange={update("last_name")} {...invalid("last_name")} />
         </div>
       </div>
       <div className="field">
         <label htmlFor={`${id}-email`}>Email *</label>
-        <input id={`${id}-email`} type="email" autoComplete="email" required value={fields.email} disabled={locked} onChange={update("email")} />
+        <input id={`${id}-email`} type="email" autoComplete="email" required value={fields.email} disabled={locked} onChange={update("email")} {...invalid("email")} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-message`}>Message</label>

@@ -1,6 +1,7 @@
 /* One modal for add and edit (SPEC.md 2.21). Field errors from the browser rules or the server show beside
    their fields; the form-level message above the buttons. */
-import { useId } from "react";
+import { useId, useRef, useState } from "react";
+import { useFocusFirstError } from "../../components/formFeedback.js";
 import Modal from "../../components/Modal.jsx";
 
 function Field({ field, value, error, disabled, onChange, values, formId }) {
@@ -68,13 +69,18 @@ function Field({ field, value, error, disabled, onChange, values, formId }) {
 
 export default function FormModal({ open, title, fields, values, errors, formError, busy, progress, onChange, onSubmit, onClose }) {
   const formId = useId();
+  const formRef = useRef(null);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstError(formRef, attempt || formError ? `${attempt}|${formError || ""}` : "");
   return (
     <Modal open={open} title={title} onClose={onClose} className="dash-modal">
       <form
+        ref={formRef}
         className="form dash-form"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
+          setAttempt((n) => n + 1);
           onSubmit();
         }}
       >

@@ -104,3 +104,19 @@ describe("read-only lists (issue 24, bug 9)", () => {
     expect(await screen.findByRole("columnheader", { name: "Actions" })).toBeTruthy();
   });
 });
+
+describe("dashboard forms in error (issue 24)", () => {
+  it("focus the first field in error after a failed submit, and not while typing", async () => {
+    mockServer(() => json([TARIF]));
+    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    fireEvent.click(await screen.findByRole("button", { name: /Modifier Carte 10 cours/ }));
+    const price = screen.getByLabelText(/Prix/);
+    const title = screen.getByLabelText(/Titre/);
+    fireEvent.change(price, { target: { value: "" } });
+    fireEvent.click(screen.getByRole("button", { name: "Enregistrer" }));
+    await waitFor(() => expect(document.activeElement).toBe(price));
+    title.focus();
+    fireEvent.change(price, { target: { value: "1" } });
+    expect(document.activeElement).toBe(title);
+  });
+});

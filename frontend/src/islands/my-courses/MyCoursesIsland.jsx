@@ -1,8 +1,9 @@
 /* 'Mes Cours de Pole Dance' (SPEC.md 2.19): upcoming and past sessions, how each was paid (card, class card or
    subscription), cancellation up to the window before the class (issue 10), and one feedback per course followed. */
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import { formatShortDate, formatTime } from "../../components/format.js";
+import { useFocusFirstError } from "../../components/formFeedback.js";
 import Modal from "../../components/Modal.jsx";
 import { notify } from "../../components/toast.jsx";
 import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, MSG_LOAD_MORE, cancelConsequence, paymentLabel } from "./messages.js";
@@ -63,14 +64,23 @@ function FeedbackForm({ course, userId, feedbackUrl, onSaved }) {
   const [rating, setRating] = useState(course.rating ? String(course.rating) : "");
   const [comment, setComment] = useState(course.comment || "");
   const [error, setError] = useState("");
+  const [missing, setMissing] = useState({ rating: false, comment: false });
+  const [attempt, setAttempt] = useState(0);
   const [saving, setSaving] = useState(false);
+  const formRef = useRef(null);
+  useFocusFirstError(formRef, attempt);
+  const errorId = `${id}-error`;
+  const invalid = (on) => (on ? { "aria-invalid": "true", "aria-describedby": errorId } : {});
 
   async function submit(event) {
     event.preventDefault();
     if (!rating || !comment.trim()) {
+      setMissing({ rating: !rating, comment: !comment.trim() });
       setError(MSG_FEEDBACK_REQUIRED);
+      setAttempt((n) => n + 1);
       return;
     }
+    setMissing({ rating: false, comment: false });
     setError("");
     setSaving(true);
     try {
@@ -82,20 +92,20 @@ function FeedbackForm({ course, userId, feedbackUrl, onSaved }) {
       onSaved(course.course_id, data.feedback);
     } catch (err) {
       setError(err.message || MSG_FEEDBACK_ERROR);
-      notify(MSG_FEEDBACK_ERROR, "error");
+      setAttempt((n) => n + 1);
     } finally {
       setSaving(false);
     }
   }
 
   return (
-    <form className="feedback-card form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`} data-course-id={course.course_id}>
+    <form ref={formRef} className="feedback-card form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`} data-course-id={course.course_id}>
       <h3 id={`${id}-title`}>{course.title}</h3>
       <fieldset className="rating-stars">
         <legend>Note (1 à 5) *</legend>
         {[1, 2, 3, 4, 5].map((value) => (
           <label key={value}>
-            <input type="radio" name={`${id}-rating`} value={value} checked={rating === String(value)} onChange={() => setRating(String(value))} />
+            <input type="radio" name={`${id}-rating`} value={value} checked={rating === String(value)} onChange={() => setRating(String(value))} {...invalid(missing.rating)} />
             <span aria-hidden="true">{"★".repeat(value)}</span>
             <span className="visually-hidden">{value} sur 5</span>
           </label>
@@ -103,10 +113,10 @@ function FeedbackForm({ course, userId, feedbackUrl, onSaved }) {
       </fieldset>
       <div className="field">
         <label htmlFor={`${id}-comment`}>Commentaire *</label>
-        <textarea id={`${id}-comment`} value={comment} onChange={(event) => setComment(event.target.value)} />
+        <textarea id={`${id}-comment`} value={comment} onChange={(event) => setComment(event.target.value)} {...invalid(missing.comment)} />
       </div>
       {error && (
-        <p className="form-error" role="alert">
+        <p id={errorId} className="form-error" role="alert">
           {error}
         </p>
       )}

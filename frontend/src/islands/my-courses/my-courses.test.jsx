@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { LABEL_PAID_BY_CARD, MSG_LOAD_MORE, cancelConsequence, paymentLabel } from "./messages.js";
+import { LABEL_PAID_BY_CARD, MSG_FEEDBACK_REQUIRED, MSG_LOAD_MORE, cancelConsequence, paymentLabel } from "./messages.js";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 const { default: MyCoursesIsland } = await import("./MyCoursesIsland.jsx");
@@ -76,5 +76,22 @@ describe("my courses: passes and cancellation (issue 10)", () => {
     const pages = fetchMock.mock.calls.map(([url]) => new URL(String(url), "http://localhost").searchParams.get("page"));
     expect(pages).toEqual(["1", "2"]);
     expect(String(fetchMock.mock.calls[0][0]).startsWith("/api/course-feedback/user/3?page=1")).toBe(true);
+  });
+});
+
+describe("feedback form (issue 24, bug 6)", () => {
+  it("says in French what is missing, marks the fields and focuses the first one", async () => {
+    const past = { ...row, reservation_id: 12, is_past: true, can_cancel: false, can_give_feedback: true, rating: null, comment: "" };
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(JSON.stringify(page([past])), { status: 200 }));
+    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" cancellationHours={24} />);
+    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer mon avis" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe(MSG_FEEDBACK_REQUIRED);
+    const comment = screen.getByLabelText("Commentaire *");
+    expect(comment.getAttribute("aria-invalid")).toBe("true");
+    expect(comment.getAttribute("aria-describedby")).toBe(alert.id);
+    const firstStar = screen.getByRole("radio", { name: "1 sur 5" });
+    expect(document.activeElement).toBe(firstStar);
+    expect(fetchMock.mock.calls.filter(([, options]) => options?.method === "POST")).toHaveLength(0);
   });
 });

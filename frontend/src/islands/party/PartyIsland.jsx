@@ -1,6 +1,7 @@
 /* The EVJF/EVG reserve button and form (SPEC.md 2.7, 4, 5): the form opens in place of the slider. */
 import { useEffect, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
+import { reveal, useFocusFirstError } from "../../components/formFeedback.js";
 import { MSG_FAILURE, MSG_LOGIN, MSG_REQUIRED, MSG_SUCCESS, MSG_UNKNOWN } from "./messages.js";
 
 const SLIDER_ID = "party-slider";
@@ -22,6 +23,21 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
   const [success, setSuccess] = useState("");
   const [submitting, setSubmitting] = useState(false);
   const firstField = useRef(null);
+  const formRef = useRef(null);
+  const successRef = useRef(null);
+  const [missing, setMissing] = useState([]);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstError(formRef, attempt);
+  // The success message replaces the form: bring it into view so it is read (issue 24).
+  useEffect(() => {
+    if (success) reveal(successRef.current);
+  }, [success]);
+  const fail = (message, fields = []) => {
+    setMissing(fields);
+    setError(message);
+    setAttempt((n) => n + 1);
+  };
+  const invalid = (name) => (missing.includes(name) ? { "aria-invalid": "true", "aria-describedby": `${id}-error` } : {});
 
   useEffect(() => {
     const slider = document.getElementById(SLIDER_ID);
@@ -44,13 +60,14 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
     event.preventDefault();
     const participants = Number.parseInt(form.participants, 10);
     if (!form.date || !form.time || !form.email.trim() || !Number.isFinite(participants)) {
-      setError(MSG_REQUIRED);
+      fail(MSG_REQUIRED, [!form.date && "date", !form.time && "time", !Number.isFinite(participants) && "participants", !form.email.trim() && "email"].filter(Boolean));
       return;
     }
     if (participants < 1) {
-      setError("Le nombre de participants doit être au moins 1.");
+      fail("Le nombre de participants doit être au moins 1.", ["participants"]);
       return;
     }
+    setMissing([]);
     setError("");
     setSubmitting(true);
     try {
@@ -62,9 +79,9 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
       setOpen(false);
       setSuccess(MSG_SUCCESS);
     } catch (err) {
-      if (err.status === 401) setError(MSG_LOGIN);
-      else if (err.status === 0 || err.status === -1) setError(MSG_UNKNOWN);
-      else setError(err.message || MSG_FAILURE);
+      if (err.status === 401) fail(MSG_LOGIN);
+      else if (err.status === 0 || err.status === -1) fail(MSG_UNKNOWN);
+      else fail(err.message || MSG_FAILURE);
     } finally {
       setSubmitting(false);
     }
@@ -74,7 +91,7 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
     return (
       <div className="party-cta-block">
         {success && (
-          <p className="form-success party-success" role="status">
+          <p ref={successRef} className="form-success party-success" role="status">
             {success}
           </p>
         )}
@@ -86,7 +103,7 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
   }
 
   return (
-    <form className="form party-form" onSubmit={submit} noValidate aria-labelledby={`${id}-legend`}>
+    <form ref={formRef} className="form party-form" onSubmit={submit} noValidate aria-labelledby={`${id}-legend`}>
       <fieldset>
         <legend id={`${id}-legend`}>Votre demande de réservation</legend>
         <div className="field">
@@ -98,27 +115,27 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
         </div>
         <div className="field">
           <label htmlFor={`${id}-date`}>Date *</label>
-          <input id={`${id}-date`} type="date" min={today()} required value={form.date} onChange={update("date")} />
+          <input id={`${id}-date`} type="date" min={today()} required value={form.date} onChange={update("date")} {...invalid("date")} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-time`}>Heure *</label>
-          <input id={`${id}-time`} type="time" required value={form.time} onChange={update("time")} />
+          <input id={`${id}-time`} type="time" required value={form.time} onChange={update("time")} {...invalid("time")} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-participants`}>Participants *</label>
-          <input id={`${id}-participants`} type="number" min="1" step="1" inputMode="numeric" required value={form.participants} onChange={update("participants")} />
+          <input id={`${id}-participants`} type="number" min="1" step="1" inputMode="numeric" required value={form.participants} onChange={update("participants")} {...invalid("participants")} />
           <p className="help">25 € par participant, gratuit pour la future mariée ou le futur marié, 5 € par spectateur.</p>
         </div>
         <div className="field">
           <label htmlFor={`${id}-email`}>Email *</label>
-          <input id={`${id}-email`} type="email" autoComplete="email" required value={form.email} onChange={update("email")} />
+          <input id={`${id}-email`} type="email" autoComplete="email" required value={form.email} onChange={update("email")} {...invalid("email")} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-message`}>Message</label>
           <textarea id={`${id}-message`} value={form.message} onChange={update("message")} />
         </div>
         {error && (
-          <p className="form-error" role="alert">
+          <p id={`${id}-error`} className="form-error" role="alert">
             {error}
           </p>
         )}

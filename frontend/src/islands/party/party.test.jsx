@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import PartyIsland from "./PartyIsland.jsx";
+import { MSG_REQUIRED, MSG_SUCCESS } from "./messages.js";
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe("EVJF/EVG form (issue 24)", () => {
+  it("marks the missing fields, focuses the first, then keeps the success message in view", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(JSON.stringify({ message: "ok" }), { status: 201 }));
+    render(<PartyIsland user={{ id: 3, email: "emma@example.fr" }} />);
+    fireEvent.click(screen.getByRole("button", { name: "Réserver votre EVJF / EVG" }));
+    fireEvent.click(screen.getByRole("button", { name: "Envoyer la demande" }));
+    expect(screen.getByRole("alert").textContent).toBe(MSG_REQUIRED);
+    const date = screen.getByLabelText("Date *");
+    expect(date.getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByLabelText("Heure *").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByLabelText("Email *").hasAttribute("aria-invalid")).toBe(false);
+    await waitFor(() => expect(document.activeElement).toBe(date));
+
+    fireEvent.change(date, { target: { value: "2031-06-14" } });
+    fireEvent.change(screen.getByLabelText("Heure *"), { target: { value: "15:00" } });
+    fireEvent.click(screen.getByRole("button", { name: "Envoyer la demande" }));
+    const success = await screen.findByRole("status");
+    expect(success.textContent).toBe(MSG_SUCCESS);
+    await waitFor(() => expect(document.activeElement).toBe(success));
+  });
+});
