@@ -1,7 +1,11 @@
 """Background work of the core (DECISIONS.md 41): sending the outbox, and retrying what did not leave."""
 
+from datetime import timedelta
+
 from crontask import cron
+from django.db.models import Q
 from django.tasks import task
+from django.utils import timezone
 
 from . import emails
 
@@ -15,3 +19,26 @@ def outgoing_email_send(email_id: int) -> str:
 @task
 def outgoing_emails_retry() -> int:
     return emails.emails_retry_due()
+
+
+TASK_RESULTS_KEPT = timedelta(days=14)
+FAILED_TASK_RESULTS_KEPT = timedelta(days=30)
+
+
+@cron("17 3 * * *")
+@task
+def task_results_prune() -> int:
+    """The database queue keeps a row per task run: drop the finished ones after two weeks (failed after 30 days)."""
+    from django.tasks import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    now = timezone.now()
+    deleted, _ = (
+        DBTaskResult.objects.finished()
+        .filter(
+            Q(status=TaskResultStatus.SUCCESSFUL, finished_at__lte=now - TASK_RESULTS_KEPT)
+            | Q(status=TaskResultStatus.FAILED, finished_at__lte=now - FAILED_TASK_RESULTS_KEPT)
+        )
+        .delete()
+    )
+    return deleted

@@ -230,3 +230,19 @@ def test_concurrent_deliveries_send_once(db, mailoutbox, settings):
     results = [emails.email_deliver(email_id=email.pk) for _ in range(2)]
     assert sorted(results) == ["done", "sent"]
     assert len(mailoutbox) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_old_task_results_are_pruned(settings):
+    from django_tasks_db.models import DBTaskResult
+
+    from studio.tasks import task_results_prune
+
+    settings.TASKS = DATABASE_TASKS
+    emails.send_templated_email(to="a@example.fr", subject="Test", template="messaging_contact_staff")
+    run_worker()
+    assert DBTaskResult.objects.count() == 1
+    assert task_results_prune.call() == 0  # a fresh result stays
+    with freeze_time(timezone.now() + timedelta(days=15)):
+        assert task_results_prune.call() == 1
+    assert not DBTaskResult.objects.exists()
