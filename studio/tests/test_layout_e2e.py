@@ -150,3 +150,34 @@ def test_main_pages_fit_every_screen(browser, live_server, demo):
                 page.close()
             context.close()
     assert problems == {}, "\n".join(f"{key}: {found}" for key, found in problems.items())
+
+
+def test_the_cookie_bar_never_covers_a_forms_buttons_and_refusing_takes_one_tap(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", timezone_id="Europe/Paris")
+    page = context.new_page()
+    page.goto(live_server.url + "/register")
+    banner = page.locator("#cookie-banner")
+    banner.wait_for(state="visible")
+    height = banner.bounding_box()["height"]
+    assert height <= 844 * 0.2, f"the cookie bar takes {height}px of an 844px screen"
+    submit = page.get_by_role("button", name="Créer mon compte")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    box, bar = submit.bounding_box(), banner.bounding_box()
+    assert box["y"] + box["height"] <= bar["y"], "the cookie bar covers the form's button"
+    banner.get_by_role("button", name="Refuser").click()
+    page.wait_for_function("!document.body.classList.contains('has-cookie-banner')")
+    assert not banner.is_visible()
+    context.close()
+
+
+def test_the_header_holds_one_row_from_320_to_1920(browser, live_server, staff):
+    for width, height in [(320, 640), (1200, 800), (1920, 1080)]:
+        context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR", timezone_id="Europe/Paris")
+        _login(context, live_server, staff)
+        page = context.new_page()
+        page.goto(live_server.url + "/")
+        header = page.evaluate(HEADER_ROWS)
+        assert header["spread"] <= 4 and not header["wrapped"], (width, header)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), width
+        page.screenshot(path=str(SCREENSHOTS / f"header-staff-{width}x{height}.png"))
+        context.close()
