@@ -1,15 +1,45 @@
 """Background work of payments (DECISIONS.md 41): PayPal's webhooks, and the reconciliation of lost answers."""
 
+import logging
+from datetime import timedelta
+
 from crontask import cron
 from django.tasks import task
+from django.utils import timezone
 
 from . import reconcile, services
 
+logger = logging.getLogger(__name__)
+
+
+WEBHOOK_MAX_ATTEMPTS = 6
+
+
+def webhook_retry_delay(attempt: int) -> timedelta:
+    """After the `attempt`-th failure: 2, 4, 8, 16, 32 minutes."""
+    return timedelta(minutes=2**attempt)
+
 
 @task
-def paypal_webhook_process(event: dict) -> str:
-    """Apply one PayPal event that the webhook view verified and acknowledged. Idempotent per event id."""
-    return services.payment_webhook_handle(event=event)
+def paypal_webhook_process(event: dict, attempt: int = 1) -> str:
+    """Apply one PayPal event that the webhook view verified and acknowledged. Idempotent per event id.
+
+    PayPal redelivers only what was not acknowledged, and the view acknowledged at once: a failure here (the database
+    busy, PayPal unreachable for the capture) is retried by this task with back-off, up to WEBHOOK_MAX_ATTEMPTS.
+    """
+    try:
+        return services.payment_webhook_handle(event=event)
+    except Exception:
+        retry = paypal_webhook_process
+        if attempt >= WEBHOOK_MAX_ATTEMPTS or not retry.get_backend().supports_defer:
+            logger.exception("PayPal webhook %s failed for good (attempt %s)", event.get("id"), attempt)
+            raise
+        delay = webhook_retry_delay(attempt)
+        logger.warning(
+            "PayPal webhook %s failed (attempt %s), retried in %s", event.get("id"), attempt, delay, exc_info=True
+        )
+        retry.using(run_after=timezone.now() + delay).enqueue(event=event, attempt=attempt + 1)
+        return "retry"
 
 
 @cron("*/5 * * * *")

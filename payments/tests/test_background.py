@@ -212,3 +212,39 @@ def test_a_paypal_call_is_bounded_in_time(settings):
         assert time.monotonic() - started < 2
     finally:
         silent.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_webhook_whose_work_fails_is_retried_with_back_off(
+    api_client, member, make_reservation, paypal_settings, monkeypatch, caplog
+):
+    from payments import tasks
+
+    paypal_settings.TASKS = DATABASE_TASKS
+    reservation = make_reservation(member)
+    api_client.force_authenticate(member)
+    order_id = api_client.post(CREATE, reservation_payload(reservation), format="json").json()["id"]
+    api_client.force_authenticate(None)
+    order = PaymentOrder.objects.get(order_id=order_id)
+
+    real_handle = services.payment_webhook_handle
+
+    def database_busy(**kwargs):
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr(services, "payment_webhook_handle", database_busy)
+    assert _post_webhook(api_client, _capture_event(order)).status_code == 202
+    run_worker()
+    assert "failed (attempt 1), retried in 0:02:00" in caplog.text
+    order.refresh_from_db()
+    assert order.status == PaymentStatus.CREATED
+
+    monkeypatch.setattr(services, "payment_webhook_handle", real_handle)
+    run_worker()  # the retry waits for its back-off
+    order.refresh_from_db()
+    assert order.status == PaymentStatus.CREATED
+    with freeze_time(timezone.now() + tasks.webhook_retry_delay(1) + timedelta(seconds=1)):
+        run_worker()
+    order.refresh_from_db()
+    assert order.status == PaymentStatus.COMPLETED
+    assert PaymentWebhookEvent.objects.count() == 1
