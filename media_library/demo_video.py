@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 RECORD_JS = """
-async (seconds) => {
+async ([seconds, hue]) => {
   const canvas = document.createElement('canvas'); canvas.width = 640; canvas.height = 360;
   const ctx = canvas.getContext('2d');
   const options = {mimeType: 'video/webm;codecs=vp8', videoBitsPerSecond: 700000};
@@ -27,8 +27,8 @@ async (seconds) => {
     function frame() {
       const t = (performance.now() - start) / 1000;
       const gradient = ctx.createLinearGradient(0, 0, 640, 360);
-      gradient.addColorStop(0, `hsl(${295 + 25 * Math.sin(t)}, 55%, 22%)`);
-      gradient.addColorStop(1, `hsl(${325 + 20 * Math.cos(t)}, 65%, 42%)`);
+      gradient.addColorStop(0, `hsl(${hue + 25 * Math.sin(t)}, 55%, 22%)`);
+      gradient.addColorStop(1, `hsl(${hue + 30 + 20 * Math.cos(t)}, 65%, 42%)`);
       ctx.fillStyle = gradient; ctx.fillRect(0, 0, 640, 360);
       for (let i = 0; i < 7; i++) {
         ctx.beginPath(); ctx.fillStyle = `rgba(255, 220, 245, ${0.06 + 0.03 * i})`;
@@ -47,7 +47,7 @@ async (seconds) => {
 """
 
 
-def _record(out: Path, seconds: int) -> None:
+def _record(out: Path, seconds: int, hue: int = 295) -> None:
     from playwright.sync_api import sync_playwright
 
     chromium = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -59,16 +59,16 @@ def _record(out: Path, seconds: int) -> None:
         )
         page = browser.new_page()
         page.goto("about:blank")
-        out.write_bytes(base64.b64decode(page.evaluate(RECORD_JS, seconds)))
+        out.write_bytes(base64.b64decode(page.evaluate(RECORD_JS, [seconds, hue])))
         browser.close()
 
 
-def generate_webm(seconds: int = 4, timeout: int = 90) -> bytes | None:
+def generate_webm(seconds: int = 4, timeout: int = 90, hue: int = 295) -> bytes | None:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "demo.webm"
         try:
             subprocess.run(
-                [sys.executable, "-m", "media_library.demo_video", str(out), str(seconds)],
+                [sys.executable, "-m", "media_library.demo_video", str(out), str(seconds), str(hue)],
                 check=True,
                 timeout=timeout,
                 capture_output=True,
@@ -81,4 +81,6 @@ def generate_webm(seconds: int = 4, timeout: int = 90) -> bytes | None:
 
 
 if __name__ == "__main__":
-    _record(Path(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 4)
+    _record(
+        Path(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 4, int(sys.argv[3]) if len(sys.argv) > 3 else 295
+    )

@@ -1,89 +1,48 @@
-"""Demo pictures for `manage.py seed_demo`, drawn with Pillow (no downloads), and a short generated video.
+"""Demo pictures for `manage.py seed_demo`, drawn with Pillow (demo_pictures.py, no downloads), and two short
+generated videos.
 
 Idempotent: items are recognised by their title / alt text / overlay and created only once.
 """
 
-import io
-import math
-import random
-
 from django.core.files.uploadedfile import SimpleUploadedFile
-from PIL import Image, ImageDraw, ImageFont
 
 from . import services
+from .demo_pictures import draw_theme
 from .demo_video import generate_webm
 from .models import Media, SliderImage, SlideshowImage
 
-PALETTES = [
-    ((43, 16, 51), (142, 44, 142)),
-    ((90, 31, 99), (240, 139, 208)),
-    ((29, 16, 32), (179, 36, 90)),
-    ((60, 20, 80), (250, 190, 120)),
-    ((20, 40, 80), (200, 120, 220)),
-    ((70, 10, 40), (255, 160, 190)),
-]
-
+# (text overlay, theme): each slide its own picture (issue 24).
 SLIDES = [
-    "Pole dance pour tous les niveaux",
-    "Cerceau aérien et cabaret",
-    "EVJF et EVG : une soirée inoubliable",
+    ("Pole dance pour tous les niveaux", "room"),
+    ("Cerceau aérien et cabaret", "cabaret"),
+    ("EVJF et EVG : une soirée inoubliable", "stage"),
 ]
+# (alt text, description, theme): the alt text says what the illustration shows.
 SLIDER = [
-    ("Élèves en figure au mât lors d'un cours débutant", "Cours débutant du mardi soir"),
-    ("Une élève suspendue au cerceau aérien", "Atelier cerceau aérien"),
-    ("Groupe d'amies lors d'un enterrement de vie de jeune fille", "Un EVJF au studio"),
+    ("Illustration : une élève en figure inversée au mât, sous un projecteur", "Cours débutant du mardi soir", "pole"),
+    ("Illustration : une élève assise dans un cerceau aérien doré", "Atelier cerceau aérien", "hoop"),
+    (
+        "Illustration : ballons, confettis et coupes levées pour un enterrement de vie de jeune fille",
+        "Un EVJF au studio",
+        "party",
+    ),
 ]
+# (title, description, theme)
 PHOTOS = [
-    ("Gala de fin d'année", "Le spectacle des élèves sur la grande scène."),
-    ("Cours intermédiaire", "Travail des enchaînements au mât."),
-    ("Cerceau aérien", "Souplesse et équilibre."),
-    ("Cabaret", "Chorégraphie en talons."),
-    ("Stage d'été", "Une semaine de stage intensif."),
-    ("La salle", "Notre salle lumineuse de 80 m²."),
+    ("Gala de fin d'année", "Le spectacle des élèves sur la grande scène.", "stage"),
+    ("Cours intermédiaire", "Travail des enchaînements au mât.", "pole"),
+    ("Cerceau aérien", "Souplesse et équilibre.", "hoop"),
+    ("Cabaret", "Chorégraphie en talons.", "cabaret"),
+    ("Stage d'été", "Une semaine de stage intensif : souplesse et renforcement.", "stretch"),
+    ("La salle", "Notre salle lumineuse de 80 m².", "room"),
 ]
-VIDEO_TITLE = "Le studio en mouvement"
-
-
-def _font(size: int):
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # very old Pillow
-        return ImageFont.load_default()
-
-
-def draw_picture(*, width: int, height: int, seed: int, label: str = "") -> bytes:
-    """A gradient with soft shapes and an optional label, as JPEG bytes."""
-    rng = random.Random(seed)
-    top, bottom = PALETTES[seed % len(PALETTES)]
-    image = Image.new("RGB", (width, height))
-    draw = ImageDraw.Draw(image)
-    for y in range(height):
-        t = y / max(1, height - 1)
-        draw.line([(0, y), (width, y)], fill=tuple(round(a + (b - a) * t) for a, b in zip(top, bottom, strict=True)))
-    overlay = Image.new("RGBA", (width, height), (0, 0, 0, 0))
-    shapes = ImageDraw.Draw(overlay)
-    for _ in range(9):
-        r = rng.randint(height // 12, height // 4)
-        x, y = rng.randint(0, width), rng.randint(0, height)
-        shapes.ellipse([x - r, y - r, x + r, y + r], fill=(255, 230, 245, rng.randint(25, 70)))
-    # A stylised pole and dancer silhouette.
-    pole_x = int(width * (0.3 + 0.4 * rng.random()))
-    shapes.rectangle([pole_x - 4, 0, pole_x + 4, height], fill=(235, 235, 240, 200))
-    angle = rng.random() * math.pi
-    cx, cy = pole_x + int(40 * math.cos(angle)), int(height * 0.45)
-    shapes.ellipse([cx - 18, cy - 70, cx + 18, cy - 34], fill=(20, 5, 25, 210))
-    shapes.line([(cx, cy - 34), (cx + 10, cy + 60)], fill=(20, 5, 25, 210), width=14)
-    shapes.line([(cx + 10, cy + 60), (pole_x + 60, cy + 150)], fill=(20, 5, 25, 210), width=12)
-    shapes.line([(cx, cy - 20), (pole_x, cy - 60)], fill=(20, 5, 25, 210), width=10)
-    image = Image.alpha_composite(image.convert("RGBA"), overlay).convert("RGB")
-    if label:
-        draw = ImageDraw.Draw(image)
-        font = _font(max(18, height // 16))
-        draw.text((width // 20 + 2, height - height // 6 + 2), label, font=font, fill=(0, 0, 0))
-        draw.text((width // 20, height - height // 6), label, font=font, fill=(255, 255, 255))
-    buffer = io.BytesIO()
-    image.save(buffer, "JPEG", quality=88)
-    return buffer.getvalue()
+# (title, description, hue of the generated animation, home background)
+VIDEOS = [
+    ("Le studio en mouvement", "Une courte vidéo générée pour la démonstration.", 295, True),
+    ("Lumières du gala", "Ambiance de la scène du gala, vidéo générée pour la démonstration.", 330, False),
+]
+VIDEO_TITLE = VIDEOS[0][0]
+VIDEO_POSTER_THEMES = {"Le studio en mouvement": "room", "Lumières du gala": "stage"}
 
 
 def _upload(name: str, data: bytes, content_type: str = "image/jpeg") -> SimpleUploadedFile:
@@ -92,49 +51,54 @@ def _upload(name: str, data: bytes, content_type: str = "image/jpeg") -> SimpleU
 
 def run(*, stdout=None) -> None:
     created = 0
-    for index, overlay in enumerate(SLIDES):
+    for index, (overlay, theme) in enumerate(SLIDES):
         if not SlideshowImage.objects.filter(text_overlay=overlay).exists():
             # 4:3 on purpose for one of them: the server crops to 16:9.
             size = (1600, 1200) if index == 1 else (1920, 1080)
             services.slideshow_image_create(
-                image=_upload(f"slide-{index}.jpg", draw_picture(width=size[0], height=size[1], seed=index)),
+                image=_upload(f"slide-{index}.jpg", draw_theme(theme=theme, width=size[0], height=size[1], seed=index)),
                 text_overlay=overlay,
                 order=index,
             )
             created += 1
-    for index, (alt_text, description) in enumerate(SLIDER):
+    for index, (alt_text, description, theme) in enumerate(SLIDER):
         if not SliderImage.objects.filter(alt_text=alt_text).exists():
             services.slider_image_create(
-                image=_upload(f"slider-{index}.jpg", draw_picture(width=1200, height=800, seed=10 + index)),
+                image=_upload(f"slider-{index}.jpg", draw_theme(theme=theme, width=1200, height=800, seed=10 + index)),
                 alt_text=alt_text,
                 description=description,
             )
             created += 1
-    for index, (title, description) in enumerate(PHOTOS):
+    for index, (title, description, theme) in enumerate(PHOTOS):
         if not Media.objects.filter(title=title).exists():
             portrait = index % 3 == 2
+            width, height = (900, 1200) if portrait else (1400, 933)
             services.media_create(
                 title=title,
                 description=description,
                 file=_upload(
-                    f"photo-{index}.jpg",
-                    draw_picture(width=900 if portrait else 1400, height=1200 if portrait else 933, seed=20 + index),
+                    f"photo-{index}.jpg", draw_theme(theme=theme, width=width, height=height, seed=20 + index)
                 ),
             )
             created += 1
-    if not Media.objects.filter(title=VIDEO_TITLE).exists():
-        poster = _upload("poster.jpg", draw_picture(width=1280, height=720, seed=40, label=VIDEO_TITLE))
-        video = generate_webm()
+    for index, (title, description, hue, home_background) in enumerate(VIDEOS):
+        if Media.objects.filter(title=title).exists():
+            continue
+        theme = VIDEO_POSTER_THEMES[title]
+        poster = _upload(
+            f"poster-{index}.jpg", draw_theme(theme=theme, width=1280, height=720, seed=40 + index, label=title)
+        )
+        video = generate_webm(hue=hue)
         if video:
             services.media_create(
-                title=VIDEO_TITLE,
-                description="Une courte vidéo générée pour la démonstration.",
-                file=_upload("studio.webm", video, "video/webm"),
+                title=title,
+                description=description,
+                file=_upload(f"video-{index}.webm", video, "video/webm"),
                 poster=poster,
-                home_background=True,
+                home_background=home_background,
             )
             created += 1
         elif stdout:
-            stdout.write("  Médiathèque : pas de Chromium pour générer la vidéo de démonstration (affiche seule).")
+            stdout.write(f"  Médiathèque : pas de Chromium pour générer la vidéo « {title} » (ignorée).")
     if stdout:
         stdout.write(f"  Médiathèque : {created} élément(s) ajouté(s).")

@@ -147,7 +147,9 @@ def test_forms_in_error_and_the_phone_calendar_have_no_serious_violations(browse
 
     CourseSessionFactory(start=timezone.now() + timedelta(days=1))
     problems = {}
-    phone = browser.new_context(bypass_csp=True, locale="fr-FR", timezone_id="Europe/Paris", viewport={"width": 390, "height": 844})
+    phone = browser.new_context(
+        bypass_csp=True, locale="fr-FR", timezone_id="Europe/Paris", viewport={"width": 390, "height": 844}
+    )
 
     page = _open(phone, live_server, "/register")
     page.get_by_role("button", name="Créer mon compte").click()
@@ -167,7 +169,9 @@ def test_forms_in_error_and_the_phone_calendar_have_no_serious_violations(browse
     page.close()
     phone.close()
 
-    laptop = browser.new_context(bypass_csp=True, locale="fr-FR", timezone_id="Europe/Paris", viewport={"width": 1366, "height": 900})
+    laptop = browser.new_context(
+        bypass_csp=True, locale="fr-FR", timezone_id="Europe/Paris", viewport={"width": 1366, "height": 900}
+    )
     page = _open(laptop, live_server, "/admin/sessions", user=staff)
     page.locator(".dash-main").get_by_role("button", name=re.compile("^Ajouter")).first.click()
     dialog = page.locator("dialog[open]")

@@ -14,14 +14,17 @@ from django.core.management import call_command
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 SIZES = [(390, 844), (768, 1024), (1366, 900)]
-SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"))
+SCREENSHOTS = Path(
+    os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots")
+)
 
 # Text cut by its box: an element that hides its overflow (or ends it with an ellipsis) while its own text is wider
 # than the box. Visually hidden helpers and media are not text; scrolling regions show the rest on demand.
 CUT_TEXT = """() => {
   const cut = [];
   for (const el of document.body.querySelectorAll('*')) {
-    if (el.closest('.visually-hidden, [hidden], [aria-hidden="true"], svg, video, iframe, .table-wrap, [role="region"]')) continue;
+    const skipped = '.visually-hidden, [hidden], [aria-hidden="true"], svg, video, iframe, .table-wrap, [role=region]';
+    if (el.closest(skipped)) continue;
     if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
     const style = getComputedStyle(el);
     const clips = ['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis';
@@ -29,16 +32,20 @@ CUT_TEXT = """() => {
     const ownText = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!ownText) continue;
     if (el.clientWidth <= 1 && el.clientHeight <= 1) continue; // the visually-hidden technique
-    if (el.scrollWidth > el.clientWidth + 1) cut.push(`${el.tagName.toLowerCase()}.${el.className}: ${el.textContent.trim().slice(0, 40)}`);
+    if (el.scrollWidth > el.clientWidth + 1) {
+      cut.push(`${el.tagName.toLowerCase()}.${el.className}: ${el.textContent.trim().slice(0, 40)}`);
+    }
   }
   return cut;
 }"""
 
 # Each nav link and account control on one line, all on the header's one row.
 HEADER_ROWS = """() => {
-  const items = Array.from(document.querySelectorAll('.site-header .nav-links > li, .site-header .nav-auth > li, .site-header .account-menu-button, .site-header .brand, .site-header .header-phone'))
-    .filter((el) => el.getClientRects().length);
-  const tops = new Set(items.map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)));
+  const selector = ['.nav-links > li', '.nav-auth > li', '.account-menu-button', '.brand', '.header-phone']
+    .map((s) => `.site-header ${s}`).join(', ');
+  const items = Array.from(document.querySelectorAll(selector)).filter((el) => el.getClientRects().length);
+  const centre = (el) => el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2;
+  const tops = new Set(items.map((el) => Math.round(centre(el))));
   const centres = Array.from(tops);
   const spread = Math.max(...centres) - Math.min(...centres);
   const wrapped = items.filter((el) => {
@@ -124,7 +131,9 @@ def test_main_pages_fit_every_screen(browser, live_server, demo):
     problems = {}
     for width, height in SIZES:
         for who in (None, "member", "staff"):
-            context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR", timezone_id="Europe/Paris")
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, locale="fr-FR", timezone_id="Europe/Paris"
+            )
             if who:
                 _login(context, live_server, users[who])
             for name, path, page_user, prepare in PAGES:
@@ -172,7 +181,9 @@ def test_the_cookie_bar_never_covers_a_forms_buttons_and_refusing_takes_one_tap(
 
 def test_the_header_holds_one_row_from_320_to_1920(browser, live_server, staff):
     for width, height in [(320, 640), (1200, 800), (1920, 1080)]:
-        context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR", timezone_id="Europe/Paris")
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, locale="fr-FR", timezone_id="Europe/Paris"
+        )
         _login(context, live_server, staff)
         page = context.new_page()
         page.goto(live_server.url + "/")
