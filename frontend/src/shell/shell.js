@@ -117,10 +117,21 @@ function initDjangoMessages() {
   });
 }
 
+/** A page the server sent back with a form in error (contact, room rental, the pages without JavaScript's help):
+    the first field in error is brought into view and focused, so its message is read (issue 24). */
+export function focusServerErrors(root = document) {
+  const field = root.querySelector('main form [aria-invalid="true"]');
+  if (!field) return null;
+  field.scrollIntoView?.({ block: "center" });
+  field.focus({ preventScroll: true });
+  return field;
+}
+
 export function initShell() {
   initScroll();
   initMobileMenu();
   initAccountMenu();
   initConsent();
   initDjangoMessages();
+  focusServerErrors();
 }

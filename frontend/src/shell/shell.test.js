@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { debounce } from "./debounce.js";
 import { CONSENT_KEY, getConsent, initConsent, loadEmbeds, setConsent } from "./consent.js";
+import { focusServerErrors } from "./shell.js";
 
 describe("debounce", () => {
   beforeEach(() => vi.useFakeTimers());
@@ -66,5 +67,19 @@ describe("pictures hosted elsewhere", () => {
     loadEmbeds();
     expect(img.getAttribute("src")).toBe("https://photos.example/a.jpg");
     expect(img.hasAttribute("data-consent-src")).toBe(false);
+  });
+});
+
+describe("forms the server sent back in error (issue 24)", () => {
+  it("focus the first field in error", () => {
+    document.body.innerHTML = `<main><form><input name="name"><input name="email" aria-invalid="true"><input name="phone" aria-invalid="true"></form></main>`;
+    Element.prototype.scrollIntoView = vi.fn();
+    expect(focusServerErrors()).toBe(document.querySelector('[name="email"]'));
+    expect(document.activeElement).toBe(document.querySelector('[name="email"]'));
+  });
+
+  it("leave the focus alone on a page without errors", () => {
+    document.body.innerHTML = `<main><form><input name="name"></form></main>`;
+    expect(focusServerErrors()).toBeNull();
   });
 });
