@@ -369,17 +369,26 @@ def email_confirm(*, token: str) -> User:
 
 
 def email_confirmation_resend(*, email: str) -> None:
-    """Send a new confirmation link if this e-mail has an unconfirmed account. Says nothing either way."""
+    """Send a new confirmation link if this e-mail has an unconfirmed account. Says nothing either way, and does
+    the same work either way in the request: it queues the job (accounts.tasks.confirmation_resend_send)."""
+    from .tasks import confirmation_resend_send
+
     email = normalize_email(email)
-    if not email:
+    if not email or len(email) > 254:
         raise AccountError(MSG_FORGOT_EMAIL_REQUIRED, field="email")
+    confirmation_resend_send.enqueue(email=email)
+
+
+def confirmation_resend(*, email: str) -> bool:
+    """The worker's half of a resend request."""
     user = User.objects.filter(email__iexact=email, is_active=True, email_confirmed_at__isnull=True).first()
     if user is None:
-        return
+        return False
     # One new link a minute per account is plenty; more would let anyone flood a mailbox.
     if not cache.add(f"accounts:resend:{user.pk}", 1, timeout=60):
-        return
+        return False
     _send_confirmation(user, account_token_create(user=user, purpose=TokenPurpose.CONFIRM_EMAIL))
+    return True
 
 
 # --- Login and its throttle ----------------------------------------------------------------------------------

@@ -9,3 +9,9 @@ from . import services
 def password_reset_mail_send(email: str) -> bool:
     """Look the address up and mail a reset link if it has an account (the request only queued this)."""
     return services.password_reset_mail(email=email)
+
+
+@task
+def confirmation_resend_send(email: str) -> bool:
+    """Mail a new confirmation link if the address has an account waiting for one."""
+    return services.confirmation_resend(email=email)

@@ -250,13 +250,18 @@ def test_item9_forgot_password_does_the_same_request_work_for_known_and_unknown_
     request runs the same queries for both."""
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
     UserFactory(email="emma@example.fr")
-    shapes = []
-    for email in ("emma@example.fr", "personne@example.fr"):
-        with CaptureQueriesContext(connection) as queries:
-            response = api_client.post("/api/users/forgot-password", {"email": email}, format="json")
-        assert response.status_code == 200 and response.json()["message"] == services.MSG_FORGOT_SENT
-        shapes.append([q["sql"].split(" ")[0] for q in queries.captured_queries])
-    assert shapes[0] == shapes[1]
+    UserFactory(email="attente@example.fr", email_confirmed_at=None)
+    for path, message, known in (
+        ("/api/users/forgot-password", services.MSG_FORGOT_SENT, "emma@example.fr"),
+        ("/api/users/resend-confirmation", services.MSG_CONFIRMATION_RESENT, "attente@example.fr"),
+    ):
+        shapes = []
+        for email in (known, "personne@example.fr"):
+            with CaptureQueriesContext(connection) as queries:
+                response = api_client.post(path, {"email": email}, format="json")
+            assert response.status_code == 200 and response.json()["message"] == message
+            shapes.append([q["sql"].split(" ")[0] for q in queries.captured_queries])
+        assert shapes[0] == shapes[1], path
 
 
 # --- Item 10: a page on another site can log a member out --------------------------------------------------
