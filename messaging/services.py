@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from studio.emails import send_templated_email
+from studio.ratelimit import staff_notification_recipients
 
 from .models import ContactMessage, ContactReply, RentalEventType, ReplyAuthorRole, RoomRentalRequest
 
@@ -83,8 +84,11 @@ def contact_message_create(
         last_activity_at=now,
         staff_unread=True,
     )
+    recipients = staff_notification_recipients(_staff_recipients())  # DECISIONS.md 31: capped per hour
+    if not recipients:
+        return message
     _send_safely(
-        to=_staff_recipients(),
+        to=recipients,
         subject=f"Nouveau message : {message.subject or 'sans sujet'}",
         template="messaging_contact_staff",
         context={"message": message, "staff_url": f"{settings.SITE_URL}/messages/{message.pk}"},
@@ -200,8 +204,11 @@ def room_rental_request_create(
         time=time,
         message=(message or "").strip()[:MAX_MESSAGE_LENGTH],
     )
+    recipients = staff_notification_recipients(_staff_recipients())  # DECISIONS.md 31: capped per hour
+    if not recipients:
+        return request
     _send_safely(
-        to=_staff_recipients(),
+        to=recipients,
         subject=f"Demande de location : {request.event_type} le {request.date:%d/%m/%Y}",
         template="messaging_rental_staff",
         context={"rental": request, "dashboard_url": f"{settings.SITE_URL}/admin/rentals"},

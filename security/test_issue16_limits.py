@@ -253,3 +253,16 @@ def test_item8_test_settings_keep_limits_off_for_the_rest_of_the_suite():
 
 def test_item8_contact_page_message_constant_is_french():
     assert messaging_services.MSG_CONTACT_SENT and "Trop de demandes" in MSG_RATE_LIMITED
+
+
+def test_item8_staff_notifications_of_public_forms_are_capped_per_hour_and_posts_still_stored(
+    api_client, mailoutbox, rate_limits, settings
+):
+    """Thirty contact posts from thirty addresses: each stored, the studio's mailbox told at most the cap."""
+    from messaging.models import ContactMessage
+
+    settings.STAFF_NOTIFICATIONS_PER_HOUR = 10
+    for n in range(30):
+        assert contact(api_client, n, REMOTE_ADDR=f"198.51.100.{n}").status_code == 201
+    assert ContactMessage.objects.count() == 30
+    assert len(mailoutbox) == 10

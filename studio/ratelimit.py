@@ -29,6 +29,9 @@ DEFAULT_PUBLIC_FORM_RATES = {
     "resend": "5/15m",
 }
 DEFAULT_EMAILS_PER_RECIPIENT_PER_HOUR = 5
+# The studio's own mailbox gets one e-mail per contact message or rental request: a higher cap, the posts being
+# rate-limited per client already; past it the posts are still stored and listed in the dashboard.
+DEFAULT_STAFF_NOTIFICATIONS_PER_HOUR = 30
 HOUR = 3600
 
 
@@ -120,14 +123,17 @@ def rate_limited_page(form: str):
 # --- E-mails per recipient --------------------------------------------------------------------------------------
 
 
-def recipient_quota_take(address: str) -> bool:
-    """Count one e-mail to `address` in the current hour; False past EMAILS_PER_RECIPIENT_PER_HOUR (then the
-    caller sends nothing, and answers the visitor as it would have: the cap is not revealed)."""
-    cap = getattr(settings, "EMAILS_PER_RECIPIENT_PER_HOUR", DEFAULT_EMAILS_PER_RECIPIENT_PER_HOUR)
-    if cap is None:
+def recipient_quota_take(address: str, *, cap: int | None = None, scope: str = "account") -> bool:
+    """Count one e-mail to `address` in the current hour; False past the cap (then the caller sends nothing, and
+    answers the visitor as it would have: the cap is not revealed). The cap is EMAILS_PER_RECIPIENT_PER_HOUR for
+    account e-mails, or `cap` for another `scope` (staff notifications of the public forms); setting
+    EMAILS_PER_RECIPIENT_PER_HOUR to None switches every cap off (the test suite does)."""
+    default_cap = getattr(settings, "EMAILS_PER_RECIPIENT_PER_HOUR", DEFAULT_EMAILS_PER_RECIPIENT_PER_HOUR)
+    if default_cap is None:
         return True
+    cap = default_cap if cap is None else cap
     digest = hashlib.sha256(address.strip().lower().encode()).hexdigest()
-    key = f"mail-quota:{digest}"
+    key = f"mail-quota:{scope}:{digest}"
     if cache.add(key, 1, timeout=HOUR):
         count = 1
     else:
@@ -137,3 +143,10 @@ def recipient_quota_take(address: str) -> bool:
             cache.add(key, 1, timeout=HOUR)
             count = 1
     return count <= cap
+
+
+def staff_notification_recipients(addresses: list[str]) -> list[str]:
+    """The staff addresses that may still be told of a public form post this hour (STAFF_NOTIFICATIONS_PER_HOUR):
+    past it the post is stored and shown in the dashboard, but no more e-mail goes out."""
+    cap = getattr(settings, "STAFF_NOTIFICATIONS_PER_HOUR", DEFAULT_STAFF_NOTIFICATIONS_PER_HOUR)
+    return [address for address in addresses if recipient_quota_take(address, cap=cap, scope="staff")]

@@ -227,6 +227,7 @@ PUBLIC_FORM_RATES = {
     "resend": env("RATE_RESEND_CONFIRMATION", default="5/15m"),
 }
 EMAILS_PER_RECIPIENT_PER_HOUR = env.int("EMAILS_PER_RECIPIENT_PER_HOUR", default=5)
+STAFF_NOTIFICATIONS_PER_HOUR = env.int("STAFF_NOTIFICATIONS_PER_HOUR", default=30)
 
 # Background work (DECISIONS.md 41) through Django's task framework. The embedded default queues tasks in the database
 # (django-tasks-db; worker: `manage.py db_worker`). TASKS_BACKEND=rq queues them in Redis instead (django-tasks-rq;
