@@ -447,8 +447,9 @@ class ReservationPayloadSerializer(serializers.Serializer):
     date = _text()
     time = _text()
     participants = serializers.JSONField(required=False, allow_null=True)
-    message = _text()
-    email = _text()
+    # A TextField has no column bound; 5,000 characters, as a contact message (issue 16).
+    message = _text(max_length=5000, error_messages={"max_length": MSG_TEXT_TOO_LONG})
+    email = _text(max_length=254, error_messages={"max_length": MSG_TEXT_TOO_LONG})
     # Bounded by the reservation's columns (issue 16): a 100,000-character name is refused, in French.
     first_name = _text(max_length=150, error_messages={"max_length": MSG_TEXT_TOO_LONG})
     last_name = _text(max_length=150, error_messages={"max_length": MSG_TEXT_TOO_LONG})

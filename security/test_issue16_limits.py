@@ -99,6 +99,16 @@ def test_item6_a_first_name_of_100000_characters_on_a_hold_is_refused(api_client
     assert response.json()["error"] == MSG_TEXT_TOO_LONG.format(max_length=150)
 
 
+def test_item6_a_megabyte_message_or_email_on_a_hold_is_refused(api_client, member, session):
+    api_client.force_authenticate(member)
+    for field, size, bound in (("message", 1_000_000, 5000), ("email", 100_000, 254)):
+        response = api_client.post(
+            "/api/reservations-courses", hold_payload(session, **{field: "m" * size}), format="json"
+        )
+        assert response.status_code == 400, field
+        assert response.json()["error"] == MSG_TEXT_TOO_LONG.format(max_length=bound)
+
+
 def test_item6_profile_and_registration_texts_are_bounded_by_the_model(api_client, member):
     api_client.force_authenticate(member)
     response = api_client.put("/api/users/profile", {"first_name": "A" * 100_000}, format="json")
