@@ -111,7 +111,7 @@ def test_buying_a_10_class_card_then_booking_three_sessions_leaves_7_credits(api
     assert api_client.get(MINE).json()[0]["credits_left"] == 7
     assert Reservation.objects.filter(status=RS.CONFIRMED, paid_with_pass_id=card["id"]).count() == 3
     assert PaymentOrder.objects.count() == 1  # no card payment for the three classes
-    rows = api_client.get(f"/api/course-feedback/user/{member.pk}").json()
+    rows = api_client.get(f"/api/course-feedback/user/{member.pk}").json()["results"]
     assert [row["paid_with_pass"]["title"] for row in rows] == ["Carte 10 cours"] * 3
     spends = PassAdjustment.objects.filter(action=PassAdjustmentAction.SPEND)
     assert sorted(spends.values_list("credits_delta", flat=True)) == [-1, -1, -1]
@@ -302,7 +302,7 @@ def test_the_window_is_configurable(api_client, member, settings):
     reservation_id = book(api_client, member, future_session(days=3), card.pk).json()["id"]
     response = api_client.post(cancel_url(reservation_id))
     assert response.json()["error"] == services.MSG_CANCEL_TOO_LATE.format(hours=96)
-    rows = api_client.get(f"/api/course-feedback/user/{member.pk}").json()
+    rows = api_client.get(f"/api/course-feedback/user/{member.pk}").json()["results"]
     assert rows[0]["can_cancel"] is False
 
 
