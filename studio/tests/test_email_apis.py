@@ -69,3 +69,12 @@ def test_resend_sends_the_mail_and_says_so(api_client, staff, mailoutbox):
     missing = api_client.post("/api/emails/999999/resend")
     assert missing.status_code == 404 and missing.json()["error"] == emails.MSG_EMAIL_NOT_FOUND
     assert len(mailoutbox) == 1
+
+
+def test_the_django_admin_lists_the_outbox_read_only(client, django_user_model):
+    admin_user = django_user_model.objects.create_superuser(email="ops@example.fr", password="x-Secret-2026")
+    _undelivered()
+    client.force_login(admin_user)
+    response = client.get("/django-admin/studio/outgoingemail/")
+    assert response.status_code == 200 and "lea@example.fr" in response.content.decode()
+    assert client.get("/django-admin/studio/outgoingemail/add/").status_code == 403
