@@ -193,6 +193,24 @@ def test_a_supervisor_cannot_move_a_members_email_onto_an_existing_account(api_c
     assert member.email == "membre@example.fr" and member.pending_email == ""
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/users/{big}",
+        "/api/contact-messages/{big}",
+        "/api/contact-messages/user/{big}",
+        "/api/course-feedback/user/{big}",
+        "/user/profile/{big}",
+        "/user/messages/{big}",
+        "/messages/{big}",
+    ],
+)
+def test_ids_beyond_the_databases_integers_answer_404_or_403(client, staff, path):
+    client.force_login(staff)
+    response = client.get(path.format(big="9" * 30))
+    assert response.status_code in (200, 403, 404), response.content[:200]
+
+
 # --- Replays --------------------------------------------------------------------------------------------------
 
 

@@ -66,7 +66,8 @@ def exception_handler(exc, context):
         return error_response(MSG_INVALID, status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "message_dict") else exc.messages)
-    if isinstance(exc, Http404):
+    if isinstance(exc, Http404 | OverflowError):
+        # OverflowError: an id beyond the database's integers (SQLite raises it) names nothing that exists.
         return error_response(MSG_NOT_FOUND, status.HTTP_404_NOT_FOUND)
     if isinstance(exc, PermissionDenied):
         return error_response(MSG_FORBIDDEN, status.HTTP_403_FORBIDDEN)
