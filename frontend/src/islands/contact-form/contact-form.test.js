@@ -51,4 +51,15 @@ describe("contact form", () => {
     expect(document.activeElement).toBe(form.elements.email);
     expect(document.getElementById(form.elements.email.getAttribute("aria-describedby")).textContent).toBe("Saisissez une adresse e-mail valide.");
   });
+
+  it("says to wait when the server answers 429 (DECISIONS.md 31)", async () => {
+    const waitMessage = "Trop de demandes depuis votre connexion. Merci de réessayer dans quelques minutes.";
+    const body = JSON.stringify({ error: waitMessage, message: waitMessage });
+    vi.spyOn(globalThis, "fetch").mockResolvedValue({ ok: false, status: 429, text: () => Promise.resolve(body) });
+    const form = setup();
+    form.dispatchEvent(new Event("submit", { cancelable: true }));
+    await flush();
+    await flush();
+    expect(form.querySelector("[data-form-status]").textContent).toBe(waitMessage);
+  });
 });

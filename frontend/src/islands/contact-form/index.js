@@ -68,7 +68,8 @@ export function enhanceContactForm(form) {
       showStatus(status, form.dataset.sent, true);
       reveal(status);
     } catch (error) {
-      showStatus(status, form.dataset.failed, false);
+      // Past the per-address limit (DECISIONS.md 31) the server's French message says to wait: show it.
+      showStatus(status, error.status === 429 && error.message ? error.message : form.dataset.failed, false);
       showFieldErrors(form, error.data && error.data.errors);
       // Issue 24: the first field in error (or the message) is brought into view and focused.
       reveal(form.querySelector("[aria-invalid='true']") || status);
