@@ -164,7 +164,7 @@ def test_confirm_is_idempotent_and_mails_once_with_an_ics(member, mailoutbox, dj
     mail = mailoutbox[0]
     assert SUBJECT_RESERVATION_CONFIRMED in mail.subject
     assert mail.to == [member.email]
-    assert "Votre réservation est confirmée" in mail.body and "50,00 €" in mail.body
+    assert "Votre réservation est confirmée" in mail.body and "50,00\u00a0€" in mail.body  # {{ amount|euros }}
     name, content, mimetype = mail.attachments[0]
     assert name.endswith(".ics") and mimetype == "text/calendar"
     assert "BEGIN:VEVENT" in content and f"SUMMARY:{session.course.title}" in content
