@@ -61,6 +61,7 @@ MSG_DECLINED = "Le paiement a été refusé. Votre place reste réservée jusqu'
 MSG_DECLINED_TARIFF = "Le paiement a été refusé : vous pouvez réessayer avec un autre moyen de paiement."
 MSG_PENDING = "Votre paiement est en cours de vérification par PayPal. Vous recevrez un email dès sa validation."
 MSG_ORDER_CLOSED = "Cette commande n'est plus payable."
+MSG_ORDER_NOT_CANCELLABLE = "Ce paiement est déjà terminé : il ne peut plus être annulé ici."
 MSG_AMOUNT_CAPTURED_MISMATCH = "Montant capturé différent du montant de la commande : vérification manuelle requise."
 # Money captured for nothing in return goes back (issue 16). {reason} says why, {amount} is in French ("25,00").
 MSG_REFUNDED = (
@@ -476,7 +477,11 @@ def simulator_order_approve(*, order_id: str, user, card_declined: bool) -> None
 def payment_order_cancel(*, order_id: str, user) -> PaymentOrder:
     """The buyer closed the payment window: an open order becomes VOIDED. The reservation keeps its hold."""
     order = _owned_order(order_id=order_id, user=user)
-    return _mark(order_id=order.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
+    order = _mark(order_id=order.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
+    if order.status != PaymentStatus.VOIDED:
+        # Paid, refunded or being refunded: saying "cancelled" (200) would mislead a client that reads the status.
+        raise PaymentError(MSG_ORDER_NOT_CANCELLABLE, status_code=409)
+    return order
 
 
 # --- receipt ---------------------------------------------------------------------------------------------------

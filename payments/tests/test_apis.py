@@ -284,6 +284,20 @@ def test_cancel_voids_the_order_and_keeps_the_hold(api_client, member, make_rese
     assert api_client.post(CAPTURE, {"orderId": order_id}, format="json").json()["error"] == services.MSG_ORDER_CLOSED
 
 
+def test_cancelling_a_paid_order_is_refused_and_changes_nothing(api_client, member, make_reservation):
+    reservation = make_reservation(member)
+    api_client.force_authenticate(member)
+    order_id = _create(api_client, reservation_payload(reservation)).json()["id"]
+    _simulate_buyer(api_client, order_id)
+    assert api_client.post(CAPTURE, {"orderId": order_id}, format="json").status_code == 200
+    response = api_client.post(CANCEL, {"orderId": order_id}, format="json")
+    assert response.status_code == 409
+    assert response.json()["error"] == services.MSG_ORDER_NOT_CANCELLABLE
+    assert PaymentOrder.objects.get().status == PaymentStatus.COMPLETED
+    reservation.refresh_from_db()
+    assert reservation.status == ReservationStatus.CONFIRMED
+
+
 def test_a_member_cannot_capture_someone_elses_order(api_client, member, other_member, card_tariff):
     api_client.force_authenticate(member)
     order_id = _create(api_client, tariff_payload(card_tariff, member)).json()["id"]
