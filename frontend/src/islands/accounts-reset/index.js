@@ -1,10 +1,9 @@
-/* /reset-password/<token>: the two passwords must match (live warning too); on success /login after 2 s. */
+/* /reset-password/<token>: the two passwords must match (live warning too); on success the message stays, with a link to /login. */
 import { api } from "../../components/api.js";
 import {
   enablePasswordToggles,
   onReady,
   readProps,
-  redirectAfter,
   setBusy,
   showError,
   showSuccess,
@@ -38,8 +37,10 @@ onReady(() => {
         method: "POST",
         body: { newPassword: password.value, confirmPassword: confirmation.value },
       });
+      // The message stays in view with the way on (issue 24), rather than leaving after 2 s.
+      for (const element of form.elements) element.disabled = true;
       showSuccess(form, (data && data.message) || messages.success);
-      redirectAfter("/login", props.redirectMs);
+      form.querySelector("[data-after-success]")?.removeAttribute("hidden");
     } catch (error) {
       showError(form, resetErrorMessage(error, messages));
       setBusy(form, false);
