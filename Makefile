@@ -60,20 +60,22 @@ chromium:
 # `N passed, N failed[, N skipped]` (scripts/test_totals.py), exiting non-zero when any suite failed.
 RESULTS := .test-results
 SUITES := vitest pytest-sqlite pytest-postgres lighthouse openapi schemathesis
+# Run alone, a suite installs and builds first; inside `make test` that was done once already.
+SUITE_PREREQS = $(if $(PREREQS_DONE),,install build chromium)
 
 test-islands: node_modules/.installed
 	@mkdir -p $(RESULTS)
 	npm run --silent test -- --reporter=default --reporter=json --outputFile.json=$(RESULTS)/vitest.json \
 	  || { touch $(RESULTS)/vitest.crashed; exit 1; }
 
-test-python: install build chromium
+test-python: $(SUITE_PREREQS)
 	@mkdir -p $(RESULTS)
 	DJANGO_SETTINGS_MODULE=studio.settings.test $(VENV)/bin/pytest --junitxml=$(RESULTS)/pytest-sqlite.xml \
 	  || { touch $(RESULTS)/pytest-sqlite.crashed; exit 1; }
 
 # PostgreSQL runs what SQLite cannot prove: the row-lock races and other database-specific tests (markers `postgres`
 # and `database`), not the whole suite a second time.
-test-postgres: install build chromium
+test-postgres: $(SUITE_PREREQS)
 	@mkdir -p $(RESULTS)
 	@if scripts/pg-available.sh $(PY); then \
 	  echo "== Database-specific tests on PostgreSQL ($(PG_URL)) =="; \
@@ -84,13 +86,13 @@ test-postgres: install build chromium
 	fi
 
 # Lighthouse accessibility, best practices and SEO on every public page (performance runs apart: make lighthouse).
-test-lighthouse: install build chromium
+test-lighthouse: $(SUITE_PREREQS)
 	@mkdir -p $(RESULTS)
 	$(PY) bench/lighthouse.py --no-performance --runs 1 --report $(RESULTS)/lighthouse.json \
 	  || { touch $(RESULTS)/lighthouse.crashed; exit 1; }
 
 # The OpenAPI schema validates, and schemathesis against a live gunicorn, bounded in time: any 5xx fails.
-test-api: install
+test-api: $(if $(PREREQS_DONE),,install)
 	@mkdir -p $(RESULTS)
 	@if DJANGO_SETTINGS_MODULE=studio.settings.test $(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null; \
 	then echo '{"passed": 1, "failed": 0}' > $(RESULTS)/openapi.json; \
@@ -101,19 +103,9 @@ test-api: install
 test: install build chromium
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	@for suite in test-islands test-python test-postgres test-lighthouse test-api; do \
-	  $(MAKE) --no-print-directory $$suite || echo "($$suite failed)"; \
+	  $(MAKE) --no-print-directory $$suite PREREQS_DONE=1 || echo "($$suite failed)"; \
 	done
 	@$(PY) scripts/test_totals.py $(RESULTS) $(SUITES)
-
-lighthouse: install build chromium
-	$(PY) bench/lighthouse.py --no-performance --runs 1
-
-# schemathesis against a live gunicorn from the OpenAPI schema, bounded in time: any 5xx fails.
-test-api: install
-	DJANGO_SETTINGS_MODULE=studio.settings.test $(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null
-	$(PY) bench/api_fuzz.py --max-time 90
-
-test: install build chromium test-islands test-python test-postgres test-lighthouse test-api
 
 lighthouse: install build chromium
 	$(PY) bench/lighthouse.py --runs 3
