@@ -42,6 +42,7 @@ serve:
 	DJANGO_DEBUG=false $(PY) manage.py collectstatic --noinput -v 0
 	@echo "Le site tourne sur http://$(HOST):$(PORT) : gunicorn, worker et planificateur (Ctrl+C arrête les trois)"
 	DJANGO_DEBUG=false GUNICORN_BIND=$(HOST):$(PORT) GUNICORN_WORKERS=$${GUNICORN_WORKERS:-2} PYTHONUNBUFFERED=1 \
+	  SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} \
 	  $(VENV)/bin/honcho start -f Procfile
 
 run: install build seed serve
@@ -49,7 +50,8 @@ run: install build seed serve
 # For developers: runserver with DEBUG and autoreload, webpack rebuilding the islands on change, worker, scheduler.
 dev: install seed
 	@echo "Développement sur http://$(HOST):$(PORT) (DEBUG, rechargement automatique ; Ctrl+C pour arrêter)"
-	DJANGO_DEBUG=true HOST=$(HOST) PORT=$(PORT) PYTHONUNBUFFERED=1 $(VENV)/bin/honcho start -f Procfile.dev
+	DJANGO_DEBUG=true HOST=$(HOST) PORT=$(PORT) PYTHONUNBUFFERED=1 SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} \
+	  $(VENV)/bin/honcho start -f Procfile.dev
 
 chromium:
 	@command -v /usr/bin/chromium >/dev/null 2>&1 || { \
