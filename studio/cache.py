@@ -83,21 +83,59 @@ def cached_public(name: str, builder, timeout: int | None = None):
     return value
 
 
+# Paths whose views are decorated with cache_public_page, learnt from their answers: the middleware looks only
+# these up, so other requests cost no cache round trip.
+_PUBLIC_PATHS: set[str] = set()
+
+
+def _anonymous_get(request) -> bool:
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+        # A pending flash message (e.g. after logout) lives in the messages cookie: render it, don't serve a copy.
+        and not request.COOKIES.get(getattr(settings, "MESSAGE_COOKIE_NAME", "messages"))
+        and "HTTP_AUTHORIZATION" not in request.META
+    )
+
+
+def _page_name(request) -> str:
+    return f"page:{request.get_full_path()}"
+
+
+class PublicPageCacheMiddleware:
+    """Answer anonymous visitors' cached public pages right after whitenoise, before sessions, CSRF, authentication
+    and the view; store each public page with the headers it has after every middleware (frame and content security
+    policies included), so that a hit answers exactly what the first visitor got. Pages are marked for storage by
+    `cache_public_page`; the version check is the same as every other public entry's."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path in _PUBLIC_PATHS and _anonymous_get(request):
+            request.get_host()  # the host check CommonMiddleware would do: a bad Host header still answers 400
+            _version, page = _read(_page_name(request))
+            if page is not None:
+                status, content, headers = page
+                return HttpResponse(content, status=status, headers=headers)
+        response = self.get_response(request)
+        marked = getattr(response, "_public_page", None)
+        if marked is not None and response.status_code == 200 and not response.cookies:
+            name, version = marked
+            _write(name, version, (response.status_code, response.content, list(response.items())), None)
+        return response
+
+
 def cache_public_page(view):
-    """Serve a cached copy to anonymous GETs; skip responses that set cookies (CSRF, session)."""
+    """Serve a cached copy to anonymous GETs; skip responses that set cookies (CSRF, session). The copy is stored by
+    PublicPageCacheMiddleware once every middleware has answered."""
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
-        cacheable = (
-            request.method in ("GET", "HEAD")
-            and not request.user.is_authenticated
-            and not request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-            # A pending flash message (e.g. after logout) lives in the messages cookie: render it, don't serve a copy.
-            and not request.COOKIES.get(getattr(settings, "MESSAGE_COOKIE_NAME", "messages"))
-        )
-        if not cacheable:
+        if not (_anonymous_get(request) and not request.user.is_authenticated):
             return view(request, *args, **kwargs)
-        name = f"page:{request.get_full_path()}"
+        _PUBLIC_PATHS.add(request.path)  # from now on this worker's middleware answers hits on this path
+        name = _page_name(request)
         version, page = _read(name)
         if page is not None:
             status, content, headers = page
@@ -106,7 +144,7 @@ def cache_public_page(view):
         if hasattr(response, "render") and callable(response.render):
             response = response.render()
         if response.status_code == 200 and not response.cookies and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-            _write(name, version, (response.status_code, response.content, list(response.items())), None)
+            response._public_page = (name, version)
         return response
 
     return wrapper

@@ -45,6 +45,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "studio.request_limits.RequestSizeLimitMiddleware",  # 413 before anything reads an oversized body
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "studio.cache.PublicPageCacheMiddleware",  # cached public pages for visitors, before sessions and CSRF
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

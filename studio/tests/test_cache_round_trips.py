@@ -74,3 +74,34 @@ def test_a_change_made_through_another_worker_is_seen_at_once(reads):
     finally:
         public_cache.cache = real
     assert "Cours du soir ajouté" in client.get("/?section=cours").text
+
+
+def test_a_cached_hit_is_served_before_sessions_csrf_and_authentication(reads, monkeypatch):
+    """The hit is answered by studio.cache.PublicPageCacheMiddleware, right after whitenoise, with the headers the
+    first answer had after every middleware (frame and content security policies included)."""
+    from django.contrib.sessions.middleware import SessionMiddleware
+
+    client = Client()
+    first = client.get("/tarifs")
+    assert first.status_code == 200
+    calls = []
+    original = SessionMiddleware.process_request
+
+    def recording(self, request):
+        calls.append(request.path)
+        return original(self, request)
+
+    monkeypatch.setattr(SessionMiddleware, "process_request", recording)
+    second = client.get("/tarifs")
+    assert second.status_code == 200 and calls == []
+    assert second.content == first.content
+    for header in ("Content-Type", "X-Frame-Options", "Content-Security-Policy", "Content-Language"):
+        assert second.headers.get(header) == first.headers.get(header), header
+
+
+def test_a_cached_page_still_checks_the_host_and_never_serves_a_member(reads, member):
+    client = Client()
+    client.get("/tarifs")
+    assert Client(HTTP_HOST="evil.example.com").get("/tarifs").status_code == 400
+    client.force_login(member)
+    assert "Se déconnecter" in client.get("/tarifs").text
