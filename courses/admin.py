@@ -1,12 +1,69 @@
+from django import forms
 from django.contrib import admin
+from django.utils.html import format_html
 
+from media_library.uploads import IMAGE_FORMATS_WEBP, MSG_IMAGE_TYPES_WEBP, UploadRejected, check_image
+
+from . import services
 from .models import Course, CourseSession, Instructor, Tariff, Testimonial
+
+
+class CourseAdminForm(forms.ModelForm):
+    """The picture is a plain upload checked by content and size (media_library.uploads), then stored with its
+    renditions by courses.services.course_set_picture; the file name is never taken from the browser."""
+
+    photo = forms.FileField(
+        label="Photo du cours",
+        required=False,
+        help_text="JPEG, PNG, GIF ou WebP ; elle remplace la photo actuelle.",
+    )
+
+    class Meta:
+        model = Course
+        fields = ["title", "description", "duration", "video_url", "level", "position", "image_alt"]
+
+    def clean_photo(self):
+        upload = self.cleaned_data.get("photo")
+        if not upload:
+            return None
+        try:
+            check_image(upload, formats=IMAGE_FORMATS_WEBP, type_message=MSG_IMAGE_TYPES_WEBP)
+        except UploadRejected as error:
+            raise forms.ValidationError(error.message) from error
+        upload.seek(0)
+        return upload
 
 
 @admin.register(Course)
 class CourseAdmin(admin.ModelAdmin):
+    form = CourseAdminForm
     list_display = ("title", "level", "duration", "position")
     search_fields = ("title",)
+    readonly_fields = ("current_photo",)
+    fields = (
+        "title",
+        "description",
+        "duration",
+        "video_url",
+        "level",
+        "position",
+        "current_photo",
+        "photo",
+        "image_alt",
+    )
+
+    @admin.display(description="Photo actuelle")
+    def current_photo(self, course):
+        picture = course.picture
+        if not picture:
+            return "Aucune photo"
+        return format_html('<img src="{}" alt="" width="240" style="height:auto">', picture["src"])
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        upload = form.cleaned_data.get("photo")
+        if upload:
+            services.course_set_picture(course=obj, image=upload)
 
 
 @admin.register(CourseSession)

@@ -19,6 +19,18 @@ class Course(models.Model):
     video_url = models.URLField("vidéo", blank=True)
     level = models.CharField("niveau", max_length=20, choices=Level.choices, default=Level.BEGINNER)
     position = models.PositiveSmallIntegerField("ordre", default=0)
+    # The course's picture, stored by media_library.images (re-encoded, with WebP/JPEG renditions) through
+    # courses.services.course_set_picture; never written from a form field directly.
+    image = models.FileField("photo du cours", max_length=255, upload_to="courses/", blank=True)
+    image_width = models.PositiveIntegerField(default=0, editable=False)
+    image_height = models.PositiveIntegerField(default=0, editable=False)
+    image_renditions = models.JSONField(default=dict, blank=True, editable=False)
+    image_alt = models.CharField(
+        "texte alternatif de la photo",
+        max_length=255,
+        blank=True,
+        help_text="Ce que montre la photo ; à défaut « Illustration du cours <titre> ».",
+    )
 
     class Meta:
         verbose_name = "cours"
@@ -27,6 +39,19 @@ class Course(models.Model):
 
     def __str__(self):
         return self.title
+
+    @property
+    def picture(self) -> dict | None:
+        """The responsive picture dict of media_library.selectors.picture_of, or None (no query)."""
+        from media_library.selectors import picture_of
+
+        return picture_of(
+            name=self.image.name, width=self.image_width, height=self.image_height, renditions=self.image_renditions
+        )
+
+    @property
+    def picture_alt(self) -> str:
+        return self.image_alt or f"Illustration du cours {self.title}"
 
     @property
     def duration_display(self):

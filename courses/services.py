@@ -66,6 +66,33 @@ def course_delete(*, course: Course) -> None:
         raise CatalogueError(MSG_COURSE_HAS_SESSIONS) from exc
 
 
+def course_set_picture(*, course: Course, image, alt_text: str | None = None) -> Course:
+    """Check an uploaded picture by its content and size (media_library.uploads), store it with its WebP/JPEG
+    renditions (media_library.images) and attach it to the course; the replaced files go once the change commits.
+
+    Raises media_library.uploads.UploadRejected (a ValidationError with the French message) for a refused file."""
+    from media_library.images import delete_files, rendition_names, store_picture
+    from media_library.uploads import IMAGE_FORMATS_WEBP, MSG_IMAGE_TYPES_WEBP, check_image
+
+    stored = store_picture(
+        check_image(image, formats=IMAGE_FORMATS_WEBP, type_message=MSG_IMAGE_TYPES_WEBP), folder="courses"
+    )
+    replaced = [course.image.name, *rendition_names(course.image_renditions)] if course.image else []
+    try:
+        with transaction.atomic():
+            course.image = stored.name
+            course.image_width, course.image_height = stored.width, stored.height
+            course.image_renditions = stored.renditions
+            if alt_text is not None:
+                course.image_alt = alt_text.strip()
+            course.save()
+            transaction.on_commit(lambda: delete_files(replaced))
+    except Exception:
+        delete_files(stored.names)
+        raise
+    return course
+
+
 # --- Tariffs ---------------------------------------------------------------------------------------------------
 
 

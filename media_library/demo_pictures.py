@@ -1,5 +1,6 @@
 """The demo studio's pictures, drawn with Pillow (no download, no licence question): one composition per theme —
-the pole, the aerial hoop, a hen party, cabaret, the stage, the room, flexibility — in the studio's colours, so the
+the pole, the aerial hoop, a hen party, cabaret, the stage, the room, flexibility, children's dance, a K-pop
+neon stage — in the studio's colours, so the
 home slider, the carousel and the gallery look like a real studio's and no two pictures are alike (issue 24).
 """
 
@@ -17,7 +18,7 @@ PINK_100 = (251, 231, 245)
 GOLD = (250, 196, 120)
 INK = (24, 8, 30)
 
-THEMES = ("pole", "hoop", "party", "cabaret", "stage", "room", "stretch")
+THEMES = ("pole", "hoop", "party", "cabaret", "stage", "room", "stretch", "kids", "neon")
 
 
 def _font(size: int):
@@ -232,6 +233,48 @@ def _theme_stretch(image, rng):
     image.alpha_composite(layer)
 
 
+def _star(draw, x, y, r, colour):
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else r * 0.45
+        angle = math.radians(-90 + i * 36)
+        points.append((x + math.cos(angle) * radius, y + math.sin(angle) * radius))
+    draw.polygon(points, fill=colour)
+
+
+def _theme_kids(image, rng):
+    w, h = image.size
+    layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    draw.ellipse([int(w * 0.72), int(h * 0.08), int(w * 0.9), int(h * 0.08 + w * 0.18)], fill=(*GOLD, 230))  # sun
+    for _ in range(18):
+        _star(
+            draw, rng.randint(0, w), rng.randint(0, int(h * 0.55)), rng.randint(h // 50, h // 22), (255, 255, 255, 200)
+        )
+    draw.rectangle([0, int(h * 0.84), w, h], fill=(*PLUM_500, 255))
+    for x, pose in ((0.3, "stand"), (0.52, "split"), (0.72, "stand")):
+        _dancer(draw, hip=(w * x, h * 0.72), scale=h / 900, pose=POSES[pose], colour=PLUM_900)
+    image.alpha_composite(layer)
+
+
+def _theme_neon(image, rng):
+    w, h = image.size
+    glow = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(glow)
+    colours = [(80, 220, 255), PINK_400, (170, 120, 255)]
+    for i in range(7):  # neon bars behind the dancers
+        x = int(w * (0.08 + 0.14 * i))
+        draw.rectangle([x, int(h * 0.1), x + max(6, w // 90), int(h * 0.7)], fill=(*colours[i % 3], 255))
+    image.alpha_composite(glow.filter(ImageFilter.GaussianBlur(radius=max(4, h // 60))))
+    image.alpha_composite(glow)
+    layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    draw.polygon([(0, h), (w * 0.15, h * 0.8), (w * 0.85, h * 0.8), (w, h)], fill=(20, 10, 40, 255))  # stage
+    for x in (0.35, 0.5, 0.65):
+        _dancer(draw, hip=(w * x, h * 0.66), scale=h / 720, pose=POSES["stand"], colour=(250, 250, 255))
+    image.alpha_composite(layer)
+
+
 DRAW = {
     "pole": _theme_pole,
     "hoop": _theme_hoop,
@@ -240,6 +283,8 @@ DRAW = {
     "stage": _theme_stage,
     "room": _theme_room,
     "stretch": _theme_stretch,
+    "kids": _theme_kids,
+    "neon": _theme_neon,
 }
 BACKGROUNDS = {
     "pole": (PLUM_900, PLUM_500),
@@ -249,6 +294,8 @@ BACKGROUNDS = {
     "stage": (INK, PLUM_700),
     "room": ((120, 70, 130), PINK_100),
     "stretch": ((60, 20, 80), GOLD),
+    "kids": ((255, 214, 170), PINK_400),
+    "neon": ((8, 4, 24), (50, 16, 80)),
 }
 
 
