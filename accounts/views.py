@@ -38,7 +38,6 @@ MSG_REGISTER_OTHER_ERROR = "Erreur lors de l'inscription. Veuillez réessayer."
 MSG_PROFILE_UPDATE_ERROR = "Erreur lors de la mise à jour du profil."
 
 REGISTER_REDIRECT_MS = 1500
-CONFIRM_REDIRECT_MS = 3000
 RESET_REDIRECT_MS = 2000
 FORGOT_TIMEOUT_MS = 10_000
 GENERATED_PASSWORD_LENGTH = 12
@@ -195,7 +194,6 @@ def confirm_email_page(request, token):
         "state": "pending",
         "props": {
             "token": token,
-            "redirectMs": CONFIRM_REDIRECT_MS,
             "messages": {
                 "loading": MSG_CONFIRM_LOADING,
                 "success": services.MSG_EMAIL_CONFIRMED,
@@ -296,6 +294,8 @@ def reset_password_page(request, token):
 
 # --- Profile ----------------------------------------------------------------------------------------------
 
+PROFILE_SAVED_SESSION_KEY = "profile_saved_message"
+
 
 @login_required_page
 @require_http_methods(["GET", "POST"])
@@ -344,10 +344,13 @@ def profile_page(request, user_id=None):
         else:
             target.refresh_from_db(fields=["pending_email"])
             email_pending = "email" in data and target.pending_email and target.pending_email != values["pending_email"]
-            messages.success(
-                request, services.MSG_EMAIL_CHANGE_PENDING if email_pending else services.MSG_PROFILE_UPDATED
+            # Shown once in the page as a status message, near where the visitor looks (issue 24: it was a 3 s toast).
+            request.session[PROFILE_SAVED_SESSION_KEY] = (
+                services.MSG_EMAIL_CHANGE_PENDING if email_pending else services.MSG_PROFILE_UPDATED
             )
             return redirect(request.path)
+    elif PROFILE_SAVED_SESSION_KEY in request.session:
+        context["saved_message"] = request.session.pop(PROFILE_SAVED_SESSION_KEY)
     context.update(
         target=target,
         own=own,

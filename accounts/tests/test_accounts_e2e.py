@@ -103,9 +103,15 @@ def test_register_confirm_login_edit_profile_logout(page, live_server, mailoutbo
     expect(page.get_by_role("button", name="Renvoyer le lien de confirmation")).to_be_visible()
 
     token = link_token(mailoutbox[0], "confirm-email")
+    page.clock.install()  # time still flows; run_for below jumps ahead without waiting
     page.goto(f"{live_server.url}/confirm-email/{token}")
     expect(page.get_by_text(MSG_EMAIL_CONFIRMED)).to_be_visible()
-    expect(page).to_have_url(live_server.url + "/login", timeout=6000)
+    # The message stays with a link (issue 24: the page used to leave for /login after 3 s).
+    page.clock.run_for(10_000)
+    assert page.url == f"{live_server.url}/confirm-email/{token}"
+    expect(page.get_by_text(MSG_EMAIL_CONFIRMED)).to_be_visible()
+    page.locator("[data-confirm-state]").get_by_role("link", name="Se connecter").click()
+    expect(page).to_have_url(live_server.url + "/login")
 
     page.get_by_label("Email", exact=True).fill("chloe@example.fr")
     page.get_by_label("Mot de passe", exact=True).fill(generated)
@@ -129,7 +135,12 @@ def test_register_confirm_login_edit_profile_logout(page, live_server, mailoutbo
     )
     expect(page.locator("[data-avatar-preview]")).to_have_attribute("src", re.compile("^blob:"))
     page.get_by_role("button", name="Enregistrer").click()
-    expect(page.locator(".Toastify__toast", has_text=MSG_PROFILE_UPDATED)).to_be_visible()
+    # It stays in the page, announced (role="status"), instead of a 3 s toast (issue 24).
+    saved = page.get_by_role("status").filter(has_text=MSG_PROFILE_UPDATED)
+    expect(saved).to_be_visible()
+    expect(saved).to_be_in_viewport()
+    expect(saved).to_be_focused()
+    expect(page.locator(".Toastify__toast", has_text=MSG_PROFILE_UPDATED)).to_have_count(0)
     expect(page.locator("[data-profile-view]")).to_contain_text("Villeurbanne")
     user.refresh_from_db()
     assert user.city == "Villeurbanne" and user.avatar.name.startswith("avatars/")

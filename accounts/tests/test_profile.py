@@ -346,3 +346,16 @@ def test_an_old_account_without_phone_can_still_edit_other_fields(api_client, st
     assert (
         api_client.put(f"/api/users/{legacy.pk}", {"phone": "12"}, format="json").json()["error"] == MSG_PHONE_INVALID
     )
+
+
+def test_the_saved_message_stays_on_the_page_announced_once(client, member):
+    """Issue 24: the success was a 3 s toast only; it is now a status message in the page, shown once."""
+    client.force_login(member)
+    data = {"first_name": "Emma", "last_name": "Petit", "phone": "0612345678", "postal_code": "69005"}
+    assert client.post("/user/profile", data).status_code == 302
+    view = client.get("/user/profile").text
+    status = view[view.index("data-profile-saved") - 60 :]
+    status = status[: status.index("</p>")]
+    assert 'role="status"' in status and MSG_PROFILE_UPDATED in status
+    assert view.count(MSG_PROFILE_UPDATED) == 1  # not a toast as well
+    assert MSG_PROFILE_UPDATED not in client.get("/user/profile").text

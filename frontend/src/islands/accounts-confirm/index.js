@@ -1,7 +1,8 @@
-/* /confirm-email/<token>: loading, then success (→ /login after 3 s) or an error with a link to /register.
+/* /confirm-email/<token>: loading, then the success message with a "Se connecter" link (it stays: issue 24, the
+   page used to leave for /login after 3 s before the visitor could read it) or an error with a link to /register.
    The call runs once per page load. */
 import { api } from "../../components/api.js";
-import { onReady, readProps, redirectAfter } from "../accounts-shared/dom.js";
+import { onReady, readProps } from "../accounts-shared/dom.js";
 import { confirmErrorMessage } from "../accounts-shared/rules.js";
 
 let started = false;
@@ -24,6 +25,7 @@ function render(region, state, text) {
     const link = document.createElement("a");
     link.href = state === "success" ? "/login" : "/register";
     link.textContent = state === "success" ? "Se connecter" : "Retour à l'inscription";
+    if (state === "success") link.className = "button";
     const p = document.createElement("p");
     p.append(link);
     region.append(p);
@@ -40,7 +42,6 @@ onReady(async () => {
   try {
     const data = await api(`/api/users/validate-email/${encodeURIComponent(props.token)}`);
     render(region, "success", (data && data.message) || props.messages.success);
-    redirectAfter("/login", props.redirectMs);
   } catch (error) {
     render(region, "error", confirmErrorMessage(error, props.messages));
   }

@@ -1,6 +1,7 @@
 /* /user/profile: view and edit modes without a reload, avatar preview and checks, phone and postal code
-   checked as at registration. Saving is a normal form post: the page reloads in view mode with the message. */
-import { onReady, readProps, showError } from "../accounts-shared/dom.js";
+   checked as at registration. Saving is a normal form post: the page reloads in view mode with the message, which
+   stays in the page (role="status", focused and in view; issue 24: it was a 3 s toast). */
+import { bringIntoView, onReady, readProps, showError } from "../accounts-shared/dom.js";
 import { normalizePhone, PHONE_RE, POSTAL_CODE_RE } from "../accounts-shared/rules.js";
 
 const AVATAR_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"];
@@ -11,6 +12,11 @@ onReady(() => {
   const view = document.querySelector("[data-profile-view]");
   const panel = document.querySelector("[data-profile-edit-panel]");
   const form = document.querySelector("[data-profile-form]");
+  const saved = document.querySelector("[data-profile-saved]");
+  if (saved && !view?.hidden) {
+    bringIntoView(saved);
+    saved.focus({ preventScroll: true });
+  }
   if (!view || !panel || !form) return;
 
   for (const img of document.querySelectorAll("img[data-fallback]")) {
