@@ -238,3 +238,19 @@ def test_register_page_works_without_javascript(browser, live_server, mailoutbox
     expect(page).to_have_url(live_server.url + "/")
     assert User.objects.filter(email="zoe@example.fr").exists() and len(mailoutbox) == 1
     context.close()
+
+
+def test_register_lists_the_fields_in_error_in_a_summary(page, live_server):
+    """Issue 24: with several fields in error, a summary announced at the top of the form links to each of them."""
+    page.goto(live_server.url + "/register")
+    page.get_by_label("Prénom *", exact=True).fill("Chloé")
+    page.get_by_role("button", name="Créer mon compte").click()
+    summary = page.locator("[data-error-summary]")
+    expect(summary).to_have_attribute("role", "alert")
+    expect(summary.locator(".error-summary-title")).to_have_text("3 champs à corriger :")
+    links = summary.get_by_role("link")
+    expect(links).to_have_text(["Nom", "Email", "Mot de passe"])
+    expect(page.get_by_label("Nom *", exact=True)).to_be_focused()
+    links.nth(1).click()
+    expect(page.get_by_label("Email *", exact=True)).to_be_focused()
+    expect(page.get_by_label("Email *", exact=True)).to_be_in_viewport()

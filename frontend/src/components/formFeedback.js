@@ -3,6 +3,8 @@
    vanilla account pages do the same in islands/accounts-shared/dom.js. */
 import { useEffect } from "react";
 
+export { clearErrorSummary, showErrorSummary } from "./errorSummary.js";
+
 /** Scroll `target` into view (centred, no animation for people who asked for less motion) and focus it. */
 export function reveal(target) {
   if (!target) return null;

@@ -1,4 +1,5 @@
 /* Small DOM helpers shared by the account pages (vanilla: these pages load no React). */
+import { clearErrorSummary, showErrorSummary } from "../../components/errorSummary.js";
 
 export function readProps(name) {
   const mount = document.querySelector(`[data-island="${name}"]`);
@@ -46,7 +47,8 @@ function fieldsNamed(form, names) {
 /**
  * Show one message in the form's alert (error) region, clearing the success one (issue 24): the fields in error
  * are marked (aria-invalid, the message tied with aria-describedby) and the first is brought into view and
- * focused; without a field, the message itself is. The region is role="alert": screen readers announce it.
+ * focused; without a field, the message itself is. The region is role="alert": screen readers announce it. With
+ * two fields or more, an error summary at the top of the form lists them as links (components/errorSummary.js).
  */
 export function showError(form, text, fields = []) {
   const region = form.querySelector("[data-form-error]");
@@ -59,13 +61,18 @@ export function showError(form, text, fields = []) {
     marked.removeAttribute("data-marked-invalid");
     describedBy(marked, id, false);
   }
-  if (!text) return;
+  if (!text) {
+    clearErrorSummary(form);
+    return;
+  }
   const invalid = fieldsNamed(form, fields);
   for (const field of invalid) {
     field.setAttribute("aria-invalid", "true");
     field.setAttribute("data-marked-invalid", "");
     describedBy(field, id, true);
   }
+  // Several fields in error: a summary lists each as a link to it (a single one: the message says it all).
+  showErrorSummary(form, invalid.map((field) => ({ field })));
   const target = invalid[0] || region;
   if (!invalid[0]) region.tabIndex = -1;
   bringIntoView(target);

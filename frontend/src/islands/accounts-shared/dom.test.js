@@ -61,3 +61,29 @@ describe("form feedback (issue 24)", () => {
     expect(serverErrorFields({ data: { errors: { phone: ["x"] } } })).toEqual(["phone"]);
   });
 });
+
+describe("error summary on account forms (issue 24)", () => {
+  it("lists the fields when several are in error, and goes with the error", () => {
+    document.body.innerHTML = `
+      <form>
+        <p data-form-error role="alert" hidden></p>
+        <label for="r-last">Nom *</label><input id="r-last" name="last_name">
+        <label for="r-first">Prénom *</label><input id="r-first" name="first_name">
+        <label for="r-phone">Téléphone *</label><input id="r-phone" name="phone">
+      </form>`;
+    const f = document.querySelector("form");
+    Element.prototype.scrollIntoView = vi.fn();
+    showError(f, "Veuillez remplir tous les champs obligatoires.", ["last_name", "first_name"]);
+    const summary = f.querySelector("[data-error-summary]");
+    expect(summary.hidden).toBe(false);
+    expect(summary.querySelector(".error-summary-title").textContent).toBe("2 champs à corriger :");
+    expect([...summary.querySelectorAll("a")].map((a) => a.textContent)).toEqual(["Nom", "Prénom"]);
+    expect(document.activeElement).toBe(f.elements.last_name);
+
+    showError(f, "Le numéro de téléphone doit contenir 10 chiffres.", ["phone"]);
+    expect(summary.hidden).toBe(true);
+    showError(f, "Veuillez remplir tous les champs obligatoires.", ["last_name", "first_name"]);
+    showSuccess(f, "");
+    expect(summary.hidden).toBe(true);
+  });
+});

@@ -63,3 +63,26 @@ describe("contact form", () => {
     expect(form.querySelector("[data-form-status]").textContent).toBe(waitMessage);
   });
 });
+
+describe("contact form error summary (issue 24)", () => {
+  it("lists every field the server refused, as links", async () => {
+    const body = JSON.stringify({
+      error: "x",
+      errors: { email: ["Saisissez une adresse e-mail valide."], message: ["Ce champ est obligatoire."] },
+    });
+    vi.spyOn(globalThis, "fetch").mockResolvedValue({ ok: false, status: 400, text: () => Promise.resolve(body) });
+    const form = setup();
+    form.insertAdjacentHTML("afterbegin", '<label for="id_email">Email :</label><label for="id_message">Message :</label>');
+    form.dispatchEvent(new Event("submit", { cancelable: true }));
+    await flush();
+    await flush();
+    const summary = form.querySelector("[data-error-summary]");
+    expect(summary.getAttribute("role")).toBe("alert");
+    expect(summary.querySelector(".error-summary-title").textContent).toBe("2 champs à corriger :");
+    expect([...summary.querySelectorAll("a")].map((a) => a.textContent)).toEqual([
+      "Email : Saisissez une adresse e-mail valide.",
+      "Message : Ce champ est obligatoire.",
+    ]);
+    expect(document.activeElement).toBe(form.elements.email);
+  });
+});

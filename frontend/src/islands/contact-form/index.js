@@ -1,6 +1,7 @@
 /* Progressive enhancement of the /contact form: without JavaScript it posts to the page (PRG);
    with it, the form posts JSON to POST /api/contact-messages and stays on the page. No React here. */
 import { api } from "../../components/api.js";
+import { clearErrorSummary, showErrorSummary } from "../../components/errorSummary.js";
 
 export function contactPayload(form) {
   const value = (name) => (form.elements[name] ? form.elements[name].value.trim() : "");
@@ -26,9 +27,11 @@ function showStatus(box, text, ok) {
 function clearFieldErrors(form) {
   for (const el of form.querySelectorAll("[data-js-error]")) el.remove();
   for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+  clearErrorSummary(form);
 }
 
 function showFieldErrors(form, errors) {
+  const summary = [];
   for (const [name, messages] of Object.entries(errors || {})) {
     const input = form.elements[name];
     if (!input || !input.id || !Array.isArray(messages)) continue;
@@ -41,7 +44,12 @@ function showFieldErrors(form, errors) {
     const described = (input.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
     input.setAttribute("aria-describedby", [...described, p.id].join(" "));
     input.insertAdjacentElement("afterend", p);
+    summary.push({ field: input, message: p.textContent });
   }
+  // Issue 24: with several fields in error, a summary lists each as a link to it, in the form's order.
+  const order = Array.from(form.elements);
+  summary.sort((a, b) => order.indexOf(a.field) - order.indexOf(b.field));
+  showErrorSummary(form, summary);
 }
 
 function reveal(element) {
