@@ -14,6 +14,7 @@ from accounts.services import (
     MSG_ADMIN_DELETE_FORBIDDEN,
     MSG_AVATAR_INVALID,
     MSG_AVATAR_TOO_LARGE,
+    MSG_EMAIL_CHANGE_PENDING,
     MSG_LAST_ADMIN,
     MSG_NAMES_REQUIRED,
     MSG_PHONE_INVALID,
@@ -359,3 +360,21 @@ def test_the_saved_message_stays_on_the_page_announced_once(client, member):
     assert 'role="status"' in status and MSG_PROFILE_UPDATED in status
     assert view.count(MSG_PROFILE_UPDATED) == 1  # not a toast as well
     assert MSG_PROFILE_UPDATED not in client.get("/user/profile").text
+
+
+def test_a_new_address_waiting_for_confirmation_is_said_in_the_page(client, staff, mailoutbox):
+    member = UserFactory(phone="0612345678", postal_code="69005")
+    client.force_login(staff)
+    data = {
+        "first_name": member.first_name or "Emma",
+        "last_name": member.last_name or "Petit",
+        "phone": "0612345678",
+        "postal_code": "69005",
+        "email": "nouvelle@example.fr",
+    }
+    response = client.post(f"/user/profile/{member.pk}", data)
+    assert response.status_code == 302, response.content.decode()[:500]
+    view = client.get(f"/user/profile/{member.pk}").text
+    status = view[view.index("data-profile-saved") - 60 :]
+    assert 'role="status"' in status[: status.index("</p>")]
+    assert escape(MSG_EMAIL_CHANGE_PENDING) in status[: status.index("</p>")]
