@@ -59,7 +59,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from studio.api import MSG_TEXT_TOO_LONG, amount_is_sane, error_response
-from studio.cache import cached_public
+from studio.cache import cached_public, mark_public_answer, public_cache_version
 from studio.pagination import StandardPagination
 from studio.permissions import IsStudioStaff, is_studio_staff
 
@@ -332,11 +332,16 @@ class CourseSessionListApi(APIView):
         except ValueError as exc:
             return error_response(str(exc))
         # Everyone shares one encoded copy of the range; a member's own reservations are spliced into it.
-        body, offsets = public_feed_encoded(start=start, end=end, now=now)
         if request.user.is_authenticated:
+            body, offsets = public_feed_encoded(start=start, end=end, now=now)
             mine = selectors.member_reservations_in_range(user=request.user, start=start, end=end, now=now)
             body = member_feed_json(body=body, offsets=offsets, mine=mine)
-        return HttpResponse(body, content_type="application/json")
+            return HttpResponse(body, content_type="application/json")
+        # Visitors: the whole answer is kept for the middleware, which serves the next ones before DRF and sessions.
+        version = public_cache_version()
+        body, _offsets = public_feed_encoded(start=start, end=end, now=now)
+        response = HttpResponse(body, content_type="application/json")
+        return mark_public_answer(request, response, version=version, timeout=FEED_CACHE_SECONDS)
 
     def _staff_list(self, request, now):
         ordering = "-start" if request.query_params.get("ordering", "date").startswith("-") else "start"

@@ -121,9 +121,18 @@ class PublicPageCacheMiddleware:
         response = self.get_response(request)
         marked = getattr(response, "_public_page", None)
         if marked is not None and response.status_code == 200 and not response.cookies:
-            name, version = marked
-            _write(name, version, (response.status_code, response.content, list(response.items())), None)
+            name, version, timeout = marked
+            _write(name, version, (response.status_code, response.content, list(response.items())), timeout)
         return response
+
+
+def mark_public_answer(request, response, *, version: int, timeout: int | None = None):
+    """Let PublicPageCacheMiddleware keep this answer for visitors (an API's public GET), under `version`: the
+    public version read *before* the answer's data was, so that a change made meanwhile is never hidden."""
+    if _anonymous_get(request) and response.status_code == 200 and not response.cookies:
+        _PUBLIC_PATHS.add(request.path)
+        response._public_page = (_page_name(request), version, timeout)
+    return response
 
 
 def cache_public_page(view):
@@ -144,7 +153,7 @@ def cache_public_page(view):
         if hasattr(response, "render") and callable(response.render):
             response = response.render()
         if response.status_code == 200 and not response.cookies and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-            response._public_page = (name, version)
+            response._public_page = (name, version, None)
         return response
 
     return wrapper

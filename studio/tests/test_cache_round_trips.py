@@ -105,3 +105,29 @@ def test_a_cached_page_still_checks_the_host_and_never_serves_a_member(reads, me
     assert Client(HTTP_HOST="evil.example.com").get("/tarifs").status_code == 400
     client.force_login(member)
     assert "Se déconnecter" in client.get("/tarifs").text
+
+
+def test_the_visitors_feed_is_answered_by_the_middleware_and_a_reservation_refreshes_it(reads, monkeypatch, member):
+    from django.contrib.sessions.middleware import SessionMiddleware
+
+    from bookings.services import reservation_hold
+
+    session = CourseSessionFactory(max_attendees=3)
+    client = Client()
+    url = f"/api/course-sessions?start={session.start.date().isoformat()}"
+    assert client.get(url).json()[0]["seats_left"] == 3
+    calls = []
+    original = SessionMiddleware.process_request
+
+    def recording(self, request):
+        calls.append(request.path)
+        return original(self, request)
+
+    monkeypatch.setattr(SessionMiddleware, "process_request", recording)
+    reads.clear()
+    assert client.get(url).json()[0]["seats_left"] == 3
+    assert calls == [] and len(reads) == 1
+    reservation_hold(
+        user=member, session_id=session.pk, participants=2, first_name="Emma", last_name="Petit", email=member.email
+    )
+    assert client.get(url).json()[0]["seats_left"] == 1
