@@ -2,7 +2,7 @@
 
 import logging
 
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from media_library.uploads import UploadRejected
 from studio.api import error_response
 from studio.permissions import IsStudioStaff
 
@@ -42,10 +43,26 @@ class PublicReadStaffWrite(APIView):
 
 class CourseOutputSerializer(serializers.ModelSerializer):
     videoUrl = serializers.CharField(source="video_url")  # noqa: N815 (SPEC.md's field name)
+    image_url = serializers.SerializerMethodField()
 
     class Meta:
         model = Course
-        fields = ["id", "title", "description", "duration", "level", "video_url", "videoUrl", "position"]
+        fields = [
+            "id",
+            "title",
+            "description",
+            "duration",
+            "level",
+            "video_url",
+            "videoUrl",
+            "position",
+            "image_url",
+            "image_alt",
+        ]
+
+    def get_image_url(self, course) -> str:
+        picture = course.picture
+        return picture["src"] if picture else ""
 
 
 class CourseInputSerializer(serializers.Serializer):
@@ -55,10 +72,13 @@ class CourseInputSerializer(serializers.Serializer):
     duration = serializers.IntegerField(min_value=1, max_value=600, default=60)
     video_url = serializers.URLField(required=False, allow_blank=True, default="")
     position = serializers.IntegerField(min_value=0, default=0)
+    image_alt = serializers.CharField(max_length=255, required=False, allow_blank=True)
 
     def to_internal_value(self, data):
         if hasattr(data, "copy") and "videoUrl" in data and "video_url" not in data:
-            data = data.copy()
+            # A plain dict rather than QueryDict.copy(), which deep-copies uploaded files (a large upload's
+            # temporary file cannot be copied).
+            data = {key: data.get(key) for key in data.keys()}
             data["video_url"] = data["videoUrl"]
         return super().to_internal_value(data)
 
@@ -77,8 +97,25 @@ class CourseListApi(PublicReadStaffWrite):
     def post(self, request):
         data = CourseInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        course = services.course_create(**data.validated_data)
+        fields = dict(data.validated_data)
+        image_alt = fields.pop("image_alt", "")
+        try:
+            with transaction.atomic():
+                course = services.course_create(**fields)
+                _set_picture(request, course, image_alt)
+        except UploadRejected as error:
+            return error_response(error.message)
         return Response(CourseOutputSerializer(course).data, status=status.HTTP_201_CREATED)
+
+
+def _set_picture(request, course, image_alt):
+    """An uploaded `image` (multipart) is checked by content and size and stored with its renditions; a refused
+    one raises media_library.uploads.UploadRejected (its French message answers 400)."""
+    upload = request.FILES.get("image")
+    if upload:
+        services.course_set_picture(course=course, image=upload, alt_text=image_alt)
+    elif image_alt is not None and image_alt != course.image_alt:
+        services.course_update(course=course, image_alt=image_alt.strip())
 
 
 class CourseDetailApi(PublicReadStaffWrite):
@@ -103,7 +140,14 @@ class CourseDetailApi(PublicReadStaffWrite):
             return error_response(MSG_COURSE_NOT_FOUND, status.HTTP_404_NOT_FOUND)
         data = CourseInputSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        course = services.course_update(course=course, **data.validated_data)
+        fields = dict(data.validated_data)
+        image_alt = fields.pop("image_alt", None)
+        try:
+            with transaction.atomic():
+                course = services.course_update(course=course, **fields)
+                _set_picture(request, course, image_alt)
+        except UploadRejected as error:
+            return error_response(error.message)
         return Response(CourseOutputSerializer(course).data)
 
     @extend_schema(request=None, responses={204: None})

@@ -160,3 +160,47 @@ def client_get(url: str) -> str:
     response = Client().get(url)
     assert response.status_code == 200
     return response.content.decode()
+
+
+def test_staff_add_and_replace_a_picture_through_the_api(api_client, staff):
+    """The dashboard's course form sends the picture as multipart to the same endpoints."""
+    api_client.force_authenticate(staff)
+    created = api_client.post(
+        "/api/courses",
+        {
+            "title": "Chair dance",
+            "description": "Sur une chaise.",
+            "level": "Débutant",
+            "image": files.png(),
+            "image_alt": "Illustration : une chaise",
+            "videoUrl": "",  # as the dashboard sends it
+            "duration": "60",
+        },
+        format="multipart",
+    )
+    assert created.status_code == 201, created.content
+    body = created.json()
+    assert body["image_url"].endswith("w.jpg") and body["image_alt"] == "Illustration : une chaise"
+    course = Course.objects.get(pk=body["id"])
+    assert course.image_renditions["webp"]
+    updated = api_client.put(f"/api/courses/{course.pk}", {"image": files.jpeg()}, format="multipart")
+    assert updated.status_code == 200 and updated.json()["image_url"] != body["image_url"]
+    assert updated.json()["title"] == "Chair dance"
+
+
+def test_the_api_refuses_a_disguised_picture_and_creates_nothing(api_client, staff, settings):
+    from pathlib import Path
+
+    def stored_files():
+        root = Path(settings.MEDIA_ROOT)
+        return [p for p in root.rglob("*") if p.is_file()] if root.exists() else []
+
+    api_client.force_authenticate(staff)
+    response = api_client.post(
+        "/api/courses",
+        {"title": "Chair dance", "description": "Sur une chaise.", "image": files.html_as_png()},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == MSG_IMAGE_TYPES_WEBP
+    assert not Course.objects.filter(title="Chair dance").exists() and stored_files() == []

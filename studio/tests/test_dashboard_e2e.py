@@ -148,6 +148,33 @@ def test_edit_a_tarif(page, live_server, login_as, staff):
     expect(_rows(page).filter(has_text="Carte 10 cours")).to_contain_text("175,50")
 
 
+def test_upload_a_course_picture_from_the_course_form(page, live_server, login_as, staff, tmp_path):
+    """Issue 24: staff add a course's picture in the dashboard; the server stores it with its renditions."""
+    import io as _io
+
+    from PIL import Image
+
+    course = CourseFactory(title="Chair dance")
+    picture = tmp_path / "chaise.png"
+    buffer = _io.BytesIO()
+    Image.new("RGB", (900, 600), (142, 44, 142)).save(buffer, "PNG")
+    picture.write_bytes(buffer.getvalue())
+    login_as(staff)
+    page.goto(live_server.url + "/admin/courses")
+    _rows(page).filter(has_text="Chair dance").get_by_role("button", name=re.compile("^Modifier")).click()
+    dialog = _dialog(page)
+    dialog.get_by_label("Photo du cours (JPEG, PNG, GIF ou WebP, facultatif)").set_input_files(str(picture))
+    dialog.get_by_label("Texte alternatif de la photo").fill("Illustration : une chaise")
+    dialog.get_by_role("button", name="Enregistrer").click()
+    expect(page.get_by_role("status")).to_contain_text("Enregistré avec succès.")
+    course.refresh_from_db()
+    assert course.image.name.startswith("courses/") and course.image_renditions["webp"]
+    assert course.image_alt == "Illustration : une chaise"
+    expect(_rows(page).filter(has_text="Chair dance").locator("img.dash-thumb")).to_have_attribute(
+        "alt", "Illustration : une chaise"
+    )
+
+
 def test_admin_changes_a_members_role_supervisor_is_refused(page, live_server, login_as, staff, supervisor, member):
     from accounts.models import Role
     from accounts.services import MSG_ROLE_CHANGE_FORBIDDEN
