@@ -190,7 +190,7 @@ def test_the_staff_session_list_counts_seats_of_the_page_only():
 
 
 def test_the_member_feed_is_the_cached_public_bytes_with_the_members_reservations_overlaid(monkeypatch):
-    from bookings import apis
+    from bookings.apis import feed
     from bookings.tests.factories import ReservationFactory
     from courses.tests.factories import CourseSessionFactory
 
@@ -204,7 +204,7 @@ def test_the_member_feed_is_the_cached_public_bytes_with_the_members_reservation
     public = json.loads(public_bytes)
     assert [e["id"] for e in public] == [s.pk for s in sessions]
 
-    monkeypatch.setattr(apis, "session_data", lambda *a, **k: pytest.fail("the cached events were encoded again"))
+    monkeypatch.setattr(feed, "session_data", lambda *a, **k: pytest.fail("the cached events were encoded again"))
     client = Client()
     client.force_login(member)
     with CaptureQueriesContext(connection) as queries:

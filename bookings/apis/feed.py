@@ -1,0 +1,115 @@
+"""The sessions feed: the range it covers, one session's public and staff shapes, the cached public bytes with
+the member's reservations spliced in."""
+
+import json
+from datetime import datetime, time, timedelta
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.utils import timezone
+
+from studio.cache import cached_public
+
+from .. import selectors, services
+from .common import MSG_RANGE_INVALID, _iso
+
+DEFAULT_FEED_DAYS_BEFORE = 7
+DEFAULT_FEED_DAYS_AFTER = 62
+MAX_FEED_DAYS = 400  # a year view at most: the feed stays bounded whatever the query
+
+
+def _parse_range_bound(raw: str | None) -> datetime | None:
+    if not raw:
+        return None
+    text = raw.strip().replace(" ", "+")  # an unencoded "+02:00" arrives as " 02:00"
+    try:
+        if len(text) == 10:
+            parsed = datetime.combine(datetime.fromisoformat(text).date(), time.min)
+        else:
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(MSG_RANGE_INVALID) from None
+    if timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, timezone.get_default_timezone())
+    return parsed
+
+
+def parse_feed_range(params) -> tuple[datetime, datetime]:
+    now = timezone.now()
+    start = _parse_range_bound(params.get("start")) or now - timedelta(days=DEFAULT_FEED_DAYS_BEFORE)
+    end = _parse_range_bound(params.get("end")) or start + timedelta(days=DEFAULT_FEED_DAYS_AFTER)
+    if end <= start or end - start > timedelta(days=MAX_FEED_DAYS):
+        raise ValueError(MSG_RANGE_INVALID)
+    return start, end
+
+
+def session_data(session, *, now=None, my_reservation=None) -> dict:
+    now = now or timezone.now()
+    seats_taken = getattr(session, "seats_taken", None)
+    if seats_taken is None:
+        seats_taken = services.session_seats_taken(session=session, now=now)
+    seats_left = max(session.max_attendees - seats_taken, 0)
+    return {
+        "id": session.pk,
+        "course_id": session.course_id,
+        "course_title": session.course.title,
+        "title": session.course.title,
+        "date": _iso(session.start),
+        "end_date": _iso(session.end),
+        "instructor": session.instructor,
+        "level": session.level or session.course.level,
+        "details": session.details,
+        "seats_left": seats_left,
+        "max_attendees": session.max_attendees,
+        "price_per_participant": f"{session.price_per_participant:.2f}",
+        "is_full": seats_left == 0,
+        "is_past": session.start <= now,
+        "my_reservation": my_reservation,
+    }
+
+
+# The public feed is shared by every visitor and cached until staff or a reservation change the data. The cache
+# also expires after FEED_CACHE_SECONDS so that lapsed holds (which change no row) and "past" flags refresh.
+FEED_CACHE_SECONDS = 30
+
+
+MY_RESERVATION_NULL = b'"my_reservation": null'
+
+
+def public_feed_encoded(*, start: datetime, end: datetime, now: datetime) -> tuple[bytes, dict[int, int]]:
+    """The range's public events as JSON bytes, and where each event's `"my_reservation": null` sits in them.
+
+    Cached until public data changes: visitors get the bytes as they are; a member gets the same bytes with their
+    few reservations spliced in at those offsets (`member_feed_json`), never a re-encoding of every event.
+    """
+
+    def encode() -> tuple[bytes, dict[int, int]]:
+        parts, offsets, position = [], {}, 1  # position just after the opening "["
+        for session in selectors.sessions_in_range(start=start, end=end, now=now):
+            text = json.dumps(session_data(session, now=now), cls=DjangoJSONEncoder).encode()
+            # "my_reservation" is the event's last key: its null closes the object.
+            offsets[session.pk] = position + len(text) - len(MY_RESERVATION_NULL) - 1
+            parts.append(text)
+            position += len(text) + 2  # the ", " between events
+        return b"[" + b", ".join(parts) + b"]", offsets
+
+    return cached_public(f"feed-json:{start.isoformat()}:{end.isoformat()}", encode, timeout=FEED_CACHE_SECONDS)
+
+
+def member_feed_json(*, body: bytes, offsets: dict[int, int], mine: dict[int, dict]) -> bytes:
+    """`body` with `"my_reservation": {...}` in place of null for each of the member's sessions."""
+    pieces, last = [], 0
+    for offset, value in sorted((offsets[sid], value) for sid, value in mine.items() if sid in offsets):
+        pieces += [body[last:offset], b'"my_reservation": ', json.dumps(value).encode()]
+        last = offset + len(MY_RESERVATION_NULL)
+    pieces.append(body[last:])
+    return b"".join(pieces)
+
+
+def staff_session_data(session, *, now=None) -> dict:
+    data = session_data(session, now=now)
+    data.pop("my_reservation")
+    data["seats_taken"] = session.max_attendees - data["seats_left"]
+    data["reservations_count"] = getattr(session, "reservations_count", None)
+    data["start_paris"] = timezone.localtime(session.start).strftime("%Y-%m-%d %H:%M:%S")
+    data["end_paris"] = timezone.localtime(session.end).strftime("%Y-%m-%d %H:%M:%S")
+    return data

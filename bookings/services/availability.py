@@ -1,0 +1,53 @@
+"""Seat counting: which reservations take seats, seats taken and left, lapsed holds released."""
+
+from django.db.models import Q, Sum
+from django.utils import timezone
+
+from courses.models import CourseSession
+
+from ..models import (
+    Reservation,
+    ReservationStatus,
+)
+from .common import MSG_NOT_ENOUGH_SEATS, MSG_SESSION_FULL, ReservationError
+
+
+def active_reservations_q(now=None, prefix: str = "") -> Q:
+    """Reservations that take seats: confirmed ones and holds that have not expired.
+
+    `prefix` lets a session query filter its related reservations (prefix="reservations__").
+    """
+    now = now or timezone.now()
+    return Q(**{f"{prefix}status": ReservationStatus.CONFIRMED}) | Q(
+        **{f"{prefix}status": ReservationStatus.HELD, f"{prefix}hold_expires_at__gt": now}
+    )
+
+
+def session_seats_taken(*, session: CourseSession, now=None) -> int:
+    taken = session.reservations.filter(active_reservations_q(now)).aggregate(total=Sum("participants"))["total"]
+    return taken or 0
+
+
+def session_seats_left(*, session: CourseSession, now=None) -> int:
+    return max(session.max_attendees - session_seats_taken(session=session, now=now), 0)
+
+
+def reservations_release_expired(*, session_id: int | None = None, now=None) -> int:
+    """Mark lapsed holds EXPIRED so their seats are free. Returns how many were released.
+
+    Confirmed reservations are never touched: only HELD rows whose hold has passed.
+    """
+    now = now or timezone.now()
+    qs = Reservation.objects.filter(status=ReservationStatus.HELD, hold_expires_at__lte=now)
+    if session_id is not None:
+        qs = qs.filter(session_id=session_id)
+    return qs.update(status=ReservationStatus.EXPIRED)
+
+
+def _check_seats(*, session: CourseSession, existing: Reservation | None, participants: int, now) -> None:
+    """Under the session lock: the seats left (plus the member's own live reservation) must fit `participants`."""
+    seats_left = session_seats_left(session=session, now=now) + (existing.participants if existing else 0)
+    if seats_left <= 0:
+        raise ReservationError(MSG_SESSION_FULL)
+    if participants > seats_left:
+        raise ReservationError(MSG_NOT_ENOUGH_SEATS.format(seats=seats_left))

@@ -1,0 +1,152 @@
+"""Cancellations: a member cancels in time (credits back or an 'avoir'), a refunded payment takes back what it paid."""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from courses.models import CourseSession
+
+from ..models import (
+    Pass,
+    PassAdjustment,
+    PassAdjustmentAction,
+    PassKind,
+    PassOrigin,
+    Reservation,
+    ReservationStatus,
+)
+from .common import MSG_RESERVATION_NOT_FOUND, ReservationError, _as_id
+from .passes import _fr_date, add_months
+
+# Cancellation (settings.CANCELLATION_WINDOW_HOURS before the session; no automatic refund of card payments).
+MSG_CANCEL_TOO_LATE = (
+    "Annulation impossible : les réservations s'annulent au plus tard {hours} heures avant le début du cours."
+)
+MSG_CANCEL_NOT_CONFIRMED = "Seule une réservation confirmée peut être annulée."
+MSG_CANCELLED_CREDITS_RETURNED = "Réservation annulée : {credits} crédit(s) rendu(s) sur votre {title}."
+MSG_CANCELLED_SUBSCRIPTION = "Réservation annulée : votre place est libérée."
+MSG_CANCELLED_CREDIT_PASS = (
+    "Réservation annulée : {credits} crédit(s) valable(s) jusqu'au {date} ajouté(s) à vos cartes "
+    "(pas de remboursement automatique)."
+)
+CANCELLATION_CREDIT_TITLE = "Avoir d'annulation"
+CANCELLATION_CREDIT_MONTHS = 6  # a reservation paid by card and cancelled in time becomes credits valid 6 months
+
+
+@dataclass(frozen=True)
+class CancellationOutcome:
+    reservation: Reservation
+    message: str
+    credit_pass: Pass | None = None
+
+
+def cancellation_deadline(session: CourseSession) -> datetime:
+    return session.start - timedelta(hours=settings.CANCELLATION_WINDOW_HOURS)
+
+
+@transaction.atomic
+def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
+    """The member cancels a confirmed reservation up to CANCELLATION_WINDOW_HOURS before the session.
+
+    The seats are free at once. Credits spent on a card go back to it; a subscription simply frees the place; a
+    reservation paid by card becomes an 'avoir': a new class card of one credit per participant, valid
+    CANCELLATION_CREDIT_MONTHS months (studios do not refund automatically).
+    """
+    reservation_id = _as_id(reservation_id) or 0
+    session_id = Reservation.objects.filter(pk=reservation_id, user=user).values_list("session_id", flat=True).first()
+    if session_id is None:
+        raise ReservationError(MSG_RESERVATION_NOT_FOUND)
+    session = CourseSession.objects.select_for_update().get(pk=session_id)
+    # Under the session lock the reservation's pass cannot change (every writer locks the session first).
+    pass_id = Reservation.objects.filter(pk=reservation_id).values_list("paid_with_pass_id", flat=True).first()
+    pass_obj = Pass.objects.select_for_update().get(pk=pass_id) if pass_id else None
+    reservation = Reservation.objects.select_for_update().get(pk=reservation_id)
+    if reservation.status != ReservationStatus.CONFIRMED:
+        raise ReservationError(MSG_CANCEL_NOT_CONFIRMED)
+    now = timezone.now()
+    if now > cancellation_deadline(session):
+        raise ReservationError(MSG_CANCEL_TOO_LATE.format(hours=settings.CANCELLATION_WINDOW_HOURS))
+    reservation.status = ReservationStatus.CANCELLED
+    reservation.cancelled_at = now
+    reservation.save(update_fields=["status", "cancelled_at"])
+    credit_pass = None
+    if pass_obj is not None:
+        if pass_obj.kind == PassKind.CARD and reservation.credits_spent:
+            pass_obj.credits_left += reservation.credits_spent
+            pass_obj.save(update_fields=["credits_left"])
+            PassAdjustment.objects.create(
+                pass_ref=pass_obj,
+                action=PassAdjustmentAction.RETURN,
+                credits_delta=reservation.credits_spent,
+                reservation=reservation,
+            )
+            message = MSG_CANCELLED_CREDITS_RETURNED.format(credits=reservation.credits_spent, title=pass_obj.title)
+        else:
+            message = MSG_CANCELLED_SUBSCRIPTION
+    elif reservation.total_amount > 0:
+        today = timezone.localdate(now)
+        expires_on = add_months(today, CANCELLATION_CREDIT_MONTHS)
+        credit_pass = Pass.objects.create(
+            member_id=reservation.user_id,
+            kind=PassKind.CARD,
+            origin=PassOrigin.CANCELLATION,
+            title=CANCELLATION_CREDIT_TITLE,
+            credits_total=reservation.participants,
+            credits_left=reservation.participants,
+            starts_on=today,
+            expires_on=expires_on,
+            source_reservation=reservation,
+        )
+        PassAdjustment.objects.create(
+            pass_ref=credit_pass,
+            action=PassAdjustmentAction.CANCELLATION_CREDIT,
+            credits_delta=reservation.participants,
+            expires_on_after=expires_on,
+            reservation=reservation,
+            reason=f"Annulation de la réservation {reservation.pk}",
+        )
+        message = MSG_CANCELLED_CREDIT_PASS.format(credits=reservation.participants, date=_fr_date(expires_on))
+    else:
+        message = MSG_CANCELLED_SUBSCRIPTION
+    return CancellationOutcome(reservation=reservation, message=message, credit_pass=credit_pass)
+
+
+@transaction.atomic
+def bookings_release_for_refund(*, order) -> None:
+    """A refunded payment takes back what it paid for (called by payments when PayPal reports a refund).
+
+    The reservation it paid is cancelled and its seats are free at once; the pass it granted keeps no credit and
+    ends yesterday, with a ledger line. Idempotent: a second refund event changes nothing.
+    """
+    yesterday = timezone.localdate() - timedelta(days=1)
+    # Only the payment that confirmed the reservation takes it back: an order refunded because it paid for nothing
+    # (never completed, issue 16) leaves alone the reservation another payment or a pass paid for.
+    if order.reservation_id and order.completed_at is not None:
+        session_id = Reservation.objects.filter(pk=order.reservation_id).values_list("session_id", flat=True).first()
+        CourseSession.objects.select_for_update().get(pk=session_id)
+        reservation = Reservation.objects.select_for_update().get(pk=order.reservation_id)
+        paid_by_this_order = not reservation.paid_with_pass_id
+        if paid_by_this_order and reservation.status in (ReservationStatus.HELD, ReservationStatus.CONFIRMED):
+            reservation.status = ReservationStatus.CANCELLED
+            reservation.cancelled_at = timezone.now()
+            reservation.save(update_fields=["status", "cancelled_at"])
+    pass_obj = Pass.objects.select_for_update().filter(source_order_id=order.pk).first()
+    if pass_obj is None or (pass_obj.credits_left == 0 and pass_obj.expires_on <= yesterday):
+        return
+    before = pass_obj.expires_on
+    credits = pass_obj.credits_left
+    pass_obj.credits_left = 0
+    pass_obj.expires_on = yesterday
+    pass_obj.starts_on = min(pass_obj.starts_on, yesterday)
+    pass_obj.save(update_fields=["credits_left", "expires_on", "starts_on"])
+    PassAdjustment.objects.create(
+        pass_ref=pass_obj,
+        action=PassAdjustmentAction.REFUND,
+        credits_delta=-credits,
+        expires_on_before=before,
+        expires_on_after=yesterday,
+        reason=f"Commande {order.order_id} remboursée",
+    )

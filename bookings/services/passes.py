@@ -1,0 +1,208 @@
+"""Passes: class cards and subscriptions (issue 10): booking with a pass, granting one for an order."""
+
+from calendar import monthrange
+from datetime import date as date_type
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from courses.models import CourseSession, Tariff
+
+from ..models import (
+    Pass,
+    PassAdjustment,
+    PassAdjustmentAction,
+    PassKind,
+    PassOrigin,
+    Reservation,
+    ReservationStatus,
+)
+from .common import MSG_CARD_PAYMENT_IN_PROGRESS, ReservationError, _as_id
+from .locking import _checked_request_on_locked_session, _member_hold_with_seats_checked, _payment_open_on
+from .reservations import _reservation_details, _reservation_save, _send_reservation_confirmation
+
+# --- Passes: class cards and subscriptions (issue 10) ---
+
+MSG_PASS_NOT_FOUND = "Cette carte ou cet abonnement est introuvable."
+MSG_PASS_EXPIRED = "Cette carte ou cet abonnement n'est plus valable : il a expiré le {date}."
+MSG_PASS_NOT_VALID_ON_SESSION = (
+    "Cette carte ou cet abonnement n'est pas valable le jour de cette session (valable du {start} au {end})."
+)
+MSG_PASS_NO_CREDITS = "Cette carte n'a plus de crédit."
+MSG_PASS_NOT_ENOUGH_CREDITS = (
+    "Il ne reste que {credits} crédit(s) sur cette carte : réservez pour moins de participants "
+    "ou payez par carte bancaire."
+)
+MSG_PASS_SUBSCRIPTION_ALONE = (
+    "Un abonnement ne couvre que vous : réservez pour 1 participant ou payez par carte bancaire."
+)
+MSG_BOOKED_WITH_PASS = "✅ Réservation confirmée avec votre {title}."
+
+
+def add_months(day: date_type, months: int) -> date_type:
+    """The same day `months` later, clamped to the month's last day (31 Jan + 1 month = 28/29 Feb)."""
+    month_index = day.month - 1 + months
+    year, month = day.year + month_index // 12, month_index % 12 + 1
+    return day.replace(year=year, month=month, day=min(day.day, monthrange(year, month)[1]))
+
+
+def _fr_date(day: date_type) -> str:
+    return day.strftime("%d/%m/%Y")
+
+
+def pass_check_usable(*, pass_obj: Pass, session: CourseSession, participants: int, today: date_type) -> int:
+    """The credits a booking of `participants` on `session` costs with this pass, or ReservationError.
+
+    A card costs one credit per participant; a subscription covers the member alone and costs nothing.
+    The pass must be valid on the session's (Paris) day and not expired today.
+    """
+    if pass_obj.expires_on < today:
+        raise ReservationError(MSG_PASS_EXPIRED.format(date=_fr_date(pass_obj.expires_on)))
+    session_day = timezone.localtime(session.start).date()
+    if not pass_obj.starts_on <= session_day <= pass_obj.expires_on:
+        raise ReservationError(
+            MSG_PASS_NOT_VALID_ON_SESSION.format(start=_fr_date(pass_obj.starts_on), end=_fr_date(pass_obj.expires_on))
+        )
+    if pass_obj.kind == PassKind.SUBSCRIPTION:
+        if participants != 1:
+            raise ReservationError(MSG_PASS_SUBSCRIPTION_ALONE)
+        return 0
+    if pass_obj.credits_left <= 0:
+        raise ReservationError(MSG_PASS_NO_CREDITS)
+    if participants > pass_obj.credits_left:
+        raise ReservationError(MSG_PASS_NOT_ENOUGH_CREDITS.format(credits=pass_obj.credits_left))
+    return participants
+
+
+@transaction.atomic
+def reservation_book_with_pass(
+    *,
+    user,
+    session_id: int,
+    pass_id: int,
+    participants: int,
+    first_name: str,
+    last_name: str,
+    email: str,
+    message: str = "",
+) -> Reservation:
+    """Reserve seats paid with the member's class card or subscription: confirmed at once, no card payment.
+
+    Locks the session, then the pass, then the member's reservation (the module's lock order): two bookings racing
+    for the last credit or the last seat give one reservation. A live hold of the member on the session (a card
+    payment not finished) is turned into this booking.
+    """
+    now = timezone.now()
+    first_name, last_name, email, participants, session = _checked_request_on_locked_session(
+        session_id=session_id,
+        participants=participants,
+        first_name=first_name,
+        last_name=last_name,
+        email=email,
+        now=now,
+    )
+    pass_obj = Pass.objects.select_for_update().filter(pk=_as_id(pass_id) or 0, member=user).first()
+    if pass_obj is None:
+        raise ReservationError(MSG_PASS_NOT_FOUND)
+    credits = pass_check_usable(
+        pass_obj=pass_obj, session=session, participants=participants, today=timezone.localdate(now)
+    )
+    existing = _member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
+    if _payment_open_on(existing):
+        raise ReservationError(MSG_CARD_PAYMENT_IN_PROGRESS)  # card or pass, never both (issue 16)
+    fields = {
+        **_reservation_details(session, participants, first_name, last_name, email, message),
+        "status": ReservationStatus.CONFIRMED,
+        "hold_expires_at": None,
+        "confirmed_at": now,
+        "paid_with_pass": pass_obj,
+        "credits_spent": credits,
+    }
+    reservation = _reservation_save(existing=existing, session=session, user=user, fields=fields)
+    if credits:
+        pass_obj.credits_left -= credits
+        pass_obj.save(update_fields=["credits_left"])
+    PassAdjustment.objects.create(
+        pass_ref=pass_obj, action=PassAdjustmentAction.SPEND, credits_delta=-credits, reservation=reservation
+    )
+    transaction.on_commit(lambda: _send_reservation_confirmation(reservation.pk))
+    return reservation
+
+
+# A tariff priced per period ("55 € par mois", "120 € par trimestre"): until subscriptions bill each period
+# (DECISIONS.md 24, issue 19), a purchase grants exactly the periods paid, never the whole commitment (issue 16).
+BILLING_PERIOD_MONTHS = {"mois": 1, "trimestre": 3, "semestre": 6, "an": 12, "année": 12, "annee": 12}
+# Periods shorter than a month cannot be granted in months: such a tariff is not sold online.
+SHORT_BILLING_PERIODS = ("jour", "semaine", "quinzaine")
+
+
+def tariff_billing_period_months(tariff: Tariff) -> int | None:
+    """The months one price of the tariff pays for when it is priced per period, else None (priced once)."""
+    words = (tariff.frequency or "").strip().lower().split()
+    if len(words) == 2 and words[0] == "par":
+        return BILLING_PERIOD_MONTHS.get(words[1])
+    return None
+
+
+def tariff_priced_per_short_period(tariff: Tariff) -> bool:
+    words = (tariff.frequency or "").strip().lower().split()
+    return len(words) == 2 and words[0] == "par" and words[1] in SHORT_BILLING_PERIODS
+
+
+def pass_grant_for_order(*, order) -> Pass | None:
+    """The pass a captured tariff order grants, created once (called by payments inside the capture transaction,
+    under the PaymentOrder's row lock; `Pass.source_order` is unique as well).
+
+    One pass per order: a quantity of N cards gives one card of N × the tariff's credits (valid the tariff's
+    months from today); N subscriptions give one subscription of N × its period. A new subscription starts the day
+    after the member's current one ends, so buying ahead never loses days.
+    """
+    if not order.tariff_id or not order.user_id:
+        return None
+    existing = Pass.objects.filter(source_order_id=order.pk).first()
+    if existing is not None:
+        return existing
+    tariff = Tariff.objects.get(pk=order.tariff_id)
+    if not tariff.grants_pass:
+        return None
+    quantity = max(order.quantity or 1, 1)
+    today = timezone.localdate()
+    months_paid = tariff.pass_validity_months
+    period = tariff_billing_period_months(tariff)
+    if period is not None:
+        months_paid = min(period, tariff.pass_validity_months)
+    if tariff.pass_unlimited:
+        current_end = (
+            Pass.objects.filter(member_id=order.user_id, kind=PassKind.SUBSCRIPTION, expires_on__gte=today)
+            .order_by("-expires_on")
+            .values_list("expires_on", flat=True)
+            .first()
+        )
+        starts_on = current_end + timedelta(days=1) if current_end else today
+        kind, credits = PassKind.SUBSCRIPTION, None
+        expires_on = add_months(starts_on, months_paid * quantity) - timedelta(days=1)
+    else:
+        starts_on = today
+        kind, credits = PassKind.CARD, tariff.pass_credits * quantity
+        expires_on = add_months(starts_on, months_paid * (quantity if period is not None else 1))
+    pass_obj = Pass.objects.create(
+        member_id=order.user_id,
+        tariff=tariff,
+        kind=kind,
+        origin=PassOrigin.PURCHASE,
+        title=tariff.title[:150],
+        credits_total=credits,
+        credits_left=credits,
+        starts_on=starts_on,
+        expires_on=expires_on,
+        source_order_id=order.pk,
+    )
+    PassAdjustment.objects.create(
+        pass_ref=pass_obj,
+        action=PassAdjustmentAction.PURCHASE,
+        credits_delta=credits or 0,
+        expires_on_after=expires_on,
+        reason=f"Commande {order.order_id}",
+    )
+    return pass_obj

@@ -1,0 +1,164 @@
+"""Member reservations: a hold on a session, its confirmation (also after a card payment), the e-mail."""
+
+import logging
+from datetime import timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from courses.models import CourseSession
+
+from ..models import (
+    Reservation,
+    ReservationStatus,
+)
+from .availability import active_reservations_q, session_seats_taken
+from .common import (
+    MSG_ALREADY_RESERVED,
+    MSG_AMOUNT_MISMATCH,
+    MSG_HOLD_LOST,
+    MSG_PARTICIPANTS_LOCKED_BY_PAYMENT,
+    MSG_PAYMENT_DOES_NOT_MATCH,
+    MSG_RESERVATION_ALREADY_PAID,
+    MSG_RESERVATION_NOT_FOUND,
+    MSG_RESERVATION_WAS_CANCELLED,
+    ReservationError,
+)
+from .locking import _checked_request_on_locked_session, _member_hold_with_seats_checked, _payment_open_on
+
+logger = logging.getLogger(__name__)
+
+
+def _reservation_details(session, participants, first_name, last_name, email, message) -> dict:
+    return {
+        "participants": participants,
+        "unit_price": session.price_per_participant,
+        "first_name": first_name,
+        "last_name": last_name,
+        "email": email,
+        "message": message or "",
+    }
+
+
+def _reservation_save(*, existing: Reservation | None, session, user, fields: dict) -> Reservation:
+    if existing is None:
+        return Reservation.objects.create(session=session, user=user, **fields)
+    for name, value in fields.items():
+        setattr(existing, name, value)
+    existing.save(update_fields=list(fields))
+    return existing
+
+
+@transaction.atomic
+def reservation_hold(
+    *,
+    user,
+    session_id: int,
+    participants: int,
+    first_name: str,
+    last_name: str,
+    email: str,
+    message: str = "",
+    expected_total: Decimal | None = None,
+) -> Reservation:
+    """Hold `participants` seats on a session for SEAT_HOLD_MINUTES, or raise ReservationError.
+
+    A member who already holds (unpaid) seats on the session gets that same reservation back, updated and with a
+    fresh hold, so closing the popup and trying again works. A confirmed reservation is refused as a duplicate.
+    `expected_total`, when the browser sends one, must equal the server's price (DECISIONS.md 12).
+    """
+    now = timezone.now()
+    first_name, last_name, email, participants, session = _checked_request_on_locked_session(
+        session_id=session_id,
+        participants=participants,
+        first_name=first_name,
+        last_name=last_name,
+        email=email,
+        now=now,
+    )
+    if expected_total is not None:
+        expected = (session.price_per_participant * participants).quantize(Decimal("0.01"))
+        if Decimal(expected_total).quantize(Decimal("0.01")) != expected:
+            raise ReservationError(MSG_AMOUNT_MISMATCH.format(expected=expected))
+    existing = _member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
+    fields = {
+        **_reservation_details(session, participants, first_name, last_name, email, message),
+        "status": ReservationStatus.HELD,
+        "hold_expires_at": now + timedelta(minutes=settings.SEAT_HOLD_MINUTES),
+    }
+    if _payment_open_on(existing):
+        # An order prices this hold: its seats and price stay what the order pays (issue 16).
+        if participants != existing.participants:
+            raise ReservationError(MSG_PARTICIPANTS_LOCKED_BY_PAYMENT.format(participants=existing.participants))
+        fields["unit_price"] = existing.unit_price
+    return _reservation_save(existing=existing, session=session, user=user, fields=fields)
+
+
+@transaction.atomic
+def reservation_confirm(*, reservation_id: int) -> Reservation:
+    """Confirm a held reservation. Idempotent: confirming a confirmed reservation returns it unchanged.
+
+    A hold that lapsed is confirmed only if its seats are still free. The French confirmation e-mail with its
+    .ics goes out once, after the commit of the transition.
+    """
+    session_id = Reservation.objects.filter(pk=reservation_id).values_list("session_id", flat=True).first()
+    if session_id is None:
+        raise ReservationError(MSG_RESERVATION_NOT_FOUND)
+    session = CourseSession.objects.select_for_update().get(pk=session_id)
+    reservation = Reservation.objects.select_for_update().get(pk=reservation_id)
+    if reservation.status == ReservationStatus.CONFIRMED:
+        return reservation
+    now = timezone.now()
+    hold_lapsed = reservation.status != ReservationStatus.HELD or (
+        reservation.hold_expires_at is not None and reservation.hold_expires_at <= now
+    )
+    if hold_lapsed:
+        if (
+            Reservation.objects.filter(session=session, user_id=reservation.user_id)
+            .exclude(pk=reservation.pk)
+            .filter(active_reservations_q(now))
+            .exists()
+        ):
+            raise ReservationError(MSG_ALREADY_RESERVED)
+        if session_seats_taken(session=session, now=now) + reservation.participants > session.max_attendees:
+            raise ReservationError(MSG_HOLD_LOST)
+    reservation.status = ReservationStatus.CONFIRMED
+    reservation.confirmed_at = now
+    reservation.hold_expires_at = None
+    reservation.save(update_fields=["status", "confirmed_at", "hold_expires_at"])
+    transaction.on_commit(lambda: _send_reservation_confirmation(reservation.pk))
+    return reservation
+
+
+@transaction.atomic
+def reservation_confirm_for_payment(*, reservation_id: int, participants: int, amount: Decimal) -> Reservation:
+    """Confirm the reservation a captured card payment paid for, only if the payment is exactly what it costs.
+
+    Called by payments inside the capture, under the PaymentOrder's row lock (then session → reservation, the
+    module's lock order). Raises ReservationError, confirming nothing, when the reservation is already confirmed
+    (by another payment or a pass), was cancelled, no longer has the participants and amount the order paid for, or
+    lost its seats after its hold lapsed: the caller refunds.
+    """
+    session_id = Reservation.objects.filter(pk=reservation_id).values_list("session_id", flat=True).first()
+    if session_id is None:
+        raise ReservationError(MSG_RESERVATION_NOT_FOUND)
+    CourseSession.objects.select_for_update().get(pk=session_id)
+    reservation = Reservation.objects.select_for_update().get(pk=reservation_id)
+    if reservation.status == ReservationStatus.CONFIRMED or reservation.paid_with_pass_id:
+        raise ReservationError(MSG_RESERVATION_ALREADY_PAID)
+    if reservation.status == ReservationStatus.CANCELLED:
+        raise ReservationError(MSG_RESERVATION_WAS_CANCELLED)
+    if reservation.participants != participants or reservation.total_amount != amount:
+        raise ReservationError(MSG_PAYMENT_DOES_NOT_MATCH)
+    return reservation_confirm(reservation_id=reservation_id)
+
+
+def _send_reservation_confirmation(reservation_id: int) -> None:
+    from ..emails import send_reservation_confirmation
+
+    try:
+        send_reservation_confirmation(reservation_id=reservation_id)
+    except Exception:  # the reservation stands even if the mail server is down
+        logger.exception("Reservation confirmation e-mail failed for reservation %s", reservation_id)
