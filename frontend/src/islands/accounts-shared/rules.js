@@ -1,4 +1,4 @@
-/* Account rules mirrored in the browser for live feedback. The server (accounts/services.py) decides; the
+/* Account rules mirrored in the browser for live feedback. The server (accounts/services/) decides; the
    messages come from the server through the page's props, so each text exists once. */
 
 export const PHONE_RE = /^\d{10}$/;
