@@ -1,0 +1,191 @@
+"""Capture an order once and fulfil it once: what is confirmed equals what was paid, under the order's row lock.
+
+Provider calls (HTTP) run outside database transactions; every state change then happens under a row lock on the
+PaymentOrder (STYLE.md 3), so two captures, or a capture and a webhook, fulfil an order exactly once
+(DECISIONS.md 14).
+
+Issue 16: a reservation has at most one live order (CREATED, APPROVED, DECLINED or COMPLETED; a database constraint),
+and money captured for nothing in return (seats lost, reservation changed or paid already, order cancelled) is never
+kept: the order becomes REFUND_PENDING under its lock, the provider refunds it after the commit (idempotency key
+`refund-<order id>`), then REFUNDED, the member told in the answer and by e-mail.
+"""
+
+import logging
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from bookings.models import Reservation, ReservationStatus
+from bookings.services import ReservationError, pass_grant_for_order, reservation_confirm_for_payment
+
+from ..models import PaymentOrder, PaymentStatus
+from ..providers import (
+    CAPTURE_COMPLETED,
+    CAPTURE_DECLINED,
+    CAPTURE_FAILED,
+    CAPTURE_PENDING,
+    ProviderCapture,
+    ProviderError,
+    get_provider,
+)
+from .common import (
+    MSG_AMOUNT_CAPTURED_MISMATCH,
+    MSG_DECLINED,
+    MSG_DECLINED_TARIFF,
+    MSG_NOT_APPROVED,
+    MSG_ORDER_CLOSED,
+    MSG_ORDER_NOT_CANCELLABLE,
+    MSG_ORDER_NOT_FOUND,
+    MSG_ORDER_WAS_CANCELLED,
+    MSG_PENDING,
+    MSG_PROVIDER_DOWN,
+    OPEN_STATUSES,
+    CaptureOutcome,
+    PaymentError,
+    _local,
+    _mark,
+)
+from .receipts import _send_receipt
+from .refunds import _refund_outcome, payment_order_refund
+
+logger = logging.getLogger(__name__)
+
+# --- capture and fulfilment ------------------------------------------------------------------------------------
+
+
+def _owned_order(*, order_id: str, user) -> PaymentOrder:
+    order = PaymentOrder.objects.filter(order_id=order_id).first()
+    if order is None or (order.user_id != user.pk and not user.is_studio_staff):
+        raise PaymentError(MSG_ORDER_NOT_FOUND, status_code=404)
+    return order
+
+
+def payment_order_fulfil(
+    *, order_id: str, capture_id: str = "", amount: Decimal | None = None, currency: str = ""
+) -> CaptureOutcome:
+    """Money was captured for this order: confirm what it paid for and send one receipt, once. Idempotent.
+
+    Called by the browser's capture and by PayPal's webhooks, possibly at the same moment: the row lock decides.
+    What is confirmed equals what was paid (issue 16): the order must still be open and, for a reservation, the
+    reservation still held, unpaid, with the participants and amount of the order and its seats. Otherwise nothing
+    is confirmed and the money goes back (REFUND_PENDING, then the provider's refund after the commit).
+    """
+    with transaction.atomic():
+        order = PaymentOrder.objects.select_for_update().get(order_id=order_id)
+        if order.status == PaymentStatus.COMPLETED:
+            return CaptureOutcome(order=order, completed=True, message=order.provider_note)
+        if order.status in (PaymentStatus.REFUND_PENDING, PaymentStatus.REFUNDED):
+            return _refund_outcome(order)
+        if amount is not None and (amount != order.amount or (currency and currency != order.currency)):
+            order.provider_note = MSG_AMOUNT_CAPTURED_MISMATCH
+            order.save(update_fields=["provider_note", "updated_at"])
+            logger.error("Captured %s %s for order %s of %s", amount, currency, order_id, order.amount)
+            return CaptureOutcome(order=order, completed=False, message=MSG_AMOUNT_CAPTURED_MISMATCH)
+        if capture_id:
+            order.capture_id = capture_id
+        refusal = ""
+        if order.status == PaymentStatus.VOIDED:
+            refusal = MSG_ORDER_WAS_CANCELLED
+        elif order.reservation_id:
+            try:
+                reservation_confirm_for_payment(
+                    reservation_id=order.reservation_id, participants=order.quantity, amount=order.amount
+                )
+            except ReservationError as exc:
+                refusal = exc.message
+        if refusal:
+            logger.warning("Order %s captured but refused (%s): refunding", order_id, refusal)
+            order.status = PaymentStatus.REFUND_PENDING
+            order.provider_note = refusal
+            order.save(update_fields=["status", "capture_id", "provider_note", "updated_at"])
+        else:
+            now = timezone.now()
+            order.status = PaymentStatus.COMPLETED
+            order.completed_at = now
+            if order.tariff_id:
+                # Issue 10: a tariff order grants its class card or subscription, once (the order row lock above
+                # and Pass.source_order's uniqueness), in this same transaction.
+                pass_grant_for_order(order=order)
+            order.provider_note = ""
+            order.save(
+                update_fields=["status", "completed_at", "capture_id", "provider_note", "updated_at"]
+            )
+            # The receipt is recorded as sent only once its mail has left (payment_order_receipt_mark_sent).
+            transaction.on_commit(lambda: _send_receipt(order_pk=order.pk))
+            return CaptureOutcome(order=order, completed=True)
+    return _refund_outcome(payment_order_refund(order_id=order_id))
+
+
+def _declined_message(order: PaymentOrder) -> str:
+    if order.reservation_id:
+        reservation = Reservation.objects.only("hold_expires_at", "status").get(pk=order.reservation_id)
+        if reservation.status == ReservationStatus.HELD and reservation.hold_expires_at:
+            return MSG_DECLINED.format(until=_local(reservation.hold_expires_at).strftime("%H:%M"))
+    return MSG_DECLINED_TARIFF
+
+
+def _apply_capture(order: PaymentOrder, result: ProviderCapture) -> CaptureOutcome:
+    if result.capture_status == CAPTURE_COMPLETED or (result.order_status == "COMPLETED" and not result.capture_status):
+        return payment_order_fulfil(
+            order_id=order.order_id, capture_id=result.capture_id, amount=result.amount, currency=result.currency
+        )
+    if result.capture_status in (CAPTURE_DECLINED, CAPTURE_FAILED):
+        order = _mark(order_id=order.order_id, status=PaymentStatus.DECLINED, only_from=OPEN_STATUSES)
+        return CaptureOutcome(order=order, completed=False, message=_declined_message(order))
+    if result.capture_status == CAPTURE_PENDING:
+        order = _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, note=MSG_PENDING, only_from=OPEN_STATUSES)
+        return CaptureOutcome(order=order, completed=False, message=MSG_PENDING)
+    return CaptureOutcome(order=order, completed=False, message=MSG_NOT_APPROVED)
+
+
+def payment_order_capture(*, order_id: str, user) -> CaptureOutcome:
+    """Capture an approved order for its member. Capturing a paid order again answers the same success."""
+    order = _owned_order(order_id=order_id, user=user)
+    if order.status == PaymentStatus.COMPLETED:
+        return CaptureOutcome(order=order, completed=True, message=order.provider_note)
+    if order.status == PaymentStatus.REFUND_PENDING:
+        return _refund_outcome(payment_order_refund(order_id=order.order_id))
+    if order.status == PaymentStatus.REFUNDED and order.completed_at is None and order.capture_id:
+        return _refund_outcome(order)  # refunded because it bought nothing: say so again
+    if order.status in (PaymentStatus.VOIDED, PaymentStatus.REFUNDED):
+        raise PaymentError(MSG_ORDER_CLOSED)
+    provider = get_provider()
+    if provider.name != order.provider:
+        raise PaymentError(MSG_ORDER_CLOSED)
+    try:
+        # One idempotency key per order: PayPal answers a retried capture with the first capture's result.
+        result = provider.capture_order(order_id=order.order_id, request_id=f"capture-{order.order_id}")
+    except ProviderError as exc:
+        logger.warning("Capture of %s refused: %s (%s)", order_id, exc.message, exc.issue)
+        if exc.status_code is None or exc.status_code >= 500:
+            raise PaymentError(MSG_PROVIDER_DOWN, status_code=502) from exc
+        return CaptureOutcome(order=order, completed=False, message=MSG_NOT_APPROVED)
+    return _apply_capture(order, result)
+
+
+def simulator_order_approve(*, order_id: str, user, card_declined: bool) -> None:
+    """The simulator's stand-in for the buyer approving at PayPal (only when the simulator is the provider)."""
+    from ..providers import SimulatorProvider
+
+    order = _owned_order(order_id=order_id, user=user)
+    provider = get_provider()
+    if not isinstance(provider, SimulatorProvider) or order.provider != provider.name:
+        raise PaymentError(MSG_ORDER_NOT_FOUND, status_code=404)
+    if order.status not in OPEN_STATUSES:
+        raise PaymentError(MSG_ORDER_CLOSED)
+    try:
+        provider.approve_order(order_id=order.order_id, card_declined=card_declined)
+    except ProviderError as exc:
+        raise PaymentError(MSG_ORDER_CLOSED) from exc
+    _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, only_from=OPEN_STATUSES)
+
+
+def payment_order_cancel(*, order_id: str, user) -> PaymentOrder:
+    """The buyer closed the payment window: an open order becomes VOIDED. The reservation keeps its hold."""
+    order = _owned_order(order_id=order_id, user=user)
+    order = _mark(order_id=order.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
+    if order.status != PaymentStatus.VOIDED:
+        # Paid, refunded or being refunded: saying "cancelled" (200) would mislead a client that reads the status.
+        raise PaymentError(MSG_ORDER_NOT_CANCELLABLE, status_code=409)
+    return order

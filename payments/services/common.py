@@ -1,0 +1,99 @@
+"""What the payment services share: PaymentError, CaptureOutcome, the members' messages, amount and e-mail
+checks, and the state change of one order under its row lock (`_mark`)."""
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils import timezone
+
+from ..models import PaymentOrder, PaymentStatus
+
+MSG_INCOMPLETE = "❌ Données de paiement incomplètes. Vérifiez le titre et le type."
+MSG_EMAIL_INVALID = "❌ L'email n'est pas valide."
+MSG_AMOUNT_MISMATCH = "Le montant ne correspond pas au prix de la commande. Rechargez la page et réessayez."
+MSG_RESERVATION_NOT_FOUND = "Cette réservation est introuvable."
+MSG_RESERVATION_PAID = "Cette réservation est déjà payée."
+MSG_HOLD_EXPIRED = "Le délai de 15 minutes pour payer cette réservation est dépassé. Veuillez réserver à nouveau."
+MSG_TARIFF_NOT_FOUND = "Ce tarif est introuvable."
+MSG_TARIFF_NOT_ORDERABLE = "Cette offre ne se commande pas en ligne."
+MSG_QUANTITY = "La quantité doit être un nombre entre 1 et {max}."
+MSG_PROVIDER_DOWN = "Le service de paiement ne répond pas. Veuillez réessayer dans quelques instants."
+MSG_ORDER_NOT_FOUND = "Cette commande de paiement est introuvable."
+MSG_NOT_APPROVED = "Le paiement n'a pas été validé. Veuillez réessayer."
+MSG_DECLINED = "Le paiement a été refusé. Votre place reste réservée jusqu'à {until} : vous pouvez réessayer."
+MSG_DECLINED_TARIFF = "Le paiement a été refusé : vous pouvez réessayer avec un autre moyen de paiement."
+MSG_PENDING = "Votre paiement est en cours de vérification par PayPal. Vous recevrez un email dès sa validation."
+MSG_ORDER_CLOSED = "Cette commande n'est plus payable."
+MSG_ORDER_NOT_CANCELLABLE = "Ce paiement est déjà terminé : il ne peut plus être annulé ici."
+MSG_AMOUNT_CAPTURED_MISMATCH = "Montant capturé différent du montant de la commande : vérification manuelle requise."
+# Money captured for nothing in return goes back (issue 16). {reason} says why, {amount} is in French ("25,00").
+MSG_REFUNDED = (
+    "{reason} Votre paiement de {amount} € vous est remboursé automatiquement : le remboursement apparaîtra sous "
+    "quelques jours sur votre moyen de paiement."
+)
+MSG_REFUND_PENDING = (
+    "{reason} Votre paiement de {amount} € va vous être remboursé automatiquement : le remboursement est en cours."
+)
+MSG_ORDER_WAS_CANCELLED = "Ce paiement avait été annulé."
+MSG_RESERVATION_CHANGED = "La réservation a changé pendant la préparation du paiement. Rechargez la page et réessayez."
+MSG_ORDER_LIVE_TAKEN = "Cette réservation a déjà une commande en cours ou payée : une seule à la fois."
+
+
+class PaymentError(Exception):
+    def __init__(self, message: str, *, status_code: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status_code = status_code
+
+
+@dataclass(frozen=True)
+class CaptureOutcome:
+    order: PaymentOrder
+    completed: bool
+    message: str = ""
+    refunded: bool = False  # the money came back to the buyer (or is on its way): nothing was bought
+
+
+# --- pricing ---------------------------------------------------------------------------------------------------
+
+
+MAX_AMOUNT = Decimal("99999999.99")  # what the amount column holds
+
+
+def _parse_amount(value) -> Decimal | None:
+    try:
+        amount = Decimal(str(value).strip().replace(",", "."))
+        if not amount.is_finite() or abs(amount) > MAX_AMOUNT:
+            return None
+        return amount.quantize(Decimal("0.01"))
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def _valid_email(value: str) -> bool:
+    try:
+        validate_email(value)
+    except ValidationError:
+        return False
+    return len(value) <= 254
+
+
+def _local(dt):
+    return timezone.localtime(dt)
+
+
+def _mark(*, order_id: str, status: str, note: str = "", only_from: tuple[str, ...] | None = None) -> PaymentOrder:
+    with transaction.atomic():
+        order = PaymentOrder.objects.select_for_update().get(order_id=order_id)
+        if only_from is None or order.status in only_from:
+            order.status = status
+            if note:
+                order.provider_note = note
+            order.save(update_fields=["status", "provider_note", "updated_at"])
+        return order
+
+
+OPEN_STATUSES = (PaymentStatus.CREATED, PaymentStatus.APPROVED, PaymentStatus.DECLINED)

@@ -1,0 +1,188 @@
+"""Create a payment order priced by the server (DECISIONS.md 12), at most one live per reservation (issue 16)."""
+
+import logging
+import uuid
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from bookings.models import Reservation, ReservationStatus
+from bookings.services import tariff_priced_per_short_period
+from courses.models import CourseSession, Tariff
+
+from ..models import CURRENCY_EUR, DEFAULT_TIME, PaymentOrder, PaymentStatus
+from ..providers import ProviderError, get_provider
+from .common import (
+    MSG_AMOUNT_MISMATCH,
+    MSG_EMAIL_INVALID,
+    MSG_HOLD_EXPIRED,
+    MSG_INCOMPLETE,
+    MSG_PROVIDER_DOWN,
+    MSG_QUANTITY,
+    MSG_RESERVATION_CHANGED,
+    MSG_RESERVATION_NOT_FOUND,
+    MSG_RESERVATION_PAID,
+    MSG_TARIFF_NOT_FOUND,
+    MSG_TARIFF_NOT_ORDERABLE,
+    OPEN_STATUSES,
+    PaymentError,
+    _local,
+    _mark,
+    _parse_amount,
+    _valid_email,
+)
+
+logger = logging.getLogger(__name__)
+
+MAX_QUANTITY = 50
+RESERVATION_TYPE = "COURS"
+
+
+def _held_reservation(*, user, reservation_id: int) -> Reservation:
+    """The member's reservation, with its seats still held (DECISIONS.md 13), or PaymentError."""
+    reservation = Reservation.objects.select_related("session__course").filter(pk=reservation_id, user=user).first()
+    if reservation is None:
+        raise PaymentError(MSG_RESERVATION_NOT_FOUND, status_code=404)
+    if reservation.status == ReservationStatus.CONFIRMED:
+        raise PaymentError(MSG_RESERVATION_PAID)
+    now = timezone.now()
+    if reservation.status != ReservationStatus.HELD or (
+        reservation.hold_expires_at is not None and reservation.hold_expires_at <= now
+    ):
+        raise PaymentError(MSG_HOLD_EXPIRED)
+    return reservation
+
+
+# --- create ----------------------------------------------------------------------------------------------------
+
+
+def payment_order_create(
+    *,
+    user,
+    amount,
+    email: str,
+    first_name: str,
+    last_name: str,
+    title: str,
+    type: str,
+    message: str = "",
+    date: str = "",
+    time: str = "",
+    reservation_id: int | None = None,
+    tariff_id: int | None = None,
+    quantity: int | None = None,
+) -> PaymentOrder:
+    """Open an order at the provider for a held reservation or a tariff × quantity, priced from the database.
+
+    The browser's `amount` is only compared with the server's price (DECISIONS.md 12): a mismatch is refused.
+    """
+    browser_amount = _parse_amount(amount) if amount not in (None, "") else None
+    required = [email, first_name, last_name, title, type]
+    if browser_amount is None or not all(str(v or "").strip() for v in required):
+        raise PaymentError(MSG_INCOMPLETE)
+    if bool(reservation_id) == bool(tariff_id):
+        raise PaymentError(MSG_INCOMPLETE)
+    if not _valid_email(email.strip()):
+        raise PaymentError(MSG_EMAIL_INVALID)
+
+    reservation = tariff = None
+    if reservation_id:
+        reservation = _held_reservation(user=user, reservation_id=reservation_id)
+        server_amount = reservation.total_amount
+        start = _local(reservation.session.start)
+        order_title = reservation.session.course.title
+        order_type = RESERVATION_TYPE
+        order_date = start.date().isoformat()
+        order_time = start.strftime("%H:%M")
+        order_quantity = reservation.participants
+        description = f"{order_title} – {order_date} {order_time} – {reservation.participants} participant(s)"
+    else:
+        try:
+            order_quantity = int(quantity if quantity is not None else 1)
+        except (TypeError, ValueError):
+            raise PaymentError(MSG_QUANTITY.format(max=MAX_QUANTITY)) from None
+        if not 1 <= order_quantity <= MAX_QUANTITY:
+            raise PaymentError(MSG_QUANTITY.format(max=MAX_QUANTITY))
+        tariff = Tariff.objects.filter(pk=tariff_id).first()
+        if tariff is None:
+            raise PaymentError(MSG_TARIFF_NOT_FOUND, status_code=404)
+        if tariff.is_party or tariff.price <= 0 or (tariff.grants_pass and tariff_priced_per_short_period(tariff)):
+            raise PaymentError(MSG_TARIFF_NOT_ORDERABLE)
+        server_amount = (tariff.price * order_quantity).quantize(Decimal("0.01"))
+        order_title = tariff.title
+        order_type = tariff.type.upper()
+        order_date = (date or "").strip()[:40] or _local(timezone.now()).date().isoformat()
+        order_time = (time or "").strip()[:40] or DEFAULT_TIME
+        description = f"{order_title} × {order_quantity}"
+
+    if browser_amount != server_amount:
+        raise PaymentError(MSG_AMOUNT_MISMATCH)
+
+    provider = get_provider()
+    if reservation is not None:
+        # One live order per reservation (issue 16): asking again answers the order being paid.
+        live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
+        if live is not None:
+            if live.provider == provider.name and live.amount == server_amount and live.quantity == order_quantity:
+                return live
+            _mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
+    reference = uuid.uuid4().hex
+    try:
+        provider_order = provider.create_order(
+            amount=server_amount,
+            currency=CURRENCY_EUR,
+            description=description,
+            reference=reference,
+            request_id=f"create-{reference}",
+        )
+    except ProviderError as exc:
+        logger.warning("Payment provider refused create-order: %s (%s)", exc.message, exc.issue)
+        raise PaymentError(MSG_PROVIDER_DOWN, status_code=502) from exc
+
+    fields = dict(
+        order_id=provider_order.id,
+        provider=provider.name,
+        user=user,
+        email=email.strip(),
+        first_name=first_name.strip()[:150],
+        last_name=last_name.strip()[:150],
+        title=order_title,
+        amount=server_amount,
+        currency=CURRENCY_EUR,
+        date=order_date,
+        time=order_time,
+        type=order_type,
+        message=(message or "").strip(),
+        reservation=reservation,
+        tariff=tariff,
+        quantity=order_quantity,
+        status=PaymentStatus.CREATED,
+    )
+    if reservation is None:
+        return PaymentOrder.objects.create(**fields)
+    return _reservation_order_insert(reservation=reservation, fields=fields)
+
+
+def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> PaymentOrder:
+    """Record the order under the session and reservation locks (bookings' lock order), so the hold cannot change
+    its participants or price in between, and at most one order is live (the constraint stands behind it)."""
+    try:
+        with transaction.atomic():
+            CourseSession.objects.select_for_update().filter(pk=reservation.session_id).first()
+            current = Reservation.objects.select_for_update().get(pk=reservation.pk)
+            if current.status != ReservationStatus.HELD or (
+                current.hold_expires_at is not None and current.hold_expires_at <= timezone.now()
+            ):
+                raise PaymentError(MSG_HOLD_EXPIRED)
+            if current.participants != fields["quantity"] or current.total_amount != fields["amount"]:
+                raise PaymentError(MSG_RESERVATION_CHANGED, status_code=409)
+            live = current.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
+            if live is not None:
+                return live
+            return PaymentOrder.objects.create(**fields)
+    except IntegrityError:
+        live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
+        if live is None:
+            raise PaymentError(MSG_RESERVATION_PAID) from None
+        return live

@@ -1,0 +1,87 @@
+"""Give back money captured for nothing in return (issue 16): REFUND_PENDING, the provider's refund, REFUNDED."""
+
+import logging
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from studio.emails import send_templated_email
+
+from ..models import PaymentOrder, PaymentStatus
+from ..providers import REFUND_ACCEPTED, ProviderError, get_provider
+from .common import MSG_REFUND_PENDING, MSG_REFUNDED, CaptureOutcome
+
+logger = logging.getLogger(__name__)
+
+REFUND_SUBJECT = "Votre remboursement"
+
+
+def _euros(amount: Decimal) -> str:
+    return f"{amount:.2f}".replace(".", ",")
+
+
+def _refund_outcome(order: PaymentOrder) -> CaptureOutcome:
+    template = MSG_REFUNDED if order.status == PaymentStatus.REFUNDED else MSG_REFUND_PENDING
+    message = template.format(reason=order.provider_note, amount=_euros(order.amount)).strip()
+    return CaptureOutcome(order=order, completed=False, message=message, refunded=True)
+
+
+def payment_order_refund(*, order_id: str) -> PaymentOrder:
+    """Give back, through the provider, the money of an order that bought nothing (REFUND_PENDING). Idempotent.
+
+    The provider call runs outside any transaction with one idempotency key per order, so a retry (or two at once)
+    refunds once; the order then becomes REFUNDED under its row lock and the member is e-mailed once. When the
+    provider is unreachable the order stays REFUND_PENDING for `payment_refunds_retry`.
+    """
+    order = PaymentOrder.objects.get(order_id=order_id)
+    if order.status != PaymentStatus.REFUND_PENDING:
+        return order
+    provider = get_provider()
+    if provider.name != order.provider or not order.capture_id:
+        logger.error(
+            "Order %s must be refunded by hand (provider %s, capture %r)", order_id, order.provider, order.capture_id
+        )
+        return order
+    try:
+        refund = provider.refund_capture(capture_id=order.capture_id, request_id=f"refund-{order.order_id}")
+    except ProviderError as exc:
+        logger.warning("Refund of %s failed for now: %s (%s)", order_id, exc.message, exc.issue)
+        return order
+    if refund.status not in REFUND_ACCEPTED:
+        logger.error("Refund of %s answered %s", order_id, refund.status)
+        return order
+    with transaction.atomic():
+        order = PaymentOrder.objects.select_for_update().get(order_id=order_id)
+        if order.status != PaymentStatus.REFUND_PENDING:
+            return order
+        order.status = PaymentStatus.REFUNDED
+        order.refund_id = refund.id[:64]
+        order.refunded_at = timezone.now()
+        order.save(update_fields=["status", "refund_id", "refunded_at", "updated_at"])
+        transaction.on_commit(lambda: _send_refund_notice(order_pk=order.pk))
+    return order
+
+
+def payment_refunds_retry() -> int:
+    """Refund the orders still owed a refund (a provider that was down). Safe to run from several places at once.
+    Returns how many were refunded."""
+    done = 0
+    pending = PaymentOrder.objects.filter(status=PaymentStatus.REFUND_PENDING).values_list("order_id", flat=True)
+    for order_id in list(pending):
+        if payment_order_refund(order_id=order_id).status == PaymentStatus.REFUNDED:
+            done += 1
+    return done
+
+
+def _send_refund_notice(*, order_pk: int) -> None:
+    order = PaymentOrder.objects.get(pk=order_pk)
+    try:
+        send_templated_email(
+            to=order.email,
+            subject=REFUND_SUBJECT,
+            template="payments_refund",
+            context={"order": order, "message": _refund_outcome(order).message, "demo": order.provider == "simulator"},
+        )
+    except Exception:  # noqa: BLE001 - the refund stands even when the mail server is down
+        logger.exception("Refund e-mail for order %s could not be sent", order.order_id)
