@@ -5,8 +5,9 @@ Each suite leaves its report in the results folder under its own name:
 - `<suite>.json`: either Vitest's JSON report (numPassedTests…) or our own `{"passed", "failed", "skipped"}`
   (Lighthouse, the API checks).
 A suite whose command failed leaves `<suite>.crashed`: if its report counts no failure (pytest stopped by a usage or
-collection error, say), that counts as one failure. A suite named on the command line that left no report crashed before it could count: it counts as one failure, so a
-broken suite can never pass unnoticed. Exit 1 when anything failed.
+collection error, say), that counts as one failure. A suite named on the command line that left no report crashed
+before it could count: it counts as one failure, so a broken suite can never pass unnoticed.
+Exit 1 when anything failed.
 
 Usage: test_totals.py RESULTS_DIR SUITE [SUITE ...]
 """
