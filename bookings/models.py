@@ -180,14 +180,6 @@ class Pass(models.Model):
     credits_left = models.PositiveIntegerField("crédits restants", null=True, blank=True)
     starts_on = models.DateField("valable à partir du")
     expires_on = models.DateField("valable jusqu'au")
-    source_order = models.OneToOneField(
-        "payments.PaymentOrder",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="granted_pass",
-        verbose_name="commande d'origine",
-    )
     source_reservation = models.OneToOneField(
         Reservation,
         on_delete=models.PROTECT,

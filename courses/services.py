@@ -7,6 +7,7 @@ from django.db import transaction
 from django.db.models import ProtectedError
 
 from accounts.models import User
+from studio.errors import ApplicationError
 
 from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
 
@@ -15,10 +16,8 @@ MSG_INSTRUCTOR_EXISTS = "Cet utilisateur est déjà professeur."
 MSG_TARIFF_PRICE_NEGATIVE = "Le prix doit être positif."
 
 
-class CatalogueError(Exception):
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class CatalogueError(ApplicationError):
+    """A refused catalogue write (courses, tariffs, testimonials, instructors)."""
 
 
 def _save(instance, **fields):

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from studio.emails import send_templated_email
+from studio.errors import ApplicationError
 from studio.ratelimit import staff_notification_recipients
 
 from .models import ContactMessage, ContactReply, RentalEventType, ReplyAuthorRole, RoomRentalRequest
@@ -32,11 +33,9 @@ MSG_RENTAL_EVENT_TYPE = "Choisissez un type d'événement de la liste."
 MAX_MESSAGE_LENGTH = 5000
 
 
-class MessagingError(Exception):
-    def __init__(self, message: str, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+class MessagingError(ApplicationError):
+    def __init__(self, message: str, field: str | None = None, **kwargs):
+        super().__init__(message, field=field, **kwargs)
 
 
 def _send_safely(**kwargs) -> None:

@@ -79,6 +79,16 @@ class PaymentOrder(models.Model):
         verbose_name="tarif",
     )
     quantity = models.PositiveSmallIntegerField("quantité", default=1, validators=[MinValueValidator(1)])
+    # The class card or subscription this tariff order granted (issue 17: recorded on the payments side, so that
+    # bookings never points up at payments; one pass per order, one order per pass).
+    granted_pass = models.OneToOneField(
+        "bookings.Pass",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="source_order",
+        verbose_name="carte ou abonnement accordé",
+    )
 
     capture_id = models.CharField("identifiant de capture", max_length=64, blank=True, db_index=True)
     # Money captured for nothing in return (seats lost, reservation changed or already paid, order closed) goes back

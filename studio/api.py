@@ -13,6 +13,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from .errors import ApplicationError
+
 logger = logging.getLogger(__name__)
 
 MSG_NOT_AUTHENTICATED = "Vous devez être connecté."
@@ -56,6 +58,9 @@ def _first_message(detail):
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, ApplicationError):
+        # Every domain's refusal (issue 17): the view never catches it; its status and body come from the error.
+        return Response(exc.body(), status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         return error_response(MSG_BODY_TOO_LARGE, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):

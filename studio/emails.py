@@ -20,6 +20,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from .errors import ApplicationError
 from .models import EmailStatus, OutgoingEmail
 from .signals import email_delivered
 
@@ -37,11 +38,13 @@ MAX_BACKOFF = timedelta(hours=1)
 RETRY_BATCH = 200
 
 
-class EmailError(Exception):
-    def __init__(self, message: str, *, status_code: int = 400):
-        super().__init__(message)
-        self.message = message
-        self.status_code = status_code
+class EmailError(ApplicationError):
+    def __init__(self, message: str, *, status_code: int | None = None, **kwargs):
+        super().__init__(message, status=status_code, **kwargs)
+
+    @property
+    def status_code(self) -> int:
+        return self.status
 
 
 def max_attempts() -> int:

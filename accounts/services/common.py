@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 from studio.api import MSG_TEXT_TOO_LONG
+from studio.errors import ApplicationError
 
 from ..models import User
 
@@ -25,15 +26,13 @@ POSTAL_CODE_RE = re.compile(r"^\d{5}$")
 DEFAULT_COUNTRY = "France"
 
 
-class AccountError(Exception):
+class AccountError(ApplicationError):
     """A refused account action: a French message, the HTTP status the API answers, and the field at fault."""
 
-    def __init__(self, message: str, status: int = 400, field: str | None = None, code: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.field = field
-        self.code = code
+    def __init__(
+        self, message: str, status: int | None = None, field: str | None = None, code: str | None = None, **kwargs
+    ):
+        super().__init__(message, status=status, field=field, code=code, **kwargs)
 
 
 # --- Small shared checks --------------------------------------------------------------------------------------

@@ -133,7 +133,9 @@ def bookings_release_for_refund(*, order) -> None:
             reservation.status = ReservationStatus.CANCELLED
             reservation.cancelled_at = timezone.now()
             reservation.save(update_fields=["status", "cancelled_at"])
-    pass_obj = Pass.objects.select_for_update().filter(source_order_id=order.pk).first()
+    pass_obj = (
+        Pass.objects.select_for_update().filter(pk=order.granted_pass_id).first() if order.granted_pass_id else None
+    )
     if pass_obj is None or (pass_obj.credits_left == 0 and pass_obj.expires_on <= yesterday):
         return
     before = pass_obj.expires_on

@@ -1,5 +1,7 @@
 """Shared by the bookings services: their error classes, the reservation-rule messages, id parsing."""
 
+from studio.errors import ApplicationError
+
 # --- Reservation rules (SPEC.md 2.9, 5, 8; DECISIONS.md 12-13) ---
 MSG_SESSION_PAST = "Erreur - La date et l'heure sélectionnées sont déjà passées."
 MSG_SESSION_FULL = "Cette session est complète."
@@ -31,10 +33,8 @@ MSG_RESERVATION_WAS_CANCELLED = "Cette réservation a été annulée."
 OPEN_PAYMENT_STATUSES = ("CREATED", "APPROVED", "DECLINED")
 
 
-class ReservationError(Exception):
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class ReservationError(ApplicationError):
+    """A refused booking action (seats, holds, passes, cancellation, feedback, parties)."""
 
 
 class SessionError(ReservationError):

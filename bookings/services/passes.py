@@ -152,7 +152,8 @@ def tariff_priced_per_short_period(tariff: Tariff) -> bool:
 
 def pass_grant_for_order(*, order) -> Pass | None:
     """The pass a captured tariff order grants, created once (called by payments inside the capture transaction,
-    under the PaymentOrder's row lock; `Pass.source_order` is unique as well).
+    under the PaymentOrder's row lock; `PaymentOrder.granted_pass` is unique as well). The caller records the pass
+    on the order: bookings never writes a payments row.
 
     One pass per order: a quantity of N cards gives one card of N × the tariff's credits (valid the tariff's
     months from today); N subscriptions give one subscription of N × its period. A new subscription starts the day
@@ -160,9 +161,8 @@ def pass_grant_for_order(*, order) -> Pass | None:
     """
     if not order.tariff_id or not order.user_id:
         return None
-    existing = Pass.objects.filter(source_order_id=order.pk).first()
-    if existing is not None:
-        return existing
+    if order.granted_pass_id:
+        return Pass.objects.get(pk=order.granted_pass_id)
     tariff = Tariff.objects.get(pk=order.tariff_id)
     if not tariff.grants_pass:
         return None
@@ -196,7 +196,6 @@ def pass_grant_for_order(*, order) -> Pass | None:
         credits_left=credits,
         starts_on=starts_on,
         expires_on=expires_on,
-        source_order_id=order.pk,
     )
     PassAdjustment.objects.create(
         pass_ref=pass_obj,

@@ -105,10 +105,12 @@ def payment_order_fulfil(
             order.completed_at = now
             if order.tariff_id:
                 # Issue 10: a tariff order grants its class card or subscription, once (the order row lock above
-                # and Pass.source_order's uniqueness), in this same transaction.
-                pass_grant_for_order(order=order)
+                # and PaymentOrder.granted_pass's uniqueness), in this same transaction.
+                order.granted_pass = pass_grant_for_order(order=order)
             order.provider_note = ""
-            order.save(update_fields=["status", "completed_at", "capture_id", "provider_note", "updated_at"])
+            order.save(
+                update_fields=["status", "completed_at", "capture_id", "provider_note", "granted_pass", "updated_at"]
+            )
             # The receipt is recorded as sent only once its mail has left (payment_order_receipt_mark_sent).
             transaction.on_commit(lambda: _send_receipt(order_pk=order.pk))
             return CaptureOutcome(order=order, completed=True)

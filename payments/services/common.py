@@ -9,6 +9,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
+from studio.errors import ApplicationError
+
 from ..models import PaymentOrder, PaymentStatus
 
 MSG_INCOMPLETE = "❌ Données de paiement incomplètes. Vérifiez le titre et le type."
@@ -42,11 +44,15 @@ MSG_RESERVATION_CHANGED = "La réservation a changé pendant la préparation du 
 MSG_ORDER_LIVE_TAKEN = "Cette réservation a déjà une commande en cours ou payée : une seule à la fois."
 
 
-class PaymentError(Exception):
-    def __init__(self, message: str, *, status_code: int = 400):
-        super().__init__(message)
-        self.message = message
-        self.status_code = status_code
+class PaymentError(ApplicationError):
+    """A refused payment step; `status_code` is kept as the name older callers read."""
+
+    def __init__(self, message: str, *, status_code: int | None = None, code: str | None = None, **kwargs):
+        super().__init__(message, status=status_code, code=code, **kwargs)
+
+    @property
+    def status_code(self) -> int:
+        return self.status
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,37 @@
+"""The OpenAPI schema's shared parts (issue 17): every operation documents the error answers the API can give.
+
+Any API can answer 400 (a body the parser refuses), 401/403 (authentication, permissions, CSRF), 413 (body too
+large) and 429 (rate limits); an operation with a path parameter can answer 404; a write can answer 409 (a conflict
+with the studio's state: seats, payments, uniqueness). All of them carry the same body, `ErrorOutput`, built by
+`studio.api.exception_handler` from an `ApplicationError` or DRF's own exceptions.
+"""
+
+from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
+
+
+class ErrorOutput(serializers.Serializer):
+    """The error body every API answers: the French message twice (SPEC.md's client reads either)."""
+
+    error = serializers.CharField()
+    message = serializers.CharField()
+    code = serializers.CharField(required=False)
+    errors = serializers.DictField(required=False, help_text="Messages par champ : {champ: [message, …]}.")
+
+
+ALWAYS = ("400", "401", "403", "413", "429")
+WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+class StudioAutoSchema(AutoSchema):
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        codes = list(ALWAYS)
+        if "{" in self.path:
+            codes.append("404")
+        if self.method in WRITE_METHODS:
+            codes.append("409")
+        for code in codes:
+            if code not in responses:
+                responses[code] = self._get_response_for_code(ErrorOutput, code, direction=direction)
+        return responses
