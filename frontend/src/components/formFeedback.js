@@ -1,6 +1,6 @@
 /* Forms that say what went wrong where the visitor looks (issue 24): after a failed submit, the first field marked
    aria-invalid (or else the form's alert) is scrolled into view and focused. Shared by the React islands; the
-   vanilla account pages do the same in islands/accounts-shared/dom.js. */
+   vanilla account pages do the same in components/accounts/dom.js. */
 import { useEffect } from "react";
 
 export { clearErrorSummary, showErrorSummary } from "./errorSummary.js";

@@ -2,8 +2,8 @@
    page used to leave for /login after 3 s before the visitor could read it) or an error with a link to /register.
    The call runs once per page load. */
 import { api } from "../../components/api.js";
-import { onReady, readProps } from "../accounts-shared/dom.js";
-import { confirmErrorMessage } from "../accounts-shared/rules.js";
+import { onReady, readProps } from "../../components/accounts/dom.js";
+import { confirmErrorMessage } from "../../components/accounts/rules.js";
 
 let started = false;
 

@@ -1,7 +1,7 @@
 /* /forgot-password: trimmed e-mail required, POST with a 10 s time-out, SPEC.md 8's error texts. */
 import { api } from "../../components/api.js";
-import { onReady, readProps, setBusy, showError, showSuccess } from "../accounts-shared/dom.js";
-import { forgotErrorMessage } from "../accounts-shared/rules.js";
+import { onReady, readProps, setBusy, showError, showSuccess } from "../../components/accounts/dom.js";
+import { forgotErrorMessage } from "../../components/accounts/rules.js";
 
 onReady(() => {
   const props = readProps("accounts-forgot");

@@ -1,8 +1,8 @@
 /* /user/profile: view and edit modes without a reload, avatar preview and checks, phone and postal code
    checked as at registration. Saving is a normal form post: the page reloads in view mode with the message, which
    stays in the page (role="status", focused and in view; issue 24: it was a 3 s toast). */
-import { bringIntoView, onReady, readProps, showError } from "../accounts-shared/dom.js";
-import { normalizePhone, PHONE_RE, POSTAL_CODE_RE } from "../accounts-shared/rules.js";
+import { bringIntoView, onReady, readProps, showError } from "../../components/accounts/dom.js";
+import { normalizePhone, PHONE_RE, POSTAL_CODE_RE } from "../../components/accounts/rules.js";
 
 const AVATAR_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 

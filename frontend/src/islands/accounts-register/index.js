@@ -11,8 +11,8 @@ import {
   showError,
   showSuccess,
   watchMismatch,
-} from "../accounts-shared/dom.js";
-import { generatePassword, mismatchWarning, registerErrorMessage, registrationError, registrationErrorFields, serverErrorFields } from "../accounts-shared/rules.js";
+} from "../../components/accounts/dom.js";
+import { generatePassword, mismatchWarning, registerErrorMessage, registrationError, registrationErrorFields, serverErrorFields } from "../../components/accounts/rules.js";
 
 onReady(() => {
   const props = readProps("accounts-register");

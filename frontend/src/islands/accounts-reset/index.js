@@ -8,8 +8,8 @@ import {
   showError,
   showSuccess,
   watchMismatch,
-} from "../accounts-shared/dom.js";
-import { mismatchWarning, resetErrorMessage } from "../accounts-shared/rules.js";
+} from "../../components/accounts/dom.js";
+import { mismatchWarning, resetErrorMessage } from "../../components/accounts/rules.js";
 
 onReady(() => {
   const props = readProps("accounts-reset");

@@ -1,5 +1,5 @@
 /* Small DOM helpers shared by the account pages (vanilla: these pages load no React). */
-import { clearErrorSummary, showErrorSummary } from "../../components/errorSummary.js";
+import { clearErrorSummary, showErrorSummary } from "../errorSummary.js";
 
 export function readProps(name) {
   const mount = document.querySelector(`[data-island="${name}"]`);
