@@ -43,6 +43,8 @@ class _ServiceAdmin(admin.ModelAdmin):
                         self.saved = admin_site.save_with_service(self.instance, cleaned, change=obj is not None)
                     except ValidationError as error:
                         raise forms.ValidationError(error.messages) from error
+                    except services.MediaError as error:
+                        raise forms.ValidationError(error.message) from error
                 return cleaned
 
         return ServiceForm

@@ -1,78 +1,159 @@
-"""The media library's API (SPEC.md 7, DECISIONS.md 1): public lists, staff writes with multipart payloads."""
+"""The media library's API (SPEC.md 7, DECISIONS.md 1): public lists, staff writes with multipart payloads.
 
-from django.core.exceptions import ValidationError
+Each view parses its payload with an input serializer (typed fields, the French messages of SPEC.md 5), calls a
+service and shapes the answer with an output serializer. A refused write raises `MediaError` (or
+`UploadRejected` for a file refused by its content or size): the shared exception handler answers 400 with the
+French message, so no view catches it.
+"""
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
+from rest_framework.fields import empty
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.api import error_response
 from studio.permissions import IsStudioStaff
 
 from . import selectors, services
 from .models import Media, SliderImage, SlideshowImage
+from .services import MSG_MEDIA_REQUIRED, MSG_MEDIA_URL_INVALID, MSG_SLIDER_REQUIRED, MSG_SLIDESHOW_REQUIRED
 
 MSG_ORDER_INVALID = "L'ordre doit être un nombre entier positif."
+MAX_ORDER = 2_147_483_647  # PositiveIntegerField's upper bound
+
+ORDER_ERRORS = {key: MSG_ORDER_INVALID for key in ("invalid", "min_value", "max_value", "max_string_length")}
 
 
-# Documentation of SPEC.md 7's multipart payloads (drf-spectacular); the services check every field.
-class SlideshowImagePayload(serializers.Serializer):
-    image = serializers.FileField(help_text="JPEG, PNG, GIF ou WebP; enregistrée en JPEG 16:9.")
-    text_overlay = serializers.CharField(required=False, allow_blank=True)
-    order = serializers.IntegerField(required=False, min_value=0)
+def _required(message: str) -> dict[str, str]:
+    return {"required": message, "blank": message, "null": message}
 
 
-class SliderImagePayload(serializers.Serializer):
-    image = serializers.FileField(help_text="JPEG, PNG ou GIF.")
-    alt_text = serializers.CharField()
-    description = serializers.CharField(required=False, allow_blank=True)
+# --- Input ----------------------------------------------------------------------------------------------------
 
 
-class MediaPayload(serializers.Serializer):
-    title = serializers.CharField()
-    description = serializers.CharField(required=False, allow_blank=True)
-    media_type = serializers.ChoiceField(choices=Media.MediaType.choices, required=False)
-    file = serializers.FileField(required=False, help_text="Photo (JPEG, PNG, GIF, WebP) ou vidéo (MP4, MOV, WebM).")
-    external_url = serializers.URLField(required=False, allow_blank=True)
-    poster = serializers.FileField(required=False)
-    home_background = serializers.BooleanField(required=False)
+@extend_schema_field(OpenApiTypes.BINARY)
+class UploadField(serializers.FileField):
+    """An uploaded file, checked afterwards by its content and size (media_library.uploads, with its own French
+    messages, an empty file included). A text value in its place (a form sending back the stored URL) is no new
+    file."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_empty_file", True)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            return None
+        return super().to_internal_value(data)
 
 
-def _documented(payload, list_operation: str | None = None):
-    """Schema of a list view (GET, POST) when `list_operation` is given, else of a detail view (GET, PUT, DELETE)."""
-    multipart = {"multipart/form-data": payload}
-    if list_operation:
-        return extend_schema_view(
-            get=extend_schema(operation_id=list_operation, responses=OpenApiTypes.OBJECT),
-            post=extend_schema(request=multipart, responses={201: OpenApiTypes.OBJECT}),
-        )
-    return extend_schema_view(
-        get=extend_schema(responses=OpenApiTypes.OBJECT),
-        put=extend_schema(request=multipart, responses=OpenApiTypes.OBJECT),
-        delete=extend_schema(responses={204: None}),
+class OptionalBooleanField(serializers.BooleanField):
+    """Absent from a form means unchanged, not False (DRF's default for HTML input)."""
+
+    default_empty_html = empty
+
+
+class SlideshowImageUpdateInput(serializers.Serializer):
+    image = UploadField(required=False, help_text="JPEG, PNG, GIF ou WebP ; enregistrée en JPEG 16:9.")
+    text_overlay = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    order = serializers.IntegerField(
+        min_value=0, max_value=MAX_ORDER, required=False, allow_null=True, error_messages=ORDER_ERRORS
     )
 
 
-def _text(data, name):
-    """A text field of the payload, or None when absent (so an edit keeps the stored value)."""
-    value = data.get(name)
-    return None if value is None else str(value)
+class SlideshowImageCreateInput(SlideshowImageUpdateInput):
+    image = UploadField(
+        help_text="JPEG, PNG, GIF ou WebP ; enregistrée en JPEG 16:9.", error_messages=_required(MSG_SLIDESHOW_REQUIRED)
+    )
 
 
-def _flag(data, name):
-    value = data.get(name)
-    if value is None:
-        return None
-    return str(value).strip().lower() in ("1", "true", "on", "yes", "oui")
+class SliderImageUpdateInput(serializers.Serializer):
+    image = UploadField(required=False, help_text="JPEG, PNG ou GIF.")
+    alt_text = serializers.CharField(max_length=255, error_messages=_required(MSG_SLIDER_REQUIRED))
+    description = serializers.CharField(required=False, allow_blank=True)
 
 
-def _upload(request, name):
-    """The uploaded file under `name`; a string there (an unchanged URL sent back by a form) means none."""
-    return request.FILES.get(name) or None
+class SliderImageCreateInput(SliderImageUpdateInput):
+    image = UploadField(help_text="JPEG, PNG ou GIF.", error_messages=_required(MSG_SLIDER_REQUIRED))
+
+
+class MediaInput(serializers.Serializer):
+    title = serializers.CharField(max_length=200, error_messages=_required(MSG_MEDIA_REQUIRED))
+    description = serializers.CharField(required=False, allow_blank=True)
+    media_type = serializers.ChoiceField(choices=Media.MediaType.choices, required=False)
+    file = UploadField(required=False, help_text="Photo (JPEG, PNG, GIF, WebP) ou vidéo (MP4, MOV, WebM).")
+    external_url = serializers.URLField(
+        max_length=500, required=False, allow_blank=True, error_messages={"invalid": MSG_MEDIA_URL_INVALID}
+    )
+    poster = UploadField(required=False, help_text="Affiche d'une vidéo : JPEG, PNG, GIF ou WebP.")
+    home_background = OptionalBooleanField(required=False)
+
+
+# --- Output ---------------------------------------------------------------------------------------------------
+
+
+class PictureOutput(serializers.Serializer):
+    src = serializers.CharField()
+    original = serializers.CharField()
+    width = serializers.IntegerField()
+    height = serializers.IntegerField()
+    srcset_jpeg = serializers.CharField(allow_blank=True)
+    srcset_webp = serializers.CharField(allow_blank=True)
+
+
+class SlideshowImageOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    image_url = serializers.CharField()
+    image_path = serializers.CharField()
+    text_overlay = serializers.CharField(allow_blank=True)
+    order = serializers.IntegerField()
+    picture = PictureOutput(allow_null=True)
+
+
+class SliderImageOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    image_path = serializers.CharField()
+    alt_text = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    picture = PictureOutput(allow_null=True)
+
+
+class MediaOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    media_type = serializers.ChoiceField(choices=Media.MediaType.choices)
+    file_path = serializers.CharField(allow_null=True)
+    file_url = serializers.CharField(allow_blank=True)
+    file_type = serializers.CharField(allow_blank=True, help_text="Type MIME d'un fichier vidéo, sinon vide.")
+    external_url = serializers.CharField(allow_null=True)
+    embed_url = serializers.CharField(allow_blank=True)
+    poster_url = serializers.CharField(allow_blank=True)
+    home_background = serializers.BooleanField()
+    created_at = serializers.DateTimeField(allow_null=True)
+    picture = PictureOutput(allow_null=True)
+
+
+def _documented(*, create, update, output, list_operation: str):
+    """The schema of a list view (GET, POST) and of its detail view (GET, PUT, DELETE): multipart payloads."""
+    list_schema = extend_schema_view(
+        get=extend_schema(operation_id=list_operation, responses=output(many=True)),
+        post=extend_schema(request={"multipart/form-data": create}, responses={201: output}),
+    )
+    detail_schema = extend_schema_view(
+        get=extend_schema(responses=output),
+        put=extend_schema(request={"multipart/form-data": update}, responses=output),
+        delete=extend_schema(request=None, responses={204: None}),
+    )
+    return list_schema, detail_schema
+
+
+# --- Views ----------------------------------------------------------------------------------------------------
 
 
 class _MediaLibraryView(APIView):
@@ -83,144 +164,139 @@ class _MediaLibraryView(APIView):
             return [AllowAny()]
         return [IsStudioStaff()]
 
-    def refused(self, error: ValidationError) -> Response:
-        return error_response(error.messages[0])
+    @staticmethod
+    def payload(serializer_class, request) -> dict:
+        data = serializer_class(data=request.data)
+        data.is_valid(raise_exception=True)
+        return data.validated_data
 
 
-@_documented(SlideshowImagePayload, "slideshow_images_list")
+SLIDESHOW_LIST, SLIDESHOW_DETAIL = _documented(
+    create=SlideshowImageCreateInput,
+    update=SlideshowImageUpdateInput,
+    output=SlideshowImageOutput,
+    list_operation="slideshow_images_list",
+)
+SLIDER_LIST, SLIDER_DETAIL = _documented(
+    create=SliderImageCreateInput, update=SliderImageUpdateInput, output=SliderImageOutput, list_operation="slider_list"
+)
+MEDIA_LIST, MEDIA_DETAIL = _documented(
+    create=MediaInput, update=MediaInput, output=MediaOutput, list_operation="media_list"
+)
+
+
+@SLIDESHOW_LIST
 class SlideshowImageListApi(_MediaLibraryView):
     def get(self, request):
-        return Response(selectors.slideshow_image_list())
+        return Response(SlideshowImageOutput(selectors.slideshow_image_list(), many=True).data)
 
     def post(self, request):
-        try:
-            order = _order(request.data)
-            slide = services.slideshow_image_create(
-                image=_upload(request, "image"), text_overlay=_text(request.data, "text_overlay") or "", order=order
-            )
-        except ValidationError as error:
-            return self.refused(error)
-        return Response(selectors.slideshow_image_to_dict(slide), status=status.HTTP_201_CREATED)
+        data = self.payload(SlideshowImageCreateInput, request)
+        slide = services.slideshow_image_create(
+            image=data["image"], text_overlay=data.get("text_overlay", ""), order=data.get("order")
+        )
+        return Response(
+            SlideshowImageOutput(selectors.slideshow_image_to_dict(slide)).data, status=status.HTTP_201_CREATED
+        )
 
 
-@_documented(SlideshowImagePayload)
+@SLIDESHOW_DETAIL
 class SlideshowImageDetailApi(_MediaLibraryView):
     def get(self, request, pk):
-        return Response(selectors.slideshow_image_to_dict(get_object_or_404(SlideshowImage, pk=pk)))
+        slide = get_object_or_404(SlideshowImage, pk=pk)
+        return Response(SlideshowImageOutput(selectors.slideshow_image_to_dict(slide)).data)
 
     def put(self, request, pk):
         slide = get_object_or_404(SlideshowImage, pk=pk)
-        try:
-            slide = services.slideshow_image_update(
-                slideshow_image=slide,
-                image=_upload(request, "image"),
-                text_overlay=_text(request.data, "text_overlay"),
-                order=_order(request.data),
-            )
-        except ValidationError as error:
-            return self.refused(error)
-        return Response(selectors.slideshow_image_to_dict(slide))
+        data = self.payload(SlideshowImageUpdateInput, request)
+        slide = services.slideshow_image_update(
+            slideshow_image=slide,
+            image=data.get("image"),
+            text_overlay=data.get("text_overlay"),
+            order=data.get("order"),
+        )
+        return Response(SlideshowImageOutput(selectors.slideshow_image_to_dict(slide)).data)
 
     def delete(self, request, pk):
         services.slideshow_image_delete(slideshow_image=get_object_or_404(SlideshowImage, pk=pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-def _order(data):
-    raw = data.get("order")
-    if raw in (None, ""):
-        return None
-    try:
-        order = int(raw)
-    except (TypeError, ValueError):
-        order = -1
-    if order < 0:
-        raise services.MediaError(MSG_ORDER_INVALID)
-    return order
-
-
-@_documented(SliderImagePayload, "slider_list")
+@SLIDER_LIST
 class SliderImageListApi(_MediaLibraryView):
     def get(self, request):
-        return Response(selectors.slider_image_list())
+        return Response(SliderImageOutput(selectors.slider_image_list(), many=True).data)
 
     def post(self, request):
-        try:
-            slider_image = services.slider_image_create(
-                image=_upload(request, "image"),
-                alt_text=_text(request.data, "alt_text") or "",
-                description=_text(request.data, "description") or "",
-            )
-        except ValidationError as error:
-            return self.refused(error)
-        return Response(selectors.slider_image_to_dict(slider_image), status=status.HTTP_201_CREATED)
+        data = self.payload(SliderImageCreateInput, request)
+        slider_image = services.slider_image_create(
+            image=data["image"], alt_text=data["alt_text"], description=data.get("description", "")
+        )
+        return Response(
+            SliderImageOutput(selectors.slider_image_to_dict(slider_image)).data, status=status.HTTP_201_CREATED
+        )
 
 
-@_documented(SliderImagePayload)
+@SLIDER_DETAIL
 class SliderImageDetailApi(_MediaLibraryView):
     def get(self, request, pk):
-        return Response(selectors.slider_image_to_dict(get_object_or_404(SliderImage, pk=pk)))
+        slider_image = get_object_or_404(SliderImage, pk=pk)
+        return Response(SliderImageOutput(selectors.slider_image_to_dict(slider_image)).data)
 
     def put(self, request, pk):
         slider_image = get_object_or_404(SliderImage, pk=pk)
-        try:
-            slider_image = services.slider_image_update(
-                slider_image=slider_image,
-                image=_upload(request, "image"),
-                alt_text=_text(request.data, "alt_text") or "",
-                description=_text(request.data, "description"),
-            )
-        except ValidationError as error:
-            return self.refused(error)
-        return Response(selectors.slider_image_to_dict(slider_image))
+        data = self.payload(SliderImageUpdateInput, request)
+        slider_image = services.slider_image_update(
+            slider_image=slider_image,
+            image=data.get("image"),
+            alt_text=data["alt_text"],
+            description=data.get("description"),
+        )
+        return Response(SliderImageOutput(selectors.slider_image_to_dict(slider_image)).data)
 
     def delete(self, request, pk):
         services.slider_image_delete(slider_image=get_object_or_404(SliderImage, pk=pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-@_documented(MediaPayload, "media_list")
+@MEDIA_LIST
 class MediaListApi(_MediaLibraryView):
     def get(self, request):
-        return Response(selectors.media_list())
+        return Response(MediaOutput(selectors.media_list(), many=True).data)
 
     def post(self, request):
-        try:
-            media = services.media_create(
-                title=_text(request.data, "title") or "",
-                description=_text(request.data, "description") or "",
-                media_type=_text(request.data, "media_type"),
-                file=_upload(request, "file"),
-                external_url=_text(request.data, "external_url") or "",
-                poster=_upload(request, "poster"),
-                home_background=bool(_flag(request.data, "home_background")),
-            )
-        except ValidationError as error:
-            return self.refused(error)
-        return Response(selectors.media_to_dict(media), status=status.HTTP_201_CREATED)
+        data = self.payload(MediaInput, request)
+        media = services.media_create(
+            title=data["title"],
+            description=data.get("description", ""),
+            media_type=data.get("media_type"),
+            file=data.get("file"),
+            external_url=data.get("external_url", ""),
+            poster=data.get("poster"),
+            home_background=bool(data.get("home_background")),
+        )
+        return Response(MediaOutput(selectors.media_to_dict(media)).data, status=status.HTTP_201_CREATED)
 
 
-@_documented(MediaPayload)
+@MEDIA_DETAIL
 class MediaDetailApi(_MediaLibraryView):
     def get(self, request, pk):
-        return Response(selectors.media_to_dict(get_object_or_404(Media, pk=pk)))
+        return Response(MediaOutput(selectors.media_to_dict(get_object_or_404(Media, pk=pk))).data)
 
     def put(self, request, pk):
         media = get_object_or_404(Media, pk=pk)
-        try:
-            media = services.media_update(
-                media=media,
-                title=_text(request.data, "title") or "",
-                description=_text(request.data, "description"),
-                media_type=_text(request.data, "media_type"),
-                file=_upload(request, "file"),
-                external_url=_text(request.data, "external_url"),
-                poster=_upload(request, "poster"),
-                home_background=_flag(request.data, "home_background"),
-            )
-        except ValidationError as error:
-            return self.refused(error)
-        return Response(selectors.media_to_dict(media))
+        data = self.payload(MediaInput, request)
+        media = services.media_update(
+            media=media,
+            title=data["title"],
+            description=data.get("description"),
+            media_type=data.get("media_type"),
+            file=data.get("file"),
+            external_url=data.get("external_url"),
+            poster=data.get("poster"),
+            home_background=data.get("home_background"),
+        )
+        return Response(MediaOutput(selectors.media_to_dict(media)).data)
 
     def delete(self, request, pk):
         services.media_delete(media=get_object_or_404(Media, pk=pk))

@@ -6,10 +6,13 @@ transaction commits.
 """
 
 import re
+from typing import ClassVar
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
+
+from studio.errors import ApplicationError
 
 from .images import delete_files, rendition_names, store_file, store_picture, store_slideshow_picture
 from .models import Media, SliderImage, SlideshowImage
@@ -37,8 +40,17 @@ YOUTUBE_ID = re.compile(
 VIMEO_ID = re.compile(r"^https?://(?:www\.|player\.)?vimeo\.com/(?:video/)?(\d+)")
 
 
-class MediaError(ValidationError):
-    """A refused media-library write; `.message` is the French text to show."""
+class MediaError(ApplicationError):
+    """A refused media-library write; `.message` is the French text to show (a 400 through the API)."""
+
+    default_code = "media_invalid"
+    messages: ClassVar[dict[str, str]] = {
+        "slider_required": MSG_SLIDER_REQUIRED,
+        "slideshow_required": MSG_SLIDESHOW_REQUIRED,
+        "media_required": MSG_MEDIA_REQUIRED,
+        "media_url_invalid": MSG_MEDIA_URL_INVALID,
+        "home_background_needs_video_file": MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE,
+    }
 
 
 def embed_url_for(external_url: str) -> str:
@@ -80,7 +92,7 @@ def _check_slideshow_image(image):
 
 def slideshow_image_create(*, image, text_overlay: str = "", order: int | None = None) -> SlideshowImage:
     if not image:
-        raise MediaError(MSG_SLIDESHOW_REQUIRED)
+        raise MediaError.of("slideshow_required", field="image")
     stored = store_slideshow_picture(_check_slideshow_image(image))
     if order is None:
         last = SlideshowImage.objects.order_by("-order").values_list("order", flat=True).first()
@@ -126,7 +138,7 @@ def slideshow_image_delete(*, slideshow_image: SlideshowImage) -> None:
 
 def slider_image_create(*, image, alt_text: str, description: str = "") -> SliderImage:
     if not image or not _clean(alt_text):
-        raise MediaError(MSG_SLIDER_REQUIRED)
+        raise MediaError.of("slider_required")
     stored = store_picture(check_image(image, formats=IMAGE_FORMATS), folder="slider")
     slider_image = SliderImage(
         image=stored.name,
@@ -144,7 +156,7 @@ def slider_image_update(
 ) -> SliderImage:
     """Edit a slider image: the alt text stays required; a new image is optional."""
     if not _clean(alt_text):
-        raise MediaError(MSG_SLIDER_REQUIRED)
+        raise MediaError.of("slider_required")
     stored = store_picture(check_image(image, formats=IMAGE_FORMATS), folder="slider") if image else None
     replaced = []
     if stored:
@@ -175,7 +187,7 @@ def _check_url(external_url: str) -> str:
         try:
             URLValidator(schemes=["http", "https"])(url)
         except ValidationError as error:
-            raise MediaError(MSG_MEDIA_URL_INVALID) from error
+            raise MediaError.of("media_url_invalid", field="external_url") from error
     return url
 
 
@@ -226,7 +238,7 @@ def media_create(
     """Add a gallery item. A file's content sets the type; a YouTube/Vimeo link is a video."""
     external_url = _check_url(external_url)
     if not _clean(title) or not (file or external_url):
-        raise MediaError(MSG_MEDIA_REQUIRED)
+        raise MediaError.of("media_required")
     written: list[str] = []
     media = Media(title=_clean(title), description=_clean(description), external_url=external_url)
     try:
@@ -244,7 +256,7 @@ def media_create(
             written.extend(stored_poster.names)
             _apply_picture(media, stored_poster)
         if home_background and not _is_video_file(media):
-            raise MediaError(MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE)
+            raise MediaError.of("home_background_needs_video_file", field="home_background")
         with transaction.atomic():
             if home_background:
                 _unset_other_home_background(media)
@@ -275,7 +287,7 @@ def media_update(
     new_url = media.external_url if external_url is None else _check_url(external_url)
     has_content = bool(file) or bool(new_url) or bool(media.file)
     if not _clean(title) or not has_content:
-        raise MediaError(MSG_MEDIA_REQUIRED)
+        raise MediaError.of("media_required")
     written: list[str] = []
     replaced: list[str] = []
     try:
@@ -303,7 +315,7 @@ def media_update(
             _apply_picture(media, stored_poster)
         wants_background = media.home_background if home_background is None else home_background
         if wants_background and not _is_video_file(media):
-            raise MediaError(MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE)
+            raise MediaError.of("home_background_needs_video_file", field="home_background")
         with transaction.atomic():
             if wants_background:
                 _unset_other_home_background(media)

@@ -44,3 +44,13 @@ def test_admin_edits_and_deletes(client, staff):
     assert item.alt_text == "Après"
     response = client.post(f"/django-admin/media_library/sliderimage/{item.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302 and not SliderImage.objects.exists()
+
+
+def test_admin_shows_a_refused_media_with_its_message(client, staff):
+    """MediaError is an ApplicationError (issue 17), not a Django ValidationError: the admin form still shows it."""
+    from media_library.services import MSG_SLIDESHOW_REQUIRED
+
+    client.force_login(staff)
+    response = client.post("/django-admin/media_library/slideshowimage/add/", {"text_overlay": "Bonjour", "order": 0})
+    assert response.status_code == 200
+    assert MSG_SLIDESHOW_REQUIRED in response.content.decode()

@@ -240,3 +240,88 @@ def test_missing_fields_use_spec_messages(path, data, message, as_staff):
     response = as_staff.post(path, data, format="multipart")
     assert response.status_code == 400
     assert response.json()["error"] == message
+
+
+# --- Typed input, one error contract (issue 17) ---------------------------------------------------------------
+
+
+def test_media_error_is_an_application_error_with_a_code():
+    from studio.errors import ApplicationError
+
+    error = services.MediaError.of("media_required")
+    assert isinstance(error, ApplicationError)
+    assert (error.message, error.code, error.status) == (MSG_MEDIA_REQUIRED, "media_required", 400)
+
+
+def test_a_refusal_answers_the_error_shape_with_its_code(as_staff):
+    response = as_staff.post(
+        "/api/media", {"title": "Clip", "home_background": "true", "external_url": "https://vimeo.com/1"}
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": services.MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE,
+        "message": services.MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE,
+        "code": "home_background_needs_video_file",
+        "errors": {"home_background": [services.MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE]},
+    }
+
+
+@pytest.mark.parametrize("order", ["abc", "-1", "1.5", "99999999999"])
+def test_rubbish_order_is_refused_in_french(order, as_staff):
+    from media_library.apis import MSG_ORDER_INVALID
+
+    slide = _slide()
+    response = as_staff.put(f"/api/slideshow-images/{slide.pk}", {"order": order}, format="multipart")
+    assert response.status_code == 400
+    assert response.json()["error"] == MSG_ORDER_INVALID
+    slide.refresh_from_db()
+    assert slide.order == 0
+
+
+def test_unknown_media_type_is_refused(as_staff):
+    response = as_staff.post(
+        "/api/media",
+        {"title": "Clip", "media_type": "gif", "external_url": "https://example.com/a"},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    assert "media_type" in response.json()["errors"]
+    assert not Media.objects.exists()
+
+
+def test_invalid_external_url_uses_the_spec_message(as_staff):
+    response = as_staff.post("/api/media", {"title": "Clip", "external_url": "pas une url"}, format="multipart")
+    assert response.status_code == 400
+    assert response.json()["error"] == services.MSG_MEDIA_URL_INVALID
+
+
+def test_editing_without_the_flag_keeps_the_home_background(as_staff):
+    video = services.media_create(title="Fond", file=files.webm(), home_background=True)
+    response = as_staff.put(f"/api/media/{video.pk}", {"title": "Fond 2"}, format="multipart")
+    assert response.status_code == 200 and response.json()["home_background"] is True
+    video.refresh_from_db()
+    assert video.home_background
+
+
+def test_a_text_value_for_a_file_keeps_the_stored_file(as_staff):
+    slider_image = _slider()
+    name = slider_image.image.name
+    response = as_staff.put(
+        f"/api/slider/{slider_image.pk}", {"alt_text": "Nouveau", "image": "/uploads/old.jpg"}, format="multipart"
+    )
+    assert response.status_code == 200
+    slider_image.refresh_from_db()
+    assert (slider_image.image.name, slider_image.alt_text) == (name, "Nouveau")
+
+
+def test_write_schemas_describe_the_file_fields():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    components = schema["components"]["schemas"]
+    body = schema["paths"]["/api/slider"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]
+    create = components[body["$ref"].rsplit("/", 1)[-1]]
+    assert create["properties"]["image"] == {**create["properties"]["image"], "type": "string", "format": "binary"}
+    assert set(create["required"]) == {"image", "alt_text"}
+    listing = schema["paths"]["/api/media"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert listing["type"] == "array"
