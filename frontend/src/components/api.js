@@ -4,6 +4,9 @@ export function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
+export const MSG_NETWORK = "Le serveur ne répond pas. Vérifiez votre connexion.";
+export const MSG_LOAD_FAILED = "Le chargement a échoué. Veuillez réessayer.";
+
 export class ApiError extends Error {
   constructor(message, status, data) {
     super(message);
@@ -49,4 +52,17 @@ export async function api(path, { method = "GET", body, timeout, signal } = {}) 
     throw new ApiError((data && (data.error || data.message)) || "", response.status, data);
   }
   return data;
+}
+
+/**
+ * The French text to show for a failed call: the server's own `{error}` (or `{message}`) when it refused the request
+ * (4xx: it says why, e.g. "Cette session est complète."); otherwise the island's `fallback` (a 5xx or no answer keeps
+ * SPEC.md 8's message); with no fallback, the server's text or the network message.
+ */
+export function errorMessage(error, fallback = "") {
+  if (!error) return "";
+  if (error.status >= 400 && error.status < 500 && error.message) return error.message;
+  if (fallback) return fallback;
+  if (error.status > 0 && error.message) return error.message;
+  return error.status === 0 || error.status === -1 ? MSG_NETWORK : MSG_LOAD_FAILED;
 }

@@ -30,6 +30,16 @@ export function eurosTimes(unitPrice, quantity) {
   return euros((toCents(unitPrice) * quantity) / 100);
 }
 
+/** The API's decimal string (never shown): "25,5" → "25.50", computed in cents. */
+export function toAmount(value) {
+  return (toCents(value) / 100).toFixed(2);
+}
+
+/** A price × a quantity as the API's decimal string: ("25.00", 2) → "50.00" (display goes through euros()). */
+export function amountTimes(unitPrice, quantity) {
+  return ((toCents(unitPrice) * quantity) / 100).toFixed(2);
+}
+
 function toDate(value) {
   if (value instanceof Date) return value;
   if (value === null || value === undefined || value === "") return null;

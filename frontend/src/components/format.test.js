@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { euros, eurosTimes, formatDate, formatDateTime, formatLongDate, formatMediumDateTime, formatShortDate, formatTime, toCents } from "./format.js";
+import { amountTimes, euros, eurosTimes, formatDate, formatDateTime, formatLongDate, formatMediumDateTime, formatShortDate, formatTime, toAmount, toCents } from "./format.js";
 
 const NBSP = /[\u00a0\u202f]/g;
 const plain = (text) => text.replace(NBSP, " ");
@@ -13,6 +13,22 @@ describe("the shared French formatter (issue 24)", () => {
     expect(euros(25)).not.toContain(" €"); // a no-break space, not a plain one
     expect(plain(eurosTimes("19.99", 3))).toBe("59,97 €");
     expect(toCents("0.1")).toBe(10);
+  });
+
+  it("gives the amount Intl writes for fr-FR/EUR: a narrow or plain no-break space, a decimal comma (issue 17)", () => {
+    expect(euros("25.00")).toBe(new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" }).format(25));
+    expect(euros("25.00")).toMatch(/^25,00[\u00a0\u202f]€$/);
+    expect(plain(euros("1234.5"))).toBe("1 234,50 €");
+    expect(plain(euros("abc"))).toBe("0,00 €");
+  });
+
+  it("keeps the API's decimal strings apart from what is shown (issue 17)", () => {
+    expect(toAmount("25,5")).toBe("25.50");
+    expect(toAmount(190)).toBe("190.00");
+    expect(toAmount(undefined)).toBe("0.00");
+    expect(amountTimes("25.00", 2)).toBe("50.00");
+    expect(amountTimes("0.1", 3)).toBe("0.30");
+    expect(amountTimes("", 3)).toBe("0.00");
   });
 
   it("shows instants in Paris, whatever the offset they come with", () => {

@@ -1,4 +1,7 @@
 /* The payment widget's French messages (SPEC.md 8) and the small helpers it shares with the order modal. */
+import { MSG_NETWORK } from "../api.js";
+import { toAmount } from "../format.js";
+
 export const MSG_CALENDAR_SUCCESS = "✅ Paiement réussi ! Un Email avec votre recu vous a été envoyé";
 export const MSG_CALENDAR_FAILURE = "❌ Erreur de paiement";
 export const MSG_TARIFF_SUCCESS = "Paiement réussi ! Un email de confirmation avec votre reçu vous a été envoyé.";
@@ -10,7 +13,7 @@ export const MSG_DEMO_MODE =
 export const MSG_SCRIPT_PENDING = "Chargement du module de paiement PayPal…";
 export const MSG_SCRIPT_REJECTED = "Le module de paiement PayPal n'a pas pu être chargé. Vérifiez votre connexion puis réessayez.";
 export const MSG_CAPTURING = "Validation du paiement en cours…";
-export const MSG_NETWORK = "Le serveur ne répond pas. Vérifiez votre connexion.";
+export { MSG_NETWORK };
 
 export const MESSAGES = {
   calendar: { success: MSG_CALENDAR_SUCCESS, failure: MSG_CALENDAR_FAILURE },
@@ -36,7 +39,7 @@ export function serverMessage(error) {
 /** The create-order payload (SPEC.md 7) plus what it pays for; the server prices it again. */
 export function createOrderPayload({ order, payer = {}, details = {}, totalAmount }) {
   const body = {
-    amount: formatAmount(totalAmount),
+    amount: toAmount(totalAmount),
     title: details.title || "",
     type: details.type || "COURS",
     email: payer.email || "",
@@ -54,18 +57,6 @@ export function createOrderPayload({ order, payer = {}, details = {}, totalAmoun
   return body;
 }
 
-/** A price as a 2-decimal string, computed in cents (never trust floats with money). */
-export function formatAmount(value) {
-  const cents = Math.round(Number.parseFloat(String(value ?? "0").replace(",", ".")) * 100);
-  return Number.isFinite(cents) ? (cents / 100).toFixed(2) : "0.00";
-}
-
-/** unit price × quantity, 2 decimals (SPEC.md 5). */
-export function lineTotal(unitPrice, quantity) {
-  const cents = Math.round(Number.parseFloat(String(unitPrice ?? "0").replace(",", ".")) * 100);
-  const n = Number.isFinite(cents) ? cents : 0;
-  return ((n * quantity) / 100).toFixed(2);
-}
-
-/** Euros the French way for display: 190.00 → "190,00 €" (the shared formatter). */
-export { euros } from "../format.js";
+/* Amounts sent to the API as 2-decimal strings computed in cents ("190.00", unit price × quantity, SPEC.md 5)
+   and euros shown the French way ("190,00 €"): all from the shared formatter. */
+export { amountTimes as lineTotal, euros, toAmount as formatAmount } from "../format.js";

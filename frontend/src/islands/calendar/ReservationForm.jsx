@@ -1,10 +1,11 @@
 /* The reservation popup's form (SPEC.md 2.9, 5): hold the seats, then pay them with the shared payment widget;
    or, for a member with a usable class card or subscription (issue 10), book with it: confirmed at once. */
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
 import { euros } from "../../components/format.js";
 import { useFocusFirstError } from "../../components/formFeedback.js";
+import { useApi } from "../../components/useApi.js";
 import { notify } from "../../components/toast.jsx";
 import {
   LABEL_PAY_BY_CARD,
@@ -40,29 +41,15 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
   useFocusFirstError(formRef, attempt);
   const [submitting, setSubmitting] = useState(false);
   const [reservation, setReservation] = useState(null);
-  const [passes, setPasses] = useState([]);
-  const [passesError, setPassesError] = useState("");
+  // The member's usable class cards and subscriptions; a failure leaves the bank card (the message says so).
+  const { data: passData, failure: passesFailure } = useApi(user && passesUrl ? passesUrl : null);
+  const passes = useMemo(() => (Array.isArray(passData) ? passData.filter(isUsablePass) : []), [passData]);
+  const passesError = passesFailure ? MSG_PASSES_LOAD_ERROR : "";
   const [payWith, setPayWith] = useState(CARD); // "card" or a pass id
 
   useEffect(() => {
-    if (!user || !passesUrl) return undefined;
-    let live = true;
-    api(passesUrl)
-      .then((data) => {
-        if (!live) return;
-        const usable = (Array.isArray(data) ? data : []).filter(isUsablePass);
-        setPasses(usable);
-        if (usable.length) setPayWith(String(usable[0].id));
-      })
-      .catch((err) => {
-        if (!live) return;
-        console.error("Cartes indisponibles", err);
-        setPassesError(MSG_PASSES_LOAD_ERROR);
-      });
-    return () => {
-      live = false;
-    };
-  }, [user, passesUrl]);
+    if (passes.length) setPayWith(String(passes[0].id));
+  }, [passes]);
 
   const count = normalizeParticipants(participants, maxSeats);
   const total = formatTotal(session.price_per_participant, count);

@@ -1,5 +1,5 @@
 /* The calendar's French messages (SPEC.md 2.9, 5, 8) and the small rules the popup applies before the server does. */
-import { formatDate } from "../../components/format.js";
+import { amountTimes, formatDate } from "../../components/format.js";
 
 export const MSG_LOGIN_TO_RESERVE = "Vous devez être connecté pour réserver un cours.";
 export const MSG_PAST = "Erreur - La date et l'heure sélectionnées sont déjà passées.";
@@ -46,10 +46,9 @@ export function normalizeParticipants(value, max) {
   return n;
 }
 
-/** Price × participants as a 2-decimal string, computed in cents (display only: the server prices the order). */
+/** Price × participants as a 2-decimal string, computed in cents (the server prices the order again; shown through euros()). */
 export function formatTotal(pricePerParticipant, participants) {
-  const cents = Math.round(Number.parseFloat(pricePerParticipant || "0") * 100);
-  return ((cents * participants) / 100).toFixed(2);
+  return amountTimes(pricePerParticipant, participants);
 }
 
 export function seatsLabel(seatsLeft) {

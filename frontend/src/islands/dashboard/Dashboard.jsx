@@ -1,23 +1,15 @@
 /* The back office (SPEC.md 2.21): a sidebar, the address selects the section, the back button works. */
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
-import { api } from "../../components/api.js";
+import { useApi } from "../../components/useApi.js";
 import { SECTIONS, sectionFromPath, sectionPath } from "./sections.js";
 
 const components = Object.fromEntries(SECTIONS.map((s) => [s.key, lazy(s.load)]));
 export const UNREAD_ENDPOINT = "/api/contact-messages/unread-count";
 
+// Counted again on each section change; a failure shows no badge.
 function useUnreadCount(section) {
-  const [count, setCount] = useState(0);
-  useEffect(() => {
-    let live = true;
-    api(UNREAD_ENDPOINT)
-      .then((data) => live && setCount(Number((data && data.staff_count) || 0)))
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, [section]);
-  return count;
+  const { data } = useApi(UNREAD_ENDPOINT, { refreshKey: section });
+  return Number((data && data.staff_count) || 0);
 }
 
 export default function Dashboard({ user = {}, djangoAdminUrl = "" }) {

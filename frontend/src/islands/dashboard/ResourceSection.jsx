@@ -1,7 +1,8 @@
 /* A staff list: a table, add/edit in one modal, delete after confirmation, server-side pages and sorting.
    Each section passes a config (see sections/*.jsx). */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { api } from "../../components/api.js";
+import { useApi } from "../../components/useApi.js";
 import ConfirmDialog from "./ConfirmDialog.jsx";
 import FormModal from "./FormModal.jsx";
 import { MSG_DELETE, MSG_DELETED, MSG_EMPTY, MSG_LOAD, MSG_NOT_AVAILABLE, MSG_SAVE, MSG_SAVED, SUCCESS_DISPLAY_MS } from "./messages.js";
@@ -15,38 +16,31 @@ function useOptions(sources) {
   const [options, setOptions] = useState({});
   const [error, setError] = useState("");
   useEffect(() => {
-    let live = true;
+    const controller = new AbortController();
+    const live = () => !controller.signal.aborted;
     for (const [name, source] of Object.entries(sources || {})) {
-      api(source.endpoint)
-        .then((data) => live && setOptions((current) => ({ ...current, [name]: source.map(normaliseList(data).rows) })))
-        .catch(() => live && setError(source.error || MSG_LOAD));
+      api(source.endpoint, { signal: controller.signal })
+        .then((data) => live() && setOptions((current) => ({ ...current, [name]: source.map(normaliseList(data).rows) })))
+        .catch(() => live() && setError(source.error || MSG_LOAD));
     }
-    return () => {
-      live = false;
-    };
+    return () => controller.abort();
   }, [sources]);
   return [options, error];
 }
 
 export default function ResourceSection({ config, user }) {
   const pageSize = config.pageSize || PAGE_SIZE;
-  const [list, setList] = useState({ rows: [], count: 0, paginated: false });
   const [page, setPage] = useState(1);
   const [ordering, setOrdering] = useState(config.defaultOrdering || "");
   const [search, setSearch] = useState("");
   const [query, setQuery] = useState("");
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState("");
-  const [missing, setMissing] = useState(false);
   const [success, setSuccess] = useState("");
   const [actionError, setActionError] = useState("");
   const [form, setForm] = useState(null); // {mode, row, values, errors, error, busy, progress}
   const [deleting, setDeleting] = useState(null); // {row, busy, error}
-  const [version, setVersion] = useState(0);
   const [options, optionsError] = useOptions(config.options);
   const successTimer = useRef(null);
 
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
 
   useEffect(() => {
     const next = search.trim();
@@ -58,31 +52,27 @@ export default function ResourceSection({ config, user }) {
     return () => clearTimeout(timer);
   }, [search, query]);
 
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
+  const listUrl = useMemo(() => {
     const base = config.serverPaged ? { page, pageSize, ordering, search: query } : { ordering, search: query };
-    const params = { ...base, extra: config.listParams?.() };
-    api(`${config.endpoint}${listQuery(params)}`)
-      .then((data) => {
-        if (!live) return;
-        const next = normaliseList(data);
-        if (next.paginated && next.rows.length === 0 && page > 1) setPage((p) => p - 1);
-        setList(next);
-        setLoadError("");
-        setMissing(false);
-      })
-      .catch((error) => {
-        if (!live) return;
-        if (error.status === 404 && page > 1) setPage(1);
-        else if (error.status === 404 || error.status === 405) setMissing(true);
-        else setLoadError(config.messages?.load || MSG_LOAD);
-      })
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [config, page, pageSize, ordering, query, version]);
+    return `${config.endpoint}${listQuery({ ...base, extra: config.listParams?.() })}`;
+  }, [config, page, pageSize, ordering, query]);
+  const listing = useApi(listUrl, { fallback: config.messages?.load || MSG_LOAD });
+  const { reload } = listing;
+  const list = useMemo(() => normaliseList(listing.data), [listing.data]);
+  const loading = listing.loading;
+  // A 404 past the first page goes back to page 1; a 404/405 on page 1 means the API is not there (yet).
+  const status = listing.failure?.status;
+  const missing = (status === 404 && page <= 1) || status === 405;
+  const loadError = listing.failure && status !== 404 && status !== 405 ? listing.error : "";
+
+  useEffect(() => {
+    if (status === 404 && page > 1) setPage(1);
+  }, [status, page]);
+
+  useEffect(() => {
+    // A page emptied by a deletion: show the one before.
+    if (list.paginated && list.rows.length === 0 && page > 1) setPage((p) => p - 1);
+  }, [list, page]);
 
   useEffect(() => () => clearTimeout(successTimer.current), []);
 

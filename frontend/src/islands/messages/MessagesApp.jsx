@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import { formatMediumDateTime } from "../../components/format.js";
+import { useApi } from "../../components/useApi.js";
 
 export const formatDate = formatMediumDateTime;
 
@@ -110,39 +111,32 @@ export function Thread({ message, mode, texts, onReplied, focusOnOpen = false, c
 }
 
 export function MemberMessages({ userId, selectedId = null, texts }) {
-  const [messages, setMessages] = useState(null);
+  const list = useApi(userId ? `/api/contact-messages/user/${userId}` : null, { fallback: texts.fetchFailed });
+  const setMessages = list.setData;
+  const messages = userId ? list.data ?? (list.failure ? [] : null) : null;
   const [selected, setSelected] = useState(null);
-  const [error, setError] = useState("");
+  const [openError, setOpenError] = useState("");
   const [chosen, setChosen] = useState(false);
+  const error = userId ? openError || list.error : texts.noSelection;
 
   const open = useCallback(
     async (id, { push = true } = {}) => {
-      setError("");
+      setOpenError("");
       try {
         const data = await api(`/api/contact-messages/${id}`);
         setSelected(data);
-        setMessages((list) => (list ? list.map((m) => (m.id === id ? { ...m, unread: false } : m)) : list));
+        setMessages((current) => (current ? current.map((m) => (m.id === id ? { ...m, unread: false } : m)) : current));
         if (push && window.location.pathname !== `/user/messages/${id}`) window.history.pushState({ id }, "", `/user/messages/${id}`);
       } catch {
-        setError(texts.fetchFailed);
+        setOpenError(texts.fetchFailed);
       }
     },
-    [texts],
+    [texts, setMessages],
   );
 
   useEffect(() => {
-    if (!userId) {
-      setError(texts.noSelection);
-      return;
-    }
-    api(`/api/contact-messages/user/${userId}`)
-      .then((data) => setMessages(data))
-      .catch(() => {
-        setMessages([]);
-        setError(texts.fetchFailed);
-      });
-    if (selectedId) open(selectedId, { push: false });
-  }, [userId, selectedId, texts, open]);
+    if (userId && selectedId) open(selectedId, { push: false });
+  }, [userId, selectedId, open]);
 
   useEffect(() => {
     const onPop = () => {
@@ -208,23 +202,18 @@ export function MemberMessages({ userId, selectedId = null, texts }) {
 }
 
 export function StaffMessage({ messageId, backUrl = "/admin/contact-messages", texts }) {
-  const [message, setMessage] = useState(null);
-  const [error, setError] = useState("");
-
-  useEffect(() => {
-    api(`/api/contact-messages/${messageId}`)
-      .then(setMessage)
-      .catch(() => setError(texts.fetchFailed));
-  }, [messageId, texts]);
+  const { data: message, error: loadError, setData: setMessage } = useApi(`/api/contact-messages/${messageId}`, { fallback: texts.fetchFailed });
+  const [deleteError, setDeleteError] = useState("");
+  const error = deleteError || loadError;
 
   const remove = async () => {
     if (!window.confirm("Supprimer ce message et toutes ses réponses ?")) return;
-    setError("");
+    setDeleteError("");
     try {
       await api(`/api/contact-messages/${messageId}`, { method: "DELETE" });
       window.location.assign(backUrl);
     } catch {
-      setError(texts.deleteFailed);
+      setDeleteError(texts.deleteFailed);
     }
   };
 

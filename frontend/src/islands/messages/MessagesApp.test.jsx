@@ -49,6 +49,19 @@ describe("member messages", () => {
     expect(window.location.pathname).toBe("/user/messages/7");
   });
 
+  it("shows the API's French reason when it refuses the list, and aborts the request on unmount (issue 17)", async () => {
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(() => respond(403, { error: "Vous n'avez pas la permission d'effectuer cette action." }));
+    render(<MessagesApp mode="member" userId={3} texts={texts} />);
+    expect((await screen.findByRole("alert")).textContent).toBe("Vous n'avez pas la permission d'effectuer cette action.");
+    fetchMock.mockImplementation(() => new Promise(() => {}));
+    cleanup();
+    render(<MessagesApp mode="staff" messageId={7} texts={texts} />);
+    const { signal } = fetchMock.mock.calls.at(-1)[1];
+    expect(signal.aborted).toBe(false);
+    cleanup();
+    expect(signal.aborted).toBe(true);
+  });
+
   it("says when the messages cannot be fetched", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(() => respond(500, {}));
     render(<MessagesApp mode="member" userId={3} texts={texts} />);

@@ -1,8 +1,9 @@
 /* 'Mes Cours de Pole Dance' (SPEC.md 2.19): upcoming and past sessions, how each was paid (card, class card or
    subscription), cancellation up to the window before the class (issue 10), and one feedback per course followed. */
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import { formatShortDate, formatTime } from "../../components/format.js";
+import { useApi } from "../../components/useApi.js";
 import { useFocusFirstError } from "../../components/formFeedback.js";
 import Modal from "../../components/Modal.jsx";
 import { notify } from "../../components/toast.jsx";
@@ -170,49 +171,46 @@ function CancelDialog({ row, cancelUrl, onDone, onClose }) {
 const defaultCancelUrl = (id) => `/api/reservations-courses/${id}/cancel`;
 
 export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, cancellationHours = 24 }) {
-  const [rows, setRows] = useState(null);
-  const [nextPage, setNextPage] = useState(null);
+  // The history is paginated (upcoming first, then the most recent past): page 1 on load, older pages on demand.
+  const first = useApi(`${listUrl}?page=1`, { fresh: true, fallback: MSG_LOAD_ERROR });
+  const { reload: reloadFirst, setData: setList } = first;
+  const rows = first.data ? first.data.results : first.failure ? [] : null;
+  const [pagesShown, setPagesShown] = useState(1);
+  const nextPage = first.data?.next ? pagesShown + 1 : null;
   const [loadingMore, setLoadingMore] = useState(false);
-  const [loadError, setLoadError] = useState("");
+  const [moreError, setMoreError] = useState("");
+  const loadError = first.error || moreError;
   const [cancelling, setCancelling] = useState(null);
 
-  // The history is paginated (upcoming first, then the most recent past): page 1 on load, older pages on demand.
-  const fetchPage = useCallback((page) => api(`${listUrl}?page=${page}&t=${Date.now()}`), [listUrl]);
-
-  const load = useCallback(async () => {
-    try {
-      const data = await fetchPage(1);
-      setRows(data.results);
-      setNextPage(data.next ? 2 : null);
-    } catch (err) {
-      console.error(MSG_LOAD_ERROR, err);
-      setLoadError(MSG_LOAD_ERROR);
-      setRows([]);
-    }
-  }, [fetchPage]);
+  const reload = useCallback(() => {
+    setPagesShown(1);
+    setMoreError("");
+    reloadFirst();
+  }, [reloadFirst]);
 
   const loadMore = useCallback(async () => {
     setLoadingMore(true);
     try {
-      const data = await fetchPage(nextPage);
-      const known = new Set(rows.map((row) => row.reservation_id));
-      setRows([...rows, ...data.results.filter((row) => !known.has(row.reservation_id))]);
-      setNextPage(data.next ? nextPage + 1 : null);
+      const data = await api(`${listUrl}?page=${nextPage}&t=${Date.now()}`);
+      setList((current) => {
+        const known = new Set(current.results.map((row) => row.reservation_id));
+        return { ...current, next: data.next, results: [...current.results, ...data.results.filter((row) => !known.has(row.reservation_id))] };
+      });
+      setPagesShown(nextPage);
     } catch (err) {
       console.error(MSG_LOAD_ERROR, err);
-      setLoadError(MSG_LOAD_ERROR);
+      setMoreError(MSG_LOAD_ERROR);
     } finally {
       setLoadingMore(false);
     }
-  }, [fetchPage, nextPage, rows]);
+  }, [listUrl, nextPage, setList]);
 
-  useEffect(() => {
-    load();
-  }, [load]);
-
-  const onSaved = useCallback((courseId, feedback) => {
-    setRows((prev) => prev.map((row) => (row.course_id === courseId ? { ...row, rating: feedback.rating, comment: feedback.comment } : row)));
-  }, []);
+  const onSaved = useCallback(
+    (courseId, feedback) => {
+      setList((current) => ({ ...current, results: current.results.map((row) => (row.course_id === courseId ? { ...row, rating: feedback.rating, comment: feedback.comment } : row)) }));
+    },
+    [setList],
+  );
 
   if (rows === null) return <p role="status">Chargement de vos cours…</p>;
   const upcoming = rows.filter((row) => !row.is_past);
@@ -241,7 +239,7 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
           onClose={() => setCancelling(null)}
           onDone={() => {
             setCancelling(null);
-            load();
+            reload();
           }}
         />
       )}

@@ -1,8 +1,9 @@
 /* The EVJF/EVG reserve button and form (SPEC.md 2.7, 4, 5): the form opens in place of the slider. */
 import { useEffect, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
+import { euros } from "../../components/format.js";
 import { reveal, useFocusFirstError } from "../../components/formFeedback.js";
-import { MSG_FAILURE, MSG_LOGIN, MSG_REQUIRED, MSG_SUCCESS, MSG_UNKNOWN } from "./messages.js";
+import { MSG_FAILURE, MSG_LOGIN, MSG_REQUIRED, MSG_SUCCESS, MSG_UNKNOWN, PRICE_PER_PARTICIPANT, PRICE_PER_SPECTATOR } from "./messages.js";
 
 const SLIDER_ID = "party-slider";
 
@@ -124,7 +125,9 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
         <div className="field">
           <label htmlFor={`${id}-participants`}>Participants *</label>
           <input id={`${id}-participants`} type="number" min="1" step="1" inputMode="numeric" required value={form.participants} onChange={update("participants")} {...invalid("participants")} />
-          <p className="help">25 € par participant, gratuit pour la future mariée ou le futur marié, 5 € par spectateur.</p>
+          <p className="help">
+            {euros(PRICE_PER_PARTICIPANT)} par participant, gratuit pour la future mariée ou le futur marié, {euros(PRICE_PER_SPECTATOR)} par spectateur.
+          </p>
         </div>
         <div className="field">
           <label htmlFor={`${id}-email`}>Email *</label>

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { euros } from "../../components/format.js";
 import PartyIsland from "./PartyIsland.jsx";
 import { MSG_REQUIRED, MSG_SUCCESS } from "./messages.js";
 
@@ -27,5 +28,15 @@ describe("EVJF/EVG form (issue 24)", () => {
     const success = await screen.findByRole("status");
     expect(success.textContent).toBe(MSG_SUCCESS);
     await waitFor(() => expect(document.activeElement).toBe(success));
+  });
+});
+
+describe("EVJF/EVG prices (issue 17)", () => {
+  it("writes its prices through the shared French formatter", () => {
+    render(<PartyIsland user={{ id: 3, email: "emma@example.fr" }} />);
+    fireEvent.click(screen.getByRole("button", { name: "Réserver votre EVJF / EVG" }));
+    const help = screen.getByText(/par participant/).textContent;
+    expect(help).toBe(`${euros("25.00")} par participant, gratuit pour la future mariée ou le futur marié, ${euros("5.00")} par spectateur.`);
+    expect(help.replace(/[\u00a0\u202f]/g, " ")).toContain("25,00 € par participant");
   });
 });

@@ -1,7 +1,7 @@
 /* Class cards and subscriptions (issue 10): staff see every member's passes, grant one (from a tariff or by hand),
    add or remove credits and move the end date; each change needs a reason and shows in the pass's history. */
 import { useState } from "react";
-import { api } from "../../../components/api.js";
+import { useApi } from "../../../components/useApi.js";
 import Modal from "../../../components/Modal.jsx";
 import { formatDate, formatDateTime } from "../format.js";
 import { MSG_FIELD_REQUIRED, MSG_FORM_INVALID, MSG_TARIFS_LOAD } from "../messages.js";
@@ -37,15 +37,9 @@ export function validatePass(values, mode) {
 
 function HistoryButton({ row }) {
   const [open, setOpen] = useState(false);
-  const [detail, setDetail] = useState(null);
-  const [error, setError] = useState("");
-  const show = () => {
-    setOpen(true);
-    setError("");
-    api(`/api/passes/${row.id}`)
-      .then(setDetail)
-      .catch(() => setError(MSG_HISTORY_LOAD));
-  };
+  // Fetched again each time the dialog opens; closing it aborts the request.
+  const { data: detail, error } = useApi(open ? `/api/passes/${row.id}` : null, { fallback: MSG_HISTORY_LOAD });
+  const show = () => setOpen(true);
   return (
     <>
       <button type="button" className="button button-small button-secondary" onClick={show}>

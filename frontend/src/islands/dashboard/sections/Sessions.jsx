@@ -1,6 +1,6 @@
 /* Course sessions: sorted by date on the server, 10 a page, and who is coming to each (SPEC.md 2.21, 5, 7). */
 import { useState } from "react";
-import { api } from "../../../components/api.js";
+import { useApi } from "../../../components/useApi.js";
 import Modal from "../../../components/Modal.jsx";
 import { formatDateTime, toApiDateTime, toInputDateTime } from "../format.js";
 import {
@@ -25,16 +25,13 @@ function attendeesOf(row) {
 
 export function AttendeesButton({ session }) {
   const [open, setOpen] = useState(false);
-  const [attendees, setAttendees] = useState(attendeesOf(session));
-  const [error, setError] = useState("");
+  // Fetched each time the dialog opens (unless the row already lists them); closing it aborts the request.
+  const given = attendeesOf(session);
+  const fetched = useApi(open && !given ? `/api/course-sessions/${session.id}/attendees` : null, { fallback: MSG_ATTENDEES_LOAD });
+  const attendees = given ?? (fetched.data ? (Array.isArray(fetched.data) ? fetched.data : fetched.data.results || []) : null);
+  const error = given ? "" : fetched.error;
   const booked = session.booked ?? session.seats_taken ?? (attendees ? attendees.reduce((n, a) => n + (a.participants || 1), 0) : null);
-  const show = () => {
-    setOpen(true);
-    if (attendeesOf(session)) return;
-    api(`/api/course-sessions/${session.id}/attendees`)
-      .then((data) => setAttendees(Array.isArray(data) ? data : data.results || []))
-      .catch(() => setError(MSG_ATTENDEES_LOAD));
-  };
+  const show = () => setOpen(true);
   const title = `Participants : ${session.course_title || ""} – ${formatDateTime(session.date)}`;
   return (
     <>
