@@ -10,7 +10,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/studio
 export DJANGO_SETTINGS_MODULE ?= studio.settings.local
 
-.PHONY: run dev test install build migrate seed serve chromium test-python test-postgres test-islands test-lighthouse test-api lighthouse lint bench clean
+.PHONY: run dev test install build migrate seed serve chromium test-python test-postgres test-islands test-lighthouse test-api test-imports lighthouse lint bench clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || "$$(scripts/find-python.sh)" -m venv $(VENV)
@@ -61,9 +61,19 @@ chromium:
 # Every suite leaves its counts in $(RESULTS); `make test` runs them all, whatever fails, and ends with one line
 # `N passed, N failed[, N skipped]` (scripts/test_totals.py), exiting non-zero when any suite failed.
 RESULTS := .test-results
-SUITES := vitest pytest-sqlite pytest-postgres lighthouse openapi schemathesis
+SUITES := imports vitest pytest-sqlite pytest-postgres lighthouse openapi schemathesis
 # Run alone, a suite installs and builds first; inside `make test` that was done once already.
 SUITE_PREREQS = $(if $(PREREQS_DONE),,install build chromium)
+
+# The import contract (.importlinter): apps depend one way, the core imports no app, production code imports no demo
+# data. Each contract counts as one test: kept passes, broken fails.
+test-imports: $(if $(PREREQS_DONE),,$(VENV)/.installed)
+	@mkdir -p $(RESULTS)
+	@$(VENV)/bin/lint-imports --no-cache > $(RESULTS)/imports.txt 2>&1; status=$$?; cat $(RESULTS)/imports.txt; \
+	sed -nE 's/^Contracts: ([0-9]+) kept, ([0-9]+) broken.*$$/{"passed": \1, "failed": \2}/p' $(RESULTS)/imports.txt \
+	  > $(RESULTS)/imports.json; \
+	test -s $(RESULTS)/imports.json || rm -f $(RESULTS)/imports.json; \
+	if [ $$status -ne 0 ]; then touch $(RESULTS)/imports.crashed; exit 1; fi
 
 test-islands: node_modules/.installed
 	@mkdir -p $(RESULTS)
@@ -104,7 +114,7 @@ test-api: $(if $(PREREQS_DONE),,install)
 
 test: install build chromium
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
-	@for suite in test-islands test-python test-postgres test-lighthouse test-api; do \
+	@for suite in test-imports test-islands test-python test-postgres test-lighthouse test-api; do \
 	  $(MAKE) --no-print-directory $$suite PREREQS_DONE=1 || echo "($$suite failed)"; \
 	done
 	@$(PY) scripts/test_totals.py $(RESULTS) $(SUITES)

@@ -6,6 +6,7 @@ from django.shortcuts import render
 
 from studio.cache import cache_public_page
 from studio.decorators import login_required_page
+from studio.registry import provided
 
 from .services import MSG_PARTY_LOGIN_REQUIRED
 
@@ -14,13 +15,12 @@ PLANNING_DOWNLOAD_NAME = "Planning-Pole-Dance.jpg"
 PARTY_LOGIN_URL = "/login?next=/evjf-evg"
 
 
+# The payment widget's config is provided by the payments app (payments/apps.py), which bookings may not import.
+SIMULATOR_PAYMENT_CONFIG = {"provider": "simulator", "clientId": "", "currency": "EUR"}
+
+
 def payment_config() -> dict:
-    """The payment widget's config from the payments app; the simulator until payments.selectors provides it."""
-    try:
-        from payments.selectors import payment_client_config
-    except ImportError:  # pragma: no cover - the payments app ships it; kept so the calendar never breaks
-        return {"provider": "simulator", "clientId": "", "currency": "EUR"}
-    return payment_client_config()
+    return provided("payment_client_config", default=SIMULATOR_PAYMENT_CONFIG)
 
 
 def _member(request) -> dict | None:

@@ -6,4 +6,9 @@ class PaymentsConfig(AppConfig):
     verbose_name = "Paiements"
 
     def ready(self):
+        from studio.registry import provide
+
         from . import receivers  # noqa: F401 - connects the receipt's delivery to the order
+        from .selectors import payment_client_config
+
+        provide("payment_client_config", payment_client_config)  # the calendar's payment widget (bookings/views.py)

@@ -1,16 +1,22 @@
-"""Whole-page caching for anonymous visitors, invalidated when staff change public data.
+"""Whole-page caching for anonymous visitors, invalidated when the data a page shows changes.
 
-Public pages are cached with the version number they were built under; any save or delete of a model listed in
-PUBLIC_MODELS bumps the version, so the next visitor sees fresh content. The version lives in the shared cache
-(Redis in production), so a change made through one worker is seen by every worker's next request.
+Every cached entry is stored with the versions it was built under and used only while they are all current:
+- the public version (VERSION_KEY), which any save or delete of a *public model* bumps. Apps register the models
+  their public pages show from their AppConfig.ready() with `register_public_models(...)`: the core names no app.
+- optional finer versions an entry also depends on (`depends_on`, a list of cache keys), which an app bumps with
+  `bump_versions(...)` for changes that concern only some entries. The sessions feed depends on one version per week
+  it covers (bookings/cache.py): a member's seat hold bumps the version of its session's week, which rebuilds the
+  feeds of that week and leaves every page and the other weeks' feeds cached.
+The versions live in the shared cache (Redis in production), so a change made through one worker is seen by every
+worker's next request.
 
-A hit is one cache round trip (issue 18): the version and the entry are read together (`get_many`, one MGET on
-Redis), and the entry is used only if it was built under the current version. Pages are stored as their bytes and
-headers rather than a pickled response.
+A hit is one cache round trip (issue 18): the versions and the entry are read together (`get_many`, one MGET on
+Redis). Pages are stored as their bytes and headers rather than a pickled response.
 """
 
 import functools
 import time
+from collections.abc import Callable, Iterable
 
 from django.apps import apps
 from django.conf import settings
@@ -20,18 +26,8 @@ from django.http import HttpResponse
 
 VERSION_KEY = "public:version"
 
-# app_label.ModelName whose changes show on public pages. Apps may append to this list.
-PUBLIC_MODELS = [
-    "courses.Course",
-    "courses.CourseSession",
-    "courses.Tariff",
-    "courses.Testimonial",
-    "courses.Instructor",
-    "bookings.Reservation",
-    "media_library.Media",
-    "media_library.SliderImage",
-    "media_library.SlideshowImage",
-]
+# app_label.ModelName whose changes show on public pages, as registered by the apps (register_public_models).
+PUBLIC_MODELS: list[str] = []
 
 
 def _new_version() -> int:
@@ -40,52 +36,73 @@ def _new_version() -> int:
 
 
 def public_cache_version() -> int:
-    version = cache.get(VERSION_KEY)
-    if version is None:
-        cache.add(VERSION_KEY, _new_version(), timeout=None)
-        version = cache.get(VERSION_KEY)
-    return version
+    """The public version alone (the first of an entry's versions)."""
+    return cache_versions()[0]
+
+
+def cache_versions(depends_on: Iterable[str] = ()) -> tuple[int, ...]:
+    """The current public version followed by those of `depends_on`, each created when missing."""
+    keys = [VERSION_KEY, *depends_on]
+    found = cache.get_many(keys)
+    missing = [key for key in keys if found.get(key) is None]
+    if missing:
+        for key in missing:
+            cache.add(key, _new_version(), timeout=None)
+        found = cache.get_many(keys)
+    return tuple(found.get(key) for key in keys)
+
+
+def bump_versions(*keys: str) -> None:
+    """Invalidate every entry that depends on one of `keys` (and only those)."""
+    for key in keys:
+        try:
+            cache.incr(key)
+        except ValueError:
+            cache.add(key, _new_version(), timeout=None)
 
 
 def bump_public_cache(**_kwargs) -> None:
-    try:
-        cache.incr(VERSION_KEY)
-    except ValueError:
-        cache.add(VERSION_KEY, _new_version(), timeout=None)
+    """Invalidate every public entry (a public model changed)."""
+    bump_versions(VERSION_KEY)
 
 
 def _entry_key(name: str) -> str:
     return f"public:entry:{name}"
 
 
-def _read(name: str):
-    """(current version, the entry's value or None): one round trip to the cache."""
-    found = cache.get_many([VERSION_KEY, _entry_key(name)])
-    version = found.get(VERSION_KEY)
-    if version is None:
-        return public_cache_version(), None
+def _read(name: str, depends_on: Iterable[str] = ()):
+    """(current versions, the entry's value or None): one round trip to the cache."""
+    keys = [VERSION_KEY, *depends_on]
+    found = cache.get_many([*keys, _entry_key(name)])
+    versions = tuple(found.get(key) for key in keys)
+    if None in versions:
+        return cache_versions(depends_on), None
     entry = found.get(_entry_key(name))
-    if entry is not None and entry[0] == version:
-        return version, entry[1]
-    return version, None
+    if entry is not None and entry[0] == versions:
+        return versions, entry[1]
+    return versions, None
 
 
-def _write(name: str, version: int, value, timeout: int | None) -> None:
-    cache.set(_entry_key(name), (version, value), timeout or settings.PUBLIC_CACHE_SECONDS)
+def _write(name: str, versions: tuple, value, timeout: int | None) -> None:
+    cache.set(_entry_key(name), (versions, value), timeout or settings.PUBLIC_CACHE_SECONDS)
 
 
-def cached_public(name: str, builder, timeout: int | None = None):
-    """Cache `builder()` under `name` until public data changes."""
-    version, value = _read(name)
+def cached_public(name: str, builder, timeout: int | None = None, depends_on: Iterable[str] = ()):
+    """Cache `builder()` under `name` until public data, or one of the versions `depends_on`, changes."""
+    depends_on = list(depends_on)
+    versions, value = _read(name, depends_on)
     if value is None:
         value = builder()
-        _write(name, version, value, timeout)
+        _write(name, versions, value, timeout)
     return value
 
 
-# Paths whose views are decorated with cache_public_page, learnt from their answers: the middleware looks only
-# these up, so other requests cost no cache round trip.
-_PUBLIC_PATHS: set[str] = set()
+# Paths whose views are decorated with cache_public_page (or whose API marks its answer), learnt from their answers:
+# the middleware looks only these up, so other requests cost no cache round trip. The value gives the finer version
+# keys an answer on that path depends on, from the request (None: the public version only; the function returns None
+# when it cannot tell, e.g. a malformed query, and the view answers).
+DependsOn = Callable[[object], list[str] | None]
+_PUBLIC_PATHS: dict[str, DependsOn | None] = {}
 
 
 def _anonymous_get(request) -> bool:
@@ -114,24 +131,31 @@ class PublicPageCacheMiddleware:
     def __call__(self, request):
         if request.path in _PUBLIC_PATHS and _anonymous_get(request):
             request.get_host()  # the host check CommonMiddleware would do: a bad Host header still answers 400
-            _version, page = _read(_page_name(request))
+            depends_on = _PUBLIC_PATHS[request.path]
+            keys = depends_on(request) if depends_on is not None else []
+            page = _read(_page_name(request), keys)[1] if keys is not None else None
             if page is not None:
                 status, content, headers = page
                 return HttpResponse(content, status=status, headers=headers)
         response = self.get_response(request)
         marked = getattr(response, "_public_page", None)
         if marked is not None and response.status_code == 200 and not response.cookies:
-            name, version, timeout = marked
-            _write(name, version, (response.status_code, response.content, list(response.items())), timeout)
+            name, versions, timeout = marked
+            _write(name, versions, (response.status_code, response.content, list(response.items())), timeout)
         return response
 
 
-def mark_public_answer(request, response, *, version: int, timeout: int | None = None):
+def mark_public_answer(
+    request, response, *, version: int | tuple, timeout: int | None = None, depends_on: DependsOn | None = None
+):
     """Let PublicPageCacheMiddleware keep this answer for visitors (an API's public GET), under `version`: the
-    public version read *before* the answer's data was, so that a change made meanwhile is never hidden."""
+    versions read *before* the answer's data was (`cache_versions(keys)`, or `public_cache_version()` when the answer
+    depends on public data only), so that a change made meanwhile is never hidden. `depends_on(request)` gives the
+    same keys back from a later request, for the middleware's check."""
     if _anonymous_get(request) and response.status_code == 200 and not response.cookies:
-        _PUBLIC_PATHS.add(request.path)
-        response._public_page = (_page_name(request), version, timeout)
+        _PUBLIC_PATHS[request.path] = depends_on
+        versions = version if isinstance(version, tuple) else (version,)
+        response._public_page = (_page_name(request), versions, timeout)
     return response
 
 
@@ -143,9 +167,9 @@ def cache_public_page(view):
     def wrapper(request, *args, **kwargs):
         if not (_anonymous_get(request) and not request.user.is_authenticated):
             return view(request, *args, **kwargs)
-        _PUBLIC_PATHS.add(request.path)  # from now on this worker's middleware answers hits on this path
+        _PUBLIC_PATHS.setdefault(request.path, None)  # from now on this worker's middleware answers hits on this path
         name = _page_name(request)
-        version, page = _read(name)
+        versions, page = _read(name)
         if page is not None:
             status, content, headers = page
             return HttpResponse(content, status=status, headers=headers)
@@ -153,17 +177,20 @@ def cache_public_page(view):
         if hasattr(response, "render") and callable(response.render):
             response = response.render()
         if response.status_code == 200 and not response.cookies and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-            response._public_page = (name, version, None)
+            response._public_page = (name, versions, None)
         return response
 
     return wrapper
 
 
-def connect_invalidation():
-    for label in PUBLIC_MODELS:
-        try:
-            model = apps.get_model(label)
-        except LookupError:
-            continue  # the app has not defined that model yet
+def register_public_models(*models) -> None:
+    """Called by an app from its AppConfig.ready(): a save or delete of any of `models` (classes or
+    "app_label.ModelName") invalidates every public page."""
+    for model in models:
+        if isinstance(model, str):
+            model = apps.get_model(model)
+        label = model._meta.label
+        if label not in PUBLIC_MODELS:
+            PUBLIC_MODELS.append(label)
         post_save.connect(bump_public_cache, sender=model, dispatch_uid=f"public-cache-save-{label}")
         post_delete.connect(bump_public_cache, sender=model, dispatch_uid=f"public-cache-delete-{label}")

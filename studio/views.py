@@ -3,10 +3,8 @@ from urllib.parse import quote, urlparse
 from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
-from django.template import loader
-from django.urls import reverse
 
-from .cache import cache_public_page, cached_public
+from .cache import cache_public_page
 from .pages import simple_page
 
 # The site's publisher and host for the legal notice; a deployment overrides them with settings.STUDIO_LEGAL.
@@ -89,36 +87,6 @@ def social(request):
             "embeds": social_embeds(),
         },
     )
-
-
-# Public pages listed in sitemap.xml, besides one entry per course.
-SITEMAP_PATHS = [
-    "/",
-    "/courses/calendar",
-    "/weekly",
-    "/tarifs",
-    "/tarifs-page",
-    "/evjf-evg",
-    "/room-rental",
-    "/rental-form",
-    "/contact",
-    "/gallery",
-    "/blog-facebook",
-    "/choisir-nous",
-    "/mentions-legales",
-    "/politique-confidentialite",
-]
-
-
-def sitemap(request):
-    from courses.models import Course
-
-    course_ids = cached_public("sitemap:courses", lambda: list(Course.objects.values_list("pk", flat=True)))
-    base = request.build_absolute_uri("/").rstrip("/")
-    urls = [base + path for path in SITEMAP_PATHS]
-    urls += [base + reverse("course-detail", args=[pk]) for pk in course_ids]
-    body = loader.render_to_string("pages/sitemap.xml", {"urls": urls})
-    return HttpResponse(body, content_type="application/xml; charset=utf-8")
 
 
 def robots(request):

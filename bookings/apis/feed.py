@@ -10,6 +10,7 @@ from django.utils import timezone
 from studio.cache import cached_public
 
 from .. import selectors, services
+from ..cache import feed_version_keys
 from .common import MSG_RANGE_INVALID, _iso
 
 DEFAULT_FEED_DAYS_BEFORE = 7
@@ -67,8 +68,9 @@ def session_data(session, *, now=None, my_reservation=None) -> dict:
     }
 
 
-# The public feed is shared by every visitor and cached until staff or a reservation change the data. The cache
-# also expires after FEED_CACHE_SECONDS so that lapsed holds (which change no row) and "past" flags refresh.
+# The public feed is shared by every visitor and cached until staff change public data or a reservation changes
+# the seats of a week it covers (bookings/cache.py). The cache also expires after FEED_CACHE_SECONDS so that lapsed
+# holds (which change no row) and "past" flags refresh.
 FEED_CACHE_SECONDS = 30
 
 
@@ -92,7 +94,9 @@ def public_feed_encoded(*, start: datetime, end: datetime, now: datetime) -> tup
             position += len(text) + 2  # the ", " between events
         return b"[" + b", ".join(parts) + b"]", offsets
 
-    return cached_public(f"feed-json:{start.isoformat()}:{end.isoformat()}", encode, timeout=FEED_CACHE_SECONDS)
+    name = f"feed-json:{start.isoformat()}:{end.isoformat()}"
+    # Also under the versions of the weeks it covers: a seat hold rebuilds only its week's feeds (bookings/cache.py).
+    return cached_public(name, encode, timeout=FEED_CACHE_SECONDS, depends_on=feed_version_keys(start, end))
 
 
 def member_feed_json(*, body: bytes, offsets: dict[int, int], mine: dict[int, dict]) -> bytes:

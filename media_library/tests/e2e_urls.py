@@ -5,7 +5,7 @@ from django.http import HttpResponse
 from django.template import engines
 from django.urls import path
 
-from studio.urls import urlpatterns as site_urlpatterns
+from project.urls import urlpatterns as site_urlpatterns
 
 PAGE = """{% extends "base.html" %}{% load media_tags %}
 {% block content %}{% home_hero %}<section class="page"><h2>Slider</h2>{% image_slider %}</section>{% endblock %}"""

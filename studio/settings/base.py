@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "payments",
     "media_library",
     "messaging",
+    "project",  # the top: root URLs, sitemap, bench seed (may import every app; nothing imports it)
 ]
 
 MIDDLEWARE = [
@@ -57,7 +58,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
 ]
 
-ROOT_URLCONF = "studio.urls"
+ROOT_URLCONF = "project.urls"
 WSGI_APPLICATION = "studio.wsgi.application"
 
 TEMPLATES = [

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from courses.tests.factories import CourseFactory
-from studio.views import SITEMAP_PATHS
+from project.views import SITEMAP_PATHS
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from studio.urls import urlpatterns as site_urlpatterns
+from project.urls import urlpatterns as site_urlpatterns
 
 
 def boom(request):

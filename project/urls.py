@@ -1,0 +1,47 @@
+"""The root URLconf (ROOT_URLCONF): the core's routes and every app's, in the order they must be matched."""
+
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path, re_path
+
+from accounts import urls as accounts_urls
+from bookings import urls as bookings_urls
+from courses import urls as courses_urls
+from media_library import urls as media_urls
+from media_library.views import serve_upload
+from messaging import urls as messaging_urls
+from payments import urls as payments_urls
+from studio import urls as studio_urls
+
+from . import views
+
+api_urlpatterns = [
+    *studio_urls.api_urlpatterns,
+    *accounts_urls.api_urlpatterns,
+    *courses_urls.api_urlpatterns,
+    *bookings_urls.api_urlpatterns,
+    *payments_urls.api_urlpatterns,
+    *media_urls.api_urlpatterns,
+    *messaging_urls.api_urlpatterns,
+]
+
+urlpatterns = [
+    path("django-admin/", admin.site.urls),
+    path("api/", include(api_urlpatterns)),
+    path("sitemap.xml", views.sitemap, name="sitemap"),
+    *studio_urls.urlpatterns,
+    # /courses/calendar is matched before /courses/<id> (DECISIONS.md 5).
+    *bookings_urls.urlpatterns,
+    *accounts_urls.urlpatterns,
+    *courses_urls.urlpatterns,
+    *media_urls.urlpatterns,
+    *messaging_urls.urlpatterns,
+    *payments_urls.urlpatterns,
+]
+
+if not getattr(settings, "AWS_STORAGE_BUCKET_NAME", ""):
+    # Uploads on local disk are served by Django; behind a proxy, let the proxy serve MEDIA_ROOT instead.
+    urlpatterns.append(re_path(r"^uploads/(?P<path>.*)$", serve_upload))
+
+handler404 = "studio.views.page_not_found"
+handler500 = "studio.views.server_error"
