@@ -43,7 +43,7 @@ done = function(summary, latency, requests)
 end
 """
 
-# Made by the bench's seed (studio/management/commands/seed_bench.py).
+# Made by the bench's seed (project/management/commands/seed_bench.py).
 STAFF_EMAIL = "bench-admin@example.fr"
 MEMBER_EMAIL = "bench-member-0@example.fr"
 MEMBER_PASSWORD = "bench-mot-de-passe-2026"
