@@ -1,56 +1,143 @@
-"""Course feedback: a member's history and their feedback on one course."""
+"""Course feedback: a member's history and their feedback on one course. Typed input and output serializers; a
+refused feedback propagates as a CourseFeedbackError (its code and status) to studio.api's exception handler."""
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.api import error_response
-from studio.pagination import StandardPagination
+from studio.api import MSG_TEXT_TOO_LONG
+from studio.errors import FORBIDDEN, NOT_FOUND
 from studio.permissions import is_studio_staff
 
-from .. import selectors, services
-from .common import MSG_FEEDBACK_FORBIDDEN, _iso, _text
+from .. import selectors
+from ..models import ReservationStatus
+from ..services.feedback import (
+    MSG_FEEDBACK_RATING_RANGE,
+    MSG_FEEDBACK_REQUIRED,
+    MSG_FEEDBACK_SAVED,
+    CourseFeedbackError,
+    course_feedback_save,
+)
+from ..services.sessions import MSG_COURSE_NOT_FOUND
+from .common import MSG_FEEDBACK_FORBIDDEN, _iso
+from .pages import MAX_ID, PAGE_PARAMETERS, CheckedPagination, page_output
+
+MSG_MEMBER_UNKNOWN = "Utilisateur introuvable."
+MAX_FEEDBACK_COMMENT = 5000
 
 
-class FeedbackHistoryPagination(StandardPagination):
+class FeedbackHistoryPagination(CheckedPagination):
     page_size = 20
+
+
+class FollowedPaidWithPassOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    kind = serializers.CharField()
+
+
+class FollowedCourseOutput(serializers.Serializer):
+    id = serializers.IntegerField(help_text="l'id du cours")
+    course_id = serializers.IntegerField()
+    session_id = serializers.IntegerField()
+    reservation_id = serializers.IntegerField()
+    title = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    level = serializers.CharField(allow_blank=True)
+    date = serializers.DateTimeField()
+    end_date = serializers.DateTimeField()
+    instructor = serializers.CharField(allow_blank=True)
+    participants = serializers.IntegerField()
+    status = serializers.CharField(help_text=" | ".join(ReservationStatus.values))
+    status_label = serializers.CharField()
+    is_past = serializers.BooleanField()
+    can_give_feedback = serializers.BooleanField()
+    rating = serializers.IntegerField(allow_null=True, min_value=1, max_value=5)
+    comment = serializers.CharField(allow_blank=True)
+    paid_with_pass = FollowedPaidWithPassOutput(allow_null=True)
+    credits_spent = serializers.IntegerField()
+    cancel_deadline = serializers.DateTimeField()
+    can_cancel = serializers.BooleanField()
+
+
+FollowedCoursePageOutput = page_output("FollowedCoursePageOutput", FollowedCourseOutput)
 
 
 class CourseFeedbackUserApi(APIView):
     """GET /api/course-feedback/user/<id>?page=&page_size=: that member's followed sessions with their course
-    feedback (self or staff), upcoming first then the most recent past, 20 a page.
-
-    {count, next, previous, results: [{id (course id), course_id, session_id, reservation_id, title, description,
-    level, date, end_date, instructor, participants, status, status_label, is_past, can_give_feedback, rating,
-    comment, paid_with_pass, credits_spent, cancel_deadline, can_cancel}]}.
-    """
+    feedback (self or staff), upcoming first then the most recent past, 20 a page."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=PAGE_PARAMETERS, responses=FollowedCoursePageOutput)
     def get(self, request, user_id: int):
         if user_id != request.user.pk and not is_studio_staff(request.user):
-            return error_response(MSG_FEEDBACK_FORBIDDEN, status.HTTP_403_FORBIDDEN)
+            raise CourseFeedbackError(MSG_FEEDBACK_FORBIDDEN, code="feedback_forbidden", status=FORBIDDEN)
         from accounts.models import User
 
-        member = request.user if user_id == request.user.pk else User.objects.filter(pk=user_id).first()
+        member = request.user if user_id == request.user.pk else None
+        if member is None and user_id <= MAX_ID:
+            member = User.objects.filter(pk=user_id).first()
         if member is None:
-            return error_response("Utilisateur introuvable.", status.HTTP_404_NOT_FOUND)
+            raise CourseFeedbackError(MSG_MEMBER_UNKNOWN, code="member_not_found", status=NOT_FOUND)
         now = timezone.now()
         paginator = FeedbackHistoryPagination()
         page = paginator.paginate_queryset(selectors.member_followed_courses(user=member, now=now), request, view=self)
-        return paginator.get_paginated_response(selectors.followed_course_rows(page, user=member, now=now))
+        rows = selectors.followed_course_rows(page, user=member, now=now)
+        return paginator.get_paginated_response(FollowedCourseOutput(rows, many=True).data)
 
 
-class FeedbackSerializer(serializers.Serializer):
-    user_id = serializers.JSONField(required=False, allow_null=True)
-    course_id = serializers.JSONField(required=False, allow_null=True)
-    rating = serializers.JSONField(required=False, allow_null=True)
-    comment = _text()
+def _id_field(message: str, *, missing: str | None = None, **kwargs):
+    """A positive database id; `message` when it is not one, `missing` when it is absent or null."""
+    messages = {k: message for k in ("invalid", "min_value", "max_value", "max_string_length")}
+    if missing:
+        messages.update(required=missing, null=missing)
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, error_messages=messages, **kwargs)
+
+
+class FeedbackInput(serializers.Serializer):
+    user_id = _id_field(MSG_FEEDBACK_FORBIDDEN, required=False, allow_null=True, help_text="le membre connecté")
+    course_id = _id_field(MSG_COURSE_NOT_FOUND, missing=MSG_FEEDBACK_REQUIRED)
+    rating = serializers.IntegerField(
+        min_value=1,
+        max_value=5,
+        error_messages={
+            "required": MSG_FEEDBACK_REQUIRED,
+            "null": MSG_FEEDBACK_REQUIRED,
+            "invalid": MSG_FEEDBACK_RATING_RANGE,
+            "min_value": MSG_FEEDBACK_RATING_RANGE,
+            "max_value": MSG_FEEDBACK_RATING_RANGE,
+            "max_string_length": MSG_FEEDBACK_RATING_RANGE,
+        },
+    )
+    # Something to say: at least one character that is not a space.
+    comment = serializers.RegexField(
+        r"\S",
+        max_length=MAX_FEEDBACK_COMMENT,
+        error_messages={
+            "required": MSG_FEEDBACK_REQUIRED,
+            "null": MSG_FEEDBACK_REQUIRED,
+            "blank": MSG_FEEDBACK_REQUIRED,
+            "invalid": MSG_FEEDBACK_REQUIRED,
+            "max_length": MSG_TEXT_TOO_LONG,
+        },
+    )
+
+
+class FeedbackOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    course_id = serializers.IntegerField()
+    rating = serializers.IntegerField(min_value=1, max_value=5)
+    comment = serializers.CharField()
+    updated_at = serializers.DateTimeField(allow_null=True)
+
+
+class FeedbackSavedOutput(serializers.Serializer):
+    message = serializers.CharField()
+    feedback = FeedbackOutput()
 
 
 class CourseFeedbackApi(APIView):
@@ -60,33 +147,30 @@ class CourseFeedbackApi(APIView):
     """
 
     permission_classes = [IsAuthenticated]
-    serializer_class = FeedbackSerializer
+    serializer_class = FeedbackInput
 
+    @extend_schema(request=FeedbackInput, responses=FeedbackSavedOutput)
     def post(self, request):
-        serializer = FeedbackSerializer(data=request.data)
+        serializer = FeedbackInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         user_id = data.get("user_id")
-        if user_id not in (None, "") and str(user_id) != str(request.user.pk):
-            return error_response(MSG_FEEDBACK_FORBIDDEN, status.HTTP_403_FORBIDDEN)
-        try:
-            feedback = services.course_feedback_save(
-                user=request.user,
-                course_id=data.get("course_id"),
-                rating=data.get("rating"),
-                comment=data.get("comment") or "",
-            )
-        except services.ReservationError as exc:
-            return error_response(exc.message)
-        return Response(
-            {
-                "message": services.MSG_FEEDBACK_SAVED,
-                "feedback": {
-                    "id": feedback.pk,
-                    "course_id": feedback.course_id,
-                    "rating": feedback.rating,
-                    "comment": feedback.comment,
-                    "updated_at": _iso(feedback.updated_at),
-                },
-            }
+        if user_id is not None and user_id != request.user.pk:
+            raise CourseFeedbackError(MSG_FEEDBACK_FORBIDDEN, code="feedback_forbidden", status=FORBIDDEN)
+        feedback = course_feedback_save(
+            user=request.user, course_id=data["course_id"], rating=data["rating"], comment=data["comment"]
         )
+        body = {
+            "message": MSG_FEEDBACK_SAVED,
+            "feedback": {
+                "id": feedback.pk,
+                "course_id": feedback.course_id,
+                "rating": feedback.rating,
+                "comment": feedback.comment,
+                "updated_at": _iso(feedback.updated_at),
+            },
+        }
+        return Response(FeedbackSavedOutput(body).data)
+
+
+FeedbackSerializer = FeedbackInput  # the old name, re-exported by bookings.apis

@@ -1,17 +1,37 @@
-"""EVJF / EVG party requests."""
+"""EVJF / EVG party requests: the member's request (typed input), the staff list (paginated output). A refused
+request propagates as a PartyError (its code and status) to studio.api's exception handler."""
 
-from rest_framework import status
+from datetime import time
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.api import error_response
-from studio.pagination import StandardPagination
+from studio.api import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff
+from studio.schema import ErrorOutput
 
-from .. import selectors, services
+from .. import selectors
 from ..models import PartyEventType
-from .common import ReservationPayloadSerializer, _iso
+from ..services.common import MSG_PARTICIPANTS_MIN
+from ..services.parties import (
+    MAX_PARTY_PARTICIPANTS,
+    MSG_PARTY_DATE_INVALID,
+    MSG_PARTY_EVENT_TYPE_INVALID,
+    MSG_PARTY_PARTICIPANTS_MAX,
+    MSG_PARTY_REQUIRED,
+    MSG_PARTY_SUCCESS,
+    MSG_PARTY_TIME_INVALID,
+    PartyError,
+    party_reservation_create,
+)
+from .common import _iso
+from .pages import PAGE_PARAMETERS, CheckedPagination, page_output
+
+# HH:MM (a time input's value), seconds allowed: the schema states it as this pattern.
+TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
 
 
 def party_data(party) -> dict:
@@ -32,59 +52,160 @@ def party_data(party) -> dict:
     }
 
 
-def _create_party_from_payload(request, data):
-    try:
-        party = services.party_reservation_create(
-            user=request.user,
-            event_type=data.get("eventType") or PartyEventType.EVJF,
-            date=data.get("date"),
-            time=data.get("time"),
-            participants=data.get("participants"),
-            email=data.get("email") or "",
-            message=data.get("message") or "",
-            first_name=data.get("first_name") or "",
-            last_name=data.get("last_name") or "",
-            title=data.get("title") or "",
-        )
-    except services.ReservationError as exc:
-        return error_response(exc.message)
-    return Response({**party_data(party), "message": services.MSG_PARTY_SUCCESS}, status=status.HTTP_201_CREATED)
+class PartyOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    user_id = serializers.IntegerField(allow_null=True)
+    eventType = serializers.CharField(help_text="EVJF | EVG")  # noqa: N815 (SPEC.md's field name)
+    event_type_label = serializers.CharField()
+    date = serializers.DateField()
+    time = serializers.CharField(help_text="HH:MM")
+    participants = serializers.IntegerField()
+    email = serializers.CharField()
+    first_name = serializers.CharField(allow_blank=True)
+    last_name = serializers.CharField(allow_blank=True)
+    title = serializers.CharField(allow_blank=True)
+    message = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField(allow_null=True)
 
 
-class ReservationEvjCreateApi(APIView):
+class PartyCreatedOutput(PartyOutput):
+    message = serializers.CharField(help_text="la confirmation affichée au membre")
+
+
+PartyPageOutput = page_output("PartyPageOutput", PartyOutput)
+
+
+def _text(max_length: int):
+    return serializers.CharField(
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        max_length=max_length,
+        trim_whitespace=False,
+        error_messages={"max_length": MSG_TEXT_TOO_LONG},
+    )
+
+
+class PartyRequestInput(serializers.Serializer):
+    """SPEC.md 3's party payload: {eventType, date, time, participants, message, email}. user_id, type, title and
+    the names are accepted (the server books for the logged-in member); the names and title are kept."""
+
+    eventType = serializers.ChoiceField(  # noqa: N815 (SPEC.md's field name)
+        choices=PartyEventType.choices,
+        default=PartyEventType.EVJF,
+        error_messages={"invalid_choice": MSG_PARTY_EVENT_TYPE_INVALID, "null": MSG_PARTY_EVENT_TYPE_INVALID},
+    )
+    date = serializers.DateField(
+        input_formats=["iso-8601"],
+        error_messages={
+            "required": MSG_PARTY_REQUIRED,
+            "null": MSG_PARTY_REQUIRED,
+            "invalid": MSG_PARTY_DATE_INVALID,
+            "datetime": MSG_PARTY_DATE_INVALID,
+        },
+    )
+    time = serializers.RegexField(
+        TIME_PATTERN,
+        error_messages={
+            "required": MSG_PARTY_REQUIRED,
+            "null": MSG_PARTY_REQUIRED,
+            "blank": MSG_PARTY_REQUIRED,
+            "invalid": MSG_PARTY_TIME_INVALID,
+        },
+    )
+    participants = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_PARTY_PARTICIPANTS,
+        error_messages={
+            "required": MSG_PARTY_REQUIRED,
+            "null": MSG_PARTY_REQUIRED,
+            "invalid": MSG_PARTICIPANTS_MIN,
+            "min_value": MSG_PARTICIPANTS_MIN,
+            "max_value": MSG_PARTY_PARTICIPANTS_MAX,
+            "max_string_length": MSG_PARTY_PARTICIPANTS_MAX,
+        },
+    )
+    email = serializers.RegexField(
+        r"\S",
+        max_length=254,
+        error_messages={
+            "required": MSG_PARTY_REQUIRED,
+            "null": MSG_PARTY_REQUIRED,
+            "blank": MSG_PARTY_REQUIRED,
+            "invalid": MSG_PARTY_REQUIRED,
+            "max_length": MSG_TEXT_TOO_LONG,
+        },
+    )
+    # A TextField has no column bound; 5,000 characters, as a contact message (issue 16).
+    message = _text(5000)
+    first_name = _text(150)
+    last_name = _text(150)
+    title = _text(200)
+    type = _text(20)
+    user_id = serializers.IntegerField(required=False, allow_null=True, help_text="ignoré : le membre connecté")
+
+    def validate_time(self, value: str) -> time:
+        return time.fromisoformat(value)
+
+
+def _create_party(request, data) -> Response:
+    if not request.user.is_authenticated:
+        raise PartyError.of("party_login_required")
+    party = party_reservation_create(
+        user=request.user,
+        event_type=data["eventType"],
+        date=data["date"],
+        time=data["time"],
+        participants=data["participants"],
+        email=data["email"],
+        message=data.get("message") or "",
+        first_name=data.get("first_name") or "",
+        last_name=data.get("last_name") or "",
+        title=data.get("title") or "",
+    )
+    return Response(PartyCreatedOutput({**party_data(party), "message": MSG_PARTY_SUCCESS}).data, status=201)
+
+
+def _create_party_from_payload(request, data) -> Response:
+    """Kept for callers of the old name: `data` already validated by PartyRequestInput."""
+    return _create_party(request, data)
+
+
+class _PartyCreate(APIView):
+    permission_classes = [AllowAny]
+    serializer_class = PartyRequestInput
+
+    def _post(self, request):
+        if not request.user.is_authenticated:
+            raise PartyError.of("party_login_required")
+        serializer = PartyRequestInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return _create_party(request, serializer.validated_data)
+
+
+class ReservationEvjCreateApi(_PartyCreate):
     """POST /api/reservations-evj: the reservation payload with type 'EVJ' → an EVJF/EVG request."""
 
-    permission_classes = [AllowAny]
-    serializer_class = ReservationPayloadSerializer
-
+    @extend_schema(request=PartyRequestInput, responses={201: PartyCreatedOutput})
     def post(self, request):
-        if not request.user.is_authenticated:
-            return error_response(services.MSG_PARTY_LOGIN_REQUIRED, status.HTTP_401_UNAUTHORIZED)
-        serializer = ReservationPayloadSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        return _create_party_from_payload(request, serializer.validated_data)
+        return self._post(request)
 
 
-class PartyReservationApi(APIView):
+class PartyReservationApi(_PartyCreate):
     """POST /api/evf-reservations (member): {eventType, date, time, participants, message, email, user_id}.
     GET (staff): the paginated list of EVJF/EVG requests."""
-
-    permission_classes = [AllowAny]
-    serializer_class = ReservationPayloadSerializer
 
     def get_permissions(self):
         if self.request.method == "GET":
             return [IsStudioStaff()]
         return super().get_permissions()
 
+    @extend_schema(parameters=PAGE_PARAMETERS, responses={200: PartyPageOutput, 404: ErrorOutput})
     def get(self, request):
-        paginator = StandardPagination()
+        paginator = CheckedPagination()
         page = paginator.paginate_queryset(selectors.party_reservations_list(), request, view=self)
-        return paginator.get_paginated_response([party_data(p) for p in page])
+        return paginator.get_paginated_response(PartyOutput([party_data(p) for p in page], many=True).data)
 
+    @extend_schema(request=PartyRequestInput, responses={201: PartyCreatedOutput})
     def post(self, request):
-        if not request.user.is_authenticated:
-            return error_response(services.MSG_PARTY_LOGIN_REQUIRED, status.HTTP_401_UNAUTHORIZED)
-        serializer = ReservationPayloadSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        return _create_party_from_payload(request, serializer.validated_data)
+        return self._post(request)

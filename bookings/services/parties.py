@@ -1,4 +1,4 @@
-"""EVJF / EVG party requests."""
+"""EVJF / EVG party requests: their own error class and codes (issue 17); typed values from the API's serializer."""
 
 import logging
 from datetime import date as date_type
@@ -6,6 +6,8 @@ from datetime import time as time_type
 
 from django.db import transaction
 from django.utils import timezone
+
+from studio.errors import CONFLICT
 
 from ..models import (
     PartyEventType,
@@ -15,30 +17,37 @@ from .common import MSG_PARTICIPANTS_MIN, PartyReservationError
 
 logger = logging.getLogger(__name__)
 
+UNAUTHORIZED = 401
+
 # --- EVJF/EVG (SPEC.md 2.7, 5, 8) ---
 MSG_PARTY_REQUIRED = "Veuillez remplir tous les champs requis."
 MSG_PARTY_LOGIN_REQUIRED = "Vous devez être connecté pour réserver."
 MSG_PARTY_SUCCESS = "Réservation effectuée avec succès ! 🎉"
 MSG_PARTY_EVENT_TYPE_INVALID = "Le type d'événement doit être EVJF ou EVG."
 MSG_PARTY_DATE_PAST = "La date choisie est déjà passée."
+MSG_PARTY_DATE_INVALID = "La date doit être au format AAAA-MM-JJ."
+MSG_PARTY_TIME_INVALID = "L'heure doit être au format HH:MM."
+MAX_PARTY_PARTICIPANTS = 100
+MSG_PARTY_PARTICIPANTS_MAX = f"Le nombre de participants ne peut pas dépasser {MAX_PARTY_PARTICIPANTS}."
 
 
-def _parse_date(value) -> date_type | None:
-    if isinstance(value, date_type):
-        return value
-    try:
-        return date_type.fromisoformat(str(value).strip())
-    except ValueError:
-        return None
+class PartyError(PartyReservationError):
+    """A refused EVJF/EVG request: `PartyError.of(code)` reads its French text and HTTP status from the tables
+    below (400 unless listed in `statuses`)."""
 
-
-def _parse_time(value) -> time_type | None:
-    if isinstance(value, time_type):
-        return value
-    try:
-        return time_type.fromisoformat(str(value).strip())
-    except ValueError:
-        return None
+    default_code = "party_invalid"
+    messages = {
+        "party_required": MSG_PARTY_REQUIRED,
+        "party_login_required": MSG_PARTY_LOGIN_REQUIRED,
+        "party_event_type_invalid": MSG_PARTY_EVENT_TYPE_INVALID,
+        # A well-formed date the calendar has left behind: a conflict with today, not a malformed request.
+        "party_date_past": MSG_PARTY_DATE_PAST,
+        "party_date_invalid": MSG_PARTY_DATE_INVALID,
+        "party_time_invalid": MSG_PARTY_TIME_INVALID,
+        "participants_min": MSG_PARTICIPANTS_MIN,
+        "participants_max": MSG_PARTY_PARTICIPANTS_MAX,
+    }
+    statuses = {"party_login_required": UNAUTHORIZED, "party_date_past": CONFLICT}
 
 
 @transaction.atomic
@@ -46,9 +55,9 @@ def party_reservation_create(
     *,
     user,
     event_type: str = PartyEventType.EVJF,
-    date,
-    time,
-    participants,
+    date: date_type | None,
+    time: time_type | None,
+    participants: int | None,
     email: str,
     message: str = "",
     first_name: str = "",
@@ -57,29 +66,23 @@ def party_reservation_create(
 ) -> PartyReservation:
     """Store an EVJF/EVG request and e-mail it to the studio and the member (after commit)."""
     if user is None or not user.is_authenticated:
-        raise PartyReservationError(MSG_PARTY_LOGIN_REQUIRED)
+        raise PartyError.of("party_login_required")
     email = (email or "").strip()
-    if not (date and time and email) or participants in (None, ""):
-        raise PartyReservationError(MSG_PARTY_REQUIRED)
-    event_type = (event_type or PartyEventType.EVJF).strip().upper()
+    if date is None or time is None or participants is None or not email:
+        raise PartyError.of("party_required")
     if event_type not in PartyEventType.values:
-        raise PartyReservationError(MSG_PARTY_EVENT_TYPE_INVALID)
-    parsed_date, parsed_time = _parse_date(date), _parse_time(time)
-    if parsed_date is None or parsed_time is None:
-        raise PartyReservationError(MSG_PARTY_REQUIRED)
-    if parsed_date < timezone.localdate():
-        raise PartyReservationError(MSG_PARTY_DATE_PAST)
-    try:
-        participants = int(participants)
-    except (TypeError, ValueError):
-        raise PartyReservationError(MSG_PARTICIPANTS_MIN) from None
+        raise PartyError.of("party_event_type_invalid", field="eventType")
     if participants < 1:
-        raise PartyReservationError(MSG_PARTICIPANTS_MIN)
+        raise PartyError.of("participants_min", field="participants")
+    if participants > MAX_PARTY_PARTICIPANTS:
+        raise PartyError.of("participants_max", field="participants")
+    if date < timezone.localdate():
+        raise PartyError.of("party_date_past", field="date")
     party = PartyReservation.objects.create(
         user=user,
         event_type=event_type,
-        date=parsed_date,
-        time=parsed_time,
+        date=date,
+        time=time.replace(tzinfo=None),
         participants=participants,
         email=email,
         first_name=(first_name or user.first_name or "").strip(),
@@ -100,4 +103,16 @@ def _send_party_emails(party_id: int) -> None:
         logger.exception("Party reservation e-mails failed for %s", party_id)
 
 
-# --- Feedback ---
+# Until every caller reads typed values (the services package no longer re-exports these): ISO text → date/time.
+def _parse_date(value) -> date_type | None:
+    try:
+        return value if isinstance(value, date_type) else date_type.fromisoformat(str(value).strip())
+    except ValueError:
+        return None
+
+
+def _parse_time(value) -> time_type | None:
+    try:
+        return value if isinstance(value, time_type) else time_type.fromisoformat(str(value).strip())
+    except ValueError:
+        return None

@@ -1,4 +1,8 @@
-"""Staff pass changes (dashboard): grant a pass, add or remove credits, extend; each change logged with its reason."""
+"""Staff pass changes (dashboard): grant a pass, add or remove credits, extend; each change logged with its reason.
+
+The API's serializers parse the input (whole credits within ±MAX_STAFF_CREDITS, ISO dates): these services take typed
+values and check the studio's rules, refusing with a `PassAdminError` code (its French text and HTTP status).
+"""
 
 from datetime import date as date_type
 from datetime import timedelta
@@ -7,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from courses.models import Tariff
+from studio.errors import CONFLICT, NOT_FOUND
 
 from ..models import (
     Pass,
@@ -15,9 +20,7 @@ from ..models import (
     PassKind,
     PassOrigin,
 )
-from .common import ReservationError, _as_id
-from .parties import _parse_date
-from .passes import MSG_PASS_NOT_FOUND, _fr_date, add_months
+from .passes import PassError, _fr_date, add_months
 
 # Staff (dashboard): grant, add credits, extend; each change logged with its reason.
 MSG_REASON_REQUIRED = "Indiquez la raison de la modification."
@@ -38,27 +41,43 @@ MSG_PASS_UPDATED = "Carte mise à jour avec succès !"
 MAX_STAFF_CREDITS = 1000
 
 
-def _parse_day(value, *, required: bool) -> date_type | None:
-    if value in (None, ""):
-        if required:
-            raise ReservationError(MSG_DATE_INVALID)
-        return None
-    parsed = _parse_date(str(value)[:10]) if not isinstance(value, date_type) else value
-    if parsed is None:
-        raise ReservationError(MSG_DATE_INVALID)
-    return parsed
+class PassAdminError(PassError):
+    """A refused staff change to a pass. 404 for a member, tariff or pass that does not exist; 409 when the change
+    conflicts with the pass as it stands (fewer credits left, a subscription, nothing that would change)."""
+
+    default_code = "pass_change_invalid"
+    messages = {
+        **PassError.messages,
+        "reason_required": MSG_REASON_REQUIRED,
+        "credits_invalid": MSG_CREDITS_INVALID,
+        "credits_below_zero": MSG_CREDITS_BELOW_ZERO,
+        "subscription_has_no_credits": MSG_SUBSCRIPTION_HAS_NO_CREDITS,
+        "date_invalid": MSG_DATE_INVALID,
+        "end_before_start": MSG_END_BEFORE_START,
+        "nothing_to_change": MSG_NOTHING_TO_CHANGE,
+        "member_not_found": MSG_MEMBER_NOT_FOUND,
+        "tariff_not_found": MSG_TARIFF_NOT_FOUND,
+        "tariff_grants_nothing": MSG_TARIFF_GRANTS_NOTHING,
+        "kind_invalid": MSG_KIND_INVALID,
+        "grant_credits_min": MSG_GRANT_CREDITS_MIN,
+    }
+    statuses = {
+        **PassError.statuses,
+        "member_not_found": NOT_FOUND,
+        "tariff_not_found": NOT_FOUND,
+        "tariff_grants_nothing": CONFLICT,
+        "credits_below_zero": CONFLICT,
+        "subscription_has_no_credits": CONFLICT,
+        "nothing_to_change": CONFLICT,
+    }
 
 
-def _parse_credits(value, *, default: int = 0) -> int:
-    if value in (None, ""):
-        return default
+def _months_later(day: date_type, months: int) -> date_type:
+    """add_months, refused in French past the calendar's last year (9999) rather than failing."""
     try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        raise ReservationError(MSG_CREDITS_INVALID) from None
-    if abs(number) > MAX_STAFF_CREDITS:
-        raise ReservationError(MSG_CREDITS_INVALID)
-    return number
+        return add_months(day, months)
+    except (ValueError, OverflowError):
+        raise PassAdminError.of("date_invalid", field="expires_on") from None
 
 
 @transaction.atomic
@@ -67,46 +86,50 @@ def pass_grant(
     actor,
     member_email: str,
     reason: str,
-    tariff_id=None,
+    tariff_id: int | None = None,
     kind: str = "",
-    credits=None,
-    starts_on=None,
-    expires_on=None,
+    credits: int | None = None,
+    starts_on: date_type | None = None,
+    expires_on: date_type | None = None,
 ) -> Pass:
     """Staff give a member a pass: what a tariff grants (from today), or a card/subscription set by hand."""
     from accounts.models import User
 
     reason = (reason or "").strip()
     if not reason:
-        raise ReservationError(MSG_REASON_REQUIRED)
-    member = User.objects.filter(email__iexact=(member_email or "").strip()).first() if member_email else None
+        raise PassAdminError.of("reason_required", field="reason")
+    member_email = (member_email or "").strip()
+    member = User.objects.filter(email__iexact=member_email).first() if member_email else None
     if member is None:
-        raise ReservationError(MSG_MEMBER_NOT_FOUND)
+        raise PassAdminError.of("member_not_found", field="member_email")
     tariff = None
-    if tariff_id not in (None, ""):
-        tariff = Tariff.objects.filter(pk=_as_id(tariff_id) or 0).first()
+    if tariff_id is not None:
+        tariff = Tariff.objects.filter(pk=tariff_id).first()
         if tariff is None:
-            raise ReservationError(MSG_TARIFF_NOT_FOUND)
+            raise PassAdminError.of("tariff_not_found", field="tariff_id")
         if not tariff.grants_pass:
-            raise ReservationError(MSG_TARIFF_GRANTS_NOTHING)
-    starts = _parse_day(starts_on, required=False) or timezone.localdate()
+            raise PassAdminError.of("tariff_grants_nothing", field="tariff_id")
+    starts = starts_on or timezone.localdate()
     if tariff is not None and not kind:
         kind = PassKind.SUBSCRIPTION if tariff.pass_unlimited else PassKind.CARD
     if kind not in PassKind.values:
-        raise ReservationError(MSG_KIND_INVALID)
+        raise PassAdminError.of("kind_invalid", field="kind")
     if kind == PassKind.CARD:
-        credits = _parse_credits(credits, default=tariff.pass_credits if tariff else 0)
+        if credits is None:
+            credits = tariff.pass_credits if tariff else 0
         if credits < 1:
-            raise ReservationError(MSG_GRANT_CREDITS_MIN)
+            raise PassAdminError.of("grant_credits_min", field="credits")
     else:
         credits = None
-    ends = _parse_day(expires_on, required=tariff is None)
+    ends = expires_on
     if ends is None:
-        ends = add_months(starts, tariff.pass_validity_months)
+        if tariff is None:
+            raise PassAdminError.of("date_invalid", field="expires_on")
+        ends = _months_later(starts, tariff.pass_validity_months)
         if kind == PassKind.SUBSCRIPTION:
             ends -= timedelta(days=1)
     if ends < starts:
-        raise ReservationError(MSG_END_BEFORE_START.format(date=_fr_date(starts)))
+        raise PassAdminError.of("end_before_start", field="expires_on", date=_fr_date(starts))
     title = tariff.title if tariff else ("Carte de cours" if kind == PassKind.CARD else "Abonnement")
     pass_obj = Pass.objects.create(
         member=member,
@@ -131,27 +154,32 @@ def pass_grant(
 
 
 @transaction.atomic
-def pass_adjust(*, actor, pass_id: int, reason: str, credits_delta=None, expires_on=None) -> Pass:
+def pass_adjust(
+    *, actor, pass_id: int, reason: str, credits_delta: int | None = None, expires_on: date_type | None = None
+) -> Pass:
     """Staff add (or remove) credits and/or move the end date, under the pass's row lock; each change is logged."""
     reason = (reason or "").strip()
-    pass_obj = Pass.objects.select_for_update().filter(pk=_as_id(pass_id) or 0).first()
+    pass_obj = Pass.objects.select_for_update().filter(pk=pass_id).first() if 0 < pass_id < 2**31 else None
     if pass_obj is None:
-        raise ReservationError(MSG_PASS_NOT_FOUND)
+        raise PassAdminError.of("pass_not_found")
     if not reason:
-        raise ReservationError(MSG_REASON_REQUIRED)
-    delta = _parse_credits(credits_delta)
-    new_end = _parse_day(expires_on, required=False)
+        raise PassAdminError.of("reason_required", field="reason")
+    delta = credits_delta or 0
+    new_end = expires_on
     if new_end == pass_obj.expires_on:
         new_end = None
     if not delta and new_end is None:
-        raise ReservationError(MSG_NOTHING_TO_CHANGE)
+        raise PassAdminError.of("nothing_to_change")
     if delta:
         if pass_obj.kind != PassKind.CARD:
-            raise ReservationError(MSG_SUBSCRIPTION_HAS_NO_CREDITS)
+            raise PassAdminError.of("subscription_has_no_credits", field="credits_delta")
         if pass_obj.credits_left + delta < 0:
-            raise ReservationError(MSG_CREDITS_BELOW_ZERO.format(credits=pass_obj.credits_left))
+            raise PassAdminError.of("credits_below_zero", field="credits_delta", credits=pass_obj.credits_left)
     if new_end is not None and new_end < pass_obj.starts_on:
-        raise ReservationError(MSG_END_BEFORE_START.format(date=_fr_date(pass_obj.starts_on)))
+        # The pass's own start date, not the request, makes this end impossible: a conflict with the pass.
+        raise PassAdminError.of(
+            "end_before_start", field="expires_on", status=CONFLICT, date=_fr_date(pass_obj.starts_on)
+        )
     changed = []
     if delta:
         pass_obj.credits_left += delta
@@ -176,4 +204,23 @@ def pass_adjust(*, actor, pass_id: int, reason: str, credits_delta=None, expires
     return pass_obj
 
 
-# --- Course sessions (staff) ---
+# Until every caller passes typed values (the services package no longer re-exports these).
+def _parse_day(value, *, required: bool) -> date_type | None:
+    from .parties import _parse_date
+
+    parsed = None if value in (None, "") else _parse_date(str(value)[:10])
+    if parsed is None and (required or value not in (None, "")):
+        raise PassAdminError.of("date_invalid")
+    return parsed
+
+
+def _parse_credits(value, *, default: int = 0) -> int:
+    if value in (None, ""):
+        return default
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise PassAdminError.of("credits_invalid") from None
+    if abs(number) > MAX_STAFF_CREDITS:
+        raise PassAdminError.of("credits_invalid")
+    return number

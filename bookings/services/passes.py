@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from courses.models import CourseSession, Tariff
+from studio.errors import CONFLICT, NOT_FOUND
 
 from ..models import (
     Pass,
@@ -40,6 +41,22 @@ MSG_PASS_SUBSCRIPTION_ALONE = (
 MSG_BOOKED_WITH_PASS = "✅ Réservation confirmée avec votre {title}."
 
 
+class PassError(ReservationError):
+    """A pass refused for a booking: `PassError.of(code, **params)` reads the French text and HTTP status from the
+    tables (400 unless listed in `statuses`); the staff changes add their codes in pass_admin.PassAdminError."""
+
+    default_code = "pass_invalid"
+    messages = {
+        "pass_not_found": MSG_PASS_NOT_FOUND,
+        "pass_expired": MSG_PASS_EXPIRED,
+        "pass_not_valid_on_session": MSG_PASS_NOT_VALID_ON_SESSION,
+        "pass_no_credits": MSG_PASS_NO_CREDITS,
+        "pass_not_enough_credits": MSG_PASS_NOT_ENOUGH_CREDITS,
+        "pass_subscription_alone": MSG_PASS_SUBSCRIPTION_ALONE,
+    }
+    statuses = {"pass_not_found": NOT_FOUND}
+
+
 def add_months(day: date_type, months: int) -> date_type:
     """The same day `months` later, clamped to the month's last day (31 Jan + 1 month = 28/29 Feb)."""
     month_index = day.month - 1 + months
@@ -52,26 +69,26 @@ def _fr_date(day: date_type) -> str:
 
 
 def pass_check_usable(*, pass_obj: Pass, session: CourseSession, participants: int, today: date_type) -> int:
-    """The credits a booking of `participants` on `session` costs with this pass, or ReservationError.
+    """The credits a booking of `participants` on `session` costs with this pass, or PassError.
 
     A card costs one credit per participant; a subscription covers the member alone and costs nothing.
     The pass must be valid on the session's (Paris) day and not expired today.
     """
     if pass_obj.expires_on < today:
-        raise ReservationError(MSG_PASS_EXPIRED.format(date=_fr_date(pass_obj.expires_on)))
+        raise PassError.of("pass_expired", date=_fr_date(pass_obj.expires_on))
     session_day = timezone.localtime(session.start).date()
     if not pass_obj.starts_on <= session_day <= pass_obj.expires_on:
-        raise ReservationError(
-            MSG_PASS_NOT_VALID_ON_SESSION.format(start=_fr_date(pass_obj.starts_on), end=_fr_date(pass_obj.expires_on))
+        raise PassError.of(
+            "pass_not_valid_on_session", start=_fr_date(pass_obj.starts_on), end=_fr_date(pass_obj.expires_on)
         )
     if pass_obj.kind == PassKind.SUBSCRIPTION:
         if participants != 1:
-            raise ReservationError(MSG_PASS_SUBSCRIPTION_ALONE)
+            raise PassError.of("pass_subscription_alone", field="participants")
         return 0
     if pass_obj.credits_left <= 0:
-        raise ReservationError(MSG_PASS_NO_CREDITS)
+        raise PassError.of("pass_no_credits")
     if participants > pass_obj.credits_left:
-        raise ReservationError(MSG_PASS_NOT_ENOUGH_CREDITS.format(credits=pass_obj.credits_left))
+        raise PassError.of("pass_not_enough_credits", field="participants", credits=pass_obj.credits_left)
     return participants
 
 
@@ -104,13 +121,14 @@ def reservation_book_with_pass(
     )
     pass_obj = Pass.objects.select_for_update().filter(pk=_as_id(pass_id) or 0, member=user).first()
     if pass_obj is None:
-        raise ReservationError(MSG_PASS_NOT_FOUND)
+        raise PassError.of("pass_not_found", field="pass_id")
     credits = pass_check_usable(
         pass_obj=pass_obj, session=session, participants=participants, today=timezone.localdate(now)
     )
     existing = _member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
     if _payment_open_on(existing):
-        raise ReservationError(MSG_CARD_PAYMENT_IN_PROGRESS)  # card or pass, never both (issue 16)
+        # card or pass, never both (issue 16)
+        raise ReservationError(MSG_CARD_PAYMENT_IN_PROGRESS, code="card_payment_in_progress", status=CONFLICT)
     fields = {
         **_reservation_details(session, participants, first_name, last_name, email, message),
         "status": ReservationStatus.CONFIRMED,
