@@ -1,32 +1,52 @@
-"""Courses, tariffs, testimonials and instructors: public reads, staff writes (SPEC.md 7)."""
+"""Courses, tariffs, testimonials and instructors: public reads, staff writes (SPEC.md 7).
+
+Thin views: an input serializer (courses/serializers.py) parses the payload, a service writes, an output serializer
+shapes the answer. Refusals are `CatalogueError`s (404 for an unknown id, 409 for a delete that records depend
+on) or a refused upload, answered by the shared exception handler: no view catches them.
+"""
 
 import logging
 
 from django.db import DatabaseError, transaction
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.models import User
-from media_library.uploads import UploadRejected
 from studio.api import error_response
 from studio.permissions import IsStudioStaff
+from studio.schema import ErrorOutput
 
 from . import selectors, services
-from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
-from .views import MSG_COURSE_NOT_FOUND
+from .serializers import (
+    CourseInputSerializer,
+    CourseOutputSerializer,
+    CourseUpdateInputSerializer,
+    InstructorInputSerializer,
+    InstructorOutputSerializer,
+    InstructorUpdateInputSerializer,
+    TariffInputSerializer,
+    TariffOutputSerializer,
+    TariffUpdateInputSerializer,
+    TestimonialInputSerializer,
+    TestimonialOutputSerializer,
+    TestimonialUpdateInputSerializer,
+)
+from .services import (  # noqa: F401 - the French texts, imported from here by tests and callers
+    MSG_INSTRUCTOR_NOT_FOUND,
+    MSG_TARIFF_NOT_FOUND,
+    MSG_TESTIMONIAL_NOT_FOUND,
+    MSG_USER_NOT_FOUND,
+)
 
 logger = logging.getLogger(__name__)
 
 MSG_COURSE_FETCH_ERROR = "Erreur lors de la récupération du cours."
 MSG_COURSES_FETCH_ERROR = "Erreur lors de la récupération des cours"
 MSG_TARIFFS_FETCH_ERROR = "Erreur lors de la récupération des tarifs."
-MSG_TARIFF_NOT_FOUND = "Tarif introuvable."
-MSG_TESTIMONIAL_NOT_FOUND = "Témoignage introuvable."
-MSG_INSTRUCTOR_NOT_FOUND = "Professeur introuvable."
-MSG_USER_NOT_FOUND = "Utilisateur introuvable."
+
+UNAVAILABLE = {503: OpenApiResponse(ErrorOutput, description="La base de données ne répond pas.")}
 
 
 class PublicReadStaffWrite(APIView):
@@ -38,53 +58,24 @@ class PublicReadStaffWrite(APIView):
         return [IsStudioStaff()]
 
 
+def _valid(serializer_class, request) -> dict:
+    data = serializer_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
 # --- Courses ---------------------------------------------------------------------------------------------------
 
 
-class CourseOutputSerializer(serializers.ModelSerializer):
-    videoUrl = serializers.CharField(source="video_url")  # noqa: N815 (SPEC.md's field name)
-    image_url = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Course
-        fields = [
-            "id",
-            "title",
-            "description",
-            "duration",
-            "level",
-            "video_url",
-            "videoUrl",
-            "position",
-            "image_url",
-            "image_alt",
-        ]
-
-    def get_image_url(self, course) -> str:
-        picture = course.picture
-        return picture["src"] if picture else ""
-
-
-class CourseInputSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=150)
-    description = serializers.CharField()
-    level = serializers.ChoiceField(choices=Level.choices, default=Level.BEGINNER)
-    duration = serializers.IntegerField(min_value=1, max_value=600, default=60)
-    video_url = serializers.URLField(required=False, allow_blank=True, default="")
-    position = serializers.IntegerField(min_value=0, default=0)
-    image_alt = serializers.CharField(max_length=255, required=False, allow_blank=True)
-
-    def to_internal_value(self, data):
-        if hasattr(data, "copy") and "videoUrl" in data and "video_url" not in data:
-            # A plain dict rather than QueryDict.copy(), which deep-copies uploaded files (a large upload's
-            # temporary file cannot be copied).
-            data = {key: data.get(key) for key in data.keys()}
-            data["video_url"] = data["videoUrl"]
-        return super().to_internal_value(data)
+def _course(course_id: int):
+    course = selectors.course_get(course_id=course_id)
+    if course is None:
+        raise services.CatalogueError.of("course_not_found")
+    return course
 
 
 class CourseListApi(PublicReadStaffWrite):
-    @extend_schema(responses=CourseOutputSerializer(many=True))
+    @extend_schema(responses={200: CourseOutputSerializer(many=True), **UNAVAILABLE})
     def get(self, request):
         try:
             courses = list(selectors.course_list())
@@ -95,22 +86,17 @@ class CourseListApi(PublicReadStaffWrite):
 
     @extend_schema(request=CourseInputSerializer, responses={201: CourseOutputSerializer})
     def post(self, request):
-        data = CourseInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = _valid(CourseInputSerializer, request)
         image_alt = fields.pop("image_alt", "")
-        try:
-            with transaction.atomic():
-                course = services.course_create(**fields)
-                _set_picture(request, course, image_alt)
-        except UploadRejected as error:
-            return error_response(error.message)
+        with transaction.atomic():
+            course = services.course_create(**fields)
+            _set_picture(request, course, image_alt)
         return Response(CourseOutputSerializer(course).data, status=status.HTTP_201_CREATED)
 
 
 def _set_picture(request, course, image_alt):
     """An uploaded `image` (multipart) is checked by content and size and stored with its renditions; a refused
-    one raises media_library.uploads.UploadRejected (its French message answers 400)."""
+    one raises media_library.uploads.UploadRejected (its French message answers 400, the transaction rolls back)."""
     upload = request.FILES.get("image")
     if upload:
         services.course_set_picture(course=course, image=upload, alt_text=image_alt)
@@ -119,102 +105,45 @@ def _set_picture(request, course, image_alt):
 
 
 class CourseDetailApi(PublicReadStaffWrite):
-    def _course(self, course_id):
-        return selectors.course_get(course_id=course_id)
-
-    @extend_schema(responses=CourseOutputSerializer)
-    def get(self, request, course_id):
+    @extend_schema(responses={200: CourseOutputSerializer, **UNAVAILABLE})
+    def get(self, request, course_id: int):
         try:
-            course = self._course(course_id)
+            course = _course(course_id)
         except DatabaseError:
             logger.exception("course detail failed")
             return error_response(MSG_COURSE_FETCH_ERROR, status.HTTP_503_SERVICE_UNAVAILABLE)
-        if course is None:
-            return error_response(MSG_COURSE_NOT_FOUND, status.HTTP_404_NOT_FOUND)
         return Response(CourseOutputSerializer(course).data)
 
-    @extend_schema(request=CourseInputSerializer, responses=CourseOutputSerializer)
-    def put(self, request, course_id):
-        course = self._course(course_id)
-        if course is None:
-            return error_response(MSG_COURSE_NOT_FOUND, status.HTTP_404_NOT_FOUND)
-        data = CourseInputSerializer(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+    @extend_schema(request=CourseUpdateInputSerializer, responses=CourseOutputSerializer)
+    def put(self, request, course_id: int):
+        course = _course(course_id)
+        fields = _valid(CourseUpdateInputSerializer, request)
         image_alt = fields.pop("image_alt", None)
-        try:
-            with transaction.atomic():
-                course = services.course_update(course=course, **fields)
-                _set_picture(request, course, image_alt)
-        except UploadRejected as error:
-            return error_response(error.message)
+        with transaction.atomic():
+            course = services.course_update(course=course, **fields)
+            _set_picture(request, course, image_alt)
         return Response(CourseOutputSerializer(course).data)
 
     @extend_schema(request=None, responses={204: None})
-    def delete(self, request, course_id):
-        course = self._course(course_id)
-        if course is None:
-            return error_response(MSG_COURSE_NOT_FOUND, status.HTTP_404_NOT_FOUND)
-        try:
-            services.course_delete(course=course)
-        except services.CatalogueError as exc:
-            return error_response(exc.message, status.HTTP_409_CONFLICT)
+    def delete(self, request, course_id: int):
+        services.course_delete(course=_course(course_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- Tariffs ---------------------------------------------------------------------------------------------------
 
 
-class TariffOutputSerializer(serializers.ModelSerializer):
-    course_id = serializers.IntegerField(allow_null=True)
-    is_party = serializers.BooleanField()
-
-    class Meta:
-        model = Tariff
-        fields = [
-            "id",
-            "type",
-            "title",
-            "description",
-            "price",
-            "frequency",
-            "validity",
-            "reduction_percentage",
-            "conditions",
-            "details",
-            "course_id",
-            "position",
-            "is_party",
-            "pass_credits",
-            "pass_validity_months",
-            "pass_unlimited",
-        ]
-
-
-class TariffInputSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=150)
-    price = serializers.DecimalField(max_digits=8, decimal_places=2, min_value=0, coerce_to_string=False)
-    type = serializers.ChoiceField(choices=TariffType.choices)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
-    frequency = serializers.CharField(required=False, allow_blank=True, max_length=60, default="")
-    validity = serializers.CharField(required=False, allow_blank=True, max_length=120, default="")
-    reduction_percentage = serializers.DecimalField(
-        max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False, allow_null=True, default=None
-    )
-    conditions = serializers.CharField(required=False, allow_blank=True, default="")
-    details = serializers.CharField(required=False, allow_blank=True, default="")
-    course_id = serializers.PrimaryKeyRelatedField(
-        source="course", queryset=Course.objects.all(), required=False, allow_null=True, default=None
-    )
-    position = serializers.IntegerField(min_value=0, required=False, default=0)
-    # What buying it grants (issue 10): a card of N credits or an unlimited subscription, valid M months.
-    pass_credits = serializers.IntegerField(min_value=0, max_value=500, required=False, default=0)
-    pass_validity_months = serializers.IntegerField(min_value=0, max_value=60, required=False, default=0)
-    pass_unlimited = serializers.BooleanField(required=False, default=False)
+def _tariff_fields(fields: dict) -> dict:
+    if "course_id" in fields:
+        course_id = fields.pop("course_id")
+        fields["course"] = (
+            None if course_id is None else services.course_get_or_404(course_id=course_id, field="course_id")
+        )
+    return fields
 
 
 class TariffListApi(PublicReadStaffWrite):
-    @extend_schema(responses=TariffOutputSerializer(many=True))
+    @extend_schema(responses={200: TariffOutputSerializer(many=True), **UNAVAILABLE})
     def get(self, request):
         try:
             tariffs = list(selectors.tariff_list())
@@ -225,101 +154,59 @@ class TariffListApi(PublicReadStaffWrite):
 
     @extend_schema(request=TariffInputSerializer, responses={201: TariffOutputSerializer})
     def post(self, request):
-        data = TariffInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        tariff = services.tariff_create(**data.validated_data)
+        tariff = services.tariff_create(**_tariff_fields(_valid(TariffInputSerializer, request)))
         return Response(TariffOutputSerializer(tariff).data, status=status.HTTP_201_CREATED)
 
 
 class TariffDetailApi(PublicReadStaffWrite):
-    @extend_schema(request=TariffInputSerializer, responses=TariffOutputSerializer)
-    def put(self, request, tariff_id):
-        tariff = Tariff.objects.filter(pk=tariff_id).first()
-        if tariff is None:
-            return error_response(MSG_TARIFF_NOT_FOUND, status.HTTP_404_NOT_FOUND)
-        data = TariffInputSerializer(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
-        tariff = services.tariff_update(tariff=tariff, **data.validated_data)
+    @extend_schema(request=TariffUpdateInputSerializer, responses=TariffOutputSerializer)
+    def put(self, request, tariff_id: int):
+        tariff = services.tariff_get_or_404(tariff_id=tariff_id)
+        fields = _tariff_fields(_valid(TariffUpdateInputSerializer, request))
+        tariff = services.tariff_update(tariff=tariff, **fields)
         return Response(TariffOutputSerializer(tariff).data)
 
     @extend_schema(request=None, responses={204: None})
-    def delete(self, request, tariff_id):
-        tariff = Tariff.objects.filter(pk=tariff_id).first()
-        if tariff is None:
-            return error_response(MSG_TARIFF_NOT_FOUND, status.HTTP_404_NOT_FOUND)
-        try:
-            services.tariff_delete(tariff=tariff)
-        except services.CatalogueError as exc:
-            return error_response(exc.message, status.HTTP_409_CONFLICT)
+    def delete(self, request, tariff_id: int):
+        services.tariff_delete(tariff=services.tariff_get_or_404(tariff_id=tariff_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- Testimonials ----------------------------------------------------------------------------------------------
 
 
-class TestimonialSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Testimonial
-        fields = ["id", "name", "message", "created_at"]
-        read_only_fields = ["id", "created_at"]
-
-
 class TestimonialListApi(PublicReadStaffWrite):
-    @extend_schema(responses=TestimonialSerializer(many=True))
+    @extend_schema(responses=TestimonialOutputSerializer(many=True))
     def get(self, request):
-        return Response(TestimonialSerializer(selectors.testimonial_list(), many=True).data)
+        return Response(TestimonialOutputSerializer(selectors.testimonial_list(), many=True).data)
 
-    @extend_schema(request=TestimonialSerializer, responses={201: TestimonialSerializer})
+    @extend_schema(request=TestimonialInputSerializer, responses={201: TestimonialOutputSerializer})
     def post(self, request):
-        data = TestimonialSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        testimonial = services.testimonial_create(**data.validated_data)
-        return Response(TestimonialSerializer(testimonial).data, status=status.HTTP_201_CREATED)
+        testimonial = services.testimonial_create(**_valid(TestimonialInputSerializer, request))
+        return Response(TestimonialOutputSerializer(testimonial).data, status=status.HTTP_201_CREATED)
 
 
 class TestimonialDetailApi(PublicReadStaffWrite):
-    @extend_schema(request=TestimonialSerializer, responses=TestimonialSerializer)
-    def put(self, request, testimonial_id):
-        testimonial = Testimonial.objects.filter(pk=testimonial_id).first()
-        if testimonial is None:
-            return error_response(MSG_TESTIMONIAL_NOT_FOUND, status.HTTP_404_NOT_FOUND)
-        data = TestimonialSerializer(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
-        testimonial = services.testimonial_update(testimonial=testimonial, **data.validated_data)
-        return Response(TestimonialSerializer(testimonial).data)
+    @extend_schema(request=TestimonialUpdateInputSerializer, responses=TestimonialOutputSerializer)
+    def put(self, request, testimonial_id: int):
+        testimonial = services.testimonial_get_or_404(testimonial_id=testimonial_id)
+        fields = _valid(TestimonialUpdateInputSerializer, request)
+        testimonial = services.testimonial_update(testimonial=testimonial, **fields)
+        return Response(TestimonialOutputSerializer(testimonial).data)
 
     @extend_schema(request=None, responses={204: None})
-    def delete(self, request, testimonial_id):
-        testimonial = Testimonial.objects.filter(pk=testimonial_id).first()
-        if testimonial is None:
-            return error_response(MSG_TESTIMONIAL_NOT_FOUND, status.HTTP_404_NOT_FOUND)
-        services.testimonial_delete(testimonial=testimonial)
+    def delete(self, request, testimonial_id: int):
+        services.testimonial_delete(testimonial=services.testimonial_get_or_404(testimonial_id=testimonial_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- Instructors -----------------------------------------------------------------------------------------------
 
 
-class InstructorOutputSerializer(serializers.ModelSerializer):
-    user_id = serializers.IntegerField()
-    first_name = serializers.CharField(source="user.first_name")
-    last_name = serializers.CharField(source="user.last_name")
-    email = serializers.EmailField(source="user.email")
-
-    class Meta:
-        model = Instructor
-        fields = ["id", "user_id", "first_name", "last_name", "email", "bio", "specialties"]
-
-
-class InstructorInputSerializer(serializers.Serializer):
-    user_id = serializers.IntegerField()
-    bio = serializers.CharField(required=False, allow_blank=True, default="")
-    specialties = serializers.CharField(required=False, allow_blank=True, max_length=255, default="")
-
-    def validate_user_id(self, value):
-        if not User.objects.filter(pk=value).exists():
-            raise serializers.ValidationError(MSG_USER_NOT_FOUND)
-        return value
+def _instructor_fields(fields: dict) -> dict:
+    if "user_id" in fields:
+        fields["user"] = services.user_get_or_404(user_id=fields.pop("user_id"))
+    return fields
 
 
 class InstructorListApi(PublicReadStaffWrite):
@@ -329,24 +216,14 @@ class InstructorListApi(PublicReadStaffWrite):
 
     @extend_schema(request=InstructorInputSerializer, responses={201: InstructorOutputSerializer})
     def post(self, request):
-        data = InstructorInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
-        user = User.objects.get(pk=fields.pop("user_id"))
-        instructor = services.instructor_create(user=user, **fields)
+        instructor = services.instructor_create(**_instructor_fields(_valid(InstructorInputSerializer, request)))
         return Response(InstructorOutputSerializer(instructor).data, status=status.HTTP_201_CREATED)
 
 
 class InstructorDetailApi(PublicReadStaffWrite):
-    @extend_schema(request=InstructorInputSerializer, responses=InstructorOutputSerializer)
-    def put(self, request, instructor_id):
-        instructor = selectors.instructor_list().filter(pk=instructor_id).first()
-        if instructor is None:
-            return error_response(MSG_INSTRUCTOR_NOT_FOUND, status.HTTP_404_NOT_FOUND)
-        data = InstructorInputSerializer(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
-        if "user_id" in fields:
-            fields["user"] = User.objects.get(pk=fields.pop("user_id"))
+    @extend_schema(request=InstructorUpdateInputSerializer, responses=InstructorOutputSerializer)
+    def put(self, request, instructor_id: int):
+        instructor = services.instructor_get_or_404(instructor_id=instructor_id)
+        fields = _instructor_fields(_valid(InstructorUpdateInputSerializer, request))
         instructor = services.instructor_update(instructor=instructor, **fields)
         return Response(InstructorOutputSerializer(instructor).data)

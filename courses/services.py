@@ -1,23 +1,52 @@
 """Staff writes on the catalogue: courses, tariffs, testimonials and instructors (SPEC.md 2.21, 5)."""
 
 from decimal import Decimal
+from typing import ClassVar
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import ProtectedError
 
 from accounts.models import User
-from studio.errors import ApplicationError
+from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
 from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
 
 MSG_COURSE_HAS_SESSIONS = "Impossible de supprimer ce cours : des sessions y sont rattachées."
+MSG_TARIFF_HAS_ORDERS = "Impossible de supprimer ce tarif : des commandes y sont rattachées."
 MSG_INSTRUCTOR_EXISTS = "Cet utilisateur est déjà professeur."
 MSG_TARIFF_PRICE_NEGATIVE = "Le prix doit être positif."
+MSG_COURSE_NOT_FOUND = "Le cours demandé est introuvable."
+MSG_TARIFF_NOT_FOUND = "Tarif introuvable."
+MSG_TESTIMONIAL_NOT_FOUND = "Témoignage introuvable."
+MSG_INSTRUCTOR_NOT_FOUND = "Professeur introuvable."
+MSG_USER_NOT_FOUND = "Utilisateur introuvable."
 
 
 class CatalogueError(ApplicationError):
     """A refused catalogue write (courses, tariffs, testimonials, instructors)."""
+
+    default_code = "catalogue_invalid"
+    messages: ClassVar[dict[str, str]] = {
+        "course_has_sessions": MSG_COURSE_HAS_SESSIONS,
+        "tariff_has_orders": MSG_TARIFF_HAS_ORDERS,
+        "instructor_exists": MSG_INSTRUCTOR_EXISTS,
+        "tariff_price_negative": MSG_TARIFF_PRICE_NEGATIVE,
+        "course_not_found": MSG_COURSE_NOT_FOUND,
+        "tariff_not_found": MSG_TARIFF_NOT_FOUND,
+        "testimonial_not_found": MSG_TESTIMONIAL_NOT_FOUND,
+        "instructor_not_found": MSG_INSTRUCTOR_NOT_FOUND,
+        "user_not_found": MSG_USER_NOT_FOUND,
+    }
+    statuses: ClassVar[dict[str, int]] = {
+        "course_has_sessions": CONFLICT,
+        "tariff_has_orders": CONFLICT,
+        "instructor_exists": CONFLICT,
+        "course_not_found": NOT_FOUND,
+        "tariff_not_found": NOT_FOUND,
+        "testimonial_not_found": NOT_FOUND,
+        "instructor_not_found": NOT_FOUND,
+        "user_not_found": NOT_FOUND,
+    }
 
 
 def _save(instance, **fields):
@@ -62,7 +91,7 @@ def course_delete(*, course: Course) -> None:
     try:
         course.delete()
     except ProtectedError as exc:
-        raise CatalogueError(MSG_COURSE_HAS_SESSIONS) from exc
+        raise CatalogueError.of("course_has_sessions") from exc
 
 
 def course_set_picture(*, course: Course, image, alt_text: str | None = None) -> Course:
@@ -100,14 +129,14 @@ def tariff_create(
     *, title: str, price: Decimal, type: str = TariffType.COURSE, course: Course | None = None, **fields
 ) -> Tariff:
     if price < 0:
-        raise ValidationError({"price": [MSG_TARIFF_PRICE_NEGATIVE]})
+        raise CatalogueError.of("tariff_price_negative", field="price")
     return _save(Tariff(), title=title, price=price, type=type, course=course, **fields)
 
 
 @transaction.atomic
 def tariff_update(*, tariff: Tariff, **fields) -> Tariff:
     if "price" in fields and fields["price"] < 0:
-        raise ValidationError({"price": [MSG_TARIFF_PRICE_NEGATIVE]})
+        raise CatalogueError.of("tariff_price_negative", field="price")
     return _save(tariff, **fields)
 
 
@@ -116,7 +145,7 @@ def tariff_delete(*, tariff: Tariff) -> None:
     try:
         tariff.delete()
     except ProtectedError as exc:
-        raise CatalogueError("Impossible de supprimer ce tarif : des commandes y sont rattachées.") from exc
+        raise CatalogueError.of("tariff_has_orders") from exc
 
 
 # --- Testimonials (DECISIONS.md 19: add and edit too) ----------------------------------------------------------
@@ -143,10 +172,43 @@ def testimonial_delete(*, testimonial: Testimonial) -> None:
 @transaction.atomic
 def instructor_create(*, user: User, bio: str = "", specialties: str = "") -> Instructor:
     if Instructor.objects.select_for_update().filter(user=user).exists():
-        raise ValidationError({"user_id": [MSG_INSTRUCTOR_EXISTS]})
+        raise CatalogueError.of("instructor_exists", field="user_id")
     return _save(Instructor(), user=user, bio=bio, specialties=specialties)
 
 
 @transaction.atomic
 def instructor_update(*, instructor: Instructor, **fields) -> Instructor:
+    user = fields.get("user")
+    if user is not None and Instructor.objects.filter(user=user).exclude(pk=instructor.pk).exists():
+        raise CatalogueError.of("instructor_exists", field="user_id")
     return _save(instructor, **fields)
+
+
+# --- Lookups for the API: an unknown id is a 404 with the catalogue's French message -----------------------------
+
+
+def _get(queryset, pk: int, code: str, field: str | None = None):
+    found = queryset.filter(pk=pk).first()
+    if found is None:
+        raise CatalogueError.of(code, field=field)
+    return found
+
+
+def course_get_or_404(*, course_id: int, field: str | None = None) -> Course:
+    return _get(Course.objects.all(), course_id, "course_not_found", field)
+
+
+def tariff_get_or_404(*, tariff_id: int) -> Tariff:
+    return _get(Tariff.objects.all(), tariff_id, "tariff_not_found")
+
+
+def testimonial_get_or_404(*, testimonial_id: int) -> Testimonial:
+    return _get(Testimonial.objects.all(), testimonial_id, "testimonial_not_found")
+
+
+def instructor_get_or_404(*, instructor_id: int) -> Instructor:
+    return _get(Instructor.objects.select_related("user"), instructor_id, "instructor_not_found")
+
+
+def user_get_or_404(*, user_id: int) -> User:
+    return _get(User.objects.all(), user_id, "user_not_found", "user_id")

@@ -4,6 +4,7 @@ from unittest import mock
 import pytest
 from django.db import DatabaseError
 
+from courses import services
 from courses.apis import MSG_COURSE_FETCH_ERROR, MSG_TARIFFS_FETCH_ERROR
 from courses.models import Course, Instructor, Tariff, TariffType, Testimonial
 from courses.services import MSG_COURSE_HAS_SESSIONS, MSG_INSTRUCTOR_EXISTS
@@ -198,7 +199,7 @@ def test_staff_add_and_edit_instructors(api_client, staff, member):
     assert created.status_code == 201
     assert created.json()["first_name"] == "Emma"
     again = api_client.post("/api/instructors", {"user_id": member.pk}, format="json")
-    assert again.status_code == 400
+    assert again.status_code == 409  # issue 17: a conflict with an existing instructor, no longer a plain 400
     assert again.json()["errors"]["user_id"] == [MSG_INSTRUCTOR_EXISTS]
     edited = api_client.put(
         f"/api/instructors/{created.json()['id']}", {"bio": "Danseuse et chorégraphe"}, format="json"
@@ -232,3 +233,87 @@ def test_staff_set_what_a_tariff_grants(api_client, staff):
     assert refused.status_code == 400
     tariff.refresh_from_db()
     assert tariff.pass_unlimited is False and tariff.pass_credits == 5
+
+
+# --- One error contract, typed input (issue 17) ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "message", "code"),
+    [
+        ("get", "/api/courses/999999", MSG_COURSE_NOT_FOUND, "course_not_found"),
+        ("put", "/api/courses/999999", MSG_COURSE_NOT_FOUND, "course_not_found"),
+        ("delete", "/api/courses/999999", MSG_COURSE_NOT_FOUND, "course_not_found"),
+        ("put", "/api/tarifs/999999", services.MSG_TARIFF_NOT_FOUND, "tariff_not_found"),
+        ("delete", "/api/tarifs/999999", services.MSG_TARIFF_NOT_FOUND, "tariff_not_found"),
+        ("put", "/api/testimonials/999999", services.MSG_TESTIMONIAL_NOT_FOUND, "testimonial_not_found"),
+        ("delete", "/api/testimonials/999999", services.MSG_TESTIMONIAL_NOT_FOUND, "testimonial_not_found"),
+        ("put", "/api/instructors/999999", services.MSG_INSTRUCTOR_NOT_FOUND, "instructor_not_found"),
+    ],
+)
+def test_unknown_ids_are_404_with_the_french_message_and_a_code(method, path, message, code, api_client, staff):
+    api_client.force_authenticate(staff)
+    response = getattr(api_client, method)(path, {}, format="json")
+    assert response.status_code == 404
+    assert response.json()["error"] == message and response.json()["code"] == code
+
+
+def test_catalogue_error_table_gives_codes_and_statuses():
+    assert services.CatalogueError.of("course_has_sessions").status == 409
+    assert services.CatalogueError.of("tariff_has_orders").message == services.MSG_TARIFF_HAS_ORDERS
+    assert services.CatalogueError.of("user_not_found").status == 404
+
+
+def test_a_tariff_for_an_unknown_course_or_an_instructor_for_an_unknown_user_is_404(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post(
+        "/api/tarifs", {"title": "Carte", "price": "10", "type": "cours", "course_id": 999999}, format="json"
+    )
+    assert response.status_code == 404 and response.json()["error"] == MSG_COURSE_NOT_FOUND
+    response = api_client.post("/api/instructors", {"user_id": 999999}, format="json")
+    assert response.status_code == 404 and response.json()["errors"]["user_id"] == [services.MSG_USER_NOT_FOUND]
+    assert not Tariff.objects.exists()
+
+
+def test_giving_an_instructor_the_user_of_another_is_a_conflict(api_client, staff, member):
+    first = services.instructor_create(user=member)
+    second = services.instructor_create(user=staff)
+    api_client.force_authenticate(staff)
+    response = api_client.put(f"/api/instructors/{second.pk}", {"user_id": member.pk}, format="json")
+    assert response.status_code == 409
+    assert response.json()["errors"]["user_id"] == [MSG_INSTRUCTOR_EXISTS]
+    second.refresh_from_db()
+    assert second.user_id == staff.pk and first.user_id == member.pk
+
+
+@pytest.mark.parametrize(
+    ("path", "payload", "field"),
+    [
+        ("/api/courses", {"title": "   ", "description": "Texte"}, "title"),
+        ("/api/courses", {"title": "Pole", "description": "Texte", "position": 40000}, "position"),
+        ("/api/tarifs", {"title": " ", "price": "10", "type": "cours"}, "title"),
+        ("/api/tarifs", {"title": "Carte", "price": "-1", "type": "cours"}, "price"),
+        ("/api/tarifs", {"title": "Carte", "price": "1000000", "type": "cours"}, "price"),
+        ("/api/tarifs", {"title": "Carte", "price": "abc", "type": "cours"}, "price"),
+        ("/api/testimonials", {"name": "Nadia", "message": "  "}, "message"),
+    ],
+)
+def test_rubbish_is_refused_with_a_400_on_its_field(path, payload, field, api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post(path, payload, format="json")
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+
+
+def test_a_price_with_more_decimals_is_rounded_to_the_cent(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post("/api/tarifs", {"title": "Carte", "price": 19.999, "type": "cours"}, format="json")
+    assert response.status_code == 201
+    assert Tariff.objects.get().price == Decimal("20.00")
+
+
+def test_put_without_a_body_changes_nothing(api_client, staff):
+    course = CourseFactory(title="Avant")
+    api_client.force_authenticate(staff)
+    response = api_client.put(f"/api/courses/{course.pk}")
+    assert response.status_code == 200 and response.json()["title"] == "Avant"

@@ -1,0 +1,243 @@
+"""The catalogue API's input and output shapes: courses, tariffs, testimonials and instructors (SPEC.md 7).
+
+Input serializers state every constraint the services and the database enforce (lengths, ranges, choices, non-blank
+text), so the OpenAPI schema promises exactly what the server accepts. Updates (PUT) are partial: every field is
+optional there.
+"""
+
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from django.core.validators import RegexValidator
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
+
+# PositiveSmallIntegerField's upper bound (positions, credits, months).
+SMALL_INT_MAX = 32_767
+MAX_PRICE = Decimal("999999.99")
+
+# Text that must say something: blank or whitespace-only values are refused (the schema's `pattern` says so too).
+NOT_BLANK = RegexValidator(r"\S")
+
+
+def text(**kwargs) -> serializers.CharField:
+    return serializers.CharField(validators=[NOT_BLANK], **kwargs)
+
+
+@extend_schema_field({"type": "number", "format": "double", "minimum": 0, "maximum": float(MAX_PRICE)})
+class CentsField(serializers.DecimalField):
+    """A non-negative amount in euros, rounded to the cent (a form's float such as 19.999999 means 20.00)."""
+
+    def __init__(self, *, max_value=MAX_PRICE, **kwargs):
+        super().__init__(max_digits=8, decimal_places=2, min_value=0, max_value=max_value, **kwargs)
+        self.coerce_to_string = False
+
+    def to_internal_value(self, data):
+        try:
+            value = Decimal(str(data).strip())
+        except (InvalidOperation, ValueError, TypeError):
+            return super().to_internal_value(data)
+        if value.is_finite() and abs(value) < Decimal("1e7"):
+            data = str(value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+        return super().to_internal_value(data)
+
+
+@extend_schema_field({"type": "number", "format": "double", "minimum": 0, "maximum": 100})
+class PercentField(CentsField):
+    def __init__(self, **kwargs):
+        super().__init__(max_value=Decimal("100"), **kwargs)
+
+
+@extend_schema_field(OpenApiTypes.BINARY)
+class UploadField(serializers.FileField):
+    """An uploaded file, checked afterwards by its content and size (media_library.uploads, with its French
+    messages). A text value in its place (a form sending back the stored URL) is no new file."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_empty_file", True)
+        kwargs.setdefault("write_only", True)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            return None
+        return super().to_internal_value(data)
+
+
+# --- Courses ---------------------------------------------------------------------------------------------------
+
+
+class CourseOutputSerializer(serializers.ModelSerializer):
+    videoUrl = serializers.CharField(source="video_url")  # noqa: N815 (SPEC.md's field name)
+    image_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Course
+        fields = [
+            "id",
+            "title",
+            "description",
+            "duration",
+            "level",
+            "video_url",
+            "videoUrl",
+            "position",
+            "image_url",
+            "image_alt",
+        ]
+
+    def get_image_url(self, course) -> str:
+        picture = course.picture
+        return picture["src"] if picture else ""
+
+
+class CourseInputSerializer(serializers.Serializer):
+    title = text(max_length=150)
+    description = text()
+    level = serializers.ChoiceField(choices=Level.choices, default=Level.BEGINNER)
+    duration = serializers.IntegerField(min_value=1, max_value=600, default=60)
+    video_url = serializers.URLField(max_length=200, required=False, allow_blank=True, default="")
+    videoUrl = serializers.URLField(  # noqa: N815 (SPEC.md's field name, what the dashboard sends)
+        max_length=200, required=False, allow_blank=True, write_only=True, help_text="Synonyme de video_url."
+    )
+    position = serializers.IntegerField(min_value=0, max_value=SMALL_INT_MAX, default=0)
+    image_alt = serializers.CharField(max_length=255, required=False, allow_blank=True)
+    image = UploadField(required=False, help_text="Photo du cours (multipart) : JPEG, PNG, GIF ou WebP.")
+
+    def validate(self, attrs):
+        video_url = attrs.pop("videoUrl", None)
+        if video_url is not None and "video_url" not in self.initial_data:
+            attrs["video_url"] = video_url
+        attrs.pop("image", None)  # the view hands the upload to the service, which checks its content and size
+        return attrs
+
+
+class CourseUpdateInputSerializer(CourseInputSerializer):
+    """PUT: every field optional; what is sent changes, the rest stays."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, partial=True, **kwargs)
+        for field in self.fields.values():
+            field.required = False
+
+
+# --- Tariffs ---------------------------------------------------------------------------------------------------
+
+
+class TariffOutputSerializer(serializers.ModelSerializer):
+    course_id = serializers.IntegerField(allow_null=True)
+    is_party = serializers.BooleanField()
+
+    class Meta:
+        model = Tariff
+        fields = [
+            "id",
+            "type",
+            "title",
+            "description",
+            "price",
+            "frequency",
+            "validity",
+            "reduction_percentage",
+            "conditions",
+            "details",
+            "course_id",
+            "position",
+            "is_party",
+            "pass_credits",
+            "pass_validity_months",
+            "pass_unlimited",
+        ]
+
+
+class TariffInputSerializer(serializers.Serializer):
+    title = text(max_length=150)
+    price = CentsField()
+    type = serializers.ChoiceField(choices=TariffType.choices)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    frequency = serializers.CharField(required=False, allow_blank=True, max_length=60, default="")
+    validity = serializers.CharField(required=False, allow_blank=True, max_length=120, default="")
+    reduction_percentage = PercentField(required=False, allow_null=True, default=None)
+    conditions = serializers.CharField(required=False, allow_blank=True, default="")
+    details = serializers.CharField(required=False, allow_blank=True, default="")
+    course_id = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, default=None, help_text="Un cours existant (404 sinon)."
+    )
+    position = serializers.IntegerField(min_value=0, max_value=SMALL_INT_MAX, required=False, default=0)
+    # What buying it grants (issue 10): a card of N credits or an unlimited subscription, valid M months.
+    pass_credits = serializers.IntegerField(min_value=0, max_value=500, required=False, default=0)
+    pass_validity_months = serializers.IntegerField(min_value=0, max_value=60, required=False, default=0)
+    pass_unlimited = serializers.BooleanField(required=False, default=False)
+
+
+class TariffUpdateInputSerializer(TariffInputSerializer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, partial=True, **kwargs)
+        for field in self.fields.values():
+            field.required = False
+
+
+# --- Testimonials ----------------------------------------------------------------------------------------------
+
+
+class TestimonialOutputSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Testimonial
+        fields = ["id", "name", "message", "created_at"]
+
+
+class TestimonialInputSerializer(serializers.Serializer):
+    name = text(max_length=120)
+    message = text()
+
+
+class TestimonialUpdateInputSerializer(TestimonialInputSerializer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, partial=True, **kwargs)
+        for field in self.fields.values():
+            field.required = False
+
+
+# --- Instructors -----------------------------------------------------------------------------------------------
+
+
+class InstructorOutputSerializer(serializers.ModelSerializer):
+    user_id = serializers.IntegerField()
+    first_name = serializers.CharField(source="user.first_name")
+    last_name = serializers.CharField(source="user.last_name")
+    email = serializers.EmailField(source="user.email")
+
+    class Meta:
+        model = Instructor
+        fields = ["id", "user_id", "first_name", "last_name", "email", "bio", "specialties"]
+
+
+class InstructorInputSerializer(serializers.Serializer):
+    user_id = serializers.IntegerField(min_value=1, help_text="Un utilisateur existant (404 sinon).")
+    bio = serializers.CharField(required=False, allow_blank=True, default="")
+    specialties = serializers.CharField(required=False, allow_blank=True, max_length=255, default="")
+
+
+class InstructorUpdateInputSerializer(InstructorInputSerializer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, partial=True, **kwargs)
+        for field in self.fields.values():
+            field.required = False
+
+
+__all__ = [
+    "CourseInputSerializer",
+    "CourseOutputSerializer",
+    "CourseUpdateInputSerializer",
+    "InstructorInputSerializer",
+    "InstructorOutputSerializer",
+    "InstructorUpdateInputSerializer",
+    "TariffInputSerializer",
+    "TariffOutputSerializer",
+    "TariffUpdateInputSerializer",
+    "TestimonialInputSerializer",
+    "TestimonialOutputSerializer",
+    "TestimonialUpdateInputSerializer",
+]
