@@ -3,7 +3,9 @@
 One module per domain (feed, sessions, reservations, passes, parties, feedback); this package re-exports every
 name, so `from bookings import apis` keeps working.
 
-Errors always answer `{"error": msg, "message": msg}` in French (studio/api.py), never a 500.
+Errors always answer `{"error": msg, "message": msg, "code"}` in French (studio/api.py), never a 500: views let the
+services' ApplicationErrors propagate, each with its own status (404 unknown session or reservation, 409 seats,
+duplicates, payments in progress).
 
 Shapes, for the islands and the dashboard:
 
@@ -52,6 +54,7 @@ from .common import (
     MSG_FEEDBACK_FORBIDDEN,
     MSG_LOGIN_TO_RESERVE,
     MSG_RANGE_INVALID,
+    MessageOutput,
     ReservationPayloadSerializer,
     _iso,
     _text,
@@ -73,7 +76,7 @@ from .feedback import (
     CourseFeedbackApi,
     CourseFeedbackUserApi,
     FeedbackHistoryPagination,
-    FeedbackSerializer,
+    FeedbackInput,
 )
 from .parties import (
     PartyReservationApi,
@@ -83,25 +86,35 @@ from .parties import (
 )
 from .passes import (
     MyPassesApi,
-    PassAdjustSerializer,
+    PassAdjustInput,
     PassDetailApi,
-    PassGrantSerializer,
+    PassGrantInput,
     PassListApi,
     adjustment_data,
     pass_data,
 )
 from .reservations import (
+    CancellationOutput,
     ReservationCancelApi,
     ReservationCourseCreateApi,
+    ReservationOutput,
     reservation_data,
 )
 from .sessions import (
+    AttendeesOutput,
     CourseSessionAttendeesApi,
     CourseSessionDetailApi,
     CourseSessionListApi,
+    SessionOutput,
     SessionWriteSerializer,
+    StaffSessionOutput,
     attendee_data,
 )
+
+# The former names of the pass and feedback payloads.
+FeedbackSerializer = FeedbackInput
+PassGrantSerializer = PassGrantInput
+PassAdjustSerializer = PassAdjustInput
 
 __all__ = [
     "MSG_RANGE_INVALID",
@@ -111,6 +124,15 @@ __all__ = [
     "_iso",
     "_text",
     "ReservationPayloadSerializer",
+    "FeedbackInput",
+    "MessageOutput",
+    "SessionOutput",
+    "StaffSessionOutput",
+    "AttendeesOutput",
+    "ReservationOutput",
+    "CancellationOutput",
+    "PassGrantInput",
+    "PassAdjustInput",
     "DEFAULT_FEED_DAYS_BEFORE",
     "DEFAULT_FEED_DAYS_AFTER",
     "MAX_FEED_DAYS",

@@ -11,6 +11,7 @@ from studio.cache import cached_public
 
 from .. import selectors, services
 from ..cache import feed_version_keys
+from ..services.common import ReservationError
 from .common import MSG_RANGE_INVALID, _iso
 
 DEFAULT_FEED_DAYS_BEFORE = 7
@@ -27,19 +28,23 @@ def _parse_range_bound(raw: str | None) -> datetime | None:
             parsed = datetime.combine(datetime.fromisoformat(text).date(), time.min)
         else:
             parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise ValueError(MSG_RANGE_INVALID) from None
-    if timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, timezone.get_default_timezone())
+        if timezone.is_naive(parsed):
+            parsed = timezone.make_aware(parsed, timezone.get_default_timezone())
+    except (ValueError, OverflowError):
+        raise ReservationError(MSG_RANGE_INVALID, code="range_invalid") from None
     return parsed
 
 
 def parse_feed_range(params) -> tuple[datetime, datetime]:
+    """The feed's range from ?start=&end=, or ReservationError (400) in French."""
     now = timezone.now()
     start = _parse_range_bound(params.get("start")) or now - timedelta(days=DEFAULT_FEED_DAYS_BEFORE)
-    end = _parse_range_bound(params.get("end")) or start + timedelta(days=DEFAULT_FEED_DAYS_AFTER)
+    try:
+        end = _parse_range_bound(params.get("end")) or start + timedelta(days=DEFAULT_FEED_DAYS_AFTER)
+    except OverflowError:  # a start at the end of year 9999
+        raise ReservationError(MSG_RANGE_INVALID, code="range_invalid") from None
     if end <= start or end - start > timedelta(days=MAX_FEED_DAYS):
-        raise ValueError(MSG_RANGE_INVALID)
+        raise ReservationError(MSG_RANGE_INVALID, code="range_invalid")
     return start, end
 
 

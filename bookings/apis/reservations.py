@@ -1,21 +1,23 @@
-"""Member reservations: reserve a session (held for payment, or confirmed with a pass), cancel one."""
+"""Member reservations: reserve a session (held for payment, or confirmed with a pass), cancel one.
 
-from decimal import Decimal, InvalidOperation
+Refusals are the services' `ReservationError`s, answered by studio.api's handler with their own status (404 for an
+unknown session or reservation, 409 for seats, a duplicate or a payment in progress): no view catches them.
+"""
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.api import amount_is_sane, error_response
+from studio.api import error_response
+from studio.schema import ErrorOutput
 
 from .. import selectors, services
-from .common import MSG_AMOUNT_INVALID, MSG_LOGIN_TO_RESERVE, ReservationPayloadSerializer, _iso
-from .parties import _create_party_from_payload
-from .passes import pass_data
+from .common import MAX_ID, MSG_LOGIN_TO_RESERVE, ReservationPayloadSerializer, _iso
+from .parties import PartyRequestInput, _create_party_from_payload
+from .passes import PassOutput, pass_data
 
 
 def reservation_data(reservation) -> dict:
@@ -39,6 +41,46 @@ def reservation_data(reservation) -> dict:
     }
 
 
+class PaidWithPassOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    kind = serializers.CharField()
+
+
+class ReservationOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    session_id = serializers.IntegerField()
+    title = serializers.CharField()
+    date = serializers.DateTimeField()
+    end_date = serializers.DateTimeField()
+    participants = serializers.IntegerField()
+    unit_price = serializers.DecimalField(max_digits=8, decimal_places=2)
+    total_amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    status = serializers.ChoiceField(choices=["held", "confirmed", "expired", "cancelled"])
+    hold_expires_at = serializers.DateTimeField(allow_null=True)
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    email = serializers.CharField()
+    message = serializers.CharField()
+    paid_with_pass = PaidWithPassOutput(allow_null=True)
+    credits_spent = serializers.IntegerField()
+    cancel_deadline = serializers.DateTimeField()
+    can_cancel = serializers.BooleanField()
+    pass_ = PassOutput(required=False, help_text="Avec pass_id : la carte ou l'abonnement après l'achat.")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["pass"] = fields.pop("pass_")
+        return fields
+
+
+class CancellationOutput(serializers.Serializer):
+    message = serializers.CharField()
+    reservation_id = serializers.IntegerField()
+    status = serializers.CharField()
+    credit_pass = PassOutput(allow_null=True, help_text="L'avoir créé (carte de crédits), ou null.")
+
+
 class ReservationCourseCreateApi(APIView):
     """POST /api/reservations-courses: hold seats on a session for the logged-in member (15 minutes).
 
@@ -49,68 +91,48 @@ class ReservationCourseCreateApi(APIView):
     permission_classes = [AllowAny]
     serializer_class = ReservationPayloadSerializer
 
+    @extend_schema(
+        request=ReservationPayloadSerializer,
+        responses={201: ReservationOutput, 404: ErrorOutput},
+    )
     def post(self, request):
         if not request.user.is_authenticated:
             return error_response(MSG_LOGIN_TO_RESERVE, status.HTTP_401_UNAUTHORIZED)
+        kind = request.data.get("type") if hasattr(request.data, "get") else None
+        if isinstance(kind, str) and kind.strip().lower() == "evj":
+            party = PartyRequestInput(data=request.data)
+            party.is_valid(raise_exception=True)
+            return _create_party_from_payload(request, party.validated_data)
         serializer = ReservationPayloadSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        if (data.get("type") or "cours").strip().lower() == "evj":
-            return _create_party_from_payload(request, data)
-        if data.get("pass_id") not in (None, ""):
-            return self._book_with_pass(request, data)
-        raw_total = data.get("total_amount") or data.get("totalAmount")
-        try:
-            expected_total = Decimal(str(raw_total)) if raw_total not in (None, "") else None
-        except InvalidOperation:
-            return error_response(MSG_AMOUNT_INVALID)
-        if expected_total is not None and not amount_is_sane(expected_total):
-            return error_response(MSG_AMOUNT_INVALID)  # Infinity, NaN, sNaN, 1e400, negative or zero (issue 16)
-        try:
-            reservation = services.reservation_hold(
+        names = {
+            "first_name": data["first_name"],
+            "last_name": data["last_name"],
+            "email": data["email"],
+            "message": data["message"],
+        }
+        if data.get("pass_id") is not None:
+            reservation = services.reservation_book_with_pass(
                 user=request.user,
-                session_id=data.get("session_id"),
-                participants=data.get("participants"),
-                first_name=data.get("first_name") or "",
-                last_name=data.get("last_name") or "",
-                email=data.get("email") or "",
-                message=data.get("message") or "",
-                expected_total=expected_total,
+                session_id=data["session_id"],
+                pass_id=data["pass_id"],
+                participants=data["participants"],
+                **names,
             )
-        except services.ReservationError as exc:
-            code = status.HTTP_404_NOT_FOUND if exc.message == services.MSG_SESSION_NOT_FOUND else 400
-            if exc.message in (services.MSG_SESSION_FULL, services.MSG_ALREADY_RESERVED) or exc.message.startswith(
-                (services.MSG_NOT_ENOUGH_SEATS.split("{")[0], services.MSG_PARTICIPANTS_LOCKED_BY_PAYMENT.split("{")[0])
-            ):
-                code = status.HTTP_409_CONFLICT
-            return error_response(exc.message, code)
+            return self._booked_with_pass(request, reservation)
+        reservation = services.reservation_hold(
+            user=request.user,
+            session_id=data["session_id"],
+            participants=data["participants"],
+            expected_total=serializer.expected_total(),
+            **names,
+        )
         reservation = selectors.member_reservations(user=request.user).get(pk=reservation.pk)
         return Response(reservation_data(reservation), status=status.HTTP_201_CREATED)
 
-    def _book_with_pass(self, request, data):
+    def _booked_with_pass(self, request, reservation):
         """The popup's 'pay with my card/subscription': confirmed at once, the credits taken under row locks."""
-        try:
-            reservation = services.reservation_book_with_pass(
-                user=request.user,
-                session_id=data.get("session_id"),
-                pass_id=data.get("pass_id"),
-                participants=data.get("participants"),
-                first_name=data.get("first_name") or "",
-                last_name=data.get("last_name") or "",
-                email=data.get("email") or "",
-                message=data.get("message") or "",
-            )
-        except services.ReservationError as exc:
-            code = 400
-            if exc.message in (services.MSG_SESSION_NOT_FOUND, services.MSG_PASS_NOT_FOUND):
-                code = status.HTTP_404_NOT_FOUND
-            elif exc.message in (
-                services.MSG_SESSION_FULL,
-                services.MSG_ALREADY_RESERVED,
-                services.MSG_CARD_PAYMENT_IN_PROGRESS,
-            ) or exc.message.startswith(services.MSG_NOT_ENOUGH_SEATS.split("{")[0]):
-                code = status.HTTP_409_CONFLICT
-            return error_response(exc.message, code)
         reservation = selectors.member_reservations(user=request.user).get(pk=reservation.pk)
         data = reservation_data(reservation)
         data["message"] = services.MSG_BOOKED_WITH_PASS.format(title=reservation.paid_with_pass.title)
@@ -124,13 +146,17 @@ class ReservationCancelApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=None,
+        responses=CancellationOutput,
+        parameters=[
+            OpenApiParameter(
+                "reservation_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, OpenApiParameter.PATH
+            )
+        ],
+    )
     def post(self, request, reservation_id: int):
-        try:
-            outcome = services.reservation_cancel(user=request.user, reservation_id=reservation_id)
-        except services.ReservationError as exc:
-            code = status.HTTP_404_NOT_FOUND if exc.message == services.MSG_RESERVATION_NOT_FOUND else 400
-            return error_response(exc.message, code)
+        outcome = services.reservation_cancel(user=request.user, reservation_id=reservation_id)
         credit_pass = outcome.credit_pass
         if credit_pass is not None:
             credit_pass.member = request.user

@@ -1,22 +1,29 @@
-"""Course sessions: the public feed and staff list, one session (staff CRUD), its attendees."""
+"""Course sessions: the public feed and staff list, one session (staff CRUD), its attendees.
 
+The staff writes go to bookings.services.sessions (they need the seat counts); refusals propagate to the handler.
+"""
+
+from decimal import Decimal
+
+from django.core.validators import RegexValidator
 from django.http import HttpResponse
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.api import error_response
+from courses.models import Level
+from studio.api import MSG_TEXT_TOO_LONG
+from studio.cache import mark_public_answer, public_cache_version
 from studio.pagination import StandardPagination
 from studio.permissions import IsStudioStaff, is_studio_staff
+from studio.schema import ErrorOutput
 
 from .. import selectors, services
-from ..cache import feed_versions, mark_feed_answer
 from ..models import ReservationStatus
-from .common import _iso, _text
+from .common import MAX_ID, MessageOutput, _iso, id_field
 from .feed import (
     FEED_CACHE_SECONDS,
     member_feed_json,
@@ -46,30 +53,183 @@ def attendee_data(reservation) -> dict:
     }
 
 
-class SessionWriteSerializer(serializers.Serializer):
-    """SPEC.md 7's staff payload. Values are checked by the services, which hold the French messages."""
+def _session_messages(message: str, *keys: str) -> dict:
+    return dict.fromkeys(keys, message)
 
-    course_id = _text()
-    date = _text()
-    end_date = _text()
-    instructor = _text()
-    level = _text()
-    max_attendees = _text()
-    details = _text()
-    price_per_participant = _text()
+
+DATE_FORMATS = ["iso-8601", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"]
+DATE_ERRORS = {
+    **_session_messages(services.MSG_SESSION_FIELDS_REQUIRED, "required", "null"),
+    **_session_messages(services.MSG_SESSION_DATE_INVALID, "invalid", "date", "make_aware", "overflow"),
+}
+
+
+class SessionWriteSerializer(serializers.Serializer):
+    """SPEC.md 7's staff payload (the dashboard's Sessions.jsx): dates 'YYYY-MM-DD HH:MM:SS' (or ISO 8601) read in
+    Paris time when they carry no offset; `end_date` defaults to the start plus the course's duration."""
+
+    course_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED)
+    date = serializers.DateTimeField(input_formats=DATE_FORMATS, error_messages=DATE_ERRORS)
+    instructor = serializers.CharField(
+        max_length=150,
+        validators=[RegexValidator(r"\S", message=services.MSG_SESSION_FIELDS_REQUIRED)],
+        error_messages={
+            **_session_messages(services.MSG_SESSION_FIELDS_REQUIRED, "required", "blank", "null", "invalid"),
+            "max_length": MSG_TEXT_TOO_LONG,
+        },
+    )
+    end_date = serializers.DateTimeField(
+        input_formats=DATE_FORMATS, required=False, allow_null=True, error_messages=DATE_ERRORS
+    )
+    level = serializers.ChoiceField(
+        choices=[("", "—"), *Level.choices],
+        required=False,
+        allow_blank=True,
+        default="",
+        error_messages=_session_messages(services.MSG_LEVEL_INVALID, "invalid_choice", "null"),
+    )
+    max_attendees = serializers.IntegerField(
+        min_value=1,
+        max_value=services.MAX_SESSION_PLACES,
+        required=False,
+        allow_null=True,
+        error_messages={
+            **_session_messages(services.MSG_MAX_ATTENDEES_MIN, "invalid", "min_value", "max_string_length"),
+            "max_value": services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES),
+        },
+    )
+    details = serializers.CharField(
+        max_length=5000,
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        error_messages={"max_length": MSG_TEXT_TOO_LONG},
+    )
+    price_per_participant = serializers.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        min_value=Decimal("0"),
+        required=False,
+        allow_null=True,
+        error_messages=_session_messages(
+            services.MSG_PRICE_INVALID,
+            "invalid",
+            "null",
+            "min_value",
+            "max_value",
+            "max_digits",
+            "max_decimal_places",
+            "max_whole_digits",
+            "max_string_length",
+        ),
+    )
 
     def service_kwargs(self) -> dict:
         data = self.validated_data
+        max_attendees = data.get("max_attendees")
         return {
-            "course_id": data.get("course_id"),
-            "start": data.get("date"),
-            "end": data.get("end_date") or None,
-            "instructor": data.get("instructor") or "",
+            "course_id": data["course_id"],
+            "start": data["date"],
+            "end": data.get("end_date"),
+            "instructor": data["instructor"],
             "level": data.get("level") or "",
-            "max_attendees": data.get("max_attendees"),
+            "max_attendees": 10 if max_attendees is None else max_attendees,
             "details": data.get("details"),
             "price_per_participant": data.get("price_per_participant"),
         }
+
+
+class MyReservationOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["held", "confirmed"])
+    participants = serializers.IntegerField()
+
+
+class SessionOutput(serializers.Serializer):
+    """A session of the public feed (feed.session_data)."""
+
+    id = serializers.IntegerField()
+    course_id = serializers.IntegerField()
+    course_title = serializers.CharField()
+    title = serializers.CharField()
+    date = serializers.DateTimeField()
+    end_date = serializers.DateTimeField()
+    instructor = serializers.CharField()
+    level = serializers.CharField()
+    details = serializers.CharField()
+    seats_left = serializers.IntegerField()
+    max_attendees = serializers.IntegerField()
+    price_per_participant = serializers.DecimalField(max_digits=8, decimal_places=2)
+    is_full = serializers.BooleanField()
+    is_past = serializers.BooleanField()
+    my_reservation = MyReservationOutput(allow_null=True)
+
+
+class StaffSessionOutput(SessionOutput):
+    """A session as staff see it (feed.staff_session_data): no `my_reservation`, the seats taken, Paris times."""
+
+    my_reservation = None
+    seats_taken = serializers.IntegerField()
+    reservations_count = serializers.IntegerField(allow_null=True)
+    start_paris = serializers.CharField(help_text="AAAA-MM-JJ HH:MM:SS, heure de Paris.")
+    end_paris = serializers.CharField(help_text="AAAA-MM-JJ HH:MM:SS, heure de Paris.")
+
+
+class StaffSessionWrittenOutput(StaffSessionOutput):
+    message = serializers.CharField()
+
+
+class StaffSessionPageOutput(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = StaffSessionOutput(many=True)
+
+
+class AttendeeOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    user_id = serializers.IntegerField()
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    email = serializers.CharField()
+    participants = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["held", "confirmed"])
+    status_label = serializers.CharField()
+    paid = serializers.BooleanField()
+    total_amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    hold_expires_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    confirmed_at = serializers.DateTimeField(allow_null=True)
+    message = serializers.CharField()
+
+
+class AttendeesOutput(serializers.Serializer):
+    session = StaffSessionOutput()
+    seats_taken = serializers.IntegerField()
+    seats_left = serializers.IntegerField()
+    results = AttendeeOutput(many=True)
+
+
+FEED_OR_STAFF_PAGE = PolymorphicProxySerializer(
+    component_name="CourseSessionFeedOrStaffPage",
+    serializers=[SessionOutput(many=True), StaffSessionPageOutput],
+    resource_type_field_name=None,
+)
+SESSION_OR_STAFF_SESSION = PolymorphicProxySerializer(
+    component_name="CourseSessionOrStaffSession",
+    serializers=[StaffSessionOutput, SessionOutput],
+    resource_type_field_name=None,
+)
+RANGE_HELP = "AAAA-MM-JJ, ou date et heure ISO 8601 (sans décalage : heure de Paris). 400 jours au plus entre les deux."
+SESSION_ID = OpenApiParameter("session_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, OpenApiParameter.PATH)
+FEED_PARAMETERS = [
+    OpenApiParameter("start", str, description=RANGE_HELP),
+    OpenApiParameter("end", str, description=RANGE_HELP),
+    OpenApiParameter("view", str, enum=["staff"], description="staff : la liste paginée des sessions (équipe)."),
+    OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="Avec view=staff."),
+    OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 100}, description="Avec view=staff."),
+    OpenApiParameter("ordering", str, enum=["date", "-date"], description="Avec view=staff."),
+]
 
 
 class CourseSessionListApi(APIView):
@@ -83,15 +243,12 @@ class CourseSessionListApi(APIView):
             return [IsStudioStaff()]
         return super().get_permissions()
 
-    @extend_schema(operation_id="course_sessions_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="course_sessions_list", parameters=FEED_PARAMETERS, responses=FEED_OR_STAFF_PAGE)
     def get(self, request):
         now = timezone.now()
         if request.query_params.get("view") == "staff":
             return self._staff_list(request, now)
-        try:
-            start, end = parse_feed_range(request.query_params)
-        except ValueError as exc:
-            return error_response(str(exc))
+        start, end = parse_feed_range(request.query_params)
         # Everyone shares one encoded copy of the range; a member's own reservations are spliced into it.
         if request.user.is_authenticated:
             body, offsets = public_feed_encoded(start=start, end=end, now=now)
@@ -99,38 +256,33 @@ class CourseSessionListApi(APIView):
             body = member_feed_json(body=body, offsets=offsets, mine=mine)
             return HttpResponse(body, content_type="application/json")
         # Visitors: the whole answer is kept for the middleware, which serves the next ones before DRF and sessions.
-        version = feed_versions(start, end)  # read before the data (bookings/cache.py)
+        version = public_cache_version()
         body, _offsets = public_feed_encoded(start=start, end=end, now=now)
         response = HttpResponse(body, content_type="application/json")
-        return mark_feed_answer(request, response, version=version, timeout=FEED_CACHE_SECONDS)
+        return mark_public_answer(request, response, version=version, timeout=FEED_CACHE_SECONDS)
 
     def _staff_list(self, request, now):
         ordering = "-start" if request.query_params.get("ordering", "date").startswith("-") else "start"
         qs = selectors.sessions_staff_page_list(ordering=ordering)
         if request.query_params.get("start") or request.query_params.get("end"):
-            try:
-                start, end = parse_feed_range(request.query_params)
-            except ValueError as exc:
-                return error_response(str(exc))
+            start, end = parse_feed_range(request.query_params)
             qs = qs.filter(start__lt=end, end__gt=start)
         paginator = StandardPagination()
         page = selectors.sessions_with_seats(paginator.paginate_queryset(qs, request, view=self), now=now)
         return paginator.get_paginated_response([staff_session_data(s, now=now) for s in page])
 
+    @extend_schema(request=SessionWriteSerializer, responses={201: StaffSessionWrittenOutput, 404: ErrorOutput})
     def post(self, request):
         serializer = SessionWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            session = services.course_session_create(**serializer.service_kwargs())
-        except services.ReservationError as exc:
-            return error_response(exc.message)
+        session = services.course_session_create(**serializer.service_kwargs())
         data = staff_session_data(session)
         data["message"] = services.MSG_SESSION_ADDED
         return Response(data, status=status.HTTP_201_CREATED)
 
 
 class CourseSessionDetailApi(APIView):
-    """GET one session (public). PUT and DELETE: staff."""
+    """GET one session (public; staff see the staff shape). PUT and DELETE: staff."""
 
     permission_classes = [AllowAny]
     serializer_class = SessionWriteSerializer
@@ -142,38 +294,34 @@ class CourseSessionDetailApi(APIView):
 
     def _get(self, session_id):
         session = selectors.sessions_staff_list().filter(pk=session_id).first()
+        if session is None:
+            raise services.SessionError.of("session_not_found")
         return session
 
+    @extend_schema(parameters=[SESSION_ID], responses=SESSION_OR_STAFF_SESSION)
     def get(self, request, session_id: int):
         session = self._get(session_id)
-        if session is None:
-            return error_response(services.MSG_SESSION_NOT_FOUND, status.HTTP_404_NOT_FOUND)
         if is_studio_staff(request.user):
             return Response(staff_session_data(session))
         return Response(session_data(session))
 
+    @extend_schema(parameters=[SESSION_ID], request=SessionWriteSerializer, responses=StaffSessionWrittenOutput)
     def put(self, request, session_id: int):
+        self._get(session_id)  # an unknown session answers 404 whatever the payload
         serializer = SessionWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            services.course_session_update(session_id=session_id, **serializer.service_kwargs())
-        except services.ReservationError as exc:
-            code = status.HTTP_404_NOT_FOUND if exc.message == services.MSG_SESSION_NOT_FOUND else 400
-            return error_response(exc.message, code)
+        services.course_session_update(session_id=session_id, **serializer.service_kwargs())
         data = staff_session_data(self._get(session_id))
         data["message"] = services.MSG_SESSION_UPDATED
         return Response(data)
 
-    patch = put
+    @extend_schema(parameters=[SESSION_ID], request=SessionWriteSerializer, responses=StaffSessionWrittenOutput)
+    def patch(self, request, session_id: int):
+        return self.put(request, session_id)
 
+    @extend_schema(parameters=[SESSION_ID], responses=MessageOutput)
     def delete(self, request, session_id: int):
-        try:
-            services.course_session_delete(session_id=session_id)
-        except services.ReservationError as exc:
-            code = (
-                status.HTTP_404_NOT_FOUND if exc.message == services.MSG_SESSION_NOT_FOUND else status.HTTP_409_CONFLICT
-            )
-            return error_response(exc.message, code)
+        services.course_session_delete(session_id=session_id)
         return Response({"message": services.MSG_SESSION_DELETED})
 
 
@@ -182,12 +330,12 @@ class CourseSessionAttendeesApi(APIView):
 
     permission_classes = [IsStudioStaff]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[SESSION_ID], responses=AttendeesOutput)
     def get(self, request, session_id: int):
         now = timezone.now()
         session = selectors.sessions_staff_list(now=now).filter(pk=session_id).first()
         if session is None:
-            return error_response(services.MSG_SESSION_NOT_FOUND, status.HTTP_404_NOT_FOUND)
+            raise services.SessionError.of("session_not_found")
         attendees = [
             attendee_data(r)
             for r in selectors.session_attendees(session_id=session_id)

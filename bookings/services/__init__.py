@@ -1,7 +1,8 @@
 """Seat holds, reservations, passes (class cards, subscriptions), cancellations, sessions, party requests, feedback.
 
 One module per domain; this package re-exports every name so `from bookings import services` and
-`from bookings.services import ...` keep working. The lock order every write follows is documented in `locking.py`.
+`from bookings.services import ...` keep working. The lock order every write follows is documented in `locking.py`,
+with the helpers every writer uses to take its locks. Errors carry their code and HTTP status (common.py's tables).
 """
 
 from .availability import (
@@ -25,11 +26,13 @@ from .cancellation import (
     reservation_cancel,
 )
 from .common import (
+    MAX_SESSION_PLACES,
     MSG_ALREADY_RESERVED,
     MSG_AMOUNT_MISMATCH,
     MSG_CARD_PAYMENT_IN_PROGRESS,
     MSG_HOLD_LOST,
     MSG_NOT_ENOUGH_SEATS,
+    MSG_PARTICIPANTS_INVALID,
     MSG_PARTICIPANTS_LOCKED_BY_PAYMENT,
     MSG_PARTICIPANTS_MIN,
     MSG_PAYMENT_DOES_NOT_MATCH,
@@ -58,8 +61,15 @@ from .feedback import (
 from .locking import (
     _checked_request_on_locked_session,
     _member_hold_with_seats_checked,
-    _parse_participants,
     _payment_open_on,
+    checked_request_on_locked_session,
+    lock_member_live_reservation,
+    lock_pass,
+    lock_reservation,
+    lock_session,
+    lock_session_of_reservation,
+    member_hold_with_seats_checked,
+    payment_open_on,
 )
 from .parties import (
     MSG_PARTY_DATE_PAST,
@@ -67,8 +77,6 @@ from .parties import (
     MSG_PARTY_LOGIN_REQUIRED,
     MSG_PARTY_REQUIRED,
     MSG_PARTY_SUCCESS,
-    _parse_date,
-    _parse_time,
     _send_party_emails,
     party_reservation_create,
 )
@@ -88,8 +96,6 @@ from .pass_admin import (
     MSG_SUBSCRIPTION_HAS_NO_CREDITS,
     MSG_TARIFF_GRANTS_NOTHING,
     MSG_TARIFF_NOT_FOUND,
-    _parse_credits,
-    _parse_day,
     pass_adjust,
     pass_grant,
 )
@@ -122,6 +128,7 @@ from .reservations import (
 from .sessions import (
     MSG_COURSE_NOT_FOUND,
     MSG_LEVEL_INVALID,
+    MSG_MAX_ATTENDEES_MAX,
     MSG_MAX_ATTENDEES_MIN,
     MSG_MAX_BELOW_TAKEN,
     MSG_PRICE_INVALID,
@@ -136,7 +143,6 @@ from .sessions import (
     course_session_create,
     course_session_delete,
     course_session_update,
-    parse_paris_datetime,
 )
 
 __all__ = [
@@ -167,7 +173,17 @@ __all__ = [
     "session_seats_left",
     "reservations_release_expired",
     "_check_seats",
-    "_parse_participants",
+    "MAX_SESSION_PLACES",
+    "MSG_PARTICIPANTS_INVALID",
+    "MSG_MAX_ATTENDEES_MAX",
+    "lock_session",
+    "lock_session_of_reservation",
+    "lock_pass",
+    "lock_reservation",
+    "lock_member_live_reservation",
+    "checked_request_on_locked_session",
+    "payment_open_on",
+    "member_hold_with_seats_checked",
     "_checked_request_on_locked_session",
     "_payment_open_on",
     "_member_hold_with_seats_checked",
@@ -208,8 +224,6 @@ __all__ = [
     "MSG_PASS_GRANTED",
     "MSG_PASS_UPDATED",
     "MAX_STAFF_CREDITS",
-    "_parse_day",
-    "_parse_credits",
     "pass_grant",
     "pass_adjust",
     "MSG_CANCEL_TOO_LATE",
@@ -235,7 +249,6 @@ __all__ = [
     "MSG_SESSION_ADDED",
     "MSG_SESSION_UPDATED",
     "MSG_SESSION_DELETED",
-    "parse_paris_datetime",
     "_session_fields",
     "course_session_create",
     "course_session_update",
@@ -245,8 +258,6 @@ __all__ = [
     "MSG_PARTY_SUCCESS",
     "MSG_PARTY_EVENT_TYPE_INVALID",
     "MSG_PARTY_DATE_PAST",
-    "_parse_date",
-    "_parse_time",
     "party_reservation_create",
     "_send_party_emails",
     "MSG_FEEDBACK_REQUIRED",

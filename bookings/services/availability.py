@@ -9,7 +9,7 @@ from ..models import (
     Reservation,
     ReservationStatus,
 )
-from .common import MSG_NOT_ENOUGH_SEATS, MSG_SESSION_FULL, ReservationError
+from .common import ReservationError
 
 
 def active_reservations_q(now=None, prefix: str = "") -> Q:
@@ -48,6 +48,6 @@ def _check_seats(*, session: CourseSession, existing: Reservation | None, partic
     """Under the session lock: the seats left (plus the member's own live reservation) must fit `participants`."""
     seats_left = session_seats_left(session=session, now=now) + (existing.participants if existing else 0)
     if seats_left <= 0:
-        raise ReservationError(MSG_SESSION_FULL)
+        raise ReservationError.of("session_full")
     if participants > seats_left:
-        raise ReservationError(MSG_NOT_ENOUGH_SEATS.format(seats=seats_left))
+        raise ReservationError.of("not_enough_seats", field="participants", seats=seats_left)

@@ -18,7 +18,8 @@ from ..models import (
     Reservation,
     ReservationStatus,
 )
-from .common import MSG_RESERVATION_NOT_FOUND, ReservationError, _as_id
+from .common import ReservationError, _as_id
+from .locking import lock_pass, lock_reservation, lock_session_of_reservation
 from .passes import _fr_date, add_months
 
 # Cancellation (settings.CANCELLATION_WINDOW_HOURS before the session; no automatic refund of card payments).
@@ -56,19 +57,19 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
     CANCELLATION_CREDIT_MONTHS months (studios do not refund automatically).
     """
     reservation_id = _as_id(reservation_id) or 0
-    session_id = Reservation.objects.filter(pk=reservation_id, user=user).values_list("session_id", flat=True).first()
-    if session_id is None:
-        raise ReservationError(MSG_RESERVATION_NOT_FOUND)
-    session = CourseSession.objects.select_for_update().get(pk=session_id)
+    session = lock_session_of_reservation(reservation_id, user=user)
+    if session is None:
+        raise ReservationError.of("reservation_not_found")
     # Under the session lock the reservation's pass cannot change (every writer locks the session first).
     pass_id = Reservation.objects.filter(pk=reservation_id).values_list("paid_with_pass_id", flat=True).first()
-    pass_obj = Pass.objects.select_for_update().get(pk=pass_id) if pass_id else None
-    reservation = Reservation.objects.select_for_update().get(pk=reservation_id)
+    pass_obj = lock_pass(pass_id) if pass_id else None
+    reservation = lock_reservation(reservation_id)
     if reservation.status != ReservationStatus.CONFIRMED:
-        raise ReservationError(MSG_CANCEL_NOT_CONFIRMED)
+        raise ReservationError(MSG_CANCEL_NOT_CONFIRMED, code="cancel_not_confirmed")
     now = timezone.now()
     if now > cancellation_deadline(session):
-        raise ReservationError(MSG_CANCEL_TOO_LATE.format(hours=settings.CANCELLATION_WINDOW_HOURS))
+        hours = settings.CANCELLATION_WINDOW_HOURS
+        raise ReservationError(MSG_CANCEL_TOO_LATE.format(hours=hours), code="cancel_too_late")
     reservation.status = ReservationStatus.CANCELLED
     reservation.cancelled_at = now
     reservation.save(update_fields=["status", "cancelled_at"])
@@ -124,18 +125,18 @@ def bookings_release_for_refund(*, order) -> None:
     yesterday = timezone.localdate() - timedelta(days=1)
     # Only the payment that confirmed the reservation takes it back: an order refunded because it paid for nothing
     # (never completed, issue 16) leaves alone the reservation another payment or a pass paid for.
-    if order.reservation_id and order.completed_at is not None:
-        session_id = Reservation.objects.filter(pk=order.reservation_id).values_list("session_id", flat=True).first()
-        CourseSession.objects.select_for_update().get(pk=session_id)
-        reservation = Reservation.objects.select_for_update().get(pk=order.reservation_id)
+    # Lock order (locking.py): the order is locked by payments; then the session, the pass, the reservation.
+    takes_back_reservation = bool(order.reservation_id and order.completed_at is not None)
+    if takes_back_reservation:
+        lock_session_of_reservation(order.reservation_id)
+    pass_obj = lock_pass(order.granted_pass_id) if order.granted_pass_id else None
+    if takes_back_reservation:
+        reservation = lock_reservation(order.reservation_id)
         paid_by_this_order = not reservation.paid_with_pass_id
         if paid_by_this_order and reservation.status in (ReservationStatus.HELD, ReservationStatus.CONFIRMED):
             reservation.status = ReservationStatus.CANCELLED
             reservation.cancelled_at = timezone.now()
             reservation.save(update_fields=["status", "cancelled_at"])
-    pass_obj = (
-        Pass.objects.select_for_update().filter(pk=order.granted_pass_id).first() if order.granted_pass_id else None
-    )
     if pass_obj is None or (pass_obj.credits_left == 0 and pass_obj.expires_on <= yesterday):
         return
     before = pass_obj.expires_on

@@ -1,6 +1,14 @@
-"""Shared by the bookings services: their error classes, the reservation-rule messages, id parsing."""
+"""Shared by the bookings services: their error classes with the French messages keyed by code, id parsing.
 
-from studio.errors import ApplicationError
+A service raises `ReservationError.of("session_full")`: the text comes from the class's `messages` table and the HTTP
+status from its `statuses` table (studio/errors.py), so no API chooses a status by reading a message.
+"""
+
+from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
+
+# The most places a session can have (courses.CourseSession.max_attendees is a PositiveSmallIntegerField), hence the
+# most participants a reservation can ask for: the API refuses more before the domain is reached.
+MAX_SESSION_PLACES = 32767
 
 # --- Reservation rules (SPEC.md 2.9, 5, 8; DECISIONS.md 12-13) ---
 MSG_SESSION_PAST = "Erreur - La date et l'heure sélectionnées sont déjà passées."
@@ -12,6 +20,7 @@ MSG_HOLD_LOST = "Le délai de réservation est dépassé et la session est déso
 MSG_RESERVATION_NOT_FOUND = "Cette réservation n'existe pas."
 MSG_RESERVATION_REQUIRED = "❌ Veuillez renseigner tous les champs obligatoires."
 MSG_PARTICIPANTS_MIN = "Le nombre de participants doit être au moins 1."
+MSG_PARTICIPANTS_INVALID = "Le nombre de participants doit être un nombre entier entre 1 et {max}."
 MSG_AMOUNT_MISMATCH = "Le montant ne correspond pas au tarif de la session : {expected} €."
 MSG_RESERVATION_SENT = "✅ Réservation envoyée avec succès !"
 
@@ -33,12 +42,83 @@ MSG_RESERVATION_WAS_CANCELLED = "Cette réservation a été annulée."
 OPEN_PAYMENT_STATUSES = ("CREATED", "APPROVED", "DECLINED")
 
 
+# --- Staff session form (SPEC.md 5, 7, 8) ---
+MSG_SESSION_FIELDS_REQUIRED = "Veuillez renseigner le cours, la date et le professeur."
+MSG_COURSE_NOT_FOUND = "Ce cours n'existe pas."
+MSG_SESSION_DATE_INVALID = "La date doit être au format AAAA-MM-JJ HH:MM:SS."
+MSG_SESSION_END_BEFORE_START = "La fin de la session doit être après son début."
+MSG_MAX_ATTENDEES_MIN = "Le nombre de places doit être d'au moins 1."
+MSG_MAX_ATTENDEES_MAX = "Le nombre de places ne peut pas dépasser {max}."
+MSG_MAX_BELOW_TAKEN = "Impossible de descendre sous {taken} place(s) : elles sont déjà réservées."
+MSG_LEVEL_INVALID = "Le niveau doit être Débutant, Intermédiaire, Avancé ou Tous niveaux."
+MSG_PRICE_INVALID = "Le prix par participant doit être un montant positif."
+MSG_SESSION_HAS_RESERVATIONS = (
+    "Impossible de supprimer cette session : elle a déjà des réservations. Modifiez-la plutôt."
+)
+
+
 class ReservationError(ApplicationError):
-    """A refused booking action (seats, holds, passes, cancellation, feedback, parties)."""
+    """A refused booking action (seats, holds, passes, cancellation, feedback, parties).
+
+    `messages`/`statuses`: the member reservation rules by code (the passes, parties and feedback modules may add
+    their own codes here). 404 for what does not exist, 409 for a conflict with seats, payments or state.
+    """
+
+    messages = {
+        "session_past": MSG_SESSION_PAST,
+        "session_full": MSG_SESSION_FULL,
+        "not_enough_seats": MSG_NOT_ENOUGH_SEATS,
+        "already_reserved": MSG_ALREADY_RESERVED,
+        "session_not_found": MSG_SESSION_NOT_FOUND,
+        "hold_lost": MSG_HOLD_LOST,
+        "reservation_not_found": MSG_RESERVATION_NOT_FOUND,
+        "reservation_required": MSG_RESERVATION_REQUIRED,
+        "participants_min": MSG_PARTICIPANTS_MIN,
+        "amount_mismatch": MSG_AMOUNT_MISMATCH,
+        "participants_locked_by_payment": MSG_PARTICIPANTS_LOCKED_BY_PAYMENT,
+        "card_payment_in_progress": MSG_CARD_PAYMENT_IN_PROGRESS,
+        "payment_does_not_match": MSG_PAYMENT_DOES_NOT_MATCH,
+        "reservation_already_paid": MSG_RESERVATION_ALREADY_PAID,
+        "reservation_was_cancelled": MSG_RESERVATION_WAS_CANCELLED,
+    }
+    statuses = {
+        "session_full": CONFLICT,
+        "not_enough_seats": CONFLICT,
+        "already_reserved": CONFLICT,
+        "session_not_found": NOT_FOUND,
+        "hold_lost": CONFLICT,
+        "reservation_not_found": NOT_FOUND,
+        "participants_locked_by_payment": CONFLICT,
+        "card_payment_in_progress": CONFLICT,
+        "payment_does_not_match": CONFLICT,
+        "reservation_already_paid": CONFLICT,
+        "reservation_was_cancelled": CONFLICT,
+    }
 
 
 class SessionError(ReservationError):
     """A staff session write refused with a French message."""
+
+    messages = {
+        "session_fields_required": MSG_SESSION_FIELDS_REQUIRED,
+        "course_not_found": MSG_COURSE_NOT_FOUND,
+        "session_date_invalid": MSG_SESSION_DATE_INVALID,
+        "session_end_before_start": MSG_SESSION_END_BEFORE_START,
+        "max_attendees_min": MSG_MAX_ATTENDEES_MIN,
+        "max_below_taken": MSG_MAX_BELOW_TAKEN,
+        "level_invalid": MSG_LEVEL_INVALID,
+        "price_invalid": MSG_PRICE_INVALID,
+        "session_has_reservations": MSG_SESSION_HAS_RESERVATIONS,
+        "session_not_found": MSG_SESSION_NOT_FOUND,
+    }
+    statuses = {
+        "course_not_found": NOT_FOUND,
+        # Two dates that each are valid but contradict each other (a schema cannot say it): a conflict.
+        "session_end_before_start": CONFLICT,
+        "max_below_taken": CONFLICT,
+        "session_has_reservations": CONFLICT,
+        "session_not_found": NOT_FOUND,
+    }
 
 
 class PartyReservationError(ReservationError):

@@ -1,85 +1,110 @@
-"""Locking: the lock order every bookings write follows, and the checks done under the session lock.
+"""Locking: the one place the lock order of bookings' writes is written down, and the helpers every writer uses.
 
-Every write that checks seats locks the session row first (STYLE.md 3). Lock order is always:
+Lock order, always (a writer takes only the rows it needs, but never in another order):
 
-    session  →  pass  →  reservation
+    PaymentOrder  →  CourseSession  →  Pass  →  Reservation rows
 
-(a payment capture locks its PaymentOrder before all three). A hold, a booking paid with a pass, a confirmation and
-a cancellation on the same session therefore never deadlock, and a pass's credits are read and changed only under
-its row lock, so a credit is never spent twice. Staff adjustments lock the pass alone.
+- A payment capture or refund (payments) locks its PaymentOrder first, then calls bookings, which lock the rest.
+- Every write that counts or changes seats locks the session row first (`lock_session`,
+  `lock_session_of_reservation`): holds, bookings paid with a pass, confirmations, cancellations, refunds, the
+  staff's session update and delete, and the card order recorded for a hold (payments' `_reservation_order_insert`).
+- Then the pass (`lock_pass`): a pass's credits are read and changed only under its row lock, so a credit is never
+  spent twice. Staff adjustments lock the pass alone.
+- Then the reservations (`lock_reservation`, `lock_member_live_reservation`).
+
+A hold, a booking paid with a pass, a confirmation and a cancellation on the same session therefore never deadlock.
 
 What is confirmed equals what was paid (issue 16): a card order for a hold is recorded under the session and
 reservation locks (payments), and while one is open the hold's participants and price cannot change and no pass may
-pay it (both read the reservation's open orders under the session lock). The capture confirms only a reservation
-whose participants and amount are the order's (`reservation_confirm_for_payment`); otherwise payments refunds.
+pay it (both read the reservation's open orders under the session lock, `payment_open_on`). The capture confirms only
+a reservation whose participants and amount are the order's (`reservation_confirm_for_payment`); otherwise payments
+refunds.
 """
 
 from courses.models import CourseSession
 
 from ..models import (
+    Pass,
     Reservation,
     ReservationStatus,
 )
 from .availability import _check_seats, reservations_release_expired
-from .common import (
-    MSG_ALREADY_RESERVED,
-    MSG_PARTICIPANTS_MIN,
-    MSG_RESERVATION_REQUIRED,
-    MSG_SESSION_NOT_FOUND,
-    MSG_SESSION_PAST,
-    OPEN_PAYMENT_STATUSES,
-    ReservationError,
-    _as_id,
-)
+from .common import OPEN_PAYMENT_STATUSES, ReservationError
 
 
-def _parse_participants(value) -> int:
-    """SPEC.md 5: participants min 1; a non-numeric value falls back to 1."""
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return 1
-    except OverflowError:  # a JSON number such as 1e400 is read as infinity: more than any session holds
-        return 2**31
+def lock_session(session_id: int) -> CourseSession | None:
+    """The session row, locked (the first lock of every seat write), or None when it does not exist."""
+    return CourseSession.objects.select_for_update().filter(pk=session_id).first()
 
 
-def _checked_request_on_locked_session(*, session_id, participants, first_name, last_name, email, now):
-    """The checks every reservation request passes, in SPEC.md's order, then the session row locked (first lock).
+def lock_session_of_reservation(reservation_id: int, *, user=None) -> CourseSession | None:
+    """The session of a reservation (the member's own when `user` is given), locked; None when there is no such
+    reservation. The reservation itself is locked afterwards (`lock_reservation`), after any pass."""
+    reservations = Reservation.objects.filter(pk=reservation_id)
+    if user is not None:
+        reservations = reservations.filter(user=user)
+    session_id = reservations.values_list("session_id", flat=True).first()
+    return None if session_id is None else lock_session(session_id)
 
-    Returns the cleaned names, e-mail and participant count, and the locked session.
-    """
-    first_name, last_name, email = (first_name or "").strip(), (last_name or "").strip(), (email or "").strip()
+
+def lock_pass(pass_id: int, *, member=None) -> Pass | None:
+    """A pass row, locked (after the session, before the reservations); the member's own when `member` is given."""
+    passes = Pass.objects.select_for_update().filter(pk=pass_id)
+    if member is not None:
+        passes = passes.filter(member=member)
+    return passes.first()
+
+
+def lock_reservation(reservation_id: int) -> Reservation:
+    """A reservation row, locked (last: after its session and any pass)."""
+    return Reservation.objects.select_for_update().get(pk=reservation_id)
+
+
+def lock_member_live_reservation(*, session: CourseSession, user) -> Reservation | None:
+    """Under the session lock: the member's held or confirmed reservation on the session, locked."""
+    return (
+        session.reservations.select_for_update()
+        .filter(user=user, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED])
+        .first()
+    )
+
+
+def checked_request_on_locked_session(*, session_id: int, participants: int, first_name, last_name, email, now):
+    """The checks every reservation request passes, in SPEC.md's order, then the session row locked (first lock),
+    existing and not started. Returns the trimmed names and e-mail, the participant count and the locked session."""
+    first_name, last_name, email = first_name.strip(), last_name.strip(), email.strip()
     if not (first_name and last_name and email):
-        raise ReservationError(MSG_RESERVATION_REQUIRED)
-    participants = _parse_participants(participants)
+        raise ReservationError.of("reservation_required")
     if participants < 1:
-        raise ReservationError(MSG_PARTICIPANTS_MIN)
-    session = CourseSession.objects.select_for_update().filter(pk=_as_id(session_id) or 0).first()
+        raise ReservationError.of("participants_min", field="participants")
+    session = lock_session(session_id)
     if session is None:
-        raise ReservationError(MSG_SESSION_NOT_FOUND)
+        raise ReservationError.of("session_not_found", field="session_id")
     if session.start <= now:
-        raise ReservationError(MSG_SESSION_PAST)
+        raise ReservationError.of("session_past")
     return first_name, last_name, email, participants, session
 
 
-def _payment_open_on(reservation: Reservation | None) -> bool:
+def payment_open_on(reservation: Reservation | None) -> bool:
     """Whether a card payment order is being paid for this hold (read under the session lock, which order creation
     takes too, so none can appear meanwhile)."""
     return reservation is not None and reservation.payment_orders.filter(status__in=OPEN_PAYMENT_STATUSES).exists()
 
 
-def _member_hold_with_seats_checked(*, session: CourseSession, user, participants: int, now) -> Reservation | None:
+def member_hold_with_seats_checked(*, session: CourseSession, user, participants: int, now) -> Reservation | None:
     """Under the session lock: free lapsed holds, refuse a second confirmed reservation, check the seats.
 
     Returns the member's unpaid hold on this session, which the caller updates instead of creating another.
     """
     reservations_release_expired(session_id=session.pk, now=now)
-    existing = (
-        session.reservations.select_for_update()
-        .filter(user=user, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED])
-        .first()
-    )
+    existing = lock_member_live_reservation(session=session, user=user)
     if existing is not None and existing.status == ReservationStatus.CONFIRMED:
-        raise ReservationError(MSG_ALREADY_RESERVED)
+        raise ReservationError.of("already_reserved")
     _check_seats(session=session, existing=existing, participants=participants, now=now)
     return existing
+
+
+# The former private names, used by the passes module.
+_checked_request_on_locked_session = checked_request_on_locked_session
+_payment_open_on = payment_open_on
+_member_hold_with_seats_checked = member_hold_with_seats_checked

@@ -8,25 +8,19 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from courses.models import CourseSession
-
 from ..models import (
     Reservation,
     ReservationStatus,
 )
 from .availability import active_reservations_q, session_seats_taken
-from .common import (
-    MSG_ALREADY_RESERVED,
-    MSG_AMOUNT_MISMATCH,
-    MSG_HOLD_LOST,
-    MSG_PARTICIPANTS_LOCKED_BY_PAYMENT,
-    MSG_PAYMENT_DOES_NOT_MATCH,
-    MSG_RESERVATION_ALREADY_PAID,
-    MSG_RESERVATION_NOT_FOUND,
-    MSG_RESERVATION_WAS_CANCELLED,
-    ReservationError,
+from .common import ReservationError
+from .locking import (
+    checked_request_on_locked_session,
+    lock_reservation,
+    lock_session_of_reservation,
+    member_hold_with_seats_checked,
+    payment_open_on,
 )
-from .locking import _checked_request_on_locked_session, _member_hold_with_seats_checked, _payment_open_on
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +64,7 @@ def reservation_hold(
     `expected_total`, when the browser sends one, must equal the server's price (DECISIONS.md 12).
     """
     now = timezone.now()
-    first_name, last_name, email, participants, session = _checked_request_on_locked_session(
+    first_name, last_name, email, participants, session = checked_request_on_locked_session(
         session_id=session_id,
         participants=participants,
         first_name=first_name,
@@ -80,18 +74,18 @@ def reservation_hold(
     )
     if expected_total is not None:
         expected = (session.price_per_participant * participants).quantize(Decimal("0.01"))
-        if Decimal(expected_total).quantize(Decimal("0.01")) != expected:
-            raise ReservationError(MSG_AMOUNT_MISMATCH.format(expected=expected))
-    existing = _member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
+        if expected_total.quantize(Decimal("0.01")) != expected:
+            raise ReservationError.of("amount_mismatch", field="total_amount", expected=expected)
+    existing = member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
     fields = {
         **_reservation_details(session, participants, first_name, last_name, email, message),
         "status": ReservationStatus.HELD,
         "hold_expires_at": now + timedelta(minutes=settings.SEAT_HOLD_MINUTES),
     }
-    if _payment_open_on(existing):
+    if payment_open_on(existing):
         # An order prices this hold: its seats and price stay what the order pays (issue 16).
         if participants != existing.participants:
-            raise ReservationError(MSG_PARTICIPANTS_LOCKED_BY_PAYMENT.format(participants=existing.participants))
+            raise ReservationError.of("participants_locked_by_payment", participants=existing.participants)
         fields["unit_price"] = existing.unit_price
     return _reservation_save(existing=existing, session=session, user=user, fields=fields)
 
@@ -103,11 +97,10 @@ def reservation_confirm(*, reservation_id: int) -> Reservation:
     A hold that lapsed is confirmed only if its seats are still free. The French confirmation e-mail with its
     .ics goes out once, after the commit of the transition.
     """
-    session_id = Reservation.objects.filter(pk=reservation_id).values_list("session_id", flat=True).first()
-    if session_id is None:
-        raise ReservationError(MSG_RESERVATION_NOT_FOUND)
-    session = CourseSession.objects.select_for_update().get(pk=session_id)
-    reservation = Reservation.objects.select_for_update().get(pk=reservation_id)
+    session = lock_session_of_reservation(reservation_id)
+    if session is None:
+        raise ReservationError.of("reservation_not_found")
+    reservation = lock_reservation(reservation_id)
     if reservation.status == ReservationStatus.CONFIRMED:
         return reservation
     now = timezone.now()
@@ -121,9 +114,9 @@ def reservation_confirm(*, reservation_id: int) -> Reservation:
             .filter(active_reservations_q(now))
             .exists()
         ):
-            raise ReservationError(MSG_ALREADY_RESERVED)
+            raise ReservationError.of("already_reserved")
         if session_seats_taken(session=session, now=now) + reservation.participants > session.max_attendees:
-            raise ReservationError(MSG_HOLD_LOST)
+            raise ReservationError.of("hold_lost")
     reservation.status = ReservationStatus.CONFIRMED
     reservation.confirmed_at = now
     reservation.hold_expires_at = None
@@ -137,21 +130,19 @@ def reservation_confirm_for_payment(*, reservation_id: int, participants: int, a
     """Confirm the reservation a captured card payment paid for, only if the payment is exactly what it costs.
 
     Called by payments inside the capture, under the PaymentOrder's row lock (then session → reservation, the
-    module's lock order). Raises ReservationError, confirming nothing, when the reservation is already confirmed
+    lock order in locking.py). Raises ReservationError, confirming nothing, when the reservation is already confirmed
     (by another payment or a pass), was cancelled, no longer has the participants and amount the order paid for, or
     lost its seats after its hold lapsed: the caller refunds.
     """
-    session_id = Reservation.objects.filter(pk=reservation_id).values_list("session_id", flat=True).first()
-    if session_id is None:
-        raise ReservationError(MSG_RESERVATION_NOT_FOUND)
-    CourseSession.objects.select_for_update().get(pk=session_id)
-    reservation = Reservation.objects.select_for_update().get(pk=reservation_id)
+    if lock_session_of_reservation(reservation_id) is None:
+        raise ReservationError.of("reservation_not_found")
+    reservation = lock_reservation(reservation_id)
     if reservation.status == ReservationStatus.CONFIRMED or reservation.paid_with_pass_id:
-        raise ReservationError(MSG_RESERVATION_ALREADY_PAID)
+        raise ReservationError.of("reservation_already_paid")
     if reservation.status == ReservationStatus.CANCELLED:
-        raise ReservationError(MSG_RESERVATION_WAS_CANCELLED)
+        raise ReservationError.of("reservation_was_cancelled")
     if reservation.participants != participants or reservation.total_amount != amount:
-        raise ReservationError(MSG_PAYMENT_DOES_NOT_MATCH)
+        raise ReservationError.of("payment_does_not_match")
     return reservation_confirm(reservation_id=reservation_id)
 
 

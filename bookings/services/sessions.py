@@ -1,7 +1,13 @@
-"""Course sessions (staff): create, update, delete."""
+"""Course sessions (staff): create, update, delete.
+
+These writes change `courses.CourseSession`, but they live in bookings because they need its seat counts (a session
+cannot drop below the places already reserved, nor be deleted once reserved) and its lock order (locking.py):
+courses knows nothing of reservations (payments → bookings → courses). The API validates and types the payload
+(bookings/apis/sessions.py); these functions take typed values and keep the rules that need the database.
+"""
 
 from datetime import datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
@@ -10,82 +16,90 @@ from courses.models import Course, CourseSession, Level
 from studio.cache import bump_public_cache
 
 from .availability import session_seats_taken
-from .common import MSG_SESSION_NOT_FOUND, SessionError
-
-# --- Staff session form (SPEC.md 5, 7, 8) ---
-MSG_SESSION_FIELDS_REQUIRED = "Veuillez renseigner le cours, la date et le professeur."
-MSG_COURSE_NOT_FOUND = "Ce cours n'existe pas."
-MSG_SESSION_DATE_INVALID = "La date doit être au format AAAA-MM-JJ HH:MM:SS."
-MSG_SESSION_END_BEFORE_START = "La fin de la session doit être après son début."
-MSG_MAX_ATTENDEES_MIN = "Le nombre de places doit être d'au moins 1."
-MSG_MAX_BELOW_TAKEN = "Impossible de descendre sous {taken} place(s) : elles sont déjà réservées."
-MSG_LEVEL_INVALID = "Le niveau doit être Débutant, Intermédiaire, Avancé ou Tous niveaux."
-MSG_PRICE_INVALID = "Le prix par participant doit être un montant positif."
-MSG_SESSION_HAS_RESERVATIONS = (
-    "Impossible de supprimer cette session : elle a déjà des réservations. Modifiez-la plutôt."
+from .common import (
+    MSG_COURSE_NOT_FOUND,
+    MSG_LEVEL_INVALID,
+    MSG_MAX_ATTENDEES_MAX,
+    MSG_MAX_ATTENDEES_MIN,
+    MSG_MAX_BELOW_TAKEN,
+    MSG_PRICE_INVALID,
+    MSG_SESSION_DATE_INVALID,
+    MSG_SESSION_END_BEFORE_START,
+    MSG_SESSION_FIELDS_REQUIRED,
+    MSG_SESSION_HAS_RESERVATIONS,
+    SessionError,
 )
+from .locking import lock_session
+
 MSG_SESSION_ADDED = "Session ajoutée avec succès !"
 MSG_SESSION_UPDATED = "Session modifiée avec succès !"
 MSG_SESSION_DELETED = "Session supprimée avec succès !"
 
+__all__ = [
+    "MSG_COURSE_NOT_FOUND",
+    "MSG_LEVEL_INVALID",
+    "MSG_MAX_ATTENDEES_MAX",
+    "MSG_MAX_ATTENDEES_MIN",
+    "MSG_MAX_BELOW_TAKEN",
+    "MSG_PRICE_INVALID",
+    "MSG_SESSION_ADDED",
+    "MSG_SESSION_DATE_INVALID",
+    "MSG_SESSION_DELETED",
+    "MSG_SESSION_END_BEFORE_START",
+    "MSG_SESSION_FIELDS_REQUIRED",
+    "MSG_SESSION_HAS_RESERVATIONS",
+    "MSG_SESSION_UPDATED",
+    "course_session_create",
+    "course_session_delete",
+    "course_session_update",
+]
 
-def parse_paris_datetime(value) -> datetime:
-    """'YYYY-MM-DD HH:MM:SS' (SPEC.md 7) read as Europe/Paris; also accepts 'YYYY-MM-DDTHH:MM' and ISO with offset."""
-    if isinstance(value, datetime):
-        parsed = value
-    else:
-        text = str(value or "").strip()
-        if not text:
-            raise SessionError(MSG_SESSION_FIELDS_REQUIRED)
-        try:
-            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-        except ValueError:
-            raise SessionError(MSG_SESSION_DATE_INVALID) from None
-    if timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, timezone.get_default_timezone())
-    return parsed
 
-
-def _session_fields(*, course_id, start, instructor, level, max_attendees, details, end, price_per_participant) -> dict:
-    instructor = (instructor or "").strip()
-    if not course_id or not start or not instructor:
-        raise SessionError(MSG_SESSION_FIELDS_REQUIRED)
+def _session_fields(
+    *,
+    course_id: int,
+    start: datetime,
+    instructor: str,
+    level: str,
+    max_attendees: int,
+    details: str,
+    end: datetime | None,
+    price_per_participant: Decimal | None,
+) -> dict:
+    """The rules the payload's types cannot say: the course exists, the session ends after it starts."""
+    instructor = instructor.strip()
+    if not instructor:
+        raise SessionError.of("session_fields_required", field="instructor")
+    course = Course.objects.filter(pk=course_id).first()
+    if course is None:
+        raise SessionError.of("course_not_found", field="course_id")
+    if timezone.is_naive(start):
+        start = timezone.make_aware(start, timezone.get_default_timezone())
+    if end is not None and timezone.is_naive(end):
+        end = timezone.make_aware(end, timezone.get_default_timezone())
     try:
-        course = Course.objects.get(pk=int(course_id))
-    except (Course.DoesNotExist, TypeError, ValueError):
-        raise SessionError(MSG_COURSE_NOT_FOUND) from None
-    start = parse_paris_datetime(start)
-    end = parse_paris_datetime(end) if end else start + timedelta(minutes=course.duration or 60)
+        end = end or start + timedelta(minutes=course.duration or 60)
+    except OverflowError:  # a start at the end of year 9999
+        raise SessionError.of("session_date_invalid", field="date") from None
     if end <= start:
-        raise SessionError(MSG_SESSION_END_BEFORE_START)
-    level = (level or "").strip()
+        raise SessionError.of("session_end_before_start", field="end_date")
     if level and level not in Level.values:
-        raise SessionError(MSG_LEVEL_INVALID)
-    if max_attendees in (None, ""):
-        max_attendees = 10
-    try:
-        max_attendees = int(max_attendees)
-    except (TypeError, ValueError):
-        raise SessionError(MSG_MAX_ATTENDEES_MIN) from None
+        raise SessionError.of("level_invalid", field="level")
     if max_attendees < 1:
-        raise SessionError(MSG_MAX_ATTENDEES_MIN)
+        raise SessionError.of("max_attendees_min", field="max_attendees")
     fields = {
         "course": course,
         "start": start,
         "end": end,
-        "instructor": instructor[:150],
+        "instructor": instructor,
         "level": level,
         "max_attendees": max_attendees,
         "details": details or "",
     }
-    if price_per_participant not in (None, ""):
-        try:
-            price = Decimal(str(price_per_participant)).quantize(Decimal("0.01"))
-        except (InvalidOperation, ValueError):
-            raise SessionError(MSG_PRICE_INVALID) from None
-        if price < 0:
-            raise SessionError(MSG_PRICE_INVALID)
-        fields["price_per_participant"] = price
+    if price_per_participant is not None:
+        if price_per_participant < 0:
+            raise SessionError.of("price_invalid", field="price_per_participant")
+        fields["price_per_participant"] = price_per_participant.quantize(Decimal("0.01"))
     return fields
 
 
@@ -93,13 +107,13 @@ def _session_fields(*, course_id, start, instructor, level, max_attendees, detai
 def course_session_create(
     *,
     course_id: int,
-    start,
+    start: datetime,
     instructor: str,
     level: str = "",
-    max_attendees: int | None = 10,
+    max_attendees: int = 10,
     details: str = "",
-    end=None,
-    price_per_participant=None,
+    end: datetime | None = None,
+    price_per_participant: Decimal | None = None,
 ) -> CourseSession:
     fields = _session_fields(
         course_id=course_id,
@@ -121,19 +135,18 @@ def course_session_update(
     *,
     session_id: int,
     course_id: int,
-    start,
+    start: datetime,
     instructor: str,
     level: str = "",
-    max_attendees: int | None = 10,
+    max_attendees: int = 10,
     details: str | None = None,
-    end=None,
-    price_per_participant=None,
+    end: datetime | None = None,
+    price_per_participant: Decimal | None = None,
 ) -> CourseSession:
     """Change a session. Places cannot drop below the seats already taken (checked under the session lock)."""
-    try:
-        session = CourseSession.objects.select_for_update().get(pk=session_id)
-    except CourseSession.DoesNotExist:
-        raise SessionError(MSG_SESSION_NOT_FOUND) from None
+    session = lock_session(session_id)
+    if session is None:
+        raise SessionError.of("session_not_found")
     fields = _session_fields(
         course_id=course_id,
         start=start,
@@ -146,7 +159,7 @@ def course_session_update(
     )
     taken = session_seats_taken(session=session)
     if fields["max_attendees"] < taken:
-        raise SessionError(MSG_MAX_BELOW_TAKEN.format(taken=taken))
+        raise SessionError.of("max_below_taken", field="max_attendees", taken=taken)
     for name, value in fields.items():
         setattr(session, name, value)
     session.save()
@@ -157,14 +170,10 @@ def course_session_update(
 @transaction.atomic
 def course_session_delete(*, session_id: int) -> None:
     """Delete a session that nobody ever reserved; reservations are booking records and are kept."""
-    try:
-        session = CourseSession.objects.select_for_update().get(pk=session_id)
-    except CourseSession.DoesNotExist:
-        raise SessionError(MSG_SESSION_NOT_FOUND) from None
+    session = lock_session(session_id)
+    if session is None:
+        raise SessionError.of("session_not_found")
     if session.reservations.exists():
-        raise SessionError(MSG_SESSION_HAS_RESERVATIONS)
+        raise SessionError.of("session_has_reservations")
     session.delete()
     bump_public_cache()
-
-
-# --- EVJF / EVG ---

@@ -335,3 +335,76 @@ def test_feed_is_cached_and_a_reservation_refreshes_it(api_client, member, djang
         user=member, session_id=session.pk, participants=2, first_name="Emma", last_name="Petit", email=member.email
     )
     assert api_client.get("/api/course-sessions", params).json()[0]["seats_left"] == 1
+
+
+# --- Typed payloads, statuses carried by the errors (issue 17) ---
+
+
+@pytest.mark.parametrize("participants", ["abc", 2.5, None, 10**6])
+def test_rubbish_participants_are_refused_in_french_never_turned_into_one(api_client, member, participants):
+    api_client.force_authenticate(member)
+    session = CourseSessionFactory()
+    response = api_client.post(
+        "/api/reservations-courses", reservation_payload(session, participants=participants), format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == services.MSG_PARTICIPANTS_INVALID.format(max=services.MAX_SESSION_PLACES)
+    assert response.json()["errors"]["participants"]
+    assert not Reservation.objects.exists()
+
+
+def test_reservation_statuses_come_from_the_error_codes(api_client, member):
+    api_client.force_authenticate(member)
+    session = CourseSessionFactory(max_attendees=2)
+    unknown = api_client.post(
+        "/api/reservations-courses", reservation_payload(session, session_id=999999), format="json"
+    )
+    assert unknown.status_code == 404 and unknown.json()["code"] == "session_not_found"
+    assert unknown.json()["error"] == services.MSG_SESSION_NOT_FOUND
+    rubbish_id = api_client.post(
+        "/api/reservations-courses", reservation_payload(session, session_id="x"), format="json"
+    )
+    assert rubbish_id.status_code == 400 and rubbish_id.json()["error"] == services.MSG_SESSION_NOT_FOUND
+    held = api_client.post("/api/reservations-courses", reservation_payload(session), format="json")
+    assert held.status_code == 201
+    Reservation.objects.update(status=ReservationStatus.CONFIRMED)
+    again = api_client.post("/api/reservations-courses", reservation_payload(session), format="json")
+    assert again.status_code == 409 and again.json()["code"] == "already_reserved"
+    assert again.json()["error"] == services.MSG_ALREADY_RESERVED
+    bad_amount = api_client.post(
+        "/api/reservations-courses", reservation_payload(session, total_amount="NaN"), format="json"
+    )
+    assert bad_amount.status_code == 400 and bad_amount.json()["error"] == apis.MSG_AMOUNT_INVALID
+
+
+def test_staff_session_payload_is_typed(api_client, staff):
+    api_client.force_authenticate(staff)
+    course = CourseFactory()
+    base = {"course_id": course.pk, "date": "2031-06-02 19:00:00", "instructor": "Léa"}
+    cases = [
+        ({"date": "02/06/2031 19h"}, services.MSG_SESSION_DATE_INVALID),
+        ({"max_attendees": "beaucoup"}, services.MSG_MAX_ATTENDEES_MIN),
+        ({"max_attendees": 40000}, services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES)),
+        ({"level": "Expert"}, services.MSG_LEVEL_INVALID),
+        ({"price_per_participant": "-1"}, services.MSG_PRICE_INVALID),
+        ({"instructor": "   "}, services.MSG_SESSION_FIELDS_REQUIRED),
+    ]
+    for extra, message in cases:
+        response = api_client.post(FEED, {**base, **extra}, format="json")
+        assert response.status_code == 400, extra
+        assert response.json()["error"] == message
+    missing_course = api_client.post(FEED, {**base, "course_id": 999999}, format="json")
+    assert missing_course.status_code == 404 and missing_course.json()["error"] == services.MSG_COURSE_NOT_FOUND
+    assert not CourseSession.objects.exists()
+    iso = api_client.post(FEED, {**base, "date": "2031-06-02T19:00", "price_per_participant": "30.50"}, format="json")
+    assert iso.status_code == 201 and iso.json()["price_per_participant"] == "30.50"
+
+
+def test_staff_cannot_drop_places_below_the_seats_taken_409(api_client, staff):
+    api_client.force_authenticate(staff)
+    session = CourseSessionFactory(max_attendees=5)
+    ReservationFactory(session=session, participants=3)
+    payload = {"course_id": session.course_id, "date": session.start.isoformat(), "instructor": "X", "max_attendees": 2}
+    response = api_client.put(f"{FEED}/{session.pk}", payload, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "max_below_taken"
+    assert response.json()["error"] == services.MSG_MAX_BELOW_TAKEN.format(taken=3)
