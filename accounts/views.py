@@ -282,7 +282,7 @@ def reset_password_page(request, token):
             )
         except AccountError as error:
             context["error"] = error.message
-            context["valid"] = error.code != "invalid_link"
+            context["valid"] = error.code != "invalid_reset_link"
             status = error.status
         else:
             messages.success(request, services.MSG_PASSWORD_RESET)

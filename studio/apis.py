@@ -1,14 +1,17 @@
-"""Staff APIs of the core under /api/emails/: the mails that did not leave, and their resend (DECISIONS.md 41)."""
+"""Staff APIs of the core under /api/emails/: the mails that did not leave, and their resend (DECISIONS.md 41).
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+A refused resend (`EmailError`: unknown mail 404, already sent 400) goes to the shared exception handler."""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .api import error_response
-from .emails import MSG_EMAIL_REQUEUED, EmailError, email_resend
+from .emails import MSG_EMAIL_REQUEUED, email_resend
+from .models import EmailStatus
 from .pagination import StandardPagination
 from .permissions import IsStudioStaff
+from .schema import ErrorOutput
 from .selectors import emails_undelivered
 
 
@@ -17,12 +20,24 @@ class UndeliveredEmailOutput(serializers.Serializer):
     to = serializers.ListField(child=serializers.CharField())
     subject = serializers.CharField()
     template = serializers.CharField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=EmailStatus.choices, help_text="PENDING (à renvoyer) ou FAILED.")
     status_label = serializers.CharField(source="get_status_display")
-    attempts = serializers.IntegerField()
-    last_error = serializers.CharField()
+    attempts = serializers.IntegerField(min_value=0)
+    last_error = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
     next_attempt_at = serializers.DateTimeField(allow_null=True)
+
+
+class UndeliveredEmailPageOutput(serializers.Serializer):
+    count = serializers.IntegerField(min_value=0)
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = UndeliveredEmailOutput(many=True)
+
+
+class PageQuery(serializers.Serializer):
+    page = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
+    page_size = serializers.IntegerField(required=False, min_value=1, max_value=StandardPagination.max_page_size)
 
 
 class ResendOutput(serializers.Serializer):
@@ -35,8 +50,15 @@ class UndeliveredEmailsApi(APIView):
 
     permission_classes = [IsStudioStaff]
 
-    @extend_schema(responses=UndeliveredEmailOutput(many=True))
+    @extend_schema(
+        parameters=[PageQuery],
+        responses={
+            200: UndeliveredEmailPageOutput,
+            404: OpenApiResponse(ErrorOutput, description="Page au-delà de la liste."),
+        },
+    )
     def get(self, request):
+        PageQuery(data=request.query_params).is_valid(raise_exception=True)
         paginator = StandardPagination()
         page = paginator.paginate_queryset(emails_undelivered(), request, view=self)
         return paginator.get_paginated_response(UndeliveredEmailOutput(page, many=True).data)
@@ -49,11 +71,6 @@ class EmailResendApi(APIView):
 
     @extend_schema(request=None, responses=ResendOutput)
     def post(self, request, email_id: int):
-        try:
-            email = email_resend(email_id=email_id)
-        except EmailError as exc:
-            return error_response(exc.message, exc.status_code)
+        email = email_resend(email_id=email_id)
         email.refresh_from_db()
-        return Response(
-            {"message": MSG_EMAIL_REQUEUED, "email": UndeliveredEmailOutput(email).data}, status=status.HTTP_200_OK
-        )
+        return Response({"message": MSG_EMAIL_REQUEUED, "email": UndeliveredEmailOutput(email).data})

@@ -9,17 +9,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import User
-from .common import AccountError, normalize_email
+from .common import normalize_email
+from .errors import MSG_EMAIL_NOT_CONFIRMED, AccountError
 
-MSG_LOGIN_BLANK = "Veuillez remplir tous les champs."
-MSG_LOGIN_FAILED = "Email ou mot de passe incorrect."
-MSG_EMAIL_NOT_CONFIRMED = (
-    "Votre email n'est pas encore confirmé. Cliquez sur le lien reçu par email, ou demandez-en un nouveau."
-)
-MSG_LOGIN_THROTTLED = (
-    "Trop de tentatives de connexion échouées. Pour votre sécurité, réessayez dans 15 minutes "
-    "ou réinitialisez votre mot de passe."
-)
+RESEND_CONFIRMATION_URL = "/api/users/resend-confirmation"
+
 LOGIN_MAX_FAILURES = 5
 LOGIN_LOCKOUT = timedelta(minutes=15)
 REMEMBER_ME_SECONDS = 7 * 24 * 3600
@@ -60,15 +54,18 @@ def user_authenticate(*, email: str, password: str, ip: str) -> User:
     email = normalize_email(email)
     password = password or ""
     if not email or not password.strip():
-        raise AccountError(MSG_LOGIN_BLANK, code="blank")
+        raise AccountError.of("blank")
     if login_is_throttled(email=email, ip=ip):
-        raise AccountError(MSG_LOGIN_THROTTLED, status=429, code="throttled")
+        raise AccountError.of("throttled")
     user = authenticate(None, email=email, password=password)
     if user is None:
         _login_failure_record(email, ip)
-        raise AccountError(MSG_LOGIN_FAILED, status=401, code="invalid_credentials")
+        raise AccountError.of("invalid_credentials")
     if not user.email_confirmed:
-        raise AccountError(MSG_EMAIL_NOT_CONFIRMED, status=403, code="email_not_confirmed")
+        # The body says where to ask for a new link (the login island offers it on this code).
+        raise AccountError(
+            MSG_EMAIL_NOT_CONFIRMED, code="email_not_confirmed", extra={"resendUrl": RESEND_CONFIRMATION_URL}
+        )
     cache.delete(_throttle_key(email, ip))
     return user
 

@@ -11,12 +11,10 @@ from studio.ratelimit import recipient_quota_take
 
 from ..models import AccountToken, TokenPurpose, User
 from .authentication import user_refresh_tokens_revoke
-from .common import MSG_PASSWORDS_DIFFER, AccountError, _absolute, _check_password, normalize_email
+from .common import AccountError, _absolute, _check_password, normalize_email
 from .tokens import RESET_LINK_LIFETIME, account_token_create, account_token_find
 
-MSG_FORGOT_EMAIL_REQUIRED = "❌ Veuillez entrer un email valide."
 MSG_FORGOT_SENT = "Si un compte existe pour cet email, un lien de réinitialisation vient d'être envoyé."
-MSG_RESET_LINK_INVALID = "Lien invalide ou expiré."
 MSG_PASSWORD_RESET = "Votre mot de passe a été réinitialisé. Vous pouvez vous connecter."
 SUBJECT_RESET = "Réinitialisation de votre mot de passe"
 
@@ -30,11 +28,11 @@ def password_reset_request(*, email: str) -> None:
 
     email = normalize_email(email)
     if not email or len(email) > 254:
-        raise AccountError(MSG_FORGOT_EMAIL_REQUIRED, field="email")
+        raise AccountError.of("email_required", field="email")
     try:
         validate_email(email)
     except ValidationError:
-        raise AccountError(MSG_FORGOT_EMAIL_REQUIRED, field="email") from None
+        raise AccountError.of("email_required", field="email") from None
     password_reset_mail_send.enqueue(email=email)
 
 
@@ -68,10 +66,10 @@ def password_reset_confirm(*, token: str, new_password: str, confirm_password: s
     with transaction.atomic():
         found = account_token_find(token=token, purpose=TokenPurpose.RESET_PASSWORD, lock=True)
         if found is None:
-            raise AccountError(MSG_RESET_LINK_INVALID, code="invalid_link")
+            raise AccountError.of("invalid_reset_link")
         user = found.user
         if confirm_password is not None and new_password != confirm_password:
-            raise AccountError(MSG_PASSWORDS_DIFFER, field="confirmPassword")
+            raise AccountError.of("passwords_differ", field="confirmPassword")
         _check_password(new_password, user=user, field="newPassword")
         now = timezone.now()
         user.set_password(new_password)

@@ -10,7 +10,6 @@ from django.urls import reverse
 from django.utils import timezone
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from studio.api import MSG_TEXT_TOO_LONG
 from studio.emails import send_templated_email
 from studio.ratelimit import recipient_quota_take
 
@@ -25,21 +24,13 @@ from .common import (
     normalize_email,
     normalize_phone,
 )
-from .registration import MSG_CONFIRM_LINK_INVALID, MSG_EMAIL_TAKEN
 from .staff import (
-    MSG_LAST_ADMIN,
-    MSG_ROLE_CHANGE_FORBIDDEN,
-    MSG_ROLE_INVALID,
-    MSG_STAFF_EMAIL_FORBIDDEN,
     user_can_change_email,
     user_edit_refusal,
 )
 from .tokens import EMAIL_CHANGE_LINK_LIFETIME, account_token_create, account_token_find
 
 MSG_PROFILE_UPDATED = "Profil mis à jour avec succès."
-MSG_NAMES_REQUIRED = "❌ Le prénom et le nom sont obligatoires."
-MSG_AVATAR_INVALID = "Seules les images JPEG, PNG, GIF ou WebP sont acceptées pour l'avatar."
-MSG_AVATAR_TOO_LARGE = "L'avatar ne doit pas dépasser {max_mb} Mo."
 MSG_EMAIL_CHANGE_PENDING = (
     "Un lien de confirmation a été envoyé à la nouvelle adresse : l'email changera quand il aura été suivi."
 )
@@ -57,22 +48,22 @@ def avatar_process(upload) -> ContentFile:
     """Check an uploaded avatar by its content (fully decoded) and return it resized, as WebP."""
     max_bytes = settings.MAX_AVATAR_UPLOAD_BYTES
     if upload.size > max_bytes:
-        raise AccountError(MSG_AVATAR_TOO_LARGE.format(max_mb=max_bytes // (1024 * 1024)), field="avatar")
+        raise AccountError.of("avatar_too_large", field="avatar", max_mb=max_bytes // (1024 * 1024))
     try:
         upload.seek(0)
         with Image.open(upload) as probe:
             if probe.format not in AVATAR_FORMATS:
-                raise AccountError(MSG_AVATAR_INVALID, field="avatar")
+                raise AccountError.of("avatar_invalid", field="avatar")
             width, height = probe.size
             if width * height > AVATAR_MAX_PIXELS:
-                raise AccountError(MSG_AVATAR_INVALID, field="avatar")
+                raise AccountError.of("avatar_invalid", field="avatar")
             probe.load()  # a full decode: a truncated or forged file fails here
             image = ImageOps.exif_transpose(probe)
             image = image.convert("RGBA" if "A" in image.getbands() or "transparency" in probe.info else "RGB")
     except AccountError:
         raise
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError, SyntaxError):
-        raise AccountError(MSG_AVATAR_INVALID, field="avatar") from None
+        raise AccountError.of("avatar_invalid", field="avatar") from None
     image = ImageOps.fit(image, (AVATAR_SIZE_PX, AVATAR_SIZE_PX), Image.Resampling.LANCZOS)
     buffer = io.BytesIO()
     image.save(buffer, format="WEBP", quality=85)
@@ -99,9 +90,9 @@ def user_update(
         if field in data:
             changes[field] = (data.get(field) or "").strip()
             if len(changes[field]) > max_length:
-                raise AccountError(MSG_TEXT_TOO_LONG.format(max_length=max_length), field=field)
+                raise AccountError.of("text_too_long", field=field, max_length=max_length)
     if ("first_name" in changes and not changes["first_name"]) or ("last_name" in changes and not changes["last_name"]):
-        raise AccountError(MSG_NAMES_REQUIRED)
+        raise AccountError.of("names_required")
     if "country" in changes and not changes["country"]:
         changes["country"] = DEFAULT_COUNTRY
     # Checked as at registration when they change; an old account's empty value does not block other edits.
@@ -116,19 +107,19 @@ def user_update(
         email = normalize_email(data.get("email"))
         if email != user.email and email != user.pending_email:
             if not user_can_change_email(actor=actor, target=user):
-                raise AccountError(MSG_STAFF_EMAIL_FORBIDDEN, status=403, field="email")
+                raise AccountError.of("staff_email_forbidden", field="email")
             if len(email) > 254:
-                raise AccountError(MSG_TEXT_TOO_LONG.format(max_length=254), field="email")
+                raise AccountError.of("text_too_long", field="email", max_length=254)
             _check_email(email)
             if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
-                raise AccountError(MSG_EMAIL_TAKEN, status=409, field="email")
+                raise AccountError.of("email_taken", field="email")
             new_email = email
     if "role" in data and data.get("role") not in (None, "") and data.get("role") != user.role:
         role = data.get("role")
         if not actor.is_admin:
-            raise AccountError(MSG_ROLE_CHANGE_FORBIDDEN, status=403, field="role")
+            raise AccountError.of("role_change_forbidden", field="role")
         if role not in Role.values:
-            raise AccountError(MSG_ROLE_INVALID, field="role")
+            raise AccountError.of("role_invalid", field="role")
         changes["role"] = role
     new_avatar = avatar_process(avatar) if avatar else None
 
@@ -138,7 +129,7 @@ def user_update(
             # Row-locking every admin keeps two admins from demoting each other at once.
             admins = list(User.objects.select_for_update().filter(role=Role.ADMIN, is_active=True).values_list("pk"))
             if len(admins) <= 1:
-                raise AccountError(MSG_LAST_ADMIN, status=400, field="role")
+                raise AccountError.of("last_admin", field="role")
         for field, value in changes.items():
             setattr(locked, field, value)
         old_avatar_name = locked.avatar.name if (new_avatar or remove_avatar) and locked.avatar else None
@@ -149,7 +140,7 @@ def user_update(
         try:
             locked.save()
         except IntegrityError:
-            raise AccountError(MSG_EMAIL_TAKEN, status=409, field="email") from None
+            raise AccountError.of("email_taken", field="email") from None
         if new_email:
             email_change_request(user=locked, new_email=new_email)
     if old_avatar_name:
@@ -200,12 +191,12 @@ def email_change_confirm(*, token: str) -> User:
     with transaction.atomic():
         found = account_token_find(token=token, purpose=TokenPurpose.CHANGE_EMAIL, lock=True)
         if found is None:
-            raise AccountError(MSG_CONFIRM_LINK_INVALID, code="invalid_link")
+            raise AccountError.of("invalid_link")
         user = User.objects.select_for_update().get(pk=found.user_id)
         if not user.pending_email:
-            raise AccountError(MSG_CONFIRM_LINK_INVALID, code="invalid_link")
+            raise AccountError.of("invalid_link")
         if User.objects.filter(email__iexact=user.pending_email).exclude(pk=user.pk).exists():
-            raise AccountError(MSG_EMAIL_TAKEN, status=409, code="email_taken")
+            raise AccountError.of("email_taken")
         now = timezone.now()
         AccountToken.objects.filter(
             user=user, purpose__in=[TokenPurpose.CHANGE_EMAIL, TokenPurpose.RESET_PASSWORD], used_at__isnull=True
@@ -216,5 +207,5 @@ def email_change_confirm(*, token: str) -> User:
         try:
             user.save(update_fields=["email", "pending_email", "email_confirmed_at"])
         except IntegrityError:
-            raise AccountError(MSG_EMAIL_TAKEN, status=409, code="email_taken") from None
+            raise AccountError.of("email_taken") from None
     return user

@@ -13,7 +13,6 @@ from studio.ratelimit import recipient_quota_take
 from ..models import Role, TokenPurpose, User
 from .common import (
     DEFAULT_COUNTRY,
-    MSG_PASSWORDS_DIFFER,
     AccountError,
     _absolute,
     _check_email,
@@ -25,20 +24,15 @@ from .common import (
     normalize_email,
     normalize_phone,
 )
-from .passwords import MSG_FORGOT_EMAIL_REQUIRED
 from .tokens import CONFIRMATION_LINK_LIFETIME, account_token_create, account_token_find
 
 # --- Registration (SPEC.md 5, in this order) ----------------------------------------------------------------
-MSG_REQUIRED_FIELDS = "❌ Tous les champs obligatoires doivent être remplis."
-MSG_CGU_REQUIRED = "❌ Vous devez accepter les conditions générales d'utilisation."
 # Beyond SPEC.md: an e-mail that already has an account (the common-password check is in .common).
-MSG_EMAIL_TAKEN = "❌ Un compte existe déjà avec cet email. Connectez-vous ou utilisez « Mot de passe oublié »."
 MSG_REGISTERED = "Inscription réussie ! Vérifiez votre boîte mail."
 # DECISIONS.md 30: an address that already has an account is answered as a new one; its owner gets this e-mail.
 SUBJECT_ACCOUNT_EXISTS = "Vous avez déjà un compte"
 
 # --- E-mail confirmation (DECISIONS.md 10) ----------------------------------------------------------------
-MSG_CONFIRM_LINK_INVALID = "Lien de confirmation invalide ou expiré."
 MSG_EMAIL_CONFIRMED = "Votre email est confirmé ! Vous pouvez maintenant vous connecter."
 MSG_CONFIRMATION_RESENT = (
     "Si un compte en attente de confirmation existe pour cet email, un nouveau lien vient d'être envoyé."
@@ -78,15 +72,15 @@ def registration_check(data: RegistrationData) -> None:
     """SPEC.md 5's seven checks, in order: the first that fails gives its message (after the length bounds)."""
     _check_lengths(data.__dict__, REGISTRATION_MAX_LENGTHS)
     if not (data.last_name and data.first_name and data.email and data.password):
-        raise AccountError(MSG_REQUIRED_FIELDS)
+        raise AccountError.of("required_fields")
     _check_phone(data.phone)
     _check_email(data.email)
     _check_postal_code(data.postal_code)
     _check_password(data.password)
     if data.password != data.confirm_password:
-        raise AccountError(MSG_PASSWORDS_DIFFER, field="confirmPassword")
+        raise AccountError.of("passwords_differ", field="confirmPassword")
     if not data.accept_cgu:
-        raise AccountError(MSG_CGU_REQUIRED, field="acceptCGU")
+        raise AccountError.of("cgu_required", field="acceptCGU")
 
 
 def user_register(
@@ -185,7 +179,7 @@ def email_confirm(*, token: str) -> User:
     with transaction.atomic():
         found = account_token_find(token=token, purpose=TokenPurpose.CONFIRM_EMAIL, lock=True)
         if found is None:
-            raise AccountError(MSG_CONFIRM_LINK_INVALID, code="invalid_link")
+            raise AccountError.of("invalid_link")
         now = timezone.now()
         found.used_at = now
         found.save(update_fields=["used_at"])
@@ -203,7 +197,7 @@ def email_confirmation_resend(*, email: str) -> None:
 
     email = normalize_email(email)
     if not email or len(email) > 254:
-        raise AccountError(MSG_FORGOT_EMAIL_REQUIRED, field="email")
+        raise AccountError.of("email_required", field="email")
     confirmation_resend_send.enqueue(email=email)
 
 

@@ -1,0 +1,63 @@
+"""The `users/*` calls of SPEC.md 7 (under /api/, DECISIONS.md 1), split by domain: `auth` (register, e-mail
+confirmation, login, tokens, logout, password reset) and `users` (profile, staff list and detail); `serializers`
+holds what they accept and answer. The old names stay importable from `accounts.apis`."""
+
+from .auth import (
+    ForgotPasswordApi,
+    LoginApi,
+    LogoutApi,
+    RegisterApi,
+    ResendConfirmationApi,
+    ResetPasswordApi,
+    TokenRefreshApi,
+    ValidateEmailApi,
+    client_ip,
+)
+from .serializers import (
+    PROFILE_FIELDS,
+    EmailInput,
+    LoginInput,
+    LoginOutput,
+    LogoutInput,
+    MessageOutput,
+    ProfileInput,
+    RefreshInput,
+    RefreshOutput,
+    RegisterInput,
+    ResetPasswordInput,
+    UserListQuery,
+    UserOutput,
+    UserPageOutput,
+    UserUpdateOutput,
+)
+from .users import ProfileApi, UserDetailApi, UserListApi
+
+__all__ = [
+    "PROFILE_FIELDS",
+    "EmailInput",
+    "ForgotPasswordApi",
+    "LoginApi",
+    "LoginInput",
+    "LoginOutput",
+    "LogoutApi",
+    "LogoutInput",
+    "MessageOutput",
+    "ProfileApi",
+    "ProfileInput",
+    "RefreshInput",
+    "RefreshOutput",
+    "RegisterApi",
+    "RegisterInput",
+    "ResendConfirmationApi",
+    "ResetPasswordApi",
+    "ResetPasswordInput",
+    "TokenRefreshApi",
+    "UserDetailApi",
+    "UserListApi",
+    "UserListQuery",
+    "UserOutput",
+    "UserPageOutput",
+    "UserUpdateOutput",
+    "ValidateEmailApi",
+    "client_ip",
+]

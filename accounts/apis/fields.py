@@ -1,0 +1,82 @@
+"""Input fields of the account APIs that say in the OpenAPI schema exactly what they accept (issue 17)."""
+
+from collections.abc import Mapping
+
+from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from studio.parsers import MSG_TEXT_TOO_LONG
+
+# DRF refuses the NUL character in every text; the pattern says so in the schema.
+NO_NUL = RegexValidator(r"^[^\x00]*$")
+# What `normalize_phone` turns into ten digits: digits with spaces, dots or dashes between them.
+PHONE_PATTERN = r"^[\s.\-]*(?:\d[\s.\-]*){10}$"
+POSTAL_CODE_PATTERN = r"^\s*\d{5}\s*$"
+# Something that is not only spaces (the services strip the text before checking it is there).
+NOT_BLANK_PATTERN = r"\S"
+
+TRUE_WORDS = {"1", "true", "on", "yes", "oui"}
+
+
+class Text(serializers.CharField):
+    """A string and nothing else: DRF's CharField turns a number or a boolean into text, this one refuses it."""
+
+    def __init__(self, *, messages: dict | None = None, **kwargs):
+        kwargs.setdefault("error_messages", {})
+        kwargs["error_messages"] = {"max_length": MSG_TEXT_TOO_LONG, **kwargs["error_messages"], **(messages or {})}
+        super().__init__(**kwargs)
+        self.validators.append(NO_NUL)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class PatternText(Text):
+    """A string matching `pattern` (documented as such), refused with `message` otherwise."""
+
+    def __init__(self, pattern: str, message: str, **kwargs):
+        super().__init__(**kwargs)
+        self.validators.append(RegexValidator(pattern, message=message))
+
+
+class StrictEmail(serializers.EmailField):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.validators.append(NO_NUL)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBoolean(serializers.BooleanField):
+    """JSON true/false; from a form, the words a checkbox or a select sends ("on", "true", "1", "false", "0"…)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            return data
+        if isinstance(data, str) and _is_form(self):
+            return super().to_internal_value(data)
+        self.fail("invalid", input=data)
+
+
+@extend_schema_field({"type": "boolean", "enum": [True]})
+class Accepted(StrictBoolean):
+    """A box that must be ticked (the CGU): only true is accepted, with the field's `required` message."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and _is_form(self) and data.strip().lower() in TRUE_WORDS:
+            return True
+        if data is True:
+            return True
+        self.fail("required")
+
+
+def _is_form(field) -> bool:
+    root = field.root
+    data = getattr(root, "initial_data", None)
+    return isinstance(data, Mapping) and hasattr(data, "getlist")

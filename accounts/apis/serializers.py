@@ -1,0 +1,398 @@
+"""What the account APIs accept and answer (issue 17): typed inputs whose refusals are the services' French texts,
+and an output serializer for every body, so the OpenAPI schema says what each field is."""
+
+from collections.abc import Mapping
+
+from rest_framework import serializers
+from rest_framework.settings import api_settings
+from rest_framework_simplejwt.exceptions import InvalidToken
+from rest_framework_simplejwt.serializers import TokenRefreshSerializer
+from rest_framework_simplejwt.settings import api_settings as jwt_settings
+from rest_framework_simplejwt.tokens import RefreshToken
+from rest_framework_simplejwt.utils import get_md5_hash_password
+
+from studio.api import MSG_INVALID
+from studio.parsers import MSG_TEXT_TOO_LONG
+
+from .. import selectors, services
+from ..models import Role, User
+from .fields import (
+    NOT_BLANK_PATTERN,
+    PHONE_PATTERN,
+    POSTAL_CODE_PATTERN,
+    Accepted,
+    PatternText,
+    StrictBoolean,
+    StrictEmail,
+    Text,
+)
+
+MAX_PASSWORD = 4096
+MAX_EMAIL = 254
+
+
+def _required(message: str) -> dict:
+    return {"required": message, "blank": message, "null": message}
+
+
+class ObjectBody:
+    """A JSON object or a form: any other body (`false`, a list, a number, null) is refused in French, never a 500."""
+
+    default_error_messages = {"invalid": MSG_INVALID}
+
+    def run_validation(self, data=serializers.empty):
+        if data is None:
+            raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [MSG_INVALID]})
+        return super().run_validation(data)
+
+
+class Input(ObjectBody, serializers.Serializer):
+    pass
+
+
+# --- Outputs ------------------------------------------------------------------------------------------------
+
+
+class MessageOutput(serializers.Serializer):
+    message = serializers.CharField()
+
+
+class LoginOutput(serializers.Serializer):
+    userId = serializers.IntegerField()
+    role = serializers.ChoiceField(choices=Role.choices)
+    token = serializers.CharField(help_text="Jeton d'accès (Bearer), 5 minutes.")
+    refresh = serializers.CharField(help_text="Jeton de rafraîchissement, à envoyer à /api/users/token/refresh.")
+
+
+class RefreshOutput(serializers.Serializer):
+    access = serializers.CharField(help_text="Nouveau jeton d'accès (Bearer).")
+    refresh = serializers.CharField(help_text="Nouveau jeton de rafraîchissement : l'ancien ne sert plus.")
+
+
+class UserOutput(serializers.ModelSerializer):
+    name = serializers.CharField(read_only=True)
+    avatar = serializers.SerializerMethodField()
+    email_confirmed = serializers.BooleanField(read_only=True)
+    can_edit = serializers.SerializerMethodField(
+        help_text="Le compte qui lit peut-il modifier celui-ci (DECISIONS.md 32)."
+    )
+
+    class Meta:
+        model = User
+        fields = [
+            "id",
+            "first_name",
+            "last_name",
+            "name",
+            "email",
+            "phone",
+            "address",
+            "postal_code",
+            "city",
+            "country",
+            "avatar",
+            "role",
+            "email_confirmed",
+            "pending_email",
+            "date_joined",
+            "can_edit",
+        ]
+
+    def get_avatar(self, user) -> str:
+        return selectors.avatar_url(user)
+
+    def get_can_edit(self, user) -> bool:
+        actor = self.context.get("actor")
+        return actor is not None and services.user_can_edit(actor=actor, target=user)
+
+
+class UserUpdateOutput(UserOutput):
+    message = serializers.CharField(help_text="Profil mis à jour, ou lien envoyé à la nouvelle adresse.")
+
+    class Meta(UserOutput.Meta):
+        fields = [*UserOutput.Meta.fields, "message"]
+
+
+class UserPageOutput(serializers.Serializer):
+    count = serializers.IntegerField(min_value=0)
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = UserOutput(many=True)
+
+
+# --- Registration -------------------------------------------------------------------------------------------
+
+
+class RegisterInput(Input):
+    """SPEC.md 5's checks, refused with the same texts as the page; the first refusal shown is the one SPEC.md
+    5 puts first (length bounds, required fields, phone, e-mail, postal code, password, confirmation, CGU)."""
+
+    last_name = PatternText(
+        NOT_BLANK_PATTERN,
+        services.MSG_REQUIRED_FIELDS,
+        max_length=150,
+        messages=_required(services.MSG_REQUIRED_FIELDS),
+    )
+    first_name = PatternText(
+        NOT_BLANK_PATTERN,
+        services.MSG_REQUIRED_FIELDS,
+        max_length=150,
+        messages=_required(services.MSG_REQUIRED_FIELDS),
+    )
+    phone = PatternText(
+        PHONE_PATTERN,
+        services.MSG_PHONE_INVALID,
+        max_length=30,
+        messages=_required(services.MSG_PHONE_INVALID),
+        help_text="10 chiffres (espaces admis).",
+    )
+    email = StrictEmail(
+        max_length=MAX_EMAIL,
+        error_messages={
+            **_required(services.MSG_REQUIRED_FIELDS),
+            "invalid": services.MSG_EMAIL_INVALID,
+            "max_length": MSG_TEXT_TOO_LONG,
+        },
+    )
+    postal_code = PatternText(
+        POSTAL_CODE_PATTERN,
+        services.MSG_POSTAL_CODE_INVALID,
+        max_length=10,
+        messages=_required(services.MSG_POSTAL_CODE_INVALID),
+    )
+    password = Text(
+        min_length=services.PASSWORD_MIN_LENGTH,
+        max_length=MAX_PASSWORD,
+        trim_whitespace=False,
+        messages={**_required(services.MSG_REQUIRED_FIELDS), "min_length": services.MSG_PASSWORD_TOO_SHORT},
+    )
+    confirmPassword = Text(
+        max_length=MAX_PASSWORD, trim_whitespace=False, messages=_required(services.MSG_PASSWORDS_DIFFER)
+    )
+    acceptCGU = Accepted(
+        error_messages=_required(services.MSG_CGU_REQUIRED),
+        help_text="Conditions générales acceptées : true (ou « on » depuis un formulaire).",
+    )
+    address = Text(required=False, allow_blank=True, default="", max_length=255)
+    city = Text(required=False, allow_blank=True, default="", max_length=120)
+    country = Text(required=False, allow_blank=True, default="", max_length=120, help_text="France par défaut.")
+    role = Text(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=20,
+        help_text="Ignoré : une inscription crée toujours un compte membre.",
+    )
+    name = Text(required=False, allow_blank=True, max_length=150, help_text="Synonyme de last_name (SPEC.md 3).")
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping) and "last_name" not in data and "name" in data:
+            data = {key: data.get(key) for key in data.keys()}
+            data["last_name"] = data["name"]
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            raise serializers.ValidationError(self._in_spec_order(exc.detail, data)) from None
+
+    def _in_spec_order(self, detail, data):
+        if not isinstance(detail, dict):
+            return detail
+        password, confirm = (
+            data.get(key) if isinstance(data, Mapping) else None for key in ("password", "confirmPassword")
+        )
+        if "confirmPassword" not in detail and isinstance(password, str) and isinstance(confirm, str):
+            if password != confirm and "password" not in detail:
+                detail["confirmPassword"] = [services.MSG_PASSWORDS_DIFFER]
+        order = list(self.fields)
+        too_long = MSG_TEXT_TOO_LONG.split("{")[0]
+
+        def rank(item):
+            field, messages = item
+            first = str(messages[0]) if isinstance(messages, list) and messages else ""
+            if first.startswith(too_long):
+                return (0, order.index(field) if field in order else 99)
+            if first == services.MSG_REQUIRED_FIELDS:
+                return (1, 0)
+            return (2, order.index(field) if field in order else 99)
+
+        return dict(sorted(detail.items(), key=rank))
+
+
+class EmailInput(Input):
+    email = StrictEmail(
+        max_length=MAX_EMAIL,
+        error_messages={
+            **_required(services.MSG_FORGOT_EMAIL_REQUIRED),
+            "invalid": services.MSG_FORGOT_EMAIL_REQUIRED,
+            "max_length": services.MSG_FORGOT_EMAIL_REQUIRED,
+        },
+    )
+
+
+# --- Login, tokens, logout ------------------------------------------------------------------------------------
+
+
+class LoginInput(Input):
+    email = PatternText(
+        NOT_BLANK_PATTERN, services.MSG_LOGIN_BLANK, max_length=MAX_EMAIL, messages=_required(services.MSG_LOGIN_BLANK)
+    )
+    password = PatternText(
+        NOT_BLANK_PATTERN,
+        services.MSG_LOGIN_BLANK,
+        max_length=MAX_PASSWORD,
+        trim_whitespace=False,
+        messages=_required(services.MSG_LOGIN_BLANK),
+    )
+    remember = StrictBoolean(required=False, default=False, help_text="« Se souvenir de moi » : 7 jours.")
+
+
+class RefreshInput(ObjectBody, TokenRefreshSerializer):
+    """simplejwt's refresh, refused (401) for an account that no longer exists or is inactive, and for a token
+    issued before the password last changed (issue 16)."""
+
+    refresh = Text(max_length=MAX_PASSWORD)
+    access = serializers.CharField(read_only=True)
+
+    def validate(self, attrs):
+        token = RefreshToken(attrs["refresh"])  # TokenError (bad, expired, blacklisted) → 401 in the view
+        user_id = token.payload.get(jwt_settings.USER_ID_CLAIM)
+        try:
+            user = User.objects.filter(pk=int(user_id)).first()
+        except (TypeError, ValueError, OverflowError):
+            user = None
+        if user is None or not user.is_active:
+            raise InvalidToken()
+        if jwt_settings.CHECK_REVOKE_TOKEN and token.payload.get(
+            jwt_settings.REVOKE_TOKEN_CLAIM
+        ) != get_md5_hash_password(user.password):
+            raise InvalidToken()
+        return super().validate(attrs)
+
+
+class LogoutInput(Input):
+    refresh = Text(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=MAX_PASSWORD,
+        help_text="Le jeton de rafraîchissement d'un client API, s'il y en a un.",
+    )
+
+
+# --- Password reset -----------------------------------------------------------------------------------------
+
+
+class ResetPasswordInput(Input):
+    newPassword = Text(
+        min_length=services.PASSWORD_MIN_LENGTH,
+        max_length=MAX_PASSWORD,
+        trim_whitespace=False,
+        messages={**_required(services.MSG_PASSWORD_TOO_SHORT), "min_length": services.MSG_PASSWORD_TOO_SHORT},
+    )
+    confirmPassword = Text(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=MAX_PASSWORD,
+        help_text="Vérifiée si elle est envoyée.",
+    )
+
+
+# --- Profile --------------------------------------------------------------------------------------------------
+
+PROFILE_FIELDS = ("first_name", "last_name", "email", "phone", "address", "postal_code", "city", "country", "role")
+
+
+class ProfileInput(Input):
+    """The fields to change; absent ones stay. What a member, a supervisor or an admin may change is the
+    service's rule (DECISIONS.md 11, 32)."""
+
+    first_name = PatternText(
+        NOT_BLANK_PATTERN,
+        services.MSG_NAMES_REQUIRED,
+        required=False,
+        max_length=150,
+        messages=_required(services.MSG_NAMES_REQUIRED),
+    )
+    last_name = PatternText(
+        NOT_BLANK_PATTERN,
+        services.MSG_NAMES_REQUIRED,
+        required=False,
+        max_length=150,
+        messages=_required(services.MSG_NAMES_REQUIRED),
+    )
+    name = PatternText(
+        NOT_BLANK_PATTERN,
+        services.MSG_NAMES_REQUIRED,
+        required=False,
+        max_length=150,
+        messages=_required(services.MSG_NAMES_REQUIRED),
+        help_text="Synonyme de last_name (SPEC.md 3).",
+    )
+    email = StrictEmail(
+        required=False,
+        max_length=MAX_EMAIL,
+        help_text="Modifiable par l'équipe seulement.",
+        error_messages={
+            **_required(services.MSG_EMAIL_INVALID),
+            "invalid": services.MSG_EMAIL_INVALID,
+            "max_length": MSG_TEXT_TOO_LONG,
+        },
+    )
+    phone = PatternText(
+        f"{PHONE_PATTERN}|^$",
+        services.MSG_PHONE_INVALID,
+        required=False,
+        allow_blank=True,
+        max_length=30,
+        messages={"null": services.MSG_PHONE_INVALID},
+    )
+    address = Text(required=False, allow_blank=True, max_length=255)
+    postal_code = PatternText(
+        r"^\d{5}$|^$",
+        services.MSG_POSTAL_CODE_INVALID,
+        required=False,
+        allow_blank=True,
+        max_length=10,
+        messages={"null": services.MSG_POSTAL_CODE_INVALID},
+    )
+    city = Text(required=False, allow_blank=True, max_length=120)
+    country = Text(required=False, allow_blank=True, max_length=120)
+    role = serializers.ChoiceField(
+        choices=Role.choices,
+        required=False,
+        allow_blank=True,
+        error_messages={"invalid_choice": services.MSG_ROLE_INVALID, "null": services.MSG_ROLE_INVALID},
+        help_text="Modifiable par un administrateur ; vide : inchangé.",
+    )
+    avatar = serializers.FileField(
+        required=False, allow_null=True, help_text="Une image JPEG, PNG, GIF ou WebP (vérifiée par son contenu)."
+    )
+    remove_avatar = StrictBoolean(required=False, default=False)
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping) and "avatar" in data and not hasattr(data.get("avatar"), "read"):
+            # The dashboard sends the user object back as it got it: its avatar is a URL, not a new file.
+            data = {key: data.get(key) for key in data.keys() if key != "avatar"}
+        return super().to_internal_value(data)
+
+    def changes(self) -> dict:
+        d = self.validated_data
+        changes = {field: d[field] for field in PROFILE_FIELDS if field in d}
+        if "last_name" not in changes and "name" in d:
+            changes["last_name"] = d["name"]
+        return changes
+
+
+class UserListQuery(Input):
+    search = Text(required=False, allow_blank=True, default="", max_length=100, help_text="Nom ou e-mail.")
+    ordering = Text(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=200,
+        help_text="Champs séparés par des virgules, « - » devant pour l'ordre inverse : "
+        f"{', '.join(sorted(selectors.USER_ORDERINGS))}. Les autres sont ignorés.",
+    )
+    page = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
+    page_size = serializers.IntegerField(required=False, min_value=1, max_value=100)

@@ -1,0 +1,105 @@
+"""The profile and the staff's user list (SPEC.md 7, DECISIONS.md 4, 11 and 32). A member reaches only their own
+account; staff reach everyone, and the services say who may change what."""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from studio.pagination import StandardPagination
+from studio.permissions import IsStudioStaff
+from studio.schema import ErrorOutput
+
+from .. import selectors, services
+from ..models import User
+from .serializers import MessageOutput, ProfileInput, UserListQuery, UserOutput, UserPageOutput, UserUpdateOutput
+
+PROFILE_MEDIA = ["application/json", "multipart/form-data", "application/x-www-form-urlencoded"]
+
+
+def _profile_update(request, user: User) -> Response:
+    data = ProfileInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    changes = data.changes()
+    updated = services.user_update(
+        actor=request.user,
+        user=user,
+        data=changes,
+        avatar=data.validated_data.get("avatar"),
+        remove_avatar=data.validated_data["remove_avatar"],
+    )
+    message = services.MSG_PROFILE_UPDATED
+    if "email" in changes and updated.pending_email and updated.pending_email != user.pending_email:
+        message = services.MSG_EMAIL_CHANGE_PENDING
+    output = UserOutput(updated, context={"actor": request.user}).data
+    return Response({**output, "message": message})
+
+
+class ProfileApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=UserOutput)
+    def get(self, request):
+        return Response(UserOutput(request.user).data)
+
+    @extend_schema(request=ProfileInput, responses=UserUpdateOutput)
+    def put(self, request):
+        return _profile_update(request, request.user)
+
+    @extend_schema(request=ProfileInput, responses=UserUpdateOutput)
+    def patch(self, request):
+        return _profile_update(request, request.user)
+
+
+class UserListApi(APIView):
+    """Staff list: ?search= (name or e-mail), ?ordering= (e.g. -date_joined,last_name), ?page=, ?page_size=."""
+
+    permission_classes = [IsStudioStaff]
+
+    @extend_schema(
+        operation_id="users_list",
+        parameters=[UserListQuery],
+        responses={200: UserPageOutput, 404: OpenApiResponse(ErrorOutput, description="Page au-delà de la liste.")},
+    )
+    def get(self, request):
+        query = UserListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        queryset = selectors.user_list(search=query.validated_data["search"], ordering=query.validated_data["ordering"])
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(queryset, request, view=self)
+        return paginator.get_paginated_response(UserOutput(page, many=True, context={"actor": request.user}).data)
+
+
+class UserDetailApi(APIView):
+    """A member reaches only their own id; staff reach everyone (DECISIONS.md 4 and 11)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _target(self, request, user_id: int) -> User:
+        if request.user.pk == user_id:
+            return request.user
+        if not request.user.is_studio_staff:
+            raise services.AccountError.of("profile_forbidden")
+        target = selectors.user_get(user_id=user_id)
+        if target is None:
+            raise services.AccountError.of("user_not_found")
+        return target
+
+    @extend_schema(responses=UserOutput)
+    def get(self, request, user_id):
+        return Response(UserOutput(self._target(request, user_id), context={"actor": request.user}).data)
+
+    @extend_schema(request=ProfileInput, responses=UserUpdateOutput)
+    def put(self, request, user_id):
+        return _profile_update(request, self._target(request, user_id))
+
+    @extend_schema(request=ProfileInput, responses=UserUpdateOutput)
+    def patch(self, request, user_id):
+        return _profile_update(request, self._target(request, user_id))
+
+    @extend_schema(responses=MessageOutput)
+    def delete(self, request, user_id):
+        if not request.user.is_studio_staff:
+            raise services.AccountError.of("profile_forbidden")
+        services.user_delete(actor=request.user, user=self._target(request, user_id))
+        return Response({"message": services.MSG_USER_DELETED})
