@@ -135,8 +135,8 @@ class ReservationPayloadSerializer(serializers.Serializer):
     message = serializers.CharField(
         max_length=5000, required=False, allow_blank=True, default="", error_messages={"max_length": MSG_TEXT_TOO_LONG}
     )
-    type = serializers.ChoiceField(
-        choices=["cours"], required=False, error_messages=_messages(MSG_TYPE_INVALID, "invalid_choice", "null")
+    type = serializers.RegexField(
+        r"^cours$", required=False, max_length=5, error_messages=_messages(MSG_TYPE_INVALID, "invalid", "null", "blank")
     )
     title = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text="Ignoré.")
     date = serializers.CharField(required=False, allow_blank=True, max_length=40, help_text="Ignoré.")

@@ -56,7 +56,7 @@ class ReservationOutput(serializers.Serializer):
     participants = serializers.IntegerField()
     unit_price = serializers.DecimalField(max_digits=8, decimal_places=2)
     total_amount = serializers.DecimalField(max_digits=12, decimal_places=2)
-    status = serializers.ChoiceField(choices=["held", "confirmed", "expired", "cancelled"])
+    status = serializers.CharField(help_text="held | confirmed | expired | cancelled")
     hold_expires_at = serializers.DateTimeField(allow_null=True)
     first_name = serializers.CharField()
     last_name = serializers.CharField()

@@ -141,7 +141,7 @@ class SessionWriteSerializer(serializers.Serializer):
 
 class MyReservationOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["held", "confirmed"])
+    status = serializers.CharField(help_text="held | confirmed")
     participants = serializers.IntegerField()
 
 
@@ -193,7 +193,7 @@ class AttendeeOutput(serializers.Serializer):
     last_name = serializers.CharField()
     email = serializers.CharField()
     participants = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["held", "confirmed"])
+    status = serializers.CharField(help_text="held | confirmed")
     status_label = serializers.CharField()
     paid = serializers.BooleanField()
     total_amount = serializers.DecimalField(max_digits=12, decimal_places=2)
@@ -214,6 +214,7 @@ FEED_OR_STAFF_PAGE = PolymorphicProxySerializer(
     component_name="CourseSessionFeedOrStaffPage",
     serializers=[SessionOutput(many=True), StaffSessionPageOutput],
     resource_type_field_name=None,
+    many=False,
 )
 SESSION_OR_STAFF_SESSION = PolymorphicProxySerializer(
     component_name="CourseSessionOrStaffSession",
