@@ -1,21 +1,30 @@
-"""Contact-message and room-rental APIs (SPEC.md 7, DECISIONS.md 17, 21). Thin: parse, call a service, shape."""
+"""Contact-message and room-rental APIs (SPEC.md 7, DECISIONS.md 17, 21). Thin: parse, call a service, shape.
 
+An invalid payload answers 400 with the form's French message (`MSG_CONTACT_FAILED`, `MSG_REPLY_BLANK`,
+`MSG_RENTAL_REQUIRED`) and the messages per field; a refused write is a `MessagingError` answered by the shared
+exception handler (404 for a message that does not exist): no view catches it.
+"""
+
+from django.core.validators import RegexValidator
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.api import CsrfForBrowsers, error_response
+from studio.api import CsrfForBrowsers
 from studio.pagination import StandardPagination
 from studio.permissions import IsOwnerOrStaff, IsStudioStaff, is_studio_staff
 from studio.ratelimit import PublicFormThrottle
+from studio.schema import ErrorOutput
 
 from . import selectors, services
 from .models import ContactMessage, RentalEventType
+
+NOT_BLANK = RegexValidator(r"\S")
+# Ten digits, with spaces, dots or dashes between them as people type them (the service keeps the digits).
+PHONE_PATTERN = RegexValidator(r"^[\s.\-]*(?:[0-9][\s.\-]*){10}$", message=services.MSG_RENTAL_PHONE)
 
 # --- Output shapes ----------------------------------------------------------------------------------------
 
@@ -63,32 +72,131 @@ def rental_data(rental) -> dict:
     }
 
 
+class ReplyOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    response_text = serializers.CharField()
+    timestamp = serializers.DateTimeField()
+    author = serializers.CharField(allow_blank=True)
+    author_role = serializers.CharField()
+
+
+class ContactMessageOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    email = serializers.CharField()
+    phone = serializers.CharField(allow_blank=True)
+    subject = serializers.CharField(allow_blank=True)
+    message_text = serializers.CharField()
+    followUp = serializers.BooleanField()  # noqa: N815 (SPEC.md's field name)
+    user_id = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    last_activity_at = serializers.DateTimeField()
+    unread = serializers.BooleanField(help_text="Non lu par celui qui regarde : le studio, ou le membre.")
+    responses = ReplyOutput(many=True)
+
+
+class ContactMessagePageOutput(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.CharField(allow_null=True)
+    previous = serializers.CharField(allow_null=True)
+    results = ContactMessageOutput(many=True)
+
+
+class ContactSentOutput(serializers.Serializer):
+    message = serializers.CharField()
+    id = serializers.IntegerField()
+    user_id = serializers.IntegerField(allow_null=True)
+
+
+class RepliesOutput(serializers.Serializer):
+    updatedResponses = ReplyOutput(many=True)  # noqa: N815 (SPEC.md's field name)
+
+
+class UnreadCountOutput(serializers.Serializer):
+    count = serializers.IntegerField()
+    staff_count = serializers.IntegerField(required=False, help_text="Pour le studio seulement.")
+
+
+class RentalRequestOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    email = serializers.CharField()
+    phone = serializers.CharField()
+    eventType = serializers.CharField()  # noqa: N815 (SPEC.md's field name)
+    date = serializers.DateField()
+    time = serializers.CharField(help_text="HH:MM")
+    message = serializers.CharField(allow_blank=True)
+    user_id = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class RentalRequestPageOutput(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.CharField(allow_null=True)
+    previous = serializers.CharField(allow_null=True)
+    results = RentalRequestOutput(many=True)
+
+
 # --- Input ------------------------------------------------------------------------------------------------
 
 
 class ContactMessageInput(serializers.Serializer):
-    name = serializers.CharField(max_length=150)
+    name = serializers.CharField(max_length=150, validators=[NOT_BLANK])
     email = serializers.EmailField(max_length=254)
     phone = serializers.CharField(max_length=30, required=False, allow_blank=True, default="")
     subject = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    message = serializers.CharField(max_length=services.MAX_MESSAGE_LENGTH)
-    followUp = serializers.BooleanField(required=False, default=False)
+    message = serializers.CharField(max_length=services.MAX_MESSAGE_LENGTH, validators=[NOT_BLANK])
+    followUp = serializers.BooleanField(required=False, default=False)  # noqa: N815 (SPEC.md's field name)
     # user_id is accepted for SPEC.md 7's payload but never trusted: the session says who writes.
     user_id = serializers.IntegerField(required=False, allow_null=True)
 
 
 class ReplyInput(serializers.Serializer):
-    response_text = serializers.CharField(allow_blank=True, max_length=services.MAX_MESSAGE_LENGTH)
+    response_text = serializers.CharField(
+        max_length=services.MAX_MESSAGE_LENGTH,
+        validators=[NOT_BLANK],
+        error_messages={key: services.MSG_REPLY_BLANK for key in ("required", "blank", "null")},
+    )
+
+
+RENTAL_REQUIRED = {key: services.MSG_RENTAL_REQUIRED for key in ("required", "blank", "null")}
 
 
 class RentalRequestInput(serializers.Serializer):
-    name = serializers.CharField(max_length=150)
-    email = serializers.EmailField(max_length=254)
-    phone = serializers.CharField(max_length=20)
-    eventType = serializers.ChoiceField(choices=RentalEventType.choices, default=RentalEventType.PRIVATE_EVENT)
-    date = serializers.DateField()
-    time = serializers.TimeField()
+    name = serializers.CharField(max_length=150, validators=[NOT_BLANK], error_messages=RENTAL_REQUIRED)
+    email = serializers.EmailField(max_length=254, error_messages=RENTAL_REQUIRED)
+    phone = serializers.CharField(max_length=20, validators=[PHONE_PATTERN], error_messages=RENTAL_REQUIRED)
+    eventType = serializers.ChoiceField(  # noqa: N815 (SPEC.md's field name)
+        choices=RentalEventType.choices,
+        default=RentalEventType.PRIVATE_EVENT,
+        error_messages={"invalid_choice": services.MSG_RENTAL_EVENT_TYPE},
+    )
+    date = serializers.DateField(help_text="Aujourd'hui ou plus tard.", error_messages=RENTAL_REQUIRED)
+    time = serializers.TimeField(error_messages=RENTAL_REQUIRED)
     message = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class StaffListQuery(serializers.Serializer):
+    page = serializers.IntegerField(min_value=1, required=False)
+    page_size = serializers.IntegerField(min_value=1, max_value=StandardPagination.max_page_size, required=False)
+    ordering = serializers.CharField(required=False, allow_blank=True, help_text="Clé de tri, `-clé` pour l'inverse.")
+
+
+class ContactMessageListQuery(StaffListQuery):
+    unread = serializers.BooleanField(required=False, default=False, help_text="Seulement les messages non lus.")
+
+
+def _query(serializer_class, request) -> dict:
+    query = serializer_class(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    return query.validated_data
+
+
+def _valid(serializer, *, message: str, code: str) -> dict:
+    """The validated payload, or a 400 with the form's French message and the messages per field."""
+    if not serializer.is_valid():
+        raise services.MessagingError(message, code=code, extra={"errors": serializer.errors})
+    return serializer.validated_data
 
 
 # --- Permissions ------------------------------------------------------------------------------------------
@@ -112,6 +220,9 @@ def _paginated(request, view, queryset, shape):
     return paginator.get_paginated_response([shape(item) for item in page])
 
 
+PAGE_NOT_FOUND = {404: OpenApiResponse(ErrorOutput, description="Page au-delà de la dernière.")}
+
+
 # --- Views ------------------------------------------------------------------------------------------------
 
 
@@ -125,44 +236,42 @@ class ContactMessageListCreateApi(APIView):
     def get_permissions(self):
         return [AllowAny(), CsrfForBrowsers()] if self.request.method == "POST" else [IsStudioStaff()]
 
-    @extend_schema(operation_id="contact_messages_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        operation_id="contact_messages_list",
+        parameters=[ContactMessageListQuery],
+        responses={200: ContactMessagePageOutput, **PAGE_NOT_FOUND},
+    )
     def get(self, request):
-        queryset = selectors.contact_messages_for_staff(
-            ordering=request.query_params.get("ordering"),
-            unread_only=request.query_params.get("unread") in ("1", "true"),
-        )
-        return _paginated(request, self, queryset, lambda m: message_data(m, viewer=request.user))
+        query = _query(ContactMessageListQuery, request)
+        queryset = selectors.contact_messages_for_staff(ordering=query.get("ordering"), unread_only=query["unread"])
+        page = _paginated(request, self, queryset, lambda m: message_data(m, viewer=request.user))
+        return Response(ContactMessagePageOutput(page.data).data)
 
-    @extend_schema(request=ContactMessageInput, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=ContactMessageInput, responses={201: ContactSentOutput})
     def post(self, request):
-        data = ContactMessageInput(data=request.data)
-        if not data.is_valid():
-            return error_response(services.MSG_CONTACT_FAILED, errors=data.errors)
-        try:
-            message = services.contact_message_create(
-                name=data.validated_data["name"],
-                email=data.validated_data["email"],
-                phone=data.validated_data["phone"],
-                subject=data.validated_data["subject"],
-                text=data.validated_data["message"],
-                follow_up=data.validated_data["followUp"],
-                user=request.user,
-            )
-        except services.MessagingError as exc:
-            return error_response(services.MSG_CONTACT_FAILED, errors={"message": [exc.message]})
-        return Response(
-            {"message": services.MSG_CONTACT_SENT, "id": message.pk, "user_id": message.user_id},
-            status=status.HTTP_201_CREATED,
+        data = _valid(
+            ContactMessageInput(data=request.data), message=services.MSG_CONTACT_FAILED, code="contact_invalid"
         )
+        message = services.contact_message_create(
+            name=data["name"],
+            email=data["email"],
+            phone=data["phone"],
+            subject=data["subject"],
+            text=data["message"],
+            follow_up=data["followUp"],
+            user=request.user,
+        )
+        body = {"message": services.MSG_CONTACT_SENT, "id": message.pk, "user_id": message.user_id}
+        return Response(ContactSentOutput(body).data, status=status.HTTP_201_CREATED)
 
 
 class ContactMessagesOfUserApi(APIView):
     permission_classes = [IsUrlUserOrStaff]
 
-    @extend_schema(operation_id="contact_messages_of_user", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="contact_messages_of_user", responses=ContactMessageOutput(many=True))
     def get(self, request, user_id: int):
         messages = selectors.contact_messages_of_user(user_id=user_id)
-        return Response([message_data(m, viewer=request.user) for m in messages])
+        return Response(ContactMessageOutput([message_data(m, viewer=request.user) for m in messages], many=True).data)
 
 
 class ContactMessageDetailApi(APIView):
@@ -173,21 +282,16 @@ class ContactMessageDetailApi(APIView):
     def get_permissions(self):
         return [IsStudioStaff()] if self.request.method == "DELETE" else [IsOwnerOrStaff()]
 
-    @extend_schema(operation_id="contact_messages_retrieve", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="contact_messages_retrieve", responses=ContactMessageOutput)
     def get(self, request, message_id: int):
-        message = selectors.contact_message_get(message_id=message_id)
-        if message is None:
-            raise NotFound
+        message = services.contact_message_get_or_404(message_id=message_id)
         self.check_object_permissions(request, message)
         services.contact_message_mark_read(message=message, reader=request.user)
-        return Response(message_data(message, viewer=request.user))
+        return Response(ContactMessageOutput(message_data(message, viewer=request.user)).data)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, message_id: int):
-        try:
-            services.contact_message_delete(message_id=message_id)
-        except ContactMessage.DoesNotExist:
-            raise NotFound from None
+        services.contact_message_delete(message_id=message_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -197,28 +301,15 @@ class ContactMessageReplyApi(APIView):
     permission_classes = [IsOwnerOrStaff]
     owner_field = "user"
 
-    @extend_schema(request=ReplyInput, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=ReplyInput, responses={201: RepliesOutput})
     def put(self, request, message_id: int):
-        target = ContactMessage.objects.filter(pk=message_id).only("id", "user_id").first()
-        if target is None:
-            raise NotFound
+        target = services.contact_message_get_or_404(message_id=message_id)
         self.check_object_permissions(request, target)
-        data = ReplyInput(data=request.data)
-        if not data.is_valid():
-            return error_response(services.MSG_REPLY_BLANK, errors=data.errors)
-        try:
-            services.contact_reply_add(
-                message_id=message_id, author=request.user, text=data.validated_data["response_text"]
-            )
-        except services.MessagingError as exc:
-            return error_response(exc.message, errors={"response_text": [exc.message]})
-        except ContactMessage.DoesNotExist:
-            raise NotFound from None
-        message = selectors.contact_message_get(message_id=message_id)
-        return Response(
-            {"updatedResponses": [reply_data(reply) for reply in message.replies.all()]},
-            status=status.HTTP_201_CREATED,
-        )
+        data = _valid(ReplyInput(data=request.data), message=services.MSG_REPLY_BLANK, code="reply_blank")
+        services.contact_reply_add(message_id=message_id, author=request.user, text=data["response_text"])
+        message = services.contact_message_get_or_404(message_id=message_id)
+        body = {"updatedResponses": [reply_data(reply) for reply in message.replies.all()]}
+        return Response(RepliesOutput(body).data, status=status.HTTP_201_CREATED)
 
 
 class UnreadCountApi(APIView):
@@ -226,12 +317,12 @@ class UnreadCountApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(operation_id="contact_messages_unread_count", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="contact_messages_unread_count", responses=UnreadCountOutput)
     def get(self, request):
         body = {"count": selectors.unread_count_for_member(user=request.user)}
         if is_studio_staff(request.user):
             body["staff_count"] = selectors.unread_count_for_staff()
-        return Response(body)
+        return Response(UnreadCountOutput(body).data)
 
 
 class RentalRequestListCreateApi(APIView):
@@ -244,27 +335,30 @@ class RentalRequestListCreateApi(APIView):
     def get_permissions(self):
         return [AllowAny(), CsrfForBrowsers()] if self.request.method == "POST" else [IsStudioStaff()]
 
-    @extend_schema(operation_id="rental_requests_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        operation_id="rental_requests_list",
+        parameters=[StaffListQuery],
+        responses={200: RentalRequestPageOutput, **PAGE_NOT_FOUND},
+    )
     def get(self, request):
-        queryset = selectors.rental_requests_for_staff(ordering=request.query_params.get("ordering"))
-        return _paginated(request, self, queryset, rental_data)
+        query = _query(StaffListQuery, request)
+        queryset = selectors.rental_requests_for_staff(ordering=query.get("ordering"))
+        page = _paginated(request, self, queryset, rental_data)
+        return Response(RentalRequestPageOutput(page.data).data)
 
-    @extend_schema(request=RentalRequestInput, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=RentalRequestInput, responses={201: RentalRequestOutput})
     def post(self, request):
-        data = RentalRequestInput(data=request.data)
-        if not data.is_valid():
-            return error_response(services.MSG_RENTAL_REQUIRED, errors=data.errors)
-        try:
-            rental = services.room_rental_request_create(
-                name=data.validated_data["name"],
-                email=data.validated_data["email"],
-                phone=data.validated_data["phone"],
-                event_type=data.validated_data["eventType"],
-                date=data.validated_data["date"],
-                time=data.validated_data["time"],
-                message=data.validated_data["message"],
-                user=request.user,
-            )
-        except services.MessagingError as exc:
-            return error_response(exc.message, errors={exc.field or "non_field_errors": [exc.message]})
-        return Response(rental_data(rental), status=status.HTTP_201_CREATED)
+        payload = RentalRequestInput(data=request.data)
+        payload.is_valid(raise_exception=True)  # the first message answers: MSG_RENTAL_REQUIRED, MSG_RENTAL_PHONE...
+        data = payload.validated_data
+        rental = services.room_rental_request_create(
+            name=data["name"],
+            email=data["email"],
+            phone=data["phone"],
+            event_type=data["eventType"],
+            date=data["date"],
+            time=data["time"],
+            message=data["message"],
+            user=request.user,
+        )
+        return Response(RentalRequestOutput(rental_data(rental)).data, status=status.HTTP_201_CREATED)

@@ -3,16 +3,18 @@
 import datetime
 import logging
 import re
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from studio.emails import send_templated_email
-from studio.errors import ApplicationError
+from studio.errors import NOT_FOUND, ApplicationError
 from studio.ratelimit import staff_notification_recipients
 
 from .models import ContactMessage, ContactReply, RentalEventType, ReplyAuthorRole, RoomRentalRequest
+from .selectors import contact_message_get
 
 logger = logging.getLogger(__name__)
 
@@ -30,10 +32,27 @@ MSG_RENTAL_PHONE = "Le numéro de téléphone doit contenir 10 chiffres."
 MSG_RENTAL_DATE_PAST = "La date de l'événement doit être aujourd'hui ou plus tard."
 MSG_RENTAL_EVENT_TYPE = "Choisissez un type d'événement de la liste."
 
+# A conversation that does not exist (or no longer does).
+MSG_MESSAGE_NOT_FOUND = "Message introuvable."
+
 MAX_MESSAGE_LENGTH = 5000
 
 
 class MessagingError(ApplicationError):
+    """A refused contact message, reply or rental request (`field` may be given positionally, as before)."""
+
+    default_code = "messaging_invalid"
+    messages: ClassVar[dict[str, str]] = {
+        "contact_required": MSG_CONTACT_REQUIRED,
+        "reply_blank": MSG_REPLY_BLANK,
+        "rental_required": MSG_RENTAL_REQUIRED,
+        "rental_phone": MSG_RENTAL_PHONE,
+        "rental_date_past": MSG_RENTAL_DATE_PAST,
+        "rental_event_type": MSG_RENTAL_EVENT_TYPE,
+        "message_not_found": MSG_MESSAGE_NOT_FOUND,
+    }
+    statuses: ClassVar[dict[str, int]] = {"message_not_found": NOT_FOUND}
+
     def __init__(self, message: str, field: str | None = None, **kwargs):
         super().__init__(message, field=field, **kwargs)
 
@@ -68,7 +87,7 @@ def contact_message_create(
     """Store a contact message and tell the studio. `user` is the logged-in member, never taken from the payload."""
     name, email, text = _one_line(name), (email or "").strip(), (text or "").strip()
     if not name or not email or not text:
-        raise MessagingError(MSG_CONTACT_REQUIRED)
+        raise MessagingError.of("contact_required")
     member = user if user is not None and user.is_authenticated else None
     now = timezone.now()
     message = ContactMessage.objects.create(
@@ -100,10 +119,14 @@ def contact_reply_add(*, message_id: int, author, text: str) -> ContactMessage:
     """Append a reply to a conversation and tell the other side. The caller has checked owner-or-staff."""
     text = (text or "").strip()
     if not text:
-        raise MessagingError(MSG_REPLY_BLANK, field="response_text")
+        raise MessagingError.of("reply_blank", field="response_text")
     by_staff = bool(author.is_studio_staff)
     with transaction.atomic():
-        message = ContactMessage.objects.select_for_update(of=("self",)).select_related("user").get(pk=message_id)
+        message = (
+            ContactMessage.objects.select_for_update(of=("self",)).select_related("user").filter(pk=message_id).first()
+        )
+        if message is None:
+            raise MessagingError.of("message_not_found")
         now = timezone.now()
         ContactReply.objects.create(
             message=message,
@@ -161,7 +184,15 @@ def contact_message_mark_read(*, message: ContactMessage, reader) -> None:
 def contact_message_delete(*, message_id: int) -> None:
     deleted, _ = ContactMessage.objects.filter(pk=message_id).delete()
     if not deleted:
-        raise ContactMessage.DoesNotExist
+        raise MessagingError.of("message_not_found")
+
+
+def contact_message_get_or_404(*, message_id: int) -> ContactMessage:
+    """The conversation with its replies, or a 404 `MessagingError`."""
+    message = contact_message_get(message_id=message_id)
+    if message is None:
+        raise MessagingError.of("message_not_found")
+    return message
 
 
 # --- Room rental -----------------------------------------------------------------------------------------
@@ -186,13 +217,13 @@ def room_rental_request_create(
     name, email = _one_line(name), (email or "").strip()
     phone = _normalize_phone(phone)
     if not name or not email or not phone or date is None or time is None:
-        raise MessagingError(MSG_RENTAL_REQUIRED)
-    if not re.fullmatch(r"\d{10}", phone):
-        raise MessagingError(MSG_RENTAL_PHONE, field="phone")
+        raise MessagingError.of("rental_required")
+    if not re.fullmatch(r"[0-9]{10}", phone):
+        raise MessagingError.of("rental_phone", field="phone")
     if event_type not in RentalEventType.values:
-        raise MessagingError(MSG_RENTAL_EVENT_TYPE, field="event_type")
+        raise MessagingError.of("rental_event_type", field="eventType")
     if date < timezone.localdate():
-        raise MessagingError(MSG_RENTAL_DATE_PAST, field="date")
+        raise MessagingError.of("rental_date_past", field="date")
     request = RoomRentalRequest.objects.create(
         user=user if user is not None and user.is_authenticated else None,
         name=name,

@@ -300,3 +300,95 @@ def test_rental_list_is_paginated_sorted_and_fixed_in_queries(api_client, staff,
     assert body["count"] == count and len(body["results"]) == min(count, 10)
     dates = [r["date"] for r in body["results"]]
     assert dates == sorted(dates)
+
+
+# --- One error contract, typed input (issue 17) --------------------------------------------------------------
+
+RENTAL = {"name": "Léa", "email": "lea@example.fr", "phone": "06 12 34 56 78", "eventType": "Réunion", "time": "10:00"}
+
+
+def _next_week() -> str:
+    return (timezone.localdate() + datetime.timedelta(days=7)).isoformat()
+
+
+def test_unknown_messages_answer_404_with_a_code(api_client, staff):
+    api_client.force_authenticate(staff)
+    for response in (
+        api_client.get("/api/contact-messages/424242"),
+        api_client.delete("/api/contact-messages/424242"),
+        api_client.put("/api/contact-messages/424242/response", {"response_text": "x"}, format="json"),
+    ):
+        assert response.status_code == 404
+        assert response.json()["error"] == services.MSG_MESSAGE_NOT_FOUND
+        assert response.json()["code"] == "message_not_found"
+
+
+def test_a_reply_to_a_message_deleted_meanwhile_is_404(staff):
+    with pytest.raises(services.MessagingError) as error:
+        services.contact_reply_add(message_id=424242, author=staff, text="Bonjour")
+    assert (error.value.status, error.value.message) == (404, services.MSG_MESSAGE_NOT_FOUND)
+
+
+def test_a_blank_message_is_refused_with_the_failure_message(api_client):
+    response = api_client.post("/api/contact-messages", {**CONTACT, "message": "  \n "}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"] == services.MSG_CONTACT_FAILED and "message" in response.json()["errors"]
+    assert not ContactMessage.objects.exists()
+
+
+def test_a_rental_phone_typed_with_spaces_is_kept_as_ten_digits(api_client):
+    response = api_client.post("/api/rental-requests", {**RENTAL, "date": _next_week()}, format="json")
+    assert response.status_code == 201 and response.json()["phone"] == "0612345678"
+
+
+@pytest.mark.parametrize("phone", ["12", "06123456789", "٠٦١٢٣٤٥٦٧٨", "06-12-34-56-7x"])
+def test_a_rental_phone_that_is_not_ten_digits_is_refused(api_client, phone):
+    response = api_client.post("/api/rental-requests", {**RENTAL, "phone": phone, "date": _next_week()}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"] == services.MSG_RENTAL_PHONE
+    assert response.json()["errors"]["phone"] == [services.MSG_RENTAL_PHONE]
+
+
+@pytest.mark.parametrize("missing", ["name", "email", "phone", "date", "time"])
+def test_a_rental_request_missing_a_field_says_what_is_required(api_client, missing):
+    payload = {**RENTAL, "date": _next_week()}
+    del payload[missing]
+    response = api_client.post("/api/rental-requests", payload, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"] == services.MSG_RENTAL_REQUIRED
+    assert not RoomRentalRequest.objects.exists()
+
+
+def test_a_rental_in_the_past_or_of_an_unknown_type_is_refused(api_client):
+    yesterday = (timezone.localdate() - datetime.timedelta(days=1)).isoformat()
+    response = api_client.post("/api/rental-requests", {**RENTAL, "date": yesterday}, format="json")
+    assert response.status_code == 400 and response.json()["error"] == services.MSG_RENTAL_DATE_PAST
+    assert response.json()["code"] == "rental_date_past"
+    response = api_client.post(
+        "/api/rental-requests", {**RENTAL, "eventType": "Rave", "date": _next_week()}, format="json"
+    )
+    assert response.status_code == 400 and response.json()["error"] == services.MSG_RENTAL_EVENT_TYPE
+
+
+@pytest.mark.parametrize("query", ["page_size=abc", "page_size=0", "page_size=101", "page=0", "unread=peut-etre"])
+def test_rubbish_list_parameters_are_refused(api_client, staff, query):
+    api_client.force_authenticate(staff)
+    assert api_client.get(f"/api/contact-messages?{query}").status_code == 400
+
+
+def test_a_page_beyond_the_last_is_404(api_client, staff):
+    api_client.force_authenticate(staff)
+    assert api_client.get("/api/rental-requests?page=5").status_code == 404
+
+
+def test_the_schema_describes_the_messaging_answers():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    listing = schema["paths"]["/api/contact-messages"]["get"]
+    assert {p["name"] for p in listing["parameters"]} >= {"page", "page_size", "ordering", "unread"}
+    assert listing["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "ContactMessagePageOutput"
+    )
+    rental = schema["components"]["schemas"]["RentalRequestInput"]["properties"]["phone"]
+    assert rental["pattern"] and rental["maxLength"] == 20
