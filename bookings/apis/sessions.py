@@ -16,12 +16,12 @@ from rest_framework.views import APIView
 
 from courses.models import Level
 from studio.api import MSG_TEXT_TOO_LONG
-from studio.cache import mark_public_answer, public_cache_version
 from studio.pagination import StandardPagination
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
 from .. import selectors, services
+from ..cache import feed_versions, mark_feed_answer
 from ..models import ReservationStatus
 from .common import MAX_ID, MessageOutput, _iso, id_field
 from .feed import (
@@ -257,10 +257,10 @@ class CourseSessionListApi(APIView):
             body = member_feed_json(body=body, offsets=offsets, mine=mine)
             return HttpResponse(body, content_type="application/json")
         # Visitors: the whole answer is kept for the middleware, which serves the next ones before DRF and sessions.
-        version = public_cache_version()
+        version = feed_versions(start, end)  # read before the data (bookings/cache.py)
         body, _offsets = public_feed_encoded(start=start, end=end, now=now)
         response = HttpResponse(body, content_type="application/json")
-        return mark_public_answer(request, response, version=version, timeout=FEED_CACHE_SECONDS)
+        return mark_feed_answer(request, response, version=version, timeout=FEED_CACHE_SECONDS)
 
     def _staff_list(self, request, now):
         ordering = "-start" if request.query_params.get("ordering", "date").startswith("-") else "start"
