@@ -34,12 +34,8 @@ from .common import (
     MSG_DECLINED,
     MSG_DECLINED_TARIFF,
     MSG_NOT_APPROVED,
-    MSG_ORDER_CLOSED,
-    MSG_ORDER_NOT_CANCELLABLE,
-    MSG_ORDER_NOT_FOUND,
     MSG_ORDER_WAS_CANCELLED,
     MSG_PENDING,
-    MSG_PROVIDER_DOWN,
     OPEN_STATUSES,
     CaptureOutcome,
     PaymentError,
@@ -57,7 +53,7 @@ logger = logging.getLogger(__name__)
 def _owned_order(*, order_id: str, user) -> PaymentOrder:
     order = PaymentOrder.objects.filter(order_id=order_id).first()
     if order is None or (order.user_id != user.pk and not user.is_studio_staff):
-        raise PaymentError(MSG_ORDER_NOT_FOUND, status_code=404)
+        raise PaymentError.of("order_not_found")
     return order
 
 
@@ -149,17 +145,17 @@ def payment_order_capture(*, order_id: str, user) -> CaptureOutcome:
     if order.status == PaymentStatus.REFUNDED and order.completed_at is None and order.capture_id:
         return _refund_outcome(order)  # refunded because it bought nothing: say so again
     if order.status in (PaymentStatus.VOIDED, PaymentStatus.REFUNDED):
-        raise PaymentError(MSG_ORDER_CLOSED)
+        raise PaymentError.of("order_closed")
     provider = get_provider()
     if provider.name != order.provider:
-        raise PaymentError(MSG_ORDER_CLOSED)
+        raise PaymentError.of("order_closed")
     try:
         # One idempotency key per order: PayPal answers a retried capture with the first capture's result.
         result = provider.capture_order(order_id=order.order_id, request_id=f"capture-{order.order_id}")
     except ProviderError as exc:
         logger.warning("Capture of %s refused: %s (%s)", order_id, exc.message, exc.issue)
         if exc.status_code is None or exc.status_code >= 500:
-            raise PaymentError(MSG_PROVIDER_DOWN, status_code=502) from exc
+            raise PaymentError.of("provider_down") from exc
         return CaptureOutcome(order=order, completed=False, message=MSG_NOT_APPROVED)
     return _apply_capture(order, result)
 
@@ -171,13 +167,13 @@ def simulator_order_approve(*, order_id: str, user, card_declined: bool) -> None
     order = _owned_order(order_id=order_id, user=user)
     provider = get_provider()
     if not isinstance(provider, SimulatorProvider) or order.provider != provider.name:
-        raise PaymentError(MSG_ORDER_NOT_FOUND, status_code=404)
+        raise PaymentError.of("order_not_found")
     if order.status not in OPEN_STATUSES:
-        raise PaymentError(MSG_ORDER_CLOSED)
+        raise PaymentError.of("order_closed")
     try:
         provider.approve_order(order_id=order.order_id, card_declined=card_declined)
     except ProviderError as exc:
-        raise PaymentError(MSG_ORDER_CLOSED) from exc
+        raise PaymentError.of("order_closed") from exc
     _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, only_from=OPEN_STATUSES)
 
 
@@ -187,5 +183,5 @@ def payment_order_cancel(*, order_id: str, user) -> PaymentOrder:
     order = _mark(order_id=order.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
     if order.status != PaymentStatus.VOIDED:
         # Paid, refunded or being refunded: saying "cancelled" (200) would mislead a client that reads the status.
-        raise PaymentError(MSG_ORDER_NOT_CANCELLABLE, status_code=409)
+        raise PaymentError.of("order_not_cancellable")
     return order

@@ -9,7 +9,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
-from studio.errors import ApplicationError
+from studio.errors import BAD_GATEWAY, CONFLICT, NOT_FOUND, ApplicationError
 
 from ..models import PaymentOrder, PaymentStatus
 
@@ -42,13 +42,65 @@ MSG_REFUND_PENDING = (
 MSG_ORDER_WAS_CANCELLED = "Ce paiement avait été annulé."
 MSG_RESERVATION_CHANGED = "La réservation a changé pendant la préparation du paiement. Rechargez la page et réessayez."
 MSG_ORDER_LIVE_TAKEN = "Cette réservation a déjà une commande en cours ou payée : une seule à la fois."
+# Staff edits (payments/services/staff.py).
+MSG_REQUIRED_FIELDS = "⚠️ Veuillez remplir tous les champs obligatoires !"
+MSG_ORDER_ID_TAKEN = "Une commande avec cet identifiant existe déjà."
+MSG_AMOUNT_INVALID = "Le montant doit être un nombre positif."
+MSG_STATUS_INVALID = "Statut de paiement inconnu."
+MSG_PAID_NOT_DELETED = (
+    "Un paiement encaissé ne se supprime pas : changez son statut (« Annulée » ou « Remboursée ») et indiquez la "
+    "raison dans le message."
+)
 
 
 class PaymentError(ApplicationError):
-    """A refused payment step; `status_code` is kept as the name older callers read."""
+    """A refused payment step. Raise it by code (`PaymentError.of("order_closed")`): the French text and the HTTP
+    status come from the tables below (404 for what does not exist, 409 for a conflict with the price, the
+    reservation's or the order's state, 502 when the provider does not answer). `status_code` is kept as the name
+    older callers read."""
+
+    default_code = "payment_invalid"
+    messages = {
+        "incomplete": MSG_INCOMPLETE,
+        "email_invalid": MSG_EMAIL_INVALID,
+        "amount_mismatch": MSG_AMOUNT_MISMATCH,
+        "reservation_not_found": MSG_RESERVATION_NOT_FOUND,
+        "reservation_paid": MSG_RESERVATION_PAID,
+        "hold_expired": MSG_HOLD_EXPIRED,
+        "tariff_not_found": MSG_TARIFF_NOT_FOUND,
+        "tariff_not_orderable": MSG_TARIFF_NOT_ORDERABLE,
+        "quantity_invalid": MSG_QUANTITY,
+        "provider_down": MSG_PROVIDER_DOWN,
+        "order_not_found": MSG_ORDER_NOT_FOUND,
+        "order_closed": MSG_ORDER_CLOSED,
+        "order_not_cancellable": MSG_ORDER_NOT_CANCELLABLE,
+        "reservation_changed": MSG_RESERVATION_CHANGED,
+        "order_live_taken": MSG_ORDER_LIVE_TAKEN,
+        "required_fields": MSG_REQUIRED_FIELDS,
+        "order_id_taken": MSG_ORDER_ID_TAKEN,
+        "amount_invalid": MSG_AMOUNT_INVALID,
+        "status_invalid": MSG_STATUS_INVALID,
+        "paid_not_deleted": MSG_PAID_NOT_DELETED,
+    }
+    statuses = {
+        "amount_mismatch": CONFLICT,
+        "reservation_not_found": NOT_FOUND,
+        "reservation_paid": CONFLICT,
+        "hold_expired": CONFLICT,
+        "tariff_not_found": NOT_FOUND,
+        "tariff_not_orderable": CONFLICT,
+        "provider_down": BAD_GATEWAY,
+        "order_not_found": NOT_FOUND,
+        "order_closed": CONFLICT,
+        "order_not_cancellable": CONFLICT,
+        "reservation_changed": CONFLICT,
+        "order_live_taken": CONFLICT,
+        "order_id_taken": CONFLICT,
+        "paid_not_deleted": CONFLICT,
+    }
 
     def __init__(self, message: str, *, status_code: int | None = None, code: str | None = None, **kwargs):
-        super().__init__(message, status=status_code, code=code, **kwargs)
+        super().__init__(message, status=status_code or kwargs.pop("status", None), code=code, **kwargs)
 
     @property
     def status_code(self) -> int:

@@ -14,22 +14,10 @@ from courses.models import CourseSession, Tariff
 from ..models import CURRENCY_EUR, DEFAULT_TIME, PaymentOrder, PaymentStatus
 from ..providers import ProviderError, get_provider
 from .common import (
-    MSG_AMOUNT_MISMATCH,
-    MSG_EMAIL_INVALID,
-    MSG_HOLD_EXPIRED,
-    MSG_INCOMPLETE,
-    MSG_PROVIDER_DOWN,
-    MSG_QUANTITY,
-    MSG_RESERVATION_CHANGED,
-    MSG_RESERVATION_NOT_FOUND,
-    MSG_RESERVATION_PAID,
-    MSG_TARIFF_NOT_FOUND,
-    MSG_TARIFF_NOT_ORDERABLE,
     OPEN_STATUSES,
     PaymentError,
     _local,
     _mark,
-    _parse_amount,
     _valid_email,
 )
 
@@ -43,14 +31,14 @@ def _held_reservation(*, user, reservation_id: int) -> Reservation:
     """The member's reservation, with its seats still held (DECISIONS.md 13), or PaymentError."""
     reservation = Reservation.objects.select_related("session__course").filter(pk=reservation_id, user=user).first()
     if reservation is None:
-        raise PaymentError(MSG_RESERVATION_NOT_FOUND, status_code=404)
+        raise PaymentError.of("reservation_not_found")
     if reservation.status == ReservationStatus.CONFIRMED:
-        raise PaymentError(MSG_RESERVATION_PAID)
+        raise PaymentError.of("reservation_paid")
     now = timezone.now()
     if reservation.status != ReservationStatus.HELD or (
         reservation.hold_expires_at is not None and reservation.hold_expires_at <= now
     ):
-        raise PaymentError(MSG_HOLD_EXPIRED)
+        raise PaymentError.of("hold_expired")
     return reservation
 
 
@@ -60,7 +48,7 @@ def _held_reservation(*, user, reservation_id: int) -> Reservation:
 def payment_order_create(
     *,
     user,
-    amount,
+    amount: Decimal,
     email: str,
     first_name: str,
     last_name: str,
@@ -75,19 +63,18 @@ def payment_order_create(
 ) -> PaymentOrder:
     """Open an order at the provider for a held reservation or a tariff × quantity, priced from the database.
 
-    The browser's `amount` is only compared with the server's price (DECISIONS.md 12): a mismatch is refused.
+    The browser's `amount` is only compared with the server's price (DECISIONS.md 12): a mismatch is refused (409).
+    The API has typed and bounded every value (payments/apis/checkout.py); the checks here are the domain's.
     """
-    browser_amount = _parse_amount(amount) if amount not in (None, "") else None
-    required = [email, first_name, last_name, title, type]
-    if browser_amount is None or not all(str(v or "").strip() for v in required):
-        raise PaymentError(MSG_INCOMPLETE)
-    if bool(reservation_id) == bool(tariff_id):
-        raise PaymentError(MSG_INCOMPLETE)
+    if not all(str(v or "").strip() for v in (email, first_name, last_name, title, type)):
+        raise PaymentError.of("incomplete")
+    if (reservation_id is None) == (tariff_id is None):
+        raise PaymentError.of("incomplete")  # an order pays for one reservation or one tariff
     if not _valid_email(email.strip()):
-        raise PaymentError(MSG_EMAIL_INVALID)
+        raise PaymentError.of("email_invalid")
 
     reservation = tariff = None
-    if reservation_id:
+    if reservation_id is not None:
         reservation = _held_reservation(user=user, reservation_id=reservation_id)
         server_amount = reservation.total_amount
         start = _local(reservation.session.start)
@@ -98,17 +85,14 @@ def payment_order_create(
         order_quantity = reservation.participants
         description = f"{order_title} – {order_date} {order_time} – {reservation.participants} participant(s)"
     else:
-        try:
-            order_quantity = int(quantity if quantity is not None else 1)
-        except (TypeError, ValueError):
-            raise PaymentError(MSG_QUANTITY.format(max=MAX_QUANTITY)) from None
+        order_quantity = 1 if quantity is None else quantity
         if not 1 <= order_quantity <= MAX_QUANTITY:
-            raise PaymentError(MSG_QUANTITY.format(max=MAX_QUANTITY))
+            raise PaymentError.of("quantity_invalid", max=MAX_QUANTITY)
         tariff = Tariff.objects.filter(pk=tariff_id).first()
         if tariff is None:
-            raise PaymentError(MSG_TARIFF_NOT_FOUND, status_code=404)
+            raise PaymentError.of("tariff_not_found")
         if tariff.is_party or tariff.price <= 0 or (tariff.grants_pass and tariff_priced_per_short_period(tariff)):
-            raise PaymentError(MSG_TARIFF_NOT_ORDERABLE)
+            raise PaymentError.of("tariff_not_orderable")
         server_amount = (tariff.price * order_quantity).quantize(Decimal("0.01"))
         order_title = tariff.title
         order_type = tariff.type.upper()
@@ -116,8 +100,8 @@ def payment_order_create(
         order_time = (time or "").strip()[:40] or DEFAULT_TIME
         description = f"{order_title} × {order_quantity}"
 
-    if browser_amount != server_amount:
-        raise PaymentError(MSG_AMOUNT_MISMATCH)
+    if amount != server_amount:
+        raise PaymentError.of("amount_mismatch")
 
     provider = get_provider()
     if reservation is not None:
@@ -138,7 +122,7 @@ def payment_order_create(
         )
     except ProviderError as exc:
         logger.warning("Payment provider refused create-order: %s (%s)", exc.message, exc.issue)
-        raise PaymentError(MSG_PROVIDER_DOWN, status_code=502) from exc
+        raise PaymentError.of("provider_down") from exc
 
     fields = dict(
         order_id=provider_order.id,
@@ -174,9 +158,9 @@ def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> Paym
             if current.status != ReservationStatus.HELD or (
                 current.hold_expires_at is not None and current.hold_expires_at <= timezone.now()
             ):
-                raise PaymentError(MSG_HOLD_EXPIRED)
+                raise PaymentError.of("hold_expired")
             if current.participants != fields["quantity"] or current.total_amount != fields["amount"]:
-                raise PaymentError(MSG_RESERVATION_CHANGED, status_code=409)
+                raise PaymentError.of("reservation_changed")
             live = current.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
             if live is not None:
                 return live
@@ -184,5 +168,5 @@ def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> Paym
     except IntegrityError:
         live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
         if live is None:
-            raise PaymentError(MSG_RESERVATION_PAID) from None
+            raise PaymentError.of("reservation_paid") from None
         return live

@@ -88,7 +88,7 @@ def test_tampered_amount_is_refused_and_changes_nothing(api_client, member, make
         tariff_payload(card_tariff, member, amount="0.01"),
     ):
         response = _create(api_client, payload)
-        assert response.status_code == 400
+        assert response.status_code == 409  # issue 17: a conflict with the server's price
         assert response.json()["error"] == services.MSG_AMOUNT_MISMATCH
     assert not PaymentOrder.objects.exists()
     assert not SimulatedProviderOrder.objects.exists()
@@ -151,7 +151,7 @@ def test_an_expired_hold_cannot_be_paid(api_client, member, make_reservation):
     reservation = make_reservation(member, expires_in=timedelta(minutes=-1))
     api_client.force_authenticate(member)
     response = _create(api_client, reservation_payload(reservation))
-    assert response.status_code == 400 and response.json()["error"] == services.MSG_HOLD_EXPIRED
+    assert response.status_code == 409 and response.json()["error"] == services.MSG_HOLD_EXPIRED
     assert not PaymentOrder.objects.exists()
 
 
@@ -450,7 +450,8 @@ def test_webhook_with_a_forged_signature_changes_nothing(api_client, member, mak
     reservation = make_reservation(member)
     order = _paypal_order(api_client, member, reservation)
     response = _post_webhook(api_client, _capture_event(order), signature="forged")
-    assert response.status_code == 400 and response.json()["error"] == MSG_WEBHOOK_REFUSED
+    # Issue 17: unsigned is unauthenticated (403); 400 is for a body that is not a JSON object.
+    assert response.status_code == 403 and response.json()["error"] == MSG_WEBHOOK_REFUSED
     order.refresh_from_db()
     assert order.status == PaymentStatus.CREATED
     assert not PaymentWebhookEvent.objects.exists()
@@ -458,7 +459,7 @@ def test_webhook_with_a_forged_signature_changes_nothing(api_client, member, mak
 
 def test_webhook_is_refused_in_simulator_mode(api_client):
     response = api_client.post(WEBHOOK, {"id": "x", "event_type": "PAYMENT.CAPTURE.COMPLETED"}, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 403 and response.json()["code"] == "webhook_signature_invalid"
 
 
 def test_webhook_with_a_different_amount_does_not_fulfil(api_client, member, make_reservation, paypal_settings):

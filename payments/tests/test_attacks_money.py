@@ -247,7 +247,7 @@ def test_item2_after_cancelling_the_card_payment_the_pass_may_pay(api_client, me
     card.refresh_from_db()
     assert card.credits_left == 9
     approve_response = api_client.post(APPROVE, {"orderId": order_id}, format="json")
-    assert approve_response.status_code == 400  # the cancelled order cannot be paid any more
+    assert approve_response.status_code == 409  # the cancelled order cannot be paid any more (a state conflict)
 
 
 def test_item2_a_card_capture_on_a_reservation_already_paid_by_pass_is_refunded(
@@ -323,7 +323,7 @@ def test_item3_a_per_week_pass_is_not_sold_online(api_client, member):
     )
     api_client.force_authenticate(member)
     response = api_client.post(CREATE, tariff_payload(tariff, member), format="json")
-    assert response.status_code == 400 and response.json()["error"] == services.MSG_TARIFF_NOT_ORDERABLE
+    assert response.status_code == 409 and response.json()["error"] == services.MSG_TARIFF_NOT_ORDERABLE
     assert not PaymentOrder.objects.exists()
 
 
@@ -463,9 +463,12 @@ def test_item7_when_the_provider_is_down_the_refund_is_owed_said_and_retried(
 def test_create_order_refuses_any_amount_but_the_servers(api_client, member, make_reservation, amount):
     reservation = make_reservation(member, participants=1)
     response = open_order(api_client, member, reservation, amount=amount)
-    assert response.status_code == 400
+    # Issue 17: an amount that is not one is a 400; a well-formed amount other than the server's price, a 409.
+    assert response.status_code in (400, 409)
     if amount is None or isinstance(amount, str):
         assert response.json()["error"] in (services.MSG_INCOMPLETE, services.MSG_AMOUNT_MISMATCH)
+    if response.status_code == 409:
+        assert response.json()["error"] == services.MSG_AMOUNT_MISMATCH
     assert not PaymentOrder.objects.exists() and not SimulatedProviderOrder.objects.exists()
 
 
@@ -483,7 +486,7 @@ def test_a_free_tariff_or_a_party_offer_opens_no_order(api_client, member):
     api_client.force_authenticate(member)
     for tariff in (TariffFactory(price=Decimal("0.00")), TariffFactory(type="evenement")):
         response = api_client.post(CREATE, tariff_payload(tariff, member, amount=f"{tariff.price:.2f}"), format="json")
-        assert response.status_code == 400 and response.json()["error"] == services.MSG_TARIFF_NOT_ORDERABLE
+        assert response.status_code == 409 and response.json()["error"] == services.MSG_TARIFF_NOT_ORDERABLE
     assert not PaymentOrder.objects.exists()
 
 
@@ -532,7 +535,7 @@ def test_a_paid_reservation_opens_no_second_order(api_client, member, session):
     approve(api_client, order_id)
     assert capture(api_client, order_id).status_code == 200
     again = open_order(api_client, member, reservation)
-    assert again.status_code == 400 and again.json()["error"] == services.MSG_RESERVATION_PAID
+    assert again.status_code == 409 and again.json()["error"] == services.MSG_RESERVATION_PAID
 
 
 def test_replayed_captures_pay_once_and_send_one_receipt(
@@ -554,7 +557,7 @@ def test_approving_a_paid_order_again_moves_no_money(api_client, member, session
     approve(api_client, order_id)
     capture(api_client, order_id)
     response = api_client.post(APPROVE, {"orderId": order_id}, format="json")
-    assert response.status_code == 400 and response.json()["error"] == services.MSG_ORDER_CLOSED
+    assert response.status_code == 409 and response.json()["error"] == services.MSG_ORDER_CLOSED
     assert capture(api_client, order_id).status_code == 200
     assert completed_payments(reservation).count() == 1
 
@@ -618,8 +621,9 @@ def test_a_forged_webhook_moves_nothing(api_client, member, session):
     }
     api_client.force_authenticate(None)
     headers = {**WEBHOOK_HEADERS, "PAYPAL-TRANSMISSION-SIG": "forged"}
-    assert api_client.post(WEBHOOK, event, format="json", headers=headers).status_code == 400
-    assert api_client.post(WEBHOOK, event, format="json").status_code == 400
+    # Issue 17: a notification PayPal did not sign is refused as unauthenticated (403), not as malformed (400).
+    assert api_client.post(WEBHOOK, event, format="json", headers=headers).status_code == 403
+    assert api_client.post(WEBHOOK, event, format="json").status_code == 403
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.CREATED
 
 
@@ -639,7 +643,7 @@ def test_staff_cannot_make_a_second_live_order_on_a_reservation(api_client, staf
         "status": "COMPLETED",
     }
     response = api_client.put("/api/paypal/orders/OLD", payload, format="json")
-    assert response.status_code == 400 and response.json()["error"] == services.MSG_ORDER_LIVE_TAKEN
+    assert response.status_code == 409 and response.json()["error"] == services.MSG_ORDER_LIVE_TAKEN
     assert PaymentOrder.objects.get(order_id="OLD").status == PaymentStatus.VOIDED
 
 
@@ -655,7 +659,7 @@ def test_a_payment_that_moved_money_is_never_deleted(api_client, staff, member, 
     assert capture(api_client, order_id).status_code == 200
     api_client.force_authenticate(staff)
     response = api_client.delete(f"/api/paypal/orders/{order_id}")
-    assert response.status_code == 400 and response.json()["error"] == services.MSG_PAID_NOT_DELETED
+    assert response.status_code == 409 and response.json()["error"] == services.MSG_PAID_NOT_DELETED
     assert PaymentOrder.objects.filter(order_id=order_id, status=PaymentStatus.COMPLETED).exists()
 
 
@@ -671,4 +675,4 @@ def test_cancelling_twice_returns_the_credit_once(api_client, member, session):
     assert Pass.objects.filter(member=member).count() == 1
     # and the cancelled, paid reservation cannot be paid again
     again = open_order(api_client, member, reservation)
-    assert again.status_code == 400 and again.json()["error"] == services.MSG_HOLD_EXPIRED
+    assert again.status_code == 409 and again.json()["error"] == services.MSG_HOLD_EXPIRED

@@ -134,7 +134,7 @@ def test_a_forged_webhook_is_refused_before_anything_is_queued(api_client, membe
     api_client.force_authenticate(member)
     order_id = api_client.post(CREATE, reservation_payload(reservation), format="json").json()["id"]
     order = PaymentOrder.objects.get(order_id=order_id)
-    assert _post_webhook(api_client, _capture_event(order), signature="forged").status_code == 400
+    assert _post_webhook(api_client, _capture_event(order), signature="forged").status_code == 403
     assert not DBTaskResult.objects.exists()
 
 

@@ -2,6 +2,7 @@
 one reservation confirmed, one receipt sent."""
 
 import threading
+from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -49,7 +50,7 @@ def _open_order(member, reservation):
     data = reservation_payload(reservation)
     return services.payment_order_create(
         user=member,
-        amount=data["amount"],
+        amount=Decimal(data["amount"]),
         email=data["email"],
         first_name=data["first_name"],
         last_name=data["last_name"],

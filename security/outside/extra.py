@@ -189,8 +189,8 @@ def own_attacks(st: Studio) -> None:
         "own: forged PayPal webhook",
         "POST /api/paypal/webhook CAPTURE.COMPLETED, no signature",
         short(hook, 80),
-        hook.status_code == 400,
-        "400",
+        hook.status_code == 403,
+        "403 (unsigned: refused as unauthenticated)",
     )
     # Password guessing on one account.
     reset_limits()

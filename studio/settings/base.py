@@ -200,6 +200,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "API du site et du système de réservation du studio.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Enums that several components share under a field name other enums use too ("status").
+    "ENUM_NAME_OVERRIDES": {"PaymentStatusEnum": "payments.models.PaymentStatus"},
 }
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 

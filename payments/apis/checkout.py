@@ -1,0 +1,232 @@
+"""The member's payment: create an order priced by the server, approve it in the simulator, capture or cancel it
+(DECISIONS.md 12–15, issue 16). Thin: a typed input, one service call, a typed answer; refusals are PaymentErrors
+that the shared exception handler answers (never caught here)."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from studio.parsers import BoundedJSONParser
+from studio.schema import ErrorOutput, StudioAutoSchema
+
+from .. import services
+from ..models import PaymentStatus
+from ..selectors import payment_client_config
+from .fields import Amount, Email, Text, choice, identifier, messages, optional_text
+
+MSG_OUTCOME_INVALID = "Issue de paiement simulée inconnue : « approve » ou « decline »."
+ORDER_ID_MAX = 64  # PaymentOrder.order_id
+NAME_MAX = 1000  # a longer name is cut to the column's 150 characters by the service
+TEXT_MAX = 200
+MESSAGE_MAX = 2000
+REFUSED = "payment_not_completed"
+REFUNDED = "refunded"
+
+
+class CreateOrderInput(serializers.Serializer):
+    """What the payment widget sends (frontend/src/components/payment/messages.js, createOrderPayload): the payer,
+    the labels it shows, the amount it shows (compared with the server's price, never trusted) and what the order
+    pays for, exactly one of `reservation_id` (a held reservation) and `tariff_id` (with `quantity`)."""
+
+    amount = Amount(message=services.MSG_INCOMPLETE)
+    email = Email(missing=services.MSG_INCOMPLETE, invalid=services.MSG_EMAIL_INVALID)
+    first_name = Text(missing=services.MSG_INCOMPLETE, max_length=NAME_MAX)
+    last_name = Text(missing=services.MSG_INCOMPLETE, max_length=NAME_MAX)
+    title = Text(missing=services.MSG_INCOMPLETE, max_length=TEXT_MAX)
+    type = Text(missing=services.MSG_INCOMPLETE, max_length=TEXT_MAX)
+    date = optional_text(40)
+    time = optional_text(40)
+    message = optional_text(MESSAGE_MAX)
+    reservation_id = identifier(services.MSG_RESERVATION_NOT_FOUND, required=False)
+    tariff_id = identifier(services.MSG_TARIFF_NOT_FOUND, required=False)
+    quantity = serializers.IntegerField(
+        min_value=1,
+        max_value=services.MAX_QUANTITY,
+        required=False,
+        error_messages=messages(
+            services.MSG_QUANTITY.format(max=services.MAX_QUANTITY),
+            "invalid",
+            "min_value",
+            "max_value",
+            "max_string_length",
+            "null",
+        ),
+    )
+
+    def validate(self, attrs):
+        if ("reservation_id" in attrs) == ("tariff_id" in attrs):
+            raise serializers.ValidationError(services.MSG_INCOMPLETE)
+        return attrs
+
+
+class ExactlyOnePurchaseSchema(StudioAutoSchema):
+    """The create-order body pays for one reservation or one tariff: `oneOf` says so in the schema."""
+
+    def _map_serializer(self, serializer, direction, bypass_extensions=False):
+        schema = super()._map_serializer(serializer, direction, bypass_extensions)
+        if isinstance(serializer, CreateOrderInput) and direction == "request":
+            schema["oneOf"] = [{"required": ["reservation_id"]}, {"required": ["tariff_id"]}]
+        return schema
+
+
+class OrderRefOutput(serializers.Serializer):
+    id = serializers.CharField(help_text="L'identifiant de la commande chez le prestataire.")
+    status = choice(PaymentStatus.choices, message=services.MSG_NOT_APPROVED)
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2)
+    currency = serializers.CharField()
+
+
+class CaptureOutput(OrderRefOutput):
+    title = serializers.CharField()
+
+
+class CaptureRefusedOutput(ErrorOutput):
+    """Not paid (402: declined, pending or not approved yet), or paid for nothing and refunded (409)."""
+
+    refunded = serializers.BooleanField(required=False, help_text="Le paiement capturé est remboursé.")
+    id = serializers.CharField()
+    status = choice(PaymentStatus.choices, message=services.MSG_NOT_APPROVED)
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2)
+    currency = serializers.CharField()
+    title = serializers.CharField()
+
+
+class OrderIdInput(serializers.Serializer):
+    orderId = serializers.CharField(  # noqa: N815 (the widget's name)
+        max_length=ORDER_ID_MAX,
+        error_messages=messages(services.MSG_ORDER_NOT_FOUND, "required", "null", "blank", "invalid", "max_length"),
+    )
+
+
+class SimulatorApproveInput(OrderIdInput):
+    outcome = choice(
+        ["approve", "decline"],
+        message=MSG_OUTCOME_INVALID,
+        default="approve",
+        help_text="« decline » : la carte simulée est refusée à la capture.",
+    )
+
+
+class OrderStatusOutput(serializers.Serializer):
+    id = serializers.CharField()
+    status = choice(PaymentStatus.choices, message=services.MSG_NOT_APPROVED)
+
+
+class PaymentConfigOutput(serializers.Serializer):
+    provider = choice(["paypal", "simulator"], message="")
+    clientId = serializers.CharField(allow_blank=True)  # noqa: N815 (the widget's name)
+    currency = serializers.CharField()
+
+
+def _valid(serializer_class, request):
+    data = serializer_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return data.validated_data
+
+
+def _order_body(order, *, with_title: bool = False) -> dict:
+    body = {"id": order.order_id, "status": order.status, "amount": f"{order.amount:.2f}", "currency": order.currency}
+    if with_title:
+        body["title"] = order.title
+    return body
+
+
+class PaymentApi(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [BoundedJSONParser]  # the widget sends JSON
+
+
+class CreateOrderApi(PaymentApi):
+    """POST /api/paypal/create-order → {id}: the provider's order, priced by the server."""
+
+    schema = ExactlyOnePurchaseSchema()
+
+    @extend_schema(request=CreateOrderInput, responses={201: OrderRefOutput, 502: ErrorOutput})
+    def post(self, request):
+        values = _valid(CreateOrderInput, request)
+        order = services.payment_order_create(
+            user=request.user,
+            amount=values["amount"],
+            email=values["email"],
+            first_name=values["first_name"],
+            last_name=values["last_name"],
+            title=values["title"],
+            type=values["type"],
+            date=values.get("date", ""),
+            time=values.get("time", ""),
+            message=values.get("message", ""),
+            reservation_id=values.get("reservation_id"),
+            tariff_id=values.get("tariff_id"),
+            quantity=values.get("quantity"),
+        )
+        return Response(OrderRefOutput(_order_body(order)).data, status=status.HTTP_201_CREATED)
+
+
+class CapturePaymentApi(PaymentApi):
+    """POST /api/paypal/capture-payment {orderId} → the order, COMPLETED once however often it is called.
+
+    402: not paid (declined, pending at PayPal, not approved yet); 409 with `refunded`: captured but it bought nothing
+    (seats lost, reservation changed or paid already), so refunded, and said."""
+
+    @extend_schema(
+        request=OrderIdInput,
+        responses={200: CaptureOutput, 402: CaptureRefusedOutput, 409: CaptureRefusedOutput, 502: ErrorOutput},
+    )
+    def post(self, request):
+        values = _valid(OrderIdInput, request)
+        outcome = services.payment_order_capture(order_id=values["orderId"], user=request.user)
+        body = _order_body(outcome.order, with_title=True)
+        if outcome.completed:
+            return Response(CaptureOutput(body).data)
+        if outcome.refunded:
+            code, http_status, extra = REFUNDED, status.HTTP_409_CONFLICT, {"refunded": True}
+        else:
+            code, http_status, extra = REFUSED, status.HTTP_402_PAYMENT_REQUIRED, {}
+        message = outcome.message or services.MSG_NOT_APPROVED
+        refused = {"error": message, "message": message, "code": code, **extra, **body}
+        return Response(CaptureRefusedOutput(refused).data, status=http_status)
+
+
+class CancelOrderApi(PaymentApi):
+    """POST /api/paypal/cancel-order {orderId}: the buyer gave up; the reservation keeps its hold."""
+
+    @extend_schema(request=OrderIdInput, responses={200: OrderStatusOutput})
+    def post(self, request):
+        values = _valid(OrderIdInput, request)
+        order = services.payment_order_cancel(order_id=values["orderId"], user=request.user)
+        return Response(OrderStatusOutput({"id": order.order_id, "status": order.status}).data)
+
+
+class SimulatorApproveApi(PaymentApi):
+    """POST /api/paypal/simulator/approve {orderId, outcome}: the demonstration mode's stand-in for PayPal's window
+    (404 when PayPal is the provider)."""
+
+    @extend_schema(request=SimulatorApproveInput, responses={200: OrderStatusOutput})
+    def post(self, request):
+        values = _valid(SimulatorApproveInput, request)
+        services.simulator_order_approve(
+            order_id=values["orderId"], user=request.user, card_declined=values["outcome"] == "decline"
+        )
+        return Response(OrderStatusOutput({"id": values["orderId"], "status": PaymentStatus.APPROVED}).data)
+
+
+class PaymentConfigApi(APIView):
+    """GET /api/paypal/config: the widget's provider settings (public: the PayPal client id is public)."""
+
+    authentication_classes = []  # public: nobody needs to be identified, and the schema says so
+    permission_classes = []
+
+    @extend_schema(responses=PaymentConfigOutput)
+    def get(self, request):
+        return Response(PaymentConfigOutput(payment_client_config()).data)
+
+
+__all__ = [
+    "CancelOrderApi",
+    "CapturePaymentApi",
+    "CreateOrderApi",
+    "PaymentConfigApi",
+    "SimulatorApproveApi",
+]

@@ -1,0 +1,99 @@
+"""Input fields of the payment APIs that say in the OpenAPI schema exactly what they accept (issue 17)."""
+
+from decimal import Decimal
+
+from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from studio.parsers import MSG_TEXT_TOO_LONG
+
+# DRF refuses the NUL character in every text, and the services strip a text before checking it is there: a
+# required text has something else than spaces, and no NUL (the pattern says both in the schema).
+NO_NUL = RegexValidator(r"^[^\x00]*$")
+FILLED = r"^[^\x00]*[^\x00\s][^\x00]*$"
+# An amount in euros as the islands send it ("25.00"): digits, at most two decimals, below a million.
+AMOUNT_PATTERN = r"^[0-9]{1,6}(\.[0-9]{1,2})?$"
+MAX_ID = 2**31 - 1  # an id the database's integer columns can hold
+
+
+def messages(text: str, *keys: str) -> dict:
+    return dict.fromkeys(keys, text)
+
+
+class Text(serializers.CharField):
+    """A string and nothing else (DRF's CharField turns a number into text), trimmed, with French messages.
+    `missing`: the message when it is absent, null or blank (then it is required)."""
+
+    def __init__(self, *, missing: str | None = None, **kwargs):
+        kwargs["error_messages"] = {"max_length": MSG_TEXT_TOO_LONG, **kwargs.get("error_messages", {})}
+        if missing:
+            kwargs["error_messages"].update(messages(missing, "required", "null", "blank", "invalid"))
+        else:
+            kwargs.setdefault("required", False)
+            kwargs.setdefault("allow_blank", True)
+        super().__init__(**kwargs)
+        if missing:
+            self.validators.append(RegexValidator(FILLED, message=missing))
+        else:
+            self.validators.append(NO_NUL)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class Email(serializers.EmailField):
+    def __init__(self, *, missing: str, invalid: str, **kwargs):
+        kwargs["error_messages"] = {
+            **messages(missing, "required", "null", "blank"),
+            **messages(invalid, "invalid", "max_length"),
+        }
+        super().__init__(max_length=254, **kwargs)
+        self.validators.append(NO_NUL)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+@extend_schema_field({"type": "string", "pattern": AMOUNT_PATTERN, "example": "25.00"})
+class Amount(serializers.DecimalField):
+    """Euros as a string of digits with at most two decimals ("25.00"); a JSON number is read the same way."""
+
+    def __init__(self, *, message: str, missing: str | None = None, **kwargs):
+        keys = ("invalid", "max_digits", "max_decimal_places", "max_whole_digits", "max_string_length", "min_value")
+        errors = {**messages(message, *keys), **messages(missing or message, "required", "null")}
+        super().__init__(max_digits=8, decimal_places=2, min_value=Decimal("0"), error_messages=errors, **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, str | int | float):
+            self.fail("invalid")
+        if isinstance(data, str) and not data.strip():
+            self.fail("required")
+        return super().to_internal_value(data)
+
+
+def identifier(message: str, **kwargs) -> serializers.IntegerField:
+    """A database id (1 … 2³¹−1); anything else is refused with `message`."""
+    keys = ("invalid", "min_value", "max_value", "max_string_length", "null", "required")
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, error_messages=messages(message, *keys), **kwargs)
+
+
+def optional_text(max_length: int, **kwargs) -> Text:
+    """A text that may be absent or blank, up to `max_length` characters, documented as one string schema
+    (drf-spectacular's own for a blank-allowed text is a oneOf that a blank string matches twice, so that the schema
+    would refuse what the server takes). DRF copies fields by re-instantiating their class: the schema goes on a
+    class of its own."""
+    schema = {"type": "string", "maxLength": max_length, "pattern": NO_NUL.regex.pattern}
+    field_class = extend_schema_field(schema)(type("OptionalText", (Text,), {}))
+    return field_class(max_length=max_length, **kwargs)
+
+
+def choice(choices, *, message: str, blank: bool = False, **kwargs) -> serializers.ChoiceField:
+    """A choice refused with `message`; `blank`: "" is taken too, and means "none"."""
+    return serializers.ChoiceField(
+        choices=choices, allow_blank=blank, error_messages=messages(message, "invalid_choice", "null"), **kwargs
+    )

@@ -1,0 +1,79 @@
+"""POST /api/paypal/webhook: PayPal's notifications (DECISIONS.md 41)."""
+
+import json
+import logging
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from studio.errors import FORBIDDEN, ApplicationError
+from studio.parsers import BoundedJSONParser
+from studio.schema import ErrorOutput
+
+from ..providers import get_provider
+from ..tasks import paypal_webhook_process
+from .fields import choice
+
+logger = logging.getLogger(__name__)
+
+MSG_WEBHOOK_INVALID = "Notification refusée : le corps n'est pas un objet JSON."
+MSG_WEBHOOK_REFUSED = "Notification refusée : signature invalide."
+MSG_WEBHOOK_FAILED = "Erreur lors du traitement de la notification."
+WEBHOOK_QUEUED = "queued"
+
+
+class WebhookError(ApplicationError):
+    default_code = "webhook_invalid"
+    messages = {
+        "webhook_invalid": MSG_WEBHOOK_INVALID,
+        "webhook_signature_invalid": MSG_WEBHOOK_REFUSED,
+        "webhook_failed": MSG_WEBHOOK_FAILED,
+    }
+    # A notification PayPal did not sign is refused like any unauthenticated call (403); a queue that is down
+    # answers 500 so that PayPal delivers it again later.
+    statuses = {"webhook_signature_invalid": FORBIDDEN, "webhook_failed": status.HTTP_500_INTERNAL_SERVER_ERROR}
+
+
+class WebhookOutput(serializers.Serializer):
+    result = choice([WEBHOOK_QUEUED], message="")
+
+
+class WebhookApi(APIView):
+    """PayPal's notifications, verified with PayPal, then acknowledged at once (202) and applied by a worker, once per
+    event id (DECISIONS.md 41). The check stays in the request so that nobody but PayPal can fill the queue; what an
+    event then does (a capture, a fulfilment, a receipt) never holds PayPal's delivery.
+
+    The body is PayPal's event as it sent it (the signature covers it byte for byte): a JSON object, read here
+    rather than by a serializer."""
+
+    authentication_classes = []  # PayPal sends no session; no CSRF either: the signature check stands instead
+    permission_classes = []
+    parser_classes = [BoundedJSONParser]
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={
+            202: WebhookOutput,
+            400: OpenApiResponse(ErrorOutput, description="Le corps n'est pas un objet JSON."),
+            403: OpenApiResponse(ErrorOutput, description="La signature de PayPal manque ou est invalide."),
+            500: OpenApiResponse(ErrorOutput, description="La file des tâches ne répond pas : PayPal réessaiera."),
+        },
+    )
+    def post(self, request):
+        try:
+            event = json.loads(request.body or b"{}")
+        except ValueError:
+            event = None
+        if not isinstance(event, dict):
+            raise WebhookError.of("webhook_invalid")
+        if not get_provider().verify_webhook(headers=request.headers, event=event):
+            raise WebhookError.of("webhook_signature_invalid")
+        try:
+            paypal_webhook_process.enqueue(event=event)
+        except Exception as exc:  # noqa: BLE001 - the queue is down: answer 500 so PayPal redelivers later
+            logger.exception("PayPal webhook %s could not be queued", event.get("id"))
+            raise WebhookError.of("webhook_failed") from exc
+        return Response(WebhookOutput({"result": WEBHOOK_QUEUED}).data, status=status.HTTP_202_ACCEPTED)
