@@ -22,6 +22,7 @@ from .serializers import (
     MessageOutput,
     RefreshInput,
     RefreshOutput,
+    RefreshRequest,
     RegisterInput,
     ResetPasswordInput,
 )
@@ -110,7 +111,7 @@ class TokenRefreshApi(TokenRefreshView):
 
     serializer_class = RefreshInput
 
-    @extend_schema(request=RefreshInput, responses=RefreshOutput)
+    @extend_schema(request=RefreshRequest, responses=RefreshOutput)
     def post(self, request, *args, **kwargs):
         return super().post(request, *args, **kwargs)
 

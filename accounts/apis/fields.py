@@ -6,27 +6,35 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from studio.api import MSG_INVALID
 from studio.parsers import MSG_TEXT_TOO_LONG
 
-# DRF refuses the NUL character in every text; the pattern says so in the schema.
-NO_NUL = RegexValidator(r"^[^\x00]*$")
+# DRF refuses the NUL character in every text; the pattern says so in the schema (one pattern per field: the
+# specific patterns below leave NUL out too).
+NO_NUL_PATTERN = r"^[^\x00]*$"
 # What `normalize_phone` turns into ten digits: digits with spaces, dots or dashes between them.
 PHONE_PATTERN = r"^[\s.\-]*(?:\d[\s.\-]*){10}$"
 POSTAL_CODE_PATTERN = r"^\s*\d{5}\s*$"
-# Something that is not only spaces (the services strip the text before checking it is there).
-NOT_BLANK_PATTERN = r"\S"
+# Something that is not only spaces (the services strip the text before checking it is there), without NUL.
+NOT_BLANK_PATTERN = r"^[^\x00]*[^\s\x00][^\x00]*$"
 
 TRUE_WORDS = {"1", "true", "on", "yes", "oui"}
 
 
 class Text(serializers.CharField):
-    """A string and nothing else: DRF's CharField turns a number or a boolean into text, this one refuses it."""
+    """A string and nothing else: DRF's CharField turns a number or a boolean into text, this one refuses it.
+    A required text that may not be blank says so in the schema (minLength 1)."""
 
-    def __init__(self, *, messages: dict | None = None, **kwargs):
+    pattern = NO_NUL_PATTERN
+
+    def __init__(self, *, messages: dict | None = None, pattern_message: str | None = None, **kwargs):
         kwargs.setdefault("error_messages", {})
         kwargs["error_messages"] = {"max_length": MSG_TEXT_TOO_LONG, **kwargs["error_messages"], **(messages or {})}
+        if not kwargs.get("allow_blank") and "min_length" not in kwargs:
+            kwargs["min_length"] = 1
+            kwargs["error_messages"].setdefault("min_length", kwargs["error_messages"].get("blank", MSG_INVALID))
         super().__init__(**kwargs)
-        self.validators.append(NO_NUL)
+        self.validators.append(RegexValidator(self.pattern, message=pattern_message or MSG_INVALID))
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -38,14 +46,12 @@ class PatternText(Text):
     """A string matching `pattern` (documented as such), refused with `message` otherwise."""
 
     def __init__(self, pattern: str, message: str, **kwargs):
-        super().__init__(**kwargs)
-        self.validators.append(RegexValidator(pattern, message=message))
+        self.pattern = pattern
+        super().__init__(pattern_message=message, **kwargs)
 
 
 class StrictEmail(serializers.EmailField):
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.validators.append(NO_NUL)
+    """An e-mail address given as a string (Django's EmailValidator, `format: email` in the schema)."""
 
     def to_internal_value(self, data):
         if not isinstance(data, str):

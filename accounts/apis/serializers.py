@@ -251,7 +251,6 @@ class RefreshInput(ObjectBody, TokenRefreshSerializer):
     issued before the password last changed (issue 16)."""
 
     refresh = Text(max_length=MAX_PASSWORD)
-    access = serializers.CharField(read_only=True)
 
     def validate(self, attrs):
         token = RefreshToken(attrs["refresh"])  # TokenError (bad, expired, blacklisted) → 401 in the view
@@ -267,6 +266,12 @@ class RefreshInput(ObjectBody, TokenRefreshSerializer):
         ) != get_md5_hash_password(user.password):
             raise InvalidToken()
         return super().validate(attrs)
+
+
+class RefreshRequest(Input):
+    """The body of /api/users/token/refresh, as the schema shows it (RefreshInput does the work)."""
+
+    refresh = Text(max_length=MAX_PASSWORD, help_text="Le jeton de rafraîchissement reçu à la connexion.")
 
 
 class LogoutInput(Input):

@@ -3,7 +3,7 @@
 Each flow's module re-exports the texts it raises (`from accounts.services import MSG_LOGIN_FAILED` keeps working);
 the table here is the one place that says which code answers which text and which HTTP status."""
 
-from studio.errors import BAD_REQUEST, CONFLICT, FORBIDDEN, TOO_MANY_REQUESTS, ApplicationError
+from studio.errors import CONFLICT, FORBIDDEN, TOO_MANY_REQUESTS, ApplicationError
 from studio.parsers import MSG_TEXT_TOO_LONG
 
 UNAUTHORIZED = 401
@@ -103,8 +103,9 @@ class AccountError(ApplicationError):
         "throttled": TOO_MANY_REQUESTS,
         "role_change_forbidden": FORBIDDEN,
         "admin_delete_forbidden": FORBIDDEN,
-        "last_admin": BAD_REQUEST,
-        "self_delete": BAD_REQUEST,
+        # The studio's state refuses it (DECISIONS.md 11): 409; deleting oneself is not the actor's to do: 403.
+        "last_admin": CONFLICT,
+        "self_delete": FORBIDDEN,
         "user_has_history": CONFLICT,
         "profile_forbidden": FORBIDDEN,
         "user_not_found": NOT_FOUND,

@@ -14,6 +14,7 @@ from accounts.services import (
     MSG_PROFILE_FORBIDDEN,
     MSG_RESET_LINK_INVALID,
     MSG_ROLE_INVALID,
+    MSG_SELF_DELETE,
     MSG_USER_HAS_HISTORY,
     MSG_USER_NOT_FOUND,
     AccountError,
@@ -170,7 +171,8 @@ def test_a_member_reaching_another_is_a_403(api_client, member, other_member):
         ("throttled", 429, None),
         ("profile_forbidden", 403, MSG_PROFILE_FORBIDDEN),
         ("user_not_found", 404, MSG_USER_NOT_FOUND),
-        ("last_admin", 400, MSG_LAST_ADMIN),
+        ("last_admin", 409, MSG_LAST_ADMIN),
+        ("self_delete", 403, None),
         ("role_invalid", 400, MSG_ROLE_INVALID),
     ],
 )
@@ -191,5 +193,13 @@ def test_the_last_admin_cannot_be_demoted(api_client):
     admin = StaffFactory(role=Role.ADMIN)
     api_client.force_authenticate(admin)
     response = api_client.patch(f"/api/users/{admin.pk}", {"role": "user"}, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 409  # was 400: a conflict with the studio's state, not a malformed request
     assert response.json()["error"] == MSG_LAST_ADMIN
+
+
+def test_staff_cannot_delete_themselves(api_client):
+    admin = StaffFactory(role=Role.ADMIN)
+    api_client.force_authenticate(admin)
+    response = api_client.delete(f"/api/users/{admin.pk}")
+    assert response.status_code == 403  # was 400: not this actor's to do
+    assert response.json()["error"] == MSG_SELF_DELETE

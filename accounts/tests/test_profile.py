@@ -309,7 +309,8 @@ def test_admin_changes_roles_but_not_the_last_admin(api_client, staff, member):
     response = api_client.put(f"/api/users/{member.pk}", {"role": "supervisor"}, format="json")
     assert response.status_code == 200 and response.json()["role"] == "supervisor"
     last = api_client.put(f"/api/users/{staff.pk}", {"role": "user"}, format="json")
-    assert last.status_code == 400 and last.json()["error"] == MSG_LAST_ADMIN
+    # 409 since issue 17: the studio's state (one admin left) refuses it, not the request's shape.
+    assert last.status_code == 409 and last.json()["error"] == MSG_LAST_ADMIN
     bad = api_client.put(f"/api/users/{member.pk}", {"role": "dieu"}, format="json")
     assert bad.status_code == 400
 
@@ -324,7 +325,9 @@ def test_deletions(api_client, staff, supervisor, member):
     assert not User.objects.filter(pk=member.pk).exists()
     api_client.force_authenticate(staff)
     assert api_client.delete(f"/api/users/{other_admin.pk}").status_code == 200
-    assert api_client.delete(f"/api/users/{staff.pk}").status_code == 400  # not oneself
+    assert (
+        api_client.delete(f"/api/users/{staff.pk}").status_code == 403
+    )  # not oneself (403 since issue 17: not the actor's to do)
     assert api_client.delete("/api/users/999999").status_code == 404
 
 
