@@ -8,7 +8,7 @@ on) or a refused upload, answered by the shared exception handler: no view catch
 import logging
 
 from django.db import DatabaseError, transaction
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiRequest, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -47,6 +47,18 @@ MSG_COURSES_FETCH_ERROR = "Erreur lors de la récupération des cours"
 MSG_TARIFFS_FETCH_ERROR = "Erreur lors de la récupération des tarifs."
 
 UNAVAILABLE = {503: OpenApiResponse(ErrorOutput, description="La base de données ne répond pas.")}
+UNKNOWN_REFERENCE = {404: OpenApiResponse(ErrorOutput, description="Le cours ou l'utilisateur désigné n'existe pas.")}
+# The picture's accepted types: the service checks the content itself (media_library.uploads).
+PICTURE_ENCODING = {"image": {"contentType": "image/jpeg, image/png, image/gif, image/webp"}}
+
+
+def _course_payloads(serializer_class) -> dict:
+    """JSON and forms; multipart with the picture."""
+    return {
+        "application/json": serializer_class,
+        "application/x-www-form-urlencoded": serializer_class,
+        "multipart/form-data": OpenApiRequest(serializer_class, encoding=PICTURE_ENCODING),
+    }
 
 
 class PublicReadStaffWrite(APIView):
@@ -84,7 +96,7 @@ class CourseListApi(PublicReadStaffWrite):
             return error_response(MSG_COURSES_FETCH_ERROR, status.HTTP_503_SERVICE_UNAVAILABLE)
         return Response(CourseOutputSerializer(courses, many=True).data)
 
-    @extend_schema(request=CourseInputSerializer, responses={201: CourseOutputSerializer})
+    @extend_schema(request=_course_payloads(CourseInputSerializer), responses={201: CourseOutputSerializer})
     def post(self, request):
         fields = _valid(CourseInputSerializer, request)
         image_alt = fields.pop("image_alt", "")
@@ -114,7 +126,7 @@ class CourseDetailApi(PublicReadStaffWrite):
             return error_response(MSG_COURSE_FETCH_ERROR, status.HTTP_503_SERVICE_UNAVAILABLE)
         return Response(CourseOutputSerializer(course).data)
 
-    @extend_schema(request=CourseUpdateInputSerializer, responses=CourseOutputSerializer)
+    @extend_schema(request=_course_payloads(CourseUpdateInputSerializer), responses=CourseOutputSerializer)
     def put(self, request, course_id: int):
         course = _course(course_id)
         fields = _valid(CourseUpdateInputSerializer, request)
@@ -152,7 +164,7 @@ class TariffListApi(PublicReadStaffWrite):
             return error_response(MSG_TARIFFS_FETCH_ERROR, status.HTTP_503_SERVICE_UNAVAILABLE)
         return Response(TariffOutputSerializer(tariffs, many=True).data)
 
-    @extend_schema(request=TariffInputSerializer, responses={201: TariffOutputSerializer})
+    @extend_schema(request=TariffInputSerializer, responses={201: TariffOutputSerializer, **UNKNOWN_REFERENCE})
     def post(self, request):
         tariff = services.tariff_create(**_tariff_fields(_valid(TariffInputSerializer, request)))
         return Response(TariffOutputSerializer(tariff).data, status=status.HTTP_201_CREATED)
@@ -214,7 +226,7 @@ class InstructorListApi(PublicReadStaffWrite):
     def get(self, request):
         return Response(InstructorOutputSerializer(selectors.instructor_list(), many=True).data)
 
-    @extend_schema(request=InstructorInputSerializer, responses={201: InstructorOutputSerializer})
+    @extend_schema(request=InstructorInputSerializer, responses={201: InstructorOutputSerializer, **UNKNOWN_REFERENCE})
     def post(self, request):
         instructor = services.instructor_create(**_instructor_fields(_valid(InstructorInputSerializer, request)))
         return Response(InstructorOutputSerializer(instructor).data, status=status.HTTP_201_CREATED)

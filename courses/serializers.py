@@ -18,12 +18,26 @@ from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
 SMALL_INT_MAX = 32_767
 MAX_PRICE = Decimal("999999.99")
 
-# Text that must say something: blank or whitespace-only values are refused (the schema's `pattern` says so too).
-NOT_BLANK = RegexValidator(r"\S")
+# Text fields say what the server enforces: no NUL character (DRF refuses it) and, unless blank is allowed,
+# something other than spaces (they are trimmed). A number or a boolean in a JSON body is not text.
+NO_NUL = RegexValidator(r"^[^\x00]*$", message="Le caractère nul n’est pas autorisé.")
+NOT_BLANK = RegexValidator(r"^[^\x00]*\S[^\x00]*$", message="Ce champ ne peut être vide.")
+
+
+class TextField(serializers.CharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("validators", [])
+        kwargs["validators"] = [*kwargs["validators"], NO_NUL if kwargs.get("allow_blank") else NOT_BLANK]
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 def text(**kwargs) -> serializers.CharField:
-    return serializers.CharField(validators=[NOT_BLANK], **kwargs)
+    return TextField(**kwargs)
 
 
 @extend_schema_field({"type": "number", "format": "double", "minimum": 0, "maximum": float(MAX_PRICE)})
@@ -48,6 +62,11 @@ class CentsField(serializers.DecimalField):
 class PercentField(CentsField):
     def __init__(self, **kwargs):
         super().__init__(max_value=Decimal("100"), **kwargs)
+
+    def validate_empty_values(self, data):
+        if data == "null" and self.allow_null:  # a form cannot send JSON's null: its text stands for it
+            return True, None
+        return super().validate_empty_values(data)
 
 
 @extend_schema_field(OpenApiTypes.BINARY)
@@ -103,7 +122,7 @@ class CourseInputSerializer(serializers.Serializer):
         max_length=200, required=False, allow_blank=True, write_only=True, help_text="Synonyme de video_url."
     )
     position = serializers.IntegerField(min_value=0, max_value=SMALL_INT_MAX, default=0)
-    image_alt = serializers.CharField(max_length=255, required=False, allow_blank=True)
+    image_alt = TextField(max_length=255, required=False, allow_blank=True)
     image = UploadField(required=False, help_text="Photo du cours (multipart) : JPEG, PNG, GIF ou WebP.")
 
     def validate(self, attrs):
@@ -156,12 +175,12 @@ class TariffInputSerializer(serializers.Serializer):
     title = text(max_length=150)
     price = CentsField()
     type = serializers.ChoiceField(choices=TariffType.choices)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
-    frequency = serializers.CharField(required=False, allow_blank=True, max_length=60, default="")
-    validity = serializers.CharField(required=False, allow_blank=True, max_length=120, default="")
+    description = TextField(required=False, allow_blank=True, default="")
+    frequency = TextField(required=False, allow_blank=True, max_length=60, default="")
+    validity = TextField(required=False, allow_blank=True, max_length=120, default="")
     reduction_percentage = PercentField(required=False, allow_null=True, default=None)
-    conditions = serializers.CharField(required=False, allow_blank=True, default="")
-    details = serializers.CharField(required=False, allow_blank=True, default="")
+    conditions = TextField(required=False, allow_blank=True, default="")
+    details = TextField(required=False, allow_blank=True, default="")
     course_id = serializers.IntegerField(
         min_value=1, required=False, allow_null=True, default=None, help_text="Un cours existant (404 sinon)."
     )
@@ -216,8 +235,8 @@ class InstructorOutputSerializer(serializers.ModelSerializer):
 
 class InstructorInputSerializer(serializers.Serializer):
     user_id = serializers.IntegerField(min_value=1, help_text="Un utilisateur existant (404 sinon).")
-    bio = serializers.CharField(required=False, allow_blank=True, default="")
-    specialties = serializers.CharField(required=False, allow_blank=True, max_length=255, default="")
+    bio = TextField(required=False, allow_blank=True, default="")
+    specialties = TextField(required=False, allow_blank=True, max_length=255, default="")
 
 
 class InstructorUpdateInputSerializer(InstructorInputSerializer):

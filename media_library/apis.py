@@ -6,9 +6,10 @@ service and shapes the answer with an output serializer. A refused write raises 
 French message, so no view catches it.
 """
 
+from django.core.validators import RegexValidator
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
+from drf_spectacular.utils import OpenApiRequest, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.fields import empty
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -30,6 +31,28 @@ ORDER_ERRORS = {key: MSG_ORDER_INVALID for key in ("invalid", "min_value", "max_
 
 def _required(message: str) -> dict[str, str]:
     return {"required": message, "blank": message, "null": message}
+
+
+# What each upload may be; the services check the content itself (media_library.uploads).
+IMAGES = "image/jpeg, image/png, image/gif"
+IMAGES_WEBP = f"{IMAGES}, image/webp"
+MEDIA_FILES = f"{IMAGES_WEBP}, video/mp4, video/quicktime, video/webm"
+NO_NUL = RegexValidator(r"^[^\x00]*$", message="Le caractère nul n’est pas autorisé.")
+
+
+class TextField(serializers.CharField):
+    """Text without NUL characters (DRF refuses them; the schema says so); a JSON number or boolean is not text.
+    Unless blank is allowed, something other than spaces (they are trimmed)."""
+
+    def __init__(self, **kwargs):
+        not_blank = RegexValidator(r"^[^\x00]*\S[^\x00]*$", message=kwargs.get("error_messages", {}).get("blank"))
+        kwargs["validators"] = [NO_NUL if kwargs.get("allow_blank") else not_blank]
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 # --- Input ----------------------------------------------------------------------------------------------------
@@ -59,10 +82,8 @@ class OptionalBooleanField(serializers.BooleanField):
 
 class SlideshowImageUpdateInput(serializers.Serializer):
     image = UploadField(required=False, help_text="JPEG, PNG, GIF ou WebP ; enregistrée en JPEG 16:9.")
-    text_overlay = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    order = serializers.IntegerField(
-        min_value=0, max_value=MAX_ORDER, required=False, allow_null=True, error_messages=ORDER_ERRORS
-    )
+    text_overlay = TextField(max_length=200, required=False, allow_blank=True)
+    order = serializers.IntegerField(min_value=0, max_value=MAX_ORDER, required=False, error_messages=ORDER_ERRORS)
 
 
 class SlideshowImageCreateInput(SlideshowImageUpdateInput):
@@ -73,8 +94,8 @@ class SlideshowImageCreateInput(SlideshowImageUpdateInput):
 
 class SliderImageUpdateInput(serializers.Serializer):
     image = UploadField(required=False, help_text="JPEG, PNG ou GIF.")
-    alt_text = serializers.CharField(max_length=255, error_messages=_required(MSG_SLIDER_REQUIRED))
-    description = serializers.CharField(required=False, allow_blank=True)
+    alt_text = TextField(max_length=255, error_messages=_required(MSG_SLIDER_REQUIRED))
+    description = TextField(required=False, allow_blank=True)
 
 
 class SliderImageCreateInput(SliderImageUpdateInput):
@@ -82,8 +103,8 @@ class SliderImageCreateInput(SliderImageUpdateInput):
 
 
 class MediaInput(serializers.Serializer):
-    title = serializers.CharField(max_length=200, error_messages=_required(MSG_MEDIA_REQUIRED))
-    description = serializers.CharField(required=False, allow_blank=True)
+    title = TextField(max_length=200, error_messages=_required(MSG_MEDIA_REQUIRED))
+    description = TextField(required=False, allow_blank=True)
     media_type = serializers.ChoiceField(choices=Media.MediaType.choices, required=False)
     file = UploadField(required=False, help_text="Photo (JPEG, PNG, GIF, WebP) ou vidéo (MP4, MOV, WebM).")
     external_url = serializers.URLField(
@@ -139,15 +160,19 @@ class MediaOutput(serializers.Serializer):
     picture = PictureOutput(allow_null=True)
 
 
-def _documented(*, create, update, output, list_operation: str):
-    """The schema of a list view (GET, POST) and of its detail view (GET, PUT, DELETE): multipart payloads."""
+def _documented(*, create, update, output, list_operation: str, files: dict[str, str]):
+    """The schema of a list view (GET, POST) and of its detail view (GET, PUT, DELETE): multipart payloads whose
+    file fields say which content types they take."""
+    encoding = {name: {"contentType": types} for name, types in files.items()}
     list_schema = extend_schema_view(
         get=extend_schema(operation_id=list_operation, responses=output(many=True)),
-        post=extend_schema(request={"multipart/form-data": create}, responses={201: output}),
+        post=extend_schema(
+            request={"multipart/form-data": OpenApiRequest(create, encoding=encoding)}, responses={201: output}
+        ),
     )
     detail_schema = extend_schema_view(
         get=extend_schema(responses=output),
-        put=extend_schema(request={"multipart/form-data": update}, responses=output),
+        put=extend_schema(request={"multipart/form-data": OpenApiRequest(update, encoding=encoding)}, responses=output),
         delete=extend_schema(request=None, responses={204: None}),
     )
     return list_schema, detail_schema
@@ -176,12 +201,21 @@ SLIDESHOW_LIST, SLIDESHOW_DETAIL = _documented(
     update=SlideshowImageUpdateInput,
     output=SlideshowImageOutput,
     list_operation="slideshow_images_list",
+    files={"image": IMAGES_WEBP},
 )
 SLIDER_LIST, SLIDER_DETAIL = _documented(
-    create=SliderImageCreateInput, update=SliderImageUpdateInput, output=SliderImageOutput, list_operation="slider_list"
+    create=SliderImageCreateInput,
+    update=SliderImageUpdateInput,
+    output=SliderImageOutput,
+    list_operation="slider_list",
+    files={"image": IMAGES},
 )
 MEDIA_LIST, MEDIA_DETAIL = _documented(
-    create=MediaInput, update=MediaInput, output=MediaOutput, list_operation="media_list"
+    create=MediaInput,
+    update=MediaInput,
+    output=MediaOutput,
+    list_operation="media_list",
+    files={"file": MEDIA_FILES, "poster": IMAGES_WEBP},
 )
 
 

@@ -22,7 +22,41 @@ from studio.schema import ErrorOutput
 from . import selectors, services
 from .models import ContactMessage, RentalEventType
 
-NOT_BLANK = RegexValidator(r"\S")
+NO_NUL = RegexValidator(r"^[^\x00]*$", message="Le caractère nul n’est pas autorisé.")
+
+
+class TextField(serializers.CharField):
+    """Text without NUL characters (DRF refuses them; the schema says so); a JSON number or boolean is not text.
+    Unless blank is allowed, something other than spaces (they are trimmed)."""
+
+    def __init__(self, **kwargs):
+        if not kwargs.get("validators"):  # a field with its own pattern (the phone) states it alone
+            blank = kwargs.get("error_messages", {}).get("blank")
+            not_blank = RegexValidator(r"^[^\x00]*\S[^\x00]*$", message=blank)
+            kwargs["validators"] = [NO_NUL if kwargs.get("allow_blank") else not_blank]
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class QueryValueMixin:
+    """A query parameter given empty (`?page_size=`) is a value to check, not an absent one."""
+
+    def get_value(self, dictionary):
+        return dictionary.get(self.field_name, serializers.empty)
+
+
+class QueryIntegerField(QueryValueMixin, serializers.IntegerField):
+    pass
+
+
+class QueryBooleanField(QueryValueMixin, serializers.BooleanField):
+    pass
+
+
 # Ten digits, with spaces, dots or dashes between them as people type them (the service keeps the digits).
 PHONE_PATTERN = RegexValidator(r"^[\s.\-]*(?:[0-9][\s.\-]*){10}$", message=services.MSG_RENTAL_PHONE)
 
@@ -141,20 +175,19 @@ class RentalRequestPageOutput(serializers.Serializer):
 
 
 class ContactMessageInput(serializers.Serializer):
-    name = serializers.CharField(max_length=150, validators=[NOT_BLANK])
+    name = TextField(max_length=150)
     email = serializers.EmailField(max_length=254)
-    phone = serializers.CharField(max_length=30, required=False, allow_blank=True, default="")
-    subject = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    message = serializers.CharField(max_length=services.MAX_MESSAGE_LENGTH, validators=[NOT_BLANK])
+    phone = TextField(max_length=30, required=False, allow_blank=True, default="")
+    subject = TextField(max_length=200, required=False, allow_blank=True, default="")
+    message = TextField(max_length=services.MAX_MESSAGE_LENGTH)
     followUp = serializers.BooleanField(required=False, default=False)  # noqa: N815 (SPEC.md's field name)
     # user_id is accepted for SPEC.md 7's payload but never trusted: the session says who writes.
     user_id = serializers.IntegerField(required=False, allow_null=True)
 
 
 class ReplyInput(serializers.Serializer):
-    response_text = serializers.CharField(
+    response_text = TextField(
         max_length=services.MAX_MESSAGE_LENGTH,
-        validators=[NOT_BLANK],
         error_messages={key: services.MSG_REPLY_BLANK for key in ("required", "blank", "null")},
     )
 
@@ -163,9 +196,9 @@ RENTAL_REQUIRED = {key: services.MSG_RENTAL_REQUIRED for key in ("required", "bl
 
 
 class RentalRequestInput(serializers.Serializer):
-    name = serializers.CharField(max_length=150, validators=[NOT_BLANK], error_messages=RENTAL_REQUIRED)
+    name = TextField(max_length=150, error_messages=RENTAL_REQUIRED)
     email = serializers.EmailField(max_length=254, error_messages=RENTAL_REQUIRED)
-    phone = serializers.CharField(max_length=20, validators=[PHONE_PATTERN], error_messages=RENTAL_REQUIRED)
+    phone = TextField(max_length=20, validators=[PHONE_PATTERN], error_messages=RENTAL_REQUIRED)
     eventType = serializers.ChoiceField(  # noqa: N815 (SPEC.md's field name)
         choices=RentalEventType.choices,
         default=RentalEventType.PRIVATE_EVENT,
@@ -173,17 +206,17 @@ class RentalRequestInput(serializers.Serializer):
     )
     date = serializers.DateField(help_text="Aujourd'hui ou plus tard.", error_messages=RENTAL_REQUIRED)
     time = serializers.TimeField(error_messages=RENTAL_REQUIRED)
-    message = serializers.CharField(required=False, allow_blank=True, default="")
+    message = TextField(required=False, allow_blank=True, default="")
 
 
 class StaffListQuery(serializers.Serializer):
-    page = serializers.IntegerField(min_value=1, required=False)
-    page_size = serializers.IntegerField(min_value=1, max_value=StandardPagination.max_page_size, required=False)
-    ordering = serializers.CharField(required=False, allow_blank=True, help_text="Clé de tri, `-clé` pour l'inverse.")
+    page = QueryIntegerField(min_value=1, required=False)
+    page_size = QueryIntegerField(min_value=1, max_value=StandardPagination.max_page_size, required=False)
+    ordering = TextField(required=False, allow_blank=True, help_text="Clé de tri, `-clé` pour l'inverse.")
 
 
 class ContactMessageListQuery(StaffListQuery):
-    unread = serializers.BooleanField(required=False, default=False, help_text="Seulement les messages non lus.")
+    unread = QueryBooleanField(required=False, default=False, help_text="Seulement les messages non lus.")
 
 
 def _query(serializer_class, request) -> dict:

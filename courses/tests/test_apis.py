@@ -317,3 +317,19 @@ def test_put_without_a_body_changes_nothing(api_client, staff):
     api_client.force_authenticate(staff)
     response = api_client.put(f"/api/courses/{course.pk}")
     assert response.status_code == 200 and response.json()["title"] == "Avant"
+
+
+@pytest.mark.parametrize("name", [3.5, True, ["Nadia"], "Na\x00dia"])
+def test_a_testimonial_name_must_be_text_without_nul(name, api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post("/api/testimonials", {"name": name, "message": "Super"}, format="json")
+    assert response.status_code == 400 and "name" in response.json()["errors"]
+    assert not Testimonial.objects.exists()
+
+
+def test_a_form_null_reduction_means_none(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post(
+        "/api/tarifs", {"title": "Carte", "price": "10", "type": "cours", "reduction_percentage": "null"}
+    )
+    assert response.status_code == 201 and response.json()["reduction_percentage"] is None

@@ -392,3 +392,14 @@ def test_the_schema_describes_the_messaging_answers():
     )
     rental = schema["components"]["schemas"]["RentalRequestInput"]["properties"]["phone"]
     assert rental["pattern"] and rental["maxLength"] == 20
+
+
+@pytest.mark.parametrize("query", ["page_size=", "page=", "unread="])
+def test_empty_list_parameters_are_refused(api_client, staff, query):
+    api_client.force_authenticate(staff)
+    assert api_client.get(f"/api/contact-messages?{query}").status_code == 400
+
+
+def test_a_contact_name_must_be_text(api_client):
+    response = api_client.post("/api/contact-messages", {**CONTACT, "name": 12}, format="json")
+    assert response.status_code == 400 and "name" in response.json()["errors"]
