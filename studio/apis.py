@@ -35,9 +35,18 @@ class UndeliveredEmailPageOutput(serializers.Serializer):
     results = UndeliveredEmailOutput(many=True)
 
 
+class QueryInteger(serializers.IntegerField):
+    """An integer query parameter: present but empty (`?page=`) is refused, not read as absent."""
+
+    def get_value(self, dictionary):
+        return dictionary.get(self.field_name, serializers.empty)
+
+
 class PageQuery(serializers.Serializer):
-    page = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
-    page_size = serializers.IntegerField(required=False, min_value=1, max_value=StandardPagination.max_page_size)
+    """?page= and ?page_size= of the staff lists (StandardPagination), checked before the paginator reads them."""
+
+    page = QueryInteger(required=False, min_value=1, max_value=2**31 - 1)
+    page_size = QueryInteger(required=False, min_value=1, max_value=StandardPagination.max_page_size)
 
 
 class ResendOutput(serializers.Serializer):

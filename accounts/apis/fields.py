@@ -10,13 +10,15 @@ from studio.api import MSG_INVALID
 from studio.parsers import MSG_TEXT_TOO_LONG
 
 # DRF refuses the NUL character in every text; the pattern says so in the schema (one pattern per field: the
-# specific patterns below leave NUL out too).
+# specific patterns below leave NUL out too). Classes are spelled out rather than \s or \d, which mean more in
+# Python than in the schema's ECMAScript (Unicode digits, \x1c-\x1f).
 NO_NUL_PATTERN = r"^[^\x00]*$"
 # What `normalize_phone` turns into ten digits: digits with spaces, dots or dashes between them.
-PHONE_PATTERN = r"^[\s.\-]*(?:\d[\s.\-]*){10}$"
-POSTAL_CODE_PATTERN = r"^\s*\d{5}\s*$"
+PHONE_PATTERN = r"^[ .\-]*(?:[0-9][ .\-]*){10}$"
+POSTAL_CODE_PATTERN = r"^[0-9]{5}$"
 # Something that is not only spaces (the services strip the text before checking it is there), without NUL.
-NOT_BLANK_PATTERN = r"^[^\x00]*[^\s\x00][^\x00]*$"
+SPACE = r"\s\x1c-\x1f\x85\ufeff"
+NOT_BLANK_PATTERN = rf"^[^\x00]*[^{SPACE}\x00][^\x00]*$"
 
 TRUE_WORDS = {"1", "true", "on", "yes", "oui"}
 

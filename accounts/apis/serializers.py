@@ -3,6 +3,7 @@ and an output serializer for every body, so the OpenAPI schema says what each fi
 
 from collections.abc import Mapping
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 from rest_framework_simplejwt.exceptions import InvalidToken
@@ -12,6 +13,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 from rest_framework_simplejwt.utils import get_md5_hash_password
 
 from studio.api import MSG_INVALID
+from studio.apis import PageQuery
 from studio.parsers import MSG_TEXT_TOO_LONG
 
 from .. import selectors, services
@@ -381,6 +383,12 @@ class ProfileInput(Input):
             data = {key: data.get(key) for key in data.keys() if key != "avatar"}
         return super().to_internal_value(data)
 
+    def validate(self, attrs):
+        if not self.initial_data:
+            # An empty body (or a form that is not one) changes nothing: the schema asks for one field at least.
+            raise serializers.ValidationError(MSG_INVALID)
+        return attrs
+
     def changes(self) -> dict:
         d = self.validated_data
         changes = {field: d[field] for field in PROFILE_FIELDS if field in d}
@@ -389,7 +397,7 @@ class ProfileInput(Input):
         return changes
 
 
-class UserListQuery(Input):
+class UserListQuery(PageQuery):
     search = Text(required=False, allow_blank=True, default="", max_length=100, help_text="Nom ou e-mail.")
     ordering = Text(
         required=False,
@@ -399,5 +407,13 @@ class UserListQuery(Input):
         help_text="Champs séparés par des virgules, « - » devant pour l'ordre inverse : "
         f"{', '.join(sorted(selectors.USER_ORDERINGS))}. Les autres sont ignorés.",
     )
-    page = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
-    page_size = serializers.IntegerField(required=False, min_value=1, max_value=100)
+
+
+class ProfileInputSchema(OpenApiSerializerExtension):
+    """ProfileInput in the schema: at least one field (an empty body is refused)."""
+
+    target_class = ProfileInput
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target_class, direction, bypass_extensions=True)
+        return {**schema, "minProperties": 1}

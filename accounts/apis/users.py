@@ -97,7 +97,7 @@ class UserDetailApi(APIView):
     def patch(self, request, user_id):
         return _profile_update(request, self._target(request, user_id))
 
-    @extend_schema(responses=MessageOutput)
+    @extend_schema(responses={200: MessageOutput})
     def delete(self, request, user_id):
         if not request.user.is_studio_staff:
             raise services.AccountError.of("profile_forbidden")

@@ -11,6 +11,7 @@ from accounts.services import (
     MSG_LAST_ADMIN,
     MSG_LOGIN_BLANK,
     MSG_LOGIN_FAILED,
+    MSG_NAMES_REQUIRED,
     MSG_PROFILE_FORBIDDEN,
     MSG_RESET_LINK_INVALID,
     MSG_ROLE_INVALID,
@@ -55,6 +56,23 @@ def test_public_forms_refuse_a_body_that_is_not_an_object(api_client, url):
     assert response.json()["error"] == MSG_INVALID
 
 
+@pytest.mark.parametrize("body", [{}, None])
+def test_a_profile_change_with_no_field_is_refused(admin_client, member, body):
+    url = f"/api/users/{member.pk}"
+    if body is None:  # a multipart body with no part at all
+        response = admin_client.generic("PATCH", url, "", content_type="multipart/form-data; boundary=x")
+    else:
+        response = admin_client.patch(url, body, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"] == MSG_INVALID
+
+
+def test_a_control_character_is_not_a_name(admin_client, member):
+    response = admin_client.patch(f"/api/users/{member.pk}", {"last_name": "\x1c"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"] == MSG_NAMES_REQUIRED
+
+
 # --- Types: no number or boolean turned into text ---------------------------------------------------------------
 
 
@@ -95,7 +113,9 @@ def test_an_unknown_role_is_refused_by_the_boundary(admin_client, member):
 # --- The user list's query ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("query", ["page=0", "page=abc", "page_size=0", "page_size=101", "page_size=-3"])
+@pytest.mark.parametrize(
+    "query", ["page=0", "page=abc", "page=", "page_size=", "page_size=0", "page_size=101", "page_size=-3"]
+)
 def test_the_user_list_refuses_a_bad_page_or_size(admin_client, query):
     response = admin_client.get(f"/api/users?{query}")
     assert response.status_code == 400

@@ -78,3 +78,27 @@ def test_the_django_admin_lists_the_outbox_read_only(client, django_user_model):
     response = client.get("/django-admin/studio/outgoingemail/")
     assert response.status_code == 200 and "lea@example.fr" in response.content.decode()
     assert client.get("/django-admin/studio/outgoingemail/add/").status_code == 403
+
+
+@pytest.mark.parametrize("query", ["page=", "page=0", "page=x", "page_size=", "page_size=0", "page_size=101"])
+def test_the_undelivered_list_refuses_a_bad_page(api_client, staff, query):
+    api_client.force_authenticate(staff)
+    response = api_client.get(f"{LIST}?{query}")
+    assert response.status_code == 400
+    assert response.json()["error"]
+
+
+def test_a_page_beyond_the_undelivered_list_is_a_json_404(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.get(f"{LIST}?page=5")
+    assert response.status_code == 404 and response.json()["error"]
+
+
+def test_the_resend_refusals_come_from_the_error_handler(api_client, staff):
+    """No try/except in the view (issue 17): EmailError's status and text reach the client as they are."""
+    sent = _undelivered(status=EmailStatus.SENT, attempts=1, last_error="")
+    api_client.force_authenticate(staff)
+    again = api_client.post(f"/api/emails/{sent.pk}/resend")
+    assert again.status_code == 400 and again.json()["error"] == emails.MSG_EMAIL_ALREADY_SENT
+    missing = api_client.post("/api/emails/999999999999/resend")
+    assert missing.status_code == 404 and missing.json()["error"] == emails.MSG_EMAIL_NOT_FOUND
