@@ -2,7 +2,7 @@
 (DECISIONS.md 12–15, issue 16). Thin: a typed input, one service call, a typed answer; refusals are PaymentErrors
 that the shared exception handler answers (never caught here)."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -22,6 +22,7 @@ NAME_MAX = 1000  # a longer name is cut to the column's 150 characters by the se
 TEXT_MAX = 200
 MESSAGE_MAX = 2000
 REFUSED = "payment_not_completed"
+NOT_FOUND_ANSWER = OpenApiResponse(ErrorOutput, description="Commande, réservation ou tarif introuvable.")
 REFUNDED = "refunded"
 
 
@@ -86,17 +87,19 @@ class CaptureRefusedOutput(ErrorOutput):
     """Not paid (402: declined, pending or not approved yet), or paid for nothing and refunded (409)."""
 
     refunded = serializers.BooleanField(required=False, help_text="Le paiement capturé est remboursé.")
-    id = serializers.CharField()
-    status = choice(PaymentStatus.choices, message=services.MSG_NOT_APPROVED)
-    amount = serializers.DecimalField(max_digits=10, decimal_places=2)
-    currency = serializers.CharField()
-    title = serializers.CharField()
+    # The order, when the refusal is the capture's outcome (absent when the order is closed or unknown).
+    id = serializers.CharField(required=False)
+    status = choice(PaymentStatus.choices, message=services.MSG_NOT_APPROVED, required=False)
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2, required=False)
+    currency = serializers.CharField(required=False)
+    title = serializers.CharField(required=False)
 
 
 class OrderIdInput(serializers.Serializer):
-    orderId = serializers.CharField(  # noqa: N815 (the widget's name)
+    orderId = Text(  # noqa: N815 (the widget's name)
+        missing=services.MSG_ORDER_NOT_FOUND,
         max_length=ORDER_ID_MAX,
-        error_messages=messages(services.MSG_ORDER_NOT_FOUND, "required", "null", "blank", "invalid", "max_length"),
+        error_messages={"max_length": services.MSG_ORDER_NOT_FOUND},
     )
 
 
@@ -143,7 +146,7 @@ class CreateOrderApi(PaymentApi):
 
     schema = ExactlyOnePurchaseSchema()
 
-    @extend_schema(request=CreateOrderInput, responses={201: OrderRefOutput, 502: ErrorOutput})
+    @extend_schema(request=CreateOrderInput, responses={201: OrderRefOutput, 404: NOT_FOUND_ANSWER, 502: ErrorOutput})
     def post(self, request):
         values = _valid(CreateOrderInput, request)
         order = services.payment_order_create(
@@ -172,7 +175,13 @@ class CapturePaymentApi(PaymentApi):
 
     @extend_schema(
         request=OrderIdInput,
-        responses={200: CaptureOutput, 402: CaptureRefusedOutput, 409: CaptureRefusedOutput, 502: ErrorOutput},
+        responses={
+            200: CaptureOutput,
+            402: CaptureRefusedOutput,
+            404: NOT_FOUND_ANSWER,
+            409: CaptureRefusedOutput,
+            502: ErrorOutput,
+        },
     )
     def post(self, request):
         values = _valid(OrderIdInput, request)
@@ -192,7 +201,7 @@ class CapturePaymentApi(PaymentApi):
 class CancelOrderApi(PaymentApi):
     """POST /api/paypal/cancel-order {orderId}: the buyer gave up; the reservation keeps its hold."""
 
-    @extend_schema(request=OrderIdInput, responses={200: OrderStatusOutput})
+    @extend_schema(request=OrderIdInput, responses={200: OrderStatusOutput, 404: NOT_FOUND_ANSWER})
     def post(self, request):
         values = _valid(OrderIdInput, request)
         order = services.payment_order_cancel(order_id=values["orderId"], user=request.user)
@@ -203,7 +212,7 @@ class SimulatorApproveApi(PaymentApi):
     """POST /api/paypal/simulator/approve {orderId, outcome}: the demonstration mode's stand-in for PayPal's window
     (404 when PayPal is the provider)."""
 
-    @extend_schema(request=SimulatorApproveInput, responses={200: OrderStatusOutput})
+    @extend_schema(request=SimulatorApproveInput, responses={200: OrderStatusOutput, 404: NOT_FOUND_ANSWER})
     def post(self, request):
         values = _valid(SimulatorApproveInput, request)
         services.simulator_order_approve(

@@ -14,6 +14,11 @@ NO_NUL = RegexValidator(r"^[^\x00]*$")
 FILLED = r"^[^\x00]*[^\x00\s][^\x00]*$"
 # An amount in euros as the islands send it ("25.00"): digits, at most two decimals, below a million.
 AMOUNT_PATTERN = r"^[0-9]{1,6}(\.[0-9]{1,2})?$"
+# What Django's e-mail validator takes (a dot-atom, then a domain whose last label has two letters or more), so that
+# the schema's e-mails are the server's: "0@0.a" is no e-mail here.
+EMAIL_ATOM = r"[-!#$%&'*+/=?^_`{}|~0-9A-Za-z]+"
+EMAIL_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+EMAIL_PATTERN = rf"^{EMAIL_ATOM}(?:\.{EMAIL_ATOM})*@(?:{EMAIL_LABEL}\.)+[A-Za-z]{{2,63}}$"
 MAX_ID = 2**31 - 1  # an id the database's integer columns can hold
 
 
@@ -51,7 +56,7 @@ class Email(serializers.EmailField):
             **messages(invalid, "invalid", "max_length"),
         }
         super().__init__(max_length=254, **kwargs)
-        self.validators.append(NO_NUL)
+        self.validators.append(RegexValidator(EMAIL_PATTERN, message=invalid))
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -61,7 +66,8 @@ class Email(serializers.EmailField):
 
 @extend_schema_field({"type": "string", "pattern": AMOUNT_PATTERN, "example": "25.00"})
 class Amount(serializers.DecimalField):
-    """Euros as a string of digits with at most two decimals ("25.00"); a JSON number is read the same way."""
+    """Euros as a string of digits with at most two decimals ("25.00"), as every caller sends it (a JSON number is
+    refused: a float is no way to carry money)."""
 
     def __init__(self, *, message: str, missing: str | None = None, **kwargs):
         keys = ("invalid", "max_digits", "max_decimal_places", "max_whole_digits", "max_string_length", "min_value")
@@ -69,9 +75,9 @@ class Amount(serializers.DecimalField):
         super().__init__(max_digits=8, decimal_places=2, min_value=Decimal("0"), error_messages=errors, **kwargs)
 
     def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, str | int | float):
+        if not isinstance(data, str):
             self.fail("invalid")
-        if isinstance(data, str) and not data.strip():
+        if not data.strip():
             self.fail("required")
         return super().to_internal_value(data)
 

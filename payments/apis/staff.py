@@ -110,7 +110,8 @@ class PaymentOrdersApi(StaffOrdersApi):
         },
     )
     def get(self, request):
-        query = PaymentOrdersQuery(data=request.query_params)
+        # A plain dict: a QueryDict would let a blank `page` or `ordering` fall back to the default unsaid.
+        query = PaymentOrdersQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         values = query.validated_data
         qs = payment_orders_for_staff(
