@@ -8,6 +8,7 @@ optional there.
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django.core.validators import RegexValidator
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -29,6 +30,12 @@ class TextField(serializers.CharField):
         kwargs.setdefault("validators", [])
         kwargs["validators"] = [*kwargs["validators"], NO_NUL if kwargs.get("allow_blank") else NOT_BLANK]
         super().__init__(**kwargs)
+
+    def run_validation(self, data=serializers.empty):
+        # The length the schema states is the length sent, before the spaces around are trimmed.
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length, length=len(data))
+        return super().run_validation(data)
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -189,6 +196,21 @@ class TariffInputSerializer(serializers.Serializer):
     pass_credits = serializers.IntegerField(min_value=0, max_value=500, required=False, default=0)
     pass_validity_months = serializers.IntegerField(min_value=0, max_value=60, required=False, default=0)
     pass_unlimited = serializers.BooleanField(required=False, default=False)
+
+
+class TariffInputSchema(OpenApiSerializerExtension):
+    """The schema states the pass rule of a new tariff: credits or an unlimited pass need a validity of a month
+    or more (an update is checked against the stored values, which a schema cannot name)."""
+
+    target_class = TariffInputSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        schema = super().map_serializer(auto_schema, direction)
+        schema["anyOf"] = [
+            {"required": ["pass_validity_months"], "properties": {"pass_validity_months": {"minimum": 1}}},
+            {"properties": {"pass_credits": {"maximum": 0}, "pass_unlimited": {"enum": [False]}}},
+        ]
+        return schema
 
 
 class TariffUpdateInputSerializer(TariffInputSerializer):

@@ -15,6 +15,7 @@ MSG_COURSE_HAS_SESSIONS = "Impossible de supprimer ce cours : des sessions y son
 MSG_TARIFF_HAS_ORDERS = "Impossible de supprimer ce tarif : des commandes y sont rattachées."
 MSG_INSTRUCTOR_EXISTS = "Cet utilisateur est déjà professeur."
 MSG_TARIFF_PRICE_NEGATIVE = "Le prix doit être positif."
+MSG_TARIFF_PASS_NEEDS_VALIDITY = "Une carte ou un abonnement doit être valable au moins un mois."
 MSG_COURSE_NOT_FOUND = "Le cours demandé est introuvable."
 MSG_TARIFF_NOT_FOUND = "Tarif introuvable."
 MSG_TESTIMONIAL_NOT_FOUND = "Témoignage introuvable."
@@ -31,6 +32,7 @@ class CatalogueError(ApplicationError):
         "tariff_has_orders": MSG_TARIFF_HAS_ORDERS,
         "instructor_exists": MSG_INSTRUCTOR_EXISTS,
         "tariff_price_negative": MSG_TARIFF_PRICE_NEGATIVE,
+        "tariff_pass_needs_validity": MSG_TARIFF_PASS_NEEDS_VALIDITY,
         "course_not_found": MSG_COURSE_NOT_FOUND,
         "tariff_not_found": MSG_TARIFF_NOT_FOUND,
         "testimonial_not_found": MSG_TESTIMONIAL_NOT_FOUND,
@@ -130,14 +132,26 @@ def tariff_create(
 ) -> Tariff:
     if price < 0:
         raise CatalogueError.of("tariff_price_negative", field="price")
-    return _save(Tariff(), title=title, price=price, type=type, course=course, **fields)
+    tariff = Tariff(title=title, price=price, type=type, course=course, **fields)
+    _check_pass_validity(tariff)
+    return _save(tariff)
 
 
 @transaction.atomic
 def tariff_update(*, tariff: Tariff, **fields) -> Tariff:
     if "price" in fields and fields["price"] < 0:
         raise CatalogueError.of("tariff_price_negative", field="price")
-    return _save(tariff, **fields)
+    for name, value in fields.items():
+        setattr(tariff, name, value)
+    _check_pass_validity(tariff)
+    return _save(tariff)
+
+
+def _check_pass_validity(tariff: Tariff) -> None:
+    """A tariff that grants credits or an unlimited pass says how long it lasts (the table's check constraint)."""
+    grants_a_pass = tariff.pass_credits > 0 or tariff.pass_unlimited
+    if grants_a_pass and tariff.pass_validity_months < 1:
+        raise CatalogueError.of("tariff_pass_needs_validity", field="pass_validity_months")
 
 
 @transaction.atomic

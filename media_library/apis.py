@@ -8,6 +8,7 @@ French message, so no view catches it.
 
 from django.core.validators import RegexValidator
 from django.shortcuts import get_object_or_404
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiRequest, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
@@ -48,6 +49,12 @@ class TextField(serializers.CharField):
         not_blank = RegexValidator(r"^[^\x00]*\S[^\x00]*$", message=kwargs.get("error_messages", {}).get("blank"))
         kwargs["validators"] = [NO_NUL if kwargs.get("allow_blank") else not_blank]
         super().__init__(**kwargs)
+
+    def run_validation(self, data=serializers.empty):
+        # The length the schema states is the length sent, before the spaces around are trimmed.
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length, length=len(data))
+        return super().run_validation(data)
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -112,6 +119,24 @@ class MediaInput(serializers.Serializer):
     )
     poster = UploadField(required=False, help_text="Affiche d'une vidéo : JPEG, PNG, GIF ou WebP.")
     home_background = OptionalBooleanField(required=False)
+
+
+class MediaUpdateInput(MediaInput):
+    """An edit may keep the stored file: neither a file nor a URL is needed then."""
+
+
+class MediaInputSchema(OpenApiSerializerExtension):
+    """The schema states SPEC.md 5's rule for a new item: a file or a URL."""
+
+    target_class = MediaInput
+
+    def map_serializer(self, auto_schema, direction):
+        schema = super().map_serializer(auto_schema, direction)
+        schema["anyOf"] = [
+            {"required": ["file"]},
+            {"required": ["external_url"], "properties": {"external_url": {"minLength": 1}}},
+        ]
+        return schema
 
 
 # --- Output ---------------------------------------------------------------------------------------------------
@@ -212,7 +237,7 @@ SLIDER_LIST, SLIDER_DETAIL = _documented(
 )
 MEDIA_LIST, MEDIA_DETAIL = _documented(
     create=MediaInput,
-    update=MediaInput,
+    update=MediaUpdateInput,
     output=MediaOutput,
     list_operation="media_list",
     files={"file": MEDIA_FILES, "poster": IMAGES_WEBP},
@@ -319,7 +344,7 @@ class MediaDetailApi(_MediaLibraryView):
 
     def put(self, request, pk):
         media = get_object_or_404(Media, pk=pk)
-        data = self.payload(MediaInput, request)
+        data = self.payload(MediaUpdateInput, request)
         media = services.media_update(
             media=media,
             title=data["title"],

@@ -36,6 +36,12 @@ class TextField(serializers.CharField):
             kwargs["validators"] = [NO_NUL if kwargs.get("allow_blank") else not_blank]
         super().__init__(**kwargs)
 
+    def run_validation(self, data=serializers.empty):
+        # The length the schema states is the length sent, before the spaces around are trimmed.
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length, length=len(data))
+        return super().run_validation(data)
+
     def to_internal_value(self, data):
         if not isinstance(data, str):
             self.fail("invalid")

@@ -333,3 +333,21 @@ def test_a_form_null_reduction_means_none(api_client, staff):
         "/api/tarifs", {"title": "Carte", "price": "10", "type": "cours", "reduction_percentage": "null"}
     )
     assert response.status_code == 201 and response.json()["reduction_percentage"] is None
+
+
+@pytest.mark.parametrize("grant", [{"pass_credits": 10}, {"pass_unlimited": True}])
+def test_a_pass_without_a_validity_is_refused_in_french(grant, api_client, staff):
+    api_client.force_authenticate(staff)
+    payload = {"title": "Carte", "price": "100", "type": "forfait", **grant}
+    response = api_client.post("/api/tarifs", payload, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"]["pass_validity_months"] == [services.MSG_TARIFF_PASS_NEEDS_VALIDITY]
+    tariff = TariffFactory(pass_credits=10, pass_validity_months=6)
+    response = api_client.put(f"/api/tarifs/{tariff.pk}", {"pass_validity_months": 0}, format="json")
+    assert response.status_code == 400 and response.json()["error"] == services.MSG_TARIFF_PASS_NEEDS_VALIDITY
+
+
+def test_text_longer_than_its_limit_is_refused_even_with_spaces_around(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post("/api/testimonials", {"name": "  " + "a" * 119, "message": "Super"}, format="json")
+    assert response.status_code == 400 and "name" in response.json()["errors"]

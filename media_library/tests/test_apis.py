@@ -325,3 +325,11 @@ def test_write_schemas_describe_the_file_fields():
     assert set(create["required"]) == {"image", "alt_text"}
     listing = schema["paths"]["/api/media"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert listing["type"] == "array"
+
+
+def test_the_schema_says_a_new_media_needs_a_file_or_a_url():
+    from drf_spectacular.generators import SchemaGenerator
+
+    components = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    assert {tuple(branch["required"]) for branch in components["MediaInput"]["anyOf"]} == {("file",), ("external_url",)}
+    assert "anyOf" not in components["MediaUpdateInput"]
