@@ -8,13 +8,21 @@ from rest_framework.views import APIView
 
 from studio.pagination import StandardPagination
 from studio.permissions import IsStudioStaff
-from studio.schema import ErrorOutput
+from studio.schema import ErrorOutput, StudioAutoSchema
 
 from .. import selectors, services
 from ..models import User
 from .serializers import MessageOutput, ProfileInput, UserListQuery, UserOutput, UserPageOutput, UserUpdateOutput
 
-PROFILE_MEDIA = ["application/json", "multipart/form-data", "application/x-www-form-urlencoded"]
+
+class ChangeNeedsBodySchema(StudioAutoSchema):
+    """A profile change needs a body with one field at least (ProfileInput's `minProperties`): say it is required."""
+
+    def _get_request_body(self, direction="request"):
+        body = super()._get_request_body(direction)
+        if body and self.method in ("PUT", "PATCH"):
+            body["required"] = True
+        return body
 
 
 def _profile_update(request, user: User) -> Response:
@@ -37,6 +45,7 @@ def _profile_update(request, user: User) -> Response:
 
 class ProfileApi(APIView):
     permission_classes = [IsAuthenticated]
+    schema = ChangeNeedsBodySchema()
 
     @extend_schema(responses=UserOutput)
     def get(self, request):
@@ -74,6 +83,7 @@ class UserDetailApi(APIView):
     """A member reaches only their own id; staff reach everyone (DECISIONS.md 4 and 11)."""
 
     permission_classes = [IsAuthenticated]
+    schema = ChangeNeedsBodySchema()
 
     def _target(self, request, user_id: int) -> User:
         if request.user.pk == user_id:
