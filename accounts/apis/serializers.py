@@ -2,6 +2,7 @@
 and an output serializer for every body, so the OpenAPI schema says what each field is."""
 
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
@@ -310,6 +311,10 @@ class ResetPasswordInput(Input):
 PROFILE_FIELDS = ("first_name", "last_name", "email", "phone", "address", "postal_code", "city", "country", "role")
 
 
+def _is_avatar_url(value) -> bool:
+    return isinstance(value, str) and (value.startswith("/") or bool(urlsplit(value).scheme))
+
+
 class ProfileInput(Input):
     """The fields to change; absent ones stay. What a member, a supervisor or an admin may change is the
     service's rule (DECISIONS.md 11, 32)."""
@@ -378,7 +383,7 @@ class ProfileInput(Input):
     remove_avatar = StrictBoolean(required=False, default=False)
 
     def to_internal_value(self, data):
-        if isinstance(data, Mapping) and "avatar" in data and not hasattr(data.get("avatar"), "read"):
+        if isinstance(data, Mapping) and _is_avatar_url(data.get("avatar")):
             # The dashboard sends the user object back as it got it: its avatar is a URL, not a new file.
             data = {key: data.get(key) for key in data.keys() if key != "avatar"}
         return super().to_internal_value(data)

@@ -73,6 +73,16 @@ def test_a_control_character_is_not_a_name(admin_client, member):
     assert response.json()["error"] == MSG_NAMES_REQUIRED
 
 
+def test_an_avatar_url_sent_back_is_ignored_but_an_object_is_refused(admin_client, member):
+    url = f"/api/users/{member.pk}"
+    kept = admin_client.patch(url, {"city": "Lyon", "avatar": "/static/accounts/avatar-default.svg"}, format="json")
+    assert kept.status_code == 200 and kept.json()["city"] == "Lyon"
+    refused = admin_client.patch(url, {"city": "Lyon", "avatar": {"name": "x"}}, format="json")
+    assert refused.status_code == 400 and refused.json()["errors"]["avatar"]
+    refused = admin_client.patch(url, {"city": "Lyon", "avatar": "pas une image"}, format="json")
+    assert refused.status_code == 400
+
+
 # --- Types: no number or boolean turned into text ---------------------------------------------------------------
 
 
