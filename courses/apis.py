@@ -10,8 +10,10 @@ import logging
 from django.db import DatabaseError, transaction
 from drf_spectacular.utils import OpenApiRequest, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.parsers import FormParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from studio.api import error_response
@@ -53,16 +55,21 @@ PICTURE_ENCODING = {"image": {"contentType": "image/jpeg, image/png, image/gif, 
 
 
 def _course_payloads(serializer_class) -> dict:
-    """JSON and forms; multipart with the picture."""
+    """JSON; multipart with the picture."""
     return {
         "application/json": serializer_class,
-        "application/x-www-form-urlencoded": serializer_class,
         "multipart/form-data": OpenApiRequest(serializer_class, encoding=PICTURE_ENCODING),
     }
 
 
+JSON_ONLY = [parser for parser in api_settings.DEFAULT_PARSER_CLASSES if parser.media_type == "application/json"]
+JSON_OR_MULTIPART = [parser for parser in api_settings.DEFAULT_PARSER_CLASSES if parser.media_type != FormParser.media_type]
+
+
 class PublicReadStaffWrite(APIView):
-    """GET for everyone; any write for admins and supervisors only."""
+    """GET for everyone; any write for admins and supervisors only, in JSON (the dashboard's payloads)."""
+
+    parser_classes = JSON_ONLY
 
     def get_permissions(self):
         if self.request.method in ("GET", "HEAD", "OPTIONS"):
@@ -87,6 +94,8 @@ def _course(course_id: int):
 
 
 class CourseListApi(PublicReadStaffWrite):
+    parser_classes = JSON_OR_MULTIPART  # multipart when a picture is sent
+
     @extend_schema(responses={200: CourseOutputSerializer(many=True), **UNAVAILABLE})
     def get(self, request):
         try:
@@ -117,6 +126,8 @@ def _set_picture(request, course, image_alt):
 
 
 class CourseDetailApi(PublicReadStaffWrite):
+    parser_classes = JSON_OR_MULTIPART
+
     @extend_schema(responses={200: CourseOutputSerializer, **UNAVAILABLE})
     def get(self, request, course_id: int):
         try:

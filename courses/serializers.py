@@ -70,11 +70,6 @@ class PercentField(CentsField):
     def __init__(self, **kwargs):
         super().__init__(max_value=Decimal("100"), **kwargs)
 
-    def validate_empty_values(self, data):
-        if data == "null" and self.allow_null:  # a form cannot send JSON's null: its text stands for it
-            return True, None
-        return super().validate_empty_values(data)
-
 
 @extend_schema_field(OpenApiTypes.BINARY)
 class UploadField(serializers.FileField):
@@ -199,16 +194,27 @@ class TariffInputSerializer(serializers.Serializer):
 
 
 class TariffInputSchema(OpenApiSerializerExtension):
-    """The schema states the pass rule of a new tariff: credits or an unlimited pass need a validity of a month
-    or more (an update is checked against the stored values, which a schema cannot name)."""
+    """The schema states the pass rules of a new tariff: credits or an unlimited pass need a validity of a month
+    or more, and an unlimited pass counts no credits. An update is checked against the stored values, which a
+    schema cannot name: breaking a rule there is a conflict with the tariff's state (409)."""
 
     target_class = TariffInputSerializer
 
     def map_serializer(self, auto_schema, direction):
         schema = super().map_serializer(auto_schema, direction)
-        schema["anyOf"] = [
-            {"required": ["pass_validity_months"], "properties": {"pass_validity_months": {"minimum": 1}}},
-            {"properties": {"pass_credits": {"maximum": 0}, "pass_unlimited": {"enum": [False]}}},
+        schema["allOf"] = [
+            {
+                "anyOf": [
+                    {"required": ["pass_validity_months"], "properties": {"pass_validity_months": {"minimum": 1}}},
+                    {"properties": {"pass_credits": {"maximum": 0}, "pass_unlimited": {"enum": [False]}}},
+                ]
+            },
+            {
+                "anyOf": [
+                    {"properties": {"pass_unlimited": {"enum": [False]}}},
+                    {"properties": {"pass_credits": {"maximum": 0}}},
+                ]
+            },
         ]
         return schema
 

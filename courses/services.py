@@ -16,6 +16,7 @@ MSG_TARIFF_HAS_ORDERS = "Impossible de supprimer ce tarif : des commandes y sont
 MSG_INSTRUCTOR_EXISTS = "Cet utilisateur est déjà professeur."
 MSG_TARIFF_PRICE_NEGATIVE = "Le prix doit être positif."
 MSG_TARIFF_PASS_NEEDS_VALIDITY = "Une carte ou un abonnement doit être valable au moins un mois."
+MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS = "Un abonnement illimité ne compte pas de crédits de cours."
 MSG_COURSE_NOT_FOUND = "Le cours demandé est introuvable."
 MSG_TARIFF_NOT_FOUND = "Tarif introuvable."
 MSG_TESTIMONIAL_NOT_FOUND = "Témoignage introuvable."
@@ -33,6 +34,7 @@ class CatalogueError(ApplicationError):
         "instructor_exists": MSG_INSTRUCTOR_EXISTS,
         "tariff_price_negative": MSG_TARIFF_PRICE_NEGATIVE,
         "tariff_pass_needs_validity": MSG_TARIFF_PASS_NEEDS_VALIDITY,
+        "tariff_unlimited_has_no_credits": MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS,
         "course_not_found": MSG_COURSE_NOT_FOUND,
         "tariff_not_found": MSG_TARIFF_NOT_FOUND,
         "testimonial_not_found": MSG_TESTIMONIAL_NOT_FOUND,
@@ -133,7 +135,7 @@ def tariff_create(
     if price < 0:
         raise CatalogueError.of("tariff_price_negative", field="price")
     tariff = Tariff(title=title, price=price, type=type, course=course, **fields)
-    _check_pass_validity(tariff)
+    _check_pass_rules(tariff)
     return _save(tariff)
 
 
@@ -143,15 +145,17 @@ def tariff_update(*, tariff: Tariff, **fields) -> Tariff:
         raise CatalogueError.of("tariff_price_negative", field="price")
     for name, value in fields.items():
         setattr(tariff, name, value)
-    _check_pass_validity(tariff)
+    _check_pass_rules(tariff, status=CONFLICT)  # the change conflicts with what the tariff already grants
     return _save(tariff)
 
 
-def _check_pass_validity(tariff: Tariff) -> None:
-    """A tariff that grants credits or an unlimited pass says how long it lasts (the table's check constraint)."""
-    grants_a_pass = tariff.pass_credits > 0 or tariff.pass_unlimited
-    if grants_a_pass and tariff.pass_validity_months < 1:
-        raise CatalogueError.of("tariff_pass_needs_validity", field="pass_validity_months")
+def _check_pass_rules(tariff: Tariff, *, status: int | None = None) -> None:
+    """What a tariff grants holds together (the table's check constraints): credits or an unlimited pass last a
+    month or more; an unlimited pass counts no credits."""
+    if tariff.pass_unlimited and tariff.pass_credits > 0:
+        raise CatalogueError.of("tariff_unlimited_has_no_credits", field="pass_credits", status=status)
+    if (tariff.pass_credits > 0 or tariff.pass_unlimited) and tariff.pass_validity_months < 1:
+        raise CatalogueError.of("tariff_pass_needs_validity", field="pass_validity_months", status=status)
 
 
 @transaction.atomic

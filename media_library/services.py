@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
 
-from studio.errors import ApplicationError
+from studio.errors import CONFLICT, ApplicationError
 
 from .images import delete_files, rendition_names, store_file, store_picture, store_slideshow_picture
 from .models import Media, SliderImage, SlideshowImage
@@ -286,8 +286,10 @@ def media_update(
     """Edit a gallery item; fields left as None keep their value, a new file replaces the old one."""
     new_url = media.external_url if external_url is None else _check_url(external_url)
     has_content = bool(file) or bool(new_url) or bool(media.file)
-    if not _clean(title) or not has_content:
+    if not _clean(title):
         raise MediaError.of("media_required")
+    if not has_content:  # removing the URL of an item that has no file: a conflict with what it holds
+        raise MediaError.of("media_required", status=CONFLICT)
     written: list[str] = []
     replaced: list[str] = []
     try:

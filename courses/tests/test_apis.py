@@ -228,9 +228,11 @@ def test_staff_set_what_a_tariff_grants(api_client, staff):
     assert created.json()["pass_credits"] == 5 and created.json()["pass_validity_months"] == 3
     tariff = Tariff.objects.get(pk=created.json()["id"])
     assert tariff.grants_pass
-    # An unlimited subscription cannot also carry credits: refused, nothing changed.
+    # An unlimited subscription cannot also carry credits: refused, nothing changed. Issue 17: a change that
+    # conflicts with what the tariff already grants is a 409 with the rule's French message (was a plain 400).
     refused = api_client.put(f"/api/tarifs/{tariff.pk}", {"pass_unlimited": True}, format="json")
-    assert refused.status_code == 400
+    assert refused.status_code == 409
+    assert refused.json()["error"] == services.MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS
     tariff.refresh_from_db()
     assert tariff.pass_unlimited is False and tariff.pass_credits == 5
 
@@ -327,12 +329,16 @@ def test_a_testimonial_name_must_be_text_without_nul(name, api_client, staff):
     assert not Testimonial.objects.exists()
 
 
-def test_a_form_null_reduction_means_none(api_client, staff):
+def test_catalogue_writes_take_json_and_courses_multipart_too(api_client, staff):
     api_client.force_authenticate(staff)
+    response = api_client.post("/api/tarifs", {"title": "Carte", "price": "10", "type": "cours"})  # a form body
+    assert response.status_code == 415
     response = api_client.post(
-        "/api/tarifs", {"title": "Carte", "price": "10", "type": "cours", "reduction_percentage": "null"}
+        "/api/tarifs", {"title": "Carte", "price": "10", "type": "cours", "reduction_percentage": None}, format="json"
     )
     assert response.status_code == 201 and response.json()["reduction_percentage"] is None
+    response = api_client.post("/api/courses", {"title": "Pole", "description": "Cours"}, format="multipart")
+    assert response.status_code == 201
 
 
 @pytest.mark.parametrize("grant", [{"pass_credits": 10}, {"pass_unlimited": True}])
@@ -344,7 +350,16 @@ def test_a_pass_without_a_validity_is_refused_in_french(grant, api_client, staff
     assert response.json()["errors"]["pass_validity_months"] == [services.MSG_TARIFF_PASS_NEEDS_VALIDITY]
     tariff = TariffFactory(pass_credits=10, pass_validity_months=6)
     response = api_client.put(f"/api/tarifs/{tariff.pk}", {"pass_validity_months": 0}, format="json")
-    assert response.status_code == 400 and response.json()["error"] == services.MSG_TARIFF_PASS_NEEDS_VALIDITY
+    assert response.status_code == 409 and response.json()["error"] == services.MSG_TARIFF_PASS_NEEDS_VALIDITY
+
+
+def test_an_unlimited_pass_with_credits_is_refused_in_french(api_client, staff):
+    api_client.force_authenticate(staff)
+    payload = {"title": "Illimité", "price": "60", "type": "abonnement", "pass_validity_months": 1}
+    response = api_client.post("/api/tarifs", {**payload, "pass_unlimited": True, "pass_credits": 5}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"]["pass_credits"] == [services.MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS]
+    assert not Tariff.objects.exists()
 
 
 def test_text_longer_than_its_limit_is_refused_even_with_spaces_around(api_client, staff):

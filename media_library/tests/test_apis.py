@@ -333,3 +333,11 @@ def test_the_schema_says_a_new_media_needs_a_file_or_a_url():
     components = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
     assert {tuple(branch["required"]) for branch in components["MediaInput"]["anyOf"]} == {("file",), ("external_url",)}
     assert "anyOf" not in components["MediaUpdateInput"]
+
+
+def test_removing_the_url_of_an_item_without_a_file_is_a_conflict(as_staff):
+    clip = services.media_create(title="Clip", external_url="https://vimeo.com/76979871")
+    response = as_staff.put(f"/api/media/{clip.pk}", {"title": "Clip", "external_url": ""}, format="multipart")
+    assert response.status_code == 409 and response.json()["error"] == MSG_MEDIA_REQUIRED
+    clip.refresh_from_db()
+    assert clip.external_url == "https://vimeo.com/76979871"
