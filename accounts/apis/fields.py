@@ -23,7 +23,17 @@ NOT_BLANK_PATTERN = rf"^[^\x00]*[^{SPACE}\x00][^\x00]*$"
 TRUE_WORDS = {"1", "true", "on", "yes", "oui"}
 
 
-class Text(serializers.CharField):
+class FormValueAsSent:
+    """From a form, DRF reads an empty optional field as absent; here `x=` is the empty text it says it is, refused
+    where the schema refuses it."""
+
+    def get_value(self, dictionary):
+        if hasattr(dictionary, "getlist") and self.field_name in dictionary:
+            return dictionary.get(self.field_name)
+        return super().get_value(dictionary)
+
+
+class Text(FormValueAsSent, serializers.CharField):
     """A string and nothing else: DRF's CharField turns a number or a boolean into text, this one refuses it.
     A required text that may not be blank says so in the schema (minLength 1)."""
 
@@ -52,7 +62,7 @@ class PatternText(Text):
         super().__init__(pattern_message=message, **kwargs)
 
 
-class StrictEmail(serializers.EmailField):
+class StrictEmail(FormValueAsSent, serializers.EmailField):
     """An e-mail address given as a string (Django's EmailValidator, `format: email` in the schema)."""
 
     def to_internal_value(self, data):
@@ -61,7 +71,7 @@ class StrictEmail(serializers.EmailField):
         return super().to_internal_value(data)
 
 
-class StrictBoolean(serializers.BooleanField):
+class StrictBoolean(FormValueAsSent, serializers.BooleanField):
     """JSON true/false; from a form, the words a checkbox or a select sends ("on", "true", "1", "false", "0"…)."""
 
     def to_internal_value(self, data):

@@ -26,6 +26,8 @@ from studio.api import MSG_INVALID
 
 pytestmark = pytest.mark.django_db
 
+FORM = "application/x-www-form-urlencoded"
+
 
 @pytest.fixture
 def admin_client(api_client):
@@ -65,6 +67,17 @@ def test_a_profile_change_with_no_field_is_refused(admin_client, member, body):
         response = admin_client.patch(url, body, format="json")
     assert response.status_code == 400
     assert response.json()["error"] == MSG_INVALID
+
+
+def test_an_empty_name_in_a_form_is_refused_not_skipped(admin_client, member):
+    response = admin_client.patch(f"/api/users/{member.pk}", "last_name=&city=Lyon", content_type=FORM)
+    assert response.status_code == 400
+    assert response.json()["error"] == MSG_NAMES_REQUIRED
+
+
+def test_no_avatar_from_a_form_changes_nothing(admin_client, member):
+    response = admin_client.patch(f"/api/users/{member.pk}", "avatar=null&city=Lyon", content_type=FORM)
+    assert response.status_code == 200 and response.json()["city"] == "Lyon"
 
 
 def test_a_control_character_is_not_a_name(admin_client, member):
