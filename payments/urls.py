@@ -1,6 +1,22 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import apis
+
+
+class OrderIdConverter:
+    """Any character: an order id typed in by the staff may hold a slash or a line break (with `<str:>` such an id
+    would get Django's HTML 404 page, not the API's JSON)."""
+
+    regex = r"[\s\S]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(OrderIdConverter, "order_id")
 
 urlpatterns = []
 
@@ -12,5 +28,5 @@ api_urlpatterns = [
     path("paypal/simulator/approve", apis.SimulatorApproveApi.as_view(), name="paypal-simulator-approve"),
     path("paypal/webhook", apis.WebhookApi.as_view(), name="paypal-webhook"),
     path("paypal/orders", apis.PaymentOrdersApi.as_view(), name="paypal-orders"),
-    path("paypal/orders/<str:order_id>", apis.PaymentOrderDetailApi.as_view(), name="paypal-order-detail"),
+    path("paypal/orders/<order_id:order_id>", apis.PaymentOrderDetailApi.as_view(), name="paypal-order-detail"),
 ]

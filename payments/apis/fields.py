@@ -11,7 +11,9 @@ from studio.parsers import MSG_TEXT_TOO_LONG
 # DRF refuses the NUL character in every text, and the services strip a text before checking it is there: a
 # required text has something else than spaces, and no NUL (the pattern says both in the schema).
 NO_NUL = RegexValidator(r"^[^\x00]*$")
-FILLED = r"^[^\x00]*[^\x00\s][^\x00]*$"
+# What Python's str.strip() removes (the JSON schema's \s is not quite the same set).
+SPACES = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+FILLED = rf"^[^\x00]*[^\x00{SPACES}][^\x00]*$"
 # An amount in euros as the islands send it ("25.00"): digits, at most two decimals, below a million.
 AMOUNT_PATTERN = r"^[0-9]{1,6}(\.[0-9]{1,2})?$"
 # What Django's e-mail validator takes (a dot-atom, then a domain whose last label has two letters or more), so that
@@ -28,7 +30,9 @@ def messages(text: str, *keys: str) -> dict:
 
 class Text(serializers.CharField):
     """A string and nothing else (DRF's CharField turns a number into text), trimmed, with French messages.
-    `missing`: the message when it is absent, null or blank (then it is required)."""
+    `missing`: the message when it is absent, null or blank (then it is required). Without it the text is optional
+    and may be blank; DRF's `allow_blank` is not used for that, as drf-spectacular then documents a `oneOf` that a
+    blank string matches twice (so that the schema would refuse what the server takes)."""
 
     def __init__(self, *, missing: str | None = None, **kwargs):
         kwargs["error_messages"] = {"max_length": MSG_TEXT_TOO_LONG, **kwargs.get("error_messages", {})}
@@ -36,12 +40,16 @@ class Text(serializers.CharField):
             kwargs["error_messages"].update(messages(missing, "required", "null", "blank", "invalid"))
         else:
             kwargs.setdefault("required", False)
-            kwargs.setdefault("allow_blank", True)
+        self.blank_ok = not missing
         super().__init__(**kwargs)
-        if missing:
-            self.validators.append(RegexValidator(FILLED, message=missing))
-        else:
-            self.validators.append(NO_NUL)
+        self.validators.append(RegexValidator(FILLED, message=missing) if missing else NO_NUL)
+
+    def run_validation(self, data=serializers.empty):
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)  # as sent, as the schema's maxLength counts
+        if self.blank_ok and isinstance(data, str) and not data.strip():
+            return ""
+        return super().run_validation(data)
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -55,8 +63,11 @@ class Email(serializers.EmailField):
             **messages(missing, "required", "null", "blank"),
             **messages(invalid, "invalid", "max_length"),
         }
-        super().__init__(max_length=254, **kwargs)
+        # Not trimmed: the schema's pattern has no spaces (a browser's e-mail input strips them already).
+        super().__init__(max_length=254, trim_whitespace=False, **kwargs)
         self.validators.append(RegexValidator(EMAIL_PATTERN, message=invalid))
+        # RFC 5321, as the schema's `format: email` says: 64 characters at most before the @.
+        self.validators.append(RegexValidator(r"^[^@]{1,64}@", message=invalid))
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -89,13 +100,8 @@ def identifier(message: str, **kwargs) -> serializers.IntegerField:
 
 
 def optional_text(max_length: int, **kwargs) -> Text:
-    """A text that may be absent or blank, up to `max_length` characters, documented as one string schema
-    (drf-spectacular's own for a blank-allowed text is a oneOf that a blank string matches twice, so that the schema
-    would refuse what the server takes). DRF copies fields by re-instantiating their class: the schema goes on a
-    class of its own."""
-    schema = {"type": "string", "maxLength": max_length, "pattern": NO_NUL.regex.pattern}
-    field_class = extend_schema_field(schema)(type("OptionalText", (Text,), {}))
-    return field_class(max_length=max_length, **kwargs)
+    """A text that may be absent or blank, up to `max_length` characters."""
+    return Text(max_length=max_length, **kwargs)
 
 
 def choice(choices, *, message: str, blank: bool = False, **kwargs) -> serializers.ChoiceField:

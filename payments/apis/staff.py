@@ -15,7 +15,7 @@ from .. import services
 from ..models import CURRENCY_EUR, PaymentStatus
 from ..selectors import DEFAULT_ORDERING, ORDERINGS, payment_orders_for_staff
 from .checkout import MESSAGE_MAX, ORDER_ID_MAX
-from .fields import Amount, Email, Text, choice, messages, optional_text
+from .fields import MAX_ID, NO_NUL, Amount, Email, Text, choice, messages, optional_text
 
 MSG_CURRENCY_INVALID = "Seul l'euro (EUR) est accepté."
 MSG_ORDERING_INVALID = "Tri inconnu."
@@ -79,10 +79,10 @@ class PaymentOrderInput(serializers.Serializer):
 class PaymentOrdersQuery(serializers.Serializer):
     ordering = choice(list(ORDERINGS), message=MSG_ORDERING_INVALID, default=DEFAULT_ORDERING)
     status = choice(PaymentStatus.choices, message=services.MSG_STATUS_INVALID, blank=True, required=False)
-    search = optional_text(SEARCH_MAX, help_text="Dans l'identifiant, l'e-mail, le nom ou l'objet.")
+    search = optional_text(SEARCH_MAX)
     page = serializers.IntegerField(
         min_value=1,
-        max_value=2**31 - 1,
+        max_value=MAX_ID,
         required=False,
         error_messages=messages(MSG_PAGE_INVALID, "invalid", "min_value", "max_value", "max_string_length"),
     )
@@ -94,6 +94,20 @@ class PaymentOrdersQuery(serializers.Serializer):
     )
 
 
+# The query as PaymentOrdersQuery reads it (written out: drf-spectacular would add a minLength to `search`).
+LIST_PARAMETERS = [
+    OpenApiParameter("ordering", {"type": "string", "enum": list(ORDERINGS), "default": DEFAULT_ORDERING}),
+    OpenApiParameter("status", {"type": "string", "enum": [*PaymentStatus.values, ""]}),
+    OpenApiParameter(
+        "search",
+        {"type": "string", "maxLength": SEARCH_MAX, "pattern": NO_NUL.regex.pattern},
+        description="Dans l'identifiant, l'e-mail, le nom ou l'objet.",
+    ),
+    OpenApiParameter("page", {"type": "integer", "minimum": 1, "maximum": MAX_ID}),
+    OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": StandardPagination.max_page_size}),
+]
+
+
 class StaffOrdersApi(APIView):
     permission_classes = [IsStudioStaff]
     parser_classes = [BoundedJSONParser]  # the dashboard sends JSON
@@ -103,7 +117,7 @@ class PaymentOrdersApi(StaffOrdersApi):
     """GET (paginated; ?ordering=[-]created|date|amount|status|email, ?status=, ?search=) and POST, staff only."""
 
     @extend_schema(
-        parameters=[PaymentOrdersQuery],
+        parameters=LIST_PARAMETERS,
         responses={
             200: PaymentOrderPageOutput,
             404: OpenApiResponse(ErrorOutput, description="Au-delà de la dernière page."),

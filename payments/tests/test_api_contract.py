@@ -38,6 +38,7 @@ def _post(api_client, path, payload):
         ({"reservation_id": "abc"}, services.MSG_RESERVATION_NOT_FOUND),
         ({"reservation_id": 0}, services.MSG_RESERVATION_NOT_FOUND),
         ({"email": "zoe@studio.a"}, services.MSG_EMAIL_INVALID),
+        ({"email": "z" * 65 + "@studio.fr"}, services.MSG_EMAIL_INVALID),
         ({"quantity": "beaucoup"}, services.MSG_QUANTITY.format(max=services.MAX_QUANTITY)),
         ({"message": "m" * 2001}, MSG_TEXT_TOO_LONG.format(max_length=2000)),
         ({"date": "d\x00"}, None),
@@ -191,6 +192,19 @@ def test_staff_list_query_rubbish_is_a_french_400(api_client, staff, query, mess
     api_client.force_authenticate(staff)
     response = api_client.get(ORDERS, query)
     assert response.status_code == 400 and response.json()["error"] == message
+
+
+def test_an_order_id_with_a_slash_is_answered_in_json(api_client, staff):
+    api_client.force_authenticate(staff)
+    for path in (f"{ORDERS}/A%2FB", f"{ORDERS}/A%0AB"):
+        response = api_client.delete(path)
+        assert response.status_code == 404 and response.json()["error"] == services.MSG_ORDER_NOT_FOUND
+    assert _post(api_client, ORDERS, _staff_payload(order_id="A/B")).status_code == 201
+    assert (
+        api_client.put(f"{ORDERS}/A/B", _staff_payload(order_id="A/B", amount="10.00"), format="json").status_code
+        == 200
+    )
+    assert PaymentOrder.objects.get(order_id="A/B").amount == Decimal("10.00")
 
 
 def test_staff_list_past_the_last_page_is_a_404(api_client, staff):
