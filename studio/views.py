@@ -1,7 +1,7 @@
 from urllib.parse import quote, urlparse
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from .cache import cache_public_page
@@ -105,6 +105,10 @@ def robots(request):
 
 
 def page_not_found(request, exception=None):
+    if request.path.startswith("/api/"):  # an API path no route matches (e.g. /api/users/abc): the API's JSON 404
+        from .api import MSG_NOT_FOUND
+
+        return JsonResponse({"error": MSG_NOT_FOUND, "message": MSG_NOT_FOUND}, status=404)
     return render(request, "404.html", {"page_title": "Page non trouvée"}, status=404)
 
 

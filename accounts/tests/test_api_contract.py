@@ -22,7 +22,7 @@ from accounts.services import (
 )
 from accounts.tests.factories import DEFAULT_PASSWORD, StaffFactory, UserFactory
 from accounts.tests.helpers import VALID_REGISTRATION
-from studio.api import MSG_INVALID
+from studio.api import MSG_INVALID, MSG_NOT_FOUND
 
 pytestmark = pytest.mark.django_db
 
@@ -94,6 +94,15 @@ def test_an_avatar_url_sent_back_is_ignored_but_an_object_is_refused(admin_clien
     assert refused.status_code == 400 and refused.json()["errors"]["avatar"]
     refused = admin_client.patch(url, {"city": "Lyon", "avatar": "pas une image"}, format="json")
     assert refused.status_code == 400
+
+
+@pytest.mark.parametrize("url", ["/api/users/abc", "/api/users/null,null", "/api/emails/x/resend"])
+def test_an_id_that_is_not_a_number_is_the_apis_json_404(admin_client, settings, url):
+    settings.DEBUG = False
+    response = admin_client.get(url)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["error"] == MSG_NOT_FOUND == "Ressource introuvable."
 
 
 # --- Types: no number or boolean turned into text ---------------------------------------------------------------
