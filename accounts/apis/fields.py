@@ -20,7 +20,9 @@ POSTAL_CODE_PATTERN = r"^[0-9]{5}$"
 SPACE = r"\s\x1c-\x1f\x85\ufeff"
 NOT_BLANK_PATTERN = rf"^[^\x00]*[^{SPACE}\x00][^\x00]*$"
 
-TRUE_WORDS = {"1", "true", "on", "yes", "oui"}
+# From a form, a boolean is the word the schema's serialisation uses ("true"/"false"), or a ticked checkbox's "on".
+TRUE_WORDS = {"true", "on"}
+FALSE_WORDS = {"false"}
 
 
 class FormValueAsSent:
@@ -72,13 +74,13 @@ class StrictEmail(FormValueAsSent, serializers.EmailField):
 
 
 class StrictBoolean(FormValueAsSent, serializers.BooleanField):
-    """JSON true/false; from a form, the words a checkbox or a select sends ("on", "true", "1", "false", "0"…)."""
+    """JSON true/false; from a form, "true"/"false" or a ticked checkbox's "on" (not 0/1: the schema says boolean)."""
 
     def to_internal_value(self, data):
         if isinstance(data, bool):
             return data
-        if isinstance(data, str) and _is_form(self):
-            return super().to_internal_value(data)
+        if isinstance(data, str) and _is_form(self) and data.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+            return data.strip().lower() in TRUE_WORDS
         self.fail("invalid", input=data)
 
 

@@ -75,6 +75,12 @@ def test_an_empty_name_in_a_form_is_refused_not_skipped(admin_client, member):
     assert response.json()["error"] == MSG_NAMES_REQUIRED
 
 
+@pytest.mark.parametrize(("value", "status"), [("true", 200), ("false", 200), ("0", 400), ("1", 400), ("", 400)])
+def test_a_boolean_from_a_form_is_true_or_false(admin_client, member, value, status):
+    response = admin_client.patch(f"/api/users/{member.pk}", f"city=Lyon&remove_avatar={value}", content_type=FORM)
+    assert response.status_code == status
+
+
 def test_no_avatar_from_a_form_changes_nothing(admin_client, member):
     response = admin_client.patch(f"/api/users/{member.pk}", "avatar=null&city=Lyon", content_type=FORM)
     assert response.status_code == 200 and response.json()["city"] == "Lyon"
