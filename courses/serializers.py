@@ -5,7 +5,8 @@ text), so the OpenAPI schema promises exactly what the server accepts. Updates (
 optional there.
 """
 
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+import re
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.core.validators import RegexValidator
 from drf_spectacular.extensions import OpenApiSerializerExtension
@@ -26,6 +27,10 @@ NOT_BLANK = RegexValidator(r"^[^\x00]*\S[^\x00]*$", message="Ce champ ne peut ê
 
 
 class TextField(serializers.CharField):
+    def get_value(self, dictionary):
+        # A multipart field sent empty is the empty text (refused unless blank is allowed), not an absent field.
+        return dictionary.get(self.field_name, serializers.empty)
+
     def __init__(self, **kwargs):
         kwargs.setdefault("validators", [])
         kwargs["validators"] = [*kwargs["validators"], NO_NUL if kwargs.get("allow_blank") else NOT_BLANK]
@@ -47,28 +52,58 @@ def text(**kwargs) -> serializers.CharField:
     return TextField(**kwargs)
 
 
-@extend_schema_field({"type": "number", "format": "double", "minimum": 0, "maximum": float(MAX_PRICE)})
+AMOUNT_TEXT = r"^[0-9]{1,6}(\.[0-9]{1,2})?$"
+PERCENT_TEXT = r"^(100(\.0{1,2})?|[0-9]{1,2}(\.[0-9]{1,2})?)$"
+
+
+@extend_schema_field(
+    {
+        "anyOf": [
+            {"type": "number", "minimum": 0, "maximum": float(MAX_PRICE)},
+            {"type": "string", "pattern": AMOUNT_TEXT},
+        ]
+    }
+)
 class CentsField(serializers.DecimalField):
-    """A non-negative amount in euros, rounded to the cent (a form's float such as 19.999999 means 20.00)."""
+    """A non-negative amount in euros: a JSON number, rounded to the cent (a form's 19.999999 means 20.00), or the
+    text of one with at most two decimals (what the dashboard sends)."""
+
+    text_pattern = re.compile(AMOUNT_TEXT)
 
     def __init__(self, *, max_value=MAX_PRICE, **kwargs):
         super().__init__(max_digits=8, decimal_places=2, min_value=0, max_value=max_value, **kwargs)
         self.coerce_to_string = False
 
     def to_internal_value(self, data):
-        try:
-            value = Decimal(str(data).strip())
-        except (InvalidOperation, ValueError, TypeError):
-            return super().to_internal_value(data)
+        if isinstance(data, str):
+            if not self.text_pattern.fullmatch(data.strip()):
+                self.fail("invalid")
+            return super().to_internal_value(data.strip())
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        value = Decimal(str(data))
         if value.is_finite() and abs(value) < Decimal("1e7"):
             data = str(value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
         return super().to_internal_value(data)
 
 
-@extend_schema_field({"type": "number", "format": "double", "minimum": 0, "maximum": 100})
+@extend_schema_field(
+    {"anyOf": [{"type": "number", "minimum": 0, "maximum": 100}, {"type": "string", "pattern": PERCENT_TEXT}]}
+)
 class PercentField(CentsField):
+    text_pattern = re.compile(PERCENT_TEXT)
+
     def __init__(self, **kwargs):
         super().__init__(max_value=Decimal("100"), **kwargs)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """JSON's true or false, nothing that merely looks like one."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
 
 
 @extend_schema_field(OpenApiTypes.BINARY)
@@ -190,7 +225,7 @@ class TariffInputSerializer(serializers.Serializer):
     # What buying it grants (issue 10): a card of N credits or an unlimited subscription, valid M months.
     pass_credits = serializers.IntegerField(min_value=0, max_value=500, required=False, default=0)
     pass_validity_months = serializers.IntegerField(min_value=0, max_value=60, required=False, default=0)
-    pass_unlimited = serializers.BooleanField(required=False, default=False)
+    pass_unlimited = StrictBooleanField(required=False, default=False)
 
 
 class TariffInputSchema(OpenApiSerializerExtension):

@@ -45,6 +45,10 @@ class TextField(serializers.CharField):
     """Text without NUL characters (DRF refuses them; the schema says so); a JSON number or boolean is not text.
     Unless blank is allowed, something other than spaces (they are trimmed)."""
 
+    def get_value(self, dictionary):
+        # A multipart field sent empty is the empty text (refused unless blank is allowed), not an absent field.
+        return dictionary.get(self.field_name, empty)
+
     def __init__(self, **kwargs):
         not_blank = RegexValidator(r"^[^\x00]*\S[^\x00]*$", message=kwargs.get("error_messages", {}).get("blank"))
         kwargs["validators"] = [NO_NUL if kwargs.get("allow_blank") else not_blank]
@@ -82,9 +86,14 @@ class UploadField(serializers.FileField):
 
 
 class OptionalBooleanField(serializers.BooleanField):
-    """Absent from a form means unchanged, not False (DRF's default for HTML input)."""
+    """`true` or `false` (as a form sends them); absent from a form means unchanged, not False (DRF's default)."""
 
     default_empty_html = empty
+
+    def to_internal_value(self, data):
+        if data in (True, False, "true", "false"):
+            return data in (True, "true")
+        self.fail("invalid", input=data)
 
 
 class SlideshowImageUpdateInput(serializers.Serializer):

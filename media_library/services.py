@@ -316,8 +316,8 @@ def media_update(
             written.extend(stored_poster.names)
             _apply_picture(media, stored_poster)
         wants_background = media.home_background if home_background is None else home_background
-        if wants_background and not _is_video_file(media):
-            raise MediaError.of("home_background_needs_video_file", field="home_background")
+        if wants_background and not _is_video_file(media):  # the item holds no video file: a conflict with it
+            raise MediaError.of("home_background_needs_video_file", field="home_background", status=CONFLICT)
         with transaction.atomic():
             if wants_background:
                 _unset_other_home_background(media)

@@ -366,3 +366,21 @@ def test_text_longer_than_its_limit_is_refused_even_with_spaces_around(api_clien
     api_client.force_authenticate(staff)
     response = api_client.post("/api/testimonials", {"name": "  " + "a" * 119, "message": "Super"}, format="json")
     assert response.status_code == 400 and "name" in response.json()["errors"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("price", "1.005"), ("price", "1e3"), ("price", True), ("pass_unlimited", "true"), ("pass_unlimited", 1)],
+)
+def test_amounts_and_flags_are_what_the_schema_says(field, value, api_client, staff):
+    api_client.force_authenticate(staff)
+    payload = {"title": "Carte", "price": "10.50", "type": "cours", field: value}
+    response = api_client.post("/api/tarifs", payload, format="json")
+    assert response.status_code == 400 and field in response.json()["errors"]
+
+
+def test_an_empty_description_sent_in_a_form_is_refused_not_ignored(api_client, staff):
+    course = CourseFactory(description="Avant")
+    api_client.force_authenticate(staff)
+    response = api_client.put(f"/api/courses/{course.pk}", {"description": ""}, format="multipart")
+    assert response.status_code == 400 and "description" in response.json()["errors"]

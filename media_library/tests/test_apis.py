@@ -341,3 +341,12 @@ def test_removing_the_url_of_an_item_without_a_file_is_a_conflict(as_staff):
     assert response.status_code == 409 and response.json()["error"] == MSG_MEDIA_REQUIRED
     clip.refresh_from_db()
     assert clip.external_url == "https://vimeo.com/76979871"
+
+
+def test_a_photo_cannot_become_the_home_background(as_staff):
+    photo = _media()
+    response = as_staff.put(f"/api/media/{photo.pk}", {"title": "Gala", "home_background": "true"}, format="multipart")
+    assert response.status_code == 409
+    assert response.json()["error"] == services.MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE
+    response = as_staff.put(f"/api/media/{photo.pk}", {"title": "Gala", "home_background": "oui"}, format="multipart")
+    assert response.status_code == 400 and "home_background" in response.json()["errors"]
