@@ -312,10 +312,10 @@ PROFILE_FIELDS = ("first_name", "last_name", "email", "phone", "address", "posta
 
 
 def _is_avatar_url(value) -> bool:
-    """The avatar's URL sent back, or no avatar (null, or "null"/"" from a form): not a new picture."""
+    """The avatar's URL sent back, or no avatar (null, or "null" from a form): not a new picture."""
     if value is None:
         return True
-    return isinstance(value, str) and (value in ("", "null") or value.startswith("/") or bool(urlsplit(value).scheme))
+    return isinstance(value, str) and (value == "null" or value.startswith("/") or bool(urlsplit(value).scheme))
 
 
 class ProfileInput(Input):
@@ -386,6 +386,8 @@ class ProfileInput(Input):
     remove_avatar = StrictBoolean(required=False, default=False)
 
     def to_internal_value(self, data):
+        if isinstance(data, Mapping) and data.get("avatar") == "":
+            raise serializers.ValidationError({"avatar": [services.MSG_AVATAR_INVALID]})
         if isinstance(data, Mapping) and "avatar" in data and _is_avatar_url(data.get("avatar")):
             # The dashboard sends the user object back as it got it: its avatar is a URL, not a new file.
             data = {key: data.get(key) for key in data.keys() if key != "avatar"}

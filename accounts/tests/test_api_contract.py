@@ -5,6 +5,7 @@ import pytest
 
 from accounts.models import Role
 from accounts.services import (
+    MSG_AVATAR_INVALID,
     MSG_CGU_REQUIRED,
     MSG_EMAIL_NOT_CONFIRMED,
     MSG_FORGOT_EMAIL_REQUIRED,
@@ -84,6 +85,12 @@ def test_a_boolean_from_a_form_is_true_or_false(admin_client, member, value, sta
 def test_no_avatar_from_a_form_changes_nothing(admin_client, member):
     response = admin_client.patch(f"/api/users/{member.pk}", "avatar=null&city=Lyon", content_type=FORM)
     assert response.status_code == 200 and response.json()["city"] == "Lyon"
+
+
+def test_an_empty_avatar_is_not_a_picture(admin_client, member):
+    response = admin_client.patch(f"/api/users/{member.pk}", "avatar=&city=Lyon", content_type=FORM)
+    assert response.status_code == 400
+    assert response.json()["error"] == MSG_AVATAR_INVALID
 
 
 def test_a_control_character_is_not_a_name(admin_client, member):
