@@ -74,6 +74,11 @@ class CentsField(serializers.DecimalField):
         super().__init__(max_digits=8, decimal_places=2, min_value=0, max_value=max_value, **kwargs)
         self.coerce_to_string = False
 
+    def validate_empty_values(self, data):
+        if data == "":  # no amount is not an amount: null says so where the field allows it
+            self.fail("invalid")
+        return super().validate_empty_values(data)
+
     def to_internal_value(self, data):
         if isinstance(data, str):
             if not self.text_pattern.fullmatch(data.strip()):

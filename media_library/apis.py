@@ -124,7 +124,11 @@ class MediaInput(serializers.Serializer):
     media_type = serializers.ChoiceField(choices=Media.MediaType.choices, required=False)
     file = UploadField(required=False, help_text="Photo (JPEG, PNG, GIF, WebP) ou vidéo (MP4, MOV, WebM).")
     external_url = serializers.URLField(
-        max_length=500, required=False, allow_blank=True, error_messages={"invalid": MSG_MEDIA_URL_INVALID}
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        validators=[RegexValidator(r"^(https?://.*)?$", message=MSG_MEDIA_URL_INVALID)],
+        error_messages={"invalid": MSG_MEDIA_URL_INVALID},
     )
     poster = UploadField(required=False, help_text="Affiche d'une vidéo : JPEG, PNG, GIF ou WebP.")
     home_background = OptionalBooleanField(required=False)

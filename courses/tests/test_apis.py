@@ -384,3 +384,12 @@ def test_an_empty_description_sent_in_a_form_is_refused_not_ignored(api_client, 
     api_client.force_authenticate(staff)
     response = api_client.put(f"/api/courses/{course.pk}", {"description": ""}, format="multipart")
     assert response.status_code == 400 and "description" in response.json()["errors"]
+
+
+def test_an_empty_reduction_text_is_refused_null_is_none(api_client, staff):
+    tariff = TariffFactory()
+    api_client.force_authenticate(staff)
+    response = api_client.put(f"/api/tarifs/{tariff.pk}", {"reduction_percentage": ""}, format="json")
+    assert response.status_code == 400 and "reduction_percentage" in response.json()["errors"]
+    response = api_client.put(f"/api/tarifs/{tariff.pk}", {"reduction_percentage": None}, format="json")
+    assert response.status_code == 200 and response.json()["reduction_percentage"] is None

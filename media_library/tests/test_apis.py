@@ -350,3 +350,9 @@ def test_a_photo_cannot_become_the_home_background(as_staff):
     assert response.json()["error"] == services.MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE
     response = as_staff.put(f"/api/media/{photo.pk}", {"title": "Gala", "home_background": "oui"}, format="multipart")
     assert response.status_code == 400 and "home_background" in response.json()["errors"]
+
+
+def test_an_ftp_url_is_refused_at_the_boundary(as_staff):
+    response = as_staff.post("/api/media", {"title": "Clip", "external_url": "ftp://example.com/a"}, format="multipart")
+    assert response.status_code == 400 and response.json()["error"] == services.MSG_MEDIA_URL_INVALID
+    assert response.json()["errors"]["external_url"] == [services.MSG_MEDIA_URL_INVALID]
