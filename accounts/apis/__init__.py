@@ -13,22 +13,24 @@ from .auth import (
     ValidateEmailApi,
     client_ip,
 )
+from .outputs import (
+    LoginOutput,
+    MessageOutput,
+    RefreshOutput,
+    UserOutput,
+    UserPageOutput,
+    UserUpdateOutput,
+)
 from .serializers import (
     PROFILE_FIELDS,
     EmailInput,
     LoginInput,
-    LoginOutput,
     LogoutInput,
-    MessageOutput,
     ProfileInput,
     RefreshInput,
-    RefreshOutput,
     RegisterInput,
     ResetPasswordInput,
     UserListQuery,
-    UserOutput,
-    UserPageOutput,
-    UserUpdateOutput,
 )
 from .users import ProfileApi, UserDetailApi, UserListApi
 

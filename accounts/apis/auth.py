@@ -14,14 +14,16 @@ from studio.ratelimit import PublicFormThrottle
 from studio.ratelimit import client_ip as _client_ip
 
 from .. import services
+from .outputs import (
+    LoginOutput,
+    MessageOutput,
+    RefreshOutput,
+)
 from .serializers import (
     EmailInput,
     LoginInput,
-    LoginOutput,
     LogoutInput,
-    MessageOutput,
     RefreshInput,
-    RefreshOutput,
     RefreshRequest,
     RegisterInput,
     ResetPasswordInput,

@@ -12,7 +12,16 @@ from studio.schema import ErrorOutput, StudioAutoSchema
 
 from .. import selectors, services
 from ..models import User
-from .serializers import MessageOutput, ProfileInput, UserListQuery, UserOutput, UserPageOutput, UserUpdateOutput
+from .outputs import (
+    MessageOutput,
+    UserOutput,
+    UserPageOutput,
+    UserUpdateOutput,
+)
+from .serializers import (
+    ProfileInput,
+    UserListQuery,
+)
 
 
 class ChangeNeedsBodySchema(StudioAutoSchema):
