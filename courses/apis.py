@@ -63,7 +63,9 @@ def _course_payloads(serializer_class) -> dict:
 
 
 JSON_ONLY = [parser for parser in api_settings.DEFAULT_PARSER_CLASSES if parser.media_type == "application/json"]
-JSON_OR_MULTIPART = [parser for parser in api_settings.DEFAULT_PARSER_CLASSES if parser.media_type != FormParser.media_type]
+JSON_OR_MULTIPART = [
+    parser for parser in api_settings.DEFAULT_PARSER_CLASSES if parser.media_type != FormParser.media_type
+]
 
 
 class PublicReadStaffWrite(APIView):
