@@ -1,0 +1,74 @@
+"""What the account APIs answer (issue 17): a serializer for every body, so the OpenAPI schema says what each field
+is and whether it may be null."""
+
+from rest_framework import serializers
+
+from .. import selectors, services
+from ..models import Role, User
+
+
+class MessageOutput(serializers.Serializer):
+    message = serializers.CharField()
+
+
+class LoginOutput(serializers.Serializer):
+    userId = serializers.IntegerField()
+    role = serializers.ChoiceField(choices=Role.choices)
+    token = serializers.CharField(help_text="Jeton d'accès (Bearer), 5 minutes.")
+    refresh = serializers.CharField(help_text="Jeton de rafraîchissement, à envoyer à /api/users/token/refresh.")
+
+
+class RefreshOutput(serializers.Serializer):
+    access = serializers.CharField(help_text="Nouveau jeton d'accès (Bearer).")
+    refresh = serializers.CharField(help_text="Nouveau jeton de rafraîchissement : l'ancien ne sert plus.")
+
+
+class UserOutput(serializers.ModelSerializer):
+    name = serializers.CharField(read_only=True)
+    avatar = serializers.SerializerMethodField()
+    email_confirmed = serializers.BooleanField(read_only=True)
+    can_edit = serializers.SerializerMethodField(
+        help_text="Le compte qui lit peut-il modifier celui-ci (DECISIONS.md 32)."
+    )
+
+    class Meta:
+        model = User
+        fields = [
+            "id",
+            "first_name",
+            "last_name",
+            "name",
+            "email",
+            "phone",
+            "address",
+            "postal_code",
+            "city",
+            "country",
+            "avatar",
+            "role",
+            "email_confirmed",
+            "pending_email",
+            "date_joined",
+            "can_edit",
+        ]
+
+    def get_avatar(self, user) -> str:
+        return selectors.avatar_url(user)
+
+    def get_can_edit(self, user) -> bool:
+        actor = self.context.get("actor")
+        return actor is not None and services.user_can_edit(actor=actor, target=user)
+
+
+class UserUpdateOutput(UserOutput):
+    message = serializers.CharField(help_text="Profil mis à jour, ou lien envoyé à la nouvelle adresse.")
+
+    class Meta(UserOutput.Meta):
+        fields = [*UserOutput.Meta.fields, "message"]
+
+
+class UserPageOutput(serializers.Serializer):
+    count = serializers.IntegerField(min_value=0)
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = UserOutput(many=True)
