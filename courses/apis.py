@@ -10,13 +10,12 @@ import logging
 from django.db import DatabaseError, transaction
 from drf_spectacular.utils import OpenApiRequest, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.parsers import FormParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from studio.api import error_response
+from studio.parsers import JSON_ONLY, JSON_OR_MULTIPART
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
@@ -60,12 +59,6 @@ def _course_payloads(serializer_class) -> dict:
         "application/json": serializer_class,
         "multipart/form-data": OpenApiRequest(serializer_class, encoding=PICTURE_ENCODING),
     }
-
-
-JSON_ONLY = [parser for parser in api_settings.DEFAULT_PARSER_CLASSES if parser.media_type == "application/json"]
-JSON_OR_MULTIPART = [
-    parser for parser in api_settings.DEFAULT_PARSER_CLASSES if parser.media_type != FormParser.media_type
-]
 
 
 class PublicReadStaffWrite(APIView):

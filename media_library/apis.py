@@ -13,11 +13,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiRequest, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.fields import empty
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from studio.parsers import JSON_OR_MULTIPART
 from studio.permissions import IsStudioStaff
 
 from . import selectors, services
@@ -220,7 +220,7 @@ def _documented(*, create, update, output, list_operation: str, files: dict[str,
 
 
 class _MediaLibraryView(APIView):
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = JSON_OR_MULTIPART  # multipart when a file is sent, JSON otherwise
 
     def get_permissions(self):
         if self.request.method in ("GET", "HEAD", "OPTIONS"):

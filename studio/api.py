@@ -22,6 +22,7 @@ MSG_FORBIDDEN = "Vous n'avez pas accès à cette ressource."
 MSG_NOT_FOUND = "Ressource introuvable."
 MSG_INVALID = "Données invalides."
 MSG_SERVER_ERROR = "Erreur serveur. Réessayez plus tard."
+MSG_UNSUPPORTED_MEDIA_TYPE = "Format de données non pris en charge : l'API lit du JSON (et des fichiers en multipart)."
 MSG_CONFLICT = "Ces données entrent en conflit avec des données existantes ou ne respectent pas les règles du studio."
 # Request limits (issue 16): the messages live with the parser, which DRF's settings import before this module.
 from .parsers import (  # noqa: E402
@@ -90,6 +91,8 @@ def exception_handler(exc, context):
         message = MSG_CSRF_FAILED
     elif isinstance(exc, exceptions.PermissionDenied):
         message = MSG_FORBIDDEN
+    elif isinstance(exc, exceptions.UnsupportedMediaType):
+        message = MSG_UNSUPPORTED_MEDIA_TYPE
     elif isinstance(exc, exceptions.Throttled):
         message = MSG_RATE_LIMITED
     elif isinstance(exc, exceptions.ValidationError):

@@ -83,3 +83,9 @@ class BoundedJSONParser(parsers.JSONParser):
         if _depth_exceeds(document, JSON_MAX_DEPTH):
             raise exceptions.ParseError(MSG_JSON_TOO_DEEP)
         return document
+
+
+# What an API view may read (issue 17): JSON everywhere; multipart only where a file is uploaded. No form-encoded
+# bodies: the islands never send them, they cannot say null, and a cross-site HTML form can only send them.
+JSON_ONLY = [BoundedJSONParser]
+JSON_OR_MULTIPART = [BoundedJSONParser, parsers.MultiPartParser]

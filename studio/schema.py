@@ -1,7 +1,8 @@
 """The OpenAPI schema's shared parts (issue 17): every operation documents the error answers the API can give.
 
 Any API can answer 400 (a body the parser refuses), 401/403 (authentication, permissions, CSRF), 413 (body too
-large) and 429 (rate limits); an operation with a path parameter can answer 404; a write can answer 409 (a conflict
+large), 415 (a body neither JSON nor, where a file is uploaded, multipart) and 429 (rate limits); an operation with
+a path parameter can answer 404; a write can answer 409 (a conflict
 with the studio's state: seats, payments, uniqueness). All of them carry the same body, `ErrorOutput`, built by
 `studio.api.exception_handler` from an `ApplicationError` or DRF's own exceptions.
 """
@@ -19,7 +20,7 @@ class ErrorOutput(serializers.Serializer):
     errors = serializers.DictField(required=False, help_text="Messages par champ : {champ: [message, …]}.")
 
 
-ALWAYS = ("400", "401", "403", "413", "429")
+ALWAYS = ("400", "401", "403", "413", "415", "429")
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 
 

@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from studio.pagination import StandardPagination
+from studio.parsers import JSON_OR_MULTIPART
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput, StudioAutoSchema
 
@@ -53,6 +54,7 @@ def _profile_update(request, user: User) -> Response:
 
 
 class ProfileApi(APIView):
+    parser_classes = JSON_OR_MULTIPART  # multipart when an avatar is sent
     permission_classes = [IsAuthenticated]
     schema = ChangeNeedsBodySchema()
 
@@ -90,6 +92,8 @@ class UserListApi(APIView):
 
 class UserDetailApi(APIView):
     """A member reaches only their own id; staff reach everyone (DECISIONS.md 4 and 11)."""
+
+    parser_classes = JSON_OR_MULTIPART  # multipart when an avatar is sent
 
     permission_classes = [IsAuthenticated]
     schema = ChangeNeedsBodySchema()

@@ -331,7 +331,7 @@ def test_a_testimonial_name_must_be_text_without_nul(name, api_client, staff):
 
 def test_catalogue_writes_take_json_and_courses_multipart_too(api_client, staff):
     api_client.force_authenticate(staff)
-    response = api_client.post("/api/tarifs", {"title": "Carte", "price": "10", "type": "cours"})  # a form body
+    response = api_client.post("/api/tarifs", {"title": "Carte", "price": "10", "type": "cours"}, format="multipart")
     assert response.status_code == 415
     response = api_client.post(
         "/api/tarifs", {"title": "Carte", "price": "10", "type": "cours", "reduction_percentage": None}, format="json"

@@ -173,11 +173,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": [
-        "studio.parsers.BoundedJSONParser",  # standard JSON only, bounded depth, French errors (issue 16)
-        "rest_framework.parsers.MultiPartParser",
-        "rest_framework.parsers.FormParser",
-    ],
+    # Standard JSON only, bounded depth, French errors (issue 16); views that take a file add multipart
+    # (studio.parsers.JSON_OR_MULTIPART). No form-encoded bodies (issue 17).
+    "DEFAULT_PARSER_CLASSES": ["studio.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "studio.schema.StudioAutoSchema",
     "EXCEPTION_HANDLER": "studio.api.exception_handler",
     "DEFAULT_THROTTLE_RATES": {

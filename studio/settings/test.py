@@ -21,7 +21,12 @@ STORAGES = {
 }
 PAYPAL_CLIENT_ID = ""
 PAYPAL_CLIENT_SECRET = ""
-REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None}}  # noqa: F405
+# The API speaks JSON (issue 17): a test client sends JSON unless a test says multipart (uploads).
+REST_FRAMEWORK = {  # noqa: F405
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None},
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
 
 # Rate limits and the e-mail cap are off for the suite; the tests of the limits switch them on (security/conftest.py).
 RATELIMIT_ENABLE = False
