@@ -134,3 +134,9 @@ def test_reset_page_form_resets_then_goes_to_login(client, member, reset_token):
     assert done.status_code == 302 and done["Location"] == "/login"
     used = client.get(f"/reset-password/{reset_token}")
     assert MSG_RESET_LINK_INVALID in used.text
+
+
+def test_an_unknown_reset_link_is_refused(api_client):
+    """SPEC.md 8: a token the studio never issued answers 400 with its French message (the reset island shows it)."""
+    response = api_client.post("/api/users/reset-password/pas-un-jeton", {"newPassword": NEW_PASSWORD})
+    assert response.status_code == 400 and response.json()["error"] == MSG_RESET_LINK_INVALID
