@@ -6,4 +6,7 @@ class BookingsConfig(AppConfig):
     verbose_name = "Réservations"
 
     def ready(self):
+        # isort: off
+        from . import pass_rules  # noqa: F401 - the PassRule model (issue 19), in its own module
         from . import receivers  # noqa: F401 - a reservation's change refreshes its session's feeds (bookings/cache.py)
+        # isort: on

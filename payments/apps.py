@@ -8,7 +8,10 @@ class PaymentsConfig(AppConfig):
     def ready(self):
         from studio.registry import provide
 
-        from . import receivers  # noqa: F401 - connects the receipt's delivery to the order
+        from . import (
+            receivers,  # noqa: F401 - connects the receipt's delivery to the order
+            subscription_tasks,  # noqa: F401 - the daily charge of subscriptions (issue 19)
+        )
         from .selectors import payment_client_config
 
         provide("payment_client_config", payment_client_config)  # the calendar's payment widget (bookings/views.py)

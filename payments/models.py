@@ -170,3 +170,109 @@ class SimulatedProviderOrder(models.Model):
 
     def __str__(self):
         return f"{self.order_id} ({self.status})"
+
+
+# --- Subscriptions billed per period (issue 19, DECISIONS.md 24–26) ----------------------------------------------
+
+
+class SubscriptionStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    UNPAID = "unpaid", "Impayé"
+    FROZEN = "frozen", "Gelé"
+    ENDED = "ended", "Terminé"
+    CANCELLED = "cancelled", "Annulé"
+
+
+class Subscription(models.Model):
+    """A tariff priced per period, committed for `periods_committed` periods of `period_months` months each.
+
+    The first period is paid by the purchase order; each later one is charged on its due date (the simulator: by the
+    studio's scheduler; PayPal: by its Subscription). The granted pass is valid through the last paid period.
+    """
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="subscriptions", verbose_name="membre"
+    )
+    tariff = models.ForeignKey(
+        "courses.Tariff", on_delete=models.PROTECT, related_name="subscriptions", verbose_name="tarif"
+    )
+    title = models.CharField("intitulé", max_length=150)
+    provider = models.CharField("prestataire", max_length=20, choices=PaymentProviderName.choices)
+    source_order = models.OneToOneField(
+        PaymentOrder, on_delete=models.PROTECT, related_name="subscription", verbose_name="commande d'achat"
+    )
+    granted_pass = models.OneToOneField(
+        "bookings.Pass", on_delete=models.PROTECT, related_name="subscription", verbose_name="abonnement accordé"
+    )
+    amount = models.DecimalField("montant par période (€)", max_digits=10, decimal_places=2)
+    currency = models.CharField("devise", max_length=3, default=CURRENCY_EUR)
+    period_months = models.PositiveSmallIntegerField("durée d'une période (mois)")
+    periods_committed = models.PositiveSmallIntegerField("périodes d'engagement")
+    periods_paid = models.PositiveSmallIntegerField("périodes payées", default=0)
+    starts_on = models.DateField("début")
+    status = models.CharField(
+        "statut", max_length=20, choices=SubscriptionStatus.choices, default=SubscriptionStatus.ACTIVE, db_index=True
+    )
+    # A simulated saved card that declines the next charges (to try the unpaid path in demonstration mode).
+    simulated_card_declines = models.BooleanField("carte simulée refusée", default=False)
+    provider_subscription_id = models.CharField("abonnement chez le prestataire", max_length=64, blank=True)
+    created_at = models.DateTimeField("créé le", auto_now_add=True)
+    updated_at = models.DateTimeField("modifié le", auto_now=True)
+
+    class Meta:
+        verbose_name = "abonnement payé par période"
+        verbose_name_plural = "abonnements payés par période"
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=SubscriptionStatus.values), name="subscription_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(periods_paid__lte=models.F("periods_committed")),
+                name="subscription_paid_within_commitment",
+            ),
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="subscription_amount_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.title} – {self.member} ({self.periods_paid}/{self.periods_committed})"
+
+
+class ChargeStatus(models.TextChoices):
+    DUE = "due", "À payer"
+    PROCESSING = "processing", "En cours"
+    PAID = "paid", "Payée"
+    FAILED = "failed", "Refusée"
+    CANCELLED = "cancelled", "Annulée"
+
+
+class SubscriptionCharge(models.Model):
+    """One period of a subscription, charged once: unique per (subscription, period), changed under its row lock."""
+
+    subscription = models.ForeignKey(
+        Subscription, on_delete=models.PROTECT, related_name="charges", verbose_name="abonnement"
+    )
+    period = models.PositiveSmallIntegerField("période")
+    due_on = models.DateField("échéance")
+    amount = models.DecimalField("montant (€)", max_digits=10, decimal_places=2)
+    status = models.CharField("statut", max_length=20, choices=ChargeStatus.choices, default=ChargeStatus.DUE)
+    attempts = models.PositiveSmallIntegerField("tentatives", default=0)
+    next_attempt_on = models.DateField("prochaine tentative", null=True, blank=True)
+    provider_reference = models.CharField("référence du prestataire", max_length=64, blank=True)
+    failure_note = models.CharField("motif du refus", max_length=200, blank=True)
+    paid_at = models.DateTimeField("payée le", null=True, blank=True)
+    updated_at = models.DateTimeField("modifiée le", auto_now=True)
+
+    class Meta:
+        verbose_name = "échéance d'abonnement"
+        verbose_name_plural = "échéances d'abonnement"
+        ordering = ["subscription_id", "period"]
+        constraints = [
+            models.UniqueConstraint(fields=["subscription", "period"], name="subscription_charge_once_per_period"),
+            models.CheckConstraint(condition=models.Q(status__in=ChargeStatus.values), name="charge_status_valid"),
+            models.CheckConstraint(condition=models.Q(period__gte=1), name="charge_period_positive"),
+        ]
+        indexes = [models.Index(fields=["status", "next_attempt_on"])]
+
+    def __str__(self):
+        return f"{self.subscription_id} période {self.period} ({self.get_status_display()})"

@@ -354,6 +354,29 @@ class SimulatorProvider:
     def verify_webhook(self, *, headers, event: dict) -> bool:
         return False  # nobody sends the simulator webhooks
 
+    def charge_saved_card(
+        self, *, amount: Decimal, currency: str, description: str, request_id: str, card_declined: bool
+    ) -> ProviderCapture:
+        """Charge the subscriber's saved (simulated) card once per request id (issue 19): a repeated call with the
+        same id answers the first result, as PayPal's PayPal-Request-Id does."""
+        order_id = f"SIMSUB-{uuid.uuid5(uuid.NAMESPACE_URL, request_id).hex[:20].upper()}"
+        with transaction.atomic():
+            order, created = SimulatedProviderOrder.objects.select_for_update().get_or_create(
+                order_id=order_id,
+                defaults={"amount": amount, "currency": currency, "description": description[:200]},
+            )
+            if created:
+                order.card_declined = card_declined
+                if card_declined:
+                    order.capture_status = CAPTURE_DECLINED
+                    order.save(update_fields=["card_declined", "capture_status"])
+                else:
+                    order.status = SimulatedOrderStatus.COMPLETED
+                    order.capture_id = f"SIMCAP-{uuid.uuid4().hex[:14].upper()}"
+                    order.capture_status = CAPTURE_COMPLETED
+                    order.save(update_fields=["status", "capture_id", "capture_status"])
+        return self._as_capture(order)
+
 
 def get_provider():
     """The configured provider: PayPal with credentials, the simulator without (DECISIONS.md 15)."""

@@ -99,6 +99,14 @@ from .pass_admin import (
     pass_adjust,
     pass_grant,
 )
+from .pass_rules import (
+    MSG_PASS_UNPAID,
+    MSG_PASS_WEEKLY_CAP,
+    PassRuleError,
+    pass_check_rules,
+    pass_rule_set,
+    pass_validity_set,
+)
 from .passes import (
     BILLING_PERIOD_MONTHS,
     MSG_BOOKED_WITH_PASS,
@@ -146,6 +154,12 @@ from .sessions import (
 )
 
 __all__ = [
+    "MSG_PASS_UNPAID",
+    "MSG_PASS_WEEKLY_CAP",
+    "PassRuleError",
+    "pass_check_rules",
+    "pass_rule_set",
+    "pass_validity_set",
     "MSG_SESSION_PAST",
     "MSG_SESSION_FULL",
     "MSG_NOT_ENOUGH_SEATS",

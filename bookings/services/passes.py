@@ -21,6 +21,7 @@ from ..models import (
 )
 from .common import MSG_CARD_PAYMENT_IN_PROGRESS, ReservationError, _as_id
 from .locking import _checked_request_on_locked_session, _member_hold_with_seats_checked, _payment_open_on
+from .pass_rules import pass_check_rules
 from .reservations import _reservation_details, _reservation_save, _send_reservation_confirmation
 
 # --- Passes: class cards and subscriptions (issue 10) ---
@@ -122,6 +123,8 @@ def reservation_book_with_pass(
     pass_obj = Pass.objects.select_for_update().filter(pk=_as_id(pass_id) or 0, member=user).first()
     if pass_obj is None:
         raise PassError.of("pass_not_found", field="pass_id")
+    # Issue 19: unpaid subscription, weekly cap; checked under the pass's row lock like the credits.
+    pass_check_rules(pass_obj=pass_obj, session=session, today=timezone.localdate(now))
     credits = pass_check_usable(
         pass_obj=pass_obj, session=session, participants=participants, today=timezone.localdate(now)
     )

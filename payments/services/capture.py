@@ -44,6 +44,7 @@ from .common import (
 )
 from .receipts import _send_receipt
 from .refunds import _refund_outcome, payment_order_refund
+from .subscriptions import subscription_start_for_order
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +108,8 @@ def payment_order_fulfil(
             order.save(
                 update_fields=["status", "completed_at", "capture_id", "provider_note", "granted_pass", "updated_at"]
             )
+            # Issue 19: a tariff priced per period starts its subscription (the order paid its first period).
+            subscription_start_for_order(order=order)
             # The receipt is recorded as sent only once its mail has left (payment_order_receipt_mark_sent).
             transaction.on_commit(lambda: _send_receipt(order_pk=order.pk))
             return CaptureOutcome(order=order, completed=True)

@@ -1,0 +1,96 @@
+"""Subscription rules on a pass (issue 19): extend its validity through the last paid period, block new bookings while
+a period is unpaid for 7 days, cap the classes per week. Payments calls the writes; the booking-with-pass path calls
+`pass_check_rules` under the pass's row lock (bookings never imports payments)."""
+
+from datetime import date as date_type
+from datetime import datetime, time, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from courses.models import CourseSession
+from studio.errors import CONFLICT
+
+from ..models import Pass, PassAdjustment, PassAdjustmentAction, ReservationStatus
+from ..pass_rules import PassRule
+from .common import ReservationError
+from .locking import lock_pass
+
+MSG_PASS_UNPAID = (
+    "Votre abonnement a une échéance impayée depuis plus de 7 jours : réglez-la depuis votre profil "
+    "(« Payer maintenant ») pour réserver à nouveau. Vos réservations déjà faites sont maintenues."
+)
+MSG_PASS_WEEKLY_CAP = (
+    "Votre abonnement permet {cap} cours par semaine (du lundi au dimanche) : vous avez déjà réservé cette semaine-là."
+)
+
+
+class PassRuleError(ReservationError):
+    default_code = "pass_rule"
+    messages = {"pass_unpaid": MSG_PASS_UNPAID, "pass_weekly_cap": MSG_PASS_WEEKLY_CAP}
+    statuses = {"pass_unpaid": CONFLICT, "pass_weekly_cap": CONFLICT}
+
+
+def _week_bounds(day: date_type):
+    """Monday 00:00 to the next Monday 00:00, Europe/Paris (the current time zone), as aware datetimes."""
+    monday = day - timedelta(days=day.weekday())
+    tz = timezone.get_current_timezone()
+    start = timezone.make_aware(datetime.combine(monday, time.min), tz)
+    end = timezone.make_aware(datetime.combine(monday + timedelta(days=7), time.min), tz)
+    return start, end
+
+
+def pass_check_rules(*, pass_obj: Pass, session: CourseSession, today: date_type) -> None:
+    """Under the pass's row lock (taken by the caller): refuse a booking when the subscription is unpaid for 7 days
+    or the session's week (Monday–Sunday, Paris) already holds `weekly_cap` confirmed bookings with this pass."""
+    rule = PassRule.objects.filter(pass_ref=pass_obj).first()
+    if rule is None:
+        return
+    if rule.blocked_from is not None and today >= rule.blocked_from:
+        raise PassRuleError.of("pass_unpaid", field="pass_id")
+    if rule.weekly_cap:
+        start, end = _week_bounds(timezone.localtime(session.start).date())
+        booked = pass_obj.reservations.filter(
+            status=ReservationStatus.CONFIRMED, session__start__gte=start, session__start__lt=end
+        ).count()
+        if booked >= rule.weekly_cap:
+            raise PassRuleError.of("pass_weekly_cap", cap=rule.weekly_cap)
+
+
+@transaction.atomic
+def pass_rule_set(*, pass_id: int, weekly_cap: int | None = None, blocked_from: date_type | None | bool = False):
+    """Set a pass's weekly cap and/or the day it stops booking (`blocked_from=None` lifts the block; leave it out to
+    keep it). Locks the pass first, like a booking does."""
+    pass_obj = lock_pass(pass_id)
+    rule, _ = PassRule.objects.get_or_create(pass_ref=pass_obj)
+    fields = []
+    if weekly_cap is not None:
+        rule.weekly_cap = weekly_cap
+        fields.append("weekly_cap")
+    if blocked_from is not False:
+        rule.blocked_from = blocked_from
+        fields.append("blocked_from")
+    if fields:
+        rule.save(update_fields=[*fields, "updated_at"])
+    return rule
+
+
+@transaction.atomic
+def pass_validity_set(*, pass_id: int, expires_on: date_type, reason: str, by=None) -> Pass:
+    """Move a subscription pass's end (a period paid, a freeze): locked, logged in its ledger; never before its
+    start."""
+    pass_obj = lock_pass(pass_id)
+    expires_on = max(expires_on, pass_obj.starts_on)
+    if expires_on != pass_obj.expires_on:
+        before = pass_obj.expires_on
+        pass_obj.expires_on = expires_on
+        pass_obj.save(update_fields=["expires_on"])
+        PassAdjustment.objects.create(
+            pass_ref=pass_obj,
+            action=PassAdjustmentAction.EXTEND,
+            by=by,
+            expires_on_before=before,
+            expires_on_after=expires_on,
+            reason=reason[:500],
+        )
+    return pass_obj
