@@ -101,3 +101,35 @@ def send_party_reservation_emails(*, party_id: int) -> None:
     send_templated_email(
         to=party.email, subject=SUBJECT_PARTY_MEMBER, template="bookings_party_member", context=context
     )
+
+
+SUBJECT_WAITLIST = {
+    "waitlist_offered": "Une place s'est libérée : réservez-la avant {deadline}",
+    "waitlist_booked": "Liste d'attente : votre place est réservée",
+    "waitlist_skipped": "Liste d'attente : votre carte ou abonnement ne permettait pas la réservation automatique",
+}
+
+
+def send_waitlist_email(*, kind: str, entry_id: int) -> None:
+    """A waiting-list e-mail: an offer with the link to pay, a booking made with the pass, or a skipped turn."""
+    from .models import WaitlistEntry
+
+    entry = WaitlistEntry.objects.select_related("session__course", "user", "reservation", "pass_ref").get(pk=entry_id)
+    session = entry.session
+    start = timezone.localtime(session.start)
+    deadline = timezone.localtime(entry.offer_expires_at) if entry.offer_expires_at else None
+    send_templated_email(
+        to=entry.user.email,
+        subject=SUBJECT_WAITLIST[kind].format(deadline=f"{deadline:%H:%M}" if deadline else ""),
+        template=f"bookings_{kind}",
+        context={
+            "entry": entry,
+            "session": session,
+            "start": start,
+            "end": timezone.localtime(session.end),
+            "deadline": deadline,
+            "pay_url": f"{settings.SITE_URL}/courses/calendar?date={start:%Y-%m-%d}&session={session.pk}",
+        },
+        topic="waitlist",
+        topic_id=entry.pk,
+    )

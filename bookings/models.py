@@ -283,3 +283,78 @@ class PassAdjustment(models.Model):
 
     def __str__(self):
         return f"{self.get_action_display()} ({self.credits_delta:+d}) – {self.pass_ref_id}"
+
+
+class WaitlistStatus(models.TextChoices):
+    WAITING = "waiting", "En liste d'attente"
+    OFFERED = "offered", "Place proposée"
+    BOOKED = "booked", "Réservée"
+    LEFT = "left", "Quittée"
+    EXPIRED = "expired", "Proposition expirée"
+    SKIPPED = "skipped", "Passée (carte ou abonnement insuffisant)"
+
+
+WAITLIST_LIVE_STATUSES = (WaitlistStatus.WAITING, WaitlistStatus.OFFERED)
+
+
+class WaitlistEntry(models.Model):
+    """A member in line for a full session (DECISIONS.md 28, issue 21), first come first offered (`created_at`, id).
+
+    When seats free, the first WAITING entry whose participants fit is offered them (bookings/services/waitlist.py):
+    with `auto_book` and a pass that pays, it is booked at once (BOOKED, `reservation` confirmed); otherwise a hold
+    (`reservation`, HELD until `offer_expires_at`) waits for the member to pay (OFFERED). An offer is made once.
+    """
+
+    session = models.ForeignKey(
+        CourseSession, on_delete=models.CASCADE, related_name="waitlist_entries", verbose_name="session"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="waitlist_entries", verbose_name="membre"
+    )
+    participants = models.PositiveSmallIntegerField("participants", default=1, validators=[MinValueValidator(1)])
+    auto_book = models.BooleanField("réserver automatiquement", default=False)
+    pass_ref = models.ForeignKey(
+        Pass,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="waitlist_entries",
+        verbose_name="carte ou abonnement",
+    )
+    status = models.CharField(
+        "statut", max_length=20, choices=WaitlistStatus.choices, default=WaitlistStatus.WAITING, db_index=True
+    )
+    created_at = models.DateTimeField("inscrite le", auto_now_add=True)
+    offered_at = models.DateTimeField("place proposée le", null=True, blank=True)
+    offer_expires_at = models.DateTimeField("proposition valable jusqu'au", null=True, blank=True)
+    ended_at = models.DateTimeField("terminée le", null=True, blank=True)
+    reservation = models.OneToOneField(
+        Reservation,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="waitlist_entry",
+        verbose_name="réservation",
+    )
+
+    class Meta:
+        verbose_name = "inscription en liste d'attente"
+        verbose_name_plural = "listes d'attente"
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(participants__gte=1), name="waitlist_participants_positive"),
+            models.CheckConstraint(condition=models.Q(status__in=WaitlistStatus.values), name="waitlist_status_valid"),
+            models.CheckConstraint(
+                condition=models.Q(auto_book=False) | models.Q(pass_ref__isnull=False),
+                name="waitlist_auto_book_needs_a_pass",
+            ),
+            models.UniqueConstraint(
+                fields=["session", "user"],
+                condition=models.Q(status__in=["waiting", "offered"]),
+                name="waitlist_one_live_entry_per_member_and_session",
+            ),
+        ]
+        indexes = [models.Index(fields=["session", "status", "created_at"])]
+
+    def __str__(self):
+        return f"{self.user} – {self.session} ({self.get_status_display()})"

@@ -11,3 +11,21 @@ from .services import reservations_release_expired
 def holds_release_expired() -> int:
     """Free the seats of lapsed holds. One UPDATE guarded by the HELD status: two schedulers release each hold once."""
     return reservations_release_expired()
+
+
+@task
+def waitlist_offer_session(session_id: int) -> int:
+    """Offer a session's freed seats to its waiting list (enqueued after a cancellation or a raise of the places)."""
+    from .services.waitlist import waitlist_offer_freed_seats
+
+    return len(waitlist_offer_freed_seats(session_id=session_id))
+
+
+@cron("* * * * *")
+@task
+def waitlist_offers_sweep() -> int:
+    """Every minute: unclaimed offers pass to the next member, seats freed by lapsed holds are offered. Each session
+    is handled under its row lock: two schedulers offer each seat once (DECISIONS.md 41)."""
+    from .services.waitlist import waitlist_sweep
+
+    return waitlist_sweep()

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import apis, views
+from .apis import waitlist as waitlist_apis
 
 urlpatterns = [
     path("courses/calendar", views.calendar_page, name="calendar"),
@@ -16,6 +17,12 @@ api_urlpatterns = [
         apis.CourseSessionAttendeesApi.as_view(),
         name="api-course-session-attendees",
     ),
+    path(
+        "course-sessions/<int:session_id>/waitlist",
+        waitlist_apis.CourseSessionWaitlistApi.as_view(),
+        name="api-course-session-waitlist",
+    ),
+    path("waitlist/mine", waitlist_apis.MyWaitlistApi.as_view(), name="api-waitlist-mine"),
     path("reservations-courses", apis.ReservationCourseCreateApi.as_view(), name="api-reservations-courses"),
     path(
         "reservations-courses/<int:reservation_id>/cancel",

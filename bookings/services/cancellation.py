@@ -21,6 +21,7 @@ from ..models import (
 from .common import ReservationError, _as_id
 from .locking import lock_pass, lock_reservation, lock_session_of_reservation
 from .passes import _fr_date, add_months
+from .waitlist import waitlist_offer_soon
 
 # Cancellation (settings.CANCELLATION_WINDOW_HOURS before the session; no automatic refund of card payments).
 MSG_CANCEL_TOO_LATE = (
@@ -73,6 +74,7 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
     reservation.status = ReservationStatus.CANCELLED
     reservation.cancelled_at = now
     reservation.save(update_fields=["status", "cancelled_at"])
+    waitlist_offer_soon(session.pk)  # the freed seats go to the waiting list (issue 21)
     credit_pass = None
     if pass_obj is not None:
         if pass_obj.kind == PassKind.CARD and reservation.credits_spent:
@@ -137,6 +139,7 @@ def bookings_release_for_refund(*, order) -> None:
             reservation.status = ReservationStatus.CANCELLED
             reservation.cancelled_at = timezone.now()
             reservation.save(update_fields=["status", "cancelled_at"])
+            waitlist_offer_soon(reservation.session_id)
     if pass_obj is None or (pass_obj.credits_left == 0 and pass_obj.expires_on <= yesterday):
         return
     before = pass_obj.expires_on

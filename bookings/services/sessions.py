@@ -30,6 +30,7 @@ from .common import (
     SessionError,
 )
 from .locking import lock_session
+from .waitlist import waitlist_offer_soon
 
 MSG_SESSION_ADDED = "Session ajoutée avec succès !"
 MSG_SESSION_UPDATED = "Session modifiée avec succès !"
@@ -163,6 +164,7 @@ def course_session_update(
     for name, value in fields.items():
         setattr(session, name, value)
     session.save()
+    waitlist_offer_soon(session.pk)  # raised places go to the waiting list (issue 21)
     bump_public_cache()
     return session
 
