@@ -276,3 +276,24 @@ class SubscriptionCharge(models.Model):
 
     def __str__(self):
         return f"{self.subscription_id} période {self.period} ({self.get_status_display()})"
+
+
+class SubscriptionPlan(models.Model):
+    """What the studio sets for a tariff sold as a subscription (issue 19): its weekly cap (DECISIONS.md 26), and
+    the PayPal product and billing plan created once for it and reused."""
+
+    tariff = models.OneToOneField(
+        "courses.Tariff", on_delete=models.CASCADE, related_name="subscription_plan", verbose_name="tarif"
+    )
+    weekly_cap = models.PositiveSmallIntegerField(
+        "cours par semaine", default=0, help_text="Cours par semaine (lundi–dimanche, heure de Paris), 0 = illimité."
+    )
+    paypal_product_id = models.CharField("produit PayPal", max_length=64, blank=True)
+    paypal_plan_id = models.CharField("plan de facturation PayPal", max_length=64, blank=True)
+
+    class Meta:
+        verbose_name = "formule d'abonnement"
+        verbose_name_plural = "formules d'abonnement"
+
+    def __str__(self):
+        return f"Formule {self.tariff_id} (cap {self.weekly_cap})"

@@ -26,7 +26,14 @@ from bookings.services import add_months, pass_rule_set, pass_validity_set, tari
 from studio.emails import send_templated_email
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
-from ..models import ChargeStatus, PaymentOrder, Subscription, SubscriptionCharge, SubscriptionStatus
+from ..models import (
+    ChargeStatus,
+    PaymentOrder,
+    Subscription,
+    SubscriptionCharge,
+    SubscriptionPlan,
+    SubscriptionStatus,
+)
 from ..providers import CAPTURE_COMPLETED, ProviderError, SimulatorProvider, get_provider
 
 logger = logging.getLogger(__name__)
@@ -122,6 +129,10 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
         )
         for n in range(1, paid + 1)
     )
+    plan = SubscriptionPlan.objects.filter(tariff=tariff).first()
+    if plan is not None and plan.weekly_cap:
+        # The cap travels with the pass (bookings checks it under the pass lock, DECISIONS.md 26).
+        pass_rule_set(pass_id=pass_obj.pk, weekly_cap=plan.weekly_cap)
     return subscription
 
 

@@ -1,0 +1,95 @@
+"""Issue 19 on PostgreSQL (real row locks): a period charged once by concurrent schedulers; a weekly cap of 1 holds
+when the member books two classes of the same week at once."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from bookings.models import ReservationStatus
+from bookings.services import reservation_book_with_pass
+from bookings.services.pass_rules import PassRuleError
+from courses.tests.factories import CourseSessionFactory, TariffFactory
+from payments import services
+from payments.models import (
+    ChargeStatus,
+    PaymentOrder,
+    SimulatedProviderOrder,
+    SubscriptionCharge,
+    SubscriptionPlan,
+)
+from payments.providers import SimulatorProvider
+from payments.services import subscriptions as subs
+
+from .test_concurrency import _race
+
+pytestmark = pytest.mark.postgres
+
+ROUNDS = 3
+
+
+def _subscribe(member, *, weekly_cap=0):
+    tariff = TariffFactory(
+        type="abonnement", price=Decimal("55.00"), frequency="par mois", pass_unlimited=True, pass_validity_months=12
+    )
+    if weekly_cap:
+        SubscriptionPlan.objects.create(tariff=tariff, weekly_cap=weekly_cap)
+    order = services.payment_order_create(
+        user=member,
+        amount=Decimal("55.00"),
+        email=member.email,
+        first_name=member.first_name,
+        last_name=member.last_name,
+        title=tariff.title,
+        type="abonnement",
+        tariff_id=tariff.pk,
+    )
+    SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
+    assert services.payment_order_capture(order_id=order.order_id, user=member).completed
+    return PaymentOrder.objects.get(pk=order.pk).subscription
+
+
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_three_schedulers_at_once_charge_the_period_once(member, round_):
+    subscription = _subscribe(member)
+    due = subs.add_months(subscription.starts_on, 1)
+    outcomes = _race(*(lambda: subs.subscription_charges_run(as_of=due) for _ in range(3)))
+    assert sum(o["paid"] for o in outcomes) == 1
+    assert SubscriptionCharge.objects.filter(subscription=subscription, period=2).count() == 1
+    charge = SubscriptionCharge.objects.get(subscription=subscription, period=2)
+    assert (charge.status, charge.attempts) == (ChargeStatus.PAID, 1)
+    assert SimulatedProviderOrder.objects.filter(order_id__startswith="SIMSUB-").count() == 1
+    subscription.refresh_from_db()
+    assert subscription.periods_paid == 2
+
+
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_a_weekly_cap_of_one_holds_when_two_classes_of_the_week_are_booked_at_once(member, round_):
+    pass_obj = _subscribe(member, weekly_cap=1).granted_pass
+    monday = timezone.localdate() + timedelta(days=7 - timezone.localdate().weekday())
+    sessions = []
+    for offset in (1, 3):
+        start = timezone.make_aware(
+            timezone.datetime.combine(monday + timedelta(days=offset), timezone.datetime.min.time())
+        )
+        start += timedelta(hours=19)
+        sessions.append(CourseSessionFactory(start=start, end=start + timedelta(hours=1)))
+
+    def booking(session):
+        try:
+            return reservation_book_with_pass(
+                user=member,
+                session_id=session.pk,
+                pass_id=pass_obj.pk,
+                participants=1,
+                first_name=member.first_name,
+                last_name=member.last_name,
+                email=member.email,
+            ).status
+        except PassRuleError as exc:
+            return exc.code
+
+    outcomes = _race(*(lambda s=s: booking(s) for s in sessions))
+    assert sorted(outcomes) == sorted([ReservationStatus.CONFIRMED, "pass_weekly_cap"])
+    assert pass_obj.reservations.filter(status=ReservationStatus.CONFIRMED).count() == 1
