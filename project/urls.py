@@ -10,6 +10,7 @@ from courses import urls as courses_urls
 from media_library import urls as media_urls
 from media_library.views import serve_upload
 from messaging import urls as messaging_urls
+from payments import subscription_urls as payments_subscription_urls
 from payments import urls as payments_urls
 from studio import urls as studio_urls
 
@@ -21,6 +22,7 @@ api_urlpatterns = [
     *courses_urls.api_urlpatterns,
     *bookings_urls.api_urlpatterns,
     *payments_urls.api_urlpatterns,
+    *payments_subscription_urls.api_urlpatterns,
     *media_urls.api_urlpatterns,
     *messaging_urls.api_urlpatterns,
 ]

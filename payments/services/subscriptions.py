@@ -299,7 +299,9 @@ def subscription_charge_failed(*, charge_id: int, as_of: date_type, note: str = 
 def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = False) -> Subscription:
     """The member's "Payer maintenant": charge every unpaid period of their subscription now. With the simulator
     the member picks the card (a working one unless `card_declined`), which becomes the card charged next."""
-    subscription = Subscription.objects.filter(pk=subscription_id, member=user).first()
+    subscription = None
+    if 0 < subscription_id < 2**31:
+        subscription = Subscription.objects.filter(pk=subscription_id, member=user).first()
     if subscription is None:
         raise SubscriptionError.of("subscription_not_found")
     if subscription.provider != SimulatorProvider.name:

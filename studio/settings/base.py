@@ -199,7 +199,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Enums that several components share under a field name other enums use too ("status").
-    "ENUM_NAME_OVERRIDES": {"PaymentStatusEnum": "payments.models.PaymentStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "PaymentStatusEnum": "payments.models.PaymentStatus",
+        "SubscriptionStatusEnum": "payments.models.SubscriptionStatus",  # issue 19
+        "SubscriptionChargeStatusEnum": "payments.models.ChargeStatus",  # issue 19
+    },
 }
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 

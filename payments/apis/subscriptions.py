@@ -1,0 +1,169 @@
+"""Subscriptions billed per period (issue 19, DECISIONS.md 36): the member's own, the staff's list with filters,
+and the member's "Payer maintenant"."""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from studio.parsers import BoundedJSONParser
+from studio.permissions import IsStudioStaff
+from studio.schema import ErrorOutput
+
+from ..models import ChargeStatus, SubscriptionStatus
+from ..services import subscriptions as services
+from ..subscription_selectors import FILTERS, subscriptions_for_staff, subscriptions_of_member
+from .fields import choice
+
+MSG_FILTER_INVALID = "Filtre inconnu : « active », « unpaid », « frozen » ou « ending »."
+MSG_CARD_INVALID = "Indiquez vrai ou faux pour la carte simulée refusée."
+
+
+class ChargeOutput(serializers.Serializer):
+    period = serializers.IntegerField(min_value=1)
+    due_on = serializers.DateField()
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2)
+    status = choice(ChargeStatus.choices, message="")
+    status_label = serializers.CharField()
+    attempts = serializers.IntegerField(min_value=0)
+    next_attempt_on = serializers.DateField(allow_null=True)
+    paid_at = serializers.DateTimeField(allow_null=True)
+    reference = serializers.CharField(help_text="La référence du paiement (reçu).")
+
+
+class MemberRefOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    email = serializers.CharField()
+
+
+class SubscriptionOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    status = choice(SubscriptionStatus.choices, message="")
+    status_label = serializers.CharField(help_text="« Impayé » quand une échéance est refusée.")
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2, help_text="Montant par période.")
+    currency = serializers.CharField()
+    period_months = serializers.IntegerField(min_value=1)
+    periods_committed = serializers.IntegerField(min_value=1)
+    periods_paid = serializers.IntegerField(min_value=0)
+    periods_left = serializers.IntegerField(min_value=0)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField(help_text="Fin de l'engagement.")
+    pass_expires_on = serializers.DateField(help_text="L'abonnement permet de réserver jusqu'à cette date.")
+    next_due_on = serializers.DateField(allow_null=True)
+    next_due_amount = serializers.DecimalField(max_digits=10, decimal_places=2, allow_null=True)
+    charges = ChargeOutput(many=True)
+
+
+class StaffSubscriptionOutput(SubscriptionOutput):
+    member = MemberRefOutput()
+
+
+def _body(view, *, with_member: bool = False) -> dict:
+    s = view.subscription
+    body = {
+        "id": s.pk,
+        "title": s.title,
+        "status": s.status,
+        "status_label": s.get_status_display(),
+        "amount": s.amount,
+        "currency": s.currency,
+        "period_months": s.period_months,
+        "periods_committed": s.periods_committed,
+        "periods_paid": s.periods_paid,
+        "periods_left": view.periods_left,
+        "starts_on": s.starts_on,
+        "ends_on": view.ends_on,
+        "pass_expires_on": s.granted_pass.expires_on,
+        "next_due_on": view.next_due_on,
+        "next_due_amount": view.next_due_amount,
+        "charges": [
+            {
+                "period": c.period,
+                "due_on": c.due_on,
+                "amount": c.amount,
+                "status": c.status,
+                "status_label": c.get_status_display(),
+                "attempts": c.attempts,
+                "next_attempt_on": c.next_attempt_on,
+                "paid_at": c.paid_at,
+                "reference": c.provider_reference,
+            }
+            for c in view.charges
+        ],
+    }
+    if with_member:
+        m = s.member
+        body["member"] = {"id": m.pk, "first_name": m.first_name, "last_name": m.last_name, "email": m.email}
+    return body
+
+
+class StaffSubscriptionsQuery(serializers.Serializer):
+    filter = choice(list(FILTERS), message=MSG_FILTER_INVALID, required=False)
+
+
+class PayNowInput(serializers.Serializer):
+    card_declined = serializers.BooleanField(
+        default=False,
+        error_messages={"invalid": MSG_CARD_INVALID, "null": MSG_CARD_INVALID},
+        help_text="Simulateur : payer avec une carte qui sera refusée.",
+    )
+
+
+class MySubscriptionsApi(APIView):
+    """GET /api/subscriptions/mine: the member's subscriptions, periods paid and left, next due date and amount."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: SubscriptionOutput(many=True)})
+    def get(self, request):
+        views = subscriptions_of_member(user=request.user)
+        return Response(SubscriptionOutput([_body(v) for v in views], many=True).data)
+
+
+class SubscriptionsApi(APIView):
+    """GET /api/subscriptions?filter=active|unpaid|frozen|ending (staff): every subscription with its charges."""
+
+    permission_classes = [IsStudioStaff]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "filter", str, enum=list(FILTERS), required=False, description="ending : se termine sous 30 jours."
+            )
+        ],
+        responses={200: StaffSubscriptionOutput(many=True), 400: ErrorOutput},
+    )
+    def get(self, request):
+        query = StaffSubscriptionsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        views = subscriptions_for_staff(filter=query.validated_data.get("filter", ""))
+        return Response(StaffSubscriptionOutput([_body(v, with_member=True) for v in views], many=True).data)
+
+
+class SubscriptionPayNowApi(APIView):
+    """POST /api/subscriptions/{id}/pay: "Payer maintenant", every unpaid period of the member's subscription."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [BoundedJSONParser]
+
+    @extend_schema(
+        request=PayNowInput,
+        responses={
+            200: SubscriptionOutput,
+            400: ErrorOutput,
+            404: OpenApiResponse(ErrorOutput, description="Abonnement introuvable."),
+            409: OpenApiResponse(ErrorOutput, description="Rien à payer, ou paiement refusé."),
+        },
+    )
+    def post(self, request, subscription_id: int):
+        values = PayNowInput(data=request.data)
+        values.is_valid(raise_exception=True)
+        services.subscription_pay_now(
+            subscription_id=subscription_id, user=request.user, card_declined=values.validated_data["card_declined"]
+        )
+        view = next(v for v in subscriptions_of_member(user=request.user) if v.subscription.pk == subscription_id)
+        return Response(SubscriptionOutput(_body(view)).data)
