@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import apis, views
 from .apis import waitlist as waitlist_apis
+from .apis.class_cancellation import CourseSessionCancelApi
 
 urlpatterns = [
     path("courses/calendar", views.calendar_page, name="calendar"),
@@ -16,6 +17,11 @@ api_urlpatterns = [
         "course-sessions/<int:session_id>/attendees",
         apis.CourseSessionAttendeesApi.as_view(),
         name="api-course-session-attendees",
+    ),
+    path(
+        "course-sessions/<int:session_id>/cancel",
+        CourseSessionCancelApi.as_view(),
+        name="api-course-session-cancel",
     ),
     path(
         "course-sessions/<int:session_id>/waitlist",

@@ -61,6 +61,11 @@ class Course(models.Model):
         return f"{hours} h {minutes:02d}" if minutes else f"{hours} h"
 
 
+class SessionStatus(models.TextChoices):
+    SCHEDULED = "scheduled", "Programmé"
+    CANCELLED = "cancelled", "Annulé"
+
+
 class CourseSession(models.Model):
     course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="sessions", verbose_name="cours")
     start = models.DateTimeField("début", db_index=True)
@@ -76,6 +81,12 @@ class CourseSession(models.Model):
         default=Decimal(settings.DEFAULT_PRICE_PER_PARTICIPANT),
         validators=[MinValueValidator(Decimal("0.00"))],
     )
+    # Issue 20 (DECISIONS.md 27): a class the studio cancelled stays in the calendar as "Annulé" and cannot be booked.
+    status = models.CharField(
+        "statut", max_length=20, choices=SessionStatus.choices, default=SessionStatus.SCHEDULED, db_index=True
+    )
+    cancelled_at = models.DateTimeField("annulé le", null=True, blank=True)
+    cancellation_reason = models.TextField("motif de l'annulation", blank=True)
 
     class Meta:
         verbose_name = "session"

@@ -2,13 +2,21 @@
 
 from django.dispatch import receiver
 
+from bookings.signals import session_cancelled
 from studio.models import OutgoingEmail
 from studio.signals import email_delivered
 
 from . import services
+from .services import class_refunds
 
 
 @receiver(email_delivered, sender=OutgoingEmail, dispatch_uid="payments.receipt_delivered")
 def receipt_delivered(sender, email: OutgoingEmail, **kwargs):
     if email.topic == services.RECEIPT_EMAIL_TOPIC and email.topic_id:
         services.payment_order_receipt_mark_sent(order_pk=int(email.topic_id), sent_at=email.sent_at)
+
+
+@receiver(session_cancelled, dispatch_uid="payments.session_cancelled")
+def cancelled_class_refunds(sender, session_id: int, reservation_ids: list[int], **kwargs):
+    """The studio cancelled a class: its card payments are refunded in full, in tasks (DECISIONS.md 27)."""
+    class_refunds.payment_cancelled_class_refunds_queue(session_id=session_id, reservation_ids=reservation_ids)

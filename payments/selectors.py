@@ -55,3 +55,64 @@ def payment_orders_for_staff(*, ordering: str = DEFAULT_ORDERING, status: str = 
             | Q(title__icontains=search)
         )
     return qs.order_by(*ORDERINGS.get(ordering, ORDERINGS[DEFAULT_ORDERING]))
+
+
+# --- Issue 20: who was refunded or credited when the studio cancelled a class ---------------------------------------
+
+CANCELLATION_OUTCOME_LABELS = {
+    "refunded": "Remboursé",
+    "refund_pending": "Remboursement en attente",
+    "credits_returned": "Crédits rendus",
+    "subscription": "Abonnement : place libérée",
+    "unpaid": "Non payé",
+}
+
+
+def class_cancellation_report(*, session_id: int) -> list[dict]:
+    """Per booking the cancellation of a class cancelled, what the member got back (3 queries whatever the size)."""
+    from bookings.models import Reservation  # payments reads bookings (payments → bookings)
+    from courses.models import CourseSession
+
+    from .models import PaymentStatus
+
+    session = CourseSession.objects.filter(pk=session_id).values("cancelled_at").first()
+    if session is None or session["cancelled_at"] is None:
+        return []
+    reservations = (
+        Reservation.objects.filter(session_id=session_id, cancelled_at=session["cancelled_at"])
+        .select_related("paid_with_pass")
+        .prefetch_related("payment_orders")
+        .order_by("last_name", "first_name", "pk")
+    )
+    rows = []
+    for reservation in reservations:
+        pass_obj = reservation.paid_with_pass
+        orders = [o for o in reservation.payment_orders.all() if o.completed_at is not None or o.capture_id]
+        order = max(orders, key=lambda o: o.pk, default=None)
+        amount, credits = None, 0
+        if pass_obj is not None:
+            outcome = "credits_returned" if reservation.credits_spent else "subscription"
+            credits = reservation.credits_spent
+        elif order is not None and order.status == PaymentStatus.REFUNDED:
+            outcome, amount = "refunded", order.amount
+        elif order is not None and order.status in (PaymentStatus.COMPLETED, PaymentStatus.REFUND_PENDING):
+            outcome, amount = "refund_pending", order.amount
+        else:
+            outcome = "unpaid"
+        rows.append(
+            {
+                "reservation_id": reservation.pk,
+                "first_name": reservation.first_name,
+                "last_name": reservation.last_name,
+                "email": reservation.email,
+                "participants": reservation.participants,
+                "outcome": outcome,
+                "outcome_label": CANCELLATION_OUTCOME_LABELS[outcome],
+                "amount": amount,
+                "credits": credits,
+                "pass_title": pass_obj.title if pass_obj is not None else "",
+                "order_id": order.order_id if order is not None else "",
+                "refunded_at": order.refunded_at if order is not None else None,
+            }
+        )
+    return rows

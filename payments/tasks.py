@@ -8,6 +8,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from . import reconcile, services
+from .services import class_refunds
 
 logger = logging.getLogger(__name__)
 
@@ -53,3 +54,16 @@ def payment_orders_reconcile() -> dict:
 def payment_refunds_retry() -> int:
     """Money owed back (issue 16) whose refund the provider could not take at the time: refunded once, idempotent."""
     return services.payment_refunds_retry()
+
+
+@task
+def payment_cancelled_class_refund(session_id: int, reservation_ids: list[int]) -> int:
+    """A class the studio cancelled (issue 20): refund its card payments in full, once each."""
+    return class_refunds.payment_orders_refund_cancelled_class(session_id=session_id, reservation_ids=reservation_ids)
+
+
+@cron("*/10 * * * *")
+@task
+def payment_cancelled_classes_refund() -> int:
+    """Any paid order of a cancelled class not refunded yet (a lost task, a provider down): refunded, once."""
+    return class_refunds.payment_orders_refund_cancelled_class()

@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
 from . import apis
+from .apis.class_cancellation import CourseSessionCancellationReportApi
 
 
 class OrderIdConverter:
@@ -27,6 +28,11 @@ api_urlpatterns = [
     path("paypal/cancel-order", apis.CancelOrderApi.as_view(), name="paypal-cancel-order"),
     path("paypal/simulator/approve", apis.SimulatorApproveApi.as_view(), name="paypal-simulator-approve"),
     path("paypal/webhook", apis.WebhookApi.as_view(), name="paypal-webhook"),
+    path(
+        "course-sessions/<int:session_id>/cancellation",
+        CourseSessionCancellationReportApi.as_view(),
+        name="api-course-session-cancellation",
+    ),
     path("paypal/orders", apis.PaymentOrdersApi.as_view(), name="paypal-orders"),
     path("paypal/orders/<order_id:order_id>", apis.PaymentOrderDetailApi.as_view(), name="paypal-order-detail"),
 ]

@@ -30,6 +30,7 @@ from ..models import (
 )
 from .availability import _check_seats, reservations_release_expired
 from .common import OPEN_PAYMENT_STATUSES, ReservationError
+from .session_status import refuse_if_cancelled
 
 
 def lock_session(session_id: int) -> CourseSession | None:
@@ -82,6 +83,7 @@ def checked_request_on_locked_session(*, session_id: int, participants: int, fir
         raise ReservationError.of("session_not_found", field="session_id")
     if session.start <= now:
         raise ReservationError.of("session_past")
+    refuse_if_cancelled(session)
     return first_name, last_name, email, participants, session
 
 

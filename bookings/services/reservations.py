@@ -21,6 +21,7 @@ from .locking import (
     member_hold_with_seats_checked,
     payment_open_on,
 )
+from .session_status import refuse_if_cancelled
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +104,7 @@ def reservation_confirm(*, reservation_id: int) -> Reservation:
     reservation = lock_reservation(reservation_id)
     if reservation.status == ReservationStatus.CONFIRMED:
         return reservation
+    refuse_if_cancelled(session)
     now = timezone.now()
     hold_lapsed = reservation.status != ReservationStatus.HELD or (
         reservation.hold_expires_at is not None and reservation.hold_expires_at <= now

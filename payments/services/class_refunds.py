@@ -1,0 +1,91 @@
+"""Card payments of a class the studio cancelled are refunded in full (DECISIONS.md 27, issue 20).
+
+bookings cancels the class and sends `session_cancelled` after its commit; payments' receiver queues
+`payment_cancelled_class_refund` (payments/tasks.py), which calls `payment_orders_refund_cancelled_class`. Each paid
+order whose reservation the cancellation itself cancelled (its `cancelled_at` is the session's, so a member's own
+earlier cancellation, which became an 'avoir', is left alone) becomes REFUND_PENDING under its row lock, with the
+reason recorded on the order; then the provider refunds it (idempotency key `refund-<order id>`) and it becomes
+REFUNDED. A refund the provider could not take stays REFUND_PENDING for `payment_refunds_retry`, and the periodic
+sweep (no reservation ids) finds any order a lost task never marked: every payment is refunded once, until done.
+"""
+
+import logging
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from bookings.models import ReservationStatus
+from courses.models import SessionStatus
+
+from ..models import PaymentOrder, PaymentStatus
+from .refunds import payment_order_refund
+
+logger = logging.getLogger(__name__)
+
+MSG_CLASS_CANCELLED_REFUND = "Le cours « {title} » du {date} a été annulé par le studio."
+
+
+def cancelled_class_orders(*, session_id: int | None = None, reservation_ids=None):
+    """Paid orders (still COMPLETED) of reservations a class cancellation cancelled."""
+    orders = PaymentOrder.objects.filter(
+        status=PaymentStatus.COMPLETED,
+        reservation__status=ReservationStatus.CANCELLED,
+        reservation__session__status=SessionStatus.CANCELLED,
+        reservation__cancelled_at=F("reservation__session__cancelled_at"),
+    )
+    if session_id is not None:
+        orders = orders.filter(reservation__session_id=session_id)
+    if reservation_ids is not None:
+        orders = orders.filter(reservation_id__in=list(reservation_ids))
+    return orders
+
+
+def _mark_refund_pending(order_id: str) -> bool:
+    with transaction.atomic():
+        order = (
+            PaymentOrder.objects.select_for_update(of=("self",))
+            .select_related("reservation__session__course")
+            .get(order_id=order_id)
+        )
+        if order.status != PaymentStatus.COMPLETED:
+            return False
+        session = order.reservation.session
+        order.status = PaymentStatus.REFUND_PENDING
+        order.provider_note = MSG_CLASS_CANCELLED_REFUND.format(
+            title=session.course.title, date=f"{timezone.localtime(session.start):%d/%m/%Y}"
+        )
+        order.save(update_fields=["status", "provider_note", "updated_at"])
+        return True
+
+
+def payment_orders_refund_cancelled_class(*, session_id: int | None = None, reservation_ids=None) -> int:
+    """Refund in full the card payments of a cancelled class (all cancelled classes when no session is given).
+    Idempotent and safe to run from several workers at once. Returns how many orders are now REFUNDED."""
+    order_ids = list(
+        cancelled_class_orders(session_id=session_id, reservation_ids=reservation_ids).values_list(
+            "order_id", flat=True
+        )
+    )
+    for order_id in order_ids:
+        _mark_refund_pending(order_id)
+    pending = PaymentOrder.objects.filter(
+        status=PaymentStatus.REFUND_PENDING, reservation__session__status=SessionStatus.CANCELLED
+    )
+    if session_id is not None:
+        pending = pending.filter(reservation__session_id=session_id)
+    done = 0
+    for order_id in list(pending.values_list("order_id", flat=True)):
+        if payment_order_refund(order_id=order_id).status == PaymentStatus.REFUNDED:
+            done += 1
+    return done
+
+
+def payment_cancelled_class_refunds_queue(*, session_id: int, reservation_ids: list[int]) -> None:
+    """Queue the refunds of a class just cancelled (called by the receiver of bookings' `session_cancelled`)."""
+    from ..tasks import payment_cancelled_class_refund
+
+    try:
+        payment_cancelled_class_refund.enqueue(session_id=session_id, reservation_ids=list(reservation_ids))
+    except Exception:  # noqa: BLE001 - the queue is down: the periodic sweep refunds them
+        logger.exception("Could not queue the refunds of cancelled class %s; the periodic sweep will", session_id)
