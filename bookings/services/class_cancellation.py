@@ -3,7 +3,7 @@
 In one transaction, under the documented locks (locking.py: session → passes → reservations), the session becomes
 "Annulé" with its reason, and every booking of it held or confirmed is cancelled with the session's own
 `cancelled_at` (that is how payments tells these cancellations from a member's own): credits spent on a class card
-go back to it (a ledger line), a subscription simply frees the place. After the commit, `session_cancelled` is sent
+go back to it (a ledger line), a subscription simply frees the place, the waiting list is cleared. After the commit, `session_cancelled` is sent
 with the cancelled reservations (payments refunds in full the card payments that confirmed them, in tasks, retried
 until done) and every member whose booking was confirmed is e-mailed the reason with an iCalendar CANCEL of the event
 their confirmation carried.
@@ -24,7 +24,15 @@ from studio.errors import CONFLICT
 
 from ..cache import bump_session_feeds
 from ..cancellation_emails import send_class_cancelled
-from ..models import PassAdjustment, PassAdjustmentAction, PassKind, Reservation, ReservationStatus
+from ..models import (
+    PassAdjustment,
+    PassAdjustmentAction,
+    PassKind,
+    Reservation,
+    ReservationStatus,
+    WaitlistEntry,
+    WaitlistStatus,
+)
 from ..signals import session_cancelled
 from .common import SessionError
 from .locking import lock_pass, lock_session
@@ -102,6 +110,10 @@ def course_session_cancel(*, session_id: int, reason: str) -> ClassCancellation:
                 reason=f"Cours annulé par le studio : {reason}",
             )
             credits_returned[reservation.pk] = reservation.credits_spent
+    # The waiting list is cleared (DECISIONS.md 27): no one waits for, nor is offered, a class that will not happen.
+    WaitlistEntry.objects.filter(
+        session_id=session.pk, status__in=[WaitlistStatus.WAITING, WaitlistStatus.OFFERED]
+    ).update(status=WaitlistStatus.EXPIRED, ended_at=now)
     session.status, session.cancelled_at, session.cancellation_reason = SessionStatus.CANCELLED, now, reason
     session.save(update_fields=["status", "cancelled_at", "cancellation_reason"])
     ids = [r.pk for r in reservations]

@@ -216,3 +216,13 @@ def test_a_member_who_cancelled_earlier_keeps_the_avoir_and_is_not_refunded(memb
     course_session_cancel(session_id=session.pk, reason=REASON)
     order.refresh_from_db()
     assert order.status == PaymentStatus.COMPLETED  # the money became an 'avoir' when the member cancelled
+
+
+def test_the_waiting_list_is_cleared(other_member):
+    from bookings.models import WaitlistEntry, WaitlistStatus
+
+    session = CourseSessionFactory()
+    entry = WaitlistEntry.objects.create(session=session, user=other_member, participants=1)
+    course_session_cancel(session_id=session.pk, reason=REASON)
+    entry.refresh_from_db()
+    assert entry.status == WaitlistStatus.EXPIRED and entry.ended_at is not None
