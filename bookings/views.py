@@ -89,6 +89,7 @@ def my_courses_page(request):
                 "listUrl": f"/api/course-feedback/user/{request.user.pk}",
                 "feedbackUrl": "/api/course-feedback",
                 "cancellationHours": settings.CANCELLATION_WINDOW_HOURS,
+                "waitlistUrl": "/api/waitlist/mine",  # issue 21: the waiting lists I am on
             },
         },
     )

@@ -72,6 +72,8 @@ class WaitlistError(ReservationError):
     }
     statuses = {
         "session_not_found": NOT_FOUND,
+        "session_past": CONFLICT,
+        "waitlist_auto_book_needs_pass": CONFLICT,
         "waitlist_not_full": CONFLICT,
         "waitlist_already_booked": CONFLICT,
         "waitlist_already_in": CONFLICT,
@@ -131,7 +133,10 @@ def waitlist_join(*, user, session_id: int, auto_book: bool = False, pass_id: in
         pass_obj = lock_pass(_as_id(pass_id) or 0, member=user)
         if pass_obj is None:
             raise PassError.of("pass_not_found", field="pass_id")
-        pass_check_usable(pass_obj=pass_obj, session=session, participants=1, today=timezone.localdate(now))
+        try:
+            pass_check_usable(pass_obj=pass_obj, session=session, participants=1, today=timezone.localdate(now))
+        except PassError as exc:  # valid request, but this pass cannot pay this class: a conflict with its state
+            raise WaitlistError(exc.message, code=exc.code, status=CONFLICT) from exc
     return WaitlistEntry.objects.create(session=session, user=user, auto_book=bool(auto_book), pass_ref=pass_obj)
 
 

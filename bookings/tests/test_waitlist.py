@@ -212,7 +212,10 @@ def test_api_refusals_in_french(api_client, member):
     assert bad.status_code == 400
     assert "Le choix de réservation automatique doit être vrai ou faux." in str(bad.json())
     no_pass = api_client.post(WAITLIST.format(session.pk), {"auto_book": True}, format="json")
-    assert no_pass.status_code == 400 and no_pass.json()["error"] == wl.MSG_WAITLIST_AUTO_BOOK_NEEDS_PASS
+    assert no_pass.status_code == 409 and no_pass.json()["error"] == wl.MSG_WAITLIST_AUTO_BOOK_NEEDS_PASS
+    empty = PassFactory(member=member, credits_total=5, credits_left=0)
+    spent = api_client.post(WAITLIST.format(session.pk), {"auto_book": True, "pass_id": empty.pk}, format="json")
+    assert spent.status_code == 409 and spent.json()["error"] == services.MSG_PASS_NO_CREDITS
     open_session = CourseSessionFactory(max_attendees=5)
     not_full = api_client.post(WAITLIST.format(open_session.pk), {}, format="json")
     assert not_full.status_code == 409 and not_full.json()["error"] == wl.MSG_WAITLIST_NOT_FULL

@@ -17,6 +17,7 @@ import { api } from "../../components/api.js";
 import Modal from "../../components/Modal.jsx";
 import { notify } from "../../components/toast.jsx";
 import ReservationForm from "./ReservationForm.jsx";
+import WaitlistPanel from "./WaitlistPanel.jsx";
 import { LABEL_FULL, MSG_ALREADY_RESERVED, MSG_FULL, MSG_LOAD_ERROR, MSG_LOGIN_TO_RESERVE, MSG_PAST, clickOutcome, seatsLabel } from "./messages.js";
 
 const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, classicThemePlugin];
@@ -163,7 +164,13 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         dayCellClass={otherMonthClass}
       />
       <Modal open={Boolean(notice)} title={notice ? NOTICE_TITLES[popup] : ""} onClose={close}>
-        {notice && (
+        {popup === "full" && selected && user && (
+          <>
+            <p className="calendar-notice" role="alert">{NOTICE_TEXT.full}</p>
+            <WaitlistPanel session={selected} onClose={close} />
+          </>
+        )}
+        {notice && popup !== "full" && (
           <>
             <p className="calendar-notice" role="alert">{NOTICE_TEXT[popup]}</p>
             <div className="modal-actions">

@@ -63,6 +63,8 @@ export function clickOutcome({ user, session, now = new Date() }) {
   if (!user) return "login";
   if (new Date(session.date) <= now) return "past";
   if (session.my_reservation && session.my_reservation.status === "confirmed") return "reserved";
+  // A hold of mine (e.g. a seat the waiting list offered me) is paid from the reservation popup, full or not.
+  if (session.my_reservation && session.my_reservation.status === "held") return "reserve";
   if (session.seats_left <= 0) return "full";
   return "reserve";
 }

@@ -6,6 +6,7 @@ import { formatShortDate, formatTime } from "../../components/format.js";
 import { useApi } from "../../components/useApi.js";
 import { useFocusFirstError } from "../../components/formFeedback.js";
 import Modal from "../../components/Modal.jsx";
+import MyWaitlist from "./MyWaitlist.jsx";
 import { notify } from "../../components/toast.jsx";
 import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, MSG_LOAD_MORE, cancelConsequence, paymentLabel } from "./messages.js";
 
@@ -170,7 +171,7 @@ function CancelDialog({ row, cancelUrl, onDone, onClose }) {
 
 const defaultCancelUrl = (id) => `/api/reservations-courses/${id}/cancel`;
 
-export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, cancellationHours = 24 }) {
+export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, cancellationHours = 24, waitlistUrl }) {
   // The history is paginated (upcoming first, then the most recent past): page 1 on load, older pages on demand.
   const first = useApi(`${listUrl}?page=1`, { fresh: true, fallback: MSG_LOAD_ERROR });
   const { reload: reloadFirst, setData: setList } = first;
@@ -232,6 +233,7 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
       )}
       <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" onCancel={setCancelling} cancellationHours={cancellationHours} />
       <p className="help">Vous pouvez annuler une réservation jusqu'à {cancellationHours} heures avant le cours.</p>
+      {waitlistUrl && <MyWaitlist url={waitlistUrl} />}
       {cancelling && (
         <CancelDialog
           row={cancelling}
