@@ -71,6 +71,12 @@ function EventContent({ event, timeText }) {
   );
 }
 
+/** The day a link asks for (`?date=YYYY-MM-DD`, e.g. the waiting list's offer e-mail), else undefined (today). */
+export function dateFromLink(search = typeof window !== "undefined" ? window.location.search : "") {
+  const day = new URLSearchParams(search).get("date") || "";
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : undefined;
+}
+
 // Days of the neighbouring months stay readable (WCAG contrast): the theme fades them too much.
 const otherMonthClass = (info) => (info.isOther ? "day-other" : "");
 
@@ -145,7 +151,7 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         timeZone="Europe/Paris"
         firstDay={1}
         initialView={initialView}
-        initialDate={initialDate}
+        initialDate={initialDate || dateFromLink()}
         headerToolbar={phone ? PHONE_HEADER : DESKTOP_TOOLBAR}
         listText="Liste"
         noEventsText="Aucun cours sur cette période."

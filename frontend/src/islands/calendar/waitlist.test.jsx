@@ -5,6 +5,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 
 import WaitlistPanel, { LABEL_AUTO_BOOK, MSG_WAITLIST_INTRO, participantsLabel, positionLabel } from "./WaitlistPanel.jsx";
 import { clickOutcome } from "./messages.js";
+import { dateFromLink } from "./CalendarIsland.jsx";
 
 afterEach(() => {
   cleanup();
@@ -31,6 +32,12 @@ describe("the waiting list popup", () => {
     expect(participantsLabel({ max_attendees: 3, seats_left: 2 })).toBe("1 participant inscrit");
     expect(positionLabel({ status: "waiting", position: 2 })).toBe("Vous êtes en position 2 sur la liste d'attente.");
     expect(positionLabel({ status: "offered" })).toBe("Une place vous est proposée : payez-la avant l'heure indiquée dans l'e-mail.");
+  });
+
+  it("opens the calendar on the day an offer e-mail links to", () => {
+    expect(dateFromLink("?date=2031-03-10&session=9")).toBe("2031-03-10");
+    expect(dateFromLink("?date=demain")).toBeUndefined();
+    expect(dateFromLink("")).toBeUndefined();
   });
 
   it("opens the reservation popup for my own hold on a full session (an offer to pay)", () => {
