@@ -104,6 +104,12 @@ def _body(view, *, with_member: bool = False) -> dict:
 class StaffSubscriptionsQuery(serializers.Serializer):
     filter = choice(list(FILTERS), message=MSG_FILTER_INVALID, required=False)
 
+    def validate(self, attrs):
+        # DRF skips a blank optional query parameter: "?filter=" is no filter of the enum, so refuse it.
+        if "filter" in self.initial_data and not attrs.get("filter"):
+            raise serializers.ValidationError({"filter": MSG_FILTER_INVALID})
+        return attrs
+
 
 class PayNowInput(serializers.Serializer):
     card_declined = serializers.BooleanField(

@@ -68,9 +68,10 @@ def test_ending_within_30_days(api_client, member, staff, annual):  # noqa: F811
 
 def test_a_bad_filter_is_refused_in_french(api_client, staff):
     api_client.force_authenticate(staff)
-    response = api_client.get(STAFF_LIST, {"filter": "nope"})
-    assert response.status_code == 400
-    assert "Filtre inconnu : « active », « unpaid », « frozen » ou « ending »." in str(response.json())
+    for bad in ("nope", ""):
+        response = api_client.get(STAFF_LIST, {"filter": bad})
+        assert response.status_code == 400
+        assert "Filtre inconnu : « active », « unpaid », « frozen » ou « ending »." in str(response.json())
 
 
 def test_someone_elses_subscription_is_not_found(api_client, member, annual):  # noqa: F811
