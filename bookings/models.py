@@ -358,3 +358,44 @@ class WaitlistEntry(models.Model):
 
     def __str__(self):
         return f"{self.user} – {self.session} ({self.get_status_display()})"
+
+
+class AttendanceStatus(models.TextChoices):
+    PRESENT = "present", "Présent(e)"
+    ABSENT = "absent", "Absent(e)"
+
+
+class Attendance(models.Model):
+    """Whether a booked member came (DECISIONS.md 38, issue 20), marked by staff at the studio door.
+
+    An absence is a no-show on the member's record (counted, no fee). A walk-in added at the door is a booking like
+    any other (confirmed, paid with a pass credit or recorded as paid at the desk), marked present at once.
+    """
+
+    reservation = models.OneToOneField(
+        Reservation, on_delete=models.CASCADE, related_name="attendance", verbose_name="réservation"
+    )
+    status = models.CharField("présence", max_length=10, choices=AttendanceStatus.choices)
+    walk_in = models.BooleanField("ajouté(e) à l'accueil", default=False)
+    paid_at_desk = models.BooleanField("payé à l'accueil", default=False)
+    marked_at = models.DateTimeField("pointé le", auto_now=True)
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="pointé par",
+    )
+
+    class Meta:
+        verbose_name = "présence"
+        verbose_name_plural = "présences"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=AttendanceStatus.values), name="attendance_status_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.reservation} – {self.get_status_display()}"

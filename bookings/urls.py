@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import apis, views
 from .apis import waitlist as waitlist_apis
+from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
 from .apis.class_cancellation import CourseSessionCancelApi
 
 urlpatterns = [
@@ -17,6 +18,16 @@ api_urlpatterns = [
         "course-sessions/<int:session_id>/attendees",
         apis.CourseSessionAttendeesApi.as_view(),
         name="api-course-session-attendees",
+    ),
+    path(
+        "course-sessions/<int:session_id>/attendance",
+        CourseSessionAttendanceApi.as_view(),
+        name="api-course-session-attendance",
+    ),
+    path(
+        "course-sessions/<int:session_id>/walk-ins",
+        CourseSessionWalkInApi.as_view(),
+        name="api-course-session-walk-ins",
     ),
     path(
         "course-sessions/<int:session_id>/cancel",

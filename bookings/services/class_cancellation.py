@@ -3,10 +3,10 @@
 In one transaction, under the documented locks (locking.py: session → passes → reservations), the session becomes
 "Annulé" with its reason, and every booking of it held or confirmed is cancelled with the session's own
 `cancelled_at` (that is how payments tells these cancellations from a member's own): credits spent on a class card
-go back to it (a ledger line), a subscription simply frees the place, the waiting list is cleared. After the commit, `session_cancelled` is sent
-with the cancelled reservations (payments refunds in full the card payments that confirmed them, in tasks, retried
-until done) and every member whose booking was confirmed is e-mailed the reason with an iCalendar CANCEL of the event
-their confirmation carried.
+go back to it (a ledger line), a subscription simply frees the place, the waiting list is cleared. After the
+commit, `session_cancelled` is sent with the cancelled reservations (payments refunds in full the card payments that
+confirmed them, in tasks, retried until done) and every member whose booking was confirmed is e-mailed the reason with
+an iCalendar CANCEL of the event their confirmation carried.
 
 A card payment captured later for a hold of this class finds the reservation cancelled and is refunded by the capture
 itself (issue 16): whatever the order of a cancellation, a booking and a capture, no booking stays confirmed and every

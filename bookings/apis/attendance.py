@@ -1,0 +1,169 @@
+"""Attendance at the studio door (DECISIONS.md 38, issue 20), staff and supervisors:
+
+- `GET /api/course-sessions/{id}/attendance`: the booked members, participants, payment, mark and no-shows;
+- `POST` on the same path `{reservation_id, present}`: mark one present or absent;
+- `POST /api/course-sessions/{id}/walk-ins` `{email, participants, paid_with: "pass"|"desk", pass_id?}`: add someone
+  at the door, marked present.
+"""
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from studio.permissions import IsStudioStaff
+from studio.schema import ErrorOutput
+
+from ..selectors_attendance import attendance_sheet
+from ..services.attendance import (
+    MSG_ATTENDANCE_SAVED,
+    MSG_WALK_IN_ADDED,
+    AttendanceError,
+    attendance_mark,
+    attendance_walk_in_add,
+)
+from ..services.common import MAX_SESSION_PLACES
+from .common import id_field
+from .sessions import SESSION_ID
+
+MSG_RESERVATION_ID_INVALID = "Indiquez la réservation à pointer."
+MSG_PRESENT_INVALID = "Indiquez présent (true) ou absent (false)."
+MSG_EMAIL_INVALID = "Indiquez l'e-mail du compte de la personne."
+MSG_PAID_WITH_INVALID = "Le paiement doit être « pass » (carte ou abonnement) ou « desk » (payé à l'accueil)."
+MSG_PARTICIPANTS_INVALID = f"Le nombre de participants doit être un nombre entier entre 1 et {MAX_SESSION_PLACES}."
+
+
+def _same(message, *keys):
+    return dict.fromkeys(keys, message)
+
+
+class AttendanceMarkInput(serializers.Serializer):
+    reservation_id = id_field(MSG_RESERVATION_ID_INVALID)
+    present = serializers.BooleanField(error_messages=_same(MSG_PRESENT_INVALID, "required", "null", "invalid"))
+
+
+class WalkInInput(serializers.Serializer):
+    email = serializers.EmailField(
+        max_length=254, error_messages=_same(MSG_EMAIL_INVALID, "required", "null", "blank", "invalid", "max_length")
+    )
+    participants = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_SESSION_PLACES,
+        default=1,
+        error_messages=_same(
+            MSG_PARTICIPANTS_INVALID, "null", "invalid", "min_value", "max_value", "max_string_length"
+        ),
+    )
+    paid_with = serializers.ChoiceField(
+        choices=["pass", "desk"], error_messages=_same(MSG_PAID_WITH_INVALID, "required", "null", "invalid_choice")
+    )
+    pass_id = id_field(MSG_PAID_WITH_INVALID, required=False, allow_null=True)
+
+
+class AttendanceLineOutput(serializers.Serializer):
+    reservation_id = serializers.IntegerField()
+    user_id = serializers.IntegerField()
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    email = serializers.CharField()
+    participants = serializers.IntegerField()
+    payment = serializers.CharField(help_text="Carte de cours, abonnement, carte bancaire, payé à l'accueil…")
+    status = serializers.CharField()
+    status_label = serializers.CharField()
+    attendance = serializers.ChoiceField(choices=["present", "absent"], allow_null=True)
+    walk_in = serializers.BooleanField()
+    no_shows = serializers.IntegerField(help_text="Absences du membre, tous cours confondus.")
+
+
+class AttendanceSessionOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    course_title = serializers.CharField()
+    date = serializers.DateTimeField()
+    instructor = serializers.CharField()
+    max_attendees = serializers.IntegerField()
+    status = serializers.CharField()
+
+
+class AttendanceCountsOutput(serializers.Serializer):
+    booked = serializers.IntegerField(help_text="Participants des réservations confirmées.")
+    present = serializers.IntegerField()
+    absent = serializers.IntegerField()
+    unmarked = serializers.IntegerField()
+
+
+class AttendanceSheetOutput(serializers.Serializer):
+    session = AttendanceSessionOutput()
+    counts = AttendanceCountsOutput()
+    results = AttendanceLineOutput(many=True)
+    message = serializers.CharField(required=False)
+
+
+def _sheet(session_id: int, message: str = "") -> dict:
+    from courses.models import CourseSession
+
+    session = CourseSession.objects.select_related("course").filter(pk=session_id).first()
+    if session is None:
+        raise AttendanceError.of("session_not_found")
+    rows = attendance_sheet(session=session)
+    data = {
+        "session": {
+            "id": session.pk,
+            "course_title": session.course.title,
+            "date": timezone.localtime(session.start),
+            "instructor": session.instructor,
+            "max_attendees": session.max_attendees,
+            "status": session.status,
+        },
+        "counts": {
+            "booked": sum(r["participants"] for r in rows),
+            "present": sum(1 for r in rows if r["attendance"] == "present"),
+            "absent": sum(1 for r in rows if r["attendance"] == "absent"),
+            "unmarked": sum(1 for r in rows if r["attendance"] is None),
+        },
+        "results": rows,
+    }
+    if message:
+        data["message"] = message
+    return AttendanceSheetOutput(data).data
+
+
+class CourseSessionAttendanceApi(APIView):
+    permission_classes = [IsStudioStaff]
+
+    @extend_schema(
+        operation_id="course_session_attendance",
+        parameters=[SESSION_ID],
+        responses={200: AttendanceSheetOutput, 404: ErrorOutput},
+    )
+    def get(self, request, session_id: int):
+        return Response(_sheet(session_id))
+
+    @extend_schema(
+        operation_id="course_session_attendance_mark",
+        parameters=[SESSION_ID],
+        request=AttendanceMarkInput,
+        responses={200: AttendanceSheetOutput, 404: ErrorOutput, 409: ErrorOutput},
+    )
+    def post(self, request, session_id: int):
+        serializer = AttendanceMarkInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attendance_mark(session_id=session_id, by=request.user, **serializer.validated_data)
+        return Response(_sheet(session_id, MSG_ATTENDANCE_SAVED))
+
+
+class CourseSessionWalkInApi(APIView):
+    permission_classes = [IsStudioStaff]
+
+    @extend_schema(
+        operation_id="course_session_walk_in",
+        parameters=[SESSION_ID],
+        request=WalkInInput,
+        responses={201: AttendanceSheetOutput, 404: ErrorOutput, 409: ErrorOutput},
+    )
+    def post(self, request, session_id: int):
+        serializer = WalkInInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        reservation = attendance_walk_in_add(session_id=session_id, by=request.user, **serializer.validated_data)
+        name = f"{reservation.first_name} {reservation.last_name}".strip() or reservation.email
+        return Response(_sheet(session_id, MSG_WALK_IN_ADDED.format(name=name)), status=status.HTTP_201_CREATED)

@@ -1,0 +1,69 @@
+"""The attendance sheet of a session (DECISIONS.md 38, issue 20): its confirmed bookings with participants, how each
+was paid, the mark, and each member's no-shows; 2 queries whatever the number of bookings."""
+
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+
+from courses.models import CourseSession
+
+from .models import Attendance, AttendanceStatus, PassKind, Reservation, ReservationStatus
+
+
+def _payment_label(reservation: Reservation) -> str:
+    attendance = getattr(reservation, "attendance", None)
+    if reservation.paid_with_pass_id:
+        pass_obj = reservation.paid_with_pass
+        if pass_obj.kind == PassKind.SUBSCRIPTION:
+            return f"Abonnement ({pass_obj.title})"
+        return f"Carte de cours ({pass_obj.title}) : {reservation.credits_spent} crédit(s)"
+    if attendance is not None and attendance.paid_at_desk:
+        return "Payé à l'accueil"
+    if reservation.total_amount == 0:
+        return "Gratuit"
+    return "Carte bancaire"
+
+
+def no_shows_subquery():
+    """Per member (OuterRef user), their absences ever marked: the no-shows on their record."""
+    return Coalesce(
+        Subquery(
+            Attendance.objects.filter(reservation__user=OuterRef("user"), status=AttendanceStatus.ABSENT)
+            .values("reservation__user")
+            .annotate(n=Count("pk"))
+            .values("n")[:1]
+        ),
+        0,
+    )
+
+
+def attendance_sheet(*, session: CourseSession) -> list[dict]:
+    reservations = (
+        Reservation.objects.filter(session=session, status=ReservationStatus.CONFIRMED)
+        .select_related("paid_with_pass", "attendance")
+        .annotate(no_shows=no_shows_subquery())
+        .order_by("last_name", "first_name", "pk")
+    )
+    rows = []
+    for reservation in reservations:
+        attendance = getattr(reservation, "attendance", None)
+        rows.append(
+            {
+                "reservation_id": reservation.pk,
+                "user_id": reservation.user_id,
+                "first_name": reservation.first_name,
+                "last_name": reservation.last_name,
+                "email": reservation.email,
+                "participants": reservation.participants,
+                "payment": _payment_label(reservation),
+                "status": reservation.status,
+                "status_label": reservation.get_status_display(),
+                "attendance": attendance.status if attendance else None,
+                "walk_in": bool(attendance and attendance.walk_in),
+                "no_shows": reservation.no_shows,
+            }
+        )
+    return rows
+
+
+def member_no_shows(*, user_id: int) -> int:
+    return Attendance.objects.filter(reservation__user_id=user_id, status=AttendanceStatus.ABSENT).count()

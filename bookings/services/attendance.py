@@ -1,0 +1,181 @@
+"""Attendance (DECISIONS.md 38, issue 20): staff mark, per booked member, present or absent; an absence is a no-show
+on the member's record (counted, no fee). Walk-ins added at the door are bookings like any other, confirmed at once,
+paid with a pass credit (spent under the pass lock, with a ledger line) or recorded as paid at the desk.
+
+Locks (locking.py): a mark takes the reservation row alone; a walk-in takes the session, then the pass, then the
+member's reservation, like every booking, so the seats and credits are never counted twice.
+"""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from courses.models import SessionStatus
+from studio.errors import CONFLICT, NOT_FOUND
+
+from ..models import (
+    Attendance,
+    AttendanceStatus,
+    Pass,
+    PassAdjustment,
+    PassAdjustmentAction,
+    Reservation,
+    ReservationStatus,
+)
+from .availability import session_seats_taken
+from .common import ReservationError
+from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session
+from .pass_rules import pass_check_rules
+from .passes import pass_check_usable
+
+# Attendance opens this long before the class starts (the door opens early) and stays open afterwards.
+ATTENDANCE_OPENS_BEFORE = timedelta(hours=2)
+
+MSG_ATTENDANCE_SAVED = "Présence enregistrée."
+MSG_WALK_IN_ADDED = "{name} est ajouté(e) au cours et pointé(e) présent(e)."
+MSG_ATTENDANCE_NOT_OPEN = "La feuille de présence s'ouvre 2 heures avant le début du cours."
+MSG_ATTENDANCE_CANCELLED = "Ce cours est annulé : pas de feuille de présence."
+MSG_ATTENDANCE_NOT_BOOKED = "Cette personne n'a pas de réservation confirmée pour ce cours."
+MSG_WALK_IN_MEMBER_NOT_FOUND = "Aucun compte n'existe avec cet e-mail : créez d'abord le compte de la personne."
+MSG_WALK_IN_ALREADY_BOOKED = "Cette personne a déjà une réservation pour ce cours : pointez-la dans la liste."
+MSG_WALK_IN_NO_SEATS = "Il ne reste que {seats} place(s) pour ce cours."
+MSG_WALK_IN_PASS_REQUIRED = "Choisissez la carte ou l'abonnement de la personne."
+MSG_WALK_IN_PASS_NOT_FOUND = "Cette carte ou cet abonnement n'appartient pas à cette personne."
+
+
+class AttendanceError(ReservationError):
+    """A refused attendance mark or walk-in (404 for what does not exist, 409 for the class's or booking's state)."""
+
+    messages = {
+        "attendance_not_open": MSG_ATTENDANCE_NOT_OPEN,
+        "attendance_cancelled": MSG_ATTENDANCE_CANCELLED,
+        "attendance_not_booked": MSG_ATTENDANCE_NOT_BOOKED,
+        "session_not_found": "Cette session n'existe pas.",
+        "walk_in_member_not_found": MSG_WALK_IN_MEMBER_NOT_FOUND,
+        "walk_in_already_booked": MSG_WALK_IN_ALREADY_BOOKED,
+        "walk_in_no_seats": MSG_WALK_IN_NO_SEATS,
+        "walk_in_pass_required": MSG_WALK_IN_PASS_REQUIRED,
+        "walk_in_pass_not_found": MSG_WALK_IN_PASS_NOT_FOUND,
+    }
+    statuses = {
+        "attendance_not_open": CONFLICT,
+        "attendance_cancelled": CONFLICT,
+        "attendance_not_booked": CONFLICT,
+        "session_not_found": NOT_FOUND,
+        "walk_in_member_not_found": NOT_FOUND,
+        "walk_in_already_booked": CONFLICT,
+        "walk_in_no_seats": CONFLICT,
+        "walk_in_pass_not_found": NOT_FOUND,
+    }
+
+
+def _check_open(session, now) -> None:
+    if session.status == SessionStatus.CANCELLED:
+        raise AttendanceError.of("attendance_cancelled")
+    if now < session.start - ATTENDANCE_OPENS_BEFORE:
+        raise AttendanceError.of("attendance_not_open")
+
+
+@transaction.atomic
+def attendance_mark(*, session_id: int, reservation_id: int, present: bool, by=None) -> Attendance:
+    """Mark a confirmed booking of the session present or absent (changing a mark is allowed)."""
+    session = lock_session(session_id)
+    if session is None:
+        raise AttendanceError.of("session_not_found")
+    _check_open(session, timezone.now())
+    if not Reservation.objects.filter(pk=reservation_id, session_id=session.pk).exists():
+        raise AttendanceError.of("attendance_not_booked")
+    reservation = lock_reservation(reservation_id)
+    if reservation.status != ReservationStatus.CONFIRMED:
+        raise AttendanceError.of("attendance_not_booked")
+    attendance, _created = Attendance.objects.update_or_create(
+        reservation=reservation,
+        defaults={"status": AttendanceStatus.PRESENT if present else AttendanceStatus.ABSENT, "marked_by": by},
+    )
+    return attendance
+
+
+def _pass_for_walk_in(*, member, session, pass_id, participants, now):
+    """The member's pass that pays, locked, and its cost in credits; the named one, else the first that can."""
+    today = timezone.localdate(now)
+    if pass_id is not None:
+        candidates = [pass_id]
+    else:
+        candidates = list(
+            Pass.objects.filter(member=member, expires_on__gte=today)
+            .order_by("expires_on", "pk")
+            .values_list("pk", flat=True)
+        )
+        if not candidates:
+            raise AttendanceError.of("walk_in_pass_required", field="pass_id")
+    refusal = None
+    for candidate in sorted(candidates):  # pass locks in id order: two walk-ins never deadlock
+        pass_obj = lock_pass(candidate, member=member)
+        if pass_obj is None:
+            raise AttendanceError.of("walk_in_pass_not_found", field="pass_id")
+        try:
+            pass_check_rules(pass_obj=pass_obj, session=session, today=today)
+            return pass_obj, pass_check_usable(
+                pass_obj=pass_obj, session=session, participants=participants, today=today
+            )
+        except ReservationError as exc:
+            refusal = exc
+    raise refusal
+
+
+@transaction.atomic
+def attendance_walk_in_add(
+    *, session_id: int, email: str, paid_with: str, participants: int = 1, pass_id: int | None = None, by=None
+) -> Reservation:
+    """Add someone at the door: a confirmed booking marked present, paid with their pass (`paid_with="pass"`: the
+    pass `pass_id`, or the first of their passes that can pay) or recorded as paid at the desk (`"desk"`) at the
+    session's price."""
+    session = lock_session(session_id)
+    if session is None:
+        raise AttendanceError.of("session_not_found")
+    now = timezone.now()
+    _check_open(session, now)
+    member = User.objects.filter(email__iexact=email.strip()).first()
+    if member is None:
+        raise AttendanceError.of("walk_in_member_not_found", field="email")
+    pass_obj, credits = None, 0
+    if paid_with == "pass":
+        pass_obj, credits = _pass_for_walk_in(
+            member=member, session=session, pass_id=pass_id, participants=participants, now=now
+        )
+    if lock_member_live_reservation(session=session, user=member) is not None:
+        raise AttendanceError.of("walk_in_already_booked")
+    seats = session.max_attendees - session_seats_taken(session=session, now=now)
+    if participants > seats:
+        raise AttendanceError.of("walk_in_no_seats", seats=max(seats, 0), field="participants")
+    reservation = Reservation.objects.create(
+        session=session,
+        user=member,
+        participants=participants,
+        unit_price=session.price_per_participant,
+        first_name=member.first_name,
+        last_name=member.last_name,
+        email=member.email,
+        status=ReservationStatus.CONFIRMED,
+        confirmed_at=now,
+        paid_with_pass=pass_obj,
+        credits_spent=credits,
+        message="Ajouté(e) à l'accueil",
+    )
+    if pass_obj is not None:
+        if credits:
+            pass_obj.credits_left -= credits
+            pass_obj.save(update_fields=["credits_left"])
+        PassAdjustment.objects.create(
+            pass_ref=pass_obj, action=PassAdjustmentAction.SPEND, credits_delta=-credits, reservation=reservation
+        )
+    Attendance.objects.create(
+        reservation=reservation,
+        status=AttendanceStatus.PRESENT,
+        walk_in=True,
+        paid_at_desk=pass_obj is None,
+        marked_by=by,
+    )
+    return reservation
