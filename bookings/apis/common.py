@@ -1,12 +1,16 @@
 """Shared by the bookings APIs: their own French messages, the ISO date shape, the lenient text field, the typed
 course reservation payload, the `{"message"}` answer."""
 
+from datetime import UTC
 from decimal import Decimal
 
 from django.core.validators import RegexValidator
 from django.utils import timezone
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from courses.serializers import CentsField
 from studio.api import MSG_TEXT_TOO_LONG
 
 from ..services.common import (
@@ -26,11 +30,69 @@ MSG_TYPE_INVALID = "Le type de réservation doit être « cours » ou « evj ».
 
 MAX_ID = 2**31 - 1  # the largest primary key the database holds
 MAX_TOTAL_AMOUNT = Decimal("999999.99")  # below studio.parsers.MAX_AMOUNT, the most any order may cost
-NOT_BLANK = RegexValidator(r"\S", message=MSG_RESERVATION_REQUIRED)  # a name of spaces only is no name
+# DRF refuses the NUL character in every text, and trims a text before checking it is there: a required text has
+# something other than what str.strip() removes (the JSON schema's \s is not quite that set), and no NUL. The
+# patterns say both in the schema.
+SPACES = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+FILLED = rf"^[^\x00]*[^\x00{SPACES}][^\x00]*$"
+NO_NUL = r"^[^\x00]*$"
+NOT_BLANK = RegexValidator(FILLED, message=MSG_RESERVATION_REQUIRED)  # a name of spaces only is no name
+
+
+def filled(message: str) -> RegexValidator:
+    """A required text: something other than spaces, no NUL (the schema's pattern says so)."""
+    return RegexValidator(FILLED, message=message)
+
+
+def no_nul() -> RegexValidator:
+    """An optional text: anything but NUL, which DRF refuses (the schema's pattern says so)."""
+    return RegexValidator(NO_NUL)
+
+
+class OptionalText(serializers.CharField):
+    """A text that may be blank (or only spaces: then ''), without NUL, documented as one string schema. DRF's own
+    `allow_blank` is not used: drf-spectacular documents it, with a pattern, as a `oneOf` that the empty string
+    matches twice (so that the schema would refuse it)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+        self.validators.append(no_nul())
+
+    def run_validation(self, data=serializers.empty):
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)  # as sent, as the schema's maxLength counts
+        if isinstance(data, str) and (data == "" or (self.trim_whitespace and not data.strip())):
+            return ""
+        return super().run_validation(data)
+
+
+class OptionalTextSchema(OpenApiSerializerFieldExtension):
+    target_class = OptionalText
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = {"type": "string", "pattern": NO_NUL}
+        if self.target.max_length is not None:
+            schema["maxLength"] = self.target.max_length
+        return schema
 
 
 def _iso(value):
-    return timezone.localtime(value).isoformat() if value else None
+    """RFC 3339 in Paris time; in UTC where Paris's offset of the time is not whole minutes (its local mean time
+    before 1911, +00:09:21), which RFC 3339 cannot write."""
+    if not value:
+        return None
+    local = timezone.localtime(value)
+    offset = local.utcoffset()
+    if offset is not None and offset.total_seconds() % 60:
+        local = value.astimezone(UTC)
+    return local.isoformat()
+
+
+def paris_text(value) -> str:
+    """'AAAA-MM-JJ HH:MM:SS' in Paris time, the year on four digits (strftime's %Y may write 97 for 0097)."""
+    local = timezone.localtime(value)
+    return f"{local.year:04d}-{local:%m-%d %H:%M:%S}"
 
 
 def _text(**kwargs):
@@ -58,6 +120,7 @@ def id_field(message: str, **kwargs) -> serializers.IntegerField:
     )
 
 
+@extend_schema_serializer(component_name="BookingMessageOutput")  # accounts has a MessageOutput of its own
 class MessageOutput(serializers.Serializer):
     message = serializers.CharField()
 
@@ -93,10 +156,9 @@ class ReservationPayloadSerializer(serializers.Serializer):
     )
     session_id = id_field(MSG_SESSION_NOT_FOUND)
     pass_id = id_field(MSG_PASS_NOT_FOUND, required=False, allow_null=True)
-    total_amount = serializers.DecimalField(
-        max_digits=8,
-        decimal_places=2,
-        min_value=Decimal("0.01"),
+    # A JSON number (rounded to the cent) or a text of digits with two decimals at most, as the schema says; one that
+    # is not the session's price is a conflict with it (409, amount_mismatch).
+    total_amount = CentsField(
         max_value=MAX_TOTAL_AMOUNT,
         required=False,
         allow_null=True,
@@ -112,10 +174,7 @@ class ReservationPayloadSerializer(serializers.Serializer):
             "max_string_length",
         ),
     )
-    totalAmount = serializers.DecimalField(  # noqa: N815 (SPEC.md's client may send either spelling)
-        max_digits=8,
-        decimal_places=2,
-        min_value=Decimal("0.01"),
+    totalAmount = CentsField(  # noqa: N815 (SPEC.md's client may send either spelling)
         max_value=MAX_TOTAL_AMOUNT,
         required=False,
         allow_null=True,
@@ -132,16 +191,14 @@ class ReservationPayloadSerializer(serializers.Serializer):
         ),
     )
     # A TextField has no column bound; 5,000 characters, as a contact message (issue 16).
-    message = serializers.CharField(
-        max_length=5000, required=False, allow_blank=True, default="", error_messages={"max_length": MSG_TEXT_TOO_LONG}
-    )
+    message = OptionalText(max_length=5000, default="", error_messages={"max_length": MSG_TEXT_TOO_LONG})
     type = serializers.RegexField(
         r"^cours$", required=False, max_length=5, error_messages=_messages(MSG_TYPE_INVALID, "invalid", "null", "blank")
     )
-    title = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text="Ignoré.")
-    date = serializers.CharField(required=False, allow_blank=True, max_length=40, help_text="Ignoré.")
-    time = serializers.CharField(required=False, allow_blank=True, max_length=40, help_text="Ignoré.")
-    name = serializers.CharField(required=False, allow_blank=True, max_length=300, help_text="Ignoré.")
+    title = OptionalText(max_length=200, help_text="Ignoré.")
+    date = OptionalText(max_length=40, help_text="Ignoré.")
+    time = OptionalText(max_length=40, help_text="Ignoré.")
+    name = OptionalText(max_length=300, help_text="Ignoré.")
     user_id = serializers.JSONField(required=False, allow_null=True, help_text="Ignoré.")
 
     def expected_total(self) -> Decimal | None:

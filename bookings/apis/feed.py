@@ -2,7 +2,7 @@
 the member's reservations spliced in."""
 
 import json
-from datetime import datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
@@ -12,7 +12,7 @@ from studio.cache import cached_public
 from .. import selectors, services
 from ..cache import feed_version_keys
 from ..services.common import ReservationError
-from .common import MSG_RANGE_INVALID, _iso
+from .common import MSG_RANGE_INVALID, _iso, paris_text
 
 DEFAULT_FEED_DAYS_BEFORE = 7
 DEFAULT_FEED_DAYS_AFTER = 62
@@ -30,6 +30,7 @@ def _parse_range_bound(raw: str | None) -> datetime | None:
             parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
         if timezone.is_naive(parsed):
             parsed = timezone.make_aware(parsed, timezone.get_default_timezone())
+        parsed.astimezone(UTC)  # the database compares in UTC: 0001-01-01T00:00+01:00 has no UTC time
     except (ValueError, OverflowError):
         raise ReservationError(MSG_RANGE_INVALID, code="range_invalid") from None
     return parsed
@@ -119,6 +120,6 @@ def staff_session_data(session, *, now=None) -> dict:
     data.pop("my_reservation")
     data["seats_taken"] = session.max_attendees - data["seats_left"]
     data["reservations_count"] = getattr(session, "reservations_count", None)
-    data["start_paris"] = timezone.localtime(session.start).strftime("%Y-%m-%d %H:%M:%S")
-    data["end_paris"] = timezone.localtime(session.end).strftime("%Y-%m-%d %H:%M:%S")
+    data["start_paris"] = paris_text(session.start)
+    data["end_paris"] = paris_text(session.end)
     return data

@@ -22,7 +22,7 @@ from ..services.feedback import (
     course_feedback_save,
 )
 from ..services.sessions import MSG_COURSE_NOT_FOUND
-from .common import MSG_FEEDBACK_FORBIDDEN, _iso
+from .common import FILLED, MSG_FEEDBACK_FORBIDDEN, _iso
 from .pages import MAX_ID, PAGE_PARAMETERS, CheckedPagination, page_output
 
 MSG_MEMBER_UNKNOWN = "Utilisateur introuvable."
@@ -115,7 +115,7 @@ class FeedbackInput(serializers.Serializer):
     )
     # Something to say: at least one character that is not a space.
     comment = serializers.RegexField(
-        r"\S",
+        FILLED,
         max_length=MAX_FEEDBACK_COMMENT,
         error_messages={
             "required": MSG_FEEDBACK_REQUIRED,

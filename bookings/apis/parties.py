@@ -27,7 +27,7 @@ from ..services.parties import (
     PartyError,
     party_reservation_create,
 )
-from .common import _iso
+from .common import FILLED, OptionalText, _iso
 from .pages import PAGE_PARAMETERS, CheckedPagination, page_output
 
 # HH:MM (a time input's value), seconds allowed: the schema states it as this pattern.
@@ -76,9 +76,7 @@ PartyPageOutput = page_output("PartyPageOutput", PartyOutput)
 
 
 def _text(max_length: int):
-    return serializers.CharField(
-        required=False,
-        allow_blank=True,
+    return OptionalText(
         allow_null=True,
         max_length=max_length,
         trim_whitespace=False,
@@ -126,7 +124,7 @@ class PartyRequestInput(serializers.Serializer):
         },
     )
     email = serializers.RegexField(
-        r"\S",
+        FILLED,
         max_length=254,
         error_messages={
             "required": MSG_PARTY_REQUIRED,

@@ -2,7 +2,7 @@
 change propagates as a PassAdminError (its code and status) to studio.api's exception handler."""
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -30,10 +30,11 @@ from ..services.pass_admin import (
     pass_adjust,
     pass_grant,
 )
-from .common import _iso
+from .common import FILLED, NO_NUL, _iso, filled
 from .pages import MAX_ID, PAGE_PARAMETERS, CheckedPagination, page_output
 
 MAX_REASON = 2000
+TEXT_PARAMETER = {"type": "string", "pattern": NO_NUL}  # a NUL in a query answers 400 (studio/request_limits.py)
 
 
 def pass_data(pass_obj, *, today=None) -> dict:
@@ -163,7 +164,7 @@ class OptionalDateField(serializers.DateField):
 def _reason():
     # A reason is required and must say something: at least one character that is not a space.
     return serializers.RegexField(
-        r"\S",
+        FILLED,
         max_length=MAX_REASON,
         error_messages={
             "required": MSG_REASON_REQUIRED,
@@ -193,6 +194,7 @@ def _credits(min_value: int):
 class PassGrantInput(serializers.Serializer):
     member_email = serializers.CharField(
         max_length=254,
+        validators=[filled(MSG_MEMBER_NOT_FOUND)],
         error_messages={
             "required": MSG_MEMBER_NOT_FOUND,
             "null": MSG_MEMBER_NOT_FOUND,
@@ -220,10 +222,54 @@ class PassGrantInput(serializers.Serializer):
     reason = _reason()
 
 
+# What pass_grant needs besides the fields' own types: a tariff, or else a kind, an end date and (for a card) its
+# credits. The schema states it as alternatives; the dates' order and the tariff's own offer are the studio's (409).
+GRANT_ALTERNATIVES = [
+    {"required": ["tariff_id"], "properties": {"tariff_id": {"type": "integer"}}},
+    {
+        "required": ["kind", "credits", "expires_on"],
+        "properties": {
+            "kind": {"type": "string", "pattern": "^card$"},
+            "credits": {"type": "integer"},
+            "expires_on": {"type": "string", "format": "date"},
+        },
+    },
+    {
+        "required": ["kind", "expires_on"],
+        "properties": {
+            "kind": {"type": "string", "pattern": "^subscription$"},
+            "expires_on": {"type": "string", "format": "date"},
+        },
+    },
+]
+
+
+class PassGrantInputSchema(OpenApiSerializerExtension):
+    """PassGrantInput's fields, and GRANT_ALTERNATIVES as the body's `anyOf`."""
+
+    target_class = PassGrantInput
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return {**schema, "anyOf": GRANT_ALTERNATIVES}
+
+
 class PassAdjustInput(serializers.Serializer):
     credits_delta = _credits(-MAX_STAFF_CREDITS)
     expires_on = OptionalDateField()
     reason = _reason()
+
+
+class PassAdjustPatchInput(PassAdjustInput):
+    """PATCH /api/passes/<id>: the same body as PUT; the reason is required (every change is logged with one)."""
+
+    @property
+    def partial(self):
+        return False
+
+    @partial.setter
+    def partial(self, value):
+        pass
 
 
 # --- Views ----------------------------------------------------------------------------------------------------
@@ -252,10 +298,10 @@ class PassListApi(APIView):
         operation_id="passes_list",
         parameters=[
             *PAGE_PARAMETERS,
-            OpenApiParameter("search", OpenApiTypes.STR, description="membre (nom, e-mail) ou offre"),
+            OpenApiParameter("search", TEXT_PARAMETER, description="membre (nom, e-mail) ou offre"),
             OpenApiParameter(
                 "ordering",
-                OpenApiTypes.STR,
+                TEXT_PARAMETER,
                 description=f"{', '.join(sorted(selectors.PASS_ORDERINGS))} ; une autre valeur : -created_at",
             ),
         ],
@@ -323,7 +369,7 @@ class PassDetailApi(APIView):
         body = {**self._detail(pass_id), "message": MSG_PASS_UPDATED}
         return Response(PassDetailWithMessageOutput(body).data)
 
-    @extend_schema(request=PassAdjustInput, responses=PassDetailWithMessageOutput)
+    @extend_schema(request=PassAdjustPatchInput, responses=PassDetailWithMessageOutput)
     def patch(self, request, pass_id: int):
         return self.put(request, pass_id)
 

@@ -3,9 +3,6 @@
 The staff writes go to bookings.services.sessions (they need the seat counts); refusals propagate to the handler.
 """
 
-from decimal import Decimal
-
-from django.core.validators import RegexValidator
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
@@ -15,15 +12,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from courses.models import Level
+from courses.serializers import CentsField
 from studio.api import MSG_TEXT_TOO_LONG
-from studio.pagination import StandardPagination
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
 from .. import selectors, services
 from ..cache import feed_versions, mark_feed_answer
 from ..models import ReservationStatus
-from .common import MAX_ID, MessageOutput, _iso, id_field
+from .common import MAX_ID, MessageOutput, OptionalText, _iso, filled, id_field
 from .feed import (
     FEED_CACHE_SECONDS,
     member_feed_json,
@@ -32,6 +29,7 @@ from .feed import (
     session_data,
     staff_session_data,
 )
+from .pages import MSG_PAGE_SIZE_INVALID, CheckedPagination
 
 
 def attendee_data(reservation) -> dict:
@@ -72,7 +70,7 @@ class SessionWriteSerializer(serializers.Serializer):
     date = serializers.DateTimeField(input_formats=DATE_FORMATS, error_messages=DATE_ERRORS)
     instructor = serializers.CharField(
         max_length=150,
-        validators=[RegexValidator(r"\S", message=services.MSG_SESSION_FIELDS_REQUIRED)],
+        validators=[filled(services.MSG_SESSION_FIELDS_REQUIRED)],
         error_messages={
             **_session_messages(services.MSG_SESSION_FIELDS_REQUIRED, "required", "blank", "null", "invalid"),
             "max_length": MSG_TEXT_TOO_LONG,
@@ -98,17 +96,13 @@ class SessionWriteSerializer(serializers.Serializer):
             "max_value": services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES),
         },
     )
-    details = serializers.CharField(
+    details = OptionalText(
         max_length=5000,
-        required=False,
-        allow_blank=True,
         allow_null=True,
         error_messages={"max_length": MSG_TEXT_TOO_LONG},
     )
-    price_per_participant = serializers.DecimalField(
-        max_digits=8,
-        decimal_places=2,
-        min_value=Decimal("0"),
+    # A JSON number (rounded to the cent) or a text of digits with two decimals at most; never negative.
+    price_per_participant = CentsField(
         required=False,
         allow_null=True,
         error_messages=_session_messages(
@@ -137,6 +131,23 @@ class SessionWriteSerializer(serializers.Serializer):
             "details": data.get("details"),
             "price_per_participant": data.get("price_per_participant"),
         }
+
+
+class WholeBodyOnPatch:
+    """A PATCH that takes the whole body, as its PUT does: the schema states the same required fields (drf-spectacular
+    would otherwise document every field of a PATCH as optional)."""
+
+    @property
+    def partial(self):
+        return False
+
+    @partial.setter
+    def partial(self, value):
+        pass
+
+
+class SessionPatchInput(WholeBodyOnPatch, SessionWriteSerializer):
+    """PATCH /api/course-sessions/<id>: the same whole payload as PUT (course, date and instructor required)."""
 
 
 class MyReservationOutput(serializers.Serializer):
@@ -221,16 +232,52 @@ SESSION_OR_STAFF_SESSION = PolymorphicProxySerializer(
     serializers=[StaffSessionOutput, SessionOutput],
     resource_type_field_name=None,
 )
-RANGE_HELP = "AAAA-MM-JJ, ou date et heure ISO 8601 (sans décalage : heure de Paris). 400 jours au plus entre les deux."
+RANGE_HELP = (
+    "AAAA-MM-JJ, ou date et heure RFC 3339 (sans décalage : heure de Paris). La fin après le début, 400 jours au plus "
+    "entre les deux (sinon 400)."
+)
+RANGE_SCHEMA = {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}]}
 SESSION_ID = OpenApiParameter("session_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, OpenApiParameter.PATH)
+VIEWS = ["staff"]
+ORDERINGS = ["date", "-date"]
+MAX_PAGE = 10**9
+MSG_VIEW_INVALID = "La vue demandée n'existe pas (seule « staff » existe)."
+MSG_ORDERING_INVALID = "Le tri doit être « date » ou « -date »."
+MSG_PAGE_INVALID = "Le numéro de page doit être un nombre entier entre 1 et {max}."
 FEED_PARAMETERS = [
-    OpenApiParameter("start", str, description=RANGE_HELP),
-    OpenApiParameter("end", str, description=RANGE_HELP),
-    OpenApiParameter("view", str, enum=["staff"], description="staff : la liste paginée des sessions (équipe)."),
-    OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="Avec view=staff."),
-    OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 100}, description="Avec view=staff."),
-    OpenApiParameter("ordering", str, enum=["date", "-date"], description="Avec view=staff."),
+    OpenApiParameter("start", RANGE_SCHEMA, description=RANGE_HELP),
+    OpenApiParameter("end", RANGE_SCHEMA, description=RANGE_HELP),
+    OpenApiParameter("view", str, enum=VIEWS, description="staff : la liste paginée des sessions (équipe)."),
+    OpenApiParameter(
+        "page",
+        {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
+        description="Avec view=staff (vérifié dans tous les cas) ; une page au-delà de la dernière répond 404.",
+    ),
+    OpenApiParameter(
+        "page_size",
+        {"type": "integer", "minimum": 1, "maximum": CheckedPagination.max_page_size},
+        description="Avec view=staff (vérifié dans tous les cas).",
+    ),
+    OpenApiParameter("ordering", str, enum=ORDERINGS, description="Avec view=staff (vérifié dans tous les cas)."),
 ]
+
+
+def check_list_parameters(params) -> None:
+    """The list's query as the schema states it, refused in French (400) otherwise, whichever view is asked."""
+    errors = {}
+    if "view" in params and params["view"] not in VIEWS:
+        errors["view"] = [MSG_VIEW_INVALID]
+    if "ordering" in params and params["ordering"] not in ORDERINGS:
+        errors["ordering"] = [MSG_ORDERING_INVALID]
+    for name, top, message in (
+        ("page", MAX_PAGE, MSG_PAGE_INVALID),
+        ("page_size", CheckedPagination.max_page_size, MSG_PAGE_SIZE_INVALID),
+    ):
+        raw = params.get(name)
+        if raw is not None and not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= top):
+            errors[name] = [message.format(max=top)]
+    if errors:
+        raise serializers.ValidationError(errors)
 
 
 class CourseSessionListApi(APIView):
@@ -244,9 +291,14 @@ class CourseSessionListApi(APIView):
             return [IsStudioStaff()]
         return super().get_permissions()
 
-    @extend_schema(operation_id="course_sessions_list", parameters=FEED_PARAMETERS, responses=FEED_OR_STAFF_PAGE)
+    @extend_schema(
+        operation_id="course_sessions_list",
+        parameters=FEED_PARAMETERS,
+        responses={200: FEED_OR_STAFF_PAGE, 404: ErrorOutput},
+    )
     def get(self, request):
         now = timezone.now()
+        check_list_parameters(request.query_params)
         if request.query_params.get("view") == "staff":
             return self._staff_list(request, now)
         start, end = parse_feed_range(request.query_params)
@@ -268,7 +320,7 @@ class CourseSessionListApi(APIView):
         if request.query_params.get("start") or request.query_params.get("end"):
             start, end = parse_feed_range(request.query_params)
             qs = qs.filter(start__lt=end, end__gt=start)
-        paginator = StandardPagination()
+        paginator = CheckedPagination()
         page = selectors.sessions_with_seats(paginator.paginate_queryset(qs, request, view=self), now=now)
         return paginator.get_paginated_response([staff_session_data(s, now=now) for s in page])
 
@@ -316,11 +368,11 @@ class CourseSessionDetailApi(APIView):
         data["message"] = services.MSG_SESSION_UPDATED
         return Response(data)
 
-    @extend_schema(parameters=[SESSION_ID], request=SessionWriteSerializer, responses=StaffSessionWrittenOutput)
+    @extend_schema(parameters=[SESSION_ID], request=SessionPatchInput, responses=StaffSessionWrittenOutput)
     def patch(self, request, session_id: int):
         return self.put(request, session_id)
 
-    @extend_schema(parameters=[SESSION_ID], responses=MessageOutput)
+    @extend_schema(parameters=[SESSION_ID], responses={200: MessageOutput})
     def delete(self, request, session_id: int):
         services.course_session_delete(session_id=session_id)
         return Response({"message": services.MSG_SESSION_DELETED})

@@ -82,8 +82,14 @@ class ReservationError(ApplicationError):
         "reservation_was_cancelled": MSG_RESERVATION_WAS_CANCELLED,
     }
     statuses = {
+        # The calendar, not the request, refuses these: the session has started, the reservation is no longer
+        # confirmed, the cancellation window has closed (codes of cancellation.py).
+        "session_past": CONFLICT,
+        "cancel_not_confirmed": CONFLICT,
+        "cancel_too_late": CONFLICT,
         "session_full": CONFLICT,
         "not_enough_seats": CONFLICT,
+        "amount_mismatch": CONFLICT,  # a well-formed amount that is not the session's price as it stands
         "already_reserved": CONFLICT,
         "session_not_found": NOT_FOUND,
         "hold_lost": CONFLICT,

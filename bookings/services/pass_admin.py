@@ -116,7 +116,9 @@ def pass_grant(
         raise PassAdminError.of("kind_invalid", field="kind")
     if kind == PassKind.CARD:
         if credits is None:
-            credits = tariff.pass_credits if tariff else 0
+            credits = (tariff.pass_credits or 0) if tariff else 0
+            if credits < 1 and tariff is not None:  # the tariff's offer, not the request: a conflict
+                raise PassAdminError.of("grant_credits_min", field="credits", status=CONFLICT)
         if credits < 1:
             raise PassAdminError.of("grant_credits_min", field="credits")
     else:
@@ -129,7 +131,8 @@ def pass_grant(
         if kind == PassKind.SUBSCRIPTION:
             ends -= timedelta(days=1)
     if ends < starts:
-        raise PassAdminError.of("end_before_start", field="expires_on", date=_fr_date(starts))
+        # Two dates that each are valid (the start is today's when not sent): a conflict with the calendar.
+        raise PassAdminError.of("end_before_start", field="expires_on", status=CONFLICT, date=_fr_date(starts))
     title = tariff.title if tariff else ("Carte de cours" if kind == PassKind.CARD else "Abonnement")
     pass_obj = Pass.objects.create(
         member=member,

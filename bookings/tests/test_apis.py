@@ -231,7 +231,7 @@ def test_reservation_refusals_answer_french_messages(api_client, member):
     mismatch = api_client.post(
         "/api/reservations-courses", reservation_payload(session, participants=1, total_amount="1.00"), format="json"
     )
-    assert mismatch.status_code == 400
+    assert mismatch.status_code == 409  # issue 17: a well-formed amount that is not the session's price, a conflict
     assert mismatch.json()["error"] == services.MSG_AMOUNT_MISMATCH.format(expected=Decimal("25.00"))
     missing = api_client.post("/api/reservations-courses", {"session_id": "abc"}, format="json")
     assert missing.status_code == 400

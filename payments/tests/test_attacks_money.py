@@ -671,7 +671,7 @@ def test_cancelling_twice_returns_the_credit_once(api_client, member, session):
     first = api_client.post(f"{RESERVE}/{reservation.pk}/cancel")
     second = api_client.post(f"{RESERVE}/{reservation.pk}/cancel")
     assert first.status_code == 200 and first.json()["credit_pass"]["credits_left"] == 2
-    assert second.status_code == 400 and second.json()["error"] == booking_services.MSG_CANCEL_NOT_CONFIRMED
+    assert second.status_code == 409 and second.json()["error"] == booking_services.MSG_CANCEL_NOT_CONFIRMED
     assert Pass.objects.filter(member=member).count() == 1
     # and the cancelled, paid reservation cannot be paid again
     again = open_order(api_client, member, reservation)
