@@ -21,8 +21,10 @@ from studio.schema import ErrorOutput
 
 from . import selectors, services
 from .serializers import (
+    CourseForm,
     CourseInputSerializer,
     CourseOutputSerializer,
+    CourseUpdateForm,
     CourseUpdateInputSerializer,
     InstructorInputSerializer,
     InstructorOutputSerializer,
@@ -53,11 +55,11 @@ UNKNOWN_REFERENCE = {404: OpenApiResponse(ErrorOutput, description="Le cours ou 
 PICTURE_ENCODING = {"image": {"contentType": "image/jpeg, image/png, image/gif, image/webp"}}
 
 
-def _course_payloads(serializer_class) -> dict:
-    """JSON; multipart with the picture."""
+def _course_payloads(serializer_class, form_class) -> dict:
+    """JSON; multipart with the picture (its parts are text: `form_class`'s schema says so)."""
     return {
         "application/json": serializer_class,
-        "multipart/form-data": OpenApiRequest(serializer_class, encoding=PICTURE_ENCODING),
+        "multipart/form-data": OpenApiRequest(form_class, encoding=PICTURE_ENCODING),
     }
 
 
@@ -73,6 +75,9 @@ class PublicReadStaffWrite(APIView):
 
 
 def _valid(serializer_class, request) -> dict:
+    if request.content_type.startswith("multipart/form-data") and not request.data:
+        # A form with no field at all (a body no form sends): refused, as the multipart schemas say (minProperties).
+        raise services.CatalogueError.of("form_empty")
     data = serializer_class(data=request.data)
     data.is_valid(raise_exception=True)
     return dict(data.validated_data)
@@ -100,7 +105,7 @@ class CourseListApi(PublicReadStaffWrite):
             return error_response(MSG_COURSES_FETCH_ERROR, status.HTTP_503_SERVICE_UNAVAILABLE)
         return Response(CourseOutputSerializer(courses, many=True).data)
 
-    @extend_schema(request=_course_payloads(CourseInputSerializer), responses={201: CourseOutputSerializer})
+    @extend_schema(request=_course_payloads(CourseInputSerializer, CourseForm), responses={201: CourseOutputSerializer})
     def post(self, request):
         fields = _valid(CourseInputSerializer, request)
         image_alt = fields.pop("image_alt", "")
@@ -132,7 +137,9 @@ class CourseDetailApi(PublicReadStaffWrite):
             return error_response(MSG_COURSE_FETCH_ERROR, status.HTTP_503_SERVICE_UNAVAILABLE)
         return Response(CourseOutputSerializer(course).data)
 
-    @extend_schema(request=_course_payloads(CourseUpdateInputSerializer), responses=CourseOutputSerializer)
+    @extend_schema(
+        request=_course_payloads(CourseUpdateInputSerializer, CourseUpdateForm), responses=CourseOutputSerializer
+    )
     def put(self, request, course_id: int):
         course = _course(course_id)
         fields = _valid(CourseUpdateInputSerializer, request)

@@ -14,6 +14,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from media_library.fields import WebUrlField, blank_is_text, form_schema
+
 from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
 
 # PositiveSmallIntegerField's upper bound (positions, credits, months).
@@ -87,6 +89,8 @@ class CentsField(serializers.DecimalField):
         if isinstance(data, bool) or not isinstance(data, int | float):
             self.fail("invalid")
         value = Decimal(str(data))
+        if value < 0:  # before rounding: -1e-9 is below the schema's minimum 0, not the amount 0.00
+            self.fail("min_value", min_value=self.min_value)
         if value.is_finite() and abs(value) < Decimal("1e7"):
             data = str(value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
         return super().to_internal_value(data)
@@ -159,8 +163,8 @@ class CourseInputSerializer(serializers.Serializer):
     description = text()
     level = serializers.ChoiceField(choices=Level.choices, default=Level.BEGINNER)
     duration = serializers.IntegerField(min_value=1, max_value=600, default=60)
-    video_url = serializers.URLField(max_length=200, required=False, allow_blank=True, default="")
-    videoUrl = serializers.URLField(  # noqa: N815 (SPEC.md's field name, what the dashboard sends)
+    video_url = WebUrlField(max_length=200, required=False, allow_blank=True, default="")
+    videoUrl = WebUrlField(  # noqa: N815 (SPEC.md's field name, what the dashboard sends)
         max_length=200, required=False, allow_blank=True, write_only=True, help_text="Synonyme de video_url."
     )
     position = serializers.IntegerField(min_value=0, max_value=SMALL_INT_MAX, default=0)
@@ -182,6 +186,40 @@ class CourseUpdateInputSerializer(CourseInputSerializer):
         super().__init__(*args, partial=True, **kwargs)
         for field in self.fields.values():
             field.required = False
+
+
+class CourseForm(CourseInputSerializer):
+    """The multipart body of a new course (schema only; the view reads it with CourseInputSerializer)."""
+
+
+class CourseUpdateForm(CourseUpdateInputSerializer):
+    """The multipart body of a course edit (schema only; the view reads it with CourseUpdateInputSerializer)."""
+
+
+class BlankIsTextSchema(OpenApiSerializerExtension):
+    """A text that may be blank is the empty text or one matching its pattern (`blank_is_text`)."""
+
+    target_class = CourseInputSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        return blank_is_text(super().map_serializer(auto_schema, direction))
+
+
+class CourseUpdateSchema(BlankIsTextSchema):
+    target_class = CourseUpdateInputSerializer
+
+
+class CourseFormSchema(OpenApiSerializerExtension):
+    """A form's parts are text: `form_schema` says what they can be (and that a form carries at least one)."""
+
+    target_class = CourseForm
+
+    def map_serializer(self, auto_schema, direction):
+        return form_schema(super().map_serializer(auto_schema, direction))
+
+
+class CourseUpdateFormSchema(CourseFormSchema):
+    target_class = CourseUpdateForm
 
 
 # --- Tariffs ---------------------------------------------------------------------------------------------------
@@ -241,7 +279,7 @@ class TariffInputSchema(OpenApiSerializerExtension):
     target_class = TariffInputSerializer
 
     def map_serializer(self, auto_schema, direction):
-        schema = super().map_serializer(auto_schema, direction)
+        schema = blank_is_text(super().map_serializer(auto_schema, direction))
         schema["allOf"] = [
             {
                 "anyOf": [
@@ -264,6 +302,10 @@ class TariffUpdateInputSerializer(TariffInputSerializer):
         super().__init__(*args, partial=True, **kwargs)
         for field in self.fields.values():
             field.required = False
+
+
+class TariffUpdateSchema(BlankIsTextSchema):
+    target_class = TariffUpdateInputSerializer
 
 
 # --- Testimonials ----------------------------------------------------------------------------------------------
@@ -312,6 +354,14 @@ class InstructorUpdateInputSerializer(InstructorInputSerializer):
         super().__init__(*args, partial=True, **kwargs)
         for field in self.fields.values():
             field.required = False
+
+
+class InstructorSchema(BlankIsTextSchema):
+    target_class = InstructorInputSerializer
+
+
+class InstructorUpdateSchema(BlankIsTextSchema):
+    target_class = InstructorUpdateInputSerializer
 
 
 __all__ = [

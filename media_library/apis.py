@@ -6,13 +6,10 @@ service and shapes the answer with an output serializer. A refused write raises 
 French message, so no view catches it.
 """
 
-from django.core.validators import RegexValidator
 from django.shortcuts import get_object_or_404
 from drf_spectacular.extensions import OpenApiSerializerExtension
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiRequest, extend_schema, extend_schema_field, extend_schema_view
+from drf_spectacular.utils import OpenApiRequest, extend_schema, extend_schema_view
 from rest_framework import serializers, status
-from rest_framework.fields import empty
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,6 +18,7 @@ from studio.parsers import JSON_OR_MULTIPART
 from studio.permissions import IsStudioStaff
 
 from . import selectors, services
+from .fields import OptionalBooleanField, TextField, UploadField, WebUrlField, form_schema
 from .models import Media, SliderImage, SlideshowImage
 from .services import MSG_MEDIA_REQUIRED, MSG_MEDIA_URL_INVALID, MSG_SLIDER_REQUIRED, MSG_SLIDESHOW_REQUIRED
 
@@ -38,62 +36,7 @@ def _required(message: str) -> dict[str, str]:
 IMAGES = "image/jpeg, image/png, image/gif"
 IMAGES_WEBP = f"{IMAGES}, image/webp"
 MEDIA_FILES = f"{IMAGES_WEBP}, video/mp4, video/quicktime, video/webm"
-NO_NUL = RegexValidator(r"^[^\x00]*$", message="Le caractère nul n’est pas autorisé.")
-
-
-class TextField(serializers.CharField):
-    """Text without NUL characters (DRF refuses them; the schema says so); a JSON number or boolean is not text.
-    Unless blank is allowed, something other than spaces (they are trimmed)."""
-
-    def get_value(self, dictionary):
-        # A multipart field sent empty is the empty text (refused unless blank is allowed), not an absent field.
-        return dictionary.get(self.field_name, empty)
-
-    def __init__(self, **kwargs):
-        not_blank = RegexValidator(r"^[^\x00]*\S[^\x00]*$", message=kwargs.get("error_messages", {}).get("blank"))
-        kwargs["validators"] = [NO_NUL if kwargs.get("allow_blank") else not_blank]
-        super().__init__(**kwargs)
-
-    def run_validation(self, data=serializers.empty):
-        # The length the schema states is the length sent, before the spaces around are trimmed.
-        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
-            self.fail("max_length", max_length=self.max_length, length=len(data))
-        return super().run_validation(data)
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
 # --- Input ----------------------------------------------------------------------------------------------------
-
-
-@extend_schema_field(OpenApiTypes.BINARY)
-class UploadField(serializers.FileField):
-    """An uploaded file, checked afterwards by its content and size (media_library.uploads, with its own French
-    messages, an empty file included). A text value in its place (a form sending back the stored URL) is no new
-    file."""
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("allow_empty_file", True)
-        super().__init__(**kwargs)
-
-    def to_internal_value(self, data):
-        if isinstance(data, str):
-            return None
-        return super().to_internal_value(data)
-
-
-class OptionalBooleanField(serializers.BooleanField):
-    """`true` or `false` (as a form sends them); absent from a form means unchanged, not False (DRF's default)."""
-
-    default_empty_html = empty
-
-    def to_internal_value(self, data):
-        if data in (True, False, "true", "false"):
-            return data in (True, "true")
-        self.fail("invalid", input=data)
 
 
 class SlideshowImageUpdateInput(serializers.Serializer):
@@ -123,13 +66,7 @@ class MediaInput(serializers.Serializer):
     description = TextField(required=False, allow_blank=True)
     media_type = serializers.ChoiceField(choices=Media.MediaType.choices, required=False)
     file = UploadField(required=False, help_text="Photo (JPEG, PNG, GIF, WebP) ou vidéo (MP4, MOV, WebM).")
-    external_url = serializers.URLField(
-        max_length=500,
-        required=False,
-        allow_blank=True,
-        validators=[RegexValidator(r"^(https?://.*)?$", message=MSG_MEDIA_URL_INVALID)],
-        error_messages={"invalid": MSG_MEDIA_URL_INVALID},
-    )
+    external_url = WebUrlField(max_length=500, required=False, allow_blank=True, message=MSG_MEDIA_URL_INVALID)
     poster = UploadField(required=False, help_text="Affiche d'une vidéo : JPEG, PNG, GIF ou WebP.")
     home_background = OptionalBooleanField(required=False)
 
@@ -138,7 +75,32 @@ class MediaUpdateInput(MediaInput):
     """An edit may keep the stored file: neither a file nor a URL is needed then."""
 
 
-class MediaInputSchema(OpenApiSerializerExtension):
+class FormSchema(OpenApiSerializerExtension):
+    """These inputs come as multipart forms: `form_schema` says what a form's parts can be."""
+
+    target_class = SlideshowImageUpdateInput
+
+    def map_serializer(self, auto_schema, direction):
+        return form_schema(super().map_serializer(auto_schema, direction))
+
+
+class SlideshowCreateFormSchema(FormSchema):
+    target_class = SlideshowImageCreateInput
+
+
+class SliderFormSchema(FormSchema):
+    target_class = SliderImageUpdateInput
+
+
+class SliderCreateFormSchema(FormSchema):
+    target_class = SliderImageCreateInput
+
+
+class MediaUpdateFormSchema(FormSchema):
+    target_class = MediaUpdateInput
+
+
+class MediaInputSchema(FormSchema):
     """The schema states SPEC.md 5's rule for a new item: a file or a URL."""
 
     target_class = MediaInput
@@ -229,6 +191,8 @@ class _MediaLibraryView(APIView):
 
     @staticmethod
     def payload(serializer_class, request) -> dict:
+        if request.content_type.startswith("multipart/form-data") and not request.data:
+            raise services.MediaError.of("form_empty")  # a form without any part: the schemas say minProperties 1
         data = serializer_class(data=request.data)
         data.is_valid(raise_exception=True)
         return data.validated_data

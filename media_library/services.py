@@ -8,12 +8,11 @@ transaction commits.
 import re
 from typing import ClassVar
 
-from django.core.exceptions import ValidationError
-from django.core.validators import URLValidator
 from django.db import transaction
 
 from studio.errors import CONFLICT, ApplicationError
 
+from .fields import WEB_URL
 from .images import delete_files, rendition_names, store_file, store_picture, store_slideshow_picture
 from .models import Media, SliderImage, SlideshowImage
 from .uploads import (
@@ -33,6 +32,8 @@ MSG_SLIDESHOW_REQUIRED = "Veuillez sélectionner une image."
 MSG_MEDIA_REQUIRED = "Veuillez ajouter un titre et un fichier ou une URL."
 MSG_MEDIA_URL_INVALID = "L'URL doit commencer par http:// ou https://."
 MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE = "La vidéo de fond de l'accueil doit être un fichier vidéo."
+# A multipart body that carries no field at all (not even an unknown one): nothing a form sends (issue 17).
+MSG_FORM_EMPTY = "Le formulaire envoyé ne contient aucun champ."
 
 YOUTUBE_ID = re.compile(
     r"^https?://(?:www\.|m\.)?(?:youtube\.com/(?:watch\?(?:.*&)?v=|embed/|shorts/)|youtu\.be/)([A-Za-z0-9_-]{11})"
@@ -50,6 +51,7 @@ class MediaError(ApplicationError):
         "media_required": MSG_MEDIA_REQUIRED,
         "media_url_invalid": MSG_MEDIA_URL_INVALID,
         "home_background_needs_video_file": MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE,
+        "form_empty": MSG_FORM_EMPTY,
     }
 
 
@@ -75,7 +77,8 @@ def _after_commit_delete(names) -> None:
 def _save_or_cleanup(instance, written: list[str]):
     try:
         with transaction.atomic():
-            instance.full_clean(exclude=["image", "file", "poster"])
+            # The files were checked by their bytes, the URL by _check_url (not Django's stricter URLValidator).
+            instance.full_clean(exclude=["image", "file", "poster", "external_url"])
             instance.save()
     except Exception:
         delete_files(written)
@@ -182,12 +185,10 @@ def slider_image_delete(*, slider_image: SliderImage) -> None:
 
 
 def _check_url(external_url: str) -> str:
+    """An http(s) address as the API's schema states it (media_library.fields.WEB_URL), or ''."""
     url = _clean(external_url)
-    if url:
-        try:
-            URLValidator(schemes=["http", "https"])(url)
-        except ValidationError as error:
-            raise MediaError.of("media_url_invalid", field="external_url") from error
+    if url and not WEB_URL.match(url):
+        raise MediaError.of("media_url_invalid", field="external_url")
     return url
 
 
@@ -205,10 +206,12 @@ def _store_media_file(file):
     raise UploadRejected(MSG_MEDIA_TYPES)
 
 
+def _check_poster(poster):
+    return check_image(poster, formats=IMAGE_FORMATS_WEBP, type_message=MSG_IMAGE_TYPES_WEBP)
+
+
 def _store_poster(poster):
-    return store_picture(
-        check_image(poster, formats=IMAGE_FORMATS_WEBP, type_message=MSG_IMAGE_TYPES_WEBP), folder="media/posters"
-    )
+    return store_picture(_check_poster(poster), folder="media/posters")
 
 
 def _media_type_for(requested: str | None, external_url: str) -> str:
@@ -255,6 +258,8 @@ def media_create(
             media.poster = stored_poster.name
             written.extend(stored_poster.names)
             _apply_picture(media, stored_poster)
+        elif poster:  # a photo keeps no poster, but what is sent as one is still checked by its bytes
+            _check_poster(poster)
         if home_background and not _is_video_file(media):
             raise MediaError.of("home_background_needs_video_file", field="home_background")
         with transaction.atomic():
@@ -315,6 +320,8 @@ def media_update(
             media.poster = stored_poster.name
             written.extend(stored_poster.names)
             _apply_picture(media, stored_poster)
+        elif poster:
+            _check_poster(poster)
         wants_background = media.home_background if home_background is None else home_background
         if wants_background and not _is_video_file(media):  # the item holds no video file: a conflict with it
             raise MediaError.of("home_background_needs_video_file", field="home_background", status=CONFLICT)

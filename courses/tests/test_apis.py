@@ -393,3 +393,43 @@ def test_an_empty_reduction_text_is_refused_null_is_none(api_client, staff):
     assert response.status_code == 400 and "reduction_percentage" in response.json()["errors"]
     response = api_client.put(f"/api/tarifs/{tariff.pk}", {"reduction_percentage": None}, format="json")
     assert response.status_code == 200 and response.json()["reduction_percentage"] is None
+
+
+# --- What schemathesis found (issue 17): the schema and the server agree --------------------------------------
+
+LONG_LABELS_URL = "https://" + "0" * 63 + "." + "a" * 63 + ".a"
+
+
+def test_a_video_url_is_any_http_address_the_schema_pattern_allows(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post(
+        "/api/courses", {"title": "Pole", "description": "Cours", "videoUrl": LONG_LABELS_URL}, format="json"
+    )
+    assert response.status_code == 201 and response.json()["video_url"] == LONG_LABELS_URL
+
+
+@pytest.mark.parametrize("url", [" https://vimeo.com/1", "https://vimeo.com/1\n", "javascript:alert(1)", "vimeo.com"])
+def test_a_video_url_outside_the_pattern_is_refused(url, api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.post("/api/courses", {"title": "Pole", "description": "Cours", "video_url": url})
+    assert response.status_code == 400 and "video_url" in response.json()["errors"]
+    assert not Course.objects.exists()
+
+
+def test_a_form_without_any_field_is_refused(api_client, staff):
+    course = CourseFactory(title="Avant")
+    api_client.force_authenticate(staff)
+    body = b"--b\r\n[]--b--\r\n"
+    response = api_client.generic(
+        "PUT", f"/api/courses/{course.pk}", body, content_type="multipart/form-data; boundary=b"
+    )
+    assert response.status_code == 400 and response.json()["code"] == "form_empty"
+    assert response.json()["error"] == services.MSG_FORM_EMPTY
+
+
+@pytest.mark.parametrize(("field", "value"), [("reduction_percentage", -2.220446049250313e-16), ("price", -1e-9)])
+def test_a_negative_amount_however_small_is_refused(field, value, api_client, staff):
+    tariff = TariffFactory()
+    api_client.force_authenticate(staff)
+    response = api_client.put(f"/api/tarifs/{tariff.pk}", {field: value}, format="json")
+    assert response.status_code == 400 and field in response.json()["errors"]

@@ -356,3 +356,40 @@ def test_an_ftp_url_is_refused_at_the_boundary(as_staff):
     response = as_staff.post("/api/media", {"title": "Clip", "external_url": "ftp://example.com/a"}, format="multipart")
     assert response.status_code == 400 and response.json()["error"] == services.MSG_MEDIA_URL_INVALID
     assert response.json()["errors"]["external_url"] == [services.MSG_MEDIA_URL_INVALID]
+
+
+# --- What schemathesis found (issue 17): the schema and the server agree --------------------------------------
+
+
+def test_an_external_url_is_any_http_address_the_schema_pattern_allows(as_staff):
+    url = "https://" + "0" * 63 + "." + "a" * 63 + ".a"
+    response = as_staff.post("/api/media", {"title": "Clip", "external_url": url}, format="multipart")
+    assert response.status_code == 201 and response.json()["external_url"] == url
+
+
+def test_an_external_url_with_spaces_around_is_refused(as_staff):
+    response = as_staff.post(
+        "/api/media", {"title": "Clip", "external_url": " https://vimeo.com/1"}, format="multipart"
+    )
+    assert response.status_code == 400 and response.json()["error"] == services.MSG_MEDIA_URL_INVALID
+
+
+def test_a_form_without_any_field_is_refused(as_staff):
+    slide = _slide()
+    response = as_staff.generic(
+        "PUT",
+        f"/api/slideshow-images/{slide.pk}",
+        b"--b\r\n[]--b--\r\n",
+        content_type="multipart/form-data; boundary=b",
+    )
+    assert response.status_code == 400 and response.json()["code"] == "form_empty"
+    assert response.json()["error"] == services.MSG_FORM_EMPTY
+
+
+def test_a_poster_is_checked_by_its_bytes_even_for_a_photo(as_staff, stored_files):
+    poster = files.upload("poster.jpg", b"\xf3\xa4\xab\x98\x7f", "image/jpeg")
+    response = as_staff.post(
+        "/api/media", {"title": "Gala", "file": files.jpeg(), "poster": poster}, format="multipart"
+    )
+    assert response.status_code == 400
+    assert not Media.objects.exists()
