@@ -133,3 +133,30 @@ def send_waitlist_email(*, kind: str, entry_id: int) -> None:
         topic="waitlist",
         topic_id=entry.pk,
     )
+
+
+SUBJECT_REMINDER = {
+    "day_before": "Rappel : votre cours {title} demain à {time}",
+    "cancellation_deadline": "Annulation gratuite possible jusqu'à {deadline} pour votre cours {title}",
+}
+
+
+def send_reservation_reminder(*, reservation_id: int, kind: str, now) -> None:
+    """A reminder of a booked class (issue 21): the day before, or before the free cancellation closes."""
+    from .services.reminders import reminder_context
+
+    reservation = Reservation.objects.select_related("session__course", "user").get(pk=reservation_id)
+    context = reminder_context(reservation, now=now)
+    subject = SUBJECT_REMINDER[kind].format(
+        title=reservation.session.course.title,
+        time=f"{context['start']:%H:%M}",
+        deadline=f"{context['deadline']:%H:%M}",
+    )
+    send_templated_email(
+        to=reservation.email or reservation.user.email,
+        subject=subject,
+        template=f"bookings_reminder_{kind}",
+        context=context,
+        topic="reminder",
+        topic_id=reservation.pk,
+    )

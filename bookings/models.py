@@ -399,3 +399,52 @@ class Attendance(models.Model):
 
     def __str__(self):
         return f"{self.reservation} – {self.get_status_display()}"
+
+
+class BookingPreferences(models.Model):
+    """A member's booking preferences (issue 21, DECISIONS.md 29): the two reminder e-mails, each switchable on the
+    profile, and the secret token of their personal iCalendar feed (None until they ask for it; a new one revokes
+    the old URL). Absent row = the defaults (both reminders on, no feed)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="booking_preferences", verbose_name="membre"
+    )
+    remind_day_before = models.BooleanField("rappel 24 heures avant le cours", default=True)
+    remind_cancellation_deadline = models.BooleanField("rappel avant la fin de l'annulation gratuite", default=True)
+    calendar_token = models.CharField(
+        "jeton du calendrier personnel", max_length=64, null=True, blank=True, unique=True
+    )
+    calendar_token_created_at = models.DateTimeField("lien de calendrier créé le", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "préférences de réservation"
+        verbose_name_plural = "préférences de réservation"
+
+    def __str__(self):
+        return f"Préférences de {self.user}"
+
+
+class ReminderKind(models.TextChoices):
+    DAY_BEFORE = "day_before", "24 heures avant"
+    CANCELLATION_DEADLINE = "cancellation_deadline", "Fin de l'annulation gratuite"
+
+
+class ReservationReminder(models.Model):
+    """A reminder e-mail sent for a reservation: one row per kind, so the scheduler sends each once (issue 21)."""
+
+    reservation = models.ForeignKey(
+        Reservation, on_delete=models.CASCADE, related_name="reminders", verbose_name="réservation"
+    )
+    kind = models.CharField("rappel", max_length=30, choices=ReminderKind.choices)
+    sent_at = models.DateTimeField("envoyé le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "rappel envoyé"
+        verbose_name_plural = "rappels envoyés"
+        constraints = [
+            models.UniqueConstraint(fields=["reservation", "kind"], name="reminder_once_per_reservation_and_kind"),
+            models.CheckConstraint(condition=models.Q(kind__in=ReminderKind.values), name="reminder_kind_valid"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} – {self.reservation_id}"

@@ -29,3 +29,13 @@ def waitlist_offers_sweep() -> int:
     from .services.waitlist import waitlist_sweep
 
     return waitlist_sweep()
+
+
+@cron("*/5 * * * *")
+@task
+def reminders_send() -> int:
+    """Every 5 minutes: the reminders due (24 h before a class, before the free cancellation closes), each sent once
+    even when two schedulers run it (a unique row per reservation and kind, DECISIONS.md 41)."""
+    from .services.reminders import reminders_send_due
+
+    return reminders_send_due()
