@@ -20,7 +20,7 @@ MAX_FEED_DAYS = 400  # a year view at most: the feed stays bounded whatever the 
 
 
 def _parse_range_bound(raw: str | None) -> datetime | None:
-    if not raw:
+    if raw is None:  # absent; sent empty is no date (refused below)
         return None
     text = raw.strip().replace(" ", "+")  # an unencoded "+02:00" arrives as " 02:00"
     try:

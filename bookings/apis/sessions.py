@@ -317,7 +317,7 @@ class CourseSessionListApi(APIView):
     def _staff_list(self, request, now):
         ordering = "-start" if request.query_params.get("ordering", "date").startswith("-") else "start"
         qs = selectors.sessions_staff_page_list(ordering=ordering)
-        if request.query_params.get("start") or request.query_params.get("end"):
+        if "start" in request.query_params or "end" in request.query_params:
             start, end = parse_feed_range(request.query_params)
             qs = qs.filter(start__lt=end, end__gt=start)
         paginator = CheckedPagination()

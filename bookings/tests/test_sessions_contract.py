@@ -67,6 +67,13 @@ def test_feed_range_rule_the_schema_cannot_state_is_refused(api_client):
         assert response.status_code == 400 and response.json()["error"] == apis.MSG_RANGE_INVALID
 
 
+def test_an_empty_date_is_no_date(api_client, staff_client):
+    """`?start=` is not a date (the schema's format): refused, not read as absent."""
+    for params in ({"start": ""}, {"end": ""}, {"view": "staff", "start": ""}):
+        response = staff_client.get(FEED, params)
+        assert response.status_code == 400 and response.json()["error"] == apis.MSG_RANGE_INVALID
+
+
 def test_old_dates_are_written_as_rfc3339(staff_client):
     course = CourseFactory(duration=75)
     body = {"course_id": course.pk, "date": "0097-01-29T04:33:25.174530+18:42", "instructor": "H"}
