@@ -116,3 +116,22 @@ def test_the_lists_take_a_fixed_number_of_queries(
     api_client.force_authenticate(member)
     with django_assert_max_num_queries(6):
         assert len(api_client.get(MINE).json()) == 1
+
+
+def test_the_profile_shows_the_subscription_and_pay_now_when_unpaid(client, api_client, member, annual):  # noqa: F811
+    with freeze_time("2030-01-10 10:00:00"):
+        subscription = buy(api_client, member, annual)
+    with freeze_time("2030-01-11 10:00:00"):
+        client.force_login(member)
+        page = client.get("/user/profile").content.decode()
+    assert "Mes abonnements payés par mois" in page and "Abonnement annuel illimité" in page
+    assert "1 période payée sur 12 · 11 restantes" in page
+    assert "Prochaine échéance : 55.00 € le 10/02/2030" in page or "Prochaine échéance : 55,00 € le 10/02/2030" in page
+    assert 'data-island="subscription-pay"' not in page
+    Subscription.objects.filter(pk=subscription.pk).update(simulated_card_declines=True)
+    with freeze_time("2030-02-10 07:00:00"):
+        run_due_jobs("2030-02-10")
+        client.force_login(member)
+        page = client.get("/user/profile").content.decode()
+    assert "Impayé" in page and "nouvel essai le 13/02/2030" in page
+    assert 'data-island="subscription-pay"' in page
