@@ -173,6 +173,9 @@ class SessionOutput(serializers.Serializer):
     price_per_participant = serializers.DecimalField(max_digits=8, decimal_places=2)
     is_full = serializers.BooleanField()
     is_past = serializers.BooleanField()
+    status = serializers.CharField(help_text="scheduled | cancelled (annulé par le studio).")
+    status_label = serializers.CharField(help_text="« Programmé » ou « Annulé ».")
+    cancellation_reason = serializers.CharField(allow_blank=True)
     my_reservation = MyReservationOutput(allow_null=True)
 
 

@@ -53,7 +53,8 @@ MSG_MAX_BELOW_TAKEN = "Impossible de descendre sous {taken} place(s) : elles son
 MSG_LEVEL_INVALID = "Le niveau doit être Débutant, Intermédiaire, Avancé ou Tous niveaux."
 MSG_PRICE_INVALID = "Le prix par participant doit être un montant positif."
 MSG_SESSION_HAS_RESERVATIONS = (
-    "Impossible de supprimer cette session : elle a déjà des réservations. Modifiez-la plutôt."
+    "Impossible de supprimer cette session : elle a déjà des réservations. Pour ne pas la donner, utilisez "
+    "« Annuler le cours » : les inscrits sont prévenus, remboursés ou recrédités."
 )
 
 

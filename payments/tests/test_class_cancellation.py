@@ -226,3 +226,26 @@ def test_the_waiting_list_is_cleared(other_member):
     course_session_cancel(session_id=session.pk, reason=REASON)
     entry.refresh_from_db()
     assert entry.status == WaitlistStatus.EXPIRED and entry.ended_at is not None
+
+
+def test_a_cancelled_class_shows_annule_in_the_calendar_and_the_staff_list(api_client, staff, booked_class):
+    session, *_ = booked_class
+    course_session_cancel(session_id=session.pk, reason=REASON)
+    feed = api_client.get("/api/course-sessions", {"start": f"{session.start:%Y-%m-%d}"}).json()
+    event = next(e for e in feed if e["id"] == session.pk)
+    assert event["status"] == "cancelled" and event["status_label"] == "Annulé"
+    assert event["cancellation_reason"] == REASON
+    api_client.force_authenticate(staff)
+    rows = api_client.get("/api/course-sessions", {"view": "staff"}).json()["results"]
+    assert next(r for r in rows if r["id"] == session.pk)["status_label"] == "Annulé"
+
+
+def test_deleting_a_booked_session_points_to_annuler_le_cours(api_client, staff, booked_class):
+    session, *_ = booked_class
+    api_client.force_authenticate(staff)
+    response = api_client.delete(f"/api/course-sessions/{session.pk}")
+    assert response.status_code == 409
+    assert response.json()["error"] == (
+        "Impossible de supprimer cette session : elle a déjà des réservations. Pour ne pas la donner, utilisez "
+        "« Annuler le cours » : les inscrits sont prévenus, remboursés ou recrédités."
+    )

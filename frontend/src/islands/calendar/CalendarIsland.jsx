@@ -18,7 +18,7 @@ import Modal from "../../components/Modal.jsx";
 import { notify } from "../../components/toast.jsx";
 import ReservationForm from "./ReservationForm.jsx";
 import WaitlistPanel from "./WaitlistPanel.jsx";
-import { LABEL_FULL, MSG_ALREADY_RESERVED, MSG_FULL, MSG_LOAD_ERROR, MSG_LOGIN_TO_RESERVE, MSG_PAST, clickOutcome, seatsLabel } from "./messages.js";
+import { LABEL_CANCELLED, LABEL_FULL, MSG_ALREADY_RESERVED, MSG_CANCELLED, MSG_FULL, MSG_LOAD_ERROR, MSG_LOGIN_TO_RESERVE, MSG_PAST, clickOutcome, seatsLabel } from "./messages.js";
 
 const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, classicThemePlugin];
 export const PHONE_MAX_WIDTH = 639;
@@ -44,8 +44,8 @@ function usePhone() {
   return phone;
 }
 const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false };
-const NOTICE_TITLES = { past: "Erreur", full: "Session complète", reserved: "Déjà réservé" };
-const NOTICE_TEXT = { past: MSG_PAST, full: MSG_FULL, reserved: MSG_ALREADY_RESERVED };
+const NOTICE_TITLES = { past: "Erreur", full: "Session complète", reserved: "Déjà réservé", cancelled: "Cours annulé" };
+const NOTICE_TEXT = { past: MSG_PAST, full: MSG_FULL, reserved: MSG_ALREADY_RESERVED, cancelled: MSG_CANCELLED };
 
 function toEvent(session) {
   return {
@@ -53,7 +53,10 @@ function toEvent(session) {
     title: session.course_title,
     start: session.date,
     end: session.end_date,
-    classNames: [session.seats_left <= 0 ? "session-full" : "session-open", session.my_reservation ? "session-mine" : ""].filter(Boolean),
+    classNames: [
+      session.status === "cancelled" ? "session-cancelled" : session.seats_left <= 0 ? "session-full" : "session-open",
+      session.my_reservation ? "session-mine" : "",
+    ].filter(Boolean),
     extendedProps: { session },
   };
 }
@@ -61,11 +64,16 @@ function toEvent(session) {
 function EventContent({ event, timeText }) {
   const session = event.extendedProps.session;
   const full = session.seats_left <= 0;
+  const cancelled = session.status === "cancelled";
   return (
     <div className="session-event" data-session-id={session.id}>
       <span className="session-event-time">{timeText}</span> <strong className="session-event-title">{event.title}</strong>
       <span className="session-event-instructor">{session.instructor}</span>
-      <span className={full ? "session-event-seats is-full" : "session-event-seats"}>{full ? LABEL_FULL : seatsLabel(session.seats_left)}</span>
+      {cancelled ? (
+        <span className="session-event-seats is-cancelled">{LABEL_CANCELLED}</span>
+      ) : (
+        <span className={full ? "session-event-seats is-full" : "session-event-seats"}>{full ? LABEL_FULL : seatsLabel(session.seats_left)}</span>
+      )}
       {session.my_reservation && <span className="session-event-mine">{session.my_reservation.status === "confirmed" ? "Réservé" : "En attente de paiement"}</span>}
     </div>
   );

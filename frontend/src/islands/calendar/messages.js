@@ -10,6 +10,9 @@ export const MSG_SENT = "✅ Réservation envoyée avec succès !";
 export const MSG_LOAD_ERROR = "Erreur lors du chargement des cours.";
 export const MSG_RESERVE_ERROR = "Erreur lors de la réservation.";
 export const LABEL_FULL = "Complet";
+// Issue 20: a class the studio cancelled stays in the calendar, marked "Annulé", and cannot be booked.
+export const LABEL_CANCELLED = "Annulé";
+export const MSG_CANCELLED = "Ce cours est annulé par le studio : il ne peut plus être réservé.";
 export const MSG_PASSES_LOAD_ERROR = "Vos cartes et abonnements n'ont pas pu être chargés : vous pouvez payer par carte bancaire.";
 export const LABEL_PAY_BY_CARD = "Payer par carte bancaire";
 
@@ -58,8 +61,9 @@ export function seatsLabel(seatsLeft) {
 
 export { formatLongDate as formatDate, formatTime } from "../../components/format.js";
 
-/** Which popup a click opens: "login" (toast), "past", "full", "reserved" or "reserve". */
+/** Which popup a click opens: "cancelled", "login" (toast), "past", "full", "reserved" or "reserve". */
 export function clickOutcome({ user, session, now = new Date() }) {
+  if (session.status === "cancelled") return "cancelled";
   if (!user) return "login";
   if (new Date(session.date) <= now) return "past";
   if (session.my_reservation && session.my_reservation.status === "confirmed") return "reserved";

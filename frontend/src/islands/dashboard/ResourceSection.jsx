@@ -82,7 +82,7 @@ export default function ResourceSection({ config, user }) {
     successTimer.current = setTimeout(() => setSuccess(""), SUCCESS_DISPLAY_MS);
   };
 
-  const ctx = { user, options };
+  const ctx = { user, options, reload };
   const openForm = (mode, row = null) => {
     setActionError("");
     const values = mode === "edit" ? config.toForm(row, ctx) : config.emptyValues?.(ctx) || {};

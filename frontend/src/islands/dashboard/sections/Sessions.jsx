@@ -13,6 +13,8 @@ import {
   MSG_SESSIONS_LOAD,
 } from "../messages.js";
 import ResourceSection from "../ResourceSection.jsx";
+import { AttendanceButton } from "./Attendance.jsx";
+import { ClassCancelActions, sessionStatusLabel } from "./CancelClass.jsx";
 import { LEVEL_OPTIONS } from "../options.js";
 import { SESSION_DEFAULT_PLACES, validateSession } from "../validation.js";
 
@@ -99,7 +101,14 @@ export const sessionsConfig = {
     { key: "instructor", label: "Professeur" },
     { key: "level", label: "Niveau" },
     { key: "attendees", label: "Inscrits", render: (row) => <AttendeesButton session={row} /> },
+    { key: "status", label: "Statut", render: sessionStatusLabel },
   ],
+  rowActions: (row, ctx) => (
+    <>
+      <AttendanceButton session={row} />
+      <ClassCancelActions session={row} onDone={ctx.reload} />
+    </>
+  ),
   fields: ({ options }) => [
     { name: "course_id", label: "Cours", type: "select", required: true, options: options.courses || [] },
     { name: "date", label: "Date et heure", type: "datetime-local", required: true },

@@ -1,0 +1,53 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { AttendanceButton, AttendanceSheet } from "./Attendance.jsx";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const json = (status, body) => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } }));
+
+const LINE = { reservation_id: 5, user_id: 9, first_name: "Emma", last_name: "Petit", email: "emma@example.fr", participants: 1, payment: "Carte bancaire", attendance: null, walk_in: false, no_shows: 2 };
+const SHEET = { session: { id: 3 }, counts: { booked: 1, present: 0, absent: 0, unmarked: 1 }, results: [LINE] };
+
+describe("dashboard attendance sheet (issue 20)", () => {
+  it("marks a member present and shows the counts and no-shows", async () => {
+    const fetchMock = vi.fn((url, options) =>
+      options?.method === "POST"
+        ? json(200, { ...SHEET, counts: { booked: 1, present: 1, absent: 0, unmarked: 0 }, results: [{ ...LINE, attendance: "present" }], message: "Présence enregistrée." })
+        : json(200, SHEET)
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    render(<AttendanceSheet sessionId={3} />);
+    await waitFor(() => expect(screen.getByText("Emma Petit")).toBeTruthy());
+    expect(screen.getByText("2 absence(s) au total")).toBeTruthy();
+    expect(screen.getByText("1 inscrit(s) · 0 présent(s) · 0 absent(s) · 1 à pointer")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Présent" }));
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe("Présence enregistrée."));
+    expect(screen.getByRole("button", { name: "Présent" }).getAttribute("aria-pressed")).toBe("true");
+    expect(fetchMock.mock.calls[1][0]).toBe("/api/course-sessions/3/attendance");
+    expect(JSON.parse(fetchMock.mock.calls[1][1].body)).toEqual({ reservation_id: 5, present: true });
+  });
+
+  it("adds a walk-in paid at the desk and shows refusals in French", async () => {
+    const fetchMock = vi.fn((url, options) =>
+      options?.method === "POST" ? json(404, { error: "Aucun compte n'existe avec cet e-mail : créez d'abord le compte de la personne." }) : json(200, SHEET)
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    render(<AttendanceSheet sessionId={3} />);
+    await waitFor(() => expect(screen.getByText("Emma Petit")).toBeTruthy());
+    fireEvent.change(screen.getByLabelText("E-mail de son compte"), { target: { value: " zoe@example.fr " } });
+    fireEvent.click(screen.getByLabelText("Payé à l'accueil"));
+    fireEvent.click(screen.getByRole("button", { name: "Ajouter et pointer présent" }));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Aucun compte n'existe avec cet e-mail : créez d'abord le compte de la personne."));
+    expect(fetchMock.mock.calls[1][0]).toBe("/api/course-sessions/3/walk-ins");
+    expect(JSON.parse(fetchMock.mock.calls[1][1].body)).toEqual({ email: "zoe@example.fr", participants: 1, paid_with: "desk" });
+  });
+
+  it("has no attendance for a cancelled class", () => {
+    const { container } = render(<AttendanceButton session={{ id: 3, status: "cancelled" }} />);
+    expect(container.textContent).toBe("");
+  });
+});
