@@ -403,3 +403,14 @@ def test_empty_list_parameters_are_refused(api_client, staff, query):
 def test_a_contact_name_must_be_text(api_client):
     response = api_client.post("/api/contact-messages", {**CONTACT, "name": 12}, format="json")
     assert response.status_code == 400 and "name" in response.json()["errors"]
+
+
+def test_an_empty_ordering_is_the_default_order_and_the_schema_accepts_it(api_client, staff):
+    """schemathesis: `?ordering=` is accepted by the server, so the schema must accept '' too (anyOf, not oneOf)."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    api_client.force_authenticate(staff)
+    assert api_client.get("/api/contact-messages?ordering=&unread=true").status_code == 200
+    parameters = SchemaGenerator().get_schema(request=None, public=True)["paths"]["/api/contact-messages"]["get"]
+    (ordering,) = [p for p in parameters["parameters"] if p["name"] == "ordering"]
+    assert "oneOf" not in ordering["schema"]
