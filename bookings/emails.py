@@ -1,73 +1,17 @@
-"""The bookings e-mails: the reservation confirmation with its .ics, and the EVJF/EVG request notifications."""
-
-from datetime import UTC
+"""The bookings e-mails: the reservation confirmation with its .ics (bookings/ics.py, the icalendar library), the
+EVJF/EVG request notifications, the waiting list's and the reminders."""
 
 from django.conf import settings
 from django.utils import timezone
 
 from studio.emails import send_templated_email
 
+from .ics import reservation_ics
 from .models import PartyReservation, Reservation
 
 SUBJECT_RESERVATION_CONFIRMED = "Votre réservation est confirmée"
 SUBJECT_PARTY_MEMBER = "Votre demande d'EVJF/EVG est bien reçue"
 SUBJECT_PARTY_STAFF = "Nouvelle demande d'EVJF/EVG"
-
-
-def _ics_escape(text: str) -> str:
-    return (
-        str(text).replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\r", "").replace("\n", "\\n")
-    )
-
-
-def _ics_fold(line: str) -> str:
-    """RFC 5545 3.1: lines longer than 75 octets are folded with CRLF + space."""
-    encoded = line.encode("utf-8")
-    if len(encoded) <= 75:
-        return line
-    parts, current = [], b""
-    for char in line:
-        piece = char.encode("utf-8")
-        if len(current) + len(piece) > (75 if not parts else 74):
-            parts.append(current.decode("utf-8"))
-            current = b""
-        current += piece
-    parts.append(current.decode("utf-8"))
-    return "\r\n ".join(parts)
-
-
-def reservation_ics(reservation: Reservation) -> str:
-    """A one-event iCalendar file (UTC times) for a confirmed reservation."""
-    session = reservation.session
-    fmt = "%Y%m%dT%H%M%SZ"
-    studio = settings.STUDIO
-    location = f"{studio['name']}, {studio['address']}, {studio['postal_code']} {studio['city']}"
-    description = (
-        f"{reservation.participants} participant(s) – {reservation.total_amount} € – professeur : {session.instructor}"
-    )
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        f"PRODID:-//{_ics_escape(studio['name'])}//Réservations//FR",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        "BEGIN:VEVENT",
-        f"UID:reservation-{reservation.pk}@{settings.SITE_URL.split('://')[-1].split('/')[0]}",
-        f"DTSTAMP:{_utc(timezone.now()):{fmt}}",
-        f"DTSTART:{_utc(session.start):{fmt}}",
-        f"DTEND:{_utc(session.end):{fmt}}",
-        f"SUMMARY:{_ics_escape(session.course.title)}",
-        f"DESCRIPTION:{_ics_escape(description)}",
-        f"LOCATION:{_ics_escape(location)}",
-        "STATUS:CONFIRMED",
-        "END:VEVENT",
-        "END:VCALENDAR",
-    ]
-    return "\r\n".join(_ics_fold(line) for line in lines) + "\r\n"
-
-
-def _utc(value):
-    return value.astimezone(UTC)
 
 
 def send_reservation_confirmation(*, reservation_id: int) -> None:

@@ -1,14 +1,17 @@
 from django.urls import path
 
 from . import apis, views
+from .apis import calendar_feed as calendar_feed_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
 from .apis.class_cancellation import CourseSessionCancelApi
+from .apis.series import CourseSessionSeriesApi
 
 urlpatterns = [
     path("courses/calendar", views.calendar_page, name="calendar"),
     path("evjf-evg", views.party_page, name="evjf-evg"),
     path("my-courses", views.my_courses_page, name="my-courses"),
+    path("calendar/<str:token>.ics", calendar_feed_apis.calendar_feed, name="calendar-feed"),
 ]
 
 api_urlpatterns = [
@@ -19,6 +22,7 @@ api_urlpatterns = [
         apis.CourseSessionAttendeesApi.as_view(),
         name="api-course-session-attendees",
     ),
+    path("course-sessions/series", CourseSessionSeriesApi.as_view(), name="api-course-sessions-series"),
     path(
         "course-sessions/<int:session_id>/attendance",
         CourseSessionAttendanceApi.as_view(),
@@ -40,6 +44,12 @@ api_urlpatterns = [
         name="api-course-session-waitlist",
     ),
     path("waitlist/mine", waitlist_apis.MyWaitlistApi.as_view(), name="api-waitlist-mine"),
+    path("booking-preferences", calendar_feed_apis.BookingPreferencesApi.as_view(), name="api-booking-preferences"),
+    path(
+        "booking-preferences/calendar-link",
+        calendar_feed_apis.CalendarLinkApi.as_view(),
+        name="api-booking-preferences-calendar-link",
+    ),
     path("reservations-courses", apis.ReservationCourseCreateApi.as_view(), name="api-reservations-courses"),
     path(
         "reservations-courses/<int:reservation_id>/cancel",

@@ -1,5 +1,6 @@
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import call_command
@@ -168,7 +169,10 @@ def test_confirm_is_idempotent_and_mails_once_with_an_ics(member, mailoutbox, dj
     name, content, mimetype = mail.attachments[0]
     assert name.endswith(".ics") and mimetype == "text/calendar"
     assert "BEGIN:VEVENT" in content and f"SUMMARY:{session.course.title}" in content
-    assert "DTSTART:" + session.start.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ") in content
+    # Built with the icalendar library since issue 21: Europe/Paris local time with its VTIMEZONE, same instant.
+    paris = session.start.astimezone(ZoneInfo("Europe/Paris"))
+    assert "DTSTART;TZID=Europe/Paris:" + paris.strftime("%Y%m%dT%H%M%S") in content and "BEGIN:VTIMEZONE" in content
+    assert session.start.astimezone(UTC) == paris.astimezone(UTC)
 
 
 def test_confirm_unknown_reservation():

@@ -1,0 +1,113 @@
+"""Reminder switches and the personal calendar feed (issue 21, DECISIONS.md 29).
+
+`GET|PATCH /api/booking-preferences` (member): the two reminder switches and the member's secret feed URL (null until
+asked for). `POST /api/booking-preferences/calendar-link` (member): a new secret URL; the old one answers 404 from
+then on. `GET /calendar/<token>.ics` (anyone holding the secret): the member's upcoming bookings, Europe/Paris times,
+built on each request so it follows every booking, cancellation and class the studio cancels.
+"""
+
+from django.conf import settings
+from django.db.models import Q
+from django.http import Http404, HttpResponse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..ics import member_feed_ics
+from ..models import BookingPreferences, Reservation, ReservationStatus
+from ..services.reminders import (
+    MSG_PREFERENCES_SAVED,
+    booking_preferences_get,
+    booking_preferences_update,
+    calendar_token_regenerate,
+)
+from .common import _messages
+
+MSG_SWITCH_INVALID = "Chaque rappel s'active ou se désactive par vrai ou faux."
+MSG_CALENDAR_LINK_RENEWED = "Nouveau lien créé : l'ancien ne fonctionne plus."
+
+
+def _switch(help_text: str):
+    return serializers.BooleanField(
+        required=False, help_text=help_text, error_messages=_messages(MSG_SWITCH_INVALID, "invalid", "null")
+    )
+
+
+class BookingPreferencesInput(serializers.Serializer):
+    remind_day_before = _switch("E-mail de rappel 24 heures avant chaque cours réservé.")
+    remind_cancellation_deadline = _switch("E-mail avant la fin de l'annulation gratuite.")
+
+
+class BookingPreferencesOutput(serializers.Serializer):
+    remind_day_before = serializers.BooleanField()
+    remind_cancellation_deadline = serializers.BooleanField()
+    calendar_url = serializers.URLField(allow_null=True, help_text="Lien secret de votre calendrier (iCalendar).")
+    message = serializers.CharField(required=False)
+
+
+def preferences_data(prefs: BookingPreferences, message: str | None = None) -> dict:
+    data = {
+        "remind_day_before": prefs.remind_day_before,
+        "remind_cancellation_deadline": prefs.remind_cancellation_deadline,
+        "calendar_url": f"{settings.SITE_URL}/calendar/{prefs.calendar_token}.ics" if prefs.calendar_token else None,
+    }
+    if message:
+        data["message"] = message
+    return data
+
+
+class BookingPreferencesApi(APIView):
+    permission_classes = [IsAuthenticated]
+    serializer_class = BookingPreferencesInput
+
+    @extend_schema(operation_id="booking_preferences_get", responses=BookingPreferencesOutput)
+    def get(self, request):
+        return Response(preferences_data(booking_preferences_get(user=request.user)))
+
+    @extend_schema(
+        operation_id="booking_preferences_update", request=BookingPreferencesInput, responses=BookingPreferencesOutput
+    )
+    def patch(self, request):
+        serializer = BookingPreferencesInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        prefs = booking_preferences_update(user=request.user, **serializer.validated_data)
+        return Response(preferences_data(prefs, MSG_PREFERENCES_SAVED))
+
+
+class CalendarLinkApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="booking_preferences_calendar_link", request=None, responses=BookingPreferencesOutput)
+    def post(self, request):
+        prefs = calendar_token_regenerate(user=request.user)
+        return Response(preferences_data(prefs, MSG_CALENDAR_LINK_RENEWED))
+
+
+def member_feed_reservations(*, user_id: int, now):
+    """The member's upcoming bookings for the feed, and those of classes the studio cancelled (shown cancelled)."""
+    return (
+        Reservation.objects.filter(user_id=user_id, session__end__gt=now)
+        .filter(
+            Q(status=ReservationStatus.CONFIRMED) | Q(status=ReservationStatus.CANCELLED, session__status="cancelled")
+        )
+        .select_related("session__course")
+        .order_by("session__start", "pk")
+    )
+
+
+@require_GET
+def calendar_feed(request, token: str):
+    """The personal feed behind its secret: 404 for a token that is not (or no longer) a member's."""
+    user_id = BookingPreferences.objects.filter(calendar_token=token).values_list("user_id", flat=True).first()
+    if user_id is None or not token:
+        raise Http404
+    body = member_feed_ics(member_feed_reservations(user_id=user_id, now=timezone.now()))
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="mes-cours.ics"'
+    response["Cache-Control"] = "private, no-store"
+    response["X-Robots-Tag"] = "noindex"
+    return response

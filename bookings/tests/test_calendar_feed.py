@@ -1,0 +1,112 @@
+"""The personal calendar feed and the reminder switches (issue 21, DECISIONS.md 29)."""
+
+import re
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+import icalendar
+import pytest
+from django.utils import timezone
+
+from bookings import services
+from bookings.models import ReservationStatus
+from bookings.tests.factories import ReservationFactory
+from courses.tests.factories import CourseFactory, CourseSessionFactory
+
+PREFS = "/api/booking-preferences"
+PARIS = ZoneInfo("Europe/Paris")
+pytestmark = pytest.mark.django_db
+
+
+def strict_rfc5545(body: bytes) -> None:
+    """What a strict parser refuses: bare LF, lines over 75 octets, unbalanced components, missing required
+    properties, a TZID with no VTIMEZONE."""
+    assert body.endswith(b"\r\n") and b"\n" not in body.replace(b"\r\n", b"")
+    lines = body.split(b"\r\n")[:-1]
+    assert all(len(line) <= 75 for line in lines)
+    unfolded = body.replace(b"\r\n ", b"").decode("utf-8").split("\r\n")[:-1]
+    stack = []
+    for line in unfolded:
+        assert re.match(r"^[A-Z0-9-]+[;:]", line), line
+        if line.startswith("BEGIN:"):
+            stack.append(line[6:])
+        elif line.startswith("END:"):
+            assert stack.pop() == line[4:]
+    assert stack == []
+    text = "\r\n".join(unfolded)
+    assert "VERSION:2.0" in text and "PRODID:" in text
+    for event in text.split("BEGIN:VEVENT")[1:]:
+        assert "UID:" in event and "DTSTAMP:" in event and "DTSTART" in event
+    for tzid in set(re.findall(r"TZID=([^:;]+)", text)):
+        assert f"TZID:{tzid}" in text
+
+
+def _feed_url(client, member):
+    client.force_authenticate(member)
+    return client.post(f"{PREFS}/calendar-link").json()["calendar_url"]
+
+
+def test_the_feed_lists_upcoming_bookings_in_paris_time_and_validates(api_client, client, member):
+    course = CourseFactory(title="Pole, Flow; « débutant » – un titre assez long pour être replié à 75 octets")
+    booked = ReservationFactory(user=member, session=CourseSessionFactory(course=course))
+    ReservationFactory(user=member, status=ReservationStatus.CANCELLED)  # a member's cancellation disappears
+    ReservationFactory(user=member, session=CourseSessionFactory(start=timezone.now() - timedelta(days=3)))
+    ReservationFactory()  # someone else's
+    url = _feed_url(api_client, member)
+    assert url.startswith("http") and url.endswith(".ics")
+    response = client.get("/" + url.split("://", 1)[1].split("/", 1)[1])
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/calendar")
+    strict_rfc5545(response.content)
+    calendar = icalendar.Calendar.from_ical(response.content)
+    events = calendar.walk("VEVENT")
+    assert len(events) == 1
+    event = events[0]
+    assert str(event["summary"]) == course.title
+    assert str(event["uid"]).startswith(f"reservation-{booked.pk}@")
+    start = event.decoded("dtstart")
+    assert start.tzinfo.key == "Europe/Paris" and start == booked.session.start.astimezone(PARIS)
+    assert "Camille Laurent" in str(event["description"]) and "Lyon" in str(event["location"])
+
+
+def test_the_feed_follows_a_cancellation_and_a_new_booking(api_client, client, member):
+    reservation = ReservationFactory(
+        user=member, session=CourseSessionFactory(start=timezone.now() + timedelta(days=5))
+    )
+    path = "/" + _feed_url(api_client, member).split("://", 1)[1].split("/", 1)[1]
+    assert len(icalendar.Calendar.from_ical(client.get(path).content).walk("VEVENT")) == 1
+    services.reservation_cancel(user=member, reservation_id=reservation.pk)
+    assert icalendar.Calendar.from_ical(client.get(path).content).walk("VEVENT") == []
+
+
+def test_regenerating_the_link_revokes_the_old_url(api_client, client, member):
+    old = "/" + _feed_url(api_client, member).split("://", 1)[1].split("/", 1)[1]
+    renewed = api_client.post(f"{PREFS}/calendar-link").json()
+    assert renewed["message"] == "Nouveau lien créé : l'ancien ne fonctionne plus."
+    new = "/" + renewed["calendar_url"].split("://", 1)[1].split("/", 1)[1]
+    assert new != old
+    assert client.get(old).status_code == 404
+    assert client.get(new).status_code == 200
+    assert client.get("/calendar/pas-un-jeton.ics").status_code == 404
+
+
+def test_reminder_switches_on_the_profile_api(api_client, member):
+    assert api_client.get(PREFS).status_code in (401, 403)
+    api_client.force_authenticate(member)
+    assert api_client.get(PREFS).json() == {
+        "remind_day_before": True,
+        "remind_cancellation_deadline": True,
+        "calendar_url": None,
+    }
+    saved = api_client.patch(PREFS, {"remind_day_before": False}, format="json").json()
+    assert saved["message"] == "Vos préférences de rappel sont enregistrées."
+    assert saved["remind_day_before"] is False and saved["remind_cancellation_deadline"] is True
+    bad = api_client.patch(PREFS, {"remind_day_before": "peut-être"}, format="json")
+    assert bad.status_code == 400 and "Chaque rappel s'active ou se désactive par vrai ou faux." in str(bad.json())
+
+
+def test_the_feed_answers_in_a_fixed_number_of_queries(api_client, client, member, django_assert_max_num_queries):
+    for _ in range(5):
+        ReservationFactory(user=member)
+    path = "/" + _feed_url(api_client, member).split("://", 1)[1].split("/", 1)[1]
+    with django_assert_max_num_queries(3):
+        assert client.get(path).status_code == 200
