@@ -135,7 +135,9 @@ class UploadField(serializers.FileField):
 
 
 class CourseOutputSerializer(serializers.ModelSerializer):
-    videoUrl = serializers.CharField(source="video_url")  # noqa: N815 (SPEC.md's field name)
+    # The address as stored: what WebUrlField took (its path may hold any character but spaces), not a strict URI.
+    video_url = serializers.CharField(allow_blank=True)
+    videoUrl = serializers.CharField(source="video_url", allow_blank=True)  # noqa: N815 (SPEC.md's field name)
     image_url = serializers.SerializerMethodField()
 
     class Meta:
