@@ -55,7 +55,16 @@ class PassError(ReservationError):
         "pass_not_enough_credits": MSG_PASS_NOT_ENOUGH_CREDITS,
         "pass_subscription_alone": MSG_PASS_SUBSCRIPTION_ALONE,
     }
-    statuses = {"pass_not_found": NOT_FOUND}
+    # The pass as it stands (its dates, its credits, a subscription's single seat) refuses the booking, not the
+    # request's shape: a conflict (409), as schemathesis expects of a schema-valid request.
+    statuses = {
+        "pass_not_found": NOT_FOUND,
+        "pass_expired": CONFLICT,
+        "pass_not_valid_on_session": CONFLICT,
+        "pass_no_credits": CONFLICT,
+        "pass_not_enough_credits": CONFLICT,
+        "pass_subscription_alone": CONFLICT,
+    }
 
 
 def add_months(day: date_type, months: int) -> date_type:

@@ -181,7 +181,7 @@ def test_an_expired_pass_cannot_be_used(api_client, member):
     today = timezone.localdate()
     expired = PassFactory(member=member, starts_on=today - timedelta(days=200), expires_on=today - timedelta(days=1))
     response = book(api_client, member, future_session(), expired.pk)
-    assert response.status_code == 400
+    assert response.status_code == 409  # issue 17: the pass as it stands refuses it, a conflict
     assert response.json()["error"] == services.MSG_PASS_EXPIRED.format(date=expired.expires_on.strftime("%d/%m/%Y"))
     expired.refresh_from_db()
     assert expired.credits_left == 10 and not Reservation.objects.exists()
@@ -192,7 +192,7 @@ def test_a_pass_must_be_valid_on_the_day_of_the_session(api_client, member):
     today = timezone.localdate()
     card = PassFactory(member=member, expires_on=today + timedelta(days=1))
     response = book(api_client, member, future_session(days=5), card.pk)
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["error"] == services.MSG_PASS_NOT_VALID_ON_SESSION.format(
         start=today.strftime("%d/%m/%Y"), end=card.expires_on.strftime("%d/%m/%Y")
     )
@@ -201,7 +201,7 @@ def test_a_pass_must_be_valid_on_the_day_of_the_session(api_client, member):
 def test_a_subscription_covers_the_member_alone(api_client, member):
     subscription = PassFactory(member=member, subscription=True)
     refused = book(api_client, member, future_session(), subscription.pk, participants=2)
-    assert refused.status_code == 400 and refused.json()["error"] == services.MSG_PASS_SUBSCRIPTION_ALONE
+    assert refused.status_code == 409 and refused.json()["error"] == services.MSG_PASS_SUBSCRIPTION_ALONE
     ok = book(api_client, member, future_session(), subscription.pk, participants=1)
     assert ok.status_code == 201 and ok.json()["credits_spent"] == 0
     subscription.refresh_from_db()
@@ -211,10 +211,11 @@ def test_a_subscription_covers_the_member_alone(api_client, member):
 def test_not_enough_credits_and_no_credit(api_client, member):
     card = PassFactory(member=member, credits_total=10, credits_left=1)
     refused = book(api_client, member, future_session(), card.pk, participants=2)
+    assert refused.status_code == 409
     assert refused.json()["error"] == services.MSG_PASS_NOT_ENOUGH_CREDITS.format(credits=1)
     assert book(api_client, member, future_session(), card.pk).status_code == 201
     empty = book(api_client, member, future_session(days=4), card.pk)
-    assert empty.status_code == 400 and empty.json()["error"] == services.MSG_PASS_NO_CREDITS
+    assert empty.status_code == 409 and empty.json()["error"] == services.MSG_PASS_NO_CREDITS
 
 
 def test_someone_elses_pass_is_not_found(api_client, member, other_member):
