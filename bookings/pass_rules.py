@@ -20,6 +20,9 @@ class PassRule(models.Model):
     blocked_from = models.DateField(
         "ne réserve plus rien à partir du", null=True, blank=True, help_text="Échéance impayée depuis 7 jours."
     )
+    # A freeze (injury…): no session on these days can be booked with the pass (its end moved by as much).
+    frozen_from = models.DateField("gelé du", null=True, blank=True)
+    frozen_until = models.DateField("gelé jusqu'au (inclus)", null=True, blank=True)
     updated_at = models.DateTimeField("modifiée le", auto_now=True)
 
     class Meta:

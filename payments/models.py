@@ -297,3 +297,28 @@ class SubscriptionPlan(models.Model):
 
     def __str__(self):
         return f"Formule {self.tariff_id} (cap {self.weekly_cap})"
+
+
+class SubscriptionFreeze(models.Model):
+    """Staff froze a subscription (issue 19: an injury…) from a day for a number of weeks: nothing is charged and
+    nothing can be booked meanwhile; the commitment's end and every later due date move by as much. Who and why."""
+
+    subscription = models.ForeignKey(
+        Subscription, on_delete=models.PROTECT, related_name="freezes", verbose_name="abonnement"
+    )
+    starts_on = models.DateField("gel à partir du")
+    weeks = models.PositiveSmallIntegerField("semaines", validators=[MinValueValidator(1)])
+    reason = models.TextField("raison")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name="par", null=True
+    )
+    created_at = models.DateTimeField("le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "gel d'abonnement"
+        verbose_name_plural = "gels d'abonnement"
+        ordering = ["starts_on", "id"]
+        constraints = [models.CheckConstraint(condition=models.Q(weeks__gte=1), name="freeze_weeks_positive")]
+
+    def __str__(self):
+        return f"Gel de {self.subscription_id} du {self.starts_on} ({self.weeks} sem.)"

@@ -8,7 +8,7 @@ from decimal import Decimal
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from .models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
+from .models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionFreeze, SubscriptionStatus
 from .services.subscriptions import commitment_ends_on, period_due_on
 
 FILTERS = ("active", "unpaid", "frozen", "ending")
@@ -27,7 +27,8 @@ class SubscriptionView:
 
 def _base() -> QuerySet:
     return Subscription.objects.select_related("member", "granted_pass").prefetch_related(
-        Prefetch("charges", queryset=SubscriptionCharge.objects.order_by("period"))
+        Prefetch("charges", queryset=SubscriptionCharge.objects.order_by("period")),
+        Prefetch("freezes", queryset=SubscriptionFreeze.objects.select_related("by").order_by("starts_on", "id")),
     )
 
 

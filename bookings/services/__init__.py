@@ -100,6 +100,7 @@ from .pass_admin import (
     pass_grant,
 )
 from .pass_rules import (
+    MSG_PASS_FROZEN,
     MSG_PASS_UNPAID,
     MSG_PASS_WEEKLY_CAP,
     PassRuleError,
@@ -154,6 +155,7 @@ from .sessions import (
 )
 
 __all__ = [
+    "MSG_PASS_FROZEN",
     "MSG_PASS_UNPAID",
     "MSG_PASS_WEEKLY_CAP",
     "PassRuleError",

@@ -20,6 +20,9 @@ MSG_PASS_UNPAID = (
     "Votre abonnement a une échéance impayée depuis plus de 7 jours : réglez-la depuis votre profil "
     "(« Payer maintenant ») pour réserver à nouveau. Vos réservations déjà faites sont maintenues."
 )
+MSG_PASS_FROZEN = (
+    "Votre abonnement est gelé du {start} au {end} : aucun cours de cette période ne peut être réservé avec lui."
+)
 MSG_PASS_WEEKLY_CAP = (
     "Votre abonnement permet {cap} cours par semaine (du lundi au dimanche) : vous avez déjà réservé cette semaine-là."
 )
@@ -27,8 +30,8 @@ MSG_PASS_WEEKLY_CAP = (
 
 class PassRuleError(ReservationError):
     default_code = "pass_rule"
-    messages = {"pass_unpaid": MSG_PASS_UNPAID, "pass_weekly_cap": MSG_PASS_WEEKLY_CAP}
-    statuses = {"pass_unpaid": CONFLICT, "pass_weekly_cap": CONFLICT}
+    messages = {"pass_unpaid": MSG_PASS_UNPAID, "pass_weekly_cap": MSG_PASS_WEEKLY_CAP, "pass_frozen": MSG_PASS_FROZEN}
+    statuses = {"pass_unpaid": CONFLICT, "pass_weekly_cap": CONFLICT, "pass_frozen": CONFLICT}
 
 
 def _week_bounds(day: date_type):
@@ -48,8 +51,13 @@ def pass_check_rules(*, pass_obj: Pass, session: CourseSession, today: date_type
         return
     if rule.blocked_from is not None and today >= rule.blocked_from:
         raise PassRuleError.of("pass_unpaid", field="pass_id")
+    session_day = timezone.localtime(session.start).date()
+    if rule.frozen_from and rule.frozen_until and rule.frozen_from <= session_day <= rule.frozen_until:
+        raise PassRuleError.of(
+            "pass_frozen", start=rule.frozen_from.strftime("%d/%m/%Y"), end=rule.frozen_until.strftime("%d/%m/%Y")
+        )
     if rule.weekly_cap:
-        start, end = _week_bounds(timezone.localtime(session.start).date())
+        start, end = _week_bounds(session_day)
         booked = pass_obj.reservations.filter(
             status=ReservationStatus.CONFIRMED, session__start__gte=start, session__start__lt=end
         ).count()
@@ -58,9 +66,15 @@ def pass_check_rules(*, pass_obj: Pass, session: CourseSession, today: date_type
 
 
 @transaction.atomic
-def pass_rule_set(*, pass_id: int, weekly_cap: int | None = None, blocked_from: date_type | None | bool = False):
-    """Set a pass's weekly cap and/or the day it stops booking (`blocked_from=None` lifts the block; leave it out to
-    keep it). Locks the pass first, like a booking does."""
+def pass_rule_set(
+    *,
+    pass_id: int,
+    weekly_cap: int | None = None,
+    blocked_from: date_type | None | bool = False,
+    frozen: tuple[date_type, date_type] | None = None,
+):
+    """Set a pass's weekly cap, the day it stops booking (`blocked_from=None` lifts the block; leave it out to keep
+    it) and/or its freeze (first and last day). Locks the pass first, like a booking does."""
     pass_obj = lock_pass(pass_id)
     rule, _ = PassRule.objects.get_or_create(pass_ref=pass_obj)
     fields = []
@@ -70,6 +84,9 @@ def pass_rule_set(*, pass_id: int, weekly_cap: int | None = None, blocked_from: 
     if blocked_from is not False:
         rule.blocked_from = blocked_from
         fields.append("blocked_from")
+    if frozen is not None:
+        rule.frozen_from, rule.frozen_until = frozen
+        fields += ["frozen_from", "frozen_until"]
     if fields:
         rule.save(update_fields=[*fields, "updated_at"])
     return rule

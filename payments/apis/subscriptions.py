@@ -1,6 +1,8 @@
 """Subscriptions billed per period (issue 19, DECISIONS.md 36): the member's own, the staff's list with filters,
 and the member's "Payer maintenant"."""
 
+from datetime import timedelta
+
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -14,10 +16,11 @@ from studio.schema import ErrorOutput
 from ..models import ChargeStatus, SubscriptionStatus
 from ..services import subscriptions as services
 from ..subscription_selectors import FILTERS, subscriptions_for_staff, subscriptions_of_member
-from .fields import choice
+from .fields import Text, choice, messages
 
 MSG_FILTER_INVALID = "Filtre inconnu : « active », « unpaid », « frozen » ou « ending »."
 MSG_CARD_INVALID = "Indiquez vrai ou faux pour la carte simulée refusée."
+MSG_FREEZE_DATE_INVALID = "Indiquez la date de début du gel (AAAA-MM-JJ)."
 
 
 class ChargeOutput(serializers.Serializer):
@@ -30,6 +33,14 @@ class ChargeOutput(serializers.Serializer):
     next_attempt_on = serializers.DateField(allow_null=True)
     paid_at = serializers.DateTimeField(allow_null=True)
     reference = serializers.CharField(help_text="La référence du paiement (reçu).")
+
+
+class FreezeOutput(serializers.Serializer):
+    starts_on = serializers.DateField()
+    weeks = serializers.IntegerField(min_value=1)
+    ends_on = serializers.DateField(help_text="Dernier jour du gel.")
+    reason = serializers.CharField()
+    by = serializers.CharField(help_text="Qui a gelé l'abonnement.")
 
 
 class MemberRefOutput(serializers.Serializer):
@@ -60,6 +71,7 @@ class SubscriptionOutput(serializers.Serializer):
 
 class StaffSubscriptionOutput(SubscriptionOutput):
     member = MemberRefOutput()
+    freezes = FreezeOutput(many=True)
 
 
 def _body(view, *, with_member: bool = False) -> dict:
@@ -96,6 +108,16 @@ def _body(view, *, with_member: bool = False) -> dict:
         ],
     }
     if with_member:
+        body["freezes"] = [
+            {
+                "starts_on": f.starts_on,
+                "weeks": f.weeks,
+                "ends_on": f.starts_on + timedelta(weeks=f.weeks) - timedelta(days=1),
+                "reason": f.reason,
+                "by": f.by.get_full_name() or f.by.email if f.by else "",
+            }
+            for f in s.freezes.all()
+        ]
         m = s.member
         body["member"] = {"id": m.pk, "first_name": m.first_name, "last_name": m.last_name, "email": m.email}
     return body
@@ -173,3 +195,52 @@ class SubscriptionPayNowApi(APIView):
         )
         view = next(v for v in subscriptions_of_member(user=request.user) if v.subscription.pk == subscription_id)
         return Response(SubscriptionOutput(_body(view)).data)
+
+
+class FreezeInput(serializers.Serializer):
+    starts_on = serializers.DateField(
+        error_messages={
+            "required": MSG_FREEZE_DATE_INVALID,
+            "null": MSG_FREEZE_DATE_INVALID,
+            "invalid": MSG_FREEZE_DATE_INVALID,
+            "datetime": MSG_FREEZE_DATE_INVALID,
+        }
+    )
+    weeks = serializers.IntegerField(
+        min_value=1,
+        max_value=services.MAX_FREEZE_WEEKS,
+        error_messages=messages(
+            services.MSG_FREEZE_WEEKS, "required", "null", "invalid", "min_value", "max_value", "max_string_length"
+        ),
+    )
+    reason = Text(missing=services.MSG_FREEZE_REASON, max_length=2000)
+
+
+class SubscriptionFreezeApi(APIView):
+    """POST /api/subscriptions/{id}/freeze (staff) {starts_on, weeks, reason}: freeze from a day for N weeks."""
+
+    permission_classes = [IsStudioStaff]
+    parser_classes = [BoundedJSONParser]
+
+    @extend_schema(
+        request=FreezeInput,
+        responses={
+            200: StaffSubscriptionOutput,
+            400: ErrorOutput,
+            404: OpenApiResponse(ErrorOutput, description="Abonnement introuvable."),
+            409: OpenApiResponse(ErrorOutput, description="Abonnement terminé ou annulé."),
+        },
+    )
+    def post(self, request, subscription_id: int):
+        values = FreezeInput(data=request.data)
+        values.is_valid(raise_exception=True)
+        data = values.validated_data
+        services.subscription_freeze(
+            subscription_id=subscription_id,
+            starts_on=data["starts_on"],
+            weeks=data["weeks"],
+            reason=data["reason"],
+            by=request.user,
+        )
+        view = next(v for v in subscriptions_for_staff() if v.subscription.pk == subscription_id)
+        return Response(StaffSubscriptionOutput(_body(view, with_member=True)).data)

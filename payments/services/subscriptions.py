@@ -31,6 +31,7 @@ from ..models import (
     PaymentOrder,
     Subscription,
     SubscriptionCharge,
+    SubscriptionFreeze,
     SubscriptionPlan,
     SubscriptionStatus,
 )
@@ -48,6 +49,11 @@ MSG_SUBSCRIPTION_NOT_FOUND = "Cet abonnement est introuvable."
 MSG_NOTHING_DUE = "Aucune échéance n'est à payer sur cet abonnement."
 MSG_PAY_NOW_DECLINED = "Le paiement de l'échéance a été refusé : réessayez avec un autre moyen de paiement."
 MSG_PAY_NOW_PROVIDER = "Le paiement d'une échéance se fait chez PayPal pour cet abonnement."
+MSG_FREEZE_WEEKS = "Le gel dure de 1 à 52 semaines."
+MSG_FREEZE_REASON = "Indiquez la raison du gel (ex. blessure) : elle est gardée dans l'historique."
+MSG_FREEZE_DATE = "Le gel commence entre aujourd'hui et la fin de l'engagement ({end})."
+MSG_NOT_LIVE = "Cet abonnement est terminé ou annulé : il ne peut plus être modifié."
+MAX_FREEZE_WEEKS = 52
 CHARGE_FAILED_SUBJECT = "Échéance de votre abonnement impayée"
 CHARGE_PAID_SUBJECT = "Votre reçu d'échéance d'abonnement"
 
@@ -59,24 +65,37 @@ class SubscriptionError(ApplicationError):
         "nothing_due": MSG_NOTHING_DUE,
         "pay_now_declined": MSG_PAY_NOW_DECLINED,
         "pay_now_provider": MSG_PAY_NOW_PROVIDER,
+        "freeze_weeks": MSG_FREEZE_WEEKS,
+        "freeze_reason": MSG_FREEZE_REASON,
+        "freeze_date": MSG_FREEZE_DATE,
+        "not_live": MSG_NOT_LIVE,
     }
     statuses = {
         "subscription_not_found": NOT_FOUND,
         "nothing_due": CONFLICT,
         "pay_now_declined": CONFLICT,
         "pay_now_provider": CONFLICT,
+        "not_live": CONFLICT,
     }
 
 
 # --- dates ------------------------------------------------------------------------------------------------------
 
 
+def _shifted(subscription: Subscription, day: date_type) -> date_type:
+    """A day of the plan moved by every freeze that started on or before it (the freezes prefetched or read)."""
+    for freeze in sorted(subscription.freezes.all(), key=lambda f: (f.starts_on, f.pk)):
+        if freeze.starts_on <= day:
+            day += timedelta(weeks=freeze.weeks)
+    return day
+
+
 def period_due_on(subscription: Subscription, period: int) -> date_type:
-    return add_months(subscription.starts_on, (period - 1) * subscription.period_months)
+    return _shifted(subscription, add_months(subscription.starts_on, (period - 1) * subscription.period_months))
 
 
 def period_ends_on(subscription: Subscription, period: int) -> date_type:
-    return add_months(subscription.starts_on, period * subscription.period_months) - timedelta(days=1)
+    return period_due_on(subscription, period + 1) - timedelta(days=1)
 
 
 def commitment_ends_on(subscription: Subscription) -> date_type:
@@ -145,6 +164,7 @@ def _charges_create_due(*, as_of: date_type) -> None:
     live = (
         Subscription.objects.filter(status__in=LIVE_STATUSES, provider=SimulatorProvider.name)
         .annotate(last_period=Max("charges__period"))
+        .prefetch_related("freezes")
         .order_by("pk")
     )
     for subscription in live:
@@ -322,10 +342,77 @@ def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = Fa
     return Subscription.objects.get(pk=subscription.pk)
 
 
+def subscription_freeze(
+    *, subscription_id: int, starts_on: date_type, weeks: int, reason: str, by, today: date_type | None = None
+) -> Subscription:
+    """Staff freeze a subscription from `starts_on` for `weeks` weeks (issue 19): nothing is charged meanwhile (the
+    due dates after it move), no session of those days can be booked with the pass, and the commitment's end and the
+    pass's end move by as much. Logged with who and why (SubscriptionFreeze)."""
+    today = today or timezone.localdate()
+    reason = (reason or "").strip()
+    if not reason:
+        raise SubscriptionError.of("freeze_reason", field="reason")
+    if not 1 <= weeks <= MAX_FREEZE_WEEKS:
+        raise SubscriptionError.of("freeze_weeks", field="weeks")
+    with transaction.atomic():
+        subscription = (
+            Subscription.objects.select_for_update().filter(pk=subscription_id).first()
+            if (0 < subscription_id < 2**31)
+            else None
+        )
+        if subscription is None:
+            raise SubscriptionError.of("subscription_not_found")
+        if subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
+            raise SubscriptionError.of("not_live")
+        end = commitment_ends_on(subscription)
+        if not today <= starts_on <= end:
+            raise SubscriptionError.of("freeze_date", field="starts_on", end=end.strftime("%d/%m/%Y"))
+        SubscriptionFreeze.objects.create(
+            subscription=subscription, starts_on=starts_on, weeks=weeks, reason=reason[:2000], by=by
+        )
+        frozen_until = starts_on + timedelta(weeks=weeks) - timedelta(days=1)
+        pass_obj = subscription.granted_pass
+        if starts_on <= pass_obj.expires_on:
+            pass_validity_set(
+                pass_id=pass_obj.pk,
+                expires_on=pass_obj.expires_on + timedelta(weeks=weeks),
+                reason=f"Gel de {weeks} semaine(s) à partir du {starts_on:%d/%m/%Y} : {reason}",
+                by=by,
+            )
+        pass_rule_set(pass_id=pass_obj.pk, frozen=(starts_on, frozen_until))
+        if starts_on <= today:
+            subscription.status = SubscriptionStatus.FROZEN
+            subscription.save(update_fields=["status", "updated_at"])
+    return subscription
+
+
+def subscriptions_freeze_status(*, as_of: date_type) -> int:
+    """Daily: a subscription whose freeze has begun is FROZEN (nothing charged); once it is over, ACTIVE again (or
+    UNPAID when a period is still refused)."""
+    changed = 0
+    candidates = (
+        Subscription.objects.filter(status__in=(*LIVE_STATUSES, SubscriptionStatus.FROZEN))
+        .filter(freezes__isnull=False)
+        .distinct()
+        .prefetch_related("freezes", "charges")
+    )
+    for subscription in candidates:
+        frozen = any(f.starts_on <= as_of < f.starts_on + timedelta(weeks=f.weeks) for f in subscription.freezes.all())
+        unpaid = any(c.status == ChargeStatus.FAILED for c in subscription.charges.all())
+        status = (
+            SubscriptionStatus.FROZEN
+            if frozen
+            else (SubscriptionStatus.UNPAID if unpaid else SubscriptionStatus.ACTIVE)
+        )
+        if status != subscription.status:
+            changed += Subscription.objects.filter(pk=subscription.pk, status=subscription.status).update(status=status)
+    return changed
+
+
 def subscriptions_end_finished(*, as_of: date_type) -> int:
     """Subscriptions whose every period is paid and whose commitment is over become ENDED (no tacit renewal)."""
     ended = 0
-    for subscription in Subscription.objects.filter(status=SubscriptionStatus.ACTIVE).order_by("pk"):
+    for subscription in Subscription.objects.filter(status=SubscriptionStatus.ACTIVE).prefetch_related("freezes"):
         if subscription.periods_paid >= subscription.periods_committed and commitment_ends_on(subscription) < as_of:
             ended += Subscription.objects.filter(pk=subscription.pk, status=SubscriptionStatus.ACTIVE).update(
                 status=SubscriptionStatus.ENDED
@@ -336,6 +423,7 @@ def subscriptions_end_finished(*, as_of: date_type) -> int:
 def subscription_charges_run(*, as_of: date_type | None = None) -> dict:
     """The daily job (and `manage.py run_due_jobs --as-of`): charge every period due, once."""
     as_of = as_of or timezone.localdate()
+    subscriptions_freeze_status(as_of=as_of)
     outcome = {"paid": 0, "failed": 0, "skipped": 0}
     for charge_id in subscription_charges_due(as_of=as_of):
         charge = subscription_charge_attempt(charge_id=charge_id, as_of=as_of)
