@@ -8,6 +8,7 @@ from studio.cache import cache_public_page
 from studio.decorators import login_required_page
 from studio.registry import provided
 
+from .ics import studio_location
 from .services import MSG_PARTY_LOGIN_REQUIRED
 
 PLANNING_IMAGE = "img/planning.jpg"
@@ -90,6 +91,8 @@ def my_courses_page(request):
                 "feedbackUrl": "/api/course-feedback",
                 "cancellationHours": settings.CANCELLATION_WINDOW_HOURS,
                 "waitlistUrl": "/api/waitlist/mine",  # issue 21: the waiting lists I am on
+                "preferencesUrl": "/api/booking-preferences",  # issue 21: reminders and calendar feed
+                "calendarLocation": studio_location(),
             },
         },
     )

@@ -17,7 +17,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..ics import member_feed_ics
+from courses.serializers import StrictBooleanField
+
+from ..ics import member_feed_ics, reservation_ics
 from ..models import BookingPreferences, Reservation, ReservationStatus
 from ..services.reminders import (
     MSG_PREFERENCES_SAVED,
@@ -32,7 +34,7 @@ MSG_CALENDAR_LINK_RENEWED = "Nouveau lien créé : l'ancien ne fonctionne plus."
 
 
 def _switch(help_text: str):
-    return serializers.BooleanField(
+    return StrictBooleanField(
         required=False, help_text=help_text, error_messages=_messages(MSG_SWITCH_INVALID, "invalid", "null")
     )
 
@@ -110,4 +112,23 @@ def calendar_feed(request, token: str):
     response["Content-Disposition"] = 'inline; filename="mes-cours.ics"'
     response["Cache-Control"] = "private, no-store"
     response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_GET
+def reservation_ics_download(request, reservation_id: int):
+    """'Ajouter à mon agenda' (Apple, Outlook…): the .ics of one of the member's own confirmed bookings; 404 else."""
+    if not request.user.is_authenticated:
+        raise Http404
+    reservation = (
+        Reservation.objects.filter(pk=reservation_id, user=request.user, status=ReservationStatus.CONFIRMED)
+        .select_related("session__course")
+        .first()
+    )
+    if reservation is None:
+        raise Http404
+    response = HttpResponse(reservation_ics(reservation), content_type="text/calendar; charset=utf-8")
+    start = timezone.localtime(reservation.session.start)
+    response["Content-Disposition"] = f'attachment; filename="cours-{start:%Y-%m-%d}.ics"'
+    response["Cache-Control"] = "private, no-store"
     return response

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from courses.models import CourseSession
+from courses.serializers import StrictBooleanField
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
@@ -32,7 +33,7 @@ MSG_AUTO_BOOK_INVALID = "Le choix de réservation automatique doit être vrai ou
 
 
 class WaitlistJoinInput(serializers.Serializer):
-    auto_book = serializers.BooleanField(
+    auto_book = StrictBooleanField(
         required=False,
         default=False,
         help_text="Réserver automatiquement avec ma carte/mon abonnement quand une place se libère.",

@@ -100,7 +100,7 @@ def test_reminder_switches_on_the_profile_api(api_client, member):
     saved = api_client.patch(PREFS, {"remind_day_before": False}, format="json").json()
     assert saved["message"] == "Vos préférences de rappel sont enregistrées."
     assert saved["remind_day_before"] is False and saved["remind_cancellation_deadline"] is True
-    bad = api_client.patch(PREFS, {"remind_day_before": "peut-être"}, format="json")
+    bad = api_client.patch(PREFS, {"remind_day_before": 0}, format="json")
     assert bad.status_code == 400 and "Chaque rappel s'active ou se désactive par vrai ou faux." in str(bad.json())
 
 
@@ -110,3 +110,21 @@ def test_the_feed_answers_in_a_fixed_number_of_queries(api_client, client, membe
     path = "/" + _feed_url(api_client, member).split("://", 1)[1].split("/", 1)[1]
     with django_assert_max_num_queries(3):
         assert client.get(path).status_code == 200
+
+
+def test_add_to_my_calendar_downloads_my_own_booking_only(client, member):
+    mine = ReservationFactory(user=member)
+    other = ReservationFactory()
+    assert client.get(f"/my-courses/{mine.pk}.ics").status_code == 404  # not logged in
+    client.force_login(member)
+    response = client.get(f"/my-courses/{mine.pk}.ics")
+    assert response.status_code == 200 and response["Content-Disposition"].startswith("attachment;")
+    strict_rfc5545(response.content)
+    assert len(icalendar.Calendar.from_ical(response.content).walk("VEVENT")) == 1
+    assert client.get(f"/my-courses/{other.pk}.ics").status_code == 404
+
+
+def test_my_courses_page_gives_the_island_the_new_urls(client, member):
+    client.force_login(member)
+    body = client.get("/my-courses").content.decode()
+    assert "/api/booking-preferences" in body and "/api/waitlist/mine" in body

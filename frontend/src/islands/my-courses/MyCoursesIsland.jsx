@@ -7,10 +7,12 @@ import { useApi } from "../../components/useApi.js";
 import { useFocusFirstError } from "../../components/formFeedback.js";
 import Modal from "../../components/Modal.jsx";
 import MyWaitlist from "./MyWaitlist.jsx";
+import BookingPreferences from "./BookingPreferences.jsx";
+import { googleCalendarUrl, icsUrl } from "./addToCalendar.js";
 import { notify } from "../../components/toast.jsx";
 import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, MSG_LOAD_MORE, cancelConsequence, paymentLabel } from "./messages.js";
 
-function SessionsTable({ caption, rows, empty, onCancel, cancellationHours }) {
+function SessionsTable({ caption, rows, empty, onCancel, cancellationHours, calendarLocation }) {
   return (
     <table className="my-courses-table">
       <caption>{caption}</caption>
@@ -41,7 +43,17 @@ function SessionsTable({ caption, rows, empty, onCancel, cancellationHours }) {
             <td data-label="Niveau">{row.level}</td>
             <td data-label="Professeur">{row.instructor}</td>
             <td data-label="Participants">{row.participants}</td>
-            <td data-label="Statut">{row.status_label}</td>
+            <td data-label="Statut">
+              {row.status_label}
+              {onCancel && row.status === "confirmed" && (
+                <span className="add-to-calendar">
+                  {" "}Ajouter à mon agenda :{" "}
+                  <a href={googleCalendarUrl(row, calendarLocation)} target="_blank" rel="noopener noreferrer">Google<span className="visually-hidden"> ({row.title})</span></a>
+                  {" · "}
+                  <a href={icsUrl(row)} download>Apple, Outlook (.ics)<span className="visually-hidden"> ({row.title})</span></a>
+                </span>
+              )}
+            </td>
             <td data-label="Paiement">{paymentLabel(row)}</td>
             {onCancel && (
               <td data-label="Annulation">
@@ -171,7 +183,7 @@ function CancelDialog({ row, cancelUrl, onDone, onClose }) {
 
 const defaultCancelUrl = (id) => `/api/reservations-courses/${id}/cancel`;
 
-export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, cancellationHours = 24, waitlistUrl }) {
+export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, cancellationHours = 24, waitlistUrl, preferencesUrl, calendarLocation = "" }) {
   // The history is paginated (upcoming first, then the most recent past): page 1 on load, older pages on demand.
   const first = useApi(`${listUrl}?page=1`, { fresh: true, fallback: MSG_LOAD_ERROR });
   const { reload: reloadFirst, setData: setList } = first;
@@ -231,9 +243,10 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
           {loadError}
         </p>
       )}
-      <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" onCancel={setCancelling} cancellationHours={cancellationHours} />
+      <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" onCancel={setCancelling} cancellationHours={cancellationHours} calendarLocation={calendarLocation} />
       <p className="help">Vous pouvez annuler une réservation jusqu'à {cancellationHours} heures avant le cours.</p>
       {waitlistUrl && <MyWaitlist url={waitlistUrl} />}
+      {preferencesUrl && <BookingPreferences url={preferencesUrl} />}
       {cancelling && (
         <CancelDialog
           row={cancelling}
