@@ -11,6 +11,7 @@ from . import apis, dashboard, views
 DASHBOARD_SECTIONS = (
     "users|courses|testimonials|instructors|contact-messages|sessions|slider|tarifs|media|slideshow|orders"
     "|reservations|rentals|parties|passes|emails"
+    "|subscriptions"  # issue 19
 )
 
 api_urlpatterns = [

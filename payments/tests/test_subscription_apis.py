@@ -135,3 +135,8 @@ def test_the_profile_shows_the_subscription_and_pay_now_when_unpaid(client, api_
         page = client.get("/user/profile").content.decode()
     assert "Impayé" in page and "nouvel essai le 13/02/2030" in page
     assert 'data-island="subscription-pay"' in page
+
+
+def test_the_dashboard_has_a_subscriptions_section(client, staff):
+    client.force_login(staff)
+    assert client.get("/admin/subscriptions").status_code == 200

@@ -15,6 +15,7 @@ export const SECTIONS = [
   { key: "parties", label: "EVJF/EVG", load: () => import("./sections/Lists.jsx").then((m) => ({ default: m.Parties })) },
   { key: "rentals", label: "Locations de salle", load: () => import("./sections/Lists.jsx").then((m) => ({ default: m.Rentals })) },
   { key: "passes", label: "Cartes et abonnements", load: () => import("./sections/Passes.jsx") },
+  { key: "subscriptions", label: "Abonnements mensuels", load: () => import("./sections/Subscriptions.jsx") },
   { key: "emails", label: "E-mails non remis", load: () => import("./sections/Emails.jsx") },
 ];
 
