@@ -12,6 +12,7 @@ urlpatterns = [
     path("evjf-evg", views.party_page, name="evjf-evg"),
     path("my-courses", views.my_courses_page, name="my-courses"),
     path("calendar/<str:token>.ics", calendar_feed_apis.calendar_feed, name="calendar-feed"),
+    path("my-courses/preferences", calendar_feed_apis.booking_preferences_form, name="my-booking-preferences"),
     path("my-courses/<int:reservation_id>.ics", calendar_feed_apis.reservation_ics_download, name="my-course-ics"),
 ]
 

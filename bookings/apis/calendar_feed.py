@@ -7,10 +7,12 @@ built on each request so it follows every booking, cancellation and class the st
 """
 
 from django.conf import settings
+from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -132,3 +134,17 @@ def reservation_ics_download(request, reservation_id: int):
     response["Content-Disposition"] = f'attachment; filename="cours-{start:%Y-%m-%d}.ics"'
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+@require_POST
+def booking_preferences_form(request):
+    """The profile's reminder form (no JavaScript needed): a checked box is on, an unchecked one is off."""
+    if not request.user.is_authenticated:
+        raise Http404
+    booking_preferences_update(
+        user=request.user,
+        remind_day_before=request.POST.get("remind_day_before") == "on",
+        remind_cancellation_deadline=request.POST.get("remind_cancellation_deadline") == "on",
+    )
+    messages.success(request, MSG_PREFERENCES_SAVED)
+    return redirect("/user/profile")

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from bookings import services
 from bookings.models import ReservationStatus
+from bookings.services.reminders import booking_preferences_get
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 
@@ -128,3 +129,31 @@ def test_my_courses_page_gives_the_island_the_new_urls(client, member):
     client.force_login(member)
     body = client.get("/my-courses").content.decode()
     assert "/api/booking-preferences" in body and "/api/waitlist/mine" in body
+
+
+def test_the_reminder_switches_on_the_profile_page_work_without_javascript(client, member):
+    client.force_login(member)
+    page = client.get("/user/profile").content.decode()
+    assert "Rappels et agenda" in page
+    assert "M'envoyer un rappel par e-mail 24 heures avant chaque cours" in page
+    assert page.count("checked> M") == 2  # both on by default
+    response = client.post("/my-courses/preferences", {"remind_day_before": "on"}, follow=True)
+    assert response.redirect_chain[-1][0] == "/user/profile"
+    assert "Vos préférences de rappel sont enregistrées." in response.content.decode()
+    prefs = booking_preferences_get(user=member)
+    assert prefs.remind_day_before is True and prefs.remind_cancellation_deadline is False
+    client.logout()
+    assert client.post("/my-courses/preferences", {}).status_code == 404
+
+
+def test_a_class_the_studio_cancels_stays_in_the_feed_as_cancelled(api_client, client, member):
+    from bookings.services.class_cancellation import course_session_cancel
+
+    reservation = ReservationFactory(
+        user=member, session=CourseSessionFactory(start=timezone.now() + timedelta(days=4))
+    )
+    path = "/" + _feed_url(api_client, member).split("://", 1)[1].split("/", 1)[1]
+    course_session_cancel(session_id=reservation.session_id, reason="Professeure malade")
+    events = icalendar.Calendar.from_ical(client.get(path).content).walk("VEVENT")
+    assert len(events) == 1 and str(events[0]["status"]) == "CANCELLED"
+    assert str(events[0]["summary"]).startswith("Annulé : ")
