@@ -21,6 +21,8 @@ a reservation whose participants and amount are the order's (`reservation_confir
 refunds.
 """
 
+from datetime import timedelta
+
 from courses.models import CourseSession
 
 from ..models import (
@@ -93,6 +95,12 @@ def payment_open_on(reservation: Reservation | None) -> bool:
     return reservation is not None and reservation.payment_orders.filter(status__in=OPEN_PAYMENT_STATUSES).exists()
 
 
+def waiting_line_is_owed_the_seats(*, session: CourseSession, now) -> bool:
+    """Under the session lock: members wait for this class and offers are still made (until 1 hour before it), so a
+    freed seat is theirs first (issue 21, DECISIONS.md 28); the waiting list's offer takes it within the minute."""
+    return session.start - timedelta(hours=1) > now and session.waitlist_entries.filter(status="waiting").exists()
+
+
 def member_hold_with_seats_checked(*, session: CourseSession, user, participants: int, now) -> Reservation | None:
     """Under the session lock: free lapsed holds, refuse a second confirmed reservation, check the seats.
 
@@ -102,6 +110,8 @@ def member_hold_with_seats_checked(*, session: CourseSession, user, participants
     existing = lock_member_live_reservation(session=session, user=user)
     if existing is not None and existing.status == ReservationStatus.CONFIRMED:
         raise ReservationError.of("already_reserved")
+    if existing is None and waiting_line_is_owed_the_seats(session=session, now=now):
+        raise ReservationError.of("session_full")
     _check_seats(session=session, existing=existing, participants=participants, now=now)
     return existing
 

@@ -228,3 +228,27 @@ def test_api_waitlist_queries_are_bounded(api_client, staff, django_assert_max_n
     api_client.force_authenticate(staff)
     with django_assert_max_num_queries(8):
         assert len(api_client.get(WAITLIST.format(session.pk)).json()["results"]) == 6
+
+
+@pytest.mark.django_db
+def test_a_freed_seat_goes_to_the_line_not_to_a_direct_booking_until_the_last_hour():
+    session, booked = _full_session()
+    waiting, walker = UserFactory(), UserFactory()
+    wl.waitlist_join(user=waiting, session_id=session.pk)
+    Reservation.objects.filter(pk=booked[0].pk).update(status=ReservationStatus.CANCELLED)  # freed, not yet offered
+    with pytest.raises(services.ReservationError) as refused:
+        services.reservation_hold(
+            user=walker, session_id=session.pk, participants=1, first_name="A", last_name="B", email="a@b.fr"
+        )
+    assert refused.value.message == services.MSG_SESSION_FULL
+    assert waitlist_offers_sweep.call() == 1
+    assert WaitlistEntry.objects.get(user=waiting).status == WaitlistStatus.OFFERED
+    # In the last hour no offer is made: a freed seat is anyone's.
+    last_hour, taken = _full_session(start=timezone.now() + timedelta(minutes=90))
+    wl.waitlist_join(user=waiting, session_id=last_hour.pk)
+    Reservation.objects.filter(pk=taken[0].pk).update(status=ReservationStatus.CANCELLED)
+    with freeze_time(timezone.now() + timedelta(minutes=31)):
+        hold = services.reservation_hold(
+            user=walker, session_id=last_hour.pk, participants=1, first_name="A", last_name="B", email="a@b.fr"
+        )
+    assert hold.status == ReservationStatus.HELD
