@@ -157,3 +157,9 @@ def test_a_class_the_studio_cancels_stays_in_the_feed_as_cancelled(api_client, c
     events = icalendar.Calendar.from_ical(client.get(path).content).walk("VEVENT")
     assert len(events) == 1 and str(events[0]["status"]) == "CANCELLED"
     assert str(events[0]["summary"]).startswith("Annulé : ")
+
+
+def test_preferences_answer_in_a_fixed_number_of_queries(api_client, member, django_assert_max_num_queries):
+    api_client.force_authenticate(member)
+    with django_assert_max_num_queries(3):
+        assert api_client.get(PREFS).status_code == 200

@@ -252,3 +252,14 @@ def test_a_freed_seat_goes_to_the_line_not_to_a_direct_booking_until_the_last_ho
             user=walker, session_id=last_hour.pk, participants=1, first_name="A", last_name="B", email="a@b.fr"
         )
     assert hold.status == ReservationStatus.HELD
+
+
+def test_my_waitlist_answers_in_a_fixed_number_of_queries(api_client, member, django_assert_max_num_queries):
+    for _ in range(4):
+        session, _ = _full_session()
+        wl.waitlist_join(user=UserFactory(), session_id=session.pk)
+        wl.waitlist_join(user=member, session_id=session.pk)
+    api_client.force_authenticate(member)
+    with django_assert_max_num_queries(4):
+        mine = api_client.get("/api/waitlist/mine").json()
+    assert [e["position"] for e in mine] == [2, 2, 2, 2]
