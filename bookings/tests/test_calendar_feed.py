@@ -6,6 +6,7 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
+import vobject
 from django.utils import timezone
 
 from bookings import services
@@ -58,6 +59,11 @@ def test_the_feed_lists_upcoming_bookings_in_paris_time_and_validates(api_client
     response = client.get("/" + url.split("://", 1)[1].split("/", 1)[1])
     assert response.status_code == 200 and response["Content-Type"].startswith("text/calendar")
     strict_rfc5545(response.content)
+    # A second, strict parser (vobject with validation on, unreadable lines refused) accepts it too.
+    parsed = vobject.readOne(response.content.decode("utf-8"), validate=True, ignoreUnreadable=False)
+    strict_event = parsed.vevent_list[0]
+    assert strict_event.dtstart.value == booked.session.start
+    assert strict_event.dtstart.value.utcoffset() == booked.session.start.astimezone(PARIS).utcoffset()
     calendar = icalendar.Calendar.from_ical(response.content)
     events = calendar.walk("VEVENT")
     assert len(events) == 1
