@@ -5,7 +5,7 @@ from django.utils.html import format_html
 from media_library.uploads import IMAGE_FORMATS_WEBP, MSG_IMAGE_TYPES_WEBP, UploadRejected, check_image
 
 from . import services
-from .models import Course, CourseSession, Instructor, Tariff, Testimonial
+from .models import ClosurePeriod, Course, CourseSession, Instructor, Tariff, Testimonial
 
 
 class CourseAdminForm(forms.ModelForm):
@@ -89,3 +89,11 @@ class TestimonialAdmin(admin.ModelAdmin):
 class InstructorAdmin(admin.ModelAdmin):
     list_display = ("user", "specialties")
     list_select_related = ("user",)
+
+
+@admin.register(ClosurePeriod)
+class ClosurePeriodAdmin(admin.ModelAdmin):
+    """The studio's closures (summer break…): weekly series create no class on these days (issue 20)."""
+
+    list_display = ["label", "starts_on", "ends_on"]
+    ordering = ["-starts_on"]

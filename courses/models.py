@@ -66,6 +66,47 @@ class SessionStatus(models.TextChoices):
     CANCELLED = "cancelled", "Annulé"
 
 
+class ClosurePeriod(models.Model):
+    """Days the studio is closed (summer break, holidays of its own): a weekly series creates no class on them
+    (issue 20). French public holidays are skipped as well, without being listed here (courses/holidays.py)."""
+
+    label = models.CharField("intitulé", max_length=120)
+    starts_on = models.DateField("du")
+    ends_on = models.DateField("au (inclus)")
+
+    class Meta:
+        verbose_name = "fermeture du studio"
+        verbose_name_plural = "fermetures du studio"
+        ordering = ["starts_on", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")), name="closure_ends_after_start"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.label} ({self.starts_on:%d/%m/%Y} – {self.ends_on:%d/%m/%Y})"
+
+
+class SessionSeries(models.Model):
+    """A weekly series of sessions created at once (issue 20): what staff asked for, and its sessions
+    (`CourseSession.series`), so that one session or "this and the following" can be edited."""
+
+    course = models.ForeignKey("Course", on_delete=models.PROTECT, related_name="series", verbose_name="cours")
+    weekdays = models.JSONField("jours (0 = lundi)", default=list)
+    starts_on = models.DateField("du")
+    ends_on = models.DateField("au (inclus)")
+    created_at = models.DateTimeField("créée le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "série hebdomadaire"
+        verbose_name_plural = "séries hebdomadaires"
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.course} ({self.starts_on:%d/%m/%Y} – {self.ends_on:%d/%m/%Y})"
+
+
 class CourseSession(models.Model):
     course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="sessions", verbose_name="cours")
     start = models.DateTimeField("début", db_index=True)
@@ -87,6 +128,14 @@ class CourseSession(models.Model):
     )
     cancelled_at = models.DateTimeField("annulé le", null=True, blank=True)
     cancellation_reason = models.TextField("motif de l'annulation", blank=True)
+    series = models.ForeignKey(
+        SessionSeries,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="sessions",
+        verbose_name="série hebdomadaire",
+    )
 
     class Meta:
         verbose_name = "session"

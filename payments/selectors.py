@@ -68,15 +68,18 @@ CANCELLATION_OUTCOME_LABELS = {
 }
 
 
-def class_cancellation_report(*, session_id: int) -> list[dict]:
-    """Per booking the cancellation of a class cancelled, what the member got back (3 queries whatever the size)."""
+def class_cancellation_report(*, session_id: int) -> list[dict] | None:
+    """Per booking the cancellation of a class cancelled, what the member got back (3 queries whatever the size);
+    None when there is no such session, [] when it is not cancelled."""
     from bookings.models import Reservation  # payments reads bookings (payments → bookings)
     from courses.models import CourseSession
 
     from .models import PaymentStatus
 
     session = CourseSession.objects.filter(pk=session_id).values("cancelled_at").first()
-    if session is None or session["cancelled_at"] is None:
+    if session is None:
+        return None
+    if session["cancelled_at"] is None:
         return []
     reservations = (
         Reservation.objects.filter(session_id=session_id, cancelled_at=session["cancelled_at"])

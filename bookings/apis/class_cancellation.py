@@ -12,13 +12,16 @@ from studio.schema import ErrorOutput
 
 from .. import selectors
 from ..services.class_cancellation import MAX_REASON_LENGTH, MSG_CANCEL_REASON_REQUIRED, course_session_cancel
+from .common import filled
 from .feed import staff_session_data
 from .sessions import SESSION_ID, StaffSessionOutput
 
 
 class SessionCancelInput(serializers.Serializer):
+    # Something other than spaces, no NUL (the schema's pattern says so too): the reason is e-mailed to the members.
     reason = serializers.CharField(
         max_length=MAX_REASON_LENGTH,
+        validators=[filled(MSG_CANCEL_REASON_REQUIRED)],
         error_messages={
             "required": MSG_CANCEL_REASON_REQUIRED,
             "blank": MSG_CANCEL_REASON_REQUIRED,

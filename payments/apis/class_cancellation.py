@@ -5,10 +5,15 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from studio.errors import NOT_FOUND
 from studio.permissions import IsStudioStaff
+from studio.schema import ErrorOutput
 
 from ..selectors import class_cancellation_report
+from ..services import PaymentError
 from .fields import MAX_ID
+
+MSG_SESSION_NOT_FOUND = "Cette session n'existe pas."
 
 OUTCOMES = ["refunded", "refund_pending", "credits_returned", "subscription", "unpaid"]
 
@@ -44,9 +49,11 @@ class CourseSessionCancellationReportApi(APIView):
         parameters=[
             OpenApiParameter("session_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, OpenApiParameter.PATH)
         ],
-        responses=CancellationReportOutput,
+        responses={200: CancellationReportOutput, 404: ErrorOutput},
     )
     def get(self, request, session_id: int):
         rows = class_cancellation_report(session_id=session_id)
+        if rows is None:
+            raise PaymentError(MSG_SESSION_NOT_FOUND, code="session_not_found", status=NOT_FOUND)
         data = {"refunds_pending": sum(1 for r in rows if r["outcome"] == "refund_pending"), "results": rows}
         return Response(CancellationReportOutput(data).data)

@@ -249,3 +249,9 @@ def test_deleting_a_booked_session_points_to_annuler_le_cours(api_client, staff,
         "Impossible de supprimer cette session : elle a déjà des réservations. Pour ne pas la donner, utilisez "
         "« Annuler le cours » : les inscrits sont prévenus, remboursés ou recrédités."
     )
+
+
+def test_the_report_of_an_unknown_session_is_a_404(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.get(REPORT.format(999999))
+    assert response.status_code == 404 and response.json()["error"] == "Cette session n'existe pas."

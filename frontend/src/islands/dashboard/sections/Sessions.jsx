@@ -15,6 +15,7 @@ import {
 import ResourceSection from "../ResourceSection.jsx";
 import { AttendanceButton } from "./Attendance.jsx";
 import { ClassCancelActions, sessionStatusLabel } from "./CancelClass.jsx";
+import { SeriesButton } from "./SessionSeries.jsx";
 import { LEVEL_OPTIONS } from "../options.js";
 import { SESSION_DEFAULT_PLACES, validateSession } from "../validation.js";
 
@@ -103,6 +104,7 @@ export const sessionsConfig = {
     { key: "attendees", label: "Inscrits", render: (row) => <AttendeesButton session={row} /> },
     { key: "status", label: "Statut", render: sessionStatusLabel },
   ],
+  extra: (ctx) => <SeriesButton ctx={ctx} />,
   rowActions: (row, ctx) => (
     <>
       <AttendanceButton session={row} />
