@@ -83,6 +83,9 @@ def reservation_hold(
         "status": ReservationStatus.HELD,
         "hold_expires_at": now + timedelta(minutes=settings.SEAT_HOLD_MINUTES),
     }
+    if existing is not None and existing.hold_expires_at and existing.hold_expires_at > fields["hold_expires_at"]:
+        # A seat the waiting list offered keeps its longer hold while the member pays (issue 21).
+        fields["hold_expires_at"] = existing.hold_expires_at
     if payment_open_on(existing):
         # An order prices this hold: its seats and price stay what the order pays (issue 16).
         if participants != existing.participants:

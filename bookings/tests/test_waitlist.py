@@ -263,3 +263,16 @@ def test_my_waitlist_answers_in_a_fixed_number_of_queries(api_client, member, dj
     with django_assert_max_num_queries(4):
         mine = api_client.get("/api/waitlist/mine").json()
     assert [e["position"] for e in mine] == [2, 2, 2, 2]
+
+
+@pytest.mark.django_db
+def test_opening_the_payment_of_an_offer_keeps_its_two_hour_hold():
+    session, booked = _full_session()
+    member = UserFactory()
+    wl.waitlist_join(user=member, session_id=session.pk)
+    services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+    entry = WaitlistEntry.objects.get(user=member)
+    hold = services.reservation_hold(
+        user=member, session_id=session.pk, participants=1, first_name="E", last_name="P", email=member.email
+    )
+    assert hold.pk == entry.reservation_id and hold.hold_expires_at == entry.offer_expires_at
