@@ -8,13 +8,12 @@ optional there.
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.core.validators import RegexValidator
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from media_library.fields import WebUrlField, blank_is_text, form_schema
+from media_library.fields import NO_NUL, WebUrlField, blank_is_text, form_schema, not_blank
 
 from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
 
@@ -24,8 +23,7 @@ MAX_PRICE = Decimal("999999.99")
 
 # Text fields say what the server enforces: no NUL character (DRF refuses it) and, unless blank is allowed,
 # something other than spaces (they are trimmed). A number or a boolean in a JSON body is not text.
-NO_NUL = RegexValidator(r"^[^\x00]*$", message="Le caractère nul n’est pas autorisé.")
-NOT_BLANK = RegexValidator(r"^[^\x00]*\S[^\x00]*$", message="Ce champ ne peut être vide.")
+NOT_BLANK = not_blank("Ce champ ne peut être vide.")
 
 
 class TextField(serializers.CharField):

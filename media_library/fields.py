@@ -3,6 +3,7 @@ OpenAPI schema exactly what the server accepts (issue 17)."""
 
 import re
 
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from drf_spectacular.drainage import set_override
 from drf_spectacular.types import OpenApiTypes
@@ -10,7 +11,27 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import empty
 
-NO_NUL = RegexValidator(r"^[^\x00]*$", message="Le caractère nul n’est pas autorisé.")
+# Text without NUL (DRF refuses it); not blank: some character that is neither NUL nor a space. The spaces are
+# spelled as the union of Python's `\s` (which the server's trimming and this regex use) and ECMAScript's (the
+# schema's), so that both read the class alike; `\S` alone would count NUL as "not a space".
+NO_NUL_PATTERN = r"^[^\x00]*$"
+SPACE = r"\s\x1c-\x1f\x85\ufeff"
+NOT_BLANK_PATTERN = rf"^[^\x00]*[^{SPACE}\x00][^\x00]*$"
+NO_NUL = RegexValidator(NO_NUL_PATTERN, message="Le caractère nul n’est pas autorisé.")
+
+
+class FullMatchValidator(RegexValidator):
+    """The schema's `^...$` pattern (as drf-spectacular publishes it), matched against the whole text: Python's `$`
+    also matches before a final newline, ECMAScript's does not."""
+
+    def __call__(self, value):
+        if not self.regex.fullmatch(str(value)):
+            raise ValidationError(self.message, code=self.code, params={"value": value})
+
+
+def not_blank(message: str | None = None) -> RegexValidator:
+    return RegexValidator(NOT_BLANK_PATTERN, message=message)
+
 
 # An http(s) address as the schema can state it (ASCII classes, the same in Python and ECMAScript): a host of URL
 # characters (no brackets, no space), then a path, query or fragment without spaces or control characters. Django's
@@ -59,8 +80,8 @@ class TextField(serializers.CharField):
         return dictionary.get(self.field_name, empty)
 
     def __init__(self, **kwargs):
-        not_blank = RegexValidator(r"^[^\x00]*\S[^\x00]*$", message=kwargs.get("error_messages", {}).get("blank"))
-        kwargs["validators"] = [NO_NUL if kwargs.get("allow_blank") else not_blank]
+        blank = kwargs.get("error_messages", {}).get("blank")
+        kwargs["validators"] = [NO_NUL if kwargs.get("allow_blank") else not_blank(blank)]
         super().__init__(**kwargs)
 
     def run_validation(self, data=serializers.empty):
@@ -104,9 +125,9 @@ class OptionalBooleanField(serializers.BooleanField):
 
 # Text patterns any JSON scalar's text satisfies (as the schema spells them): a form part holding one is such a text.
 FREE_TEXT_PATTERNS = {
-    pattern.replace("\\x00", escape)
-    for pattern in (r"^[^\x00]*$", r"^[^\x00]*\S[^\x00]*$")
-    for escape in ("\\x00", "\\u0000")
+    spelling
+    for pattern in (NO_NUL_PATTERN, NOT_BLANK_PATTERN)
+    for spelling in (pattern, pattern.replace(r"\x", r"\u00"))  # drf-spectacular's spelling
 }
 EMPTY_TEXT = {"type": "string", "maxLength": 0}
 

@@ -444,3 +444,18 @@ def test_the_answer_schema_says_a_video_url_is_the_text_stored_not_a_strict_uri(
     assert response.status_code == 201 and response.json()["videoUrl"] == url
     output = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]["CourseOutput"]
     assert "format" not in str(output["properties"]["video_url"])
+
+
+@pytest.mark.parametrize("message", ["Super\x00cours", "\x00", "\ufeff", " \x1c "])
+def test_a_text_with_nul_or_only_spaces_is_refused_and_the_schema_says_so(message, api_client, staff):
+    """schemathesis: the not-blank pattern used `\\S`, which a NUL matches, so the schema allowed what DRF refuses."""
+    import re
+
+    from drf_spectacular.generators import SchemaGenerator
+
+    api_client.force_authenticate(staff)
+    response = api_client.post("/api/testimonials", {"name": "Nadia", "message": message}, format="json")
+    assert response.status_code == 400 and "message" in response.json()["errors"]
+    schema = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]["TestimonialInput"]
+    pattern = schema["properties"]["message"]["pattern"].replace(r"\u00", r"\x")
+    assert not re.fullmatch(pattern, message)

@@ -1,19 +1,16 @@
 """What the messaging APIs accept and answer (SPEC.md 7): typed inputs whose schema states what the server checks,
 and the answers' shapes."""
 
-from django.core.validators import RegexValidator
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
-from media_library.fields import blank_is_text
+from media_library.fields import NO_NUL, FullMatchValidator, blank_is_text, not_blank
 from studio.pagination import StandardPagination
 from studio.permissions import is_studio_staff
 
 from .. import services
 from ..models import ContactMessage, RentalEventType
-
-NO_NUL = RegexValidator(r"^[^\x00]*$", message="Le caractère nul n’est pas autorisé.")
 
 
 class TextField(serializers.CharField):
@@ -23,8 +20,7 @@ class TextField(serializers.CharField):
     def __init__(self, **kwargs):
         if not kwargs.get("validators"):  # a field with its own pattern (the phone) states it alone
             blank = kwargs.get("error_messages", {}).get("blank")
-            not_blank = RegexValidator(r"^[^\x00]*\S[^\x00]*$", message=blank)
-            kwargs["validators"] = [NO_NUL if kwargs.get("allow_blank") else not_blank]
+            kwargs["validators"] = [NO_NUL if kwargs.get("allow_blank") else not_blank(blank)]
         super().__init__(**kwargs)
 
     def run_validation(self, data=serializers.empty):
@@ -55,7 +51,8 @@ class QueryBooleanField(QueryValueMixin, serializers.BooleanField):
 
 
 # Ten digits, with spaces, dots or dashes between them as people type them (the service keeps the digits).
-PHONE_PATTERN = RegexValidator(r"^[\s.\-]*(?:[0-9][\s.\-]*){10}$", message=services.MSG_RENTAL_PHONE)
+# Spaces, dots or dashes spelled out (Python's `\s` and ECMAScript's differ), the whole text matched, nothing trimmed.
+PHONE_PATTERN = FullMatchValidator(r"^[ .\-]*(?:[0-9][ .\-]*){10}$", message=services.MSG_RENTAL_PHONE)
 
 # --- Output shapes ----------------------------------------------------------------------------------------
 
@@ -195,7 +192,7 @@ RENTAL_REQUIRED = {key: services.MSG_RENTAL_REQUIRED for key in ("required", "bl
 class RentalRequestInput(serializers.Serializer):
     name = TextField(max_length=150, error_messages=RENTAL_REQUIRED)
     email = serializers.EmailField(max_length=254, error_messages=RENTAL_REQUIRED)
-    phone = TextField(max_length=20, validators=[PHONE_PATTERN], error_messages=RENTAL_REQUIRED)
+    phone = TextField(max_length=20, validators=[PHONE_PATTERN], trim_whitespace=False, error_messages=RENTAL_REQUIRED)
     eventType = serializers.ChoiceField(  # noqa: N815 (SPEC.md's field name)
         choices=RentalEventType.choices,
         default=RentalEventType.PRIVATE_EVENT,

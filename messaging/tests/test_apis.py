@@ -414,3 +414,11 @@ def test_an_empty_ordering_is_the_default_order_and_the_schema_accepts_it(api_cl
     parameters = SchemaGenerator().get_schema(request=None, public=True)["paths"]["/api/contact-messages"]["get"]
     (ordering,) = [p for p in parameters["parameters"] if p["name"] == "ordering"]
     assert "oneOf" not in ordering["schema"]
+
+
+@pytest.mark.parametrize("phone", ["0612345678\n", "06\t12345678", " 0612345678\x1c"])
+def test_a_rental_phone_is_what_its_pattern_says_nothing_trimmed(phone, api_client):
+    """schemathesis: the pattern is read alike by the server and the schema (no `\\s`, no final newline)."""
+    response = api_client.post("/api/rental-requests", {**RENTAL, "phone": phone, "date": _next_week()}, format="json")
+    assert response.status_code == 400 and response.json()["error"] == services.MSG_RENTAL_PHONE
+    assert not RoomRentalRequest.objects.exists()
