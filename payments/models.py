@@ -216,6 +216,7 @@ class Subscription(models.Model):
     # A simulated saved card that declines the next charges (to try the unpaid path in demonstration mode).
     simulated_card_declines = models.BooleanField("carte simulée refusée", default=False)
     provider_subscription_id = models.CharField("abonnement chez le prestataire", max_length=64, blank=True)
+    renewal_invited_on = models.DateField("invitation à renouveler envoyée le", null=True, blank=True)
     created_at = models.DateTimeField("créé le", auto_now_add=True)
     updated_at = models.DateTimeField("modifié le", auto_now=True)
 

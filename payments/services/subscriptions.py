@@ -56,6 +56,8 @@ MSG_NOT_LIVE = "Cet abonnement est terminé ou annulé : il ne peut plus être m
 MAX_FREEZE_WEEKS = 52
 CHARGE_FAILED_SUBJECT = "Échéance de votre abonnement impayée"
 CHARGE_PAID_SUBJECT = "Votre reçu d'échéance d'abonnement"
+RENEWAL_SUBJECT = "Votre abonnement se termine bientôt : renouvelez-le"
+RENEWAL_DAYS_BEFORE = 15
 
 
 class SubscriptionError(ApplicationError):
@@ -420,6 +422,29 @@ def subscriptions_end_finished(*, as_of: date_type) -> int:
     return ended
 
 
+def subscriptions_invite_renewal(*, as_of: date_type) -> int:
+    """15 days before the commitment ends, the member is invited once to renew (no tacit renewal, DECISIONS.md 24).
+    Two schedulers: the conditional update lets one of them send it."""
+    invited = 0
+    candidates = Subscription.objects.filter(
+        status__in=(*LIVE_STATUSES, SubscriptionStatus.FROZEN), renewal_invited_on__isnull=True
+    ).prefetch_related("freezes")
+    for subscription in candidates:
+        end = commitment_ends_on(subscription)
+        if not end - timedelta(days=RENEWAL_DAYS_BEFORE) <= as_of <= end:
+            continue
+        with transaction.atomic():
+            won = Subscription.objects.filter(pk=subscription.pk, renewal_invited_on__isnull=True).update(
+                renewal_invited_on=as_of
+            )
+            if won:
+                invited += 1
+                transaction.on_commit(
+                    lambda pk=subscription.pk, end=end: _send_renewal_email(subscription_id=pk, end=end)
+                )
+    return invited
+
+
 def subscription_charges_run(*, as_of: date_type | None = None) -> dict:
     """The daily job (and `manage.py run_due_jobs --as-of`): charge every period due, once."""
     as_of = as_of or timezone.localdate()
@@ -430,6 +455,7 @@ def subscription_charges_run(*, as_of: date_type | None = None) -> dict:
         key = {"paid": "paid", "failed": "failed"}.get(charge.status, "skipped")
         outcome[key] += 1
     outcome["ended"] = subscriptions_end_finished(as_of=as_of)
+    outcome["invited"] = subscriptions_invite_renewal(as_of=as_of)
     return outcome
 
 
@@ -455,4 +481,21 @@ def _send_charge_email(*, charge_id: int, paid: bool) -> None:
         },
         topic="payments.subscription_charge",
         topic_id=charge.pk,
+    )
+
+
+def _send_renewal_email(*, subscription_id: int, end: date_type) -> None:
+    subscription = Subscription.objects.select_related("member").get(pk=subscription_id)
+    send_templated_email(
+        to=subscription.member.email,
+        subject=RENEWAL_SUBJECT,
+        template="payments_subscription_renewal",
+        context={
+            "member": subscription.member,
+            "subscription": subscription,
+            "end": end,
+            "tariffs_url": f"{settings.SITE_URL}/tarifs",
+        },
+        topic="payments.subscription_renewal",
+        topic_id=subscription.pk,
     )

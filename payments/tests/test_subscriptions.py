@@ -82,7 +82,8 @@ def test_buying_the_annual_plan_charges_one_month_and_commits_twelve(api_client,
     # books classes for one month
     assert book(api_client, member, session_on(date(2030, 2, 9)), pass_obj).status_code == 201
     response = book(api_client, member, session_on(date(2030, 2, 12)), pass_obj)
-    assert response.status_code == 400
+    assert response.status_code == 409 and response.json()["code"] == "pass_not_valid_on_session"
+    assert "valable du 10/01/2030 au 09/02/2030" in response.json()["error"]
 
 
 def test_the_next_period_is_charged_once_on_its_due_date_and_extends_the_pass(api_client, member, annual):
@@ -173,3 +174,29 @@ def test_run_due_jobs_refuses_a_bad_date():
 
     with pytest.raises(CommandError, match="Date invalide : utilisez le format AAAA-MM-JJ."):
         run_due_jobs("10/02/2030")
+
+
+def test_the_member_is_invited_to_renew_15_days_before_the_end_once(
+    api_client, member, mailoutbox, django_capture_on_commit_callbacks
+):
+    quarterly = TariffFactory(
+        title="Abonnement trimestriel",
+        type="abonnement",
+        price=Decimal("120.00"),
+        frequency="par trimestre",
+        pass_unlimited=True,
+        pass_validity_months=3,
+    )
+    with freeze_time("2030-01-10 10:00:00"):
+        subscription = buy(api_client, member, quarterly)  # ends 09/04/2030
+    mailoutbox.clear()
+    with freeze_time("2030-03-24 07:00:00"), django_capture_on_commit_callbacks(execute=True):
+        assert "invitations à renouveler : 0" in run_due_jobs("2030-03-24")
+    with freeze_time("2030-03-25 07:00:00"), django_capture_on_commit_callbacks(execute=True):
+        assert "invitations à renouveler : 1" in run_due_jobs("2030-03-25")
+        assert "invitations à renouveler : 0" in run_due_jobs("2030-03-26")
+    [mail] = [m for m in mailoutbox if subs.RENEWAL_SUBJECT in m.subject]
+    assert "se termine le 09/04/2030" in mail.body and "Il ne se renouvelle pas tout seul" in mail.body
+    assert "/tarifs" in mail.body
+    subscription.refresh_from_db()
+    assert subscription.renewal_invited_on == date(2030, 3, 25)

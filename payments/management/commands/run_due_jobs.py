@@ -23,5 +23,6 @@ class Command(BaseCommand):
         outcome = subscription_charges_run(as_of=day)
         self.stdout.write(
             f"Échéances payées : {outcome['paid']}, refusées : {outcome['failed']}, "
-            f"ignorées : {outcome['skipped']}, abonnements terminés : {outcome['ended']}."
+            f"ignorées : {outcome['skipped']}, abonnements terminés : {outcome['ended']}, "
+            f"invitations à renouveler : {outcome['invited']}."
         )
