@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from . import apis
 from .apis.class_cancellation import CourseSessionCancellationReportApi
+from .apis.exports import ExportApi
 
 
 class OrderIdConverter:
@@ -32,6 +33,11 @@ api_urlpatterns = [
         "course-sessions/<int:session_id>/cancellation",
         CourseSessionCancellationReportApi.as_view(),
         name="api-course-session-cancellation",
+    ),
+    path(
+        "exports/<str:kind>",
+        ExportApi.as_view(),
+        name="api-export",
     ),
     path("paypal/orders", apis.PaymentOrdersApi.as_view(), name="paypal-orders"),
     path("paypal/orders/<order_id:order_id>", apis.PaymentOrderDetailApi.as_view(), name="paypal-order-detail"),

@@ -12,6 +12,7 @@ DASHBOARD_SECTIONS = (
     "users|courses|testimonials|instructors|contact-messages|sessions|slider|tarifs|media|slideshow|orders"
     "|reservations|rentals|parties|passes|emails"
     "|subscriptions"  # issue 19
+    "|exports"  # issue 20
 )
 
 api_urlpatterns = [

@@ -17,6 +17,7 @@ export const SECTIONS = [
   { key: "passes", label: "Cartes et abonnements", load: () => import("./sections/Passes.jsx") },
   { key: "subscriptions", label: "Abonnements mensuels", load: () => import("./sections/Subscriptions.jsx") },
   { key: "emails", label: "E-mails non remis", load: () => import("./sections/Emails.jsx") },
+  { key: "exports", label: "Exports", load: () => import("./sections/Exports.jsx") },
 ];
 
 export const DEFAULT_SECTION = "users";

@@ -1,0 +1,61 @@
+/* Issue 20 (DECISIONS.md 39): CSV exports for a range of days, opened as they are by French Excel and LibreOffice
+   (UTF-8 with BOM, « ; », virgule décimale, JJ/MM/AAAA). The browser downloads the file the API answers. */
+import { useState } from "react";
+
+export const EXPORTS = [
+  { kind: "orders", label: "Commandes et remboursements" },
+  { kind: "reservations", label: "Réservations et présences" },
+  { kind: "members", label: "Membres" },
+  { kind: "passes", label: "Cartes et abonnements" },
+  { kind: "subscriptions", label: "Abonnements" },
+];
+export const MSG_EXPORT_RANGE = "Choisissez le premier et le dernier jour, le second après le premier.";
+
+function monthStart(today = new Date()) {
+  return `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-01`;
+}
+function isoDay(today = new Date()) {
+  return `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`;
+}
+
+export function exportUrl(kind, start, end) {
+  return `/api/exports/${kind}?${new URLSearchParams({ start, end })}`;
+}
+
+export default function Exports() {
+  const [start, setStart] = useState(monthStart());
+  const [end, setEnd] = useState(isoDay());
+  const valid = Boolean(start && end && start <= end);
+  return (
+    <section className="dash-section">
+      <h2>Exports CSV</h2>
+      <p>Fichiers CSV pour Excel ou LibreOffice : séparateur « ; », virgule décimale, dates JJ/MM/AAAA, heure de Paris.</p>
+      <div className="export-range">
+        <label htmlFor="export-start">Du</label>
+        <input id="export-start" type="date" value={start} onChange={(e) => setStart(e.target.value)} />
+        <label htmlFor="export-end">Au (inclus)</label>
+        <input id="export-end" type="date" value={end} onChange={(e) => setEnd(e.target.value)} />
+      </div>
+      {!valid && (
+        <p className="form-error" role="alert">
+          {MSG_EXPORT_RANGE}
+        </p>
+      )}
+      <ul className="export-list">
+        {EXPORTS.map((e) => (
+          <li key={e.kind}>
+            {valid ? (
+              <a className="button button-secondary" href={exportUrl(e.kind, start, end)} download>
+                {e.label}
+              </a>
+            ) : (
+              <span className="button button-secondary" aria-disabled="true">
+                {e.label}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,5 @@
+from ..export_command import ExportCommand
+
+
+class Command(ExportCommand):
+    kind = "members"
