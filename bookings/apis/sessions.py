@@ -30,6 +30,7 @@ from .feed import (
     staff_session_data,
 )
 from .pages import MSG_PAGE_SIZE_INVALID, CheckedPagination
+from .session_filters import FILTER_PARAMETERS, check_filter_parameters, staff_sessions_filtered
 
 
 def attendee_data(reservation) -> dict:
@@ -262,6 +263,7 @@ FEED_PARAMETERS = [
         description="Avec view=staff (vérifié dans tous les cas).",
     ),
     OpenApiParameter("ordering", str, enum=ORDERINGS, description="Avec view=staff (vérifié dans tous les cas)."),
+    *FILTER_PARAMETERS,
 ]
 
 
@@ -302,6 +304,7 @@ class CourseSessionListApi(APIView):
     def get(self, request):
         now = timezone.now()
         check_list_parameters(request.query_params)
+        check_filter_parameters(request.query_params)
         if request.query_params.get("view") == "staff":
             return self._staff_list(request, now)
         start, end = parse_feed_range(request.query_params)
@@ -323,6 +326,7 @@ class CourseSessionListApi(APIView):
         if "start" in request.query_params or "end" in request.query_params:
             start, end = parse_feed_range(request.query_params)
             qs = qs.filter(start__lt=end, end__gt=start)
+        qs = staff_sessions_filtered(qs, request.query_params, now=now)  # issue 20: when, course, instructor, search
         paginator = CheckedPagination()
         page = selectors.sessions_with_seats(paginator.paginate_queryset(qs, request, view=self), now=now)
         return paginator.get_paginated_response([staff_session_data(s, now=now) for s in page])

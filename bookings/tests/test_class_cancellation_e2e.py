@@ -4,6 +4,7 @@ its classes (one by card, one with a class card), staff cancel it from the dashb
 refused."""
 
 import base64
+import re
 from datetime import date
 from decimal import Decimal
 
@@ -80,6 +81,10 @@ def test_series_booked_then_cancelled_end_to_end(page, live_server, login_as, st
     expect(dialog).to_contain_text("08/03/2027")
     dialog.get_by_label("Motif (envoyé aux inscrits)").fill(REASON)
     dialog.get_by_role("button", name="Confirmer l'annulation").click()
+    # The list opens on upcoming classes: the cancelled one is under "Annulées", with its refunds report.
+    expect(page.get_by_role("button", name="Annuler le cours")).to_have_count(8)
+    page.get_by_label("Sessions", exact=True).select_option("cancelled")
+    expect(page).to_have_url(re.compile(r"[?&]when=cancelled"))
     expect(page.get_by_role("button", name="Remboursements")).to_be_visible()
     page.get_by_role("button", name="Remboursements").click()
     report = page.locator("dialog[open]")

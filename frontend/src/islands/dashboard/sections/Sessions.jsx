@@ -1,5 +1,5 @@
 /* Course sessions: sorted by date on the server, 10 a page, and who is coming to each (SPEC.md 2.21, 5, 7). */
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useApi } from "../../../components/useApi.js";
 import Modal from "../../../components/Modal.jsx";
 import { formatDateTime, toApiDateTime, toInputDateTime } from "../format.js";
@@ -15,6 +15,7 @@ import {
 import ResourceSection from "../ResourceSection.jsx";
 import { AttendanceButton } from "./Attendance.jsx";
 import { ClassCancelActions, sessionStatusLabel } from "./CancelClass.jsx";
+import { SessionFilters, filterParams, filtersFromSearch } from "./SessionFilters.jsx";
 import { SeriesButton } from "./SessionSeries.jsx";
 import { LEVEL_OPTIONS } from "../options.js";
 import { SESSION_DEFAULT_PLACES, validateSession } from "../validation.js";
@@ -147,6 +148,21 @@ export const sessionsConfig = {
   },
 };
 
+function useCourseOptions() {
+  const fetched = useApi("/api/courses", { fallback: MSG_COURSES_LOAD });
+  const rows = Array.isArray(fetched.data) ? fetched.data : fetched.data?.results || [];
+  return rows.map((c) => ({ value: String(c.id), label: c.title }));
+}
+
 export default function Sessions(props) {
-  return <ResourceSection config={sessionsConfig} {...props} />;
+  // Issue 20: opens on upcoming sessions; the filters are in the address and reload the list when they change.
+  const [filters, setFilters] = useState(() => filtersFromSearch());
+  const courses = useCourseOptions();
+  const config = useMemo(() => ({ ...sessionsConfig, listParams: () => ({ view: "staff", ...filterParams(filters) }) }), [filters]);
+  return (
+    <>
+      <SessionFilters filters={filters} courses={courses} onChange={setFilters} />
+      <ResourceSection key={JSON.stringify(filters)} config={config} {...props} />
+    </>
+  );
 }
