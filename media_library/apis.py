@@ -18,7 +18,7 @@ from studio.parsers import JSON_OR_MULTIPART
 from studio.permissions import IsStudioStaff
 
 from . import selectors, services
-from .fields import OptionalBooleanField, TextField, UploadField, WebUrlField, form_schema
+from .fields import FormIntegerField, OptionalBooleanField, TextField, UploadField, WebUrlField, form_schema
 from .models import Media, SliderImage, SlideshowImage
 from .services import MSG_MEDIA_REQUIRED, MSG_MEDIA_URL_INVALID, MSG_SLIDER_REQUIRED, MSG_SLIDESHOW_REQUIRED
 
@@ -42,7 +42,7 @@ MEDIA_FILES = f"{IMAGES_WEBP}, video/mp4, video/quicktime, video/webm"
 class SlideshowImageUpdateInput(serializers.Serializer):
     image = UploadField(required=False, help_text="JPEG, PNG, GIF ou WebP ; enregistrée en JPEG 16:9.")
     text_overlay = TextField(max_length=200, required=False, allow_blank=True)
-    order = serializers.IntegerField(min_value=0, max_value=MAX_ORDER, required=False, error_messages=ORDER_ERRORS)
+    order = FormIntegerField(min_value=0, max_value=MAX_ORDER, required=False, error_messages=ORDER_ERRORS)
 
 
 class SlideshowImageCreateInput(SlideshowImageUpdateInput):
@@ -52,13 +52,16 @@ class SlideshowImageCreateInput(SlideshowImageUpdateInput):
 
 
 class SliderImageUpdateInput(serializers.Serializer):
+    """An edit: what is sent changes (an empty alt text is refused), the rest stays."""
+
     image = UploadField(required=False, help_text="JPEG, PNG ou GIF.")
-    alt_text = TextField(max_length=255, error_messages=_required(MSG_SLIDER_REQUIRED))
+    alt_text = TextField(max_length=255, required=False, error_messages=_required(MSG_SLIDER_REQUIRED))
     description = TextField(required=False, allow_blank=True)
 
 
 class SliderImageCreateInput(SliderImageUpdateInput):
     image = UploadField(help_text="JPEG, PNG ou GIF.", error_messages=_required(MSG_SLIDER_REQUIRED))
+    alt_text = TextField(max_length=255, error_messages=_required(MSG_SLIDER_REQUIRED))
 
 
 class MediaInput(serializers.Serializer):
@@ -285,7 +288,7 @@ class SliderImageDetailApi(_MediaLibraryView):
         slider_image = services.slider_image_update(
             slider_image=slider_image,
             image=data.get("image"),
-            alt_text=data["alt_text"],
+            alt_text=data.get("alt_text"),
             description=data.get("description"),
         )
         return Response(SliderImageOutput(selectors.slider_image_to_dict(slider_image)).data)

@@ -112,6 +112,13 @@ class UploadField(serializers.FileField):
         return super().to_internal_value(data)
 
 
+class FormIntegerField(serializers.IntegerField):
+    """An integer; from a form, a part sent empty is the empty text (refused), not an absent field (DRF's reading)."""
+
+    def get_value(self, dictionary):
+        return dictionary.get(self.field_name, empty)
+
+
 class OptionalBooleanField(serializers.BooleanField):
     """`true` or `false` (as a form sends them); absent from a form means unchanged, not False (DRF's default)."""
 

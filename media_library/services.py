@@ -155,9 +155,12 @@ def slider_image_create(*, image, alt_text: str, description: str = "") -> Slide
 
 
 def slider_image_update(
-    *, slider_image: SliderImage, alt_text: str, image=None, description: str | None = None
+    *, slider_image: SliderImage, alt_text: str | None = None, image=None, description: str | None = None
 ) -> SliderImage:
-    """Edit a slider image: the alt text stays required; a new image is optional."""
+    """Edit a slider image: the alt text stays required (None keeps the stored one, '' is refused); a new image is
+    optional."""
+    if alt_text is None:
+        alt_text = slider_image.alt_text
     if not _clean(alt_text):
         raise MediaError.of("slider_required")
     stored = store_picture(check_image(image, formats=IMAGE_FORMATS), folder="slider") if image else None

@@ -393,3 +393,19 @@ def test_a_poster_is_checked_by_its_bytes_even_for_a_photo(as_staff, stored_file
     )
     assert response.status_code == 400
     assert not Media.objects.exists()
+
+
+def test_an_empty_order_in_a_form_is_refused_not_ignored(as_staff):
+    from media_library.apis import MSG_ORDER_INVALID
+
+    slide = _slide()
+    response = as_staff.put(f"/api/slideshow-images/{slide.pk}", {"order": ""}, format="multipart")
+    assert response.status_code == 400 and response.json()["error"] == MSG_ORDER_INVALID
+
+
+def test_a_slider_edit_without_alt_text_keeps_it_an_empty_one_is_refused(as_staff):
+    slider_image = _slider()
+    response = as_staff.put(f"/api/slider/{slider_image.pk}", {"description": "Nouveau"}, format="multipart")
+    assert response.status_code == 200 and response.json()["alt_text"] == "Cours débutant"
+    response = as_staff.put(f"/api/slider/{slider_image.pk}", {"alt_text": " "}, format="multipart")
+    assert response.status_code == 400 and response.json()["error"] == MSG_SLIDER_REQUIRED
