@@ -29,8 +29,15 @@ from .feed import (
     session_data,
     staff_session_data,
 )
-from .pages import MSG_PAGE_SIZE_INVALID, CheckedPagination
+from .pages import CheckedPagination
 from .session_filters import FILTER_PARAMETERS, check_filter_parameters, staff_sessions_filtered
+from .session_query import (  # noqa: F401 (MSG_* re-exported: tests import them from here)
+    LIST_PARAMETERS,
+    MSG_ORDERING_INVALID,
+    MSG_PAGE_INVALID,
+    MSG_VIEW_INVALID,
+    check_list_parameters,
+)
 
 
 def attendee_data(reservation) -> dict:
@@ -236,53 +243,8 @@ SESSION_OR_STAFF_SESSION = PolymorphicProxySerializer(
     serializers=[StaffSessionOutput, SessionOutput],
     resource_type_field_name=None,
 )
-RANGE_HELP = (
-    "AAAA-MM-JJ, ou date et heure RFC 3339 (sans décalage : heure de Paris). La fin après le début, 400 jours au plus "
-    "entre les deux (sinon 400)."
-)
-RANGE_SCHEMA = {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}]}
 SESSION_ID = OpenApiParameter("session_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, OpenApiParameter.PATH)
-VIEWS = ["staff"]
-ORDERINGS = ["date", "-date"]
-MAX_PAGE = 10**9
-MSG_VIEW_INVALID = "La vue demandée n'existe pas (seule « staff » existe)."
-MSG_ORDERING_INVALID = "Le tri doit être « date » ou « -date »."
-MSG_PAGE_INVALID = "Le numéro de page doit être un nombre entier entre 1 et {max}."
-FEED_PARAMETERS = [
-    OpenApiParameter("start", RANGE_SCHEMA, description=RANGE_HELP),
-    OpenApiParameter("end", RANGE_SCHEMA, description=RANGE_HELP),
-    OpenApiParameter("view", str, enum=VIEWS, description="staff : la liste paginée des sessions (équipe)."),
-    OpenApiParameter(
-        "page",
-        {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
-        description="Avec view=staff (vérifié dans tous les cas) ; une page au-delà de la dernière répond 404.",
-    ),
-    OpenApiParameter(
-        "page_size",
-        {"type": "integer", "minimum": 1, "maximum": CheckedPagination.max_page_size},
-        description="Avec view=staff (vérifié dans tous les cas).",
-    ),
-    OpenApiParameter("ordering", str, enum=ORDERINGS, description="Avec view=staff (vérifié dans tous les cas)."),
-    *FILTER_PARAMETERS,
-]
-
-
-def check_list_parameters(params) -> None:
-    """The list's query as the schema states it, refused in French (400) otherwise, whichever view is asked."""
-    errors = {}
-    if "view" in params and params["view"] not in VIEWS:
-        errors["view"] = [MSG_VIEW_INVALID]
-    if "ordering" in params and params["ordering"] not in ORDERINGS:
-        errors["ordering"] = [MSG_ORDERING_INVALID]
-    for name, top, message in (
-        ("page", MAX_PAGE, MSG_PAGE_INVALID),
-        ("page_size", CheckedPagination.max_page_size, MSG_PAGE_SIZE_INVALID),
-    ):
-        raw = params.get(name)
-        if raw is not None and not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= top):
-            errors[name] = [message.format(max=top)]
-    if errors:
-        raise serializers.ValidationError(errors)
+FEED_PARAMETERS = [*LIST_PARAMETERS, *FILTER_PARAMETERS]
 
 
 class CourseSessionListApi(APIView):
