@@ -5,7 +5,7 @@ from .apis import calendar_feed as calendar_feed_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
 from .apis.class_cancellation import CourseSessionCancelApi
-from .apis.series import CourseSessionSeriesApi
+from .apis.series import CourseSessionFollowingApi, CourseSessionSeriesApi
 
 urlpatterns = [
     path("courses/calendar", views.calendar_page, name="calendar"),
@@ -25,6 +25,11 @@ api_urlpatterns = [
         name="api-course-session-attendees",
     ),
     path("course-sessions/series", CourseSessionSeriesApi.as_view(), name="api-course-sessions-series"),
+    path(
+        "course-sessions/<int:session_id>/following",
+        CourseSessionFollowingApi.as_view(),
+        name="api-course-session-following",
+    ),
     path(
         "course-sessions/<int:session_id>/attendance",
         CourseSessionAttendanceApi.as_view(),

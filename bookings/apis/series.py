@@ -17,11 +17,14 @@ from studio.schema import ErrorOutput
 from .. import services
 from ..services.series import (
     MSG_SERIES_CREATED,
+    MSG_SERIES_FOLLOWING_UPDATED,
     MSG_SERIES_PREVIEW,
     course_session_series_create,
+    course_session_series_update_following,
     day_label,
 )
 from .common import _iso, filled, id_field, no_nul
+from .sessions import SESSION_ID
 
 MSG_WEEKDAYS_INVALID = "Choisissez au moins un jour de la semaine (0 = lundi … 6 = dimanche)."
 MSG_TIME_INVALID = "L'heure doit être au format HH:MM."
@@ -173,3 +176,92 @@ class CourseSessionSeriesApi(APIView):
             "skipped": [{"date": d, "label": day_label(d), "reason": r} for d, r in plan.skipped],
         }
         return Response(SeriesOutput(body).data, status=status.HTTP_200_OK if preview else status.HTTP_201_CREATED)
+
+
+class SeriesFollowingInput(serializers.Serializer):
+    """The fields "this and the following" sets on each session of the series from this one on."""
+
+    time = serializers.RegexField(
+        r"^([01][0-9]|2[0-3]):[0-5][0-9]$",
+        required=False,
+        allow_null=True,
+        error_messages=_same(MSG_TIME_INVALID, "null", "blank", "invalid"),
+        help_text="HH:MM, heure de Paris ; absent : les heures ne changent pas.",
+    )
+    instructor = serializers.CharField(
+        max_length=150,
+        validators=[filled(services.MSG_SESSION_FIELDS_REQUIRED)],
+        error_messages={
+            **_same(services.MSG_SESSION_FIELDS_REQUIRED, "required", "blank", "null", "invalid"),
+            "max_length": MSG_TEXT_TOO_LONG,
+        },
+    )
+    level = serializers.ChoiceField(
+        choices=[("", "—"), *Level.choices],
+        required=False,
+        default="",
+        error_messages=_same(services.MSG_LEVEL_INVALID, "invalid_choice", "null"),
+    )
+    max_attendees = serializers.IntegerField(
+        min_value=1,
+        max_value=services.MAX_SESSION_PLACES,
+        error_messages={
+            **_same(services.MSG_MAX_ATTENDEES_MIN, "required", "invalid", "min_value", "null", "max_string_length"),
+            "max_value": services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES),
+        },
+    )
+    price_per_participant = CentsField(
+        required=False,
+        allow_null=True,
+        error_messages=_same(
+            services.MSG_PRICE_INVALID,
+            "invalid",
+            "null",
+            "min_value",
+            "max_value",
+            "max_digits",
+            "max_decimal_places",
+            "max_whole_digits",
+            "max_string_length",
+        ),
+    )
+    details = serializers.CharField(
+        max_length=5000,
+        required=False,
+        allow_blank=True,
+        default="",
+        validators=[no_nul()],
+        error_messages={"max_length": MSG_TEXT_TOO_LONG},
+    )
+
+
+class SeriesFollowingOutput(serializers.Serializer):
+    count = serializers.IntegerField()
+    message = serializers.CharField()
+
+
+class CourseSessionFollowingApi(APIView):
+    """PUT: change this session and the following ones of its series (staff)."""
+
+    permission_classes = [IsStudioStaff]
+
+    @extend_schema(
+        operation_id="course_session_series_following",
+        parameters=[SESSION_ID],
+        request=SeriesFollowingInput,
+        responses={200: SeriesFollowingOutput, 404: ErrorOutput, 409: ErrorOutput},
+    )
+    def put(self, request, session_id: int):
+        serializer = SeriesFollowingInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        count = course_session_series_update_following(
+            session_id=session_id,
+            instructor=data["instructor"],
+            max_attendees=data["max_attendees"],
+            level=data["level"],
+            details=data["details"],
+            price_per_participant=data.get("price_per_participant"),
+            start_time=time.fromisoformat(data["time"]) if data.get("time") else None,
+        )
+        return Response({"count": count, "message": MSG_SERIES_FOLLOWING_UPDATED.format(count=count)})

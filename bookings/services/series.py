@@ -16,13 +16,15 @@ from studio.cache import bump_public_cache
 from studio.errors import CONFLICT
 
 from .common import SessionError
-from .sessions import _session_fields
+from .sessions import _session_fields, course_session_update
 
 MAX_SERIES_DAYS = 366
 MSG_SERIES_RANGE_INVALID = "La date de fin doit être le jour de début ou après, sur un an au plus."
 MSG_SERIES_EMPTY = "Aucune séance à créer : toutes les dates sont passées, fériées ou pendant une fermeture du studio."
 MSG_SERIES_CREATED = "{count} séance(s) créée(s), {skipped} date(s) sautée(s)."
 MSG_SERIES_PREVIEW = "{count} séance(s) à créer, {skipped} date(s) sautée(s)."
+MSG_SERIES_NONE = "Cette session ne fait pas partie d'une série : modifiez-la seule."
+MSG_SERIES_FOLLOWING_UPDATED = "{count} séance(s) modifiée(s) : celle-ci et les suivantes de la série."
 WEEKDAY_NAMES = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
 
 
@@ -31,8 +33,14 @@ class SeriesError(SessionError):
         **SessionError.messages,
         "series_range_invalid": MSG_SERIES_RANGE_INVALID,
         "series_empty": MSG_SERIES_EMPTY,
+        "series_none": MSG_SERIES_NONE,
     }
-    statuses = {**SessionError.statuses, "series_range_invalid": CONFLICT, "series_empty": CONFLICT}
+    statuses = {
+        **SessionError.statuses,
+        "series_range_invalid": CONFLICT,
+        "series_empty": CONFLICT,
+        "series_none": CONFLICT,
+    }
 
 
 @dataclass
@@ -118,3 +126,49 @@ def course_session_series_create(
     )
     bump_public_cache()
     return series, plan
+
+
+def course_session_series_update_following(
+    *,
+    session_id: int,
+    instructor: str,
+    max_attendees: int,
+    level: str = "",
+    details: str = "",
+    price_per_participant: Decimal | None = None,
+    start_time: time | None = None,
+) -> int:
+    """Edit "this and the following" sessions of a series (not the cancelled ones): each is changed like one session
+    (places never below the seats taken), all or none. `start_time` moves each to that Paris time, same length."""
+    from courses.models import SessionStatus
+
+    session = CourseSession.objects.filter(pk=session_id).first()
+    if session is None:
+        raise SeriesError.of("session_not_found")
+    if session.series_id is None:
+        raise SeriesError.of("series_none")
+    ids = list(
+        CourseSession.objects.filter(series_id=session.series_id, start__gte=session.start)
+        .exclude(status=SessionStatus.CANCELLED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    tz = timezone.get_default_timezone()
+    with transaction.atomic():
+        for pk in ids:  # sessions locked one by one in id order (course_session_update takes each lock)
+            current = CourseSession.objects.get(pk=pk)
+            start, length = current.start, current.end - current.start
+            if start_time is not None:
+                start = timezone.make_aware(datetime.combine(timezone.localtime(current.start).date(), start_time), tz)
+            course_session_update(
+                session_id=pk,
+                course_id=current.course_id,
+                start=start,
+                end=start + length,
+                instructor=instructor,
+                level=level,
+                max_attendees=max_attendees,
+                details=details,
+                price_per_participant=price_per_participant,
+            )
+    return len(ids)

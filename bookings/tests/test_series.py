@@ -1,12 +1,15 @@
 """Weekly series (issue 20, DECISIONS.md 35): preview, French public holidays and closure periods skipped, creation."""
 
 from datetime import date
+from zoneinfo import ZoneInfo
 
 from freezegun import freeze_time
 
 from courses.holidays import french_public_holidays
 from courses.models import ClosurePeriod, CourseSession
 from courses.tests.factories import CourseFactory
+
+PARIS = ZoneInfo("Europe/Paris")
 
 SERIES = "/api/course-sessions/series"
 
@@ -101,3 +104,37 @@ def test_a_ten_week_series_with_one_holiday(api_client, staff):
         SERIES, payload(course, weekdays=[3], starts_on="2026-04-02", ends_on="2026-06-04"), format="json"
     ).json()
     assert body["count"] == 9 and [s["reason"] for s in body["skipped"]] == ["Jour férié : Ascension"]
+
+
+@freeze_time("2026-03-01 09:00:00")
+def test_this_and_the_following_sessions_of_a_series(api_client, staff):
+    from bookings.tests.factories import ReservationFactory
+
+    course = CourseFactory()
+    api_client.force_authenticate(staff)
+    series_id = api_client.post(SERIES, payload(course), format="json").json()["series_id"]
+    sessions = list(CourseSession.objects.filter(series_id=series_id).order_by("start"))
+    third = sessions[2]
+    body = {"instructor": "Inès Robert", "max_attendees": 12, "time": "19:00", "price_per_participant": "20.00"}
+    response = api_client.put(f"/api/course-sessions/{third.pk}/following", body, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json() == {
+        "count": 6,
+        "message": "6 séance(s) modifiée(s) : celle-ci et les suivantes de la série.",
+    }
+    sessions = list(CourseSession.objects.filter(series_id=series_id).order_by("start"))
+    assert [s.instructor for s in sessions] == ["Camille Laurent"] * 2 + ["Inès Robert"] * 6
+    moved = sessions[2]
+    assert moved.start.astimezone(PARIS).strftime("%H:%M") == "19:00" and moved.max_attendees == 12
+    assert (moved.end - moved.start).total_seconds() == 75 * 60
+    # All or none: places below the seats taken on one session refuse the whole change.
+    ReservationFactory(session=sessions[7], participants=5)
+    refused = api_client.put(f"/api/course-sessions/{third.pk}/following", {**body, "max_attendees": 3}, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["error"] == "Impossible de descendre sous 5 place(s) : elles sont déjà réservées."
+    assert CourseSession.objects.get(pk=third.pk).max_attendees == 12
+    single = CourseFactory()
+    alone = CourseSession.objects.create(course=single, start=moved.start, end=moved.end, instructor="X")
+    lonely = api_client.put(f"/api/course-sessions/{alone.pk}/following", body, format="json")
+    assert lonely.status_code == 409
+    assert lonely.json()["error"] == "Cette session ne fait pas partie d'une série : modifiez-la seule."
