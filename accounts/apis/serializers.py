@@ -20,6 +20,7 @@ from studio.parsers import MSG_TEXT_TOO_LONG
 from .. import selectors, services
 from ..models import Role, User
 from .fields import (
+    NO_NUL_PATTERN,
     NOT_BLANK_PATTERN,
     PHONE_PATTERN,
     POSTAL_CODE_PATTERN,
@@ -350,6 +351,9 @@ class UserListQuery(PageQuery):
 
 
 EMPTY_TEXT = {"type": "string", "maxLength": 0}
+# Free text only (as drf-spectacular spells NO_NUL_PATTERN). The profile's phone and postal code, whose patterns
+# also take '', keep their oneOf: the service refuses '' unless the stored value is empty too (a state rule).
+FREE_TEXT = {NO_NUL_PATTERN, NO_NUL_PATTERN.replace(r"\x", r"\u00")}
 
 
 def blank_is_text(schema: dict) -> dict:
@@ -357,7 +361,8 @@ def blank_is_text(schema: dict) -> dict:
     accept the empty text already, so '' would match both branches and be refused by `oneOf` (schemathesis: an
     empty `refresh` at logout). `anyOf` says what the server does."""
     for prop in schema.get("properties", {}).values():
-        if len(prop.get("oneOf", [])) == 2 and prop["oneOf"][1] == EMPTY_TEXT:
+        branches = prop.get("oneOf", [])
+        if len(branches) == 2 and branches[1] == EMPTY_TEXT and branches[0].get("pattern") in FREE_TEXT:
             prop["anyOf"] = prop.pop("oneOf")
     return schema
 
