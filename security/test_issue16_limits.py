@@ -15,6 +15,7 @@ from accounts import services as account_services
 from accounts.tests.factories import UserFactory
 from accounts.tests.helpers import VALID_REGISTRATION
 from bookings.apis import MSG_AMOUNT_INVALID
+from bookings.models import Reservation
 from courses.tests.factories import CourseSessionFactory
 from messaging import services as messaging_services
 from studio.api import MSG_BODY_TOO_LARGE, MSG_JSON_INVALID, MSG_JSON_TOO_DEEP, MSG_TEXT_TOO_LONG
@@ -45,12 +46,20 @@ def hold_payload(session, **extra):
 # --- Item 6: server errors on bad input ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("amount", ["Infinity", "-Infinity", "1e400", "sNaN", "NaN", "-25.00", "0", "1e-400"])
+@pytest.mark.parametrize("amount", ["Infinity", "-Infinity", "1e400", "sNaN", "NaN", "-25.00", "1e-400"])
 def test_item6_a_hold_with_a_non_finite_or_absurd_total_amount_is_refused(api_client, member, session, amount):
     api_client.force_authenticate(member)
     response = api_client.post("/api/reservations-courses", hold_payload(session, total_amount=amount), format="json")
     assert response.status_code == 400, response.content
     assert response.json()["error"] == MSG_AMOUNT_INVALID
+
+
+def test_item6_a_zero_amount_is_well_formed_but_not_the_price(api_client, member, session):
+    """Since issue 17 a well-formed amount that is not the session's price conflicts with it (409), not 400."""
+    api_client.force_authenticate(member)
+    response = api_client.post("/api/reservations-courses", hold_payload(session, total_amount="0"), format="json")
+    assert response.status_code == 409 and response.json()["code"] == "amount_mismatch"
+    assert not Reservation.objects.exists()
 
 
 def test_item6_a_hold_with_a_json_number_amount_of_1e400_is_refused(api_client, member, session):
