@@ -12,6 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
@@ -79,7 +80,7 @@ class AttendanceLineOutput(serializers.Serializer):
 class AttendanceSessionOutput(serializers.Serializer):
     id = serializers.IntegerField()
     course_title = serializers.CharField()
-    date = serializers.DateTimeField()
+    date = DateTimeOutputField()
     instructor = serializers.CharField()
     max_attendees = serializers.IntegerField()
     status = serializers.CharField()

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from studio.api import MSG_TEXT_TOO_LONG
 from studio.errors import FORBIDDEN, NOT_FOUND
+from studio.fields import DateTimeOutputField
 from studio.permissions import is_studio_staff
 
 from .. import selectors
@@ -47,8 +48,8 @@ class FollowedCourseOutput(serializers.Serializer):
     title = serializers.CharField()
     description = serializers.CharField(allow_blank=True)
     level = serializers.CharField(allow_blank=True)
-    date = serializers.DateTimeField()
-    end_date = serializers.DateTimeField()
+    date = DateTimeOutputField()
+    end_date = DateTimeOutputField()
     instructor = serializers.CharField(allow_blank=True)
     participants = serializers.IntegerField()
     status = serializers.CharField(help_text=" | ".join(ReservationStatus.values))
@@ -59,7 +60,7 @@ class FollowedCourseOutput(serializers.Serializer):
     comment = serializers.CharField(allow_blank=True)
     paid_with_pass = FollowedPaidWithPassOutput(allow_null=True)
     credits_spent = serializers.IntegerField()
-    cancel_deadline = serializers.DateTimeField()
+    cancel_deadline = DateTimeOutputField()
     can_cancel = serializers.BooleanField()
 
 

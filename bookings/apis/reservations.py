@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from studio.api import error_response
+from studio.fields import DateTimeOutputField
 from studio.schema import ErrorOutput
 
 from .. import selectors, services
@@ -51,20 +52,20 @@ class ReservationOutput(serializers.Serializer):
     id = serializers.IntegerField()
     session_id = serializers.IntegerField()
     title = serializers.CharField()
-    date = serializers.DateTimeField()
-    end_date = serializers.DateTimeField()
+    date = DateTimeOutputField()
+    end_date = DateTimeOutputField()
     participants = serializers.IntegerField()
     unit_price = serializers.DecimalField(max_digits=8, decimal_places=2)
     total_amount = serializers.DecimalField(max_digits=12, decimal_places=2)
     status = serializers.CharField(help_text="held | confirmed | expired | cancelled")
-    hold_expires_at = serializers.DateTimeField(allow_null=True)
+    hold_expires_at = DateTimeOutputField(allow_null=True)
     first_name = serializers.CharField()
     last_name = serializers.CharField()
     email = serializers.CharField()
     message = serializers.CharField()
     paid_with_pass = PaidWithPassOutput(allow_null=True)
     credits_spent = serializers.IntegerField()
-    cancel_deadline = serializers.DateTimeField()
+    cancel_deadline = DateTimeOutputField()
     can_cancel = serializers.BooleanField()
     pass_ = PassOutput(required=False, help_text="Avec pass_id : la carte ou l'abonnement après l'achat.")
 

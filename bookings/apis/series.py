@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from courses.models import Level
 from courses.serializers import CentsField
 from studio.api import MSG_TEXT_TOO_LONG
+from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
@@ -120,7 +121,7 @@ class SeriesInput(serializers.Serializer):
 
 
 class SeriesDateOutput(serializers.Serializer):
-    date = serializers.DateTimeField()
+    date = DateTimeOutputField()
     label = serializers.CharField(help_text="« lundi 12/01/2026 18:30 »")
 
 

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from courses.models import Level
 from courses.serializers import CentsField
 from studio.api import MSG_TEXT_TOO_LONG
+from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
@@ -171,8 +172,8 @@ class SessionOutput(serializers.Serializer):
     course_id = serializers.IntegerField()
     course_title = serializers.CharField()
     title = serializers.CharField()
-    date = serializers.DateTimeField()
-    end_date = serializers.DateTimeField()
+    date = DateTimeOutputField()
+    end_date = DateTimeOutputField()
     instructor = serializers.CharField()
     level = serializers.CharField()
     details = serializers.CharField()

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from courses.models import CourseSession
 from courses.serializers import StrictBooleanField
+from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
@@ -51,14 +52,14 @@ class WaitlistEntryOutput(serializers.Serializer):
     id = serializers.IntegerField()
     session_id = serializers.IntegerField()
     title = serializers.CharField()
-    date = serializers.DateTimeField()
+    date = DateTimeOutputField()
     status = serializers.CharField(help_text="waiting | offered")
     position = serializers.IntegerField(allow_null=True, help_text="Rang dans la file (null : place proposée).")
     auto_book = serializers.BooleanField()
     pass_id = serializers.IntegerField(allow_null=True)
-    offer_expires_at = serializers.DateTimeField(allow_null=True)
+    offer_expires_at = DateTimeOutputField(allow_null=True)
     reservation_id = serializers.IntegerField(allow_null=True)
-    joined_at = serializers.DateTimeField()
+    joined_at = DateTimeOutputField()
 
 
 class StaffWaitlistEntryOutput(WaitlistEntryOutput):

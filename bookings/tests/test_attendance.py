@@ -123,3 +123,15 @@ def test_supervisors_take_attendance_and_members_cannot(api_client, supervisor, 
     assert api_client.get(SHEET.format(class_now.pk)).status_code == 403
     api_client.force_authenticate(supervisor)
     assert api_client.get(SHEET.format(class_now.pk)).status_code == 200
+
+
+def test_an_ancient_date_is_still_rfc3339_in_the_sheet(api_client, staff):
+    """schemathesis found a session typed in year 441: Paris's offset then was +00:09:21 (local mean time), which RFC
+    3339 cannot write, so the answer broke its `format: date-time` schema. Such instants are written in UTC."""
+    from datetime import UTC, datetime
+
+    session = CourseSessionFactory(start=datetime(441, 7, 15, 23, 41, 30, tzinfo=UTC))
+    api_client.force_authenticate(staff)
+    response = api_client.get(f"/api/course-sessions/{session.pk}/attendance")
+    assert response.status_code == 200
+    assert response.json()["session"]["date"] == "0441-07-15T23:41:30+00:00"
