@@ -7,6 +7,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from courses.models import CourseSession
+from studio.fields import rfc3339
 
 from .models import CourseFeedback, PartyReservation, Pass, PassAdjustment, PassKind, Reservation, ReservationStatus
 from .services import active_reservations_q, cancellation_deadline
@@ -143,8 +144,8 @@ def followed_course_rows(reservations, *, user, now: datetime | None = None) -> 
                 "title": course.title,
                 "description": course.description,
                 "level": session.level or course.level,
-                "date": timezone.localtime(session.start).isoformat(),
-                "end_date": timezone.localtime(session.end).isoformat(),
+                "date": rfc3339(session.start),
+                "end_date": rfc3339(session.end),
                 "instructor": session.instructor,
                 "participants": reservation.participants,
                 "status": reservation.status,
@@ -168,7 +169,7 @@ def reservation_payment_data(reservation: Reservation, *, now: datetime) -> dict
             {"id": paid_with.pk, "title": paid_with.title, "kind": paid_with.kind} if paid_with is not None else None
         ),
         "credits_spent": reservation.credits_spent,
-        "cancel_deadline": timezone.localtime(deadline).isoformat(),
+        "cancel_deadline": rfc3339(deadline),
         "can_cancel": reservation.status == ReservationStatus.CONFIRMED and now <= deadline,
     }
 
