@@ -37,6 +37,25 @@ def _same(message, *keys):
     return dict.fromkeys(keys, message)
 
 
+def _price_field() -> CentsField:
+    """The price per participant of a series or of "this and the following" (optional: the course's by default)."""
+    keys = ("invalid", "null", "min_value", "max_value", "max_digits", "max_decimal_places", "max_whole_digits")
+    return CentsField(
+        required=False, allow_null=True, error_messages=_same(services.MSG_PRICE_INVALID, *keys, "max_string_length")
+    )
+
+
+def _details_field() -> serializers.CharField:
+    return serializers.CharField(
+        max_length=5000,
+        required=False,
+        allow_blank=True,
+        default="",
+        validators=[no_nul()],
+        error_messages={"max_length": MSG_TEXT_TOO_LONG},
+    )
+
+
 class SeriesInput(serializers.Serializer):
     course_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED)
     weekdays = serializers.ListField(
@@ -88,29 +107,8 @@ class SeriesInput(serializers.Serializer):
             "max_value": services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES),
         },
     )
-    price_per_participant = CentsField(
-        required=False,
-        allow_null=True,
-        error_messages=_same(
-            services.MSG_PRICE_INVALID,
-            "invalid",
-            "null",
-            "min_value",
-            "max_value",
-            "max_digits",
-            "max_decimal_places",
-            "max_whole_digits",
-            "max_string_length",
-        ),
-    )
-    details = serializers.CharField(
-        max_length=5000,
-        required=False,
-        allow_blank=True,
-        default="",
-        validators=[no_nul()],
-        error_messages={"max_length": MSG_TEXT_TOO_LONG},
-    )
+    price_per_participant = _price_field()
+    details = _details_field()
     starts_on = serializers.DateField(
         input_formats=["%Y-%m-%d"], error_messages=_same(MSG_DATE_INVALID, "required", "null", "invalid", "datetime")
     )
@@ -211,29 +209,8 @@ class SeriesFollowingInput(serializers.Serializer):
             "max_value": services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES),
         },
     )
-    price_per_participant = CentsField(
-        required=False,
-        allow_null=True,
-        error_messages=_same(
-            services.MSG_PRICE_INVALID,
-            "invalid",
-            "null",
-            "min_value",
-            "max_value",
-            "max_digits",
-            "max_decimal_places",
-            "max_whole_digits",
-            "max_string_length",
-        ),
-    )
-    details = serializers.CharField(
-        max_length=5000,
-        required=False,
-        allow_blank=True,
-        default="",
-        validators=[no_nul()],
-        error_messages={"max_length": MSG_TEXT_TOO_LONG},
-    )
+    price_per_participant = _price_field()
+    details = _details_field()
 
 
 class SeriesFollowingOutput(serializers.Serializer):
