@@ -1,6 +1,6 @@
 /* The reservation popup's form (SPEC.md 2.9, 5): hold the seats, then pay them with the shared payment widget;
    or, for a member with a usable class card or subscription (issue 10), book with it: confirmed at once. */
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
 import { euros } from "../../components/format.js";
@@ -45,11 +45,9 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
   const { data: passData, failure: passesFailure } = useApi(user && passesUrl ? passesUrl : null);
   const passes = useMemo(() => (Array.isArray(passData) ? passData.filter(isUsablePass) : []), [passData]);
   const passesError = passesFailure ? MSG_PASSES_LOAD_ERROR : "";
-  const [payWith, setPayWith] = useState(CARD); // "card" or a pass id
-
-  useEffect(() => {
-    if (passes.length) setPayWith(String(passes[0].id));
-  }, [passes]);
+  // "card" or a pass id; until the member picks, the first usable pass (derived, so never a frame on the bank card).
+  const [picked, setPayWith] = useState(null);
+  const payWith = picked ?? (passes.length ? String(passes[0].id) : CARD);
 
   const count = normalizeParticipants(participants, maxSeats);
   const total = formatTotal(session.price_per_participant, count);
