@@ -17,6 +17,8 @@ PAYMENT_CREDITS_BACK = "Les {credits} crédit(s) utilisé(s) sont rendus sur vot
 PAYMENT_SUBSCRIPTION = "Votre abonnement reste valable pour un autre cours."
 PAYMENT_REFUNDED = "Votre paiement de {amount} € vous est remboursé intégralement sur votre moyen de paiement."
 PAYMENT_NOTHING = "Aucun paiement n'avait été enregistré pour cette réservation."
+# A walk-in paid at the desk (DECISIONS.md 38): no card was charged, the studio gives the money back at the desk.
+PAYMENT_AT_DESK = "Vous aviez réglé {amount} € à l'accueil : le studio vous les rembourse à l'accueil."
 
 
 def _host() -> str:
@@ -50,13 +52,18 @@ def _payment_line(reservation: Reservation) -> str:
         if pass_obj.kind == PassKind.CARD and reservation.credits_spent:
             return PAYMENT_CREDITS_BACK.format(credits=reservation.credits_spent, title=pass_obj.title)
         return PAYMENT_SUBSCRIPTION
+    attendance = getattr(reservation, "attendance", None)
+    if attendance is not None and attendance.paid_at_desk and reservation.total_amount > 0:
+        return PAYMENT_AT_DESK.format(amount=f"{reservation.total_amount:.2f}".replace(".", ","))
     if reservation.total_amount > 0:
         return PAYMENT_REFUNDED.format(amount=f"{reservation.total_amount:.2f}".replace(".", ","))
     return PAYMENT_NOTHING
 
 
 def send_class_cancelled(*, reservation_id: int) -> None:
-    reservation = Reservation.objects.select_related("session__course", "user", "paid_with_pass").get(pk=reservation_id)
+    reservation = Reservation.objects.select_related("session__course", "user", "paid_with_pass", "attendance").get(
+        pk=reservation_id
+    )
     session = reservation.session
     start = timezone.localtime(session.start)
     send_templated_email(

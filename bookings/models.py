@@ -5,6 +5,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from courses.models import CourseSession
+from studio.quotes import QuotedRequest, QuotedRequestEvent, quoted_request_constraints
 
 
 class ReservationStatus(models.TextChoices):
@@ -85,8 +86,12 @@ class PartyEventType(models.TextChoices):
     EVG = "EVG", "EVG (enterrement de vie de garçon)"
 
 
-class PartyReservation(models.Model):
-    """An EVJF/EVG party request (SPEC.md 2.7, 3): stored, e-mailed to the studio and the member, listed for staff."""
+class PartyReservation(QuotedRequest):
+    """An EVJF/EVG party request (SPEC.md 2.7, 3): stored, e-mailed to the studio and the member, listed for staff.
+
+    Issue 23: it has a status the member follows (studio.quotes: envoyée, devis envoyé, confirmée, refusée, annulée),
+    a quote priced by the server from `quote_participants` and `quote_spectators`, a deposit paid online, a history.
+    """
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -106,6 +111,8 @@ class PartyReservation(models.Model):
     title = models.CharField("intitulé", max_length=200, blank=True)
     message = models.TextField("message", blank=True)
     created_at = models.DateTimeField("reçue le", auto_now_add=True)
+    quote_participants = models.PositiveSmallIntegerField("participants du devis", null=True, blank=True)
+    quote_spectators = models.PositiveSmallIntegerField("spectateurs du devis", null=True, blank=True)
 
     class Meta:
         verbose_name = "réservation EVJF/EVG"
@@ -114,10 +121,21 @@ class PartyReservation(models.Model):
         constraints = [
             models.CheckConstraint(condition=models.Q(participants__gte=1), name="party_participants_positive"),
             models.CheckConstraint(condition=models.Q(event_type__in=["EVJF", "EVG"]), name="party_event_type_valid"),
+            *quoted_request_constraints("party"),
         ]
 
     def __str__(self):
         return f"{self.event_type} – {self.date:%d/%m/%Y} ({self.email})"
+
+
+class PartyRequestEvent(QuotedRequestEvent):
+    """A line of an EVJF/EVG request's history (issue 23): seen by the member and by staff."""
+
+    party = models.ForeignKey(PartyReservation, on_delete=models.CASCADE, related_name="events", verbose_name="demande")
+
+    class Meta(QuotedRequestEvent.Meta):
+        verbose_name = "étape d'une demande EVJF/EVG"
+        verbose_name_plural = "étapes des demandes EVJF/EVG"
 
 
 class CourseFeedback(models.Model):

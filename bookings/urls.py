@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import apis, views
 from .apis import calendar_feed as calendar_feed_apis
+from .apis import party_requests as party_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
 from .apis.class_cancellation import CourseSessionCancelApi
@@ -67,7 +68,21 @@ api_urlpatterns = [
     path("passes/mine", apis.MyPassesApi.as_view(), name="api-passes-mine"),
     path("passes/<int:pass_id>", apis.PassDetailApi.as_view(), name="api-pass"),
     path("reservations-evj", apis.ReservationEvjCreateApi.as_view(), name="api-reservations-evj"),
-    path("evf-reservations", apis.PartyReservationApi.as_view(), name="api-evf-reservations"),
+    path("evf-reservations", party_apis.PartyRequestsApi.as_view(), name="api-evf-reservations"),
+    path("evf-reservations/mine", party_apis.MyPartyRequestsApi.as_view(), name="api-evf-reservations-mine"),
+    path("evf-reservations/<int:party_id>", party_apis.PartyRequestDetailApi.as_view(), name="api-evf-reservation"),
+    path("evf-reservations/<int:party_id>/quote", party_apis.PartyQuoteApi.as_view(), name="api-evf-reservation-quote"),
+    path(
+        "evf-reservations/<int:party_id>/confirm",
+        party_apis.PartyConfirmApi.as_view(),
+        name="api-evf-reservation-confirm",
+    ),
+    path(
+        "evf-reservations/<int:party_id>/refuse", party_apis.PartyRefuseApi.as_view(), name="api-evf-reservation-refuse"
+    ),
+    path(
+        "evf-reservations/<int:party_id>/cancel", party_apis.PartyCancelApi.as_view(), name="api-evf-reservation-cancel"
+    ),
     path("course-feedback", apis.CourseFeedbackApi.as_view(), name="api-course-feedback"),
     path("course-feedback/user/<int:user_id>", apis.CourseFeedbackUserApi.as_view(), name="api-course-feedback-user"),
 ]

@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from studio.quotes import QuotedRequest, QuotedRequestEvent, quoted_request_constraints
+
 
 class ContactMessage(models.Model):
     """A message written through /contact, by a visitor or a member, and the conversation that follows it.
@@ -95,8 +97,12 @@ class RentalEventType(models.TextChoices):
     CLASS = "Cours", "Cours"
 
 
-class RoomRentalRequest(models.Model):
-    """A room-rental request (SPEC.md 2.8), stored and e-mailed to the studio (DECISIONS.md 17)."""
+class RoomRentalRequest(QuotedRequest):
+    """A room-rental request (SPEC.md 2.8), stored and e-mailed to the studio (DECISIONS.md 17).
+
+    Issue 23: a member's request has a status they follow (studio.quotes), a quote staff set (no price rule exists
+    for the room), a deposit paid online and a history; a visitor's request (no account) is answered by e-mail.
+    """
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -125,7 +131,20 @@ class RoomRentalRequest(models.Model):
             models.CheckConstraint(
                 condition=models.Q(event_type__in=RentalEventType.values), name="messaging_rental_event_type_valid"
             ),
+            *quoted_request_constraints("messaging_rental"),
         ]
 
     def __str__(self):
         return f"{self.event_type} – {self.name} ({self.date:%d/%m/%Y})"
+
+
+class RentalRequestEvent(QuotedRequestEvent):
+    """A line of a room-rental request's history (issue 23)."""
+
+    rental = models.ForeignKey(
+        RoomRentalRequest, on_delete=models.CASCADE, related_name="events", verbose_name="demande"
+    )
+
+    class Meta(QuotedRequestEvent.Meta):
+        verbose_name = "étape d'une demande de location"
+        verbose_name_plural = "étapes des demandes de location"

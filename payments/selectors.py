@@ -65,6 +65,8 @@ CANCELLATION_OUTCOME_LABELS = {
     "credits_returned": "Crédits rendus",
     "subscription": "Abonnement : place libérée",
     "unpaid": "Non payé",
+    # A walk-in paid at the desk (DECISIONS.md 38): no provider refund, the studio pays it back at the desk.
+    "desk": "Payé à l'accueil : à rembourser à l'accueil",
 }
 
 
@@ -83,7 +85,7 @@ def class_cancellation_report(*, session_id: int) -> list[dict] | None:
         return []
     reservations = (
         Reservation.objects.filter(session_id=session_id, cancelled_at=session["cancelled_at"])
-        .select_related("paid_with_pass")
+        .select_related("paid_with_pass", "attendance")
         .prefetch_related("payment_orders")
         .order_by("last_name", "first_name", "pk")
     )
@@ -100,6 +102,8 @@ def class_cancellation_report(*, session_id: int) -> list[dict] | None:
             outcome, amount = "refunded", order.amount
         elif order is not None and order.status in (PaymentStatus.COMPLETED, PaymentStatus.REFUND_PENDING):
             outcome, amount = "refund_pending", order.amount
+        elif getattr(reservation, "attendance", None) is not None and reservation.attendance.paid_at_desk:
+            outcome, amount = "desk", reservation.total_amount
         else:
             outcome = "unpaid"
         rows.append(

@@ -38,6 +38,9 @@ MSG_WALK_IN_ADDED = "{name} est ajouté(e) au cours et pointé(e) présent(e)."
 MSG_ATTENDANCE_NOT_OPEN = "La feuille de présence s'ouvre 2 heures avant le début du cours."
 MSG_ATTENDANCE_CANCELLED = "Ce cours est annulé : pas de feuille de présence."
 MSG_ATTENDANCE_NOT_BOOKED = "Cette personne n'a pas de réservation confirmée pour ce cours."
+MSG_WALK_IN_CANCELLED = (
+    "Ce cours est annulé : personne ne peut y être ajouté, ni avec une carte ou un abonnement, ni payé à l'accueil."
+)
 MSG_WALK_IN_MEMBER_NOT_FOUND = "Aucun compte n'existe avec cet e-mail : créez d'abord le compte de la personne."
 MSG_WALK_IN_ALREADY_BOOKED = "Cette personne a déjà une réservation pour ce cours : pointez-la dans la liste."
 MSG_WALK_IN_NO_SEATS = "Il ne reste que {seats} place(s) pour ce cours."
@@ -53,6 +56,7 @@ class AttendanceError(ReservationError):
         "attendance_cancelled": MSG_ATTENDANCE_CANCELLED,
         "attendance_not_booked": MSG_ATTENDANCE_NOT_BOOKED,
         "session_not_found": "Cette session n'existe pas.",
+        "walk_in_cancelled": MSG_WALK_IN_CANCELLED,
         "walk_in_member_not_found": MSG_WALK_IN_MEMBER_NOT_FOUND,
         "walk_in_already_booked": MSG_WALK_IN_ALREADY_BOOKED,
         "walk_in_no_seats": MSG_WALK_IN_NO_SEATS,
@@ -64,6 +68,7 @@ class AttendanceError(ReservationError):
         "attendance_cancelled": CONFLICT,
         "attendance_not_booked": CONFLICT,
         "session_not_found": NOT_FOUND,
+        "walk_in_cancelled": CONFLICT,
         "walk_in_member_not_found": NOT_FOUND,
         "walk_in_already_booked": CONFLICT,
         "walk_in_no_seats": CONFLICT,
@@ -136,6 +141,8 @@ def attendance_walk_in_add(
     if session is None:
         raise AttendanceError.of("session_not_found")
     now = timezone.now()
+    if session.status == SessionStatus.CANCELLED:  # said for a walk-in, whatever the way they would pay
+        raise AttendanceError.of("walk_in_cancelled")
     _check_open(session, now)
     member = User.objects.filter(email__iexact=email.strip()).first()
     if member is None:

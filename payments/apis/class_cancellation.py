@@ -15,7 +15,7 @@ from .fields import MAX_ID
 
 MSG_SESSION_NOT_FOUND = "Cette session n'existe pas."
 
-OUTCOMES = ["refunded", "refund_pending", "credits_returned", "subscription", "unpaid"]
+OUTCOMES = ["refunded", "refund_pending", "credits_returned", "subscription", "unpaid", "desk"]
 
 
 class CancellationLineOutput(serializers.Serializer):

@@ -1,0 +1,204 @@
+"""An EVJF/EVG request's life (issue 23): quote priced by the server, deposit, confirmation, refusal, cancellation,
+history on both sides, e-mails through the outbox, another member's request a 404, bad input a French 400."""
+
+from datetime import time, timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from bookings.apis.party_requests import MSG_SPECTATORS_INVALID, MSG_STATUS_FILTER
+from bookings.models import PartyRequestEvent, PartyReservation
+from bookings.services import party_requests as services
+from bookings.services.common import MSG_PARTICIPANTS_MIN
+from studio import quotes
+from studio.models import OutgoingEmail
+from studio.quote_api import MSG_AMOUNT_FORMAT
+from studio.quotes import RequestStatus
+
+URL = "/api/evf-reservations"
+
+
+@pytest.fixture
+def party(member):
+    return PartyReservation.objects.create(
+        user=member,
+        event_type="EVJF",
+        date=timezone.localdate() + timedelta(days=30),
+        time=time(15, 0),
+        participants=8,
+        email=member.email,
+        first_name=member.first_name,
+    )
+
+
+def quote_body(**changes):
+    return {"participants": 8, "spectators": 2, "deposit": "50.00", "note": "Atelier de 2 h", **changes}
+
+
+@pytest.mark.parametrize(
+    ("participants", "spectators", "amount"),
+    [
+        (8, 2, Decimal("185.00")),  # 7 × 25 + 2 × 5
+        (6, 0, Decimal("125.00")),  # the bride free
+        (4, 0, Decimal("125.00")),  # billed as 6 people
+        (1, 3, Decimal("140.00")),  # 5 × 25 + 3 × 5
+        (12, 10, Decimal("325.00")),
+    ],
+)
+def test_the_quote_follows_the_studio_prices(participants, spectators, amount):
+    assert services.party_quote_amount(participants=participants, spectators=spectators) == amount
+
+
+def test_staff_quote_the_member_sees_it_with_its_history_and_is_emailed(api_client, staff, member, party):
+    api_client.force_authenticate(staff)
+    response = api_client.post(f"{URL}/{party.pk}/quote", quote_body(), format="json")
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert (body["status"], body["status_label"], body["quote_amount"], body["deposit_amount"]) == (
+        "quoted",
+        "Devis envoyé",
+        "185.00",
+        "50.00",
+    )
+    party.refresh_from_db()
+    assert party.quote_amount == Decimal("185.00") and party.quote_participants == 8 and party.quote_spectators == 2
+    mail = OutgoingEmail.objects.get(subject__contains="Votre devis")
+    assert mail.to == [member.email]
+    assert mail.subject.endswith(f"Votre devis : EVJF du {party.date:%d/%m/%Y} à 15:00")
+    assert "185,00 €" in mail.body_text and "50,00 €" in mail.body_text and "/user/requests/evjf/" in mail.body_text
+
+    api_client.force_authenticate(member)
+    mine = api_client.get(f"{URL}/mine").json()
+    assert [p["id"] for p in mine] == [party.pk]
+    assert mine[0]["deposit_due"] is True and mine[0]["cancellable"] is True
+    events = mine[0]["events"]
+    assert [e["label"] for e in events] == ["Demande envoyée", "Devis envoyé"]
+    assert events[0]["by"] == "Vous" and events[1]["by"] == "Le studio"
+    assert events[1]["note"] == "Devis de 185,00 €, acompte de 50,00 €. Atelier de 2 h"
+
+
+def test_staff_see_who_did_what(api_client, staff, party):
+    services.party_quote(party_id=party.pk, staff=staff, participants=8, spectators=0, deposit=Decimal("40"))
+    api_client.force_authenticate(staff)
+    row = api_client.get(URL).json()["results"][0]
+    assert row["status"] == "quoted" and row["events"][1]["by"] == staff.get_full_name()
+
+
+def test_the_deposit_is_recorded_once_then_staff_confirm(api_client, staff, member, party):
+    services.party_quote(party_id=party.pk, staff=staff, participants=8, spectators=2, deposit=Decimal("50.00"))
+    api_client.force_authenticate(staff)
+    early = api_client.post(f"{URL}/{party.pk}/confirm", format="json")
+    assert early.status_code == 409 and early.json()["error"] == quotes.MSG_NOT_CONFIRMABLE
+
+    services.party_deposit_record(party_id=party.pk, amount=Decimal("50.00"))
+    with pytest.raises(quotes.QuoteError) as twice:
+        services.party_deposit_record(party_id=party.pk, amount=Decimal("50.00"))
+    assert twice.value.message == quotes.MSG_DEPOSIT_NOT_DUE
+    party.refresh_from_db()
+    assert party.status_text == "Devis envoyé – acompte payé, confirmation à venir"
+    assert OutgoingEmail.objects.filter(subject__contains="Acompte payé : EVJF").count() == 1
+
+    requote = api_client.post(f"{URL}/{party.pk}/quote", quote_body(), format="json")
+    assert requote.status_code == 409 and requote.json()["error"] == quotes.MSG_NOT_QUOTABLE
+
+    confirmed = api_client.post(f"{URL}/{party.pk}/confirm", format="json")
+    assert confirmed.status_code == 200 and confirmed.json()["status_label"] == "Confirmée"
+    assert OutgoingEmail.objects.get(subject__contains="Demande confirmée").to == [member.email]
+    kinds = list(PartyRequestEvent.objects.filter(party=party).values_list("kind", flat=True))
+    assert kinds == ["quoted", "deposit_paid", "confirmed"]
+
+    api_client.force_authenticate(member)
+    late = api_client.post(f"{URL}/{party.pk}/cancel", format="json")
+    assert late.status_code == 409 and late.json()["error"] == quotes.MSG_NOT_CANCELLABLE
+
+
+def test_a_deposit_of_another_amount_is_refused(staff, party):
+    services.party_quote(party_id=party.pk, staff=staff, participants=8, spectators=0, deposit=Decimal("50.00"))
+    with pytest.raises(quotes.QuoteError) as refused:
+        services.party_deposit_record(party_id=party.pk, amount=Decimal("49.99"))
+    assert refused.value.message == quotes.MSG_DEPOSIT_CHANGED
+
+
+def test_the_member_cancels_while_not_confirmed_and_the_studio_is_told(api_client, member, party):
+    api_client.force_authenticate(member)
+    response = api_client.post(f"{URL}/{party.pk}/cancel", format="json")
+    assert response.status_code == 200 and response.json()["status_label"] == "Annulée"
+    assert OutgoingEmail.objects.filter(subject__contains="Demande annulée par le membre : EVJF").exists()
+    again = api_client.post(f"{URL}/{party.pk}/cancel", format="json")
+    assert again.status_code == 409 and again.json()["error"] == quotes.MSG_NOT_CANCELLABLE
+
+
+def test_staff_refuse_with_a_reason(api_client, staff, member, party):
+    api_client.force_authenticate(staff)
+    blank = api_client.post(f"{URL}/{party.pk}/refuse", {"reason": "   "}, format="json")
+    assert blank.status_code == 400 and blank.json()["error"] == quotes.MSG_REASON_REQUIRED
+    refused = api_client.post(f"{URL}/{party.pk}/refuse", {"reason": "Studio complet ce jour-là"}, format="json")
+    assert refused.status_code == 200 and refused.json()["status"] == "refused"
+    mail = OutgoingEmail.objects.get(subject__contains="Demande refusée")
+    assert "Studio complet ce jour-là" in mail.body_text
+
+
+def test_another_members_request_is_a_404_everywhere(api_client, other_member, party):
+    api_client.force_authenticate(other_member)
+    for method, path in [("get", ""), ("post", "/cancel")]:
+        response = getattr(api_client, method)(f"{URL}/{party.pk}{path}", format="json")
+        assert response.status_code == 404 and response.json()["error"] == quotes.MSG_REQUEST_NOT_FOUND
+    assert api_client.get(f"{URL}/mine").json() == []
+    party.refresh_from_db()
+    assert party.status == RequestStatus.SENT
+
+
+def test_members_cannot_quote_confirm_or_refuse(api_client, member, party):
+    api_client.force_authenticate(member)
+    for path, body in [("/quote", quote_body()), ("/confirm", {}), ("/refuse", {"reason": "non"})]:
+        assert api_client.post(f"{URL}/{party.pk}{path}", body, format="json").status_code == 403
+    assert api_client.get(URL).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"participants": 0}, MSG_PARTICIPANTS_MIN),
+        ({"participants": "huit"}, MSG_PARTICIPANTS_MIN),
+        ({"spectators": -1}, MSG_SPECTATORS_INVALID),
+        ({"deposit": "0.00"}, quotes.MSG_DEPOSIT_POSITIVE),
+        ({"deposit": 50}, MSG_AMOUNT_FORMAT),
+        ({"deposit": "50,00"}, MSG_AMOUNT_FORMAT),
+        ({"deposit": "-5"}, MSG_AMOUNT_FORMAT),
+        ({"deposit": "500.00"}, quotes.MSG_DEPOSIT_TOO_HIGH),
+    ],
+)
+def test_bad_quotes_are_refused_in_french_and_change_nothing(api_client, staff, party, changes, message):
+    api_client.force_authenticate(staff)
+    response = api_client.post(f"{URL}/{party.pk}/quote", quote_body(**changes), format="json")
+    assert response.status_code == 400 and response.json()["error"] == message
+    party.refresh_from_db()
+    assert party.status == RequestStatus.SENT and party.quote_amount is None
+    assert not PartyRequestEvent.objects.exists()
+
+
+def test_an_unknown_request_and_status_filter(api_client, staff):
+    api_client.force_authenticate(staff)
+    missing = api_client.post(f"{URL}/999999/quote", quote_body(), format="json")
+    assert missing.status_code == 404 and missing.json()["error"] == quotes.MSG_REQUEST_NOT_FOUND
+    bad = api_client.get(URL, {"status": "perdu"})
+    assert bad.status_code == 400 and bad.json()["error"] == MSG_STATUS_FILTER
+
+
+def test_the_lists_run_a_fixed_number_of_queries(api_client, staff, member, django_assert_max_num_queries):
+    for day in range(1, 8):
+        party = PartyReservation.objects.create(
+            user=member,
+            date=timezone.localdate() + timedelta(days=day),
+            time=time(15, 0),
+            participants=6,
+            email=member.email,
+        )
+        services.party_quote(party_id=party.pk, staff=staff, participants=6, spectators=0, deposit=Decimal("30"))
+    api_client.force_authenticate(member)
+    with django_assert_max_num_queries(6):
+        assert len(api_client.get(f"{URL}/mine").json()) == 7
+    api_client.force_authenticate(staff)
+    with django_assert_max_num_queries(7):
+        assert api_client.get(URL).json()["count"] == 7

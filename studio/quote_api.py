@@ -1,0 +1,166 @@
+"""What the APIs of quoted requests share (issue 23, studio.quotes): the status, quote and history in an answer,
+and the staff's refusal and deposit inputs. Parties (bookings) and rentals (messaging) add their own fields."""
+
+from decimal import Decimal
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from .fields import DateTimeOutputField, rfc3339
+from .parsers import MSG_TEXT_TOO_LONG
+from .quotes import (
+    MAX_QUOTE_AMOUNT,
+    MSG_AMOUNT_POSITIVE,
+    MSG_DEPOSIT_POSITIVE,
+    MSG_REASON_REQUIRED,
+    QuotedRequest,
+    RequestEventKind,
+    RequestStatus,
+)
+
+SPACES = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+FILLED = rf"^[^\x00]*[^\x00{SPACES}][^\x00]*$"
+NO_NUL = r"^[^\x00]*$"
+AMOUNT_PATTERN = r"^[0-9]{1,5}(\.[0-9]{1,2})?$"
+MAX_NOTE = 2000
+
+MSG_AMOUNT_FORMAT = "Le montant doit être en euros, par exemple 150.00."
+STAFF_LABEL = "Le studio"
+MEMBER_SELF_LABEL = "Vous"
+
+
+@extend_schema_field({"type": "string", "pattern": AMOUNT_PATTERN, "example": "150.00"})
+class EurosInput(serializers.DecimalField):
+    """Euros as a string of digits with at most two decimals ("150.00"); a JSON number is refused."""
+
+    def __init__(self, *, positive: str, **kwargs):
+        keys = ("invalid", "max_digits", "max_decimal_places", "max_whole_digits", "max_string_length")
+        errors = dict.fromkeys(keys, MSG_AMOUNT_FORMAT)
+        errors.update(dict.fromkeys(("required", "null", "min_value"), positive))
+        super().__init__(
+            max_digits=7,
+            decimal_places=2,
+            min_value=Decimal("0"),
+            max_value=MAX_QUOTE_AMOUNT,
+            error_messages=errors,
+            **kwargs,
+        )
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        if not data.strip():
+            self.fail("required")
+        if not data.replace(".", "", 1).isdigit() or len(data) > 8:
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+def deposit_field() -> EurosInput:
+    return EurosInput(positive=MSG_DEPOSIT_POSITIVE, help_text="L'acompte à payer en ligne, en euros.")
+
+
+def amount_field() -> EurosInput:
+    return EurosInput(positive=MSG_AMOUNT_POSITIVE, help_text="Le montant du devis, en euros.")
+
+
+def note_field() -> serializers.RegexField:
+    return serializers.RegexField(
+        NO_NUL,
+        required=False,
+        max_length=MAX_NOTE,
+        trim_whitespace=False,
+        help_text="Un mot pour le membre (facultatif).",
+        error_messages={"max_length": MSG_TEXT_TOO_LONG, "invalid": MSG_TEXT_TOO_LONG},
+    )
+
+
+class RefuseInput(serializers.Serializer):
+    reason = serializers.RegexField(
+        FILLED,
+        max_length=MAX_NOTE,
+        trim_whitespace=False,
+        error_messages={
+            "required": MSG_REASON_REQUIRED,
+            "null": MSG_REASON_REQUIRED,
+            "blank": MSG_REASON_REQUIRED,
+            "invalid": MSG_REASON_REQUIRED,
+            "max_length": MSG_TEXT_TOO_LONG,
+        },
+    )
+
+
+class RequestEventOutput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=RequestEventKind.choices)
+    label = serializers.CharField()
+    at = DateTimeOutputField()
+    by = serializers.CharField(help_text="« Le studio », « Vous » (le membre qui lit) ou le nom du membre")
+    by_staff = serializers.BooleanField()
+    note = serializers.CharField(allow_blank=True)
+
+
+class QuotedRequestOutput(serializers.Serializer):
+    status = serializers.ChoiceField(choices=RequestStatus.choices)
+    status_label = serializers.CharField()
+    status_text = serializers.CharField()
+    quote_amount = serializers.DecimalField(max_digits=10, decimal_places=2, allow_null=True)
+    deposit_amount = serializers.DecimalField(max_digits=10, decimal_places=2, allow_null=True)
+    quote_note = serializers.CharField(allow_blank=True)
+    quoted_at = DateTimeOutputField(allow_null=True)
+    deposit_paid_at = DateTimeOutputField(allow_null=True)
+    closed_at = DateTimeOutputField(allow_null=True)
+    deposit_due = serializers.BooleanField()
+    cancellable = serializers.BooleanField()
+    events = RequestEventOutput(many=True)
+
+
+def _by(event, *, viewer) -> str:
+    if event.by_staff:
+        if viewer is not None and getattr(viewer, "is_studio_staff", False) and event.actor is not None:
+            return event.actor.get_full_name() or event.actor.email
+        return STAFF_LABEL
+    if viewer is not None and event.actor_id is not None and event.actor_id == viewer.pk:
+        return MEMBER_SELF_LABEL
+    return event.actor.get_full_name() or event.actor.email if event.actor is not None else "Membre"
+
+
+def history(request: QuotedRequest, events, *, viewer, sent_by) -> list[dict]:
+    """The request's history: its sending (from `created_at`) then each recorded step, oldest first."""
+    first = {
+        "kind": RequestEventKind.SENT.value,
+        "label": RequestEventKind.SENT.label,
+        "at": rfc3339(request.created_at),
+        "by": MEMBER_SELF_LABEL if viewer is not None and sent_by is not None and sent_by == viewer.pk else "Membre",
+        "by_staff": False,
+        "note": "",
+    }
+    rows = [first]
+    for event in events:
+        rows.append(
+            {
+                "kind": event.kind,
+                "label": event.get_kind_display(),
+                "at": rfc3339(event.created_at),
+                "by": _by(event, viewer=viewer),
+                "by_staff": event.by_staff,
+                "note": event.note,
+            }
+        )
+    return rows
+
+
+def quoted_request_data(request: QuotedRequest, events, *, viewer, sent_by) -> dict:
+    return {
+        "status": request.status,
+        "status_label": request.get_status_display(),
+        "status_text": request.status_text,
+        "quote_amount": request.quote_amount,
+        "deposit_amount": request.deposit_amount,
+        "quote_note": request.quote_note,
+        "quoted_at": rfc3339(request.quoted_at),
+        "deposit_paid_at": rfc3339(request.deposit_paid_at),
+        "closed_at": rfc3339(request.closed_at),
+        "deposit_due": request.deposit_due,
+        "cancellable": request.cancellable,
+        "events": history(request, events, viewer=viewer, sent_by=sent_by),
+    }
