@@ -89,6 +89,24 @@ class PaymentOrder(models.Model):
         related_name="source_order",
         verbose_name="carte ou abonnement accordé",
     )
+    # Issue 23: the deposit of an EVJF/EVG request or of a member's room-rental request (payments points down at
+    # them; bookings and messaging hear of a refund through studio.quotes' signal).
+    party = models.ForeignKey(
+        "bookings.PartyReservation",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="deposit_orders",
+        verbose_name="acompte de la demande EVJF/EVG",
+    )
+    rental = models.ForeignKey(
+        "messaging.RoomRentalRequest",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="deposit_orders",
+        verbose_name="acompte de la demande de location",
+    )
 
     capture_id = models.CharField("identifiant de capture", max_length=64, blank=True, db_index=True)
     # Money captured for nothing in return (seats lost, reservation changed or already paid, order closed) goes back
@@ -119,6 +137,25 @@ class PaymentOrder(models.Model):
                 fields=["reservation"],
                 condition=models.Q(status__in=[s.value for s in LIVE_STATUSES]),
                 name="payment_order_one_live_per_reservation",
+            ),
+            models.CheckConstraint(
+                condition=(models.Q(party__isnull=True) & models.Q(rental__isnull=True))
+                | (
+                    models.Q(reservation__isnull=True)
+                    & models.Q(tariff__isnull=True)
+                    & (models.Q(party__isnull=True) | models.Q(rental__isnull=True))
+                ),
+                name="payment_order_deposit_pays_for_one_thing",
+            ),
+            models.UniqueConstraint(
+                fields=["party"],
+                condition=models.Q(status__in=[s.value for s in LIVE_STATUSES]),
+                name="payment_order_one_live_per_party",
+            ),
+            models.UniqueConstraint(
+                fields=["rental"],
+                condition=models.Q(status__in=[s.value for s in LIVE_STATUSES]),
+                name="payment_order_one_live_per_rental",
             ),
         ]
 
@@ -159,6 +196,8 @@ class SimulatedProviderOrder(models.Model):
     description = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=20, choices=SimulatedOrderStatus.choices, default=SimulatedOrderStatus.CREATED)
     card_declined = models.BooleanField(default=False)
+    # The buyer's simulated card pays this order but will be refused at the subscription's next charges (issue 19).
+    card_declines_later = models.BooleanField(default=False)
     capture_id = models.CharField(max_length=64, blank=True)
     capture_status = models.CharField(max_length=20, blank=True)
     refund_id = models.CharField(max_length=64, blank=True)
@@ -245,6 +284,7 @@ class ChargeStatus(models.TextChoices):
     PAID = "paid", "Payée"
     FAILED = "failed", "Refusée"
     CANCELLED = "cancelled", "Annulée"
+    REFUNDED = "refunded", "Remboursée"
 
 
 class SubscriptionCharge(models.Model):
@@ -262,6 +302,9 @@ class SubscriptionCharge(models.Model):
     provider_reference = models.CharField("référence du prestataire", max_length=64, blank=True)
     failure_note = models.CharField("motif du refus", max_length=200, blank=True)
     paid_at = models.DateTimeField("payée le", null=True, blank=True)
+    # Staff cancelled the subscription with the refund of this period: the provider's refund id, once.
+    refund_id = models.CharField("identifiant de remboursement", max_length=64, blank=True)
+    refunded_at = models.DateTimeField("remboursée le", null=True, blank=True)
     updated_at = models.DateTimeField("modifiée le", auto_now=True)
 
     class Meta:
@@ -291,6 +334,17 @@ class SubscriptionPlan(models.Model):
     )
     paypal_product_id = models.CharField("produit PayPal", max_length=64, blank=True)
     paypal_plan_id = models.CharField("plan de facturation PayPal", max_length=64, blank=True)
+    # The price per period the PayPal plan was created with: a tariff whose price changed gets a new plan.
+    paypal_plan_amount = models.DecimalField(
+        "montant du plan PayPal", max_digits=10, decimal_places=2, null=True, blank=True
+    )
+    # A reduced rate (student, job seeker): the member confirms the status at purchase. None: read from the title.
+    reduced_rate = models.BooleanField(
+        "tarif réduit (étudiant, demandeur d'emploi)",
+        null=True,
+        blank=True,
+        help_text="Vide : déduit du titre du tarif (« étudiant », « demandeur d'emploi »).",
+    )
 
     class Meta:
         verbose_name = "formule d'abonnement"
@@ -323,3 +377,7 @@ class SubscriptionFreeze(models.Model):
 
     def __str__(self):
         return f"Gel de {self.subscription_id} du {self.starts_on} ({self.weeks} sem.)"
+
+
+# Staff actions, reduced-rate declarations (issue 19): in their own module, imported here.
+from .models_subscriptions import *  # noqa: E402, F401, F403

@@ -161,7 +161,7 @@ class PayPalProvider:
         headers = {"Authorization": f"Bearer {self.access_token()}", "Content-Type": "application/json"}
         if request_id:
             headers["PayPal-Request-Id"] = request_id
-        if method == "POST" and path.startswith("/v2/"):
+        if method == "POST" and path.startswith(("/v2/", "/v1/billing/", "/v1/catalogs/")):
             headers["Prefer"] = "return=representation"
         try:
             response = self.session.request(
@@ -276,8 +276,9 @@ class SimulatorProvider:
         )
         return ProviderOrder(id=order.order_id, status=order.status)
 
-    def approve_order(self, *, order_id: str, card_declined: bool) -> None:
-        """What the buyer does on PayPal's side: approve, with a card that will or will not be declined."""
+    def approve_order(self, *, order_id: str, card_declined: bool, declines_later: bool = False) -> None:
+        """What the buyer does on PayPal's side: approve, with a card that will or will not be declined (or, for a
+        subscription, that pays now and is declined at the next charges: `declines_later`)."""
         with transaction.atomic():
             order = SimulatedProviderOrder.objects.select_for_update().filter(order_id=order_id).first()
             if order is None:
@@ -286,7 +287,8 @@ class SimulatorProvider:
                 raise ProviderError("Commande déjà payée.", issue=ISSUE_ORDER_ALREADY_CAPTURED, status_code=422)
             order.status = SimulatedOrderStatus.APPROVED
             order.card_declined = card_declined
-            order.save(update_fields=["status", "card_declined"])
+            order.card_declines_later = declines_later
+            order.save(update_fields=["status", "card_declined", "card_declines_later"])
 
     def capture_order(self, *, order_id: str, request_id: str) -> ProviderCapture:
         with transaction.atomic():

@@ -8,7 +8,14 @@ from decimal import Decimal
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from .models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionFreeze, SubscriptionStatus
+from .models import (
+    ChargeStatus,
+    Subscription,
+    SubscriptionAction,
+    SubscriptionCharge,
+    SubscriptionFreeze,
+    SubscriptionStatus,
+)
 from .services.subscriptions import commitment_ends_on, period_due_on
 
 FILTERS = ("active", "unpaid", "frozen", "ending")
@@ -26,9 +33,12 @@ class SubscriptionView:
 
 
 def _base() -> QuerySet:
-    return Subscription.objects.select_related("member", "granted_pass").prefetch_related(
+    return Subscription.objects.select_related(
+        "member", "granted_pass", "source_order__reduced_declaration__proof"
+    ).prefetch_related(
         Prefetch("charges", queryset=SubscriptionCharge.objects.order_by("period")),
         Prefetch("freezes", queryset=SubscriptionFreeze.objects.select_related("by").order_by("starts_on", "id")),
+        Prefetch("actions", queryset=SubscriptionAction.objects.select_related("by").order_by("created_at", "id")),
     )
 
 
@@ -69,3 +79,8 @@ def subscriptions_for_staff(*, filter: str = "", today: date_type | None = None)
     if filter == "ending":
         views = [v for v in views if today <= v.ends_on <= today + timedelta(days=ENDING_WITHIN_DAYS)]
     return views
+
+
+def subscription_for_staff(*, subscription_id: int) -> SubscriptionView:
+    """One subscription as staff see it (after an action)."""
+    return _view(_base().get(pk=subscription_id))

@@ -2,6 +2,8 @@
 
 from django.urls import path
 
+from .apis.subscription_actions import SubscriptionCancelApi, SubscriptionEndReducedApi, SubscriptionRetryApi
+from .apis.subscription_purchase import PayPalSubscriptionApprovedApi, PayPalSubscriptionCreateApi, ReducedProofApi
 from .apis.subscriptions import MySubscriptionsApi, SubscriptionFreezeApi, SubscriptionPayNowApi, SubscriptionsApi
 
 api_urlpatterns = [
@@ -9,4 +11,18 @@ api_urlpatterns = [
     path("subscriptions/mine", MySubscriptionsApi.as_view(), name="api-subscriptions-mine"),
     path("subscriptions/<int:subscription_id>/pay", SubscriptionPayNowApi.as_view(), name="api-subscription-pay"),
     path("subscriptions/<int:subscription_id>/freeze", SubscriptionFreezeApi.as_view(), name="api-subscription-freeze"),
+    path("subscriptions/<int:subscription_id>/retry", SubscriptionRetryApi.as_view(), name="api-subscription-retry"),
+    path("subscriptions/<int:subscription_id>/cancel", SubscriptionCancelApi.as_view(), name="api-subscription-cancel"),
+    path(
+        "subscriptions/<int:subscription_id>/end-reduced",
+        SubscriptionEndReducedApi.as_view(),
+        name="api-subscription-end-reduced",
+    ),
+    path("subscriptions/paypal", PayPalSubscriptionCreateApi.as_view(), name="api-subscription-paypal"),
+    path(
+        "subscriptions/paypal/approved",
+        PayPalSubscriptionApprovedApi.as_view(),
+        name="api-subscription-paypal-approved",
+    ),
+    path("subscriptions/reduced-proofs", ReducedProofApi.as_view(), name="api-subscription-reduced-proofs"),
 ]

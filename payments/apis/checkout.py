@@ -15,8 +15,10 @@ from .. import services
 from ..models import PaymentStatus
 from ..selectors import payment_client_config
 from .fields import Amount, Email, Text, choice, identifier, messages, optional_text
+from .subscription_purchase import ReducedClaimInput, reduced_claim_from
 
-MSG_OUTCOME_INVALID = "Issue de paiement simulée inconnue : « approve » ou « decline »."
+MSG_OUTCOME_INVALID = "Issue de paiement simulée inconnue : « approve », « decline » ou « approve_declines_later »."
+OUTCOME_DECLINES_LATER = "approve_declines_later"
 ORDER_ID_MAX = 64  # PaymentOrder.order_id
 NAME_MAX = 1000  # a longer name is cut to the column's 150 characters by the service
 TEXT_MAX = 200
@@ -26,7 +28,7 @@ NOT_FOUND_ANSWER = OpenApiResponse(ErrorOutput, description="Commande, réservat
 REFUNDED = "refunded"
 
 
-class CreateOrderInput(serializers.Serializer):
+class CreateOrderInput(ReducedClaimInput):
     """What the payment widget sends (frontend/src/components/payment/messages.js, createOrderPayload): the payer,
     the labels it shows, the amount it shows (compared with the server's price, never trusted) and what the order
     pays for, exactly one of `reservation_id` (a held reservation) and `tariff_id` (with `quantity`)."""
@@ -105,10 +107,13 @@ class OrderIdInput(serializers.Serializer):
 
 class SimulatorApproveInput(OrderIdInput):
     outcome = choice(
-        ["approve", "decline"],
+        ["approve", "decline", OUTCOME_DECLINES_LATER],
         message=MSG_OUTCOME_INVALID,
         default="approve",
-        help_text="« decline » : la carte simulée est refusée à la capture.",
+        help_text=(
+            "« decline » : la carte simulée est refusée à la capture ; « approve_declines_later » (abonnement) : "
+            "elle paie la commande puis est refusée aux échéances suivantes."
+        ),
     )
 
 
@@ -163,6 +168,7 @@ class CreateOrderApi(PaymentApi):
             reservation_id=values.get("reservation_id"),
             tariff_id=values.get("tariff_id"),
             quantity=values.get("quantity"),
+            reduced=reduced_claim_from(values),
         )
         return Response(OrderRefOutput(_order_body(order)).data, status=status.HTTP_201_CREATED)
 
@@ -216,7 +222,10 @@ class SimulatorApproveApi(PaymentApi):
     def post(self, request):
         values = _valid(SimulatorApproveInput, request)
         services.simulator_order_approve(
-            order_id=values["orderId"], user=request.user, card_declined=values["outcome"] == "decline"
+            order_id=values["orderId"],
+            user=request.user,
+            card_declined=values["outcome"] == "decline",
+            declines_later=values["outcome"] == OUTCOME_DECLINES_LATER,
         )
         return Response(OrderStatusOutput({"id": values["orderId"], "status": PaymentStatus.APPROVED}).data)
 

@@ -13,9 +13,14 @@ from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
-from ..models import ChargeStatus, SubscriptionStatus
+from ..models import ChargeStatus, ReducedStatus, SubscriptionActionKind, SubscriptionStatus
 from ..services import subscriptions as services
-from ..subscription_selectors import FILTERS, subscriptions_for_staff, subscriptions_of_member
+from ..subscription_selectors import (
+    FILTERS,
+    subscription_for_staff,
+    subscriptions_for_staff,
+    subscriptions_of_member,
+)
 from .fields import Text, choice, messages
 
 MSG_FILTER_INVALID = "Filtre inconnu : « active », « unpaid », « frozen » ou « ending »."
@@ -33,6 +38,9 @@ class ChargeOutput(serializers.Serializer):
     next_attempt_on = serializers.DateField(allow_null=True)
     paid_at = serializers.DateTimeField(allow_null=True)
     reference = serializers.CharField(help_text="La référence du paiement (reçu).")
+    refunded_at = serializers.DateTimeField(
+        allow_null=True, help_text="Remboursée le (vide tant que le prestataire n'a pas remboursé)."
+    )
 
 
 class FreezeOutput(serializers.Serializer):
@@ -69,9 +77,46 @@ class SubscriptionOutput(serializers.Serializer):
     charges = ChargeOutput(many=True)
 
 
+class ReducedOutput(serializers.Serializer):
+    status = choice(ReducedStatus.choices, message="")
+    status_label = serializers.CharField()
+    confirmed_at = serializers.DateTimeField()
+    proof_url = serializers.CharField(help_text="Le justificatif envoyé, ou vide.")
+    ended_at = serializers.DateTimeField(allow_null=True, help_text="Tarif réduit terminé par l'équipe le.")
+
+
+class ActionLogOutput(serializers.Serializer):
+    kind = choice(SubscriptionActionKind.choices, message="")
+    label = serializers.CharField()
+    reason = serializers.CharField()
+    outcome = serializers.CharField()
+    by = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
 class StaffSubscriptionOutput(SubscriptionOutput):
     member = MemberRefOutput()
     freezes = FreezeOutput(many=True)
+    provider = serializers.CharField(help_text="simulator ou paypal.")
+    reduced = ReducedOutput(allow_null=True, help_text="Tarif réduit : le statut confirmé par le membre à l'achat.")
+    actions = ActionLogOutput(many=True, help_text="Les actions de l'équipe : qui, quand, pourquoi.")
+
+
+def _who(user) -> str:
+    return (user.get_full_name() or user.email) if user else ""
+
+
+def _reduced(subscription) -> dict | None:
+    declaration = getattr(subscription.source_order, "reduced_declaration", None)
+    if declaration is None:
+        return None
+    return {
+        "status": declaration.status,
+        "status_label": declaration.get_status_display(),
+        "confirmed_at": declaration.confirmed_at,
+        "proof_url": declaration.proof.file.url if declaration.proof_id and declaration.proof else "",
+        "ended_at": declaration.ended_at,
+    }
 
 
 def _body(view, *, with_member: bool = False) -> dict:
@@ -103,6 +148,7 @@ def _body(view, *, with_member: bool = False) -> dict:
                 "next_attempt_on": c.next_attempt_on,
                 "paid_at": c.paid_at,
                 "reference": c.provider_reference,
+                "refunded_at": c.refunded_at,
             }
             for c in view.charges
         ],
@@ -117,6 +163,19 @@ def _body(view, *, with_member: bool = False) -> dict:
                 "by": f.by.get_full_name() or f.by.email if f.by else "",
             }
             for f in s.freezes.all()
+        ]
+        body["provider"] = s.provider
+        body["reduced"] = _reduced(s)
+        body["actions"] = [
+            {
+                "kind": a.kind,
+                "label": a.get_kind_display(),
+                "reason": a.reason,
+                "outcome": a.outcome,
+                "by": _who(a.by),
+                "created_at": a.created_at,
+            }
+            for a in s.actions.all()
         ]
         m = s.member
         body["member"] = {"id": m.pk, "first_name": m.first_name, "last_name": m.last_name, "email": m.email}
@@ -242,5 +301,5 @@ class SubscriptionFreezeApi(APIView):
             reason=data["reason"],
             by=request.user,
         )
-        view = next(v for v in subscriptions_for_staff() if v.subscription.pk == subscription_id)
+        view = subscription_for_staff(subscription_id=subscription_id)
         return Response(StaffSubscriptionOutput(_body(view, with_member=True)).data)

@@ -163,7 +163,7 @@ def payment_order_capture(*, order_id: str, user) -> CaptureOutcome:
     return _apply_capture(order, result)
 
 
-def simulator_order_approve(*, order_id: str, user, card_declined: bool) -> None:
+def simulator_order_approve(*, order_id: str, user, card_declined: bool, declines_later: bool = False) -> None:
     """The simulator's stand-in for the buyer approving at PayPal (only when the simulator is the provider)."""
     from ..providers import SimulatorProvider
 
@@ -174,7 +174,7 @@ def simulator_order_approve(*, order_id: str, user, card_declined: bool) -> None
     if order.status not in OPEN_STATUSES:
         raise PaymentError.of("order_closed")
     try:
-        provider.approve_order(order_id=order.order_id, card_declined=card_declined)
+        provider.approve_order(order_id=order.order_id, card_declined=card_declined, declines_later=declines_later)
     except ProviderError as exc:
         raise PaymentError.of("order_closed") from exc
     _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, only_from=OPEN_STATUSES)

@@ -20,6 +20,7 @@ from .common import (
     _mark,
     _valid_email,
 )
+from .reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ def payment_order_create(
     reservation_id: int | None = None,
     tariff_id: int | None = None,
     quantity: int | None = None,
+    reduced: ReducedClaim | None = None,
 ) -> PaymentOrder:
     """Open an order at the provider for a held reservation or a tariff × quantity, priced from the database.
 
@@ -73,7 +75,7 @@ def payment_order_create(
     if not _valid_email(email.strip()):
         raise PaymentError.of("email_invalid")
 
-    reservation = tariff = None
+    reservation = tariff = proof = None
     if reservation_id is not None:
         reservation = _held_reservation(user=user, reservation_id=reservation_id)
         server_amount = reservation.total_amount
@@ -94,6 +96,8 @@ def payment_order_create(
         if tariff.is_party or tariff.price <= 0 or (tariff.grants_pass and tariff_priced_per_short_period(tariff)):
             raise PaymentError.of("tariff_not_orderable")
         server_amount = (tariff.price * order_quantity).quantize(Decimal("0.01"))
+        # Issue 19: a student or job-seeker rate needs the member's confirmation of the status (400 otherwise).
+        proof = reduced_claim_check(user=user, tariff=tariff, claim=reduced)
         order_title = tariff.title
         order_type = tariff.type.upper()
         order_date = (date or "").strip()[:40] or _local(timezone.now()).date().isoformat()
@@ -144,7 +148,10 @@ def payment_order_create(
         status=PaymentStatus.CREATED,
     )
     if reservation is None:
-        return PaymentOrder.objects.create(**fields)
+        with transaction.atomic():
+            order = PaymentOrder.objects.create(**fields)
+            reduced_declaration_record(order=order, claim=reduced, proof=proof)
+        return order
     return _reservation_order_insert(reservation=reservation, fields=fields)
 
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 from bookings.services import pass_rule_set, pass_validity_set
 
 from ..models import ChargeStatus, Subscription, SubscriptionFreeze, SubscriptionStatus
+from ..selectors import payment_provider_name
 from .subscriptions import (
     LIVE_STATUSES,
     MAX_FREEZE_WEEKS,
@@ -133,6 +134,11 @@ def subscription_charges_run(*, as_of: date_type | None = None) -> dict:
         charge = subscription_charge_attempt(charge_id=charge_id, as_of=as_of)
         key = {"paid": "paid", "failed": "failed"}.get(charge.status, "skipped")
         outcome[key] += 1
+    if payment_provider_name() == "paypal":
+        # PayPal charges its subscriptions itself: retry refused periods, read what lost webhooks would have said.
+        from .paypal_subscriptions import paypal_subscriptions_run
+
+        outcome["paypal"] = paypal_subscriptions_run(as_of=as_of)
     outcome["ended"] = subscriptions_end_finished(as_of=as_of)
     outcome["invited"] = subscriptions_invite_renewal(as_of=as_of)
     return outcome

@@ -29,6 +29,7 @@ from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 from ..models import (
     ChargeStatus,
     PaymentOrder,
+    SimulatedProviderOrder,
     Subscription,
     SubscriptionCharge,
     SubscriptionPlan,
@@ -121,6 +122,9 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
     committed = max(tariff.pass_validity_months // period, 1)
     paid = min(max(order.quantity, 1), committed)
     pass_obj = order.granted_pass
+    declines_later = order.provider == SimulatorProvider.name and (
+        SimulatedProviderOrder.objects.filter(order_id=order.order_id, card_declines_later=True).exists()
+    )
     subscription = Subscription.objects.create(
         member_id=order.user_id,
         tariff=tariff,
@@ -134,6 +138,8 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
         periods_committed=committed,
         periods_paid=paid,
         starts_on=pass_obj.starts_on,
+        simulated_card_declines=declines_later,  # the member chose a card that pays now and fails later
+        provider_subscription_id=order.order_id if order.type == "ABONNEMENT_PAYPAL" else "",
     )
     now = timezone.now()
     SubscriptionCharge.objects.bulk_create(

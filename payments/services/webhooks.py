@@ -11,6 +11,7 @@ from ..models import PaymentOrder, PaymentStatus, PaymentWebhookEvent
 from ..providers import ProviderError, get_provider
 from .capture import _apply_capture, payment_order_fulfil
 from .common import OPEN_STATUSES, _mark, _parse_amount
+from .paypal_subscriptions import SUBSCRIPTION_WEBHOOKS, paypal_subscription_webhook
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +46,9 @@ def payment_webhook_handle(*, event: dict) -> str:
         return "ignored"
     if PaymentWebhookEvent.objects.filter(event_id=event_id).exists():
         return "duplicate"
-    if event_type not in HANDLED_WEBHOOKS:
+    if event_type in SUBSCRIPTION_WEBHOOKS:
+        result = paypal_subscription_webhook(event_type, resource)  # issue 19: PayPal Subscriptions v1
+    elif event_type not in HANDLED_WEBHOOKS:
         result = "ignored"
     else:
         result = _handle_event(event_type, resource)

@@ -1,4 +1,5 @@
-"""A local stand-in for PayPal's REST API (OAuth2 token, Orders v2, webhook signature verification).
+"""A local stand-in for PayPal's REST API (OAuth2 token, Orders v2, webhook signature verification, and the
+Subscriptions v1 API of fake_paypal_subscriptions.py).
 
 It listens on 127.0.0.1 on a random port and answers with the JSON shapes PayPal documents, including its error
 bodies ({name, message, debug_id, details: [{issue, description}]}) and its PayPal-Request-Id idempotency: a request
@@ -13,6 +14,8 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
+from .fake_paypal_subscriptions import SubscriptionsApi
+
 CLIENT_ID = "fake-client-id"
 CLIENT_SECRET = "fake-client-secret"
 WEBHOOK_ID = "WH1FAKE0WEBHOOK"
@@ -26,7 +29,7 @@ def _error(status, name, message, issue="", description=""):
     return status, body
 
 
-class FakePayPal:
+class FakePayPal(SubscriptionsApi):
     def __init__(self, *, token_lifetime: int = 32400):
         self.token_lifetime = token_lifetime
         self.lock = threading.Lock()
@@ -37,6 +40,7 @@ class FakePayPal:
         self._decline: dict[str, str] = {}
         self._pending: set[str] = set()
         self.refunds: dict[str, dict] = {}  # capture id → its refund
+        self._subs_init()  # Subscriptions v1 (fake_paypal_subscriptions.py)
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -82,7 +86,7 @@ class FakePayPal:
                 pass
 
             def _reply(self, status, body):
-                payload = json.dumps(body).encode()
+                payload = b"" if status == 204 else json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
@@ -152,6 +156,9 @@ class FakePayPal:
         }
 
     def _route(self, method, path, body):
+        answer = self._subs_route(method, path, body)
+        if answer is not None:
+            return answer
         parts = [p for p in path.split("?")[0].split("/") if p]
         if parts[:3] == ["v2", "checkout", "orders"]:
             if len(parts) == 3 and method == "POST":

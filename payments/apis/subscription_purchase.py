@@ -1,0 +1,160 @@
+"""Buying a subscription (issue 19): the reduced-rate confirmation that create-order and PayPal's subscription take,
+the proof upload, and PayPal's subscription flow (the JS SDK's createSubscription asks this server for the
+subscription, the member approves it in PayPal's popup, then onApprove tells this server, which reads PayPal from a
+task; the webhooks do the rest)."""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from media_library.fields import UploadField
+from studio.parsers import JSON_OR_MULTIPART, BoundedJSONParser
+from studio.schema import ErrorOutput
+
+from .. import services
+from ..models import PaymentStatus, ReducedStatus
+from ..services import paypal_subscriptions
+from ..services.reduced_rate import (
+    MSG_PROOF_MISSING,
+    MSG_PROOF_NOT_FOUND,
+    MSG_REDUCED_CONFIRM,
+    MSG_REDUCED_STATUS,
+    ReducedClaim,
+    reduced_proof_upload,
+)
+from ..subscription_tasks import paypal_subscription_sync_task
+from .fields import Email, Text, choice, identifier
+
+MSG_SUBSCRIPTION_ID = "Abonnement PayPal introuvable."
+
+
+class ReducedClaimInput(serializers.Serializer):
+    """A student or job-seeker rate: the status, the required checkbox, and a proof uploaded before (optional)."""
+
+    reduced_status = choice(
+        ReducedStatus.choices, message=MSG_REDUCED_STATUS, required=False, help_text="Tarif réduit : le statut."
+    )
+    reduced_confirmed = serializers.BooleanField(
+        required=False,
+        error_messages={"invalid": MSG_REDUCED_CONFIRM, "null": MSG_REDUCED_CONFIRM},
+        help_text="Tarif réduit : la case « Je confirme être étudiant(e) ou demandeur(se) d'emploi » cochée.",
+    )
+    reduced_proof_id = identifier(
+        MSG_PROOF_NOT_FOUND, required=False, help_text="Tarif réduit : le justificatif envoyé avant (facultatif)."
+    )
+
+
+def reduced_claim_from(values: dict) -> ReducedClaim | None:
+    if not any(k in values for k in ("reduced_status", "reduced_confirmed", "reduced_proof_id")):
+        return None
+    return ReducedClaim(
+        status=values.get("reduced_status", ""),
+        confirmed=bool(values.get("reduced_confirmed", False)),
+        proof_id=values.get("reduced_proof_id"),
+    )
+
+
+class PayPalSubscriptionInput(ReducedClaimInput):
+    tariff_id = identifier(services.MSG_TARIFF_NOT_FOUND)
+    email = Email(missing=services.MSG_INCOMPLETE, invalid=services.MSG_EMAIL_INVALID)
+    first_name = Text(missing=services.MSG_INCOMPLETE, max_length=1000)
+    last_name = Text(missing=services.MSG_INCOMPLETE, max_length=1000)
+
+
+class PayPalSubscriptionOutput(serializers.Serializer):
+    id = serializers.CharField(help_text="L'identifiant de l'abonnement chez PayPal (I-…), pour le bouton PayPal.")
+    status = choice(PaymentStatus.choices, message="")
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2, help_text="Montant par période.")
+    currency = serializers.CharField()
+
+
+class PayPalApprovedInput(serializers.Serializer):
+    subscriptionID = Text(  # noqa: N815 (PayPal's JS SDK's name)
+        missing=MSG_SUBSCRIPTION_ID, max_length=64, error_messages={"max_length": MSG_SUBSCRIPTION_ID}
+    )
+
+
+class ProofInput(serializers.Serializer):
+    file = UploadField(
+        required=False,
+        help_text="Carte étudiante ou attestation France Travail : photo ou scan JPEG, PNG, GIF ou WebP.",
+    )
+
+
+class ProofOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+
+
+def _order_body(order) -> dict:
+    return {"id": order.order_id, "status": order.status, "amount": order.amount, "currency": order.currency}
+
+
+class PayPalSubscriptionCreateApi(APIView):
+    """POST /api/subscriptions/paypal: PayPal's button asks for a subscription on the tariff's billing plan."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [BoundedJSONParser]
+
+    @extend_schema(
+        request=PayPalSubscriptionInput,
+        responses={
+            201: PayPalSubscriptionOutput,
+            400: ErrorOutput,
+            404: OpenApiResponse(ErrorOutput, description="Tarif ou justificatif introuvable."),
+            409: OpenApiResponse(ErrorOutput, description="Paiement par PayPal indisponible (simulateur)."),
+            502: ErrorOutput,
+        },
+    )
+    def post(self, request):
+        values = PayPalSubscriptionInput(data=request.data)
+        values.is_valid(raise_exception=True)
+        data = values.validated_data
+        order = paypal_subscriptions.paypal_subscription_create(
+            user=request.user,
+            tariff_id=data["tariff_id"],
+            email=data["email"],
+            first_name=data["first_name"],
+            last_name=data["last_name"],
+            reduced=reduced_claim_from(data),
+        )
+        return Response(PayPalSubscriptionOutput(_order_body(order)).data, status=status.HTTP_201_CREATED)
+
+
+class PayPalSubscriptionApprovedApi(APIView):
+    """POST /api/subscriptions/paypal/approved {subscriptionID}: the popup's onApprove; the worker reads PayPal."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [BoundedJSONParser]
+
+    @extend_schema(
+        request=PayPalApprovedInput,
+        responses={202: PayPalSubscriptionOutput, 400: ErrorOutput, 404: ErrorOutput},
+    )
+    def post(self, request):
+        values = PayPalApprovedInput(data=request.data)
+        values.is_valid(raise_exception=True)
+        order = paypal_subscriptions.paypal_subscription_approved(
+            provider_subscription_id=values.validated_data["subscriptionID"], user=request.user
+        )
+        paypal_subscription_sync_task.enqueue(provider_subscription_id=order.order_id)
+        return Response(PayPalSubscriptionOutput(_order_body(order)).data, status=status.HTTP_202_ACCEPTED)
+
+
+class ReducedProofApi(APIView):
+    """POST /api/subscriptions/reduced-proofs (multipart, `file`): the member's proof, checked by its content and size;
+    its id then goes with the purchase (`reduced_proof_id`)."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = JSON_OR_MULTIPART
+
+    @extend_schema(
+        request={"multipart/form-data": ProofInput},
+        responses={201: ProofOutput, 400: OpenApiResponse(ErrorOutput, description=MSG_PROOF_MISSING)},
+    )
+    def post(self, request):
+        values = ProofInput(data=request.data)
+        values.is_valid(raise_exception=True)
+        proof = reduced_proof_upload(user=request.user, upload=values.validated_data.get("file"))
+        return Response(ProofOutput({"id": proof.pk}).data, status=status.HTTP_201_CREATED)

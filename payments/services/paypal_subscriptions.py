@@ -1,0 +1,420 @@
+"""Subscriptions through PayPal (issue 19, DECISIONS.md 24): a catalog product and a billing plan per tariff,
+created once and reused (SubscriptionPlan keeps their ids); the member approves a PayPal Subscription in PayPal's
+popup; PayPal charges each period and tells us by webhooks, which this module applies (once per event id, in
+webhooks.py), and the daily job reads what a lost webhook would have said.
+
+The purchase is a PaymentOrder whose order_id is PayPal's subscription id (type ABONNEMENT_PAYPAL): its first sale
+fulfils it like a captured order (payment_order_fulfil grants the pass and starts the Subscription, period 1 paid
+with the sale's id); each later sale pays the first unpaid period.
+
+Charged once: a sale's id is recorded on the period it paid, chosen under the Subscription's row lock, so a webhook
+and the daily job reading the same sale at once record it once (and the (subscription, period) constraint holds).
+Lock order for PayPal subscriptions: PaymentOrder (the first sale, in payment_order_fulfil) → Subscription →
+SubscriptionCharge; PayPal's subscriptions never go through the simulator's charge path (SubscriptionCharge first).
+Provider calls run outside transactions, bounded by the provider's time budget; all but the creation (the popup
+needs the id at once) run in tasks.
+"""
+
+import logging
+from datetime import date as date_type
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from bookings.services import pass_rule_set, tariff_billing_period_months
+from courses.models import Tariff
+from studio.errors import CONFLICT, ApplicationError
+
+from ..models import (
+    CURRENCY_EUR,
+    ChargeStatus,
+    PaymentOrder,
+    PaymentProviderName,
+    PaymentStatus,
+    Subscription,
+    SubscriptionCharge,
+    SubscriptionPlan,
+    SubscriptionStatus,
+)
+from ..paypal_subscriptions import ACTIVE, APPROVED, CANCELLED, EXPIRED, SUSPENDED, PayPalSubscriptions, ProviderSale
+from ..providers import PayPalProvider, ProviderError, get_provider
+from .common import OPEN_STATUSES, PaymentError, _mark, _valid_email
+from .reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record
+from .subscriptions import (
+    LIVE_STATUSES,
+    period_due_on,
+    subscription_charge_failed,
+    subscription_charge_paid,
+)
+
+logger = logging.getLogger(__name__)
+
+PAYPAL_SUBSCRIPTION_TYPE = "ABONNEMENT_PAYPAL"
+UNPAID = (ChargeStatus.DUE, ChargeStatus.FAILED, ChargeStatus.PROCESSING)
+
+
+MSG_PAYPAL_NOT_CONFIGURED = "Le paiement par PayPal n'est pas disponible : le site fonctionne en mode démonstration."
+
+
+class PayPalSubscriptionError(ApplicationError):
+    default_code = "paypal_not_configured"
+    messages = {"paypal_not_configured": MSG_PAYPAL_NOT_CONFIGURED}
+    statuses = {"paypal_not_configured": CONFLICT}
+
+
+def _paypal() -> PayPalSubscriptions:
+    provider = get_provider()
+    if not isinstance(provider, PayPalProvider):
+        raise PayPalSubscriptionError.of("paypal_not_configured")
+    return PayPalSubscriptions(provider)
+
+
+def subscription_tariff(tariff_id: int) -> Tariff:
+    """A tariff sold per period (an unlimited subscription priced "par mois", "par trimestre"...), or PaymentError."""
+    tariff = Tariff.objects.filter(pk=tariff_id).first() if 0 < tariff_id < 2**31 else None
+    if tariff is None:
+        raise PaymentError.of("tariff_not_found")
+    period = tariff_billing_period_months(tariff)
+    if period is None or not tariff.pass_unlimited or tariff.price <= 0 or tariff.pass_validity_months < 1:
+        raise PaymentError.of("tariff_not_orderable")
+    return tariff
+
+
+def _plan_terms(tariff: Tariff) -> tuple[int, int]:
+    period = tariff_billing_period_months(tariff)
+    return period, max(tariff.pass_validity_months // period, 1)
+
+
+def paypal_plan_ensure(*, tariff: Tariff) -> SubscriptionPlan:
+    """The tariff's PayPal product and billing plan, created once and reused; a new plan when the price changed.
+    Two purchases at once send the same idempotency keys, so PayPal answers both with the same product and plan."""
+    plan, _ = SubscriptionPlan.objects.get_or_create(tariff=tariff)
+    if plan.paypal_plan_id and plan.paypal_plan_amount == tariff.price:
+        return plan
+    api = _paypal()
+    period, cycles = _plan_terms(tariff)
+    product_id = plan.paypal_product_id or api.create_product(
+        name=tariff.title, description=tariff.description or tariff.title, request_id=f"product-tariff-{tariff.pk}"
+    )
+    plan_id = api.create_plan(
+        product_id=product_id,
+        name=tariff.title,
+        amount=tariff.price,
+        currency=CURRENCY_EUR,
+        interval_months=period,
+        cycles=cycles,
+        request_id=f"plan-tariff-{tariff.pk}-{tariff.price:.2f}-{period}x{cycles}",
+    )
+    SubscriptionPlan.objects.filter(pk=plan.pk).update(
+        paypal_product_id=product_id, paypal_plan_id=plan_id, paypal_plan_amount=tariff.price
+    )
+    plan.refresh_from_db()
+    return plan
+
+
+def paypal_plans_ensure() -> int:
+    """Periodic: every tariff sold per period has its product and plan before a member needs them."""
+    created = 0
+    for tariff in Tariff.objects.filter(pass_unlimited=True, price__gt=0, pass_validity_months__gte=1):
+        if tariff_billing_period_months(tariff) is None:
+            continue
+        plan = SubscriptionPlan.objects.filter(tariff=tariff).first()
+        if plan is None or not plan.paypal_plan_id or plan.paypal_plan_amount != tariff.price:
+            paypal_plan_ensure(tariff=tariff)
+            created += 1
+    return created
+
+
+def paypal_subscription_create(
+    *, user, tariff_id: int, email: str, first_name: str, last_name: str, reduced: ReducedClaim | None = None
+) -> PaymentOrder:
+    """The member clicked PayPal's button: a PayPal Subscription on the tariff's plan, waiting for the member's
+    approval in the popup, recorded as an open PaymentOrder named by its id."""
+    tariff = subscription_tariff(tariff_id)
+    if not _valid_email(email):
+        raise PaymentError.of("email_invalid")
+    proof = reduced_claim_check(user=user, tariff=tariff, claim=reduced)
+    try:
+        plan = paypal_plan_ensure(tariff=tariff)
+        created = _paypal().create_subscription(
+            plan_id=plan.paypal_plan_id,
+            custom_id=f"tariff-{tariff.pk}-member-{user.pk}",
+            given_name=first_name,
+            surname=last_name,
+            email=email,
+            brand_name=settings.STUDIO["name"],
+            return_url=f"{settings.SITE_URL}/user/profile#abonnements",
+            cancel_url=f"{settings.SITE_URL}/tarifs",
+            request_id=f"subscription-{tariff.pk}-{user.pk}-{timezone.now().timestamp():.6f}",
+        )
+    except ProviderError as exc:
+        logger.warning("PayPal subscription for tariff %s refused: %s (%s)", tariff.pk, exc.message, exc.issue)
+        raise PaymentError.of("provider_down") from exc
+    with transaction.atomic():
+        order = PaymentOrder.objects.create(
+            order_id=created.id[:64],
+            provider=PaymentProviderName.PAYPAL,
+            email=email,
+            first_name=first_name[:150],
+            last_name=last_name[:150],
+            title=tariff.title[:200],
+            amount=tariff.price,
+            type=PAYPAL_SUBSCRIPTION_TYPE,
+            user=user,
+            tariff=tariff,
+            date=timezone.localdate().isoformat(),
+        )
+        reduced_declaration_record(order=order, claim=reduced, proof=proof)
+    return order
+
+
+def paypal_subscription_approved(*, provider_subscription_id: str, user) -> PaymentOrder:
+    """The popup said the member approved: the order is APPROVED; the worker then reads PayPal (the task queued by
+    the API) and the webhooks do the rest."""
+    order = PaymentOrder.objects.filter(order_id=provider_subscription_id, type=PAYPAL_SUBSCRIPTION_TYPE).first()
+    if order is None or order.user_id != user.pk:
+        raise PaymentError.of("order_not_found")
+    return _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, only_from=(PaymentStatus.CREATED,))
+
+
+# --- what PayPal says -------------------------------------------------------------------------------------------
+
+
+def _order_of(provider_subscription_id: str) -> PaymentOrder | None:
+    return PaymentOrder.objects.filter(order_id=provider_subscription_id, type=PAYPAL_SUBSCRIPTION_TYPE).first()
+
+
+def _subscription_of(provider_subscription_id: str) -> Subscription | None:
+    if not provider_subscription_id:
+        return None
+    return Subscription.objects.filter(source_order__order_id=provider_subscription_id, provider="paypal").first()
+
+
+def _period_to_settle(subscription: Subscription, *, as_of: date_type) -> SubscriptionCharge | None:
+    """Under the subscription's lock: the first unpaid period, else the next one (its row created)."""
+    charge = subscription.charges.filter(status__in=UNPAID).order_by("period").first()
+    if charge is not None:
+        return charge
+    last = subscription.charges.aggregate(last=Max("period"))["last"] or 0
+    if last >= subscription.periods_committed:
+        return None
+    period = last + 1
+    try:
+        with transaction.atomic():
+            return SubscriptionCharge.objects.create(
+                subscription=subscription,
+                period=period,
+                due_on=period_due_on(subscription, period),
+                amount=subscription.amount,
+            )
+    except IntegrityError:
+        return SubscriptionCharge.objects.get(subscription=subscription, period=period)
+
+
+def paypal_sale_record(*, provider_subscription_id: str, sale: ProviderSale) -> str:
+    """A completed sale of a PayPal subscription (the webhook PAYMENT.SALE.COMPLETED, the daily job's reading of the
+    subscription's transactions, a capture of the outstanding balance): pay one period with it, once."""
+    if not sale.id or sale.status not in ("COMPLETED", "SUCCESS"):
+        return "ignored"
+    order = _order_of(provider_subscription_id)
+    if order is None:
+        return "unknown subscription"
+    if order.status != PaymentStatus.COMPLETED:
+        # The first sale pays the purchase: the order's lock decides between two readers of the same sale.
+        from .capture import payment_order_fulfil
+
+        outcome = payment_order_fulfil(
+            order_id=order.order_id, capture_id=sale.id, amount=sale.amount, currency=sale.currency
+        )
+        if not outcome.completed:
+            return "mismatch"
+        order.refresh_from_db()
+        if order.capture_id == sale.id:
+            return "paid"
+    with transaction.atomic():
+        subscription = Subscription.objects.select_for_update().filter(source_order=order).first()
+        if subscription is None:
+            return "no subscription"
+        if order.capture_id == sale.id or subscription.charges.filter(provider_reference=sale.id).exists():
+            return "duplicate"
+        if sale.amount is not None and (sale.amount != subscription.amount or sale.currency != subscription.currency):
+            logger.error("PayPal sale %s of %s: %s %s", sale.id, order.order_id, sale.amount, sale.currency)
+            return "mismatch"
+        charge = _period_to_settle(subscription, as_of=timezone.localdate())
+        if charge is None:
+            logger.error("PayPal sale %s beyond the commitment of %s", sale.id, order.order_id)
+            return "beyond commitment"
+        subscription_charge_paid(charge_id=charge.pk, reference=sale.id)
+    return "paid"
+
+
+def paypal_payment_failed(*, provider_subscription_id: str, reason: str, as_of: date_type | None = None) -> str:
+    """BILLING.SUBSCRIPTION.PAYMENT.FAILED: the period PayPal could not charge is unpaid (retried after 3 days by the
+    daily job, the member e-mailed with "Payer maintenant", the pass blocked after 7 days)."""
+    as_of = as_of or timezone.localdate()
+    subscription = _subscription_of(provider_subscription_id)
+    if subscription is None:
+        return "unknown subscription"
+    with transaction.atomic():
+        subscription = Subscription.objects.select_for_update().get(pk=subscription.pk)
+        if subscription.status not in LIVE_STATUSES:
+            return "closed"
+        charge = _period_to_settle(subscription, as_of=as_of)
+        if charge is None:
+            return "beyond commitment"
+        SubscriptionCharge.objects.filter(pk=charge.pk).update(attempts=charge.attempts + 1)
+        subscription_charge_failed(charge_id=charge.pk, as_of=as_of, note=(reason or "PAYMENT_FAILED")[:200])
+    return "failed"
+
+
+def paypal_subscription_closed(*, provider_subscription_id: str, status: str) -> str:
+    """BILLING.SUBSCRIPTION.CANCELLED / SUSPENDED (or a status read from PayPal). Cancelled: nothing more is charged,
+    unpaid periods are cancelled, the pass stays valid through the last paid period. Suspended: unpaid, the pass books
+    nothing new until PayPal reactivates it and the period is paid."""
+    order = _order_of(provider_subscription_id)
+    if order is None:
+        return "unknown subscription"
+    subscription = _subscription_of(provider_subscription_id)
+    if subscription is None:
+        if status in (CANCELLED, EXPIRED):
+            _mark(order_id=order.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
+        return "closed before payment"
+    with transaction.atomic():
+        subscription = Subscription.objects.select_for_update().get(pk=subscription.pk)
+        if subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
+            return "closed"
+        if status == SUSPENDED:
+            subscription.status = SubscriptionStatus.UNPAID
+            subscription.save(update_fields=["status", "updated_at"])
+            pass_rule_set(pass_id=subscription.granted_pass_id, blocked_from=timezone.localdate())
+            return "suspended"
+        all_paid = subscription.periods_paid >= subscription.periods_committed
+        subscription.status = SubscriptionStatus.ENDED if all_paid else SubscriptionStatus.CANCELLED
+        subscription.save(update_fields=["status", "updated_at"])
+        subscription.charges.filter(status__in=UNPAID).update(status=ChargeStatus.CANCELLED, next_attempt_on=None)
+    return "cancelled"
+
+
+def paypal_subscription_sync(*, provider_subscription_id: str) -> str:
+    """Read the subscription and its transactions at PayPal and apply what a webhook would have (a task: after the
+    popup's approval, on ACTIVATED, and daily for each due period)."""
+    order = _order_of(provider_subscription_id)
+    if order is None:
+        return "unknown subscription"
+    api = _paypal()
+    remote = api.get_subscription(subscription_id=provider_subscription_id)
+    if remote.status in (APPROVED, ACTIVE):
+        _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, only_from=(PaymentStatus.CREATED,))
+    now = timezone.now()
+    sales = api.transactions(
+        subscription_id=provider_subscription_id,
+        start=order.created_at - timedelta(days=1),
+        end=now + timedelta(days=1),
+    )
+    recorded = 0
+    for sale in sorted(sales, key=lambda s: (s.time, s.id)):
+        recorded += paypal_sale_record(provider_subscription_id=provider_subscription_id, sale=sale) == "paid"
+    if remote.status in (CANCELLED, EXPIRED, SUSPENDED):
+        paypal_subscription_closed(provider_subscription_id=provider_subscription_id, status=remote.status)
+    return f"{remote.status}: {recorded} paid"
+
+
+def paypal_charge_retry(*, charge_id: int, as_of: date_type) -> str:
+    """Charge an unpaid period of a PayPal subscription now (the daily retry 3 days after a failure, staff's
+    "Relancer"): PayPal's capture of the outstanding balance, one idempotency key per attempt."""
+    with transaction.atomic():
+        charge = (
+            SubscriptionCharge.objects.select_for_update()
+            .select_related("subscription__source_order")
+            .get(pk=charge_id)
+        )
+        subscription = charge.subscription
+        if charge.status not in UNPAID or subscription.status not in LIVE_STATUSES:
+            return "nothing to charge"
+        charge.attempts += 1
+        charge.save(update_fields=["attempts", "updated_at"])
+    psid = subscription.source_order.order_id
+    try:
+        sale = _paypal().capture_outstanding(
+            subscription_id=psid,
+            amount=charge.amount,
+            currency=subscription.currency,
+            note=f"Échéance {charge.period}/{subscription.periods_committed}",
+            request_id=f"subscription-{subscription.pk}-period-{charge.period}-attempt-{charge.attempts}",
+        )
+    except ProviderError as exc:
+        if exc.status_code is None or exc.status_code >= 500:
+            logger.warning("PayPal capture of %s unreachable: %s", psid, exc.message)
+            return "provider down"
+        subscription_charge_failed(charge_id=charge.pk, as_of=as_of, note=(exc.issue or "DECLINED")[:200])
+        return "failed"
+    if sale.status != "COMPLETED":
+        subscription_charge_failed(charge_id=charge.pk, as_of=as_of, note=sale.status[:200] or "DECLINED")
+        return "failed"
+    return paypal_sale_record(provider_subscription_id=psid, sale=sale)
+
+
+def paypal_subscriptions_run(*, as_of: date_type) -> dict:
+    """The daily job's PayPal part: retry periods refused 3 days ago, and read PayPal for every period come due
+    that no webhook has reported yet (a lost delivery)."""
+    outcome = {"retried": 0, "synced": 0}
+    live = (
+        Subscription.objects.filter(provider="paypal", status__in=LIVE_STATUSES)
+        .select_related("source_order")
+        .prefetch_related("freezes", "charges")
+        .order_by("pk")
+    )
+    for subscription in live:
+        charges = list(subscription.charges.all())
+        for charge in charges:
+            if charge.status == ChargeStatus.FAILED and charge.next_attempt_on and charge.next_attempt_on <= as_of:
+                paypal_charge_retry(charge_id=charge.pk, as_of=as_of)
+                outcome["retried"] += 1
+        paid = {c.period for c in charges if c.status == ChargeStatus.PAID}
+        following = max(paid, default=0) + 1
+        if following <= subscription.periods_committed and period_due_on(subscription, following) <= as_of:
+            try:
+                paypal_subscription_sync(provider_subscription_id=subscription.source_order.order_id)
+                outcome["synced"] += 1
+            except ProviderError as exc:
+                logger.warning("PayPal subscription %s unreadable: %s", subscription.pk, exc.message)
+    return outcome
+
+
+def paypal_subscription_webhook(event_type: str, resource: dict) -> str:
+    """The Subscriptions v1 events (webhooks.py verified them and applies each once per event id)."""
+    from ..paypal_subscriptions import parse_sale, parse_subscription
+
+    if event_type == "PAYMENT.SALE.COMPLETED":
+        return paypal_sale_record(
+            provider_subscription_id=str(resource.get("billing_agreement_id", "")), sale=parse_sale(resource)
+        )
+    remote = parse_subscription(resource)
+    if event_type == "BILLING.SUBSCRIPTION.ACTIVATED":
+        # The first payment's sale may come before or after this event: read PayPal now (this runs in the worker).
+        if _order_of(remote.id) is None:
+            return "unknown subscription"
+        try:
+            return f"activated ({paypal_subscription_sync(provider_subscription_id=remote.id)})"
+        except ProviderError as exc:
+            logger.warning("PayPal subscription %s unreadable after activation: %s", remote.id, exc.message)
+            return "activated"
+    if event_type == "BILLING.SUBSCRIPTION.PAYMENT.FAILED":
+        return paypal_payment_failed(provider_subscription_id=remote.id, reason=remote.last_failed_reason)
+    if event_type == "BILLING.SUBSCRIPTION.CANCELLED":
+        return paypal_subscription_closed(provider_subscription_id=remote.id, status=CANCELLED)
+    if event_type == "BILLING.SUBSCRIPTION.SUSPENDED":
+        return paypal_subscription_closed(provider_subscription_id=remote.id, status=SUSPENDED)
+    return "ignored"
+
+
+SUBSCRIPTION_WEBHOOKS = (
+    "BILLING.SUBSCRIPTION.ACTIVATED",
+    "PAYMENT.SALE.COMPLETED",
+    "BILLING.SUBSCRIPTION.PAYMENT.FAILED",
+    "BILLING.SUBSCRIPTION.CANCELLED",
+    "BILLING.SUBSCRIPTION.SUSPENDED",
+)

@@ -1,0 +1,257 @@
+"""Staff actions on a subscription (issue 19), from the dashboard: retry an unpaid period now, cancel with or
+without the refund of the current period, end a reduced (student, job-seeker) plan. Each is logged with who and why
+(SubscriptionAction). Provider calls that can wait (PayPal's capture and cancellation, every refund) run in tasks
+after the commit; a refund is made once per period (idempotency key per charge, refund id kept)."""
+
+import logging
+from datetime import date as date_type
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from bookings.services import pass_validity_set
+from studio.errors import CONFLICT, ApplicationError
+
+from ..models import (
+    ChargeStatus,
+    PaymentProviderName,
+    ReducedRateDeclaration,
+    Subscription,
+    SubscriptionAction,
+    SubscriptionActionKind,
+    SubscriptionCharge,
+    SubscriptionStatus,
+)
+from ..providers import REFUND_ACCEPTED, ProviderError, SimulatorProvider, get_provider
+from .subscriptions import LIVE_STATUSES, SubscriptionError, period_ends_on, subscription_charge_attempt
+
+logger = logging.getLogger(__name__)
+
+MSG_REASON_REQUIRED = "Indiquez la raison : elle est gardée dans l'historique de l'abonnement."
+MSG_NOTHING_TO_RETRY = "Aucune échéance impayée à relancer sur cet abonnement."
+MSG_NOT_REDUCED = "Cet abonnement n'est pas (ou plus) à tarif réduit."
+MSG_RETRY_PAID = "Échéance {period} relancée : elle est payée."
+MSG_RETRY_FAILED = (
+    "Échéance {period} relancée : le paiement a de nouveau été refusé (le membre est prévenu par e-mail)."
+)
+MSG_RETRY_SENT = "Échéance {period} relancée chez PayPal : le résultat s'affichera ici dans quelques instants."
+MSG_RETRY_PENDING = "Échéance {period} : le prestataire de paiement ne répond pas, elle sera relancée automatiquement."
+MSG_CANCELLED = "Abonnement annulé : plus aucune échéance ne sera prélevée."
+MSG_CANCELLED_REFUND = (
+    "Abonnement annulé : la période {period} ({amount} €) est remboursée via le prestataire de paiement."
+)
+MSG_CANCELLED_NOTHING_TO_REFUND = "Abonnement annulé : aucune période en cours n'était payée, rien à rembourser."
+MSG_REDUCED_ENDED = "Tarif réduit terminé : plus aucune échéance ne sera prélevée sur cet abonnement."
+REFUND_RETRY_STATUSES = (ChargeStatus.REFUNDED,)
+
+
+class StaffSubscriptionError(ApplicationError):
+    default_code = "subscription_action_invalid"
+    messages = {
+        "reason_required": MSG_REASON_REQUIRED,
+        "nothing_to_retry": MSG_NOTHING_TO_RETRY,
+        "not_reduced": MSG_NOT_REDUCED,
+    }
+    statuses = {"nothing_to_retry": CONFLICT, "not_reduced": CONFLICT}
+
+
+def _euros(amount) -> str:
+    return f"{amount:.2f}".replace(".", ",")
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise StaffSubscriptionError.of("reason_required", field="reason")
+    return reason[:2000]
+
+
+def _locked(subscription_id: int) -> Subscription:
+    subscription = None
+    if 0 < subscription_id < 2**31:
+        subscription = Subscription.objects.select_for_update().filter(pk=subscription_id).first()
+    if subscription is None:
+        raise SubscriptionError.of("subscription_not_found")
+    return subscription
+
+
+def _log(subscription: Subscription, kind: str, *, by, reason: str, outcome: str) -> None:
+    SubscriptionAction.objects.create(subscription=subscription, kind=kind, by=by, reason=reason, outcome=outcome[:200])
+
+
+# --- retry ------------------------------------------------------------------------------------------------------
+
+
+def subscription_charge_retry(*, subscription_id: int, by, reason: str = "", today: date_type | None = None) -> str:
+    """Staff's "Relancer l'échéance": charge the first unpaid period now. The simulator charges it at once (no
+    network); PayPal's capture of the outstanding balance runs in a task. Answers the French outcome."""
+    from ..subscription_tasks import subscription_paypal_retry
+
+    today = today or timezone.localdate()
+    reason = (reason or "").strip()[:2000]
+    subscription = Subscription.objects.filter(pk=subscription_id).first() if 0 < subscription_id < 2**31 else None
+    if subscription is None:
+        raise SubscriptionError.of("subscription_not_found")
+    if subscription.status not in LIVE_STATUSES:
+        raise SubscriptionError.of("not_live")
+    charge = (
+        subscription.charges.filter(status__in=(ChargeStatus.FAILED, ChargeStatus.DUE), due_on__lte=today)
+        .order_by("period")
+        .first()
+    )
+    if charge is None:
+        raise StaffSubscriptionError.of("nothing_to_retry")
+    if subscription.provider == PaymentProviderName.PAYPAL:
+        outcome = MSG_RETRY_SENT.format(period=charge.period)
+        with transaction.atomic():
+            _log(subscription, SubscriptionActionKind.RETRY, by=by, reason=reason, outcome=outcome)
+            transaction.on_commit(lambda: subscription_paypal_retry.enqueue(charge_id=charge.pk))
+        return outcome
+    charge = subscription_charge_attempt(charge_id=charge.pk, as_of=today, force=True)
+    if charge.status == ChargeStatus.PAID:
+        outcome = MSG_RETRY_PAID.format(period=charge.period)
+    elif charge.status == ChargeStatus.FAILED:
+        outcome = MSG_RETRY_FAILED.format(period=charge.period)
+    else:
+        outcome = MSG_RETRY_PENDING.format(period=charge.period)
+    _log(subscription, SubscriptionActionKind.RETRY, by=by, reason=reason, outcome=outcome)
+    return outcome
+
+
+# --- cancel, end the reduced plan -------------------------------------------------------------------------------
+
+
+def _current_paid_charge(subscription: Subscription, today: date_type) -> SubscriptionCharge | None:
+    paid = [c for c in subscription.charges.filter(status=ChargeStatus.PAID).order_by("period") if c.due_on <= today]
+    for charge in paid:
+        if charge.due_on <= today <= period_ends_on(subscription, charge.period):
+            return charge
+    return paid[-1] if paid else None
+
+
+def _close(subscription: Subscription, *, status: str) -> None:
+    """Under the subscription's lock: nothing more is charged (unpaid periods cancelled), PayPal told in a task."""
+    from ..subscription_tasks import subscription_paypal_cancel
+
+    subscription.status = status
+    subscription.save(update_fields=["status", "updated_at"])
+    subscription.charges.filter(status__in=(ChargeStatus.DUE, ChargeStatus.FAILED, ChargeStatus.PROCESSING)).update(
+        status=ChargeStatus.CANCELLED, next_attempt_on=None
+    )
+    if subscription.provider == PaymentProviderName.PAYPAL:
+        pk = subscription.pk
+        transaction.on_commit(lambda: subscription_paypal_cancel.enqueue(subscription_id=pk))
+
+
+def subscription_cancel(*, subscription_id: int, by, reason: str, refund: bool, today: date_type | None = None) -> str:
+    """Staff cancel a subscription: nothing more is charged. Without refund the pass stays valid through the last
+    paid period; with it, the current period's money goes back through the provider (a task, once) and the pass
+    books nothing from today."""
+    from ..subscription_tasks import subscription_charge_refund
+
+    today = today or timezone.localdate()
+    reason = _reason(reason)
+    with transaction.atomic():
+        subscription = _locked(subscription_id)
+        if subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
+            raise SubscriptionError.of("not_live")
+        _close(subscription, status=SubscriptionStatus.CANCELLED)
+        outcome = MSG_CANCELLED
+        kind = SubscriptionActionKind.CANCEL
+        if refund:
+            kind = SubscriptionActionKind.CANCEL_REFUND
+            charge = _current_paid_charge(subscription, today)
+            if charge is None:
+                outcome = MSG_CANCELLED_NOTHING_TO_REFUND
+            else:
+                # REFUNDED without a refund id: the provider's refund is on its way (task now, retried every 10 min).
+                SubscriptionCharge.objects.filter(pk=charge.pk).update(status=ChargeStatus.REFUNDED)
+                subscription.periods_paid = subscription.charges.filter(status=ChargeStatus.PAID).count()
+                subscription.save(update_fields=["periods_paid", "updated_at"])
+                pass_validity_set(
+                    pass_id=subscription.granted_pass_id,
+                    expires_on=today - timedelta(days=1),
+                    reason=f"Abonnement annulé, période {charge.period} remboursée : {reason}",
+                    by=by,
+                )
+                outcome = MSG_CANCELLED_REFUND.format(period=charge.period, amount=_euros(charge.amount))
+                transaction.on_commit(lambda pk=charge.pk: subscription_charge_refund.enqueue(charge_id=pk))
+        _log(subscription, kind, by=by, reason=reason, outcome=outcome)
+    return outcome
+
+
+def subscription_end_reduced(*, subscription_id: int, by, reason: str) -> str:
+    """Staff end a student or job-seeker plan (the member no longer qualifies): nothing more is charged, the pass
+    stays valid through the last paid period; the declaration keeps when it ended."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        subscription = _locked(subscription_id)
+        declaration = (
+            ReducedRateDeclaration.objects.select_for_update()
+            .filter(order_id=subscription.source_order_id, ended_at__isnull=True)
+            .first()
+        )
+        if declaration is None:
+            raise StaffSubscriptionError.of("not_reduced")
+        if subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
+            raise SubscriptionError.of("not_live")
+        declaration.ended_at = timezone.now()
+        declaration.save(update_fields=["ended_at"])
+        _close(subscription, status=SubscriptionStatus.ENDED)
+        _log(subscription, SubscriptionActionKind.END_REDUCED, by=by, reason=reason, outcome=MSG_REDUCED_ENDED)
+    return MSG_REDUCED_ENDED
+
+
+# --- provider work (tasks) --------------------------------------------------------------------------------------
+
+
+def subscription_charge_refund_run(*, charge_id: int) -> str:
+    """Refund one period's money through its provider, once: one idempotency key per charge, the refund id kept.
+    Left for the next retry when the provider cannot be reached."""
+    charge = SubscriptionCharge.objects.select_related("subscription").get(pk=charge_id)
+    if charge.status != ChargeStatus.REFUNDED or charge.refund_id:
+        return "nothing to refund"
+    request_id = f"refund-subscription-charge-{charge.pk}"
+    try:
+        if charge.subscription.provider == PaymentProviderName.SIMULATOR:
+            result = SimulatorProvider().refund_capture(capture_id=charge.provider_reference, request_id=request_id)
+        else:
+            from ..paypal_subscriptions import PayPalSubscriptions
+
+            result = PayPalSubscriptions(get_provider()).refund_sale(
+                sale_id=charge.provider_reference, request_id=request_id
+            )
+    except ProviderError as exc:
+        logger.warning("Refund of subscription charge %s failed: %s", charge_id, exc.message)
+        return "retry"
+    if result.status not in REFUND_ACCEPTED:
+        return "retry"
+    with transaction.atomic():
+        locked = SubscriptionCharge.objects.select_for_update().get(pk=charge_id)
+        if not locked.refund_id:
+            locked.refund_id = (result.id or request_id)[:64]
+            locked.refunded_at = timezone.now()
+            locked.save(update_fields=["refund_id", "refunded_at", "updated_at"])
+    return "refunded"
+
+
+def subscription_refunds_retry() -> int:
+    done = 0
+    for charge_id in SubscriptionCharge.objects.filter(status=ChargeStatus.REFUNDED, refund_id="").values_list(
+        "pk", flat=True
+    ):
+        done += subscription_charge_refund_run(charge_id=charge_id) == "refunded"
+    return done
+
+
+def subscription_paypal_cancel_run(*, subscription_id: int) -> str:
+    from ..paypal_subscriptions import PayPalSubscriptions
+
+    subscription = Subscription.objects.select_related("source_order").get(pk=subscription_id)
+    if subscription.provider != PaymentProviderName.PAYPAL:
+        return "not paypal"
+    last = subscription.actions.order_by("-created_at", "-id").first()
+    reason = (last.reason if last else "") or "Annulé par le studio"
+    PayPalSubscriptions(get_provider()).cancel(subscription_id=subscription.source_order.order_id, reason=reason)
+    return "cancelled"
