@@ -15,6 +15,7 @@ from accounts.models import Role, User
 from bookings.models import Pass, PassKind, PassOrigin, Reservation, ReservationStatus
 from courses.models import Course, CourseSession
 from payments.models import PaymentOrder, PaymentStatus
+from project.bench_activity import seed_activity
 
 BENCH_STAFF_EMAIL = "bench-admin@example.fr"
 BENCH_MEMBER_EMAIL = "bench-member-0@example.fr"
@@ -126,6 +127,9 @@ class Command(BaseCommand):
         bench_member.set_password(BENCH_PASSWORD)
         bench_member.save(update_fields=["password"])
         self._orders_and_passes(member_ids, rng)
+        # A year of payments, refunds, passes, subscriptions, waiting lists and attendance (issue 22).
+        activity = seed_activity(member_ids=member_ids, session_ids=session_ids, rng=rng)
+        self.stdout.write(f"Bench activity: {activity or 'already there'}")
         self.stdout.write(
             f"Bench: {CourseSession.objects.count()} sessions, {User.objects.count()} users, "
             f"{Reservation.objects.count()} reservations, {PaymentOrder.objects.count()} orders, "

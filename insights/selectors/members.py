@@ -1,0 +1,83 @@
+"""Members (issue 22): who booked in the period, who joined, who stopped coming, and whose class card or
+subscription is about to run out.
+
+- active: members with a booking that holds a seat on a class of the period;
+- new: member accounts (role "user") created in the period;
+- stopped coming, at a day R (the period's end, or now if sooner): booked a class before R − 30 days and none from
+  R − 30 days to R; for the previous period R is this period's start (or now);
+- about to run out (today): class cards still valid with credits left and at most 2 left or expiring within 30
+  days; subscriptions (unlimited passes) expiring within 30 days that no coming period will extend.
+"""
+
+from datetime import datetime, timedelta
+
+from django.db.models import Count, F, Q
+from django.utils import timezone
+
+from accounts.models import Role, User
+from bookings.models import Pass, PassKind, Reservation, ReservationStatus
+from payments.models import SubscriptionStatus
+
+from ..period import Period
+from .common import during, pair, spanning
+
+STOPPED_AFTER_DAYS = 30
+RUNNING_OUT_DAYS = 30
+CARD_LOW_CREDITS = 2
+# A subscription still committed (or frozen) with periods to pay: its next period extends the pass.
+WILL_BE_EXTENDED = Q(
+    subscription__status__in=(SubscriptionStatus.ACTIVE, SubscriptionStatus.UNPAID, SubscriptionStatus.FROZEN),
+    subscription__periods_paid__lt=F("subscription__periods_committed"),
+)
+
+
+def stopped_coming(*, at: datetime) -> int:
+    """Members who booked a class before `at` − 30 days and none since (up to `at`): one query."""
+    since = at - timedelta(days=STOPPED_AFTER_DAYS)
+    booked = Q(reservations__status=ReservationStatus.CONFIRMED)
+    return (
+        User.objects.annotate(
+            earlier=Count("reservations", filter=booked & Q(reservations__session__start__lt=since)),
+            recent=Count(
+                "reservations",
+                filter=booked & Q(reservations__session__start__gte=since, reservations__session__start__lt=at),
+            ),
+        )
+        .filter(earlier__gt=0, recent=0)
+        .count()
+    )
+
+
+def member_stats(*, period: Period, now=None) -> dict:
+    """Five queries whatever the number of rows."""
+    now = now or timezone.now()
+    today = timezone.localdate(now)
+    before = period.previous()
+    active = Reservation.objects.filter(
+        status=ReservationStatus.CONFIRMED, **{"session__start__gte": before.start, "session__start__lt": period.end}
+    ).aggregate(
+        active_now=Count("user", distinct=True, filter=during("session__start", period)),
+        active_before=Count("user", distinct=True, filter=during("session__start", before)),
+    )
+    joined = User.objects.filter(during("date_joined", spanning(period)), role=Role.USER).aggregate(
+        new_now=Count("id", filter=during("date_joined", period)),
+        new_before=Count("id", filter=during("date_joined", before)),
+    )
+    horizon = today + timedelta(days=RUNNING_OUT_DAYS)
+    cards = Q(kind=PassKind.CARD, expires_on__gte=today, credits_left__gt=0) & (
+        Q(credits_left__lte=CARD_LOW_CREDITS) | Q(expires_on__lte=horizon)
+    )
+    subscriptions = Q(kind=PassKind.SUBSCRIPTION, expires_on__gte=today, expires_on__lte=horizon) & ~WILL_BE_EXTENDED
+    running_out = Pass.objects.filter(expires_on__gte=today).aggregate(
+        cards=Count("id", filter=cards), subscriptions=Count("id", filter=subscriptions)
+    )
+    return {
+        "active": pair(active, "active"),
+        "new": pair(joined, "new"),
+        "stopped_coming": {
+            "current": stopped_coming(at=min(period.end, now)),
+            "previous": stopped_coming(at=min(period.start, now)),
+        },
+        "cards_running_out": running_out["cards"],
+        "subscriptions_running_out": running_out["subscriptions"],
+    }

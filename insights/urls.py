@@ -1,0 +1,9 @@
+"""Routes of the owner's view (issue 22), under /api/ (included by project/urls.py)."""
+
+from django.urls import path
+
+from .apis import DashboardStatsApi
+
+api_urlpatterns = [
+    path("dashboard/stats", DashboardStatsApi.as_view(), name="api-dashboard-stats"),
+]
