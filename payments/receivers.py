@@ -4,10 +4,11 @@ from django.dispatch import receiver
 
 from bookings.signals import session_cancelled
 from studio.models import OutgoingEmail
+from studio.quotes import quoted_request_closed
 from studio.signals import email_delivered
 
 from . import services
-from .services import class_refunds
+from .services import class_refunds, deposits
 
 
 @receiver(email_delivered, sender=OutgoingEmail, dispatch_uid="payments.receipt_delivered")
@@ -20,3 +21,9 @@ def receipt_delivered(sender, email: OutgoingEmail, **kwargs):
 def cancelled_class_refunds(sender, session_id: int, reservation_ids: list[int], **kwargs):
     """The studio cancelled a class: its card payments are refunded in full, in tasks (DECISIONS.md 27)."""
     class_refunds.payment_cancelled_class_refunds_queue(session_id=session_id, reservation_ids=reservation_ids)
+
+
+@receiver(quoted_request_closed, dispatch_uid="payments.quoted_request_closed")
+def closed_request_deposit_refund(sender, request_id: int, **kwargs):
+    """A request refused or cancelled after its deposit was paid: the deposit is refunded, in a task (issue 23)."""
+    deposits.deposit_refund_for_closed_request(sender=sender, request_id=request_id)

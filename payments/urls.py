@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from . import apis
 from .apis.class_cancellation import CourseSessionCancellationReportApi
+from .apis.deposits import DepositOrderApi
 from .apis.exports import ExportApi
 
 
@@ -28,6 +29,7 @@ api_urlpatterns = [
     path("paypal/capture-payment", apis.CapturePaymentApi.as_view(), name="paypal-capture-payment"),
     path("paypal/cancel-order", apis.CancelOrderApi.as_view(), name="paypal-cancel-order"),
     path("paypal/simulator/approve", apis.SimulatorApproveApi.as_view(), name="paypal-simulator-approve"),
+    path("paypal/deposit-order", DepositOrderApi.as_view(), name="paypal-deposit-order"),
     path("paypal/webhook", apis.WebhookApi.as_view(), name="paypal-webhook"),
     path(
         "course-sessions/<int:session_id>/cancellation",

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
 from bookings.services import ReservationError, pass_grant_for_order, reservation_confirm_for_payment
+from studio.quotes import QuoteError
 
 from ..models import PaymentOrder, PaymentStatus
 from ..providers import (
@@ -42,6 +43,7 @@ from .common import (
     _local,
     _mark,
 )
+from .deposits import deposit_record_for_order
 from .receipts import _send_receipt
 from .refunds import _refund_outcome, payment_order_refund
 from .subscriptions import subscription_start_for_order
@@ -90,6 +92,11 @@ def payment_order_fulfil(
                     reservation_id=order.reservation_id, participants=order.quantity, amount=order.amount
                 )
             except ReservationError as exc:
+                refusal = exc.message
+        elif order.party_id or order.rental_id:
+            try:
+                deposit_record_for_order(order)  # issue 23: the deposit of a quoted request, recorded once
+            except QuoteError as exc:
                 refusal = exc.message
         if refusal:
             logger.warning("Order %s captured but refused (%s): refunding", order_id, refusal)

@@ -1,0 +1,140 @@
+"""Deposits of quoted requests (issue 23): an EVJF/EVG request (bookings) or a member's room rental (messaging).
+
+The member pays the deposit with the same widget, provider and records as any order (DECISIONS.md 15): the order is
+priced from the request (the browser's amount is only compared), at most one is live per request (a database
+constraint), the capture goes through `payment_order_fulfil`, which records the deposit on the request under the
+order's lock (`deposit_record_for_order`): a request no longer waiting for it (cancelled, refused, re-quoted) makes
+the money go back. A request closed after its deposit was paid is announced by studio.quotes' signal; the receiver
+marks the deposit REFUND_PENDING and a task refunds it through the provider (`payment_refunds_retry` catches a lost
+task).
+"""
+
+import logging
+import uuid
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from bookings.models import PartyReservation
+from bookings.services import party_requests
+from messaging import rental_requests
+from messaging.models import RoomRentalRequest
+
+from ..models import CURRENCY_EUR, PaymentOrder, PaymentStatus
+from ..providers import ProviderError, get_provider
+from .common import OPEN_STATUSES, PaymentError, _mark
+
+logger = logging.getLogger(__name__)
+
+PARTY, RENTAL = "party", "rental"
+DEPOSIT_KINDS = (PARTY, RENTAL)
+DEPOSIT_TYPE = {PARTY: "ACOMPTE_EVJF", RENTAL: "ACOMPTE_LOCATION"}
+MSG_REQUEST_CLOSED_REFUND = "Votre demande ({label}) a été {status} : l'acompte vous est remboursé."
+
+
+def _payable(*, kind: str, request_id: int, user):
+    if kind == PARTY:
+        return party_requests.party_deposit_payable(party_id=request_id, member=user)
+    return rental_requests.rental_deposit_payable(rental_id=request_id, member=user)
+
+
+def _label(request) -> str:
+    if isinstance(request, PartyReservation):
+        return party_requests.party_label(request)
+    return rental_requests.rental_label(request)
+
+
+def deposit_order_create(*, user, kind: str, request_id: int, amount: Decimal) -> PaymentOrder:
+    """Open an order for the deposit of the member's own request; asking again answers the order being paid."""
+    request = _payable(kind=kind, request_id=request_id, user=user)
+    server_amount = request.deposit_amount
+    if amount != server_amount:
+        raise PaymentError.of("amount_mismatch")
+    link = {kind: request}
+    provider = get_provider()
+    live = PaymentOrder.objects.filter(**link, status__in=OPEN_STATUSES).order_by("-id").first()
+    if live is not None:
+        if live.provider == provider.name and live.amount == server_amount:
+            return live
+        _mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
+    title = f"Acompte – {_label(request)}"[:200]
+    reference = uuid.uuid4().hex
+    try:
+        provider_order = provider.create_order(
+            amount=server_amount,
+            currency=CURRENCY_EUR,
+            description=title,
+            reference=reference,
+            request_id=f"create-{reference}",
+        )
+    except ProviderError as exc:
+        logger.warning("Payment provider refused the deposit order: %s (%s)", exc.message, exc.issue)
+        raise PaymentError.of("provider_down") from exc
+    try:
+        with transaction.atomic():
+            return PaymentOrder.objects.create(
+                order_id=provider_order.id,
+                provider=provider.name,
+                user=user,
+                email=user.email,
+                first_name=(user.first_name or "")[:150],
+                last_name=(user.last_name or "")[:150],
+                title=title,
+                amount=server_amount,
+                currency=CURRENCY_EUR,
+                date=request.date.isoformat(),
+                time=request.time.strftime("%H:%M"),
+                type=DEPOSIT_TYPE[kind],
+                status=PaymentStatus.CREATED,
+                **link,
+            )
+    except IntegrityError:
+        # Two tabs at once: the constraint kept one live order; answer it.
+        live = PaymentOrder.objects.filter(**link, status__in=OPEN_STATUSES).order_by("-id").first()
+        if live is None:
+            raise PaymentError.of("order_closed") from None
+        return live
+
+
+def deposit_record_for_order(order: PaymentOrder) -> None:
+    """Inside `payment_order_fulfil`, under the order's lock: record the deposit on its request (QuoteError when
+    the request no longer waits for it; the caller then refunds)."""
+    if order.party_id:
+        party_requests.party_deposit_record(party_id=order.party_id, amount=order.amount)
+    elif order.rental_id:
+        rental_requests.rental_deposit_record(rental_id=order.rental_id, amount=order.amount)
+
+
+def deposit_refund_for_closed_request(*, sender, request_id: int) -> list[str]:
+    """A request whose deposit was paid was refused or cancelled: its paid deposit becomes REFUND_PENDING (once,
+    under the order's lock) and a task refunds it. Returns the orders marked."""
+    field = {PartyReservation: PARTY, RoomRentalRequest: RENTAL}.get(sender)
+    if field is None:
+        return []
+    marked = []
+    order_ids = PaymentOrder.objects.filter(**{f"{field}_id": request_id}, status=PaymentStatus.COMPLETED)
+    for order_id in list(order_ids.values_list("order_id", flat=True)):
+        with transaction.atomic():
+            order = PaymentOrder.objects.select_for_update().get(order_id=order_id)
+            if order.status != PaymentStatus.COMPLETED:
+                continue
+            request = sender.objects.get(pk=request_id)
+            order.status = PaymentStatus.REFUND_PENDING
+            order.provider_note = MSG_REQUEST_CLOSED_REFUND.format(
+                label=_label(request), status=request.get_status_display().lower()
+            )
+            order.updated_at = timezone.now()
+            order.save(update_fields=["status", "provider_note", "updated_at"])
+            transaction.on_commit(lambda order_id=order_id: _queue_refund(order_id))
+        marked.append(order_id)
+    return marked
+
+
+def _queue_refund(order_id: str) -> None:
+    from ..deposit_tasks import payment_deposit_refund
+
+    try:
+        payment_deposit_refund.enqueue(order_id=order_id)
+    except Exception:  # noqa: BLE001 - the queue is down: payment_refunds_retry refunds it
+        logger.exception("Could not queue the refund of deposit %s; the periodic retry will", order_id)
