@@ -24,7 +24,6 @@ from payments.services import paypal_subscriptions as pps
 from payments.services import subscriptions as subs
 from payments.services.common import MSG_PROVIDER_DOWN
 
-from . import fake_paypal as fp
 from .test_apis import _post_webhook
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +70,9 @@ def subscribe(api_client, member, tariff, fake_paypal):
     return sub_id, Subscription.objects.get(source_order__order_id=sub_id)
 
 
-def test_the_tariffs_product_and_plan_are_created_once_and_reused(api_client, member, other_member, annual, paypal_settings, fake_paypal):  # noqa: E501
+def test_the_tariffs_product_and_plan_are_created_once_and_reused(
+    api_client, member, other_member, annual, paypal_settings, fake_paypal
+):  # noqa: E501
     first = create(api_client, member, annual)
     second = create(api_client, other_member, annual)
     assert first.status_code == second.status_code == 201
@@ -97,21 +98,28 @@ def test_the_tariffs_product_and_plan_are_created_once_and_reused(api_client, me
 
 
 @freeze_time("2030-01-10 10:00:00")
-def test_approval_then_webhooks_pay_the_first_period_and_grant_one_month(api_client, member, annual, paypal_settings, fake_paypal):  # noqa: E501
+def test_approval_then_webhooks_pay_the_first_period_and_grant_one_month(
+    api_client, member, annual, paypal_settings, fake_paypal
+):  # noqa: E501
     sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
     order = PaymentOrder.objects.get(order_id=sub_id)
     assert order.status == PaymentStatus.COMPLETED and order.amount == Decimal("55.00")
     assert (subscription.provider, subscription.provider_subscription_id) == ("paypal", sub_id)
     assert (subscription.periods_committed, subscription.periods_paid) == (12, 1)
     [charge] = subscription.charges.all()
-    assert charge.status == ChargeStatus.PAID and charge.provider_reference == fake_paypal.subscriptions[sub_id]["_sales"][0]
+    assert (
+        charge.status == ChargeStatus.PAID
+        and charge.provider_reference == fake_paypal.subscriptions[sub_id]["_sales"][0]
+    )
     pass_obj = Pass.objects.get(pk=subscription.granted_pass_id)
     assert (pass_obj.starts_on, pass_obj.expires_on) == (date(2030, 1, 10), date(2030, 2, 9))
     # Every event recorded once; the approval's read of PayPal (the task) and the webhook paid it once.
     assert PaymentWebhookEvent.objects.count() == 2
 
 
-def test_onapprove_for_someone_elses_subscription_is_not_found(api_client, member, other_member, annual, paypal_settings, fake_paypal):  # noqa: E501
+def test_onapprove_for_someone_elses_subscription_is_not_found(
+    api_client, member, other_member, annual, paypal_settings, fake_paypal
+):  # noqa: E501
     sub_id = create(api_client, member, annual).json()["id"]
     api_client.force_authenticate(other_member)
     response = api_client.post(APPROVED, {"subscriptionID": sub_id}, format="json")
@@ -120,7 +128,9 @@ def test_onapprove_for_someone_elses_subscription_is_not_found(api_client, membe
     assert PaymentOrder.objects.get(order_id=sub_id).status == PaymentStatus.CREATED
 
 
-def test_each_later_sale_pays_the_next_period_once_even_redelivered(api_client, member, annual, paypal_settings, fake_paypal):  # noqa: E501
+def test_each_later_sale_pays_the_next_period_once_even_redelivered(
+    api_client, member, annual, paypal_settings, fake_paypal
+):  # noqa: E501
     with freeze_time("2030-01-10 10:00:00"):
         sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
     with freeze_time("2030-02-10 06:00:00"):
@@ -208,7 +218,9 @@ def test_cancelled_and_suspended_at_paypal(api_client, member, other_member, ann
     assert PassRule.objects.get(pass_ref_id=other.granted_pass_id).blocked_from == date(2030, 1, 10)
 
 
-def test_a_subscription_abandoned_in_the_popup_is_voided_when_paypal_cancels_it(api_client, member, annual, paypal_settings, fake_paypal):  # noqa: E501
+def test_a_subscription_abandoned_in_the_popup_is_voided_when_paypal_cancels_it(
+    api_client, member, annual, paypal_settings, fake_paypal
+):  # noqa: E501
     sub_id = create(api_client, member, annual).json()["id"]
     api_client.force_authenticate(None)
     view = dict(fake_paypal._sub_view(sub_id), status="CANCELLED")

@@ -49,5 +49,6 @@ def test_the_sale_webhook_racing_two_schedulers_pays_the_period_once(member, pay
     subscription.refresh_from_db()
     assert subscription.periods_paid == 2
     assert PaymentWebhookEvent.objects.filter(event_id=sale_event["id"]).count() == 1
-    receipts = OutgoingEmail.objects.filter(topic="payments.subscription_charge", topic_id=str(charges.get(period=2).pk))
+    second = charges.get(period=2)
+    receipts = OutgoingEmail.objects.filter(topic="payments.subscription_charge", topic_id=str(second.pk))
     assert receipts.count() == 1

@@ -1,0 +1,154 @@
+"""Student and job-seeker plans (issue 19): the member confirms the status at purchase (a required checkbox, a French
+message without it, an optional proof checked by its content and size), staff see it and can end the reduced plan."""
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from freezegun import freeze_time
+
+from courses.tests.factories import TariffFactory
+from media_library.tests.files import png, upload
+from payments.models import (
+    PaymentOrder,
+    ReducedRateDeclaration,
+    ReducedRateProof,
+    Subscription,
+    SubscriptionPlan,
+    SubscriptionStatus,
+)
+from payments.services import reduced_rate, subscription_staff
+from payments.services import subscriptions as subs
+
+from .conftest import tariff_payload
+from .test_attacks_money import CREATE, approve, capture
+from .test_subscriptions import annual  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db
+
+PROOFS = "/api/subscriptions/reduced-proofs"
+
+
+@pytest.fixture
+def student(db):
+    return TariffFactory(
+        title="Abonnement annuel étudiant / demandeur d'emploi",
+        type="abonnement",
+        price=Decimal("44.00"),
+        frequency="par mois",
+        pass_unlimited=True,
+        pass_validity_months=12,
+    )
+
+
+def order(api_client, member, tariff, **extra):
+    api_client.force_authenticate(member)
+    return api_client.post(CREATE, tariff_payload(tariff, member, **extra), format="json")
+
+
+def buy(api_client, member, tariff, **extra):
+    response = order(api_client, member, tariff, **extra)
+    assert response.status_code == 201, response.json()
+    approve(api_client, response.json()["id"])
+    assert capture(api_client, response.json()["id"]).status_code == 200
+    return Subscription.objects.get(source_order__order_id=response.json()["id"])
+
+
+def test_a_reduced_rate_needs_the_checkbox(api_client, member, student):
+    response = order(api_client, member, student)
+    assert response.status_code == 400
+    assert response.json()["error"] == (
+        "Ce tarif réduit est réservé aux étudiant(e)s et aux demandeur(se)s d'emploi : cochez la case pour "
+        "confirmer votre statut."
+    )
+    assert response.json()["errors"] == {"reduced_confirmed": [reduced_rate.MSG_REDUCED_CONFIRM]}
+    unchecked = order(api_client, member, student, reduced_status="student", reduced_confirmed=False)
+    assert unchecked.status_code == 400 and unchecked.json()["error"] == reduced_rate.MSG_REDUCED_CONFIRM
+    no_status = order(api_client, member, student, reduced_confirmed=True)
+    assert no_status.status_code == 400
+    assert no_status.json()["error"] == "Indiquez votre statut : étudiant(e) ou demandeur(se) d'emploi."
+    assert not PaymentOrder.objects.exists()
+
+
+def test_the_full_rate_needs_nothing(api_client, member, annual):  # noqa: F811
+    subscription = buy(api_client, member, annual)
+    assert not ReducedRateDeclaration.objects.exists()
+    assert subscription.status == SubscriptionStatus.ACTIVE
+
+
+def test_the_plan_setting_wins_over_the_title(member, student, annual):  # noqa: F811
+    assert reduced_rate.tariff_is_reduced(student) and not reduced_rate.tariff_is_reduced(annual)
+    SubscriptionPlan.objects.create(tariff=student, reduced_rate=False)
+    SubscriptionPlan.objects.create(tariff=annual, reduced_rate=True)
+    assert not reduced_rate.tariff_is_reduced(student) and reduced_rate.tariff_is_reduced(annual)
+
+
+def test_confirmed_with_a_proof_staff_see_it(api_client, member, staff, student):
+    api_client.force_authenticate(member)
+    uploaded = api_client.post(PROOFS, {"file": png("carte.png")}, format="multipart")
+    assert uploaded.status_code == 201
+    proof_id = uploaded.json()["id"]
+    stored = ReducedRateProof.objects.get(pk=proof_id)
+    assert stored.member == member and stored.file.name.startswith("justificatifs/") and "carte" not in stored.file.name
+    with freeze_time("2030-01-10 10:00:00"):
+        subscription = buy(
+            api_client, member, student, reduced_status="job_seeker", reduced_confirmed=True, reduced_proof_id=proof_id
+        )
+    api_client.force_authenticate(staff)
+    [row] = api_client.get("/api/subscriptions").json()
+    assert row["id"] == subscription.pk
+    assert row["reduced"]["status"] == "job_seeker"
+    assert row["reduced"]["status_label"] == "Demandeur(se) d'emploi"
+    assert row["reduced"]["proof_url"].endswith(stored.file.name.rsplit("/", 1)[-1])
+    assert row["reduced"]["ended_at"] is None
+
+
+def test_proofs_are_checked_by_content_and_size(api_client, member, other_member, settings, student):
+    api_client.force_authenticate(member)
+    fake = api_client.post(
+        PROOFS, {"file": upload("carte.png", b"%PDF-1.4 not an image", "image/png")}, format="multipart"
+    )
+    assert fake.status_code == 400
+    assert fake.json()["error"] == "Le justificatif doit être une photo ou un scan JPEG, PNG, GIF ou WebP."
+    missing = api_client.post(PROOFS, {}, format="multipart")
+    assert missing.status_code == 400 and missing.json()["error"] == "Choisissez le fichier du justificatif."
+    settings.MAX_IMAGE_UPLOAD_BYTES = 1000
+    heavy = api_client.post(PROOFS, {"file": png("carte.png")}, format="multipart")
+    assert heavy.status_code == 400
+    assert heavy.json()["error"].startswith("L'image dépasse la taille maximale autorisée")
+    assert not ReducedRateProof.objects.exists()
+    settings.MAX_IMAGE_UPLOAD_BYTES = 10 * 1024 * 1024
+    theirs = api_client.post(PROOFS, {"file": png()}, format="multipart").json()["id"]
+    response = order(
+        api_client, other_member, student, reduced_status="student", reduced_confirmed=True, reduced_proof_id=theirs
+    )
+    assert response.status_code == 404
+    assert response.json()["error"] == "Ce justificatif est introuvable : envoyez-le de nouveau."
+    anonymous = api_client.__class__().post(PROOFS, {"file": png()}, format="multipart")
+    assert anonymous.status_code in (401, 403)
+
+
+def test_staff_end_the_reduced_plan(api_client, member, staff, student, annual):  # noqa: F811
+    with freeze_time("2030-01-10 10:00:00"):
+        subscription = buy(api_client, member, student, reduced_status="student", reduced_confirmed=True)
+        full = buy(api_client, member, annual)
+    api_client.force_authenticate(staff)
+    with freeze_time("2030-01-20 10:00:00"):
+        missing = api_client.post(f"/api/subscriptions/{subscription.pk}/end-reduced", {}, format="json")
+        assert missing.status_code == 400 and missing.json()["error"] == subscription_staff.MSG_REASON_REQUIRED
+        response = api_client.post(
+            f"/api/subscriptions/{subscription.pk}/end-reduced", {"reason": "Plus étudiante"}, format="json"
+        )
+        not_reduced = api_client.post(f"/api/subscriptions/{full.pk}/end-reduced", {"reason": "?"}, format="json")
+    assert response.status_code == 200
+    assert (
+        response.json()["message"] == "Tarif réduit terminé : plus aucune échéance ne sera prélevée sur cet abonnement."
+    )
+    body = response.json()["subscription"]
+    assert body["status"] == SubscriptionStatus.ENDED and body["reduced"]["ended_at"]
+    assert [(a["kind"], a["reason"]) for a in body["actions"]] == [("end_reduced", "Plus étudiante")]
+    assert not_reduced.status_code == 409
+    assert not_reduced.json()["error"] == "Cet abonnement n'est pas (ou plus) à tarif réduit."
+    with freeze_time("2030-02-10 07:00:00"):
+        subs.subscription_charges_run(as_of=date(2030, 2, 10))
+    assert subscription.charges.count() == 1  # nothing more charged
