@@ -33,7 +33,7 @@ def rental_member_url(rental: RoomRentalRequest) -> str:
 # --- reads --------------------------------------------------------------------------------------------------------
 
 
-def _with_history(rentals: QuerySet) -> QuerySet:
+def with_history(rentals: QuerySet) -> QuerySet:
     return rentals.select_related("user").prefetch_related(
         Prefetch("events", queryset=RentalRequestEvent.objects.select_related("actor").order_by("created_at", "id"))
     )
@@ -43,15 +43,15 @@ def rental_requests_list(*, status: str | None = None) -> QuerySet:
     rentals = RoomRentalRequest.objects.order_by("-created_at", "-id")
     if status:
         rentals = rentals.filter(status=status)
-    return _with_history(rentals)
+    return with_history(rentals)
 
 
 def rental_requests_of_member(*, user) -> QuerySet:
-    return _with_history(RoomRentalRequest.objects.filter(user=user).order_by("-created_at", "-id"))
+    return with_history(RoomRentalRequest.objects.filter(user=user).order_by("-created_at", "-id"))
 
 
 def rental_request_get(*, rental_id: int) -> RoomRentalRequest | None:
-    return _with_history(RoomRentalRequest.objects.filter(pk=rental_id)).first()
+    return with_history(RoomRentalRequest.objects.filter(pk=rental_id)).first()
 
 
 # --- writes -------------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import apis, views
+from .apis import rental_requests as rental_apis
 
 urlpatterns = [
     path("contact", views.contact_page, name="contact"),
@@ -26,5 +27,25 @@ api_urlpatterns = [
         apis.ContactMessageReplyApi.as_view(),
         name="api-contact-message-reply",
     ),
-    path("rental-requests", apis.RentalRequestListCreateApi.as_view(), name="api-rental-requests"),
+    path("rental-requests", rental_apis.RentalRequestsApi.as_view(), name="api-rental-requests"),
+    path("rental-requests/mine", rental_apis.MyRentalRequestsApi.as_view(), name="api-rental-requests-mine"),
+    path("rental-requests/<int:rental_id>", rental_apis.RentalRequestDetailApi.as_view(), name="api-rental-request"),
+    path(
+        "rental-requests/<int:rental_id>/quote", rental_apis.RentalQuoteApi.as_view(), name="api-rental-request-quote"
+    ),
+    path(
+        "rental-requests/<int:rental_id>/confirm",
+        rental_apis.RentalConfirmApi.as_view(),
+        name="api-rental-request-confirm",
+    ),
+    path(
+        "rental-requests/<int:rental_id>/refuse",
+        rental_apis.RentalRefuseApi.as_view(),
+        name="api-rental-request-refuse",
+    ),
+    path(
+        "rental-requests/<int:rental_id>/cancel",
+        rental_apis.RentalCancelApi.as_view(),
+        name="api-rental-request-cancel",
+    ),
 ]
