@@ -1,10 +1,13 @@
 /* Subscriptions billed per period (issue 19): every member's subscription with filters (active, unpaid, frozen,
-   ending within 30 days), its charges, and the staff's freeze (from a day, for N weeks, with a reason). */
+   ending within 30 days), its charges, the reduced rate the member confirmed, the staff's actions with who and why,
+   and the staff's freeze (from a day, for N weeks, with a reason), retry, cancel (with or without refund) and end of
+   a reduced plan, each behind a confirm dialog (SubscriptionActions.jsx). */
 import { useState } from "react";
 import { api, errorMessage } from "../../../components/api.js";
 import Modal from "../../../components/Modal.jsx";
 import { useApi } from "../../../components/useApi.js";
 import { formatDate, formatMoney } from "../format.js";
+import { ACTIONS, ActionForm, ReducedAndLog, canRetry, isLive } from "./SubscriptionActions.jsx";
 
 export const MSG_SUBSCRIPTIONS_LOAD = "Erreur lors du chargement des abonnements.";
 export const MSG_FREEZE_FAILED = "Le gel n'a pas pu être enregistré.";
@@ -17,6 +20,12 @@ export const FILTERS = [
   { value: "frozen", label: "Gelés" },
   { value: "ending", label: "Se terminent sous 30 jours" },
 ];
+
+/** The filter the address names (?filter=unpaid, as the overview's figures link here; issue 22), or none. */
+export function filterFromAddress(search = typeof window !== "undefined" ? window.location.search : "") {
+  const value = new URLSearchParams(search).get("filter") || "";
+  return FILTERS.some((f) => f.value === value) ? value : "";
+}
 
 export function subscriptionsUrl(filter) {
   return filter ? `/api/subscriptions?filter=${encodeURIComponent(filter)}` : "/api/subscriptions";
@@ -47,11 +56,15 @@ function Charges({ row }) {
                 {c.next_attempt_on && c.status === "failed" ? ` (nouvel essai le ${formatDate(c.next_attempt_on)})` : ""}
               </td>
               <td>{c.attempts}</td>
-              <td>{c.reference || "—"}</td>
+              <td>
+                {c.reference || "—"}
+                {c.status === "refunded" ? (c.refunded_at ? " (remboursée)" : " (remboursement en cours)") : ""}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      <ReducedAndLog row={row} />
       {row.freezes.length > 0 && (
         <ul>
           {row.freezes.map((f) => (
@@ -116,9 +129,10 @@ export function FreezeForm({ row, onDone, onCancel }) {
 }
 
 export default function Subscriptions() {
-  const [filter, setFilter] = useState("");
+  const [filter, setFilter] = useState(() => filterFromAddress());
   const [open, setOpen] = useState(null);
   const [freezing, setFreezing] = useState(null);
+  const [acting, setActing] = useState(null); // { kind, row }
   const [notice, setNotice] = useState("");
   const { data, error, loading, reload } = useApi(subscriptionsUrl(filter), { fallback: MSG_SUBSCRIPTIONS_LOAD, fresh: true });
   const rows = data || [];
@@ -184,6 +198,27 @@ export default function Subscriptions() {
                         Geler<span className="visually-hidden"> l'abonnement {row.id}</span>
                       </button>
                     )}
+                    {canRetry(row) && (
+                      <button type="button" className="button button-small" onClick={() => setActing({ kind: "retry", row })}>
+                        Relancer l'échéance<span className="visually-hidden"> de l'abonnement {row.id}</span>
+                      </button>
+                    )}{" "}
+                    {isLive(row) && (
+                      <button type="button" className="button button-small button-secondary" onClick={() => setActing({ kind: "cancel", row })}>
+                        Annuler<span className="visually-hidden"> l'abonnement {row.id}</span>
+                      </button>
+                    )}{" "}
+                    {isLive(row) && row.reduced && !row.reduced.ended_at && (
+                      <button type="button" className="button button-small button-secondary" onClick={() => setActing({ kind: "endReduced", row })}>
+                        Terminer le tarif réduit<span className="visually-hidden"> de l'abonnement {row.id}</span>
+                      </button>
+                    )}
+                    {row.reduced && (
+                      <>
+                        <br />
+                        <small>Tarif réduit : {row.reduced.status_label}</small>
+                      </>
+                    )}
                     {open === row.id && <Charges row={row} />}
                   </td>
                 </tr>
@@ -191,6 +226,20 @@ export default function Subscriptions() {
             </tbody>
           </table>
         </div>
+      )}
+      {acting && (
+        <Modal open title={`${ACTIONS[acting.kind].title} : ${acting.row.title} – ${acting.row.member.email}`} onClose={() => setActing(null)}>
+          <ActionForm
+            kind={acting.kind}
+            row={acting.row}
+            onCancel={() => setActing(null)}
+            onDone={(message) => {
+              setActing(null);
+              setNotice(message);
+              reload();
+            }}
+          />
+        </Modal>
       )}
       {freezing && (
         <Modal open title={`Geler : ${freezing.title} – ${freezing.member.email}`} onClose={() => setFreezing(null)}>

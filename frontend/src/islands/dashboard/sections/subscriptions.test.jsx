@@ -66,3 +66,68 @@ describe("Subscriptions section", () => {
     expect(JSON.parse(post[1].body)).toEqual({ starts_on: "2030-01-20", weeks: 4, reason: "Blessure" });
   });
 });
+
+describe("Subscription staff actions", () => {
+  const REDUCED = {
+    ...ROW,
+    provider: "simulator",
+    reduced: { status: "student", status_label: "Étudiant(e)", confirmed_at: "2030-01-10T10:00:00+01:00", proof_url: "/uploads/justificatifs/a.png", ended_at: null },
+    actions: [{ kind: "retry", label: "Échéance relancée", reason: "Appel", outcome: "Échéance 2 relancée : elle est payée.", by: "Camille Laurent", created_at: "2030-02-11T09:00:00+01:00" }],
+  };
+
+  function mockFetch(postAnswer) {
+    return vi.spyOn(globalThis, "fetch").mockImplementation((url, options = {}) =>
+      options.method === "POST" ? postAnswer(url, options) : answer(200, [REDUCED]),
+    );
+  }
+
+  it("retries after a confirm dialog and shows the server's French outcome", async () => {
+    const fetchMock = mockFetch(() => answer(200, { message: "Échéance 2 relancée : elle est payée.", subscription: REDUCED }));
+    render(<Subscriptions />);
+    fireEvent.click(await screen.findByRole("button", { name: "Relancer l'échéance de l'abonnement 7" }));
+    const dialog = screen.getByRole("dialog", { hidden: true });
+    expect(within(dialog).getByText(/Relancer maintenant le paiement de l'échéance impayée/)).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([, options]) => options?.method === "POST")).toBe(false); // nothing before confirming
+    fireEvent.click(within(dialog).getByRole("button", { name: "Relancer l'échéance", hidden: true }));
+    expect(await screen.findByText("Échéance 2 relancée : elle est payée.", { selector: "[role=status]" })).toBeTruthy();
+    const post = fetchMock.mock.calls.find(([, options]) => options?.method === "POST");
+    expect(post[0]).toBe("/api/subscriptions/7/retry");
+  });
+
+  it("cancels with the refund after confirming, and shows a refusal in French", async () => {
+    let calls = 0;
+    const fetchMock = mockFetch(() => {
+      calls += 1;
+      return calls === 1
+        ? answer(400, { error: "Indiquez la raison : elle est gardée dans l'historique de l'abonnement.", code: "reason_required" })
+        : answer(200, { message: "Abonnement annulé : la période 2 (55,00 €) est remboursée via le prestataire de paiement.", subscription: REDUCED });
+    });
+    render(<Subscriptions />);
+    fireEvent.click(await screen.findByRole("button", { name: "Annuler l'abonnement 7" }));
+    const dialog = screen.getByRole("dialog", { hidden: true });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Confirmer l'annulation", hidden: true }));
+    expect(await within(dialog).findByText("Indiquez la raison : elle est gardée dans l'historique de l'abonnement.")).toBeTruthy();
+    fireEvent.click(within(dialog).getByLabelText(/Rembourser la période en cours/));
+    fireEvent.change(within(dialog).getByLabelText("Raison"), { target: { value: "Blessure longue" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Confirmer l'annulation", hidden: true }));
+    expect(await screen.findByText(/la période 2 \(55,00 €\) est remboursée/, { selector: "[role=status]" })).toBeTruthy();
+    const posts = fetchMock.mock.calls.filter(([, options]) => options?.method === "POST");
+    expect(posts.at(-1)[0]).toBe("/api/subscriptions/7/cancel");
+    expect(JSON.parse(posts.at(-1)[1].body)).toEqual({ reason: "Blessure longue", refund: true });
+  });
+
+  it("shows the reduced rate, its proof and the log, and ends the reduced plan", async () => {
+    const fetchMock = mockFetch(() => answer(200, { message: "Tarif réduit terminé : plus aucune échéance ne sera prélevée sur cet abonnement.", subscription: REDUCED }));
+    render(<Subscriptions />);
+    fireEvent.click(await screen.findByRole("button", { name: "Échéances de l'abonnement 7" }));
+    expect(screen.getByRole("link", { name: "voir le justificatif" }).getAttribute("href")).toBe("/uploads/justificatifs/a.png");
+    expect(screen.getByText(/Échéance relancée par Camille Laurent : Appel/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Terminer le tarif réduit de l'abonnement 7" }));
+    const dialog = screen.getByRole("dialog", { hidden: true });
+    fireEvent.change(within(dialog).getByLabelText("Raison"), { target: { value: "Plus étudiante" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Terminer le tarif réduit", hidden: true }));
+    expect(await screen.findByText(/Tarif réduit terminé/, { selector: "[role=status]" })).toBeTruthy();
+    const post = fetchMock.mock.calls.find(([, options]) => options?.method === "POST");
+    expect(post[0]).toBe("/api/subscriptions/7/end-reduced");
+  });
+});
