@@ -1,7 +1,6 @@
 """Shared by the bookings APIs: their own French messages, the ISO date shape, the lenient text field, the typed
 course reservation payload, the `{"message"}` answer."""
 
-from datetime import UTC
 from decimal import Decimal
 
 from django.core.validators import RegexValidator
@@ -12,6 +11,7 @@ from rest_framework import serializers
 
 from courses.serializers import CentsField
 from studio.api import MSG_TEXT_TOO_LONG
+from studio.fields import rfc3339
 
 from ..services.common import (
     MAX_SESSION_PLACES,
@@ -77,16 +77,7 @@ class OptionalTextSchema(OpenApiSerializerFieldExtension):
         return schema
 
 
-def _iso(value):
-    """RFC 3339 in Paris time; in UTC where Paris's offset of the time is not whole minutes (its local mean time
-    before 1911, +00:09:21), which RFC 3339 cannot write."""
-    if not value:
-        return None
-    local = timezone.localtime(value)
-    offset = local.utcoffset()
-    if offset is not None and offset.total_seconds() % 60:
-        local = value.astimezone(UTC)
-    return local.isoformat()
+_iso = rfc3339
 
 
 def paris_text(value) -> str:

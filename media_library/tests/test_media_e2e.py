@@ -36,6 +36,8 @@ def test_gallery_modal_opens_closes_and_returns_focus(quiet_page, live_server):
     services.media_create(title="Répétition", file=files.webm(), poster=files.jpeg())
     page = quiet_page
     page.goto(live_server.url + "/gallery")
+    # A click before the script has attached follows the plain link (progressive enhancement): wait for it.
+    expect(page.locator("[data-gallery-ready]")).to_have_count(1)
     dialog = page.locator("dialog.gallery-modal")
     photo = page.get_by_role("link", name=re.compile("Gala de juin"))
 
@@ -73,6 +75,7 @@ def test_video_host_player_loads_only_after_consent(page, live_server):
     services.media_create(title="Clip YouTube", external_url="https://www.youtube.com/watch?v=dQw4w9WgXcQ")
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(live_server.url + "/gallery")
+    expect(page.locator("[data-gallery-ready]")).to_have_count(1)
     page.get_by_role("link", name=re.compile("Clip YouTube")).click()
     dialog = page.locator("dialog.gallery-modal")
     expect(dialog.get_by_text("ne se charge qu'après votre accord")).to_be_visible()

@@ -40,4 +40,6 @@ export function initGallery(root) {
     if (opener) opener.focus();
     opener = null;
   });
+  // Until this point a click follows the item's plain link (the page works without script); tests wait on it.
+  root.dataset.galleryReady = "true";
 }
