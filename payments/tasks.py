@@ -67,3 +67,17 @@ def payment_cancelled_class_refund(session_id: int, reservation_ids: list[int]) 
 def payment_cancelled_classes_refund() -> int:
     """Any paid order of a cancelled class not refunded yet (a lost task, a provider down): refunded, once."""
     return class_refunds.payment_orders_refund_cancelled_class()
+
+
+@task
+def payment_receipt_send(order_pk: int) -> None:
+    """The receipt of a completed order, with its invoice attached (issue 23), recorded in the outbox."""
+    services.receipts._send_receipt(order_pk=order_pk)
+
+
+@task
+def payment_subscription_charge_receipt_send(charge_id: int) -> None:
+    """The receipt of a subscription period paid, with its invoice attached (issue 23), recorded in the outbox."""
+    from .services.subscriptions import _send_charge_email
+
+    _send_charge_email(charge_id=charge_id, paid=True)

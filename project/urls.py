@@ -7,6 +7,7 @@ from django.urls import include, path, re_path
 from accounts import urls as accounts_urls
 from bookings import urls as bookings_urls
 from courses import urls as courses_urls
+from invoices import urls as invoices_urls
 from insights import urls as insights_urls
 from media_library import urls as media_urls
 from media_library.views import serve_upload
@@ -26,6 +27,7 @@ api_urlpatterns = [
     *payments_subscription_urls.api_urlpatterns,
     *media_urls.api_urlpatterns,
     *messaging_urls.api_urlpatterns,
+    *invoices_urls.api_urlpatterns,
     *insights_urls.api_urlpatterns,
 ]
 

@@ -30,6 +30,7 @@ from ..providers import (
     ProviderError,
     get_provider,
 )
+from ..signals import payment_completed
 from .common import (
     MSG_AMOUNT_CAPTURED_MISMATCH,
     MSG_DECLINED,
@@ -44,7 +45,7 @@ from .common import (
     _mark,
 )
 from .deposits import deposit_record_for_order
-from .receipts import _send_receipt
+from .receipts import receipt_send_queue
 from .refunds import _refund_outcome, payment_order_refund
 from .subscriptions import subscription_start_for_order
 
@@ -117,8 +118,10 @@ def payment_order_fulfil(
             )
             # Issue 19: a tariff priced per period starts its subscription (the order paid its first period).
             subscription_start_for_order(order=order)
-            # The receipt is recorded as sent only once its mail has left (payment_order_receipt_mark_sent).
-            transaction.on_commit(lambda: _send_receipt(order_pk=order.pk))
+            # Issue 23: the invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap.
+            payment_completed.send(sender=PaymentOrder, order_id=order.pk)
+            # The receipt (with the invoice's PDF) is rendered by a task; recorded as sent once its mail has left.
+            transaction.on_commit(lambda: receipt_send_queue(order_pk=order.pk))
             return CaptureOutcome(order=order, completed=True)
     return _refund_outcome(payment_order_refund(order_id=order_id))
 

@@ -1,13 +1,38 @@
-"""The payment receipt: sent through the outbox after the capture commits, recorded once its mail has left."""
+"""The payment receipt: rendered and recorded in the outbox by a task after the capture commits (the invoice's PDF
+attached, issue 23), recorded as sent once its mail has left."""
+
+import logging
 
 from studio.emails import send_templated_email
+from studio.registry import provided
 
 from ..models import PaymentOrder
 
+logger = logging.getLogger(__name__)
+
 RECEIPT_SUBJECT = "Votre reçu de paiement"
+# What a higher app attaches to a receipt (invoices: the invoice's PDF), provided through `studio.registry`:
+# a function (order_pk=...) -> [(file name, bytes, mimetype)].
+RECEIPT_ATTACHMENTS = "payment_receipt_attachments"
 
 
 # --- receipt ---------------------------------------------------------------------------------------------------
+
+
+def receipt_send_queue(*, order_pk: int) -> None:
+    """After the capture's commit: the receipt is built by a worker (its PDF is not rendered in the request)."""
+    from ..tasks import payment_receipt_send
+
+    try:
+        payment_receipt_send.enqueue(order_pk=order_pk)
+    except Exception:  # noqa: BLE001 - the queue is down: the member still gets the receipt, built here
+        logger.exception("Could not queue the receipt of order %s; sending it now", order_pk)
+        _send_receipt(order_pk=order_pk)
+
+
+def _receipt_attachments(order_pk: int) -> list:
+    attach = provided(RECEIPT_ATTACHMENTS)
+    return list(attach(order_pk=order_pk)) if attach is not None else []
 
 
 def _send_receipt(*, order_pk: int) -> None:
@@ -23,6 +48,7 @@ def _send_receipt(*, order_pk: int) -> None:
         subject=RECEIPT_SUBJECT,
         template="payments_receipt",
         context={"order": order, "what": what, "demo": order.provider == "simulator"},
+        attachments=_receipt_attachments(order.pk),
         topic=RECEIPT_EMAIL_TOPIC,
         topic_id=order.pk,
     )

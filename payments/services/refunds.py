@@ -10,6 +10,7 @@ from studio.emails import send_templated_email
 
 from ..models import PaymentOrder, PaymentStatus
 from ..providers import REFUND_ACCEPTED, ProviderError, get_provider
+from ..signals import payment_refunded
 from .common import MSG_REFUND_PENDING, MSG_REFUNDED, CaptureOutcome
 
 logger = logging.getLogger(__name__)
@@ -59,6 +60,8 @@ def payment_order_refund(*, order_id: str) -> PaymentOrder:
         order.refund_id = refund.id[:64]
         order.refunded_at = timezone.now()
         order.save(update_fields=["status", "refund_id", "refunded_at", "updated_at"])
+        # Issue 23: a completed order's invoice gets its credit note in this transaction (invoices' receiver).
+        payment_refunded.send(sender=PaymentOrder, order_id=order.pk, reason=order.provider_note)
         transaction.on_commit(lambda: _send_refund_notice(order_pk=order.pk))
     return order
 

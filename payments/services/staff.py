@@ -3,8 +3,10 @@ values (payments/apis/staff.py); these functions apply the studio's rules: euros
 that moved money is never deleted."""
 
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError, RestrictedError
 
 from ..models import CURRENCY_EUR, PaymentOrder, PaymentStatus
+from ..signals import payment_completed, payment_refunded
 from .common import (
     MSG_AMOUNT_INVALID,
     MSG_ORDER_ID_TAKEN,
@@ -50,9 +52,26 @@ def payment_order_staff_create(*, data: dict) -> PaymentOrder:
         raise PaymentError.of("order_id_taken")
     try:
         with transaction.atomic():
-            return PaymentOrder.objects.create(provider="manual", **values)
+            order = PaymentOrder.objects.create(provider="manual", **values)
+            _announce_status_change(order=order, before="")
+            return order
     except IntegrityError:
         raise PaymentError.of("order_id_taken") from None
+
+
+# Staff closing a completed payment (DECISIONS.md 33): the money went back or the payment is void.
+CLOSED_AFTER_PAYMENT = (PaymentStatus.VOIDED, PaymentStatus.REFUNDED)
+
+
+def _announce_status_change(*, order: PaymentOrder, before: str) -> None:
+    """A payment staff recorded as completed is invoiced; one they void or mark refunded gets its credit note
+    (issue 23, invoices' receivers, in this transaction)."""
+    if order.status == before:
+        return
+    if order.status == PaymentStatus.COMPLETED:
+        payment_completed.send(sender=PaymentOrder, order_id=order.pk)
+    elif before == PaymentStatus.COMPLETED and order.status in CLOSED_AFTER_PAYMENT:
+        payment_refunded.send(sender=PaymentOrder, order_id=order.pk, reason=order.message)
 
 
 @transaction.atomic
@@ -63,11 +82,13 @@ def payment_order_staff_update(*, order_id: str, data: dict) -> PaymentOrder:
     values = _staff_values(data)
     if values["order_id"] != order.order_id and PaymentOrder.objects.filter(order_id=values["order_id"]).exists():
         raise PaymentError.of("order_id_taken")
+    before = order.status
     for name, value in values.items():
         setattr(order, name, value)
     try:
         with transaction.atomic():
             order.save()
+            _announce_status_change(order=order, before=before)
     except IntegrityError:
         raise PaymentError.of("order_live_taken") from None  # one live order per reservation (issue 16)
     return order
@@ -80,6 +101,9 @@ def payment_order_staff_delete(*, order_id: str) -> None:
         raise PaymentError.of("order_not_found")
     if order.capture_id or order.status in (PaymentStatus.COMPLETED, PaymentStatus.REFUND_PENDING):
         raise PaymentError.of("paid_not_deleted")
-    deleted, _ = PaymentOrder.objects.filter(pk=order.pk).exclude(status=PaymentStatus.COMPLETED).delete()
+    try:
+        deleted, _ = PaymentOrder.objects.filter(pk=order.pk).exclude(status=PaymentStatus.COMPLETED).delete()
+    except (ProtectedError, RestrictedError):  # an invoice or a credit note refers to it (issue 23): kept
+        raise PaymentError.of("paid_not_deleted") from None
     if not deleted:
         raise PaymentError.of("paid_not_deleted")

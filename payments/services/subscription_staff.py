@@ -24,6 +24,7 @@ from ..models import (
     SubscriptionStatus,
 )
 from ..providers import REFUND_ACCEPTED, ProviderError, SimulatorProvider, get_provider
+from ..signals import subscription_charge_refunded
 from .subscriptions import LIVE_STATUSES, SubscriptionError, period_ends_on, subscription_charge_attempt
 
 logger = logging.getLogger(__name__)
@@ -167,6 +168,8 @@ def subscription_cancel(*, subscription_id: int, by, reason: str, refund: bool, 
             else:
                 # REFUNDED without a refund id: the provider's refund is on its way (task now, retried every 10 min).
                 SubscriptionCharge.objects.filter(pk=charge.pk).update(status=ChargeStatus.REFUNDED)
+                # Issue 23: the period's invoice gets its credit note in this transaction (invoices' receiver).
+                subscription_charge_refunded.send(sender=SubscriptionCharge, charge_id=charge.pk, reason=reason)
                 subscription.periods_paid = subscription.charges.filter(status=ChargeStatus.PAID).count()
                 subscription.save(update_fields=["periods_paid", "updated_at"])
                 pass_validity_set(

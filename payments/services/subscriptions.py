@@ -25,6 +25,7 @@ from django.utils import timezone
 from bookings.services import add_months, pass_rule_set, pass_validity_set, tariff_billing_period_months
 from studio.emails import send_templated_email
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
+from studio.registry import provided
 
 from ..models import (
     ChargeStatus,
@@ -36,6 +37,7 @@ from ..models import (
     SubscriptionStatus,
 )
 from ..providers import CAPTURE_COMPLETED, ProviderError, SimulatorProvider, get_provider
+from ..signals import subscription_charge_paid as subscription_charge_paid_signal
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +60,9 @@ CHARGE_FAILED_SUBJECT = "Échéance de votre abonnement impayée"
 CHARGE_PAID_SUBJECT = "Votre reçu d'échéance d'abonnement"
 RENEWAL_SUBJECT = "Votre abonnement se termine bientôt : renouvelez-le"
 RENEWAL_DAYS_BEFORE = 15
+# What a higher app attaches to a period's receipt (invoices: the invoice's PDF), through `studio.registry`:
+# a function (charge_id=...) -> [(file name, bytes, mimetype)].
+CHARGE_RECEIPT_ATTACHMENTS = "subscription_charge_receipt_attachments"
 
 
 class SubscriptionError(ApplicationError):
@@ -289,7 +294,10 @@ def subscription_charge_paid(*, charge_id: int, reference: str) -> SubscriptionC
             )
         if not still_unpaid:
             pass_rule_set(pass_id=pass_obj.pk, blocked_from=None)
-        transaction.on_commit(lambda: _send_charge_email(charge_id=charge.pk, paid=True))
+        # Issue 23: the period's invoice is numbered in this transaction (invoices' receiver); its receipt, with the
+        # invoice's PDF, is built by a task.
+        subscription_charge_paid_signal.send(sender=SubscriptionCharge, charge_id=charge.pk)
+        transaction.on_commit(lambda: _charge_paid_email_queue(charge_id=charge.pk))
     return charge
 
 
@@ -352,12 +360,24 @@ def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = Fa
 # --- e-mails ----------------------------------------------------------------------------------------------------
 
 
+def _charge_paid_email_queue(*, charge_id: int) -> None:
+    from ..tasks import payment_subscription_charge_receipt_send
+
+    try:
+        payment_subscription_charge_receipt_send.enqueue(charge_id=charge_id)
+    except Exception:  # noqa: BLE001 - the queue is down: the receipt is still sent, built here
+        logger.exception("Could not queue the receipt of charge %s; sending it now", charge_id)
+        _send_charge_email(charge_id=charge_id, paid=True)
+
+
 def _send_charge_email(*, charge_id: int, paid: bool) -> None:
     charge = SubscriptionCharge.objects.select_related("subscription__member").get(pk=charge_id)
     subscription = charge.subscription
     member = subscription.member
+    attach = provided(CHARGE_RECEIPT_ATTACHMENTS) if paid else None
     send_templated_email(
         to=member.email,
+        attachments=list(attach(charge_id=charge.pk)) if attach is not None else None,
         subject=CHARGE_PAID_SUBJECT if paid else CHARGE_FAILED_SUBJECT,
         template="payments_subscription_paid" if paid else "payments_subscription_failed",
         context={

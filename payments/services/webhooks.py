@@ -9,6 +9,7 @@ from bookings.services import bookings_release_for_refund
 
 from ..models import PaymentOrder, PaymentStatus, PaymentWebhookEvent
 from ..providers import ProviderError, get_provider
+from ..signals import payment_refunded
 from .capture import _apply_capture, payment_order_fulfil
 from .common import OPEN_STATUSES, _mark, _parse_amount
 from .paypal_subscriptions import SUBSCRIPTION_WEBHOOKS, paypal_subscription_webhook
@@ -117,5 +118,6 @@ def _handle_event(event_type: str, resource: dict) -> str:
         order = _mark(
             order_id=order.order_id, status=PaymentStatus.REFUNDED, note="Remboursée via PayPal.", only_from=not_yet
         )
+        payment_refunded.send(sender=PaymentOrder, order_id=order.pk, reason=order.provider_note)
         bookings_release_for_refund(order=order)
     return "refunded"

@@ -610,9 +610,15 @@ def test_staff_creates_updates_and_deletes_an_order(api_client, supervisor):
     assert invalid_email.json()["error"] == services.MSG_EMAIL_INVALID
     assert api_client.post(ORDERS, _staff_payload(), format="json").json()["error"] == services.MSG_ORDER_ID_TAKEN
 
-    assert api_client.delete(f"{ORDERS}/MANUAL-1").status_code == 204
-    assert not PaymentOrder.objects.exists()
-    assert api_client.delete(f"{ORDERS}/MANUAL-1").status_code == 404
+    # Recorded as paid, it was invoiced, then credited (issue 23): the accounting records stay, so does the order.
+    kept = api_client.delete(f"{ORDERS}/MANUAL-1")
+    assert kept.status_code == 409 and kept.json()["error"] == services.MSG_PAID_NOT_DELETED
+    # An order typed in by mistake, never paid, goes.
+    typo = _staff_payload(order_id="MANUAL-2", status="CREATED")
+    assert api_client.post(ORDERS, typo, format="json").status_code == 201
+    assert api_client.delete(f"{ORDERS}/MANUAL-2").status_code == 204
+    assert list(PaymentOrder.objects.values_list("order_id", flat=True)) == ["MANUAL-1"]
+    assert api_client.delete(f"{ORDERS}/MANUAL-2").status_code == 404
 
 
 def test_webhook_needs_no_csrf_token_or_session(member, make_reservation, paypal_settings, api_client):

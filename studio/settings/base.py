@@ -39,6 +39,8 @@ INSTALLED_APPS = [
     "payments",
     "media_library",
     "messaging",
+    "invoices",  # above payments: invoices and credit notes of completed payments (issue 23)
+    "privacy",  # above invoices: a member's data export and account deletion (issue 23)
     "project",  # the top: root URLs, sitemap, bench seed (may import every app; nothing imports it)
 ]
 
@@ -214,7 +216,8 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Django's Redis cache, reusing one client per pool (studio/redis_cache.py, issue 18).
+    CACHES = {"default": {"BACKEND": "studio.redis_cache.StudioRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "studio"}}
 PUBLIC_CACHE_SECONDS = env.int("PUBLIC_CACHE_SECONDS", default=600)
@@ -272,6 +275,16 @@ STUDIO = {
     "founder": env("STUDIO_FOUNDER", default="Camille Laurent"),
 }
 STAFF_NOTIFICATION_EMAIL = env("STAFF_NOTIFICATION_EMAIL", default=STUDIO["email"])
+# The legal mentions of invoices and credit notes (DECISIONS.md 40, issue 23): configuration with demo defaults,
+# copied onto each document when it is issued (a later change never alters an issued invoice).
+INVOICE_LEGAL = {
+    "legal_name": env("INVOICE_LEGAL_NAME", default="Studio Pole Danse Lyon (EI Camille Laurent)"),
+    "address": env(
+        "INVOICE_LEGAL_ADDRESS", default=f"{STUDIO['address']}, {STUDIO['postal_code']} {STUDIO['city']}"
+    ),
+    "siret": env("INVOICE_SIRET", default="123 456 789 00012"),
+    "vat_note": env("INVOICE_VAT_NOTE", default="TVA non applicable, art. 293 B du CGI"),
+}
 
 # Business constants (SPEC.md 9, DECISIONS.md 12-13).
 DEFAULT_PRICE_PER_PARTICIPANT = "25.00"

@@ -7,6 +7,21 @@ import { validateOrder } from "../validation.js";
 const FIELDS = ["order_id", "email", "first_name", "last_name", "title", "amount", "currency", "date", "time", "type", "status", "message"];
 export const ORDER_DEFAULTS = { currency: "EUR", type: "UNKNOWN", status: "CREATED" };
 
+// Issue 23: a payment completed once has its invoice (issued in the payment's transaction), credited or not.
+export function invoiceUrl(row) {
+  return row.status === "COMPLETED" || row.completed_at ? `/api/invoices/orders/${encodeURIComponent(row.order_id)}/pdf` : "";
+}
+
+function invoiceLink(row) {
+  const href = invoiceUrl(row);
+  if (!href) return "—";
+  return (
+    <a href={href} download aria-label={`Télécharger la facture de la commande ${row.order_id}`}>
+      PDF
+    </a>
+  );
+}
+
 export const ordersConfig = {
   key: "orders",
   title: "Commandes de paiement",
@@ -27,6 +42,7 @@ export const ordersConfig = {
     { key: "amount", label: "Montant", sort: "amount", render: (row) => formatMoney(row.amount, row.currency || "EUR") },
     { key: "type", label: "Type" },
     { key: "status", label: "Statut", sort: "status" },
+    { key: "invoice", label: "Facture", render: (row) => invoiceLink(row) },
   ],
   fields: ({ mode }) => [
     { name: "order_id", label: "N° de commande", required: true, disabled: mode === "edit" },

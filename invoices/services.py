@@ -1,0 +1,304 @@
+"""Issuing invoices and credit notes (DECISIONS.md 40, issue 23), rendering their PDF, erasing a deleted member's
+identity from them (DECISIONS.md 34).
+
+Called by the receivers of payments' signals, inside the payment's own transaction and under its row lock (the
+PaymentOrder, or the SubscriptionCharge): lock order PaymentOrder → CourseSession → Pass → Reservation (payments and
+bookings) → Invoice → InvoiceCounter, the counter always last and held only until that transaction commits.
+"""
+
+import logging
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from payments.models import PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
+from payments.services.subscriptions import period_due_on, period_ends_on
+from studio.errors import NOT_FOUND, ApplicationError
+
+from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind
+from .pdf import invoice_pdf_render
+
+logger = logging.getLogger(__name__)
+
+MSG_INVOICE_NOT_FOUND = "Cette facture est introuvable."
+ERASED_CUSTOMER = "Client n° {member_id} (compte supprimé)"
+PAYMENT_METHODS = {
+    PaymentProviderName.PAYPAL: "carte bancaire ou PayPal",
+    PaymentProviderName.SIMULATOR: "carte bancaire (simulateur de démonstration)",
+    PaymentProviderName.MANUAL: "paiement enregistré par le studio",
+}
+
+
+class InvoiceError(ApplicationError):
+    default_code = "invoice_invalid"
+    messages = {"invoice_not_found": MSG_INVOICE_NOT_FOUND}
+    statuses = {"invoice_not_found": NOT_FOUND}
+
+
+# --- numbers ----------------------------------------------------------------------------------------------------
+
+
+def _next_sequence(*, kind: str, year: int) -> int:
+    """The next number of a series in a year, under the counter row's lock (held until the caller commits).
+
+    The year's row is created once (INSERT … ON CONFLICT DO NOTHING: a second transaction creating it at the same
+    moment waits for the first, then finds it), then locked: two payments completing together are numbered one
+    after the other, and a transaction that rolls back gives its number back with it."""
+    counter = InvoiceCounter.objects.select_for_update().filter(kind=kind, year=year).first()
+    if counter is None:
+        InvoiceCounter.objects.bulk_create([InvoiceCounter(kind=kind, year=year)], ignore_conflicts=True)
+        counter = InvoiceCounter.objects.select_for_update().get(kind=kind, year=year)
+    counter.last_number += 1
+    counter.save(update_fields=["last_number"])
+    return counter.last_number
+
+
+def _number(kind: str, year: int, sequence: int) -> str:
+    return f"{NUMBER_PREFIX[kind]}{year}-{sequence:06d}"
+
+
+def _seller() -> dict:
+    legal = settings.INVOICE_LEGAL
+    return {
+        "seller_name": legal["legal_name"][:200],
+        "seller_address": legal["address"][:300],
+        "seller_siret": legal["siret"][:20],
+        "seller_vat_note": legal["vat_note"][:200],
+    }
+
+
+def _customer_address(user) -> str:
+    if user is None:
+        return ""
+    town = f"{user.postal_code} {user.city}".strip()
+    return ", ".join(part for part in (user.address, town) if part)[:500]
+
+
+def _create(*, kind: str, issued_at, **fields) -> Invoice:
+    year = timezone.localtime(issued_at).year
+    sequence = _next_sequence(kind=kind, year=year)
+    invoice = Invoice.objects.create(
+        kind=kind, year=year, sequence=sequence, number=_number(kind, year, sequence), issued_at=issued_at, **fields
+    )
+    transaction.on_commit(lambda: invoice_document_queue(invoice_id=invoice.pk))
+    return invoice
+
+
+def _line(title: str, quantity: int, amount: Decimal) -> tuple[str, int, Decimal]:
+    quantity = max(int(quantity or 1), 1)
+    unit = (Decimal(amount) / quantity).quantize(Decimal("0.01"))
+    if unit * quantity != amount:
+        return f"{title} × {quantity}", 1, Decimal(amount)
+    return title, quantity, unit
+
+
+# --- issuing ----------------------------------------------------------------------------------------------------
+
+
+def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
+    """The invoice of a completed payment order, issued once (the caller holds the order's row lock; the unique
+    constraint on the order backs it). None when the order is not completed."""
+    order = (
+        PaymentOrder.objects.select_related("user", "reservation__session__course", "tariff")
+        .filter(pk=order_id)
+        .first()
+    )
+    if order is None or order.status != PaymentStatus.COMPLETED:
+        return None
+    existing = Invoice.objects.filter(payment_order=order, kind=InvoiceKind.INVOICE).first()
+    if existing is not None:
+        return existing
+    title = order.title
+    if order.reservation_id and order.reservation.session_id:
+        start = timezone.localtime(order.reservation.session.start)
+        title = f"{order.title} – séance du {start:%d/%m/%Y} à {start:%H:%M}"
+    description, quantity, unit = _line(title, order.quantity, order.amount)
+    now = timezone.now()
+    name = f"{order.first_name} {order.last_name}".strip() or order.email
+    try:
+        with transaction.atomic():
+            return _create(
+                kind=InvoiceKind.INVOICE,
+                issued_at=now,
+                payment_order=order,
+                member=order.user,
+                customer_name=name[:310],
+                customer_email=order.email[:254],
+                customer_address=_customer_address(order.user),
+                description=description[:400],
+                quantity=quantity,
+                unit_amount=unit,
+                total_amount=order.amount,
+                currency=order.currency,
+                paid_at=order.completed_at or now,
+                payment_method=PAYMENT_METHODS.get(order.provider, ""),
+                **_seller(),
+            )
+    except IntegrityError:  # issued meanwhile by a caller that did not hold the order's lock
+        return Invoice.objects.get(payment_order=order, kind=InvoiceKind.INVOICE)
+
+
+def invoice_issue_for_charge(*, charge_id: int) -> Invoice | None:
+    """The invoice of a subscription period paid (the caller holds the charge's row lock)."""
+    charge = SubscriptionCharge.objects.select_related("subscription__member").filter(pk=charge_id).first()
+    if charge is None or charge.status != "paid":
+        return None
+    existing = Invoice.objects.filter(subscription_charge=charge, kind=InvoiceKind.INVOICE).first()
+    if existing is not None:
+        return existing
+    subscription = charge.subscription
+    member = subscription.member
+    starts = period_due_on(subscription, charge.period)
+    ends = period_ends_on(subscription, charge.period)
+    description = (
+        f"{subscription.title} – période {charge.period}/{subscription.periods_committed} "
+        f"(du {starts:%d/%m/%Y} au {ends:%d/%m/%Y})"
+    )
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            return _create(
+                kind=InvoiceKind.INVOICE,
+                issued_at=now,
+                subscription_charge=charge,
+                member=member,
+                customer_name=(member.get_full_name() or member.email)[:310],
+                customer_email=member.email[:254],
+                customer_address=_customer_address(member),
+                description=description[:400],
+                quantity=1,
+                unit_amount=charge.amount,
+                total_amount=charge.amount,
+                currency=subscription.currency,
+                paid_at=charge.paid_at or now,
+                payment_method=PAYMENT_METHODS.get(subscription.provider, ""),
+                **_seller(),
+            )
+    except IntegrityError:
+        return Invoice.objects.get(subscription_charge=charge, kind=InvoiceKind.INVOICE)
+
+
+def credit_note_issue_for_order(*, order_id: int, reason: str = "") -> Invoice | None:
+    """The credit note of a completed order whose money went back (or that staff voided): once, referring to its
+    invoice. None when the order was never invoiced (money refunded because it bought nothing)."""
+    invoice = Invoice.objects.select_for_update().filter(payment_order_id=order_id, kind=InvoiceKind.INVOICE).first()
+    return _credit_note(invoice=invoice, reason=reason) if invoice is not None else None
+
+
+def credit_note_issue_for_charge(*, charge_id: int, reason: str = "") -> Invoice | None:
+    """The credit note of a subscription period refunded by staff: its own invoice's, or, for the period(s) the
+    purchase order paid, the order's invoice's for that period's amount."""
+    charge = SubscriptionCharge.objects.select_related("subscription").filter(pk=charge_id).first()
+    if charge is None:
+        return None
+    invoice = (
+        Invoice.objects.select_for_update().filter(subscription_charge_id=charge_id, kind=InvoiceKind.INVOICE).first()
+    )
+    if invoice is None:
+        invoice = (
+            Invoice.objects.select_for_update()
+            .filter(payment_order_id=charge.subscription.source_order_id, kind=InvoiceKind.INVOICE)
+            .first()
+        )
+        if invoice is None:
+            return None
+        return _credit_note(invoice=invoice, reason=reason, amount=min(charge.amount, invoice.total_amount))
+    return _credit_note(invoice=invoice, reason=reason)
+
+
+def _credit_note(*, invoice: Invoice, reason: str, amount: Decimal | None = None) -> Invoice:
+    existing = Invoice.objects.filter(credited_invoice=invoice).first()
+    if existing is not None:
+        return existing
+    quantity, unit = invoice.quantity, invoice.unit_amount
+    if amount is not None and amount != invoice.total_amount:
+        quantity, unit = 1, amount
+    try:
+        with transaction.atomic():
+            return _create(
+                kind=InvoiceKind.CREDIT_NOTE,
+                issued_at=timezone.now(),
+                credited_invoice=invoice,
+                payment_order_id=invoice.payment_order_id,
+                subscription_charge_id=invoice.subscription_charge_id,
+                member_id=invoice.member_id,
+                customer_name=invoice.customer_name,
+                customer_email=invoice.customer_email,
+                customer_address=invoice.customer_address,
+                customer_erased_at=invoice.customer_erased_at,
+                description=invoice.description,
+                quantity=quantity,
+                unit_amount=unit,
+                total_amount=amount if amount is not None else invoice.total_amount,
+                currency=invoice.currency,
+                payment_method=invoice.payment_method,
+                reason=(reason or "").strip()[:300],
+                **_seller(),
+            )
+    except IntegrityError:
+        return Invoice.objects.get(credited_invoice=invoice)
+
+
+# --- the PDF ----------------------------------------------------------------------------------------------------
+
+
+def invoice_document_queue(*, invoice_id: int) -> None:
+    """After the commit: a worker renders the PDF (never the request)."""
+    from .tasks import invoice_document_render
+
+    try:
+        invoice_document_render.enqueue(invoice_id=invoice_id)
+    except Exception:  # noqa: BLE001 - the queue is down: the PDF is rendered when first asked for
+        logger.exception("Could not queue the PDF of invoice %s", invoice_id)
+
+
+def invoice_document(*, invoice: Invoice) -> bytes:
+    """The invoice's PDF: the stored one, or rendered now and stored (a worker usually did it already). Idempotent:
+    the same invoice always renders the same bytes."""
+    stored = InvoiceDocument.objects.filter(invoice_id=invoice.pk).values_list("content", flat=True).first()
+    if stored is not None:
+        return bytes(stored)
+    if invoice.credited_invoice_id:
+        invoice = Invoice.objects.select_related("credited_invoice").get(pk=invoice.pk)
+    content = invoice_pdf_render(invoice)
+    InvoiceDocument.objects.bulk_create([InvoiceDocument(invoice=invoice, content=content)], ignore_conflicts=True)
+    return content
+
+
+def invoice_document_ensure(*, invoice_id: int) -> None:
+    invoice = Invoice.objects.filter(pk=invoice_id).first()
+    if invoice is not None:
+        invoice_document(invoice=invoice)
+
+
+def _attachments(invoices) -> list[tuple[str, bytes, str]]:
+    return [(invoice.file_name, invoice_document(invoice=invoice), "application/pdf") for invoice in invoices]
+
+
+def order_receipt_attachments(*, order_pk: int) -> list[tuple[str, bytes, str]]:
+    """The receipt of an order carries its invoice (provided to payments through `studio.registry`)."""
+    return _attachments(Invoice.objects.filter(payment_order_id=order_pk, kind=InvoiceKind.INVOICE))
+
+
+def charge_receipt_attachments(*, charge_id: int) -> list[tuple[str, bytes, str]]:
+    return _attachments(Invoice.objects.filter(subscription_charge_id=charge_id, kind=InvoiceKind.INVOICE))
+
+
+# --- a deleted account (DECISIONS.md 34) -------------------------------------------------------------------------
+
+
+def invoices_erase_customer(*, member_id: int) -> int:
+    """Erase a deleted member's identity from their invoices and credit notes; numbers, lines, amounts and dates
+    stay as issued (the accounting record). Their stored PDFs go too, rendered again without the identity."""
+    now = timezone.now()
+    ids = list(Invoice.objects.filter(member_id=member_id).values_list("pk", flat=True))
+    Invoice.objects.filter(pk__in=ids).update(
+        customer_name=ERASED_CUSTOMER.format(member_id=member_id),
+        customer_email="",
+        customer_address="",
+        customer_erased_at=now,
+    )
+    InvoiceDocument.objects.filter(invoice_id__in=ids).delete()
+    return len(ids)
