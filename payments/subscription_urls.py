@@ -3,7 +3,12 @@
 from django.urls import path
 
 from .apis.subscription_actions import SubscriptionCancelApi, SubscriptionEndReducedApi, SubscriptionRetryApi
-from .apis.subscription_purchase import PayPalSubscriptionApprovedApi, PayPalSubscriptionCreateApi, ReducedProofApi
+from .apis.subscription_purchase import (
+    PayPalSubscriptionApprovedApi,
+    PayPalSubscriptionCreateApi,
+    ReducedProofApi,
+    SubscriptionOfferApi,
+)
 from .apis.subscriptions import MySubscriptionsApi, SubscriptionFreezeApi, SubscriptionPayNowApi, SubscriptionsApi
 
 api_urlpatterns = [
@@ -24,5 +29,6 @@ api_urlpatterns = [
         PayPalSubscriptionApprovedApi.as_view(),
         name="api-subscription-paypal-approved",
     ),
+    path("subscriptions/offers/<int:tariff_id>", SubscriptionOfferApi.as_view(), name="api-subscription-offer"),
     path("subscriptions/reduced-proofs", ReducedProofApi.as_view(), name="api-subscription-reduced-proofs"),
 ]

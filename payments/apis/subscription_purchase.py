@@ -16,6 +16,7 @@ from studio.schema import ErrorOutput
 from .. import services
 from ..models import PaymentStatus, ReducedStatus
 from ..services import paypal_subscriptions
+from ..services.paypal_subscriptions import subscription_offer
 from ..services.reduced_rate import (
     MSG_PROOF_MISSING,
     MSG_PROOF_NOT_FOUND,
@@ -158,3 +159,22 @@ class ReducedProofApi(APIView):
         values.is_valid(raise_exception=True)
         proof = reduced_proof_upload(user=request.user, upload=values.validated_data.get("file"))
         return Response(ProofOutput({"id": proof.pk}).data, status=status.HTTP_201_CREATED)
+
+
+class OfferOutput(serializers.Serializer):
+    tariff_id = serializers.IntegerField()
+    per_period = serializers.BooleanField(help_text="Payé par période (un abonnement prélevé à chaque échéance).")
+    reduced = serializers.BooleanField(help_text="Tarif réduit : le statut se confirme à l'achat.")
+    period_months = serializers.IntegerField(allow_null=True)
+    periods_committed = serializers.IntegerField(allow_null=True)
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2, help_text="Montant par période (ou prix).")
+
+
+class SubscriptionOfferApi(APIView):
+    """GET /api/subscriptions/offers/{tariff_id}: how the purchase modal sells this tariff (per period? reduced?)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: OfferOutput, 404: OpenApiResponse(ErrorOutput, description="Tarif introuvable.")})
+    def get(self, request, tariff_id: int):
+        return Response(OfferOutput(subscription_offer(tariff_id=tariff_id)).data)

@@ -42,7 +42,7 @@ from ..models import (
 from ..paypal_subscriptions import ACTIVE, APPROVED, CANCELLED, EXPIRED, SUSPENDED, PayPalSubscriptions, ProviderSale
 from ..providers import PayPalProvider, ProviderError, get_provider
 from .common import OPEN_STATUSES, PaymentError, _mark, _valid_email
-from .reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record
+from .reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record, tariff_is_reduced
 from .subscriptions import (
     LIVE_STATUSES,
     period_due_on,
@@ -81,6 +81,23 @@ def subscription_tariff(tariff_id: int) -> Tariff:
     if period is None or not tariff.pass_unlimited or tariff.price <= 0 or tariff.pass_validity_months < 1:
         raise PaymentError.of("tariff_not_orderable")
     return tariff
+
+
+def subscription_offer(*, tariff_id: int) -> dict:
+    """How a tariff is sold (the purchase modal): per period or once, reduced or not."""
+    tariff = Tariff.objects.filter(pk=tariff_id).first() if 0 < tariff_id < 2**31 else None
+    if tariff is None:
+        raise PaymentError.of("tariff_not_found", status=404)
+    period = tariff_billing_period_months(tariff)
+    per_period = period is not None and tariff.pass_unlimited and tariff.pass_validity_months >= 1
+    return {
+        "tariff_id": tariff.pk,
+        "per_period": per_period,
+        "reduced": tariff_is_reduced(tariff),
+        "period_months": period if per_period else None,
+        "periods_committed": max(tariff.pass_validity_months // period, 1) if per_period else None,
+        "amount": tariff.price,
+    }
 
 
 def _plan_terms(tariff: Tariff) -> tuple[int, int]:

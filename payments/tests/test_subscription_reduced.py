@@ -152,3 +152,20 @@ def test_staff_end_the_reduced_plan(api_client, member, staff, student, annual):
     with freeze_time("2030-02-10 07:00:00"):
         subs.subscription_charges_run(as_of=date(2030, 2, 10))
     assert subscription.charges.count() == 1  # nothing more charged
+
+
+def test_the_purchase_modal_learns_how_a_tariff_is_sold(api_client, member, student, card_tariff):
+    api_client.force_authenticate(member)
+    offer = api_client.get(f"/api/subscriptions/offers/{student.pk}").json()
+    assert offer == {
+        "tariff_id": student.pk,
+        "per_period": True,
+        "reduced": True,
+        "period_months": 1,
+        "periods_committed": 12,
+        "amount": "44.00",
+    }
+    card = api_client.get(f"/api/subscriptions/offers/{card_tariff.pk}").json()
+    assert (card["per_period"], card["reduced"], card["periods_committed"]) == (False, False, None)
+    missing = api_client.get("/api/subscriptions/offers/999999")
+    assert missing.status_code == 404 and missing.json()["error"] == "Ce tarif est introuvable."

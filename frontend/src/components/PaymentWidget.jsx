@@ -8,6 +8,7 @@
         details={{ title, type, date, time, message }}
         totalAmount="25.00"                // display only: the server prices the order
         disabled={false}                   // optional: keeps the start button inactive (e.g. invalid form)
+        subscription={false}               // issue 19: the simulator also offers a card that fails at later periods
         onPhaseChange={(phase) => ...}     // optional: "initial" | "open" | "capturing" | "done"
         onSuccess={(result) => ...} onError={(error) => ...} onCancel={() => ...} />
 
@@ -21,6 +22,7 @@ import { notify } from "./toast.jsx";
 import {
   MSG_CANCELLED,
   MSG_CAPTURING,
+  MSG_DECLINES_LATER,
   MSG_DEMO_MODE,
   MSG_SCRIPT_PENDING,
   createFailureMessage,
@@ -48,6 +50,7 @@ export default function PaymentWidget({
   details,
   totalAmount,
   disabled = false,
+  subscription = false,
   onSuccess,
   onError,
   onCancel,
@@ -206,6 +209,11 @@ export default function PaymentWidget({
             <button type="button" className="button button-secondary" onClick={() => simulate("decline")} disabled={busy}>
               Simuler une carte refusée
             </button>
+            {subscription && (
+              <button type="button" className="button button-secondary" onClick={() => simulate("approve_declines_later")} disabled={busy}>
+                {MSG_DECLINES_LATER}
+              </button>
+            )}
             <button type="button" className="button button-secondary" onClick={() => cancel()} disabled={busy}>
               Annuler le paiement
             </button>

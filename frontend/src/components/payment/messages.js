@@ -13,6 +13,8 @@ export const MSG_DEMO_MODE =
 export const MSG_SCRIPT_PENDING = "Chargement du module de paiement PayPal…";
 export const MSG_SCRIPT_REJECTED = "Le module de paiement PayPal n'a pas pu être chargé. Vérifiez votre connexion puis réessayez.";
 export const MSG_CAPTURING = "Validation du paiement en cours…";
+// Issue 19: a simulated card that pays the purchase and is refused at the next periods (to try the unpaid path).
+export const MSG_DECLINES_LATER = "Payer, puis carte refusée aux échéances suivantes (simulation)";
 export { MSG_NETWORK };
 
 export const MESSAGES = {
@@ -53,6 +55,7 @@ export function createOrderPayload({ order, payer = {}, details = {}, totalAmoun
   if (order?.kind === "tariff") {
     body.tariff_id = order.tariffId;
     body.quantity = order.quantity;
+    Object.assign(body, order.reduced || {}); // issue 19: the reduced-rate confirmation (reduced_status, …)
   }
   return body;
 }

@@ -1,13 +1,30 @@
 /* The tariff order modal (SPEC.md 2.11): the 'Commander' buttons of /tarifs and the buy buttons of /tarifs-page
    open it in place for members; visitors are told to log in. Quantity starts at 1 each time; the total is
    unit price × quantity to 2 decimals (display only: the server prices the order); the modal closes on cancel or
-   after a successful payment. */
-import { useCallback, useEffect, useId, useState } from "react";
+   after a successful payment.
+   Issue 19: a tariff billed per period (asked to the server when the modal opens) is bought once (no quantity), says
+   what the member commits to, asks a reduced rate's status and confirmation (and an optional proof), offers the
+   simulator's card that fails at later periods, and with PayPal opens PayPal's subscription popup instead. */
+import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import Modal from "../../components/Modal.jsx";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
 import { notify } from "../../components/toast.jsx";
 import { euros, lineTotal } from "../../components/payment/messages.js";
-import { MAX_QUANTITY, MIN_QUANTITY, MSG_LOGIN_REQUIRED, MSG_NOT_ORDERABLE, normalizeQuantity, tariffFromButton } from "./messages.js";
+import { useApi } from "../../components/useApi.js";
+import {
+  MAX_QUANTITY,
+  MIN_QUANTITY,
+  MSG_LOGIN_REQUIRED,
+  MSG_NOT_ORDERABLE,
+  normalizeQuantity,
+  periodLabel,
+  reducedClaim,
+  tariffFromButton,
+} from "./messages.js";
+import ReducedFields from "./ReducedFields.jsx";
+import SubscriptionPayPal from "./SubscriptionPayPal.jsx";
+
+const NO_CLAIM = { status: "", confirmed: false, proofId: null, proofName: "" };
 
 const BUTTONS = "[data-tariff-order]";
 
@@ -16,6 +33,8 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
   const [tariff, setTariff] = useState(null);
   const [quantity, setQuantity] = useState(String(MIN_QUANTITY));
   const [paying, setPaying] = useState(false);
+  const [reduced, setReduced] = useState(NO_CLAIM);
+  const [claimTried, setClaimTried] = useState(false);
 
   const open = useCallback(
     (next) => {
@@ -29,6 +48,8 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
       }
       setQuantity(String(MIN_QUANTITY));
       setPaying(false);
+      setReduced(NO_CLAIM);
+      setClaimTried(false);
       setTariff(next);
     },
     [user],
@@ -52,8 +73,14 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
   }, [open]);
 
   const close = useCallback(() => setTariff(null), []);
-  const count = normalizeQuantity(quantity);
+  const { data: offer, loading: offerLoading } = useApi(tariff?.id ? `/api/subscriptions/offers/${tariff.id}` : null, { fresh: true });
+  const current = offer && tariff && offer.tariff_id === tariff.id ? offer : null;
+  const perPeriod = Boolean(current?.per_period);
+  const count = perPeriod ? 1 : normalizeQuantity(quantity);
   const total = tariff ? lineTotal(tariff.price, count) : "0.00";
+  const claim = useMemo(() => reducedClaim(current?.reduced ? reduced : null), [current, reduced]);
+  const claimError = claimTried ? claim.error : "";
+  const paypal = paymentConfig?.provider === "paypal" && paymentConfig?.clientId;
 
   return (
     <Modal open={Boolean(tariff)} title={tariff ? `Commander : ${tariff.title}` : ""} onClose={close} className="tariff-order-modal">
@@ -62,35 +89,61 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
           <p className="help">
             Prix unitaire : <strong>{euros(tariff.price)}</strong>
           </p>
-          <div className="field">
-            <label htmlFor={`${id}-quantity`}>Quantité</label>
-            <input
-              id={`${id}-quantity`}
-              type="number"
-              inputMode="numeric"
-              min={MIN_QUANTITY}
-              max={MAX_QUANTITY}
-              step="1"
-              value={quantity}
+          {perPeriod && (
+            <p className="help" data-subscription-terms>
+              Abonnement {periodLabel(current)} : la première échéance est payée maintenant, les suivantes sont prélevées
+              automatiquement à chaque échéance. Pas de renouvellement automatique.
+            </p>
+          )}
+          {current?.reduced && (
+            <ReducedFields
+              value={reduced}
+              onChange={(next) => {
+                setReduced(next);
+                setClaimTried(true);
+              }}
+              error={claimError}
               disabled={paying}
-              onChange={(event) => setQuantity(event.target.value)}
-              onBlur={() => setQuantity(String(count))}
             />
-          </div>
+          )}
+          {!perPeriod && (
+            <div className="field">
+              <label htmlFor={`${id}-quantity`}>Quantité</label>
+              <input
+                id={`${id}-quantity`}
+                type="number"
+                inputMode="numeric"
+                min={MIN_QUANTITY}
+                max={MAX_QUANTITY}
+                step="1"
+                value={quantity}
+                disabled={paying}
+                onChange={(event) => setQuantity(event.target.value)}
+                onBlur={() => setQuantity(String(count))}
+              />
+            </div>
+          )}
           <p className="tariff-order-total" aria-live="polite">
             Total : <strong data-total>{euros(total)}</strong>
           </p>
-          <PaymentWidget
-            key={tariff.id}
-            order={{ kind: "tariff", tariffId: tariff.id, quantity: count }}
-            context="tariff"
-            config={paymentConfig}
-            payer={user}
-            details={{ title: tariff.title, type: "TARIF", message: "" }}
-            totalAmount={total}
-            onPhaseChange={(phase) => setPaying(phase === "open" || phase === "capturing")}
-            onSuccess={close}
-          />
+          {claim.error && current?.reduced && !claimTried && <p className="help">{claim.error}</p>}
+          {offerLoading && !current ? null : perPeriod && paypal ? (
+            <SubscriptionPayPal tariffId={tariff.id} payer={user} config={paymentConfig} claim={claim.fields || {}} disabled={Boolean(claim.error)} />
+          ) : (
+            <PaymentWidget
+              key={tariff.id}
+              order={{ kind: "tariff", tariffId: tariff.id, quantity: count, reduced: claim.fields || {} }}
+              context="tariff"
+              config={paymentConfig}
+              payer={user}
+              details={{ title: tariff.title, type: "TARIF", message: "" }}
+              totalAmount={total}
+              disabled={Boolean(claim.error)}
+              subscription={perPeriod}
+              onPhaseChange={(phase) => setPaying(phase === "open" || phase === "capturing")}
+              onSuccess={close}
+            />
+          )}
           <div className="modal-actions">
             <button type="button" className="button button-secondary" onClick={close}>
               Annuler

@@ -20,3 +20,31 @@ export function tariffFromButton(button) {
     price: tariffPrice || "0",
   };
 }
+
+/* Issue 19: subscriptions billed per period, reduced rates, PayPal's subscription popup. */
+export const MSG_REDUCED_CONFIRM =
+  "Ce tarif réduit est réservé aux étudiant(e)s et aux demandeur(se)s d'emploi : cochez la case pour confirmer votre statut.";
+export const MSG_REDUCED_STATUS = "Indiquez votre statut : étudiant(e) ou demandeur(se) d'emploi.";
+export const MSG_PROOF_FAILED = "Le justificatif n'a pas pu être envoyé. Veuillez réessayer.";
+export const MSG_PROOF_SENT = "Justificatif reçu.";
+export const MSG_SUBSCRIPTION_APPROVED =
+  "Abonnement approuvé chez PayPal : il apparaît sur votre profil dès que PayPal confirme le premier paiement.";
+export const MSG_SUBSCRIPTION_FAILED = "L'abonnement PayPal n'a pas pu être créé. Veuillez réessayer.";
+export const MSG_SUBSCRIPTION_CANCELLED = "Abonnement non souscrit : vous pouvez reprendre quand vous voulez.";
+
+/** The create-order / subscription fields of a reduced-rate claim, or an error message when it is incomplete. */
+export function reducedClaim(reduced) {
+  if (!reduced) return { fields: {}, error: "" };
+  if (!reduced.confirmed) return { fields: null, error: MSG_REDUCED_CONFIRM };
+  if (!reduced.status) return { fields: null, error: MSG_REDUCED_STATUS };
+  const fields = { reduced_status: reduced.status, reduced_confirmed: true };
+  if (reduced.proofId) fields.reduced_proof_id = reduced.proofId;
+  return { fields, error: "" };
+}
+
+/** "55,00 € par mois pendant 12 mois" from the offer the server describes. */
+export function periodLabel(offer) {
+  if (!offer?.per_period) return "";
+  const every = offer.period_months === 1 ? "par mois" : offer.period_months === 3 ? "par trimestre" : `tous les ${offer.period_months} mois`;
+  return `${every}, engagement de ${offer.periods_committed} échéance${offer.periods_committed > 1 ? "s" : ""}`;
+}

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 
 import { notify } from "../../components/toast.jsx";
-import { MSG_LOGIN_REQUIRED, normalizeQuantity } from "./messages.js";
+import { MSG_DECLINES_LATER } from "../../components/payment/messages.js";
+import { MSG_LOGIN_REQUIRED, MSG_REDUCED_CONFIRM, MSG_REDUCED_STATUS, normalizeQuantity } from "./messages.js";
 import TariffOrder from "./TariffOrder.jsx";
 
 const CONFIG = { provider: "simulator", clientId: "", currency: "EUR" };
@@ -68,5 +69,56 @@ describe("TariffOrder", () => {
     expect(screen.queryByLabelText("Quantité")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Commander" }));
     expect(screen.getByLabelText("Quantité").value).toBe("1");
+  });
+});
+
+describe("TariffOrder for a subscription billed per period (issue 19)", () => {
+  const OFFER = { tariff_id: 4, per_period: true, reduced: true, period_months: 1, periods_committed: 12, amount: "44.00" };
+
+  function answer(status, body) {
+    return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } }));
+  }
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it("asks the reduced-rate confirmation before paying and sends it with the order", async () => {
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation((url, options = {}) => {
+      if (String(url).startsWith("/api/subscriptions/offers/4")) return answer(200, OFFER);
+      if (url === "/api/subscriptions/reduced-proofs") return answer(201, { id: 9 });
+      if (url === "/api/paypal/create-order") return answer(201, { id: "SIM-1", status: "CREATED", amount: "44.00", currency: "EUR" });
+      return answer(404, { error: "?" });
+    });
+    render(<TariffOrder user={MEMBER} paymentConfig={CONFIG} />);
+    fireEvent.click(screen.getByRole("button", { name: "Commander" }));
+    expect(await screen.findByText(/par mois, engagement de 12 échéances/)).toBeTruthy();
+    expect(screen.queryByLabelText("Quantité")).toBeNull(); // a subscription is bought once
+    const pay = screen.getByRole("button", { name: /^Payer/ });
+    expect(pay.disabled).toBe(true);
+    expect(screen.getByText(MSG_REDUCED_CONFIRM)).toBeTruthy();
+    fireEvent.click(screen.getByLabelText(/Je confirme être étudiant/));
+    expect(await screen.findByText(MSG_REDUCED_STATUS, { selector: "[role=alert]" })).toBeTruthy();
+    fireEvent.click(screen.getByLabelText("Étudiant(e)"));
+    const file = new File(["x"], "carte.png", { type: "image/png" });
+    fireEvent.change(screen.getByLabelText(/Justificatif \(facultatif\)/), { target: { files: [file] } });
+    expect(await screen.findByText("Justificatif reçu. (carte.png)")).toBeTruthy();
+    expect(pay.disabled).toBe(false);
+    fireEvent.click(pay);
+    expect(await screen.findByRole("button", { name: MSG_DECLINES_LATER })).toBeTruthy();
+    const create = fetchMock.mock.calls.find(([url]) => url === "/api/paypal/create-order");
+    expect(JSON.parse(create[1].body)).toMatchObject({
+      tariff_id: 4,
+      quantity: 1,
+      reduced_status: "student",
+      reduced_confirmed: true,
+      reduced_proof_id: 9,
+    });
+  });
+
+  it("offers PayPal's subscription button when PayPal is configured", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(() => answer(200, { ...OFFER, reduced: false }));
+    render(<TariffOrder user={MEMBER} paymentConfig={{ provider: "paypal", clientId: "abc", currency: "EUR" }} />);
+    fireEvent.click(screen.getByRole("button", { name: "Commander" }));
+    expect(await screen.findByRole("button", { name: "S'abonner avec PayPal" })).toBeTruthy();
+    expect(screen.queryByText(/Payer 44/)).toBeNull();
   });
 });
