@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import apis, views
+from . import apis, views, views_requests
 from .apis import calendar_feed as calendar_feed_apis
 from .apis import party_requests as party_apis
 from .apis import waitlist as waitlist_apis
@@ -12,6 +12,13 @@ urlpatterns = [
     path("courses/calendar", views.calendar_page, name="calendar"),
     path("evjf-evg", views.party_page, name="evjf-evg"),
     path("my-courses", views.my_courses_page, name="my-courses"),
+    path("user/requests", views_requests.my_requests_page, name="my-requests"),
+    path("user/requests/<str:kind>/<int:request_id>", views_requests.my_request_page, name="my-request"),
+    path(
+        "user/requests/<str:kind>/<int:request_id>/cancel",
+        views_requests.my_request_cancel,
+        name="my-request-cancel",
+    ),
     path("calendar/<str:token>.ics", calendar_feed_apis.calendar_feed, name="calendar-feed"),
     path("my-courses/preferences", calendar_feed_apis.booking_preferences_form, name="my-booking-preferences"),
     path("my-courses/<int:reservation_id>.ics", calendar_feed_apis.reservation_ics_download, name="my-course-ics"),

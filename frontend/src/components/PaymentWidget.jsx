@@ -1,8 +1,9 @@
 /* The payment widget shared by the reservation popup and the tariff order modal.
    Interface (owned by the payments work):
      <PaymentWidget
-        order={{ kind: "reservation", reservationId } | { kind: "tariff", tariffId, quantity }}
-        context="calendar" | "tariff"      // picks SPEC.md 8's success and failure messages
+        order={{ kind: "reservation", reservationId } | { kind: "tariff", tariffId, quantity }
+               | { kind: "deposit", requestKind: "party" | "rental", requestId }}   // issue 23: a request's deposit
+        context="calendar" | "tariff" | "deposit"   // picks SPEC.md 8's success and failure messages
         config={{ provider: "paypal" | "simulator", clientId, currency }}  // from payments.selectors
         payer={{ first_name, last_name, email }}
         details={{ title, type, date, time, message }}
@@ -40,6 +41,7 @@ export const PAYMENT_URLS = {
   capture: "/api/paypal/capture-payment",
   cancel: "/api/paypal/cancel-order",
   simulate: "/api/paypal/simulator/approve",
+  deposit: "/api/paypal/deposit-order",
 };
 
 export default function PaymentWidget({
@@ -82,7 +84,7 @@ export default function PaymentWidget({
   const createOrder = useCallback(async () => {
     setAlert(null);
     try {
-      const data = await api(PAYMENT_URLS.create, {
+      const data = await api(order?.kind === "deposit" ? PAYMENT_URLS.deposit : PAYMENT_URLS.create, {
         method: "POST",
         body: createOrderPayload({ order, payer, details, totalAmount }),
         timeout: 30000,

@@ -6,6 +6,7 @@ export const MSG_CALENDAR_SUCCESS = "✅ Paiement réussi ! Un Email avec votre 
 export const MSG_CALENDAR_FAILURE = "❌ Erreur de paiement";
 export const MSG_TARIFF_SUCCESS = "Paiement réussi ! Un email de confirmation avec votre reçu vous a été envoyé.";
 export const MSG_TARIFF_FAILURE = "Une erreur est survenue lors du paiement. Veuillez réessayer.";
+export const MSG_DEPOSIT_SUCCESS = "Acompte payé ! Un email de confirmation avec votre reçu vous a été envoyé.";
 export const MSG_CREATE_FAILURE = "Erreur lors de la création de la commande";
 export const MSG_CANCELLED = "Paiement annulé. Vous pouvez le reprendre quand vous voulez.";
 export const MSG_DEMO_MODE =
@@ -20,6 +21,7 @@ export { MSG_NETWORK };
 export const MESSAGES = {
   calendar: { success: MSG_CALENDAR_SUCCESS, failure: MSG_CALENDAR_FAILURE },
   tariff: { success: MSG_TARIFF_SUCCESS, failure: MSG_TARIFF_FAILURE },
+  deposit: { success: MSG_DEPOSIT_SUCCESS, failure: MSG_TARIFF_FAILURE },
 };
 
 export function messagesFor(context) {
@@ -40,6 +42,10 @@ export function serverMessage(error) {
 
 /** The create-order payload (SPEC.md 7) plus what it pays for; the server prices it again. */
 export function createOrderPayload({ order, payer = {}, details = {}, totalAmount }) {
+  if (order?.kind === "deposit") {
+    // Issue 23: the deposit of a quoted request; the server prices it from the quote and knows the payer.
+    return { kind: order.requestKind, request_id: order.requestId, amount: toAmount(totalAmount) };
+  }
   const body = {
     amount: toAmount(totalAmount),
     title: details.title || "",

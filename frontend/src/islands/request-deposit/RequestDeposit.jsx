@@ -1,0 +1,25 @@
+/* "Payer l'acompte" on a member's request page (issue 23): the shared payment widget, for the deposit the studio
+   quoted (the server prices it again from the quote). Once paid, the page reloads to show the new status. */
+import PaymentWidget from "../../components/PaymentWidget.jsx";
+import { euros } from "../../components/format.js";
+
+export const MSG_DEPOSIT_INTRO = "Payez l'acompte en ligne : le studio confirme votre réservation dès sa réception.";
+
+export default function RequestDeposit({ kind, requestId, amount, title, payer, paymentConfig, onPaid = () => window.location.reload() }) {
+  return (
+    <div className="request-deposit">
+      <p>
+        {MSG_DEPOSIT_INTRO} Acompte : <strong>{euros(amount)}</strong>
+      </p>
+      <PaymentWidget
+        order={{ kind: "deposit", requestKind: kind, requestId }}
+        context="deposit"
+        config={paymentConfig}
+        payer={payer}
+        details={{ title, type: "ACOMPTE", message: "" }}
+        totalAmount={amount}
+        onSuccess={onPaid}
+      />
+    </div>
+  );
+}
