@@ -67,3 +67,17 @@ def attendance_sheet(*, session: CourseSession) -> list[dict]:
 
 def member_no_shows(*, user_id: int) -> int:
     return Attendance.objects.filter(reservation__user_id=user_id, status=AttendanceStatus.ABSENT).count()
+
+
+def user_no_shows_annotation():
+    """Per user (OuterRef pk), their absences ever marked: the no-shows on their record, as an annotation of the
+    users list (its page stays one query whatever its size). Bookings provides it to accounts (studio.registry)."""
+    return Coalesce(
+        Subquery(
+            Attendance.objects.filter(reservation__user=OuterRef("pk"), status=AttendanceStatus.ABSENT)
+            .values("reservation__user")
+            .annotate(n=Count("pk"))
+            .values("n")[:1]
+        ),
+        0,
+    )

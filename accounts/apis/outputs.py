@@ -67,8 +67,19 @@ class UserUpdateOutput(UserOutput):
         fields = [*UserOutput.Meta.fields, "message"]
 
 
+class StaffUserOutput(UserOutput):
+    """A row of the staff's users list: the account and the no-shows on the member's record (issue 20)."""
+
+    no_shows = serializers.IntegerField(
+        read_only=True, default=0, help_text="Absences marquées à ses cours (DECISIONS.md 38)."
+    )
+
+    class Meta(UserOutput.Meta):
+        fields = [*UserOutput.Meta.fields, "no_shows"]
+
+
 class UserPageOutput(serializers.Serializer):
     count = serializers.IntegerField(min_value=0)
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
-    results = UserOutput(many=True)
+    results = StaffUserOutput(many=True)

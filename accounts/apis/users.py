@@ -1,6 +1,7 @@
 """The profile and the staff's user list (SPEC.md 7, DECISIONS.md 4, 11 and 32). A member reaches only their own
 account; staff reach everyone, and the services say who may change what."""
 
+from django.db.models import IntegerField, Value
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -9,12 +10,14 @@ from rest_framework.views import APIView
 from studio.pagination import StandardPagination
 from studio.parsers import JSON_OR_MULTIPART
 from studio.permissions import IsStudioStaff
+from studio.registry import provided
 from studio.schema import ErrorOutput, StudioAutoSchema
 
 from .. import selectors, services
 from ..models import User
 from .outputs import (
     MessageOutput,
+    StaffUserOutput,
     UserOutput,
     UserPageOutput,
     UserUpdateOutput,
@@ -85,9 +88,12 @@ class UserListApi(APIView):
         query = UserListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         queryset = selectors.user_list(search=query.validated_data["search"], ordering=query.validated_data["ordering"])
+        # The no-shows on each member's record (issue 20): an annotation bookings provides (studio.registry), so the
+        # page stays one query; 0 when no app provides it.
+        queryset = queryset.annotate(no_shows=provided("user_no_shows", default=Value(0, output_field=IntegerField())))
         paginator = StandardPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)
-        return paginator.get_paginated_response(UserOutput(page, many=True, context={"actor": request.user}).data)
+        return paginator.get_paginated_response(StaffUserOutput(page, many=True, context={"actor": request.user}).data)
 
 
 class UserDetailApi(APIView):

@@ -32,6 +32,14 @@ from .feed import (
 )
 from .pages import CheckedPagination
 from .session_filters import FILTER_PARAMETERS, check_filter_parameters, staff_sessions_filtered
+from .session_list_extras import (
+    FOCUS_PARAMETER,
+    ListExtrasOutput,
+    StaffListPagination,
+    check_focus_parameter,
+    focus_page,
+    with_list_extras,
+)
 from .session_query import (  # noqa: F401 (MSG_* re-exported: tests import them from here)
     LIST_PARAMETERS,
     MSG_ORDERING_INVALID,
@@ -202,11 +210,16 @@ class StaffSessionWrittenOutput(StaffSessionOutput):
     message = serializers.CharField()
 
 
+class StaffSessionListItemOutput(ListExtrasOutput, StaffSessionOutput):
+    """A row of the staff list: the staff session, its waiting list's length and its series (issues 20, 21)."""
+
+
 class StaffSessionPageOutput(serializers.Serializer):
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
-    results = StaffSessionOutput(many=True)
+    page = serializers.IntegerField(min_value=1, help_text="La page répondue (celle de `focus` s'il y a lieu).")
+    results = StaffSessionListItemOutput(many=True)
 
 
 class AttendeeOutput(serializers.Serializer):
@@ -245,7 +258,7 @@ SESSION_OR_STAFF_SESSION = PolymorphicProxySerializer(
     resource_type_field_name=None,
 )
 SESSION_ID = OpenApiParameter("session_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, OpenApiParameter.PATH)
-FEED_PARAMETERS = [*LIST_PARAMETERS, *FILTER_PARAMETERS]
+FEED_PARAMETERS = [*LIST_PARAMETERS, *FILTER_PARAMETERS, FOCUS_PARAMETER]
 
 
 class CourseSessionListApi(APIView):
@@ -268,6 +281,7 @@ class CourseSessionListApi(APIView):
         now = timezone.now()
         check_list_parameters(request.query_params)
         check_filter_parameters(request.query_params)
+        check_focus_parameter(request.query_params)
         if request.query_params.get("view") == "staff":
             return self._staff_list(request, now)
         start, end = parse_feed_range(request.query_params)
@@ -290,9 +304,14 @@ class CourseSessionListApi(APIView):
             start, end = parse_feed_range(request.query_params)
             qs = qs.filter(start__lt=end, end__gt=start)
         qs = staff_sessions_filtered(qs, request.query_params, now=now)  # issue 20: when, course, instructor, search
-        paginator = CheckedPagination()
+        # Issue 20: ?focus= answers the page holding a session just saved; each row says its waiting list and series.
+        size = CheckedPagination().get_page_size(request)
+        paginator = StaffListPagination(
+            focus_page(qs, request.query_params, page_size=size, descending=ordering[0] == "-")
+        )
         page = selectors.sessions_with_seats(paginator.paginate_queryset(qs, request, view=self), now=now)
-        return paginator.get_paginated_response([staff_session_data(s, now=now) for s in page])
+        rows = with_list_extras([staff_session_data(s, now=now) for s in page], page)
+        return paginator.get_paginated_response(rows)
 
     @extend_schema(request=SessionWriteSerializer, responses={201: StaffSessionWrittenOutput, 404: ErrorOutput})
     def post(self, request):

@@ -18,6 +18,7 @@ from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
 from ..models import WAITLIST_LIVE_STATUSES, WaitlistEntry
+from ..selectors_waitlist import session_waitlist, waiting_positions
 from ..services.passes import MSG_PASS_NOT_FOUND
 from ..services.waitlist import (
     MSG_WAITLIST_JOINED,
@@ -67,21 +68,13 @@ class StaffWaitlistEntryOutput(WaitlistEntryOutput):
     first_name = serializers.CharField()
     last_name = serializers.CharField()
     email = serializers.CharField()
+    participants = serializers.IntegerField(min_value=1)
+    status_label = serializers.CharField(help_text="« En liste d'attente » ou « Place proposée ».")
 
 
 class StaffWaitlistOutput(serializers.Serializer):
     session_id = serializers.IntegerField()
     results = StaffWaitlistEntryOutput(many=True)
-
-
-def _positions(entries) -> dict[int, int]:
-    """The true rank of each WAITING entry of the given (ordered) entries of one session."""
-    ranks, counter = {}, 0
-    for entry in entries:
-        if entry.status == "waiting":
-            counter += 1
-            ranks[entry.pk] = counter
-    return ranks
 
 
 def entry_data(entry: WaitlistEntry, position: int | None) -> dict:
@@ -123,8 +116,8 @@ class CourseSessionWaitlistApi(APIView):
     def get(self, request, session_id: int):
         if not CourseSession.objects.filter(pk=session_id).exists():
             raise WaitlistError.of("session_not_found")
-        entries = list(_live(WaitlistEntry.objects.filter(session_id=session_id)).order_by("created_at", "id"))
-        ranks = _positions(entries)
+        entries = session_waitlist(session_id=session_id)
+        ranks = waiting_positions(entries)
         results = [
             {
                 **entry_data(e, ranks.get(e.pk)),
@@ -132,6 +125,8 @@ class CourseSessionWaitlistApi(APIView):
                 "first_name": e.user.first_name,
                 "last_name": e.user.last_name,
                 "email": e.user.email,
+                "participants": e.participants,
+                "status_label": e.get_status_display(),
             }
             for e in entries
         ]
