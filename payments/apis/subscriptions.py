@@ -244,6 +244,7 @@ class SubscriptionPayNowApi(APIView):
             400: ErrorOutput,
             404: OpenApiResponse(ErrorOutput, description="Abonnement introuvable."),
             409: OpenApiResponse(ErrorOutput, description="Rien à payer, ou paiement refusé."),
+            502: OpenApiResponse(ErrorOutput, description="PayPal ne répond pas."),
         },
     )
     def post(self, request, subscription_id: int):

@@ -374,6 +374,26 @@ def paypal_charge_retry(*, charge_id: int, as_of: date_type) -> str:
     return paypal_sale_record(provider_subscription_id=psid, sale=sale)
 
 
+def paypal_pay_now(*, subscription: Subscription) -> Subscription:
+    """The member's "Payer maintenant" on a PayPal subscription: capture each unpaid period now."""
+    from .subscriptions import SubscriptionError
+
+    unpaid = list(
+        subscription.charges.filter(status__in=(ChargeStatus.FAILED, ChargeStatus.DUE))
+        .order_by("period")
+        .values_list("pk", flat=True)
+    )
+    if not unpaid:
+        raise SubscriptionError.of("nothing_due")
+    today = timezone.localdate()
+    outcomes = [paypal_charge_retry(charge_id=charge_id, as_of=today) for charge_id in unpaid]
+    if "provider down" in outcomes:
+        raise PaymentError.of("provider_down")
+    if any(outcome != "paid" for outcome in outcomes):
+        raise SubscriptionError.of("pay_now_declined")
+    return Subscription.objects.get(pk=subscription.pk)
+
+
 def paypal_subscriptions_run(*, as_of: date_type) -> dict:
     """The daily job's PayPal part: retry periods refused 3 days ago, and read PayPal for every period come due
     that no webhook has reported yet (a lost delivery)."""

@@ -339,6 +339,11 @@ def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = Fa
         subscription = Subscription.objects.filter(pk=subscription_id, member=user).first()
     if subscription is None:
         raise SubscriptionError.of("subscription_not_found")
+    if subscription.provider == "paypal":
+        # PayPal: its capture of the outstanding balance, bounded by the provider's time budget.
+        from .paypal_subscriptions import paypal_pay_now
+
+        return paypal_pay_now(subscription=subscription)
     if subscription.provider != SimulatorProvider.name:
         raise SubscriptionError.of("pay_now_provider")
     Subscription.objects.filter(pk=subscription.pk).update(simulated_card_declines=card_declined)

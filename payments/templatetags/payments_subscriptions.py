@@ -24,7 +24,13 @@ def member_subscriptions(context, user):
             {
                 "view": view,
                 "pay_id": f"subscription-pay-{subscription.pk}" if pay else "",
-                "pay_props": {"subscriptionId": subscription.pk, "title": subscription.title} if pay else None,
+                "pay_props": {
+                    "subscriptionId": subscription.pk,
+                    "title": subscription.title,
+                    "simulated": subscription.provider == "simulator",  # the card choice is the simulator's
+                }
+                if pay
+                else None,
             }
         )
     return {"rows": rows, "request": request}

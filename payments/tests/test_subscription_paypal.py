@@ -294,3 +294,23 @@ def test_the_scheduler_leaves_paypal_subscriptions_to_paypal(api_client, member,
     assert not fake_paypal.calls("/capture")
     assert not subscription.charges.filter(period=2, status=ChargeStatus.PAID).exists()
     assert date(2030, 2, 10) - timedelta(days=0) == subs.period_due_on(subscription, 2)
+
+
+def test_the_member_pays_a_refused_paypal_period_now_from_the_profile(
+    api_client, client, member, annual, paypal_settings, fake_paypal
+):
+    with freeze_time("2030-01-10 10:00:00"):
+        sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
+    with freeze_time("2030-02-10 06:00:00"):
+        _post_webhook(api_client, fake_paypal.fail_cycle(sub_id))
+        client.force_login(member)
+        page = client.get("/user/profile").content.decode()
+        assert 'data-island="subscription-pay"' in page and '"simulated": false' in page
+        fake_paypal.refuse_next_outstanding_capture(sub_id)
+        api_client.force_authenticate(member)
+        refused = api_client.post(f"/api/subscriptions/{subscription.pk}/pay", {}, format="json")
+        assert refused.status_code == 409 and refused.json()["error"] == subs.MSG_PAY_NOW_DECLINED
+        response = api_client.post(f"/api/subscriptions/{subscription.pk}/pay", {}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["status"] == SubscriptionStatus.ACTIVE and response.json()["periods_paid"] == 2
+    assert len(fake_paypal.calls(f"/v1/billing/subscriptions/{sub_id}/capture")) == 2

@@ -1,12 +1,13 @@
 /* "Payer maintenant" for an unpaid period of a subscription (issue 19), on the member's profile. With the simulator
-   the member may pick a card that will be refused, to try the unpaid path. */
+   the member may pick a card that will be refused, to try the unpaid path; with PayPal, the server captures the
+   outstanding balance of the member's PayPal subscription. */
 import { useState } from "react";
 import { api, errorMessage } from "../../components/api.js";
 
 export const MSG_PAY_FAILED = "Le paiement n'a pas pu être effectué. Veuillez réessayer.";
 export const MSG_PAID = "✅ Échéance payée : votre abonnement permet de nouveau de réserver.";
 
-export default function SubscriptionPay({ subscriptionId, title, onPaid = () => window.location.reload() }) {
+export default function SubscriptionPay({ subscriptionId, title, simulated = true, onPaid = () => window.location.reload() }) {
   const [busy, setBusy] = useState(false);
   const [declined, setDeclined] = useState(false);
   const [error, setError] = useState("");
@@ -29,10 +30,12 @@ export default function SubscriptionPay({ subscriptionId, title, onPaid = () => 
   if (done) return <p role="status">{MSG_PAID}</p>;
   return (
     <div className="subscription-pay">
-      <label>
-        <input type="checkbox" checked={declined} onChange={(event) => setDeclined(event.target.checked)} /> Carte
-        simulée refusée (démonstration)
-      </label>{" "}
+      {simulated && (
+        <label>
+          <input type="checkbox" checked={declined} onChange={(event) => setDeclined(event.target.checked)} /> Carte
+          simulée refusée (démonstration)
+        </label>
+      )}{" "}
       <button type="button" className="button" disabled={busy} onClick={pay} aria-label={`Payer maintenant : ${title}`}>
         Payer maintenant
       </button>

@@ -33,3 +33,11 @@ describe("SubscriptionPay", () => {
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(refusal));
   });
 });
+
+describe("SubscriptionPay with PayPal", () => {
+  it("offers no simulated card when the subscription is PayPal's", () => {
+    render(<SubscriptionPay subscriptionId={3} title="Abonnement" simulated={false} onPaid={vi.fn()} />);
+    expect(screen.queryByRole("checkbox")).toBeNull();
+    expect(screen.getByRole("button", { name: "Payer maintenant : Abonnement" })).toBeTruthy();
+  });
+});
