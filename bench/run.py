@@ -59,7 +59,7 @@ from django.utils import timezone
 store = import_module(settings.SESSION_ENGINE).SessionStore
 def cookie(u):
     s = store(); s[SESSION_KEY] = str(u.pk)
-    s[BACKEND_SESSION_KEY] = 'django.contrib.auth.backends.ModelBackend'
+    s[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     s[HASH_SESSION_KEY] = u.get_session_auth_hash(); s.save(); return s.session_key
 staff = User.objects.get(email=%(staff)r)
 member = User.objects.get(email=%(member)r)
@@ -107,9 +107,9 @@ print(json.dumps({'sessions_over_capacity': over, 'payments_not_confirmed': bad,
 
 
 def shell(env, code: str) -> dict:
-    out = subprocess.run(
-        [PY, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    )
+    out = subprocess.run([PY, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"manage.py shell failed ({out.returncode}):\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

@@ -7,3 +7,13 @@ class StudioConfig(AppConfig):
 
     name = "studio"
     verbose_name = "Studio"
+
+    def ready(self):
+        from django.conf import settings
+        from django.db.models.signals import post_delete, post_save
+
+        from .auth_cache import bump_saved_user
+
+        # A user saved or deleted: the cached row and the member's cached values are rebuilt (issue 18).
+        post_save.connect(bump_saved_user, sender=settings.AUTH_USER_MODEL, dispatch_uid="member-cache-save")
+        post_delete.connect(bump_saved_user, sender=settings.AUTH_USER_MODEL, dispatch_uid="member-cache-delete")

@@ -3,10 +3,13 @@
 import hashlib
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+
+from studio.auth_cache import bump_member
 
 from ..models import User
 from .common import normalize_email
@@ -74,7 +77,7 @@ def session_login(*, request, user: User, remember: bool) -> None:
     """Open the browser session: 7 days with 'Se souvenir de moi', else until the browser closes (DECISIONS.md 6)."""
     from django.contrib.auth import login
 
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
     request.session.set_expiry(REMEMBER_ME_SECONDS if remember else 0)
 
 
@@ -145,6 +148,7 @@ def user_deactivate(*, user: User) -> User:
     """Close an account without deleting it: it can no longer log in, and its tokens stop working at once."""
     with transaction.atomic():
         User.objects.filter(pk=user.pk).update(is_active=False)
+        bump_member(user.pk)  # an update() sends no signal: the cached row goes (studio/auth_cache.py)
         user_refresh_tokens_revoke(user_id=user.pk)
     user.is_active = False
     return user
