@@ -206,6 +206,8 @@ SPECTACULAR_SETTINGS = {
         "PaymentStatusEnum": "payments.models.PaymentStatus",
         "SubscriptionStatusEnum": "payments.models.SubscriptionStatus",  # issue 19
         "SubscriptionChargeStatusEnum": "payments.models.ChargeStatus",  # issue 19
+        "ReducedStatusEnum": "payments.models_subscriptions.ReducedStatus",  # issue 19
+        "SubscriptionActionKindEnum": "payments.models_subscriptions.SubscriptionActionKind",  # issue 19
     },
 }
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
