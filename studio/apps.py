@@ -13,6 +13,9 @@ class StudioConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from .auth_cache import bump_saved_user
+        from .fields import count_length_as_sent
+
+        count_length_as_sent()
 
         # A user saved or deleted: the cached row and the member's cached values are rebuilt (issue 18).
         post_save.connect(bump_saved_user, sender=settings.AUTH_USER_MODEL, dispatch_uid="member-cache-save")

@@ -23,3 +23,21 @@ class DateTimeOutputField(serializers.DateTimeField):
 
     def to_representation(self, value):
         return rfc3339(value)
+
+
+def count_length_as_sent() -> None:
+    """Every API text field checks its `max_length` on the text as sent, before DRF trims the spaces around it, so
+    that the schema's `maxLength` (which counts what is sent) is what the server enforces. Without it a text of
+    spaces and control characters around a long word passed once trimmed (schemathesis: schema-violating request
+    accepted). Applied once to DRF's CharField at start-up (StudioConfig.ready), so that no serializer can forget."""
+    if getattr(serializers.CharField, "_counts_length_as_sent", False):
+        return
+    trimmed_validation = serializers.CharField.run_validation
+
+    def run_validation(self, data=serializers.empty):
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length, length=len(data))
+        return trimmed_validation(self, data)
+
+    serializers.CharField.run_validation = run_validation
+    serializers.CharField._counts_length_as_sent = True

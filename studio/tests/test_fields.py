@@ -1,0 +1,29 @@
+"""API text fields count their maxLength on the text as sent, as the OpenAPI schema says (issue 17)."""
+
+from rest_framework import serializers
+
+from studio.api import MSG_TEXT_TOO_LONG
+
+
+class Note(serializers.Serializer):
+    note = serializers.CharField(max_length=5, error_messages={"max_length": MSG_TEXT_TOO_LONG})
+
+
+def test_spaces_around_a_text_count_in_its_length_as_the_schema_says():
+    # Schemathesis found it: '\x1e' and spaces around 255 characters passed a maxLength of 255 once trimmed.
+    form = Note(data={"note": "\x1e  abc   "})
+    assert not form.is_valid()
+    assert form.errors["note"] == [MSG_TEXT_TOO_LONG.format(max_length=5)]
+
+
+def test_a_text_within_the_length_is_still_trimmed():
+    form = Note(data={"note": " abc "})
+    assert form.is_valid(), form.errors
+    assert form.validated_data["note"] == "abc"
+
+
+def test_a_text_without_a_maximum_is_untouched():
+    form = Note(data={"note": "abc"})
+    assert form.is_valid()
+    long = type("Long", (serializers.Serializer,), {"note": serializers.CharField()})(data={"note": " x" * 1000})
+    assert long.is_valid()
