@@ -14,12 +14,14 @@ from media_library.views import serve_upload
 from messaging import urls as messaging_urls
 from payments import subscription_urls as payments_subscription_urls
 from payments import urls as payments_urls
+from privacy import urls as privacy_urls
 from studio import urls as studio_urls
 
 from . import views
 
 api_urlpatterns = [
     *studio_urls.api_urlpatterns,
+    *privacy_urls.api_urlpatterns,
     *accounts_urls.api_urlpatterns,
     *courses_urls.api_urlpatterns,
     *bookings_urls.api_urlpatterns,
@@ -38,6 +40,7 @@ urlpatterns = [
     *studio_urls.urlpatterns,
     # /courses/calendar is matched before /courses/<id> (DECISIONS.md 5).
     *bookings_urls.urlpatterns,
+    *privacy_urls.urlpatterns,
     *accounts_urls.urlpatterns,
     *courses_urls.urlpatterns,
     *media_urls.urlpatterns,

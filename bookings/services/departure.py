@@ -1,0 +1,63 @@
+"""A member leaving the studio (their account deleted, issue 23, DECISIONS.md 34): every future booking is cancelled
+as their own cancellation would be, so their seats are free at once.
+
+A confirmed booking still inside the cancellation window goes through `reservation_cancel`, with its rules: credits
+back on the class card, the place freed on a subscription, an 'avoir' for a card payment. A later one (inside the
+last CANCELLATION_WINDOW_HOURS) and a hold still being paid are cancelled with nothing given back, as a late
+cancellation gets nothing. Waiting-list places are left. Each booking in its own transaction, under the usual locks
+(session → reservation, locking.py); the freed seats go to the waiting list.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..models import ACTIVE_STATUSES, Reservation, ReservationStatus
+from ..models_operations import WaitlistEntry, WaitlistStatus
+from .cancellation import reservation_cancel
+from .common import ReservationError
+from .locking import lock_reservation, lock_session_of_reservation
+from .waitlist import WaitlistError, waitlist_leave, waitlist_offer_soon
+
+
+def member_future_bookings_cancel(*, user) -> list[str]:
+    """Cancel the member's bookings of sessions not started yet; answers what each cancellation said."""
+    now = timezone.now()
+    live_entries = WaitlistEntry.objects.filter(
+        user=user, status__in=(WaitlistStatus.WAITING, WaitlistStatus.OFFERED), session__start__gt=now
+    ).values_list("session_id", flat=True)
+    for session_id in list(live_entries):
+        try:
+            with transaction.atomic():
+                waitlist_leave(user=user, session_id=session_id)
+        except WaitlistError:
+            pass  # left meanwhile
+    outcomes = []
+    future = Reservation.objects.filter(user=user, status__in=ACTIVE_STATUSES, session__start__gt=now).order_by("pk")
+    for reservation_id, status in list(future.values_list("pk", "status")):
+        if status == ReservationStatus.CONFIRMED:
+            try:
+                outcomes.append(reservation_cancel(user=user, reservation_id=reservation_id).message)
+                continue
+            except ReservationError:
+                pass  # too late for the member's own cancellation: cancelled below, nothing given back
+        if _reservation_drop(user=user, reservation_id=reservation_id):
+            outcomes.append(MSG_DROPPED)
+    return outcomes
+
+
+MSG_DROPPED = "Réservation annulée : votre place est libérée."
+
+
+@transaction.atomic
+def _reservation_drop(*, user, reservation_id: int) -> bool:
+    session = lock_session_of_reservation(reservation_id, user=user)
+    if session is None:
+        return False
+    reservation = lock_reservation(reservation_id)
+    if reservation.status not in ACTIVE_STATUSES:
+        return False
+    reservation.status = ReservationStatus.CANCELLED
+    reservation.cancelled_at = timezone.now()
+    reservation.save(update_fields=["status", "cancelled_at"])
+    waitlist_offer_soon(session.pk)
+    return True

@@ -1,0 +1,239 @@
+"""Everything the studio holds about a member, as one JSON document (DECISIONS.md 34, 37, issue 23): "Télécharger
+mes données" on the profile, and staff on the member's request. One query per section, whatever the history's size.
+"""
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import User
+from bookings.models import CourseFeedback, PartyReservation, Pass, PassAdjustment, Reservation
+from bookings.models_operations import BookingPreferences, WaitlistEntry
+from invoices.models import Invoice
+from messaging.models import ContactMessage, ContactReply, RoomRentalRequest
+from payments.models import PaymentOrder, Subscription, SubscriptionCharge
+
+EXPORT_FORMAT = "studio-donnees-personnelles/1"
+COOKIES_NOTE = (
+    "Votre choix sur les cookies et contenus tiers est gardé dans votre navigateur uniquement : le studio ne le "
+    "conserve pas."
+)
+
+
+def _dt(value):
+    return timezone.localtime(value).isoformat() if value else None
+
+
+def _d(value):
+    return value.isoformat() if value else None
+
+
+def _money(value):
+    return f"{value:.2f}" if value is not None else None
+
+
+def member_data_export(*, user: User) -> dict:
+    mine = Q(user_id=user.pk) | Q(email__iexact=user.email)
+    prefs = BookingPreferences.objects.filter(user_id=user.pk).first()
+    reservations = list(
+        Reservation.objects.filter(user_id=user.pk)
+        .select_related("session__course", "attendance")
+        .order_by("session__start", "pk")
+    )
+    passes = list(Pass.objects.filter(member_id=user.pk).order_by("pk"))
+    adjustments = list(PassAdjustment.objects.filter(pass_ref__member_id=user.pk).order_by("pk"))
+    subscriptions = list(Subscription.objects.filter(member_id=user.pk).order_by("pk"))
+    charges = list(
+        SubscriptionCharge.objects.filter(subscription__member_id=user.pk).order_by("subscription_id", "period")
+    )
+    messages = list(ContactMessage.objects.filter(mine).order_by("pk"))
+    replies = list(ContactReply.objects.filter(message__in=[m.pk for m in messages]).order_by("pk"))
+    return {
+        "format": EXPORT_FORMAT,
+        "exported_at": _dt(timezone.now()),
+        "studio": settings.STUDIO["name"],
+        "profile": {
+            "id": user.pk,
+            "email": user.email,
+            "first_name": user.first_name,
+            "last_name": user.last_name,
+            "phone": user.phone,
+            "address": user.address,
+            "postal_code": user.postal_code,
+            "city": user.city,
+            "country": user.country,
+            "role": user.role,
+            "avatar": user.avatar.url if user.avatar else None,
+            "date_joined": _dt(user.date_joined),
+            "email_confirmed_at": _dt(user.email_confirmed_at),
+            "last_login": _dt(user.last_login),
+            "pending_email": user.pending_email or None,
+        },
+        "consents": {
+            "reminder_day_before": prefs.remind_day_before if prefs else True,
+            "reminder_cancellation_deadline": prefs.remind_cancellation_deadline if prefs else True,
+            "calendar_feed_enabled": bool(prefs and prefs.calendar_token),
+            "cookies": COOKIES_NOTE,
+        },
+        "bookings": [
+            {
+                "id": r.pk,
+                "course": r.session.course.title,
+                "session_start": _dt(r.session.start),
+                "participants": r.participants,
+                "unit_price": _money(r.unit_price),
+                "status": r.get_status_display(),
+                "booked_at": _dt(r.created_at),
+                "confirmed_at": _dt(r.confirmed_at),
+                "cancelled_at": _dt(r.cancelled_at),
+                "paid_with_pass_id": r.paid_with_pass_id,
+                "credits_spent": r.credits_spent,
+                "message": r.message,
+                "attendance": getattr(getattr(r, "attendance", None), "status", None),
+            }
+            for r in reservations
+        ],
+        "waiting_lists": [
+            {
+                "session_id": w.session_id,
+                "status": w.get_status_display(),
+                "participants": w.participants,
+                "joined_at": _dt(w.created_at),
+            }
+            for w in WaitlistEntry.objects.filter(user_id=user.pk).order_by("pk")
+        ],
+        "party_requests": [
+            {
+                "id": p.pk,
+                "event_type": p.event_type,
+                "date": _d(p.date),
+                "participants": p.participants,
+                "first_name": p.first_name,
+                "last_name": p.last_name,
+                "email": p.email,
+                "title": p.title,
+                "message": p.message,
+                "status": p.get_status_display(),
+                "quote_amount": _money(p.quote_amount),
+                "deposit_amount": _money(p.deposit_amount),
+                "sent_at": _dt(p.created_at),
+            }
+            for p in PartyReservation.objects.filter(mine).order_by("pk")
+        ],
+        "payments": [
+            {
+                "order_id": o.order_id,
+                "title": o.title,
+                "amount": _money(o.amount),
+                "currency": o.currency,
+                "status": o.get_status_display(),
+                "provider": o.get_provider_display(),
+                "email": o.email,
+                "first_name": o.first_name,
+                "last_name": o.last_name,
+                "created_at": _dt(o.created_at),
+                "completed_at": _dt(o.completed_at),
+                "refunded_at": _dt(o.refunded_at),
+            }
+            for o in PaymentOrder.objects.filter(mine).order_by("pk")
+        ],
+        "invoices": [
+            {
+                "number": i.number,
+                "kind": i.get_kind_display(),
+                "issued_at": _dt(i.issued_at),
+                "description": i.description,
+                "total_amount": _money(i.total_amount),
+                "currency": i.currency,
+                "pdf_url": f"{settings.SITE_URL}/api/invoices/{i.pk}/pdf",
+            }
+            for i in Invoice.objects.filter(member_id=user.pk).order_by("issued_at", "pk")
+        ],
+        "passes": [
+            {
+                "id": p.pk,
+                "title": p.title,
+                "kind": p.get_kind_display(),
+                "credits_total": p.credits_total,
+                "credits_left": p.credits_left,
+                "starts_on": _d(p.starts_on),
+                "expires_on": _d(p.expires_on),
+                "history": [
+                    {
+                        "action": a.get_action_display(),
+                        "credits_delta": a.credits_delta,
+                        "reason": a.reason,
+                        "at": _dt(a.at),
+                    }
+                    for a in adjustments
+                    if a.pass_ref_id == p.pk
+                ],
+            }
+            for p in passes
+        ],
+        "subscriptions": [
+            {
+                "id": s.pk,
+                "title": s.title,
+                "status": s.get_status_display(),
+                "amount_per_period": _money(s.amount),
+                "period_months": s.period_months,
+                "periods_committed": s.periods_committed,
+                "periods_paid": s.periods_paid,
+                "starts_on": _d(s.starts_on),
+                "charges": [
+                    {
+                        "period": c.period,
+                        "due_on": _d(c.due_on),
+                        "amount": _money(c.amount),
+                        "status": c.get_status_display(),
+                        "paid_at": _dt(c.paid_at),
+                    }
+                    for c in charges
+                    if c.subscription_id == s.pk
+                ],
+            }
+            for s in subscriptions
+        ],
+        "messages": [
+            {
+                "id": m.pk,
+                "subject": m.subject,
+                "text": m.text,
+                "name": m.name,
+                "email": m.email,
+                "phone": m.phone,
+                "sent_at": _dt(m.created_at),
+                "replies": [
+                    {"by": r.author_role, "text": r.text, "at": _dt(r.created_at)}
+                    for r in replies
+                    if r.message_id == m.pk
+                ],
+            }
+            for m in messages
+        ],
+        "room_rental_requests": [
+            {
+                "id": r.pk,
+                "name": r.name,
+                "email": r.email,
+                "phone": r.phone,
+                "event_type": r.event_type,
+                "date": _d(r.date),
+                "message": r.message,
+                "status": r.get_status_display(),
+                "sent_at": _dt(r.created_at),
+            }
+            for r in RoomRentalRequest.objects.filter(mine).order_by("pk")
+        ],
+        "feedback": [
+            {
+                "course": f.course.title,
+                "rating": f.rating,
+                "comment": f.comment,
+                "created_at": _dt(f.created_at),
+                "updated_at": _dt(f.updated_at),
+            }
+            for f in CourseFeedback.objects.filter(user_id=user.pk).select_related("course").order_by("pk")
+        ],
+    }

@@ -1,0 +1,181 @@
+"""Deleting an account (DECISIONS.md 34, 37, issue 23): by the member (with their password) or by staff on the
+member's request. Orchestrated here, in the top layer, because it touches every app; each step calls the owning
+app's service where one exists.
+
+1. The account is closed at once (inactive, unusable password, refresh tokens blacklisted): every browser session
+   fails its next check (Django compares the session's password hash) and every access token answers 401.
+2. Open card payments are cancelled, future bookings cancelled as the member's own cancellation would be (bookings'
+   `member_future_bookings_cancel`), live subscriptions stopped (nothing more is charged).
+3. In one transaction, the personal data goes: name, e-mail, phone, address, avatar, free texts written by or about
+   the member (messages, requests, feedback comments, e-mails kept in the outbox). The accounting records stay
+   (orders, amounts, dates, invoices with their numbers and lines; French law keeps them 10 years), with the identity
+   on them replaced by a pseudonym.
+
+Each step is idempotent: an interrupted deletion is completed by running it again (staff can, from the dashboard).
+"""
+
+import logging
+
+from django.db import transaction
+from django.db.models import Q
+
+from accounts.models import AccountToken, Role, User
+from accounts.services.authentication import user_refresh_tokens_revoke
+from bookings.models import CourseFeedback, PartyRequestEvent, PartyReservation, Reservation
+from bookings.models_operations import BookingPreferences
+from bookings.services.departure import member_future_bookings_cancel
+from invoices.services import invoices_erase_customer
+from messaging.models import ContactMessage, ContactReply, RentalRequestEvent, RoomRentalRequest
+from payments.models import PaymentOrder, Subscription, SubscriptionStatus
+from payments.services import PaymentError, payment_order_cancel
+from payments.services.common import OPEN_STATUSES
+from payments.services.subscription_staff import subscription_cancel
+from payments.services.subscriptions import LIVE_STATUSES as LIVE_SUBSCRIPTIONS
+from payments.services.subscriptions import SubscriptionError
+from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
+from studio.models import OutgoingEmail
+
+logger = logging.getLogger(__name__)
+
+MSG_PASSWORD_REQUIRED = "Saisissez votre mot de passe pour confirmer la suppression."
+MSG_PASSWORD_WRONG = "Mot de passe incorrect : votre compte n'a pas été supprimé."
+MSG_STAFF_ACCOUNT = (
+    "Un compte de l'équipe ne se supprime pas ainsi : un administrateur doit d'abord lui retirer son rôle."
+)
+MSG_SELF_ERASE = "Vous ne pouvez pas supprimer votre propre compte depuis le tableau de bord."
+MSG_USER_NOT_FOUND = "Utilisateur introuvable."
+MSG_ACCOUNT_DELETED = (
+    "Votre compte est supprimé : vos données personnelles sont effacées et vos réservations à venir annulées. "
+    "Vos factures restent conservées par le studio, comme la loi l'exige."
+)
+MSG_ACCOUNT_ERASED_BY_STAFF = (
+    "Le compte est supprimé : données personnelles effacées, réservations à venir annulées, factures conservées."
+)
+DELETION_REASON = "Compte supprimé à la demande du membre"
+ERASED_FIRST_NAME = "Compte"
+ERASED_LAST_NAME = "supprimé"
+ERASED_MESSAGE = "[message supprimé à la demande du membre]"
+
+
+class AccountDeletionError(ApplicationError):
+    default_code = "account_deletion_invalid"
+    messages = {
+        "password_required": MSG_PASSWORD_REQUIRED,
+        "password_wrong": MSG_PASSWORD_WRONG,
+        "staff_account": MSG_STAFF_ACCOUNT,
+        "self_erase": MSG_SELF_ERASE,
+        "user_not_found": MSG_USER_NOT_FOUND,
+    }
+    statuses = {"staff_account": CONFLICT, "self_erase": CONFLICT, "user_not_found": NOT_FOUND}
+
+
+def erased_email(user_id: int) -> str:
+    return f"compte-supprime-{user_id}@anonyme.invalid"
+
+
+def account_delete_by_member(*, user: User, password: str) -> None:
+    """The member's "Supprimer mon compte": their password confirms it."""
+    if not password:
+        raise AccountDeletionError.of("password_required", field="password")
+    if not user.check_password(password):
+        raise AccountDeletionError.of("password_wrong", field="password")
+    if user.role != Role.USER:
+        raise AccountDeletionError.of("staff_account")
+    account_erase(user_id=user.pk, by=None)
+
+
+def account_erase_by_staff(*, actor: User, user_id: int) -> None:
+    """Staff delete a member's account on the member's request (DECISIONS.md 34): members only."""
+    target = User.objects.filter(pk=user_id).first() if 0 < user_id < 2**31 else None
+    if target is None:
+        raise AccountDeletionError.of("user_not_found")
+    if target.pk == actor.pk:
+        raise AccountDeletionError.of("self_erase")
+    if target.role != Role.USER:
+        raise AccountDeletionError.of("staff_account")
+    account_erase(user_id=target.pk, by=actor)
+
+
+def account_erase(*, user_id: int, by: User | None) -> None:
+    user = _account_close(user_id=user_id)
+    original_email = user.email
+    _payments_and_bookings_stop(user=user, by=by)
+    avatar = _personal_data_erase(user_id=user_id, original_email=original_email)
+    if avatar:
+        transaction.on_commit(lambda: _avatar_delete(avatar))
+
+
+def _account_close(*, user_id: int) -> User:
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        user.is_active = False
+        user.set_unusable_password()  # every session's stored hash stops matching: all browsers are logged out
+        user.save(update_fields=["is_active", "password"])
+        user_refresh_tokens_revoke(user_id=user.pk)
+        AccountToken.objects.filter(user=user).delete()  # no reset or confirmation link works any more
+    return user
+
+
+def _payments_and_bookings_stop(*, user: User, by: User | None) -> None:
+    for order_id in list(
+        PaymentOrder.objects.filter(user=user, status__in=OPEN_STATUSES).values_list("order_id", flat=True)
+    ):
+        try:
+            payment_order_cancel(order_id=order_id, user=user)
+        except PaymentError:
+            pass  # paid or closed meanwhile: a capture of a cancelled booking is refunded by payments
+    member_future_bookings_cancel(user=user)
+    live = (*LIVE_SUBSCRIPTIONS, SubscriptionStatus.FROZEN)
+    for subscription_id in list(Subscription.objects.filter(member=user, status__in=live).values_list("pk", flat=True)):
+        try:
+            subscription_cancel(subscription_id=subscription_id, by=by, reason=DELETION_REASON, refund=False)
+        except SubscriptionError:
+            pass  # ended meanwhile
+
+
+def _personal_data_erase(*, user_id: int, original_email: str) -> str:
+    """Erase the personal data of every app in one transaction; answers the avatar's file name to delete."""
+    email = erased_email(user_id)
+    mine = Q(user_id=user_id) | Q(email__iexact=original_email)
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        avatar = user.avatar.name if user.avatar else ""
+        User.objects.filter(pk=user_id).update(
+            email=email,
+            first_name=ERASED_FIRST_NAME,
+            last_name=ERASED_LAST_NAME,
+            phone="",
+            address="",
+            postal_code="",
+            city="",
+            country="",
+            pending_email="",
+            avatar="",
+            is_active=False,
+        )
+        BookingPreferences.objects.filter(user_id=user_id).delete()  # the calendar feed's secret URL stops working
+        Reservation.objects.filter(mine).update(first_name="", last_name="", email=email, message="")
+        parties = PartyReservation.objects.filter(mine)
+        PartyRequestEvent.objects.filter(party__in=parties).update(note="")
+        parties.update(first_name="", last_name="", email=email, message="", title="", quote_note="")
+        CourseFeedback.objects.filter(user_id=user_id).update(comment="")
+        PaymentOrder.objects.filter(mine).update(first_name="", last_name="", email=email, message="")
+        invoices_erase_customer(member_id=user_id)
+        messages = ContactMessage.objects.filter(mine)
+        ContactReply.objects.filter(message__in=messages).update(text=ERASED_MESSAGE)
+        messages.update(name=ERASED_FIRST_NAME, email=email, phone="", subject=ERASED_MESSAGE, text=ERASED_MESSAGE)
+        rentals = RoomRentalRequest.objects.filter(mine)
+        RentalRequestEvent.objects.filter(rental__in=rentals).update(note="")
+        rentals.update(name=ERASED_FIRST_NAME, email=email, phone="", message="", quote_note="")
+        # The e-mails kept in the outbox to or about the member (their bodies name them).
+        OutgoingEmail.objects.filter(Q(to__icontains=original_email) | Q(body_text__icontains=original_email)).delete()
+    return avatar
+
+
+def _avatar_delete(name: str) -> None:
+    from django.core.files.storage import default_storage
+
+    try:
+        default_storage.delete(name)
+    except Exception:  # noqa: BLE001 - the account is deleted; a file left behind is logged
+        logger.exception("Could not delete the avatar %s of a deleted account", name)
