@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import apis, views
 from .apis import rental_requests as rental_apis
+from .apis.conversations import ConversationStartApi
 
 urlpatterns = [
     path("contact", views.contact_page, name="contact"),
@@ -16,6 +17,7 @@ urlpatterns = [
 api_urlpatterns = [
     path("contact-messages", apis.ContactMessageListCreateApi.as_view(), name="api-contact-messages"),
     path("contact-messages/unread-count", apis.UnreadCountApi.as_view(), name="api-contact-messages-unread"),
+    path("contact-messages/mine", ConversationStartApi.as_view(), name="api-contact-messages-mine"),
     path(
         "contact-messages/user/<int:user_id>",
         apis.ContactMessagesOfUserApi.as_view(),

@@ -10,6 +10,7 @@ from studio.decorators import login_required_page, staff_required_page
 from studio.ratelimit import rate_limited_page
 
 from . import services
+from .conversations import MSG_CONVERSATION_SUBJECT_REQUIRED, MSG_CONVERSATION_TEXT_REQUIRED
 from .forms import ContactForm, RentalForm
 from .models import ContactMessage, RoomRentalRequest
 
@@ -18,6 +19,7 @@ MSG_FETCH_FAILED = "Impossible de récupérer les messages."
 MSG_NO_SELECTION = "Utilisateur non authentifié ou aucun message sélectionné."
 MSG_REPLY_FAILED = "Erreur lors de l’ajout de la réponse."
 MSG_DELETE_FAILED = "Erreur lors de la suppression du message."
+MSG_NEW_CONVERSATION_FAILED = "Le message n'a pas pu être envoyé. Veuillez réessayer."
 
 ISLAND_TEXTS = {
     "fetchFailed": MSG_FETCH_FAILED,
@@ -25,6 +27,10 @@ ISLAND_TEXTS = {
     "replyFailed": MSG_REPLY_FAILED,
     "replyBlank": services.MSG_REPLY_BLANK,
     "deleteFailed": MSG_DELETE_FAILED,
+    # "Nouveau message" (issue 23)
+    "subjectRequired": MSG_CONVERSATION_SUBJECT_REQUIRED,
+    "textRequired": MSG_CONVERSATION_TEXT_REQUIRED,
+    "newFailed": MSG_NEW_CONVERSATION_FAILED,
 }
 
 RENTAL_SESSION_KEY = "messaging:last_rental_id"

@@ -165,6 +165,9 @@ def test_member_page_mounts_the_island_with_the_texts(client, member):
         "replyFailed": MSG_REPLY_FAILED,
         "replyBlank": services.MSG_REPLY_BLANK,
         "deleteFailed": MSG_DELETE_FAILED,
+        "subjectRequired": "Indiquez le sujet de votre message.",
+        "textRequired": "Écrivez votre message.",
+        "newFailed": "Le message n'a pas pu être envoyé. Veuillez réessayer.",
     }
 
 

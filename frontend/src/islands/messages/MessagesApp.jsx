@@ -110,6 +110,65 @@ export function Thread({ message, mode, texts, onReplied, focusOnOpen = false, c
   );
 }
 
+export const MSG_NEW_FAILED = "Le message n'a pas pu être envoyé. Veuillez réessayer.";
+
+/* "Nouveau message" (issue 23): a member writes to the studio from here, with a subject and a message. */
+export function NewConversation({ texts, onStarted, onClose }) {
+  const [subject, setSubject] = useState("");
+  const [text, setText] = useState("");
+  const [error, setError] = useState("");
+  const [sending, setSending] = useState(false);
+  const subjectRef = useRef(null);
+  useEffect(() => {
+    subjectRef.current?.focus();
+  }, []);
+
+  const submit = async (event) => {
+    event.preventDefault();
+    setError("");
+    if (!subject.trim()) {
+      setError(texts.subjectRequired);
+      return;
+    }
+    if (!text.trim()) {
+      setError(texts.textRequired);
+      return;
+    }
+    setSending(true);
+    try {
+      const data = await api("/api/contact-messages/mine", { method: "POST", body: { subject, message: text } });
+      onStarted(data);
+    } catch (err) {
+      setError(err.message && err.status >= 400 && err.status < 500 ? err.message : texts.newFailed || MSG_NEW_FAILED);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <form className="reply-form new-conversation" onSubmit={submit} noValidate aria-labelledby="new-conversation-title">
+      <h2 id="new-conversation-title">Nouveau message au studio</h2>
+      <label htmlFor="new-subject">Sujet</label>
+      <input id="new-subject" ref={subjectRef} type="text" value={subject} onChange={(e) => setSubject(e.target.value)} maxLength={200} aria-describedby={error ? "new-error" : undefined} />
+      <label htmlFor="new-text">Message</label>
+      <textarea id="new-text" value={text} onChange={(e) => setText(e.target.value)} maxLength={5000} aria-describedby={error ? "new-error" : undefined} />
+      {error && (
+        <p id="new-error" className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="reply-actions">
+        <button type="button" className="button button-secondary" onClick={onClose}>
+          Annuler
+        </button>{" "}
+        <button type="submit" className="button" disabled={sending}>
+          {sending ? "Envoi…" : "Envoyer"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
 export function MemberMessages({ userId, selectedId = null, texts }) {
   const list = useApi(userId ? `/api/contact-messages/user/${userId}` : null, { fallback: texts.fetchFailed });
   const setMessages = list.setData;
@@ -117,7 +176,20 @@ export function MemberMessages({ userId, selectedId = null, texts }) {
   const [selected, setSelected] = useState(null);
   const [openError, setOpenError] = useState("");
   const [chosen, setChosen] = useState(false);
+  const [writing, setWriting] = useState(false);
+  const [notice, setNotice] = useState("");
   const error = userId ? openError || list.error : texts.noSelection;
+  const unread = messages ? messages.filter((m) => m.unread).length : 0;
+
+  const started = (conversation) => {
+    const { notice: sent, ...message } = conversation;
+    setMessages((current) => [message, ...(current || [])]);
+    setWriting(false);
+    setSelected(message);
+    setChosen(true);
+    setNotice(sent || "");
+    if (window.location.pathname !== `/user/messages/${message.id}`) window.history.pushState({ id: message.id }, "", `/user/messages/${message.id}`);
+  };
 
   const open = useCallback(
     async (id, { push = true } = {}) => {
@@ -158,12 +230,25 @@ export function MemberMessages({ userId, selectedId = null, texts }) {
         <h2 id="conversations-title" className="visually-hidden">
           Conversations
         </h2>
-        {messages === null && <p role="status">Chargement des messages…</p>}
-        {messages && messages.length === 0 && !error && (
-          <p>
-            Vous n'avez encore aucun message. <a href="/contact">Écrire au studio</a>
+        <p>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              setNotice("");
+              setWriting(true);
+            }}
+          >
+            Nouveau message
+          </button>
+        </p>
+        {unread > 0 && (
+          <p className="conversation-unread-count" data-unread-count={unread}>
+            {unread === 1 ? "1 conversation avec une nouvelle réponse" : `${unread} conversations avec une nouvelle réponse`}
           </p>
         )}
+        {messages === null && <p role="status">Chargement des messages…</p>}
+        {messages && messages.length === 0 && !error && <p>Vous n'avez encore aucun message.</p>}
         {messages && messages.length > 0 && (
           <ul className="conversation-list">
             {messages.map((m) => (
@@ -172,6 +257,8 @@ export function MemberMessages({ userId, selectedId = null, texts }) {
                   type="button"
                   onClick={() => {
                     setChosen(true);
+                    setWriting(false);
+                    setNotice("");
                     open(m.id);
                   }} aria-current={selected?.id === m.id ? "true" : undefined}>
                   <span className="conversation-subject">{m.subject || "Sans sujet"}</span>
@@ -191,7 +278,14 @@ export function MemberMessages({ userId, selectedId = null, texts }) {
             {error}
           </p>
         )}
-        {selected ? (
+        {notice && (
+          <p className="form-success" role="status">
+            {notice}
+          </p>
+        )}
+        {writing ? (
+          <NewConversation texts={texts} onStarted={started} onClose={() => setWriting(false)} />
+        ) : selected ? (
           <Thread message={selected} mode="member" texts={texts} onReplied={replied} focusOnOpen={chosen} />
         ) : (
           messages && messages.length > 0 && <p className="help">Sélectionnez une conversation pour l'afficher.</p>
