@@ -30,8 +30,13 @@ function useOptions(sources) {
 
 export default function ResourceSection({ config, user }) {
   const pageSize = config.pageSize || PAGE_SIZE;
-  const [page, setPage] = useState(1);
-  const [ordering, setOrdering] = useState(config.defaultOrdering || "");
+  const [ownPage, setOwnPage] = useState(1);
+  const [ownOrdering, setOwnOrdering] = useState(config.defaultOrdering || "");
+  // A section may keep its page and sort itself (e.g. in the address): config.listState = {page, setPage, ordering, setOrdering}.
+  const page = config.listState ? config.listState.page : ownPage;
+  const setPage = config.listState ? config.listState.setPage : setOwnPage;
+  const ordering = config.listState ? config.listState.ordering : ownOrdering;
+  const setOrdering = config.listState ? config.listState.setOrdering : setOwnOrdering;
   const [search, setSearch] = useState("");
   const [query, setQuery] = useState("");
   const [success, setSuccess] = useState("");
@@ -109,14 +114,17 @@ export default function ResourceSection({ config, user }) {
     try {
       const body = config.toPayload ? await config.toPayload(values, mode, { ...ctx, row }) : values;
       if (body instanceof FormData) setForm((current) => current && { ...current, progress: 0 });
-      const path = mode === "edit" ? config.itemPath(row) : config.endpoint;
+      // A section may send some saves elsewhere (e.g. a session "and the following" of its series).
+      const target = config.submitTo?.({ values, mode, row, body }) || {};
+      const path = target.path || (mode === "edit" ? config.itemPath(row) : config.endpoint);
       const saved = await send(path, {
-        method: mode === "edit" ? config.editMethod || "PUT" : "POST",
-        body,
+        method: target.method || (mode === "edit" ? config.editMethod || "PUT" : "POST"),
+        body: target.body || body,
         onProgress: (progress) => setForm((current) => current && { ...current, progress }),
       });
       setForm(null);
       flash(config.savedMessage?.(saved) || (mode === "edit" ? config.messages?.updated || MSG_SAVED : config.messages?.added || MSG_SAVED));
+      config.onSaved?.(saved, { mode, row });
       reload();
     } catch (error) {
       const errors = fieldErrors(error);
@@ -220,7 +228,7 @@ export default function ResourceSection({ config, user }) {
             </thead>
             <tbody>
               {list.rows.map((row) => (
-                <tr key={config.rowKey ? config.rowKey(row) : row.id}>
+                <tr key={config.rowKey ? config.rowKey(row) : row.id} className={config.rowClass?.(row) || undefined}>
                   {config.columns.map((column) => (
                     <td key={column.key} data-label={column.label}>
                       {column.render ? column.render(row, ctx) : row[column.key]}

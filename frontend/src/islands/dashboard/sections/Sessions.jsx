@@ -1,5 +1,6 @@
 /* Course sessions: sorted by date on the server, 10 a page, and who is coming to each (SPEC.md 2.21, 5, 7). */
-import { useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { api } from "../../../components/api.js";
 import { useApi } from "../../../components/useApi.js";
 import Modal from "../../../components/Modal.jsx";
 import { formatDateTime, toApiDateTime, toInputDateTime } from "../format.js";
@@ -15,8 +16,12 @@ import {
 import ResourceSection from "../ResourceSection.jsx";
 import { AttendanceButton } from "./Attendance.jsx";
 import { ClassCancelActions, sessionStatusLabel } from "./CancelClass.jsx";
-import { SessionFilters, filterParams, filtersFromSearch } from "./SessionFilters.jsx";
+import { SessionFilters, filterParams } from "./SessionFilters.jsx";
 import { SeriesButton } from "./SessionSeries.jsx";
+import { WaitlistButton } from "./SessionWaitlist.jsx";
+import { filtersShowing, focusQuery, listStateFromSearch, writeListStateToAddress } from "./sessionListState.js";
+import { followingField, followingRefusal, submitToFollowing } from "./seriesFollowing.js";
+import { PAGE_SIZE } from "../paging.js";
 import { LEVEL_OPTIONS } from "../options.js";
 import { SESSION_DEFAULT_PLACES, validateSession } from "../validation.js";
 
@@ -109,17 +114,19 @@ export const sessionsConfig = {
   rowActions: (row, ctx) => (
     <>
       <AttendanceButton session={row} />
+      <WaitlistButton session={row} />
       <ClassCancelActions session={row} onDone={ctx.reload} />
     </>
   ),
-  fields: ({ options }) => [
+  fields: ({ options, mode, row }) => [
     { name: "course_id", label: "Cours", type: "select", required: true, options: options.courses || [] },
     { name: "date", label: "Date et heure", type: "datetime-local", required: true },
     { name: "instructor", label: "Professeur", required: true },
     { name: "level", label: "Niveau (facultatif)", type: "select", options: LEVEL_OPTIONS },
     { name: "max_attendees", label: "Places", type: "number", min: 1, step: 1, required: true },
     { name: "details", label: "Détails", type: "textarea" },
-  ],
+    followingField(mode, row),
+  ].filter(Boolean),
   emptyValues: () => ({ course_id: "", date: "", instructor: "", level: "", max_attendees: String(SESSION_DEFAULT_PLACES), details: "" }),
   toForm: (row) => ({
     course_id: String(row.course_id ?? ""),
@@ -128,6 +135,10 @@ export const sessionsConfig = {
     level: row.level || "",
     max_attendees: String(row.max_attendees ?? SESSION_DEFAULT_PLACES),
     details: row.details || "",
+    // Issue 20: "this and the following" keeps each session's day and course (seriesFollowing.js).
+    following: false,
+    original_date: toInputDateTime(row.date),
+    original_course_id: String(row.course_id ?? ""),
   }),
   toPayload: (values) => ({
     course_id: Number(values.course_id),
@@ -137,7 +148,9 @@ export const sessionsConfig = {
     max_attendees: Number(values.max_attendees || SESSION_DEFAULT_PLACES),
     details: values.details,
   }),
-  validate: validateSession,
+  validate: (values, mode, ctx) => followingRefusal(values) || validateSession(values, mode, ctx),
+  submitTo: submitToFollowing,
+  savedMessage: (saved) => (saved && saved.count !== undefined && saved.message) || "",
   messages: {
     load: MSG_SESSIONS_LOAD,
     save: MSG_SAVE,
@@ -154,15 +167,99 @@ function useCourseOptions() {
   return rows.map((c) => ({ value: String(c.id), label: c.title }));
 }
 
+export const MSG_FILTERS_CHANGED_FOR_SAVED = "Les filtres ont changé pour montrer la session enregistrée.";
+
+/** The staff list's state (filters, page, sort), kept in the address (sessionListState.js). */
+function useSessionListState() {
+  const [state, setState] = useState(() => listStateFromSearch());
+  useEffect(() => writeListStateToAddress(state), [state]);
+  const setters = useMemo(() => {
+    const update = (key) => (value) =>
+      setState((current) => ({ ...current, [key]: typeof value === "function" ? value(current[key]) : value }));
+    return { setPage: update("page"), setOrdering: update("ordering") };
+  }, []);
+  return [state, setState, setters];
+}
+
 export default function Sessions(props) {
-  // Issue 20: opens on upcoming sessions; the filters are in the address and reload the list when they change.
-  const [filters, setFilters] = useState(() => filtersFromSearch());
+  // Issue 20: opens on upcoming sessions; filters, sort and page are in the address; a saved session is shown.
+  const [state, setState, setters] = useSessionListState();
+  const [saved, setSaved] = useState(null); // {id, notice}
   const courses = useCourseOptions();
-  const config = useMemo(() => ({ ...sessionsConfig, listParams: () => ({ view: "staff", ...filterParams(filters) }) }), [filters]);
+  const { filters, page, ordering } = state;
+
+  const onSaved = useCallback(
+    async (answer, { row }) => {
+      const session = { ...(row || {}), ...(answer || {}) };
+      if (!session.id) return;
+      const next = filtersShowing(filters, session);
+      const changed = JSON.stringify(next) !== JSON.stringify(filters);
+      let target = page;
+      try {
+        const found = await api(`/api/course-sessions${focusQuery({ filters: next, ordering, pageSize: PAGE_SIZE, id: session.id })}`);
+        target = found.page || 1;
+      } catch {
+        target = changed ? 1 : page;
+      }
+      setState((current) => ({ ...current, filters: next, page: target }));
+      setSaved({ id: session.id, notice: changed ? MSG_FILTERS_CHANGED_FOR_SAVED : "" });
+    },
+    [filters, page, ordering, setState]
+  );
+
+  // When the saved session's row appears, bring it into view (once per save).
+  const scrolled = useRef(null);
+  const showSaved = useCallback(
+    (node) => {
+      if (!node || !saved || scrolled.current === saved) return;
+      scrolled.current = saved;
+      const row = node.closest("tr");
+      if (row && typeof row.scrollIntoView === "function") row.scrollIntoView({ block: "center" });
+    },
+    [saved]
+  );
+
+  const config = useMemo(
+    () => ({
+      ...sessionsConfig,
+      listParams: () => ({ view: "staff", ...filterParams(filters) }),
+      listState: { page, ordering, ...setters },
+      onSaved,
+      rowClass: (row) => (saved && row.id === saved.id ? "dash-row-saved" : ""),
+      columns: sessionsConfig.columns.map((column) =>
+        column.key === "date"
+          ? {
+              ...column,
+              render: (row) => (
+                <>
+                  {formatDateTime(row.date)}
+                  {saved && row.id === saved.id && (
+                    <span ref={showSaved} className="badge dash-saved-badge">
+                      Enregistrée
+                    </span>
+                  )}
+                </>
+              ),
+            }
+          : column
+      ),
+    }),
+    [filters, page, ordering, setters, onSaved, saved, showSaved]
+  );
+
+  const changeFilters = (next) => {
+    setSaved(null);
+    setState((current) => ({ ...current, filters: next, page: 1 }));
+  };
   return (
     <>
-      <SessionFilters filters={filters} courses={courses} onChange={setFilters} />
-      <ResourceSection key={JSON.stringify(filters)} config={config} {...props} />
+      <SessionFilters key={JSON.stringify(filters)} filters={filters} courses={courses} onChange={changeFilters} />
+      {saved?.notice && (
+        <p className="help" role="status">
+          {saved.notice}
+        </p>
+      )}
+      <ResourceSection config={config} {...props} />
     </>
   );
 }

@@ -11,6 +11,13 @@ const USER_FIELDS = ["first_name", "last_name", "email", "phone", "address", "po
 /** Staff change a member's e-mail; only an admin changes a staff member's (their own included). */
 export const canChangeEmail = (row, user) => Boolean(user.isAdmin || (row && row.role === "user"));
 
+/** The no-shows on a member's record: "Aucune", "1 absence", "3 absences". */
+export function noShowsLabel(row) {
+  const count = Number(row.no_shows || 0);
+  if (count === 0) return "Aucune";
+  return `${count} absence${count > 1 ? "s" : ""}`;
+}
+
 export const usersConfig = {
   key: "users",
   title: "Utilisateurs",
@@ -30,6 +37,8 @@ export const usersConfig = {
     { key: "email", label: "E-mail", sort: "email" },
     { key: "phone", label: "Téléphone" },
     { key: "role", label: "Rôle", sort: "role", render: (row) => roleLabel(row.role) },
+    // Issue 20 (DECISIONS.md 38): the absences marked at the studio door, on the member's record.
+    { key: "no_shows", label: "Absences", render: noShowsLabel },
   ],
   fields: ({ user, row }) => [
     { name: "first_name", label: "Prénom", required: true },
