@@ -8,6 +8,9 @@ class Role(models.TextChoices):
     USER = "user", "Membre"
     SUPERVISOR = "supervisor", "Superviseur"
     ADMIN = "admin", "Administrateur"
+    # Issue 20: a teacher's account. Not staff: it reaches only its own classes and their attendance lists (through
+    # the instructor record linked to it, courses.Instructor.user), never the back office.
+    INSTRUCTOR = "instructor", "Professeur"
 
 
 STAFF_ROLES = (Role.ADMIN, Role.SUPERVISOR)
@@ -90,6 +93,11 @@ class User(AbstractBaseUser):
     def is_studio_staff(self):
         """Admins and supervisors reach the whole back office (DECISIONS.md 11)."""
         return self.role in STAFF_ROLES
+
+    @property
+    def is_instructor(self):
+        """A teacher's account (issue 20): its own classes and attendance lists, nothing else of the back office."""
+        return self.role == Role.INSTRUCTOR
 
     @property
     def is_admin(self):

@@ -61,9 +61,9 @@ def _payment_line(reservation: Reservation) -> str:
 
 
 def send_class_cancelled(*, reservation_id: int) -> None:
-    reservation = Reservation.objects.select_related("session__course", "user", "paid_with_pass", "attendance").get(
-        pk=reservation_id
-    )
+    reservation = Reservation.objects.select_related(
+        "session__course", "session__instructor", "user", "paid_with_pass", "attendance"
+    ).get(pk=reservation_id)
     session = reservation.session
     start = timezone.localtime(session.start)
     send_templated_email(

@@ -15,7 +15,9 @@ SUBJECT_PARTY_STAFF = "Nouvelle demande d'EVJF/EVG"
 
 
 def send_reservation_confirmation(*, reservation_id: int) -> None:
-    reservation = Reservation.objects.select_related("session__course", "user").get(pk=reservation_id)
+    reservation = Reservation.objects.select_related("session__course", "session__instructor", "user").get(
+        pk=reservation_id
+    )
     session = reservation.session
     start = timezone.localtime(session.start)
     send_templated_email(
@@ -58,7 +60,9 @@ def send_waitlist_email(*, kind: str, entry_id: int) -> None:
     """A waiting-list e-mail: an offer with the link to pay, a booking made with the pass, or a skipped turn."""
     from .models import WaitlistEntry
 
-    entry = WaitlistEntry.objects.select_related("session__course", "user", "reservation", "pass_ref").get(pk=entry_id)
+    entry = WaitlistEntry.objects.select_related(
+        "session__course", "session__instructor", "user", "reservation", "pass_ref"
+    ).get(pk=entry_id)
     session = entry.session
     start = timezone.localtime(session.start)
     deadline = timezone.localtime(entry.offer_expires_at) if entry.offer_expires_at else None
@@ -89,7 +93,9 @@ def send_reservation_reminder(*, reservation_id: int, kind: str, now) -> None:
     """A reminder of a booked class (issue 21): the day before, or before the free cancellation closes."""
     from .services.reminders import reminder_context
 
-    reservation = Reservation.objects.select_related("session__course", "user").get(pk=reservation_id)
+    reservation = Reservation.objects.select_related("session__course", "session__instructor", "user").get(
+        pk=reservation_id
+    )
     context = reminder_context(reservation, now=now)
     subject = SUBJECT_REMINDER[kind].format(
         title=reservation.session.course.title,

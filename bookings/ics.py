@@ -49,8 +49,8 @@ def reservation_event(reservation, *, cancelled: bool = False) -> Event:
     event.add("summary", f"Annulé : {title}" if cancelled else title)
     event.add(
         "description",
-        f"{reservation.participants} participant(s) – {reservation.total_amount} € – professeur : {session.instructor}"
-        f"\n{settings.SITE_URL}/my-courses",
+        f"{reservation.participants} participant(s) – {reservation.total_amount} € – "
+        f"professeur : {session.instructor_name}\n{settings.SITE_URL}/my-courses",
     )
     event.add("location", studio_location())
     event.add("url", f"{settings.SITE_URL}/my-courses")

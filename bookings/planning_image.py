@@ -32,7 +32,7 @@ def weekly_slots() -> list[Slot]:
         for session in day.sessions:
             minutes = int((session.end - session.start).total_seconds() // 60)
             hhmm = timezone.localtime(session.start).strftime("%H:%M")
-            slots.append((index, hhmm, session.course.title, minutes, session.instructor))
+            slots.append((index, hhmm, session.course.title, minutes, session.instructor_name))
     return slots
 
 

@@ -36,7 +36,11 @@ def _with_seats_taken(qs: QuerySet, now: datetime) -> QuerySet:
 def sessions_in_range(*, start: datetime, end: datetime, now: datetime | None = None) -> QuerySet:
     """Sessions overlapping [start, end) with their course and seats taken: one query whatever their number."""
     now = now or timezone.now()
-    qs = CourseSession.objects.filter(start__lt=end, end__gt=start).select_related("course").order_by("start", "id")
+    qs = (
+        CourseSession.objects.filter(start__lt=end, end__gt=start)
+        .select_related("course", "instructor")
+        .order_by("start", "id")
+    )
     return _with_seats_taken(qs, now)
 
 
@@ -44,7 +48,7 @@ def sessions_staff_list(*, ordering: str = "start", now: datetime | None = None)
     """Every session for the dashboard, with seats taken and the number of reservations that hold seats."""
     now = now or timezone.now()
     order = ["-start", "-id"] if ordering.startswith("-") else ["start", "id"]
-    qs = CourseSession.objects.select_related("course").order_by(*order)
+    qs = CourseSession.objects.select_related("course", "instructor").order_by(*order)
     return _with_seats_taken(qs, now).annotate(
         reservations_count=Count("reservations", filter=active_reservations_q(now, prefix="reservations__"))
     )
@@ -54,7 +58,7 @@ def sessions_staff_page_list(*, ordering: str = "start") -> QuerySet:
     """Every session for the dashboard's paginated list, with its course; seats are added per page by
     `sessions_with_seats`, so that counting and paging never aggregate over every session."""
     order = ["-start", "-id"] if ordering.startswith("-") else ["start", "id"]
-    return CourseSession.objects.select_related("course").order_by(*order)
+    return CourseSession.objects.select_related("course", "instructor").order_by(*order)
 
 
 def sessions_with_seats(sessions: list[CourseSession], *, now: datetime | None = None) -> list[CourseSession]:
@@ -113,7 +117,7 @@ def member_reservations(*, user) -> QuerySet:
     return (
         Reservation.objects.filter(user=user)
         .filter(active_reservations_q(now))
-        .select_related("session__course", "paid_with_pass")
+        .select_related("session__course", "session__instructor", "paid_with_pass")
         .order_by("session__start", "id")
     )
 
@@ -173,7 +177,7 @@ def followed_course_rows(reservations, *, user, now: datetime | None = None) -> 
                 "level": session.level or course.level,
                 "date": rfc3339(session.start),
                 "end_date": rfc3339(session.end),
-                "instructor": session.instructor,
+                "instructor": session.instructor_name,
                 "participants": reservation.participants,
                 "status": reservation.status,
                 "status_label": reservation.get_status_display(),

@@ -1,11 +1,12 @@
 from django.urls import path
 
-from . import apis, views, views_requests
+from . import apis, views, views_instructor, views_requests
 from .apis import calendar_feed as calendar_feed_apis
 from .apis import party_requests as party_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
 from .apis.class_cancellation import CourseSessionCancelApi
+from .apis.instructor import InstructorSessionsApi
 from .apis.series import CourseSessionFollowingApi, CourseSessionSeriesApi
 
 urlpatterns = [
@@ -22,6 +23,8 @@ urlpatterns = [
     path("calendar/<str:token>.ics", calendar_feed_apis.calendar_feed, name="calendar-feed"),
     path("my-courses/preferences", calendar_feed_apis.booking_preferences_form, name="my-booking-preferences"),
     path("my-courses/<int:reservation_id>.ics", calendar_feed_apis.reservation_ics_download, name="my-course-ics"),
+    path("instructor/classes", views_instructor.instructor_classes_page, name="instructor-classes"),
+    path("instructor/classes/<int:session_id>", views_instructor.instructor_class_page, name="instructor-class"),
 ]
 
 api_urlpatterns = [
@@ -59,6 +62,7 @@ api_urlpatterns = [
         name="api-course-session-waitlist",
     ),
     path("waitlist/mine", waitlist_apis.MyWaitlistApi.as_view(), name="api-waitlist-mine"),
+    path("instructor/sessions", InstructorSessionsApi.as_view(), name="api-instructor-sessions"),
     path("booking-preferences", calendar_feed_apis.BookingPreferencesApi.as_view(), name="api-booking-preferences"),
     path(
         "booking-preferences/calendar-link",

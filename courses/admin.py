@@ -69,9 +69,9 @@ class CourseAdmin(admin.ModelAdmin):
 @admin.register(CourseSession)
 class CourseSessionAdmin(admin.ModelAdmin):
     list_display = ("course", "start", "end", "instructor", "max_attendees", "price_per_participant")
-    list_filter = ("course",)
+    list_filter = ("course", "instructor")
     date_hierarchy = "start"
-    list_select_related = ("course",)
+    list_select_related = ("course", "instructor")
 
 
 @admin.register(Tariff)
@@ -87,8 +87,15 @@ class TestimonialAdmin(admin.ModelAdmin):
 
 @admin.register(Instructor)
 class InstructorAdmin(admin.ModelAdmin):
-    list_display = ("user", "specialties")
+    """Instructors are people (issue 20): a name the calendar shows, an optional account to sign in with (give it
+    the role "Professeur" for it to see its classes), and an active flag instead of a deletion once they taught."""
+
+    list_display = ("name", "user", "active", "specialties")
+    list_filter = ("active",)
+    search_fields = ("name", "user__email")
     list_select_related = ("user",)
+    raw_id_fields = ("user",)
+    fields = ("name", "user", "active", "specialties", "bio")
 
 
 @admin.register(ClosurePeriod)

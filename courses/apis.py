@@ -1,4 +1,4 @@
-"""Courses, tariffs, testimonials and instructors: public reads, staff writes (SPEC.md 7).
+"""Courses, tariffs and testimonials: public reads, staff writes (SPEC.md 7); instructors in apis_instructors.py.
 
 Thin views: an input serializer (courses/serializers.py) parses the payload, a service writes, an output serializer
 shapes the answer. Refusals are `CatalogueError`s (404 for an unknown id, 409 for a delete that records depend
@@ -26,9 +26,6 @@ from .serializers import (
     CourseOutputSerializer,
     CourseUpdateForm,
     CourseUpdateInputSerializer,
-    InstructorInputSerializer,
-    InstructorOutputSerializer,
-    InstructorUpdateInputSerializer,
     TariffInputSerializer,
     TariffOutputSerializer,
     TariffUpdateInputSerializer,
@@ -223,32 +220,3 @@ class TestimonialDetailApi(PublicReadStaffWrite):
     def delete(self, request, testimonial_id: int):
         services.testimonial_delete(testimonial=services.testimonial_get_or_404(testimonial_id=testimonial_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-# --- Instructors -----------------------------------------------------------------------------------------------
-
-
-def _instructor_fields(fields: dict) -> dict:
-    if "user_id" in fields:
-        fields["user"] = services.user_get_or_404(user_id=fields.pop("user_id"))
-    return fields
-
-
-class InstructorListApi(PublicReadStaffWrite):
-    @extend_schema(responses=InstructorOutputSerializer(many=True))
-    def get(self, request):
-        return Response(InstructorOutputSerializer(selectors.instructor_list(), many=True).data)
-
-    @extend_schema(request=InstructorInputSerializer, responses={201: InstructorOutputSerializer, **UNKNOWN_REFERENCE})
-    def post(self, request):
-        instructor = services.instructor_create(**_instructor_fields(_valid(InstructorInputSerializer, request)))
-        return Response(InstructorOutputSerializer(instructor).data, status=status.HTTP_201_CREATED)
-
-
-class InstructorDetailApi(PublicReadStaffWrite):
-    @extend_schema(request=InstructorUpdateInputSerializer, responses=InstructorOutputSerializer)
-    def put(self, request, instructor_id: int):
-        instructor = services.instructor_get_or_404(instructor_id=instructor_id)
-        fields = _instructor_fields(_valid(InstructorUpdateInputSerializer, request))
-        instructor = services.instructor_update(instructor=instructor, **fields)
-        return Response(InstructorOutputSerializer(instructor).data)

@@ -3,6 +3,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.db.models.functions import Lower
 
 
 class Level(models.TextChoices):
@@ -111,7 +112,16 @@ class CourseSession(models.Model):
     course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="sessions", verbose_name="cours")
     start = models.DateTimeField("début", db_index=True)
     end = models.DateTimeField("fin")
-    instructor = models.CharField("professeur", max_length=150)
+    # Issue 20: a person of the instructors list (PROTECT: deactivate an instructor rather than delete them). Null
+    # only for a session whose free-text instructor was blank before the list existed.
+    instructor = models.ForeignKey(
+        "Instructor",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="sessions",
+        verbose_name="professeur",
+    )
     level = models.CharField("niveau", max_length=20, choices=Level.choices, blank=True)
     max_attendees = models.PositiveSmallIntegerField("places", default=10, validators=[MinValueValidator(1)])
     details = models.TextField("détails", blank=True)
@@ -149,6 +159,11 @@ class CourseSession(models.Model):
 
     def __str__(self):
         return f"{self.course.title} – {self.start:%Y-%m-%d %H:%M}"
+
+    @property
+    def instructor_name(self) -> str:
+        """The instructor's name as pages, e-mails and the feed show it ('' if none); select_related("instructor")."""
+        return self.instructor.name if self.instructor_id else ""
 
 
 class TariffType(models.TextChoices):
@@ -228,8 +243,20 @@ class Testimonial(models.Model):
 
 
 class Instructor(models.Model):
+    """A person who teaches (issue 20): sessions name one from this list, the calendar shows `name`. The optional
+    user account lets them sign in and see their own classes and attendance lists (role `instructor`, accounts)."""
+
+    name = models.CharField("nom", max_length=150)
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="instructor", verbose_name="utilisateur"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="instructor",
+        verbose_name="compte utilisateur",
+    )
+    active = models.BooleanField(
+        "actif", default=True, help_text="Un professeur inactif n'est plus proposé pour les nouvelles séances."
     )
     bio = models.TextField("biographie", blank=True)
     specialties = models.CharField("spécialités", max_length=255, blank=True)
@@ -237,7 +264,8 @@ class Instructor(models.Model):
     class Meta:
         verbose_name = "professeur"
         verbose_name_plural = "professeurs"
-        ordering = ["user__first_name", "id"]
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(Lower("name"), name="courses_instructor_name_ci_unique")]
 
     def __str__(self):
-        return self.user.get_full_name()
+        return self.name

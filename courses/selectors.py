@@ -48,7 +48,7 @@ def course_upcoming_sessions(
     *, course: Course, now: datetime | None = None, limit: int = UPCOMING_SESSIONS_ON_DETAIL
 ) -> list[CourseSession]:
     now = now or timezone.now()
-    return list(course.sessions.filter(start__gt=now).order_by("start", "id")[:limit])
+    return list(course.sessions.filter(start__gt=now).select_related("instructor").order_by("start", "id")[:limit])
 
 
 @dataclass
@@ -118,7 +118,7 @@ def weekly_timetable(*, today: date | None = None) -> Timetable:
     window_end = window_start + timedelta(weeks=WEEKLY_LOOKAHEAD_WEEKS)
     sessions = list(
         CourseSession.objects.filter(start__gte=window_start, start__lt=window_end)
-        .select_related("course")
+        .select_related("course", "instructor")
         .order_by("start", "id")
     )
     by_week: dict[date, list[CourseSession]] = {}

@@ -1,4 +1,5 @@
-"""The catalogue API's input and output shapes: courses, tariffs, testimonials and instructors (SPEC.md 7).
+"""The catalogue API's input and output shapes: courses, tariffs and testimonials (SPEC.md 7);
+instructors have theirs in serializers_instructors.py.
 
 Input serializers state every constraint the services and the database enforce (lengths, ranges, choices, non-blank
 text), so the OpenAPI schema promises exactly what the server accepts. Updates (PUT) are partial: every field is
@@ -15,7 +16,7 @@ from rest_framework import serializers
 
 from media_library.fields import NO_NUL, WebUrlField, blank_is_text, form_schema, not_blank
 
-from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
+from .models import Course, Level, Tariff, TariffType, Testimonial
 
 # PositiveSmallIntegerField's upper bound (positions, credits, months).
 SMALL_INT_MAX = 32_767
@@ -329,48 +330,10 @@ class TestimonialUpdateInputSerializer(TestimonialInputSerializer):
             field.required = False
 
 
-# --- Instructors -----------------------------------------------------------------------------------------------
-
-
-class InstructorOutputSerializer(serializers.ModelSerializer):
-    user_id = serializers.IntegerField()
-    first_name = serializers.CharField(source="user.first_name")
-    last_name = serializers.CharField(source="user.last_name")
-    email = serializers.EmailField(source="user.email")
-
-    class Meta:
-        model = Instructor
-        fields = ["id", "user_id", "first_name", "last_name", "email", "bio", "specialties"]
-
-
-class InstructorInputSerializer(serializers.Serializer):
-    user_id = serializers.IntegerField(min_value=1, help_text="Un utilisateur existant (404 sinon).")
-    bio = TextField(required=False, allow_blank=True, default="")
-    specialties = TextField(required=False, allow_blank=True, max_length=255, default="")
-
-
-class InstructorUpdateInputSerializer(InstructorInputSerializer):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, partial=True, **kwargs)
-        for field in self.fields.values():
-            field.required = False
-
-
-class InstructorSchema(BlankIsTextSchema):
-    target_class = InstructorInputSerializer
-
-
-class InstructorUpdateSchema(BlankIsTextSchema):
-    target_class = InstructorUpdateInputSerializer
-
-
 __all__ = [
     "CourseInputSerializer",
     "CourseOutputSerializer",
     "CourseUpdateInputSerializer",
-    "InstructorInputSerializer",
-    "InstructorOutputSerializer",
-    "InstructorUpdateInputSerializer",
     "TariffInputSerializer",
     "TariffOutputSerializer",
     "TariffUpdateInputSerializer",

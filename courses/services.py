@@ -14,6 +14,10 @@ from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
 MSG_COURSE_HAS_SESSIONS = "Impossible de supprimer ce cours : des sessions y sont rattachées."
 MSG_TARIFF_HAS_ORDERS = "Impossible de supprimer ce tarif : des commandes y sont rattachées."
 MSG_INSTRUCTOR_EXISTS = "Cet utilisateur est déjà professeur."
+MSG_INSTRUCTOR_NAME_EXISTS = "Un professeur porte déjà ce nom."
+MSG_INSTRUCTOR_HAS_SESSIONS = (
+    "Impossible de supprimer ce professeur : des séances lui sont attribuées. Rendez-le plutôt inactif."
+)
 MSG_TARIFF_PRICE_NEGATIVE = "Le prix doit être positif."
 MSG_TARIFF_PASS_NEEDS_VALIDITY = "Une carte ou un abonnement doit être valable au moins un mois."
 MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS = "Un abonnement illimité ne compte pas de crédits de cours."
@@ -36,6 +40,8 @@ class CatalogueError(ApplicationError):
         "course_has_sessions": MSG_COURSE_HAS_SESSIONS,
         "tariff_has_orders": MSG_TARIFF_HAS_ORDERS,
         "instructor_exists": MSG_INSTRUCTOR_EXISTS,
+        "instructor_name_exists": MSG_INSTRUCTOR_NAME_EXISTS,
+        "instructor_has_sessions": MSG_INSTRUCTOR_HAS_SESSIONS,
         "tariff_price_negative": MSG_TARIFF_PRICE_NEGATIVE,
         "tariff_pass_needs_validity": MSG_TARIFF_PASS_NEEDS_VALIDITY,
         "tariff_unlimited_has_no_credits": MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS,
@@ -50,6 +56,8 @@ class CatalogueError(ApplicationError):
         "course_has_sessions": CONFLICT,
         "tariff_has_orders": CONFLICT,
         "instructor_exists": CONFLICT,
+        "instructor_name_exists": CONFLICT,
+        "instructor_has_sessions": CONFLICT,
         "course_not_found": NOT_FOUND,
         "tariff_not_found": NOT_FOUND,
         "testimonial_not_found": NOT_FOUND,
@@ -194,19 +202,44 @@ def testimonial_delete(*, testimonial: Testimonial) -> None:
 # --- Instructors -----------------------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def instructor_create(*, user: User, bio: str = "", specialties: str = "") -> Instructor:
-    if Instructor.objects.select_for_update().filter(user=user).exists():
+def _instructor_check(instructor: Instructor) -> None:
+    """One instructor per name (trimmed, any case) and per account; the table's constraint backs the first."""
+    others = Instructor.objects.select_for_update().exclude(pk=instructor.pk)
+    if others.filter(name__iexact=instructor.name).exists():
+        raise CatalogueError.of("instructor_name_exists", field="name")
+    if instructor.user_id is not None and others.filter(user_id=instructor.user_id).exists():
         raise CatalogueError.of("instructor_exists", field="user_id")
-    return _save(Instructor(), user=user, bio=bio, specialties=specialties)
+
+
+@transaction.atomic
+def instructor_create(
+    *, name: str, user: User | None = None, active: bool = True, bio: str = "", specialties: str = ""
+) -> Instructor:
+    instructor = Instructor(
+        name=" ".join(name.split()), user=user, active=active, bio=bio.strip(), specialties=specialties.strip()
+    )
+    _instructor_check(instructor)
+    return _save(instructor)
 
 
 @transaction.atomic
 def instructor_update(*, instructor: Instructor, **fields) -> Instructor:
-    user = fields.get("user")
-    if user is not None and Instructor.objects.filter(user=user).exclude(pk=instructor.pk).exists():
-        raise CatalogueError.of("instructor_exists", field="user_id")
-    return _save(instructor, **fields)
+    """Change the given fields; `user=None` unlinks the account (the person keeps their classes)."""
+    if "name" in fields:
+        fields["name"] = " ".join(fields["name"].split())
+    for name, value in fields.items():
+        setattr(instructor, name, value.strip() if name in ("bio", "specialties") else value)
+    _instructor_check(instructor)
+    return _save(instructor)
+
+
+@transaction.atomic
+def instructor_delete(*, instructor: Instructor) -> None:
+    """An instructor who was given classes stays (their classes name them): deactivate them instead."""
+    try:
+        instructor.delete()
+    except ProtectedError as exc:
+        raise CatalogueError.of("instructor_has_sessions") from exc
 
 
 # --- Lookups for the API: an unknown id is a 404 with the catalogue's French message -----------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import apis, views
+from . import apis, apis_instructors, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,6 +18,6 @@ api_urlpatterns = [
     path("tarifs/<int:tariff_id>", apis.TariffDetailApi.as_view(), name="api-tarif"),
     path("testimonials", apis.TestimonialListApi.as_view(), name="api-testimonials"),
     path("testimonials/<int:testimonial_id>", apis.TestimonialDetailApi.as_view(), name="api-testimonial"),
-    path("instructors", apis.InstructorListApi.as_view(), name="api-instructors"),
-    path("instructors/<int:instructor_id>", apis.InstructorDetailApi.as_view(), name="api-instructor"),
+    path("instructors", apis_instructors.InstructorListApi.as_view(), name="api-instructors"),
+    path("instructors/<int:instructor_id>", apis_instructors.InstructorDetailApi.as_view(), name="api-instructor"),
 ]

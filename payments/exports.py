@@ -102,7 +102,7 @@ def reservations_rows(start: date, end: date):
     low, high = _bounds(start, end)
     reservations = (
         Reservation.objects.filter(session__start__gte=low, session__start__lt=high)
-        .select_related("session__course", "paid_with_pass", "attendance")
+        .select_related("session__course", "session__instructor", "paid_with_pass", "attendance")
         .order_by("session__start", "last_name", "pk")
     )
     for r in reservations:
@@ -117,7 +117,7 @@ def reservations_rows(start: date, end: date):
             fr_date(r.session.start),
             fr_time(r.session.start),
             r.session.course.title,
-            r.session.instructor,
+            r.session.instructor_name,
             "Annulé" if r.session.status == "cancelled" else "",
             f"{r.first_name} {r.last_name}".strip(),
             r.email,

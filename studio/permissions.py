@@ -30,3 +30,15 @@ class IsOwnerOrStaff(BasePermission):
         owner_field = getattr(view, "owner_field", "user")
         owner_id = obj.pk if owner_field == "self" else getattr(obj, f"{owner_field}_id", None)
         return owner_id == request.user.pk
+
+
+class IsStudioStaffOrInstructor(IsStudioStaff):
+    """Staff, or an instructor account (issue 20). The view then checks the object: an instructor reaches only the
+    classes they teach (bookings.selectors_instructor). A kind of IsStudioStaff: every check that walks the staff
+    APIs walks these too."""
+
+    message = "Accès réservé à l'équipe du studio et aux professeurs."
+
+    def has_permission(self, request, view):
+        user = request.user
+        return is_studio_staff(user) or bool(user and user.is_authenticated and getattr(user, "is_instructor", False))

@@ -45,7 +45,7 @@ def user_delete(*, actor: User, user: User) -> None:
         raise AccountError.of("self_delete")
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
-        if locked.role == Role.SUPERVISOR and not actor.is_admin:
+        if locked.role in (Role.SUPERVISOR, Role.INSTRUCTOR) and not actor.is_admin:
             raise AccountError.of("staff_edit_forbidden")
         if locked.role == Role.ADMIN:
             if not actor.is_admin:

@@ -1,4 +1,5 @@
-"""Attendance at the studio door (DECISIONS.md 38, issue 20), staff and supervisors:
+"""Attendance at the studio door (DECISIONS.md 38, issue 20), staff and supervisors, and the instructor of the class
+(an instructor account reaches its own classes' sheets only; any other answers 404):
 
 - `GET /api/course-sessions/{id}/attendance`: the booked members, participants, payment, mark and no-shows;
 - `POST` on the same path `{reservation_id, present}`: mark one present or absent;
@@ -13,10 +14,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from studio.fields import DateTimeOutputField
-from studio.permissions import IsStudioStaff
+from studio.permissions import IsStudioStaffOrInstructor
 from studio.schema import ErrorOutput
 
 from ..selectors_attendance import attendance_sheet
+from ..selectors_instructor import user_reaches_session_sheet
 from ..services.attendance import (
     MSG_ATTENDANCE_SAVED,
     MSG_WALK_IN_ADDED,
@@ -103,7 +105,7 @@ class AttendanceSheetOutput(serializers.Serializer):
 def _sheet(session_id: int, message: str = "") -> dict:
     from courses.models import CourseSession
 
-    session = CourseSession.objects.select_related("course").filter(pk=session_id).first()
+    session = CourseSession.objects.select_related("course", "instructor").filter(pk=session_id).first()
     if session is None:
         raise AttendanceError.of("session_not_found")
     rows = attendance_sheet(session=session)
@@ -112,7 +114,7 @@ def _sheet(session_id: int, message: str = "") -> dict:
             "id": session.pk,
             "course_title": session.course.title,
             "date": timezone.localtime(session.start),
-            "instructor": session.instructor,
+            "instructor": session.instructor_name,
             "max_attendees": session.max_attendees,
             "status": session.status,
         },
@@ -129,15 +131,22 @@ def _sheet(session_id: int, message: str = "") -> dict:
     return AttendanceSheetOutput(data).data
 
 
+def _check_reach(request, session_id: int) -> None:
+    """Staff reach every sheet; an instructor account only its own classes' (issue 20): any other is "not found"."""
+    if not user_reaches_session_sheet(user=request.user, session_id=session_id):
+        raise AttendanceError.of("session_not_found")
+
+
 class CourseSessionAttendanceApi(APIView):
-    permission_classes = [IsStudioStaff]
+    permission_classes = [IsStudioStaffOrInstructor]
 
     @extend_schema(
         operation_id="course_session_attendance",
         parameters=[SESSION_ID],
-        responses={200: AttendanceSheetOutput, 404: ErrorOutput},
+        responses={200: AttendanceSheetOutput, 403: ErrorOutput, 404: ErrorOutput},
     )
     def get(self, request, session_id: int):
+        _check_reach(request, session_id)
         return Response(_sheet(session_id))
 
     @extend_schema(
@@ -147,6 +156,7 @@ class CourseSessionAttendanceApi(APIView):
         responses={200: AttendanceSheetOutput, 404: ErrorOutput, 409: ErrorOutput},
     )
     def post(self, request, session_id: int):
+        _check_reach(request, session_id)
         serializer = AttendanceMarkInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         attendance_mark(session_id=session_id, by=request.user, **serializer.validated_data)
@@ -154,7 +164,7 @@ class CourseSessionAttendanceApi(APIView):
 
 
 class CourseSessionWalkInApi(APIView):
-    permission_classes = [IsStudioStaff]
+    permission_classes = [IsStudioStaffOrInstructor]
 
     @extend_schema(
         operation_id="course_session_walk_in",
@@ -163,6 +173,7 @@ class CourseSessionWalkInApi(APIView):
         responses={201: AttendanceSheetOutput, 404: ErrorOutput, 409: ErrorOutput},
     )
     def post(self, request, session_id: int):
+        _check_reach(request, session_id)
         serializer = WalkInInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         reservation = attendance_walk_in_add(session_id=session_id, by=request.user, **serializer.validated_data)

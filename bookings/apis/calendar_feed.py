@@ -98,7 +98,7 @@ def member_feed_reservations(*, user_id: int, now):
         .filter(
             Q(status=ReservationStatus.CONFIRMED) | Q(status=ReservationStatus.CANCELLED, session__status="cancelled")
         )
-        .select_related("session__course")
+        .select_related("session__course", "session__instructor")
         .order_by("session__start", "pk")
     )
 
@@ -124,7 +124,7 @@ def reservation_ics_download(request, reservation_id: int):
         raise Http404
     reservation = (
         Reservation.objects.filter(pk=reservation_id, user=request.user, status=ReservationStatus.CONFIRMED)
-        .select_related("session__course")
+        .select_related("session__course", "session__instructor")
         .first()
     )
     if reservation is None:

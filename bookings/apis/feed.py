@@ -62,7 +62,8 @@ def session_data(session, *, now=None, my_reservation=None) -> dict:
         "title": session.course.title,
         "date": _iso(session.start),
         "end_date": _iso(session.end),
-        "instructor": session.instructor,
+        "instructor": session.instructor_name,  # the name, where the calendar has always read it
+        "instructor_id": session.instructor_id,
         "level": session.level or session.course.level,
         "details": session.details,
         "seats_left": seats_left,

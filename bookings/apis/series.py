@@ -24,7 +24,7 @@ from ..services.series import (
     course_session_series_update_following,
     day_label,
 )
-from .common import _iso, filled, id_field, no_nul
+from .common import _iso, id_field, no_nul
 from .sessions import SESSION_ID
 
 MSG_WEEKDAYS_INVALID = "Choisissez au moins un jour de la semaine (0 = lundi … 6 = dimanche)."
@@ -84,14 +84,7 @@ class SeriesInput(serializers.Serializer):
         allow_null=True,
         error_messages=_same(MSG_DURATION_INVALID, "invalid", "min_value", "max_value", "max_string_length"),
     )
-    instructor = serializers.CharField(
-        max_length=150,
-        validators=[filled(services.MSG_SESSION_FIELDS_REQUIRED)],
-        error_messages={
-            **_same(services.MSG_SESSION_FIELDS_REQUIRED, "required", "blank", "null", "invalid"),
-            "max_length": MSG_TEXT_TOO_LONG,
-        },
-    )
+    instructor_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED, help_text="Un professeur de la liste.")
     level = serializers.ChoiceField(
         choices=[("", "—"), *Level.choices],
         required=False,
@@ -158,7 +151,7 @@ class CourseSessionSeriesApi(APIView):
             ends_on=data["ends_on"],
             start_time=time.fromisoformat(data["time"]),
             duration=data.get("duration"),
-            instructor=data["instructor"],
+            instructor_id=data["instructor_id"],
             level=data["level"],
             max_attendees=data["max_attendees"],
             details=data["details"],
@@ -187,14 +180,7 @@ class SeriesFollowingInput(serializers.Serializer):
         error_messages=_same(MSG_TIME_INVALID, "null", "blank", "invalid"),
         help_text="HH:MM, heure de Paris ; absent : les heures ne changent pas.",
     )
-    instructor = serializers.CharField(
-        max_length=150,
-        validators=[filled(services.MSG_SESSION_FIELDS_REQUIRED)],
-        error_messages={
-            **_same(services.MSG_SESSION_FIELDS_REQUIRED, "required", "blank", "null", "invalid"),
-            "max_length": MSG_TEXT_TOO_LONG,
-        },
-    )
+    instructor_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED, help_text="Un professeur de la liste.")
     level = serializers.ChoiceField(
         choices=[("", "—"), *Level.choices],
         required=False,
@@ -235,7 +221,7 @@ class CourseSessionFollowingApi(APIView):
         data = serializer.validated_data
         count = course_session_series_update_following(
             session_id=session_id,
-            instructor=data["instructor"],
+            instructor_id=data["instructor_id"],
             max_attendees=data["max_attendees"],
             level=data["level"],
             details=data["details"],

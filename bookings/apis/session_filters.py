@@ -68,8 +68,8 @@ def staff_sessions_filtered(qs, params, *, now):
     if params.get("course_id"):
         qs = qs.filter(course_id=int(params["course_id"]))
     if params.get("instructor", "").strip():
-        qs = qs.filter(instructor__icontains=params["instructor"].strip())
+        qs = qs.filter(instructor__name__icontains=params["instructor"].strip())
     if params.get("search", "").strip():
         text = params["search"].strip()
-        qs = qs.filter(Q(course__title__icontains=text) | Q(instructor__icontains=text))
+        qs = qs.filter(Q(course__title__icontains=text) | Q(instructor__name__icontains=text))
     return qs

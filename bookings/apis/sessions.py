@@ -21,7 +21,7 @@ from studio.schema import ErrorOutput
 from .. import selectors, services
 from ..cache import feed_versions, mark_feed_answer
 from ..models import ReservationStatus
-from .common import MAX_ID, MessageOutput, OptionalText, _iso, filled, id_field
+from .common import MAX_ID, MessageOutput, OptionalText, _iso, id_field
 from .feed import (
     FEED_CACHE_SECONDS,
     member_feed_json,
@@ -85,14 +85,8 @@ class SessionWriteSerializer(serializers.Serializer):
 
     course_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED)
     date = serializers.DateTimeField(input_formats=DATE_FORMATS, error_messages=DATE_ERRORS)
-    instructor = serializers.CharField(
-        max_length=150,
-        validators=[filled(services.MSG_SESSION_FIELDS_REQUIRED)],
-        error_messages={
-            **_session_messages(services.MSG_SESSION_FIELDS_REQUIRED, "required", "blank", "null", "invalid"),
-            "max_length": MSG_TEXT_TOO_LONG,
-        },
-    )
+    # Issue 20: one of the instructors list (GET /api/instructors); an unknown id is a 400 in French.
+    instructor_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED, help_text="Un professeur de la liste.")
     end_date = serializers.DateTimeField(
         input_formats=DATE_FORMATS, required=False, allow_null=True, error_messages=DATE_ERRORS
     )
@@ -142,7 +136,7 @@ class SessionWriteSerializer(serializers.Serializer):
             "course_id": data["course_id"],
             "start": data["date"],
             "end": data.get("end_date"),
-            "instructor": data["instructor"],
+            "instructor_id": data["instructor_id"],
             "level": data.get("level") or "",
             "max_attendees": 10 if max_attendees is None else max_attendees,
             "details": data.get("details"),
@@ -164,7 +158,7 @@ class WholeBodyOnPatch:
 
 
 class SessionPatchInput(WholeBodyOnPatch, SessionWriteSerializer):
-    """PATCH /api/course-sessions/<id>: the same whole payload as PUT (course, date and instructor required)."""
+    """PATCH /api/course-sessions/<id>: the same whole payload as PUT (course, date and instructor_id required)."""
 
 
 class MyReservationOutput(serializers.Serializer):
@@ -182,7 +176,8 @@ class SessionOutput(serializers.Serializer):
     title = serializers.CharField()
     date = DateTimeOutputField()
     end_date = DateTimeOutputField()
-    instructor = serializers.CharField()
+    instructor = serializers.CharField(allow_blank=True, help_text="Le nom du professeur.")
+    instructor_id = serializers.IntegerField(allow_null=True)
     level = serializers.CharField()
     details = serializers.CharField()
     seats_left = serializers.IntegerField()

@@ -12,8 +12,9 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from courses.models import Course, CourseSession, Level
+from courses.models import Course, CourseSession, Instructor, Level
 from studio.cache import bump_public_cache
+from studio.errors import BAD_REQUEST, CONFLICT
 
 from .availability import session_seats_taken
 from .common import (
@@ -35,12 +36,17 @@ from .waitlist import waitlist_offer_soon
 MSG_SESSION_ADDED = "Session ajoutée avec succès !"
 MSG_SESSION_UPDATED = "Session modifiée avec succès !"
 MSG_SESSION_DELETED = "Session supprimée avec succès !"
+# Issue 20: a session's instructor is a person of the instructors list, named by id.
+MSG_INSTRUCTOR_UNKNOWN = "Ce professeur n'existe pas : choisissez-le dans la liste des professeurs."
+MSG_INSTRUCTOR_INACTIVE = "Ce professeur n'est plus actif : choisissez-en un autre dans la liste."
 
 __all__ = [
     "MSG_COURSE_NOT_FOUND",
     "MSG_LEVEL_INVALID",
     "MSG_MAX_ATTENDEES_MAX",
     "MSG_MAX_ATTENDEES_MIN",
+    "MSG_INSTRUCTOR_INACTIVE",
+    "MSG_INSTRUCTOR_UNKNOWN",
     "MSG_MAX_BELOW_TAKEN",
     "MSG_PRICE_INVALID",
     "MSG_SESSION_ADDED",
@@ -53,24 +59,35 @@ __all__ = [
     "course_session_create",
     "course_session_delete",
     "course_session_update",
+    "session_instructor",
 ]
+
+
+def session_instructor(*, instructor_id: int, keeps: int | None = None) -> Instructor:
+    """The instructor a session names: unknown id -> 400; an inactive one only if the session already had them
+    (`keeps`: its instructor's id), so editing an old class does not force a new teacher on it."""
+    instructor = Instructor.objects.filter(pk=instructor_id).first()
+    if instructor is None:
+        raise SessionError(MSG_INSTRUCTOR_UNKNOWN, code="instructor_unknown", status=BAD_REQUEST, field="instructor_id")
+    if not instructor.active and instructor.pk != keeps:
+        raise SessionError(MSG_INSTRUCTOR_INACTIVE, code="instructor_inactive", status=CONFLICT, field="instructor_id")
+    return instructor
 
 
 def _session_fields(
     *,
     course_id: int,
     start: datetime,
-    instructor: str,
+    instructor_id: int,
     level: str,
     max_attendees: int,
     details: str,
     end: datetime | None,
     price_per_participant: Decimal | None,
+    keeps_instructor: int | None = None,
 ) -> dict:
-    """The rules the payload's types cannot say: the course exists, the session ends after it starts."""
-    instructor = instructor.strip()
-    if not instructor:
-        raise SessionError.of("session_fields_required", field="instructor")
+    """The rules the payload's types cannot say: the course and the instructor exist, the session ends after it
+    starts."""
     course = Course.objects.filter(pk=course_id).first()
     if course is None:
         raise SessionError.of("course_not_found", field="course_id")
@@ -88,6 +105,7 @@ def _session_fields(
         raise SessionError.of("level_invalid", field="level")
     if max_attendees < 1:
         raise SessionError.of("max_attendees_min", field="max_attendees")
+    instructor = session_instructor(instructor_id=instructor_id, keeps=keeps_instructor)
     fields = {
         "course": course,
         "start": start,
@@ -109,7 +127,7 @@ def course_session_create(
     *,
     course_id: int,
     start: datetime,
-    instructor: str,
+    instructor_id: int,
     level: str = "",
     max_attendees: int = 10,
     details: str = "",
@@ -119,7 +137,7 @@ def course_session_create(
     fields = _session_fields(
         course_id=course_id,
         start=start,
-        instructor=instructor,
+        instructor_id=instructor_id,
         level=level,
         max_attendees=max_attendees,
         details=details,
@@ -137,7 +155,7 @@ def course_session_update(
     session_id: int,
     course_id: int,
     start: datetime,
-    instructor: str,
+    instructor_id: int,
     level: str = "",
     max_attendees: int = 10,
     details: str | None = None,
@@ -151,12 +169,13 @@ def course_session_update(
     fields = _session_fields(
         course_id=course_id,
         start=start,
-        instructor=instructor,
+        instructor_id=instructor_id,
         level=level,
         max_attendees=max_attendees,
         details=session.details if details is None else details,
         end=end,
         price_per_participant=price_per_participant,
+        keeps_instructor=session.instructor_id,
     )
     taken = session_seats_taken(session=session)
     if fields["max_attendees"] < taken:

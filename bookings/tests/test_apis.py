@@ -10,7 +10,7 @@ from bookings import apis, services
 from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
 from bookings.tests.factories import CourseFeedbackFactory, PartyReservationFactory, ReservationFactory
 from courses.models import CourseSession
-from courses.tests.factories import CourseFactory, CourseSessionFactory
+from courses.tests.factories import CourseFactory, CourseSessionFactory, instructor_named
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def make_sessions(count, first_start, course=None):
             course=course,
             start=first_start + timedelta(hours=i),
             end=first_start + timedelta(hours=i, minutes=60),
-            instructor="Inès",
+            instructor=instructor_named("Inès"),
             max_attendees=10,
         )
         for i in range(count)
@@ -121,7 +121,7 @@ def test_staff_creates_updates_and_deletes_a_session(api_client, staff):
     payload = {
         "course_id": course.pk,
         "date": "2031-06-02 19:00:00",
-        "instructor": "Léa Garnier",
+        "instructor_id": instructor_named("Léa Garnier").pk,
         "level": "Avancé",
         "max_attendees": 8,
     }
@@ -143,7 +143,7 @@ def test_staff_creates_updates_and_deletes_a_session(api_client, staff):
 
 def test_staff_write_errors_are_french(api_client, staff):
     api_client.force_authenticate(staff)
-    response = api_client.post(FEED, {"instructor": "X"}, format="json")
+    response = api_client.post(FEED, {"instructor_id": instructor_named("X").pk}, format="json")
     assert response.status_code == 400
     assert response.json()["error"] == services.MSG_SESSION_FIELDS_REQUIRED
     assert api_client.put(f"{FEED}/999999", {"course_id": 1}, format="json").status_code == 404
@@ -380,14 +380,14 @@ def test_reservation_statuses_come_from_the_error_codes(api_client, member):
 def test_staff_session_payload_is_typed(api_client, staff):
     api_client.force_authenticate(staff)
     course = CourseFactory()
-    base = {"course_id": course.pk, "date": "2031-06-02 19:00:00", "instructor": "Léa"}
+    base = {"course_id": course.pk, "date": "2031-06-02 19:00:00", "instructor_id": instructor_named("Léa").pk}
     cases = [
         ({"date": "02/06/2031 19h"}, services.MSG_SESSION_DATE_INVALID),
         ({"max_attendees": "beaucoup"}, services.MSG_MAX_ATTENDEES_MIN),
         ({"max_attendees": 40000}, services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES)),
         ({"level": "Expert"}, services.MSG_LEVEL_INVALID),
         ({"price_per_participant": "-1"}, services.MSG_PRICE_INVALID),
-        ({"instructor": "   "}, services.MSG_SESSION_FIELDS_REQUIRED),
+        ({"instructor_id": "   "}, services.MSG_SESSION_FIELDS_REQUIRED),
     ]
     for extra, message in cases:
         response = api_client.post(FEED, {**base, **extra}, format="json")
@@ -404,7 +404,12 @@ def test_staff_cannot_drop_places_below_the_seats_taken_409(api_client, staff):
     api_client.force_authenticate(staff)
     session = CourseSessionFactory(max_attendees=5)
     ReservationFactory(session=session, participants=3)
-    payload = {"course_id": session.course_id, "date": session.start.isoformat(), "instructor": "X", "max_attendees": 2}
+    payload = {
+        "course_id": session.course_id,
+        "date": session.start.isoformat(),
+        "instructor_id": session.instructor_id,
+        "max_attendees": 2,
+    }
     response = api_client.put(f"{FEED}/{session.pk}", payload, format="json")
     assert response.status_code == 409 and response.json()["code"] == "max_below_taken"
     assert response.json()["error"] == services.MSG_MAX_BELOW_TAKEN.format(taken=3)

@@ -18,7 +18,7 @@ from bookings.models import Reservation, ReservationStatus
 from bookings.tests.factories import PassFactory
 from bookings.tests.test_e2e import show_event
 from courses.models import CourseSession
-from courses.tests.factories import CourseFactory
+from courses.tests.factories import CourseFactory, instructor_named
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
 from payments.tests.test_class_cancellation import pay_by_card
 from studio.models import OutgoingEmail
@@ -30,6 +30,7 @@ REASON = "Salle en travaux, toutes nos excuses."
 
 def test_series_booked_then_cancelled_end_to_end(page, live_server, login_as, staff):
     course = CourseFactory(title="Pole Exotic")
+    instructor_named("Camille Laurent")  # issue 20: chosen from the instructors list
     login_as(staff)
     page.goto(live_server.url + "/admin/sessions")
     page.get_by_role("button", name="Créer une série hebdomadaire").click()
@@ -37,7 +38,7 @@ def test_series_booked_then_cancelled_end_to_end(page, live_server, login_as, st
     dialog.get_by_label("Cours", exact=True).select_option(str(course.pk))
     dialog.get_by_label("Lundi").check()
     dialog.get_by_label("Heure", exact=True).fill("18:30")
-    dialog.get_by_label("Professeur").fill("Camille Laurent")
+    dialog.get_by_label("Professeur").select_option(label="Camille Laurent")
     dialog.get_by_label("Prix par participant (€, facultatif)").fill("25")
     dialog.get_by_label("Du", exact=True).fill("2027-03-08")
     dialog.get_by_label("Au (inclus)").fill("2027-05-10")

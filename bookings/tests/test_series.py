@@ -7,7 +7,7 @@ from freezegun import freeze_time
 
 from courses.holidays import french_public_holidays
 from courses.models import ClosurePeriod, CourseSession
-from courses.tests.factories import CourseFactory
+from courses.tests.factories import CourseFactory, instructor_named
 
 PARIS = ZoneInfo("Europe/Paris")
 
@@ -20,7 +20,7 @@ def payload(course, **changes):
         "weekdays": [0],  # Mondays
         "time": "18:30",
         "duration": 75,
-        "instructor": "Camille Laurent",
+        "instructor_id": instructor_named("Camille Laurent").pk,
         "max_attendees": 8,
         "price_per_participant": "22.00",
         "starts_on": "2026-03-30",
@@ -115,7 +115,12 @@ def test_this_and_the_following_sessions_of_a_series(api_client, staff):
     series_id = api_client.post(SERIES, payload(course), format="json").json()["series_id"]
     sessions = list(CourseSession.objects.filter(series_id=series_id).order_by("start"))
     third = sessions[2]
-    body = {"instructor": "Inès Robert", "max_attendees": 12, "time": "19:00", "price_per_participant": "20.00"}
+    body = {
+        "instructor_id": instructor_named("Inès Robert").pk,
+        "max_attendees": 12,
+        "time": "19:00",
+        "price_per_participant": "20.00",
+    }
     response = api_client.put(f"/api/course-sessions/{third.pk}/following", body, format="json")
     assert response.status_code == 200, response.json()
     assert response.json() == {
@@ -123,7 +128,7 @@ def test_this_and_the_following_sessions_of_a_series(api_client, staff):
         "message": "6 séance(s) modifiée(s) : celle-ci et les suivantes de la série.",
     }
     sessions = list(CourseSession.objects.filter(series_id=series_id).order_by("start"))
-    assert [s.instructor for s in sessions] == ["Camille Laurent"] * 2 + ["Inès Robert"] * 6
+    assert [s.instructor.name for s in sessions] == ["Camille Laurent"] * 2 + ["Inès Robert"] * 6
     moved = sessions[2]
     assert moved.start.astimezone(PARIS).strftime("%H:%M") == "19:00" and moved.max_attendees == 12
     assert (moved.end - moved.start).total_seconds() == 75 * 60
@@ -134,7 +139,9 @@ def test_this_and_the_following_sessions_of_a_series(api_client, staff):
     assert refused.json()["error"] == "Impossible de descendre sous 5 place(s) : elles sont déjà réservées."
     assert CourseSession.objects.get(pk=third.pk).max_attendees == 12
     single = CourseFactory()
-    alone = CourseSession.objects.create(course=single, start=moved.start, end=moved.end, instructor="X")
+    alone = CourseSession.objects.create(
+        course=single, start=moved.start, end=moved.end, instructor=instructor_named("X")
+    )
     lonely = api_client.put(f"/api/course-sessions/{alone.pk}/following", body, format="json")
     assert lonely.status_code == 409
     assert lonely.json()["error"] == "Cette session ne fait pas partie d'une série : modifiez-la seule."

@@ -11,9 +11,10 @@ from accounts.tests.factories import UserFactory
 from bookings import services
 from bookings.emails import SUBJECT_RESERVATION_CONFIRMED
 from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
+from bookings.services.sessions import MSG_INSTRUCTOR_UNKNOWN
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession
-from courses.tests.factories import CourseFactory, CourseSessionFactory
+from courses.tests.factories import CourseFactory, CourseSessionFactory, instructor_named
 
 pytestmark = pytest.mark.django_db
 
@@ -187,7 +188,10 @@ def test_confirm_unknown_reservation():
 def test_session_create_reads_paris_time_and_defaults():
     course = CourseFactory(duration=75)
     session = services.course_session_create(
-        course_id=course.pk, start=datetime(2031, 7, 1, 18, 30), instructor="Inès Moreau", level=""
+        course_id=course.pk,
+        start=datetime(2031, 7, 1, 18, 30),
+        instructor_id=instructor_named("Inès Moreau").pk,
+        level="",
     )
     local = timezone.localtime(session.start)
     assert (local.hour, local.minute) == (18, 30)
@@ -199,7 +203,7 @@ def test_session_create_reads_paris_time_and_defaults():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"instructor": " "}, services.MSG_SESSION_FIELDS_REQUIRED),
+        ({"instructor_id": 999999}, MSG_INSTRUCTOR_UNKNOWN),
         ({"end": datetime(2031, 7, 1, 18, 0)}, services.MSG_SESSION_END_BEFORE_START),
         ({"max_attendees": 0}, services.MSG_MAX_ATTENDEES_MIN),
         ({"level": "Expert"}, services.MSG_LEVEL_INVALID),
@@ -208,7 +212,7 @@ def test_session_create_reads_paris_time_and_defaults():
 )
 def test_session_create_refusals(kwargs, message):
     course = CourseFactory()
-    base = {"course_id": course.pk, "start": datetime(2031, 7, 1, 18, 30), "instructor": "Inès"}
+    base = {"course_id": course.pk, "start": datetime(2031, 7, 1, 18, 30), "instructor_id": instructor_named("I").pk}
     with pytest.raises(services.SessionError) as exc:
         services.course_session_create(**{**base, **kwargs})
     assert exc.value.message == message
@@ -221,13 +225,21 @@ def test_session_update_cannot_go_below_seats_taken(member):
     start = session.start
     with pytest.raises(services.SessionError) as exc:
         services.course_session_update(
-            session_id=session.pk, course_id=session.course_id, start=start, instructor="X", max_attendees=2
+            session_id=session.pk,
+            course_id=session.course_id,
+            start=start,
+            instructor_id=session.instructor_id,
+            max_attendees=2,
         )
     assert exc.value.message == services.MSG_MAX_BELOW_TAKEN.format(taken=3)
     updated = services.course_session_update(
-        session_id=session.pk, course_id=session.course_id, start=start, instructor="Léa", max_attendees=3
+        session_id=session.pk,
+        course_id=session.course_id,
+        start=start,
+        instructor_id=instructor_named("Léa").pk,
+        max_attendees=3,
     )
-    assert updated.max_attendees == 3 and updated.instructor == "Léa"
+    assert updated.max_attendees == 3 and updated.instructor.name == "Léa"
 
 
 def test_session_with_reservations_cannot_be_deleted():

@@ -154,7 +154,7 @@ def test_staff_raising_the_places_offers_them(staff):
         course_id=session.course_id,
         start=session.start,
         end=session.end,
-        instructor=session.instructor,
+        instructor_id=session.instructor_id,
         max_attendees=2,
     )
     assert WaitlistEntry.objects.get(user=member).status == WaitlistStatus.OFFERED

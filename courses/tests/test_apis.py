@@ -83,8 +83,9 @@ WRITES = [
     ("post", "/api/testimonials", {"name": "X", "message": "Y"}),
     ("put", "/api/testimonials/{testimonial}", {"name": "X"}),
     ("delete", "/api/testimonials/{testimonial}", None),
-    ("post", "/api/instructors", {"user_id": 1}),
+    ("post", "/api/instructors", {"name": "X"}),
     ("put", "/api/instructors/{instructor}", {"bio": "X"}),
+    ("delete", "/api/instructors/{instructor}", None),
 ]
 
 
@@ -194,18 +195,20 @@ def test_staff_add_edit_and_delete_testimonials(api_client, staff):
 def test_staff_add_and_edit_instructors(api_client, staff, member):
     api_client.force_authenticate(staff)
     created = api_client.post(
-        "/api/instructors", {"user_id": member.pk, "bio": "Danseuse", "specialties": "Cabaret"}, format="json"
+        "/api/instructors",
+        {"name": "Emma Petit", "user_id": member.pk, "bio": "Danseuse", "specialties": "Cabaret"},
+        format="json",
     )
     assert created.status_code == 201
-    assert created.json()["first_name"] == "Emma"
-    again = api_client.post("/api/instructors", {"user_id": member.pk}, format="json")
+    assert (created.json()["name"], created.json()["user_email"]) == ("Emma Petit", member.email)
+    again = api_client.post("/api/instructors", {"name": "Emma P.", "user_id": member.pk}, format="json")
     assert again.status_code == 409  # issue 17: a conflict with an existing instructor, no longer a plain 400
     assert again.json()["errors"]["user_id"] == [MSG_INSTRUCTOR_EXISTS]
     edited = api_client.put(
         f"/api/instructors/{created.json()['id']}", {"bio": "Danseuse et chorégraphe"}, format="json"
     )
     assert edited.json()["bio"] == "Danseuse et chorégraphe"
-    missing = api_client.post("/api/instructors", {"user_id": 999999}, format="json")
+    missing = api_client.post("/api/instructors", {"name": "Personne", "user_id": 999999}, format="json")
     assert "user_id" in missing.json()["errors"]
 
 
@@ -272,14 +275,14 @@ def test_a_tariff_for_an_unknown_course_or_an_instructor_for_an_unknown_user_is_
         "/api/tarifs", {"title": "Carte", "price": "10", "type": "cours", "course_id": 999999}, format="json"
     )
     assert response.status_code == 404 and response.json()["error"] == MSG_COURSE_NOT_FOUND
-    response = api_client.post("/api/instructors", {"user_id": 999999}, format="json")
+    response = api_client.post("/api/instructors", {"name": "Personne", "user_id": 999999}, format="json")
     assert response.status_code == 404 and response.json()["errors"]["user_id"] == [services.MSG_USER_NOT_FOUND]
     assert not Tariff.objects.exists()
 
 
 def test_giving_an_instructor_the_user_of_another_is_a_conflict(api_client, staff, member):
-    first = services.instructor_create(user=member)
-    second = services.instructor_create(user=staff)
+    first = services.instructor_create(name="Emma", user=member)
+    second = services.instructor_create(name="Sophie", user=staff)
     api_client.force_authenticate(staff)
     response = api_client.put(f"/api/instructors/{second.pk}", {"user_id": member.pk}, format="json")
     assert response.status_code == 409

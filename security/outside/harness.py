@@ -233,6 +233,19 @@ class Studio:
     def tariff(self, title: str) -> dict:
         return next(t for t in self.tariffs if t["title"] == title)
 
+    def instructor_id(self) -> int:
+        """The attacks' instructor (issue 20: sessions name one of the instructors list), created once."""
+        if getattr(self, "_instructor_id", None) is None:
+            found = [i for i in self.admin.get("/api/instructors").json() if i["name"] == "Attaque"]
+            if found:
+                self._instructor_id = found[0]["id"]
+            else:
+                r = self.admin.post("/api/instructors", {"name": "Attaque"})
+                if r.status_code != 201:
+                    raise RuntimeError(f"instructor create: {short(r)}")
+                self._instructor_id = r.json()["id"]
+        return self._instructor_id
+
     def new_session(self, *, seats: int = 10, price: str = "25.00") -> int:
         """A session of its own for each attack, 10+ days ahead (cancellable), 25.00 a seat."""
         self._slot += 1
@@ -243,7 +256,7 @@ class Studio:
             {
                 "course_id": str(self.course_id),
                 "date": start,
-                "instructor": "Attaque",
+                "instructor_id": str(self.instructor_id()),
                 "max_attendees": str(seats),
                 "price_per_participant": price,
             },

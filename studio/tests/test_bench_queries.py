@@ -17,7 +17,7 @@ from accounts.models import User
 from accounts.tests.factories import StaffFactory, UserFactory
 from bookings.models import Pass, PassKind, PassOrigin, Reservation, ReservationStatus
 from courses.models import CourseSession
-from courses.tests.factories import CourseFactory
+from courses.tests.factories import CourseFactory, instructor_named
 from messaging.models import ContactMessage
 from payments.models import PaymentOrder, PaymentStatus
 
@@ -72,13 +72,14 @@ def grow(member, *, sessions: int, members: int, reservations: int, history: int
     )
     people = list(User.objects.filter(email__startswith=f"{tag}-").values_list("pk", flat=True))
     start = now - timedelta(days=60)
+    instructor = instructor_named("Camille Laurent")
     CourseSession.objects.bulk_create(
         [
             CourseSession(
                 course=courses[i % 3],
                 start=start + timedelta(hours=7 * i),
                 end=start + timedelta(hours=7 * i, minutes=75),
-                instructor="Camille Laurent",
+                instructor=instructor,
                 max_attendees=20,
                 details=tag,
             )

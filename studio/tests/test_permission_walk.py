@@ -159,11 +159,12 @@ ORDER = {
     "date": "2026-03-01",
     "time": "18:00",
 }
-SESSION = {"date": "2030-01-15 19:30:00", "instructor": "Léa", "level": "", "max_attendees": 10}
+SESSION = {"date": "2030-01-15 19:30:00", "level": "", "max_attendees": 10}
 
 
 def _session_payload():
-    return {**SESSION, "course_id": course_factories.CourseFactory().pk}
+    instructor = course_factories.InstructorFactory()
+    return {**SESSION, "course_id": course_factories.CourseFactory().pk, "instructor_id": instructor.pk}
 
 
 # name: (method, path builder, payload builder or None, format). Builders run inside the test's database.
@@ -220,7 +221,18 @@ EXPLICIT = {
         None,
         None,
     ),
-    "instructors create": ("POST", lambda: "/api/instructors", lambda: {"user_id": UserFactory().pk}, "json"),
+    "instructors create": (
+        "POST",
+        lambda: "/api/instructors",
+        lambda: {"name": f"Prof {uuid.uuid4().hex[:8]}", "user_id": UserFactory().pk},
+        "json",
+    ),
+    "instructors delete": (
+        "DELETE",
+        lambda: f"/api/instructors/{course_factories.InstructorFactory().pk}",
+        None,
+        None,
+    ),
     "instructors edit": (
         "PUT",
         lambda: f"/api/instructors/{course_factories.InstructorFactory().pk}",

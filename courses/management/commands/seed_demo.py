@@ -89,16 +89,25 @@ def seed_catalogue(today=None):
         )
         courses[data["key"]] = (course, data)
 
+    instructors = {}
     for data in INSTRUCTORS:
         user = User.objects.filter(email=data["email"]).first()
         if user is None:
-            user = User(email=data["email"], role=Role.USER, email_confirmed_at=timezone.now())
+            user = User(email=data["email"], role=Role.INSTRUCTOR, email_confirmed_at=timezone.now())
             user.set_unusable_password()
+        elif user.role == Role.USER:  # issue 20: the teachers' accounts see their own classes
+            user.role = Role.INSTRUCTOR
         user.first_name, user.last_name = data["first_name"], data["last_name"]
         user.save()
-        Instructor.objects.update_or_create(
-            user=user, defaults={"bio": data["bio"], "specialties": data["specialties"]}
+        name = f"{data['first_name']} {data['last_name']}"
+        instructor = (
+            Instructor.objects.filter(user=user).first() or Instructor.objects.filter(name__iexact=name).first()
         )
+        instructor = instructor or Instructor(name=name)
+        instructor.name, instructor.user, instructor.active = name, user, True
+        instructor.bio, instructor.specialties = data["bio"], data["specialties"]
+        instructor.save()
+        instructors[name] = instructor
 
     for position, data in enumerate(TARIFFS):
         course_key = data.get("course_key")
@@ -137,7 +146,7 @@ def seed_catalogue(today=None):
                 start=start,
                 defaults={
                     "end": start + timedelta(minutes=data["duration"]),
-                    "instructor": data["instructor"],
+                    "instructor": instructors[data["instructor"]],
                     "level": data["level"],
                     "max_attendees": 10,
                 },

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import Role, User
 from bookings.models import Pass, PassKind, PassOrigin, Reservation, ReservationStatus
-from courses.models import Course, CourseSession
+from courses.models import Course, CourseSession, Instructor
 from payments.models import PaymentOrder, PaymentStatus
 from project.bench_activity import seed_activity
 
@@ -64,6 +64,8 @@ class Command(BaseCommand):
         tz = timezone.get_current_timezone()
         existing_sessions = CourseSession.objects.filter(details="bench").count()
         new_sessions = []
+        instructor = Instructor.objects.filter(name__iexact="Camille Laurent").first()
+        instructor = instructor or Instructor.objects.create(name="Camille Laurent")
         for i in range(existing_sessions, sessions):
             day = start_day + timedelta(days=(i * 365) // sessions)
             start = timezone.make_aware(datetime.combine(day, time(9 + (i % 12), 0)), tz)
@@ -73,7 +75,7 @@ class Command(BaseCommand):
                     course=course,
                     start=start,
                     end=start + timedelta(minutes=75),
-                    instructor="Camille Laurent",
+                    instructor=instructor,
                     max_attendees=20,
                     details="bench",
                     price_per_participant=Decimal("25.00"),

@@ -37,14 +37,14 @@ describe("SPEC.md 8 admin messages", () => {
 
 describe("SPEC.md 5 admin form rules", () => {
   it("session: course, date-time and instructor required, places at least 1", () => {
-    const invalid = validateSession({ course_id: "", date: "", instructor: " ", max_attendees: "0" });
+    const invalid = validateSession({ course_id: "", date: "", instructor_id: "", max_attendees: "0" });
     expect(invalid.errors).toEqual({
       course_id: M.MSG_FIELD_REQUIRED,
       date: M.MSG_FIELD_REQUIRED,
-      instructor: M.MSG_FIELD_REQUIRED,
+      instructor_id: M.MSG_FIELD_REQUIRED,
       max_attendees: M.MSG_SESSION_PLACES_MIN,
     });
-    expect(validateSession({ course_id: "1", date: "2026-03-01T18:00", instructor: "Léa", max_attendees: "10", level: "" })).toBeNull();
+    expect(validateSession({ course_id: "1", date: "2026-03-01T18:00", instructor_id: "7", max_attendees: "10", level: "" })).toBeNull();
   });
 
   it("tarif: title, price as a number and type required", () => {

@@ -17,6 +17,7 @@ export const ROLE_OPTIONS = [
   { value: "user", label: "Membre" },
   { value: "supervisor", label: "Superviseur" },
   { value: "admin", label: "Administrateur" },
+  { value: "instructor", label: "Professeur" },
 ];
 
 export const MEDIA_TYPE_OPTIONS = [

@@ -30,7 +30,7 @@ function result(errors, message = MSG_FORM_INVALID) {
 }
 
 export function validateSession(values) {
-  const errors = required(values, ["course_id", "date", "instructor"]);
+  const errors = required(values, ["course_id", "date", "instructor_id"]);
   const places = Number(values.max_attendees);
   if (!blank(values.max_attendees) && (!Number.isInteger(places) || places < 1)) {
     errors.max_attendees = MSG_SESSION_PLACES_MIN;
@@ -55,7 +55,7 @@ export function validateTestimonial(values) {
 }
 
 export function validateInstructor(values) {
-  return result(required(values, ["user_id"]));
+  return result(required(values, ["name"]));
 }
 
 export function validateUser(values) {

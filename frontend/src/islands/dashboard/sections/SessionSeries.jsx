@@ -3,10 +3,11 @@
 import { useState } from "react";
 import { api, errorMessage } from "../../../components/api.js";
 import Modal from "../../../components/Modal.jsx";
+import { INSTRUCTOR_LABEL, instructorChoices } from "./sessionInstructor.js";
 
 export const MSG_SERIES_FAILED = "La série n'a pas pu être créée. Veuillez réessayer.";
 export const WEEKDAYS = ["Lundi", "Mardi", "Mercredi", "Jeudi", "Vendredi", "Samedi", "Dimanche"];
-const EMPTY = { course_id: "", weekdays: [], time: "18:30", duration: "60", instructor: "", max_attendees: "10", price_per_participant: "", starts_on: "", ends_on: "" };
+const EMPTY = { course_id: "", weekdays: [], time: "18:30", duration: "60", instructor_id: "", max_attendees: "10", price_per_participant: "", starts_on: "", ends_on: "" };
 
 export function seriesPayload(values, preview) {
   const body = {
@@ -14,7 +15,7 @@ export function seriesPayload(values, preview) {
     weekdays: [...values.weekdays].sort(),
     time: values.time,
     duration: values.duration ? Number(values.duration) : null,
-    instructor: values.instructor.trim(),
+    instructor_id: values.instructor_id ? Number(values.instructor_id) : null,
     max_attendees: Number(values.max_attendees || 10),
     starts_on: values.starts_on,
     ends_on: values.ends_on,
@@ -24,7 +25,7 @@ export function seriesPayload(values, preview) {
   return body;
 }
 
-export function SeriesForm({ courses = [], onCreated }) {
+export function SeriesForm({ courses = [], instructors = [], onCreated }) {
   const [values, setValues] = useState(EMPTY);
   const [plan, setPlan] = useState(null);
   const [error, setError] = useState("");
@@ -74,8 +75,15 @@ export function SeriesForm({ courses = [], onCreated }) {
       <input id="series-time" type="time" value={values.time} onChange={set("time")} />
       <label htmlFor="series-duration">Durée (minutes)</label>
       <input id="series-duration" type="number" min="15" max="600" value={values.duration} onChange={set("duration")} />
-      <label htmlFor="series-instructor">Professeur</label>
-      <input id="series-instructor" value={values.instructor} onChange={set("instructor")} />
+      <label htmlFor="series-instructor">{INSTRUCTOR_LABEL}</label>
+      <select id="series-instructor" value={values.instructor_id} onChange={set("instructor_id")}>
+        <option value="">— Choisir —</option>
+        {instructorChoices(instructors).map((i) => (
+          <option key={i.value} value={i.value}>
+            {i.label}
+          </option>
+        ))}
+      </select>
       <label htmlFor="series-places">Places</label>
       <input id="series-places" type="number" min="1" value={values.max_attendees} onChange={set("max_attendees")} />
       <label htmlFor="series-price">Prix par participant (€, facultatif)</label>
@@ -133,7 +141,7 @@ export function SeriesButton({ ctx }) {
       </button>
       {open && (
         <Modal open title="Série hebdomadaire de séances" onClose={() => setOpen(false)}>
-          <SeriesForm courses={ctx.options.courses || []} onCreated={() => ctx.reload?.()} />
+          <SeriesForm courses={ctx.options.courses || []} instructors={ctx.options.instructors || []} onCreated={() => ctx.reload?.()} />
         </Modal>
       )}
     </div>

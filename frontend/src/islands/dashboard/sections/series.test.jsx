@@ -19,8 +19,8 @@ const PLAN = {
 
 describe("dashboard weekly series (issue 20)", () => {
   it("sends what the API expects", () => {
-    const values = { course_id: "3", weekdays: [3, 0], time: "18:30", duration: "75", instructor: " Camille ", max_attendees: "8", price_per_participant: "22,50", starts_on: "2026-05-04", ends_on: "2026-05-15" };
-    expect(seriesPayload(values, true)).toEqual({ course_id: 3, weekdays: [0, 3], time: "18:30", duration: 75, instructor: "Camille", max_attendees: 8, price_per_participant: "22.50", starts_on: "2026-05-04", ends_on: "2026-05-15", preview: true });
+    const values = { course_id: "3", weekdays: [3, 0], time: "18:30", duration: "75", instructor_id: "7", max_attendees: "8", price_per_participant: "22,50", starts_on: "2026-05-04", ends_on: "2026-05-15" };
+    expect(seriesPayload(values, true)).toEqual({ course_id: 3, weekdays: [0, 3], time: "18:30", duration: 75, instructor_id: 7, max_attendees: 8, price_per_participant: "22.50", starts_on: "2026-05-04", ends_on: "2026-05-15", preview: true });
   });
 
   it("previews the dates and the skipped holidays, then creates the series", async () => {
@@ -30,12 +30,21 @@ describe("dashboard weekly series (issue 20)", () => {
     });
     vi.stubGlobal("fetch", fetchMock);
     const onCreated = vi.fn();
-    render(<SeriesForm courses={[{ value: "3", label: "Pole Débutant" }]} onCreated={onCreated} />);
+    const instructors = [
+      { value: "7", label: "Camille Laurent", active: true },
+      { value: "8", label: "Ancienne Prof", active: false },
+    ];
+    render(<SeriesForm courses={[{ value: "3", label: "Pole Débutant" }]} instructors={instructors} onCreated={onCreated} />);
     expect(screen.getByRole("button", { name: "Créer la série" }).disabled).toBe(true);
     fireEvent.change(screen.getByLabelText("Cours"), { target: { value: "3" } });
+    // Issue 20: the instructor is chosen from the list (the inactive ones are not offered).
+    const select = screen.getByLabelText("Professeur");
+    expect([...select.options].map((o) => o.textContent)).toEqual(["— Choisir —", "Camille Laurent"]);
+    fireEvent.change(select, { target: { value: "7" } });
     fireEvent.click(screen.getByLabelText("Jeudi"));
     fireEvent.click(screen.getByRole("button", { name: "Prévisualiser" }));
     await waitFor(() => expect(screen.getByText("jeudi 14/05/2026 — Jour férié : Ascension")).toBeTruthy());
+    expect(JSON.parse(fetchMock.mock.calls[0][1].body).instructor_id).toBe(7);
     expect(screen.getByText("jeudi 07/05/2026 18:30")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Créer la série" }));
     await waitFor(() => expect(onCreated).toHaveBeenCalledWith("1 séance(s) créée(s), 1 date(s) sautée(s)."));

@@ -1,0 +1,9 @@
+/* Issue 20: an instructor's attendance sheet for one of their classes, the dashboard's sheet on a page of its own. */
+import { mountIsland } from "../../components/mount.jsx";
+import { AttendanceSheet } from "../dashboard/sections/Attendance.jsx";
+
+function InstructorAttendance({ sessionId }) {
+  return <AttendanceSheet sessionId={sessionId} />;
+}
+
+mountIsland("instructor-attendance", InstructorAttendance);
