@@ -18,6 +18,7 @@ import { AttendanceButton } from "./Attendance.jsx";
 import { ClassCancelActions, sessionStatusLabel } from "./CancelClass.jsx";
 import { SessionFilters, filterParams } from "./SessionFilters.jsx";
 import { SeriesButton } from "./SessionSeries.jsx";
+import { instructorField, instructorFormValue, instructorPayload, instructorsSource } from "./sessionInstructor.js";
 import { WaitlistButton } from "./SessionWaitlist.jsx";
 import { filtersShowing, focusQuery, listStateFromSearch, writeListStateToAddress } from "./sessionListState.js";
 import { followingField, followingRefusal, submitToFollowing } from "./seriesFollowing.js";
@@ -101,6 +102,7 @@ export const sessionsConfig = {
   defaultOrdering: "date",
   options: {
     courses: { endpoint: "/api/courses", error: MSG_COURSES_LOAD, map: (rows) => rows.map((c) => ({ value: String(c.id), label: c.title })) },
+    instructors: instructorsSource,
   },
   columns: [
     { key: "date", label: "Date", sort: "date", render: (row) => formatDateTime(row.date) },
@@ -121,17 +123,17 @@ export const sessionsConfig = {
   fields: ({ options, mode, row }) => [
     { name: "course_id", label: "Cours", type: "select", required: true, options: options.courses || [] },
     { name: "date", label: "Date et heure", type: "datetime-local", required: true },
-    { name: "instructor", label: "Professeur", required: true },
+    instructorField(options, row),
     { name: "level", label: "Niveau (facultatif)", type: "select", options: LEVEL_OPTIONS },
     { name: "max_attendees", label: "Places", type: "number", min: 1, step: 1, required: true },
     { name: "details", label: "Détails", type: "textarea" },
     followingField(mode, row),
   ].filter(Boolean),
-  emptyValues: () => ({ course_id: "", date: "", instructor: "", level: "", max_attendees: String(SESSION_DEFAULT_PLACES), details: "" }),
+  emptyValues: () => ({ course_id: "", date: "", instructor_id: "", level: "", max_attendees: String(SESSION_DEFAULT_PLACES), details: "" }),
   toForm: (row) => ({
     course_id: String(row.course_id ?? ""),
     date: toInputDateTime(row.date),
-    instructor: row.instructor || "",
+    instructor_id: instructorFormValue(row),
     level: row.level || "",
     max_attendees: String(row.max_attendees ?? SESSION_DEFAULT_PLACES),
     details: row.details || "",
@@ -143,7 +145,7 @@ export const sessionsConfig = {
   toPayload: (values) => ({
     course_id: Number(values.course_id),
     date: toApiDateTime(values.date),
-    instructor: values.instructor.trim(),
+    instructor_id: instructorPayload(values),
     level: values.level,
     max_attendees: Number(values.max_attendees || SESSION_DEFAULT_PLACES),
     details: values.details,
