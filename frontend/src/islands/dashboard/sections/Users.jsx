@@ -4,6 +4,7 @@
 import { MSG_EMAIL_CHANGE_CONFIRMED_BY_LINK, MSG_EMAIL_STAFF_ADMIN_ONLY, MSG_ROLE_ADMIN_ONLY, MSG_SAVE, MSG_USER_DELETE, MSG_USERS_LOAD } from "../messages.js";
 import { ROLE_OPTIONS, roleLabel } from "../options.js";
 import ResourceSection from "../ResourceSection.jsx";
+import MemberDataActions from "./MemberData.jsx";
 import { validateUser } from "../validation.js";
 
 const USER_FIELDS = ["first_name", "last_name", "email", "phone", "address", "postal_code", "city", "country"];
@@ -40,6 +41,8 @@ export const usersConfig = {
     // Issue 20 (DECISIONS.md 38): the absences marked at the studio door, on the member's record.
     { key: "no_shows", label: "Absences", render: noShowsLabel },
   ],
+  // Issue 23: a member's data (JSON) and the deletion of their account on their request.
+  rowActions: (row, ctx) => <MemberDataActions row={row} onDone={() => ctx.reload()} />,
   fields: ({ user, row }) => [
     { name: "first_name", label: "Prénom", required: true },
     { name: "last_name", label: "Nom", required: true },
