@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MSG_DEPOSIT_SUCCESS } from "../../components/payment/messages.js";
-import RequestDeposit, { MSG_DEPOSIT_INTRO } from "./RequestDeposit.jsx";
+import RequestDeposit, { MSG_DEPOSIT_INTRO, MSG_REFRESH } from "./RequestDeposit.jsx";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 
@@ -42,6 +42,7 @@ describe("RequestDeposit", () => {
     expect(calls[0]).toEqual({ url: "/api/paypal/deposit-order", body: { kind: "party", request_id: 4, amount: "50.00" } });
     expect(calls.map((c) => c.url)).toEqual(["/api/paypal/deposit-order", "/api/paypal/simulator/approve", "/api/paypal/capture-payment"]);
     expect(screen.getByRole("status").textContent).toBe(MSG_DEPOSIT_SUCCESS);
+    expect(screen.getByRole("link", { name: MSG_REFRESH })).toBeTruthy();
     expect(MSG_DEPOSIT_SUCCESS).toBe("Acompte payé ! Un email de confirmation avec votre reçu vous a été envoyé.");
   });
 });
