@@ -79,7 +79,7 @@ class PayPalApprovedInput(serializers.Serializer):
 
 class ProofInput(serializers.Serializer):
     file = UploadField(
-        required=False,
+        error_messages={key: MSG_PROOF_MISSING for key in ("required", "null", "invalid", "no_name", "empty")},
         help_text="Carte étudiante ou attestation France Travail : photo ou scan JPEG, PNG, GIF ou WebP.",
     )
 
