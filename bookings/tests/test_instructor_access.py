@@ -7,12 +7,14 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Role
+from accounts.services import MSG_STAFF_EDIT_FORBIDDEN
 from accounts.tests.factories import UserFactory
 from bookings.apis.instructor import MSG_NOT_AN_INSTRUCTOR
 from bookings.models import Attendance, AttendanceStatus
 from bookings.services.attendance import MSG_ATTENDANCE_SAVED
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory, InstructorFactory
+from studio.api import MSG_FORBIDDEN
 
 MINE = "/api/instructor/sessions"
 
@@ -105,7 +107,19 @@ def test_a_member_linked_to_an_instructor_record_without_the_role_is_refused(api
     session = soon(record, "Pole")
     api_client.force_authenticate(member)
     assert api_client.get(MINE).status_code == 403
-    assert api_client.get(sheet(session.pk)).status_code == 403
+    refused = api_client.get(sheet(session.pk))
+    assert refused.status_code == 403
+    assert refused.json()["error"] == MSG_FORBIDDEN  # the API's one French refusal for a role that cannot
+
+
+def test_only_an_admin_edits_or_deletes_an_instructor_account(api_client, supervisor, staff, lea):
+    api_client.force_authenticate(supervisor)
+    edit = api_client.put(f"/api/users/{lea.user_id}", {"first_name": "Lé"}, format="json")
+    assert edit.status_code == 403
+    delete = api_client.delete(f"/api/users/{lea.user_id}")
+    assert delete.status_code == 403 and delete.json()["error"] == MSG_STAFF_EDIT_FORBIDDEN
+    api_client.force_authenticate(staff)
+    assert api_client.put(f"/api/users/{lea.user_id}", {"first_name": "Lé"}, format="json").status_code == 200
 
 
 def test_an_instructor_account_does_not_reach_the_back_office(api_client, lea):

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import ResourceSection from "../ResourceSection.jsx";
-import { instructorsConfig } from "./Instructors.jsx";
+import { MSG_INSTRUCTOR_ADDED, instructorsConfig } from "./Instructors.jsx";
 import { instructorChoices, instructorField, instructorsSource } from "./sessionInstructor.js";
 import { sessionsConfig } from "./Sessions.jsx";
 
@@ -59,5 +59,6 @@ describe("dashboard instructors section (issue 20)", () => {
     await waitFor(() => expect(calls.some(([, method]) => method === "POST")).toBe(true));
     const [, , body] = calls.find(([, method]) => method === "POST");
     expect(JSON.parse(body)).toEqual({ name: "Léa Garnier", user_id: 3, active: true, specialties: "", bio: "" });
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe(MSG_INSTRUCTOR_ADDED));
   });
 });
