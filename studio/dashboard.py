@@ -19,7 +19,7 @@ def dashboard_props(user) -> dict:
 
 
 @staff_required_page
-def dashboard(request, section="users"):
+def dashboard(request, section="overview"):
     return render(
         request,
         "dashboard/dashboard.html",

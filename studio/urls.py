@@ -13,6 +13,7 @@ DASHBOARD_SECTIONS = (
     "|reservations|rentals|parties|passes|emails"
     "|subscriptions"  # issue 19
     "|exports"  # issue 20
+    "|overview"  # issue 22
 )
 
 api_urlpatterns = [

@@ -7,14 +7,19 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from django.utils import timezone
-
 from accounts.tests.factories import UserFactory
 from bookings.models import Pass, PassKind, PassOrigin, Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession, Tariff
 from courses.tests.factories import CourseFactory, CourseSessionFactory
-from payments.models import ChargeStatus, PaymentOrder, PaymentStatus, SubscriptionCharge
+from payments.models import (
+    ChargeStatus,
+    PaymentOrder,
+    PaymentStatus,
+    Subscription,
+    SubscriptionCharge,
+    SubscriptionStatus,
+)
 from project.bench_activity import seed_activity
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -27,11 +32,12 @@ def paris(day: date, hour: int, minute: int = 0) -> datetime:
 
 
 def build_studio(
-    *, sessions: int = 150, members: int = 40, reservations: int = 400, seed: int = 22, tag: str = ""
+    *, sessions: int = 150, members: int = 40, reservations: int = 400, seed: int = 22, tag: str = "", now=NOW
 ) -> dict:
-    """Call under freeze_time(NOW); a second studio in the same test takes another `tag`."""
+    """Call under freeze_time(NOW) (or with the real `now`, for the browser tests); a second studio in the same test
+    takes another `tag`."""
     rng = random.Random(seed)
-    today = NOW.date()
+    today = now.astimezone(PARIS).date()
     Tariff.objects.create(
         title="Carte 10 cours", price=Decimal("190.00"), pass_credits=10, pass_validity_months=6, position=1
     )
@@ -79,14 +85,14 @@ def build_studio(
         member_ids=[u.pk for u in people],
         session_ids=[s.pk for s in created],
         rng=rng,
-        now=timezone.now(),
+        now=now,
         mark=f"BENCH-ACT{tag}",
     )
-    edges = _edges(people, courses, today, tag)
+    edges = _edges(people, courses, today, tag, now)
     return {"members": people, "sessions": created, "activity": activity, **edges}
 
 
-def _edges(people, courses, today, tag: str) -> dict:
+def _edges(people, courses, today, tag: str, now) -> dict:
     """Rows on the boundaries: each belongs to exactly one Paris day, whatever UTC says."""
     member = people[0]
     monday = today - timedelta(days=today.weekday())
@@ -181,14 +187,15 @@ def _edges(people, courses, today, tag: str) -> dict:
         course=courses[1], start=paris(today + timedelta(days=3), 18), end=paris(today + timedelta(days=3), 19)
     )
     ReservationFactory(
-        session=later, user=people[7], status=ReservationStatus.HELD, hold_expires_at=NOW - timedelta(minutes=1)
+        session=later, user=people[7], status=ReservationStatus.HELD, hold_expires_at=now - timedelta(minutes=1)
     )
     # A cancelled class yesterday.
     gone = CourseSessionFactory(
         course=courses[2], start=paris(today - timedelta(days=1), 10), end=paris(today - timedelta(days=1), 11)
     )
     CourseSession.objects.filter(pk=gone.pk).update(status="cancelled")
-    # An unpaid period due today and one due in a week (not yet due: nothing to chase).
+    # A period refused today (the subscription is then unpaid, DECISIONS.md 25) and one due in a week (not yet due:
+    # nothing to chase).
     charge = SubscriptionCharge.objects.filter(status=ChargeStatus.PAID, period__gt=1).order_by("pk").first()
     if charge is not None:
         SubscriptionCharge.objects.create(
@@ -196,7 +203,8 @@ def _edges(people, courses, today, tag: str) -> dict:
             period=13 + 2 * bool(tag),
             due_on=today,
             amount=Decimal("55.00"),
-            status=ChargeStatus.DUE,
+            status=ChargeStatus.FAILED,
+            attempts=1,
         )
         SubscriptionCharge.objects.create(
             subscription=charge.subscription,
@@ -205,4 +213,5 @@ def _edges(people, courses, today, tag: str) -> dict:
             amount=Decimal("55.00"),
             status=ChargeStatus.DUE,
         )
+        Subscription.objects.filter(pk=charge.subscription_id).update(status=SubscriptionStatus.UNPAID)
     return {"desk_order": desk, "full_session": full}

@@ -8,6 +8,7 @@ import pytest
 from studio.dashboard import PAGE_TITLE
 
 SECTIONS = [
+    "overview",  # issue 22
     "users",
     "courses",
     "testimonials",

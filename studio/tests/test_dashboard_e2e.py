@@ -308,7 +308,7 @@ def test_every_section_loads_from_the_sidebar_and_the_back_button_works(page, li
     login_as(staff)
     page.goto(live_server.url + "/admin/dashboard")
     main = page.locator(".dash-main")
-    expect(main.get_by_role("heading", level=2)).to_have_text("Utilisateurs")  # users by default
+    expect(main.get_by_role("heading", level=2)).to_have_text("Vue d'ensemble")  # the owner's numbers by default
     sidebar = page.get_by_role("navigation", name="Rubriques du tableau de bord")
     expect(sidebar.get_by_role("link", name=re.compile("Messages de contact")).locator(".badge")).to_have_text("1")
     for key, title in SECTIONS.items():

@@ -132,10 +132,11 @@ describe("helpers", () => {
     expect(fieldErrors({ data: null })).toEqual({});
   });
 
-  it("maps the address to a section, users by default", () => {
-    expect(sectionFromPath("/admin/dashboard")).toBe("users");
+  it("maps the address to a section, the overview by default (issue 22)", () => {
+    expect(sectionFromPath("/admin/dashboard")).toBe("overview");
     expect(sectionFromPath("/admin/sessions")).toBe("sessions");
-    expect(sectionFromPath("/admin/nope")).toBe("users");
+    expect(sectionFromPath("/admin/nope")).toBe("overview");
+    expect(SECTIONS[0]).toMatchObject({ key: "overview", label: "Vue d'ensemble" });
     expect(SECTIONS.map((s) => s.key)).toEqual(
       expect.arrayContaining(["users", "courses", "testimonials", "instructors", "contact-messages", "sessions", "slider", "tarifs", "media", "slideshow", "orders"])
     );
@@ -153,12 +154,12 @@ describe("Dashboard", () => {
     window.history.replaceState({}, "", "/admin/dashboard");
     const { default: Dashboard } = await import("./Dashboard.jsx");
     render(<Dashboard user={{ id: 1, role: "supervisor" }} />);
-    expect(await screen.findByRole("heading", { name: "Utilisateurs" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "Vue d'ensemble" })).toBeTruthy();
     fireEvent.click(screen.getByRole("link", { name: "Sessions" }));
     expect(window.location.pathname).toBe("/admin/sessions");
     expect(await screen.findByRole("heading", { name: "Sessions de cours" })).toBeTruthy();
     window.history.back();
     await waitFor(() => expect(window.location.pathname).toBe("/admin/dashboard"));
-    expect(await screen.findByRole("heading", { name: "Utilisateurs" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "Vue d'ensemble" })).toBeTruthy();
   });
 });
