@@ -19,10 +19,12 @@ per-process memory cache would keep serving a row another worker changed. Entrie
 """
 
 import time
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
+from django.db import transaction
 
 VERSION_KEY = "member:{id}:version"
 ENTRY_KEY = "member:{id}:{name}"
@@ -51,15 +53,22 @@ def cached_per_member(name: str, member_id, builder):
     return value
 
 
-def bump_member(member_id) -> None:
-    """Every value cached for this member is rebuilt at its next read."""
-    if member_id is None:
-        return
-    key = VERSION_KEY.format(id=member_id)
+def _bump(key: str) -> None:
     try:
         cache.incr(key)
     except ValueError:  # no version yet (or evicted): nothing cached under one
         cache.add(key, time.time_ns() // 1000, timeout=None)
+
+
+def bump_member(member_id) -> None:
+    """Every value cached for this member is rebuilt at its next read. Bumped at once and again when the current
+    transaction commits: another request may read the row between the change and its commit (it still sees the old
+    row, under the version bumped at once), and the second bump makes that entry unusable."""
+    if member_id is None:
+        return
+    key = VERSION_KEY.format(id=member_id)
+    _bump(key)
+    transaction.on_commit(partial(_bump, key))
 
 
 def bump_saved_user(sender, instance, **_kwargs) -> None:

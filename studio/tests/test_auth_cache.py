@@ -2,14 +2,14 @@
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from accounts import services
 from accounts.models import Role
 from accounts.tests.factories import UserFactory
-from studio.auth_cache import bump_member, cached_per_member
+from studio.auth_cache import CachedModelBackend, bump_member, cached_per_member
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +98,17 @@ def test_a_value_built_before_a_bump_is_never_served_after_it():
     assert cached_per_member("thing", 7, build_then_change) == "old"
     assert cached_per_member("thing", 7, lambda: "new") == "new"
     assert cached_per_member("thing", 7, lambda: pytest.fail("rebuilt although current")) == "new"
+
+
+def test_a_read_between_a_change_and_its_commit_is_not_served_after_the_commit():
+    """Another worker reading the row before the transaction commits still gets the old row; the bump at commit
+    makes what it cached unusable."""
+    member = UserFactory()
+    old_row = CachedModelBackend().get_user(member.pk)
+    with transaction.atomic():
+        member.role = Role.ADMIN
+        member.save(update_fields=["role"])
+        # What another connection would cache now: the committed (old) row, under the version already bumped.
+        cached_per_member("user", member.pk, lambda: old_row)
+        assert CachedModelBackend().get_user(member.pk).role == Role.USER
+    assert CachedModelBackend().get_user(member.pk).role == Role.ADMIN
