@@ -11,6 +11,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.apis.outputs import MessageOutput
 from accounts.models import User
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
@@ -34,10 +35,6 @@ class AccountDeleteInput(serializers.Serializer):
         trim_whitespace=False,
         error_messages=dict.fromkeys(["required", "null", "blank", "invalid", "max_length"], MSG_PASSWORD_REQUIRED),
     )
-
-
-class MessageOutput(serializers.Serializer):
-    message = serializers.CharField()
 
 
 EXPORT_RESPONSE = OpenApiResponse(

@@ -208,6 +208,9 @@ SPECTACULAR_SETTINGS = {
         "SubscriptionChargeStatusEnum": "payments.models.ChargeStatus",  # issue 19
         "ReducedStatusEnum": "payments.models_subscriptions.ReducedStatus",  # issue 19
         "SubscriptionActionKindEnum": "payments.models_subscriptions.SubscriptionActionKind",  # issue 19
+        "InvoiceKindEnum": "invoices.models.InvoiceKind",  # issue 23
+        "PassKindEnum": "bookings.models.PassKind",  # the "kind" names of issue 23 collided
+        "RequestStatusEnum": "studio.quotes.RequestStatus",  # issue 23: EVJF/EVG and room-rental requests
     },
 }
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
