@@ -78,6 +78,7 @@ def test_numbers_follow_each_other_across_kinds_of_payment_and_restart_each_year
     assert tariff_invoice.total_amount == Decimal("380.00")
 
 
+@pytest.mark.database
 def test_a_payment_that_rolls_back_leaves_no_gap(api_client, member, card_tariff):
     order = pay_tariff(api_client, member, card_tariff)
     assert Invoice.objects.get().number == f"{YEAR}-000001"

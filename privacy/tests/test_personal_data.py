@@ -107,6 +107,7 @@ def a_month_of_classes(api_client, member):
 # --- export -----------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.database  # the scan and the queries run on PostgreSQL too
 def test_the_export_holds_everything_about_the_member_and_nothing_of_others(
     api_client, ophelie, other_member, django_assert_max_num_queries
 ):
@@ -184,6 +185,7 @@ def where_is(needle: str) -> list[str]:
     return found
 
 
+@pytest.mark.database  # the scan and the queries run on PostgreSQL too
 def test_deleting_the_account_erases_the_member_everywhere_frees_their_seats_and_keeps_the_books(
     api_client, client, ophelie, mailoutbox
 ):
