@@ -314,3 +314,17 @@ def test_staff_refunding_a_subscription_period_issues_its_credit_note(api_client
     assert (
         note.total_amount == Decimal("55.00") and note.subscription_charge_id == period_invoice.subscription_charge_id
     )
+
+
+def test_a_class_the_studio_cancels_refunds_the_card_payment_with_a_credit_note(api_client, member, make_reservation):
+    from bookings.services.class_cancellation import course_session_cancel
+
+    order = pay_reservation(api_client, member, make_reservation(member, participants=2))
+    course_session_cancel(session_id=order.reservation.session_id, reason="Professeure malade")
+    order.refresh_from_db()
+    assert order.status == PaymentStatus.REFUNDED
+    invoice = Invoice.objects.get(kind=InvoiceKind.INVOICE)
+    note = Invoice.objects.get(kind=InvoiceKind.CREDIT_NOTE)
+    assert note.credited_invoice == invoice and note.total_amount == Decimal("50.00")
+    assert note.reason.startswith(f"Le cours « {order.reservation.session.course.title} » du ")
+    assert note.reason.endswith("a été annulé par le studio.")
