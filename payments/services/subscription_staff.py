@@ -8,6 +8,7 @@ from datetime import date as date_type
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from bookings.services import pass_validity_set
@@ -96,8 +97,9 @@ def subscription_charge_retry(*, subscription_id: int, by, reason: str = "", tod
         raise SubscriptionError.of("subscription_not_found")
     if subscription.status not in LIVE_STATUSES:
         raise SubscriptionError.of("not_live")
+    # A refused period was due already; a period not attempted yet is retried only once its due date has come.
     charge = (
-        subscription.charges.filter(status__in=(ChargeStatus.FAILED, ChargeStatus.DUE), due_on__lte=today)
+        subscription.charges.filter(Q(status=ChargeStatus.FAILED) | Q(status=ChargeStatus.DUE, due_on__lte=today))
         .order_by("period")
         .first()
     )

@@ -48,24 +48,28 @@ export default function ReducedFields({ value, onChange, error, disabled = false
           Demandeur(se) d'emploi
         </label>
       </div>
-      <label>
-        <input
-          type="checkbox"
-          checked={value.confirmed}
-          onChange={(event) => set({ confirmed: event.target.checked })}
-          aria-invalid={Boolean(error) || undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          required
-        />{" "}
-        Je confirme être étudiant(e) ou demandeur(se) d'emploi (obligatoire)
-      </label>
+      <p>
+        <label>
+          <input
+            type="checkbox"
+            checked={value.confirmed}
+            onChange={(event) => set({ confirmed: event.target.checked })}
+            aria-invalid={Boolean(error) || undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+            required
+          />{" "}
+          Je confirme être étudiant(e) ou demandeur(se) d'emploi (obligatoire)
+        </label>
+      </p>
       {error && (
         <p className="form-error" id={`${id}-error`} role="alert">
           {error}
         </p>
       )}
-      <label htmlFor={`${id}-proof`}>Justificatif (facultatif) : photo ou scan JPEG, PNG, GIF ou WebP</label>
-      <input id={`${id}-proof`} type="file" accept="image/jpeg,image/png,image/gif,image/webp" onChange={upload} disabled={uploading} />
+      <div className="field">
+        <label htmlFor={`${id}-proof`}>Justificatif (facultatif) : photo ou scan JPEG, PNG, GIF ou WebP</label>
+        <input id={`${id}-proof`} type="file" accept="image/jpeg,image/png,image/gif,image/webp" onChange={upload} disabled={uploading} />
+      </div>
       {uploading && <p role="status">Envoi du justificatif…</p>}
       {value.proofId && !uploading && <p role="status">{`${MSG_PROOF_SENT} (${value.proofName})`}</p>}
       {proofError && (
