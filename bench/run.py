@@ -8,7 +8,8 @@ reachable): seed a large studio into a fresh database, serve it with gunicorn an
   ratio compares two measures taken under the same load);
 - run the booking flow (hold → create order → approve with the simulator → capture) with 10 and 50 members at once
   (BENCH_FLOW_SECONDS each), then check that the database agrees with what the clients saw;
-- time one login (and four at once).
+- time one login (and four at once);
+- time the owner's view (GET /api/dashboard/stats, a week and the year) at one connection (bench/stats_bench.py).
 Prints the tables and writes bench/results/bench-<time>.json.
 """
 
@@ -25,6 +26,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import stats_bench  # noqa: E402
 from flow import booking_rush, login_times  # noqa: E402
 from server import PY, ROOT, gunicorn, prepare, production_env  # noqa: E402
 
@@ -37,6 +39,7 @@ DATABASES = os.environ.get("BENCH_DATABASES", "sqlite,postgres").split(",")
 FLOW_SECONDS = float(os.environ.get("BENCH_FLOW_SECONDS", "5" if QUICK else "10"))
 FLOW_MEMBERS = [int(c) for c in os.environ.get("BENCH_FLOW_MEMBERS", "10,50").split(",") if c]
 PG_ADMIN_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
+PG_DATABASE = os.environ.get("BENCH_PG_DB", "studio_bench")  # another name keeps two runs on one machine apart
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 ONLY = os.environ.get("BENCH_ONLY", "")  # a substring of the endpoint names to measure (development)
 LUA = """
@@ -205,7 +208,7 @@ def run_database(kind: str, lua: Path) -> dict | None:
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
     if kind == "postgres":
-        url = fresh_postgres("studio_bench")
+        url = fresh_postgres(PG_DATABASE)
         if url is None or not flush_redis(REDIS_URL):
             return None
         env["DATABASE_URL"] = url
@@ -224,7 +227,7 @@ def run_database(kind: str, lua: Path) -> dict | None:
         with psycopg.connect(env["DATABASE_URL"], autocommit=True) as conn:
             conn.execute("ANALYZE")
     cookies = shell(env, SESSIONS_CODE % {"staff": STAFF_EMAIL, "member": MEMBER_EMAIL, "rush": 300, "sessions": 150})
-    results, flows, login = [], [], {}
+    results, flows, login, stats, stats_queries = [], [], {}, [], {}
     ceiling_dir = ROOT / "staticfiles" / "bench"
     try:
         with gunicorn(env, workdir, "1") as (base, _server):
@@ -254,6 +257,10 @@ def run_database(kind: str, lua: Path) -> dict | None:
                     )
                     results.append(r)
                     print(f"  {name} @{connections}: {r['rps']:.0f} req/s ({r['ratio']:.2f})", flush=True)
+            if not ONLY or ONLY in "staff stats API":
+                # The owner's view (issue 22): one owner at a time, a week and the whole year.
+                stats = stats_bench.measure(base, targets(cookies)[-1][3], lua, wrk, DURATION)
+                stats_queries = stats_bench.query_counts(PY, ROOT, env)
             for members in FLOW_MEMBERS:
                 seen_path = workdir / f"seen-{members}.json"
                 flow = booking_rush(base, cookies, members=members, seconds=FLOW_SECONDS, seen_path=seen_path)
@@ -269,7 +276,15 @@ def run_database(kind: str, lua: Path) -> dict | None:
     finally:
         shutil.rmtree(ceiling_dir, ignore_errors=True)
         shutil.rmtree(workdir, ignore_errors=True)
-    return {"database": kind, "label": label, "results": results, "booking_flow": flows, "login": login}
+    return {
+        "database": kind,
+        "label": label,
+        "results": results,
+        "booking_flow": flows,
+        "login": login,
+        "stats_api": stats,
+        "stats_queries": stats_queries,
+    }
 
 
 def print_tables(run: dict) -> None:
@@ -282,6 +297,7 @@ def print_tables(run: dict) -> None:
             f"| {r['name']} | {r['connections']} | {r['rps']:.0f} | {r['p50_ms']:.2f} | {r['p95_ms']:.2f} | "
             f"{r['ceiling_rps']:.0f} | {r['ratio']:.2f} | {goal} | {r['errors']} |"
         )
+    stats_bench.print_table(run.get("stats_api", []), run.get("stats_queries", {}))
     if run["booking_flow"]:
         steps = list(run["booking_flow"][0]["steps"])
         print(
