@@ -11,8 +11,8 @@ Charged once: a sale's id is recorded on the period it paid, chosen under the Su
 and the daily job reading the same sale at once record it once (and the (subscription, period) constraint holds).
 Lock order for PayPal subscriptions: PaymentOrder (the first sale, in payment_order_fulfil) → Subscription →
 SubscriptionCharge; PayPal's subscriptions never go through the simulator's charge path (SubscriptionCharge first).
-Provider calls run outside transactions, bounded by the provider's time budget; all but the creation (the popup
-needs the id at once) run in tasks.
+Provider calls run outside transactions, bounded by the provider's time budget; all run in tasks but the creation
+(the popup needs the id at once) and the member's "Payer maintenant" (the member waits for its answer).
 """
 
 import logging
@@ -208,6 +208,13 @@ def paypal_subscription_sync(*, provider_subscription_id: str) -> str:
     return f"{remote.status}: {recorded} paid"
 
 
+def _failed(subscription_id: int, charge_id: int, as_of: date_type, note: str) -> None:
+    """A refused PayPal period, under this module's lock order (the Subscription, then its charge)."""
+    with transaction.atomic():
+        Subscription.objects.select_for_update().get(pk=subscription_id)
+        subscription_charge_failed(charge_id=charge_id, as_of=as_of, note=note[:200])
+
+
 def paypal_charge_retry(*, charge_id: int, as_of: date_type) -> str:
     """Charge an unpaid period of a PayPal subscription now (the daily retry 3 days after a failure, staff's
     "Relancer"): PayPal's capture of the outstanding balance, one idempotency key per attempt."""
@@ -235,10 +242,10 @@ def paypal_charge_retry(*, charge_id: int, as_of: date_type) -> str:
         if exc.status_code is None or exc.status_code >= 500:
             logger.warning("PayPal capture of %s unreachable: %s", psid, exc.message)
             return "provider down"
-        subscription_charge_failed(charge_id=charge.pk, as_of=as_of, note=(exc.issue or "DECLINED")[:200])
+        _failed(subscription.pk, charge.pk, as_of, exc.issue or "DECLINED")
         return "failed"
     if sale.status != "COMPLETED":
-        subscription_charge_failed(charge_id=charge.pk, as_of=as_of, note=sale.status[:200] or "DECLINED")
+        _failed(subscription.pk, charge.pk, as_of, sale.status or "DECLINED")
         return "failed"
     return paypal_sale_record(provider_subscription_id=psid, sale=sale)
 
