@@ -3,6 +3,7 @@
 Visitors read the active instructors' public shape (name, bio, specialties); staff read and write the whole record.
 """
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -20,6 +21,16 @@ class InstructorPublicOutput(serializers.Serializer):
     name = serializers.CharField()
     bio = serializers.CharField(allow_blank=True)
     specialties = serializers.CharField(allow_blank=True)
+
+
+class InstructorPublicOutputSchema(OpenApiSerializerExtension):
+    """The public shape holds these four fields and no other: a staff row (with its account) is not one, so the
+    list's answer matches exactly one of its two shapes (the `oneOf` of GET /api/instructors)."""
+
+    target_class = InstructorPublicOutput
+
+    def map_serializer(self, auto_schema, direction):
+        return {**super().map_serializer(auto_schema, direction), "additionalProperties": False}
 
 
 class InstructorOutput(InstructorPublicOutput):
