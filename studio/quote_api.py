@@ -1,8 +1,11 @@
 """What the APIs of quoted requests share (issue 23, studio.quotes): the status, quote and history in an answer,
 and the staff's refusal and deposit inputs. Parties (bookings) and rentals (messaging) add their own fields."""
 
+import re
 from decimal import Decimal
 
+from django.core.validators import RegexValidator
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -21,10 +24,13 @@ from .quotes import (
 SPACES = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 FILLED = rf"^[^\x00]*[^\x00{SPACES}][^\x00]*$"
 NO_NUL = r"^[^\x00]*$"
-AMOUNT_PATTERN = r"^[0-9]{1,5}(\.[0-9]{1,2})?$"
+# A positive amount in euros, at most 99999.99, no leading zero: "150", "150.5", "0.50" ("0" and "0.00" are not).
+AMOUNT_PATTERN = r"^([1-9][0-9]{0,4}(\.[0-9]{1,2})?|0\.([1-9][0-9]?|0[1-9]))$"
+ZERO_PATTERN = r"^0+(\.0*)?$"
 MAX_NOTE = 2000
 
 MSG_AMOUNT_FORMAT = "Le montant doit être en euros, par exemple 150.00."
+MSG_NOTE_INVALID = "Le mot pour le membre doit être un texte."
 STAFF_LABEL = "Le studio"
 MEMBER_SELF_LABEL = "Vous"
 
@@ -51,7 +57,9 @@ class EurosInput(serializers.DecimalField):
             self.fail("invalid")
         if not data.strip():
             self.fail("required")
-        if not data.replace(".", "", 1).isdigit() or len(data) > 8:
+        if re.fullmatch(ZERO_PATTERN, data):
+            self.fail("min_value", min_value=0)
+        if not re.fullmatch(AMOUNT_PATTERN, data):
             self.fail("invalid")
         return super().to_internal_value(data)
 
@@ -64,19 +72,52 @@ def amount_field() -> EurosInput:
     return EurosInput(positive=MSG_AMOUNT_POSITIVE, help_text="Le montant du devis, en euros.")
 
 
-def note_field() -> serializers.RegexField:
-    return serializers.RegexField(
-        NO_NUL,
-        required=False,
-        max_length=MAX_NOTE,
-        trim_whitespace=False,
-        help_text="Un mot pour le membre (facultatif).",
-        error_messages={"max_length": MSG_TEXT_TOO_LONG, "invalid": MSG_TEXT_TOO_LONG},
-    )
+class NoteField(serializers.CharField):
+    """An optional text: absent, blank (then ''), or text without NUL, documented as one string schema (DRF's own
+    `allow_blank` would be documented as a `oneOf` that the empty string matches twice)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", MAX_NOTE)
+        kwargs.setdefault("error_messages", {"max_length": MSG_TEXT_TOO_LONG, "invalid": MSG_NOTE_INVALID})
+        super().__init__(trim_whitespace=False, **kwargs)
+        self.validators.append(RegexValidator(NO_NUL, message=MSG_NOTE_INVALID))
+
+    def run_validation(self, data=serializers.empty):
+        if isinstance(data, str) and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        if isinstance(data, str) and not data.strip():
+            return ""
+        return super().run_validation(data)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class NoteFieldSchema(OpenApiSerializerFieldExtension):
+    target_class = NoteField
+
+    def map_serializer_field(self, auto_schema, direction):
+        return {"type": "string", "pattern": NO_NUL, "maxLength": self.target.max_length}
+
+
+def note_field() -> NoteField:
+    return NoteField(help_text="Un mot pour le membre (facultatif).")
+
+
+class FilledText(serializers.RegexField):
+    """A required text (something other than spaces, no NUL); a number or an object is no text."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 class RefuseInput(serializers.Serializer):
-    reason = serializers.RegexField(
+    reason = FilledText(
         FILLED,
         max_length=MAX_NOTE,
         trim_whitespace=False,

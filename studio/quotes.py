@@ -90,6 +90,8 @@ class QuoteError(ApplicationError):
         "deposit_not_due": CONFLICT,
         "deposit_changed": CONFLICT,
         "no_member": CONFLICT,
+        # A well-formed deposit that the quote's amount (the server's price, or the amount beside it) cannot hold.
+        "deposit_too_high": CONFLICT,
     }
 
 

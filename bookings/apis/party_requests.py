@@ -2,7 +2,7 @@
 staff quote (the server prices it), confirm or refuse. Another member's request is a 404, as one that does not exist.
 Refusals are QuoteErrors (studio.quotes) answered by the shared exception handler."""
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -17,7 +17,7 @@ from .. import selectors
 from ..services import party_requests as services
 from ..services.common import MSG_PARTICIPANTS_MIN
 from ..services.parties import MAX_PARTY_PARTICIPANTS, MSG_PARTY_PARTICIPANTS_MAX
-from .pages import PAGE_PARAMETERS, CheckedPagination, page_output
+from .pages import MAX_ID, CheckedPagination, page_output
 from .parties import PartyOutput, PartyReservationApi, party_data
 
 MSG_SPECTATORS_INVALID = f"Le nombre de spectateurs doit être compris entre 0 et {services.MAX_PARTY_SPECTATORS}."
@@ -159,21 +159,50 @@ PartyRequestPageOutput = page_output("PartyRequestPageOutput", PartyRequestOutpu
 MSG_STATUS_FILTER = "Statut inconnu : sent, quoted, confirmed, refused ou cancelled."
 
 
+class LastValueMixin:
+    """A query parameter given empty (`?page=`) is a value to check, not an absent one; given twice, it is refused."""
+
+    def get_value(self, dictionary):
+        values = dictionary.getlist(self.field_name) if hasattr(dictionary, "getlist") else []
+        if len(values) > 1:
+            return [serializers.empty]  # not a single value: refused as invalid
+        return dictionary.get(self.field_name, serializers.empty)
+
+
+class QueryInteger(LastValueMixin, serializers.IntegerField):
+    pass
+
+
+class QueryChoice(LastValueMixin, serializers.ChoiceField):
+    pass
+
+
+class PartyListQuery(serializers.Serializer):
+    page = QueryInteger(min_value=1, max_value=MAX_ID, required=False, help_text="numéro de page (à partir de 1)")
+    page_size = QueryInteger(min_value=1, max_value=CheckedPagination.max_page_size, required=False)
+    status = QueryChoice(
+        choices=RequestStatus.choices,
+        required=False,
+        error_messages={"invalid_choice": MSG_STATUS_FILTER},
+        help_text="ne garder que ce statut",
+    )
+
+
 class PartyRequestsApi(PartyReservationApi):
     """POST /api/evf-reservations (member): a new request. GET (staff): the requests, newest first, with their
     status and history, `?status=` to keep one status."""
 
     @extend_schema(
-        parameters=[
-            *PAGE_PARAMETERS,
-            OpenApiParameter("status", {"type": "string", "enum": list(RequestStatus.values)}, description="statut"),
-        ],
+        parameters=[PartyListQuery],
         responses={200: PartyRequestPageOutput, 400: ErrorOutput, 404: ErrorOutput},
     )
     def get(self, request):
-        status = request.query_params.get("status") or None
-        if status is not None and status not in RequestStatus.values:
-            raise QuoteError(MSG_STATUS_FILTER, code="status_invalid", field="status")
+        query = PartyListQuery(data=request.query_params)
+        if not query.is_valid():
+            field, messages = next(iter(query.errors.items()))
+            message = MSG_STATUS_FILTER if field == "status" else str(messages[0])
+            raise QuoteError(message, code=f"{field}_invalid", field=field)
+        status = query.validated_data.get("status") or None
         paginator = CheckedPagination()
         page = paginator.paginate_queryset(selectors.party_reservations_list(status=status), request, view=self)
         rows = [party_request_data(p, viewer=request.user) for p in page]

@@ -13,7 +13,7 @@ from bookings.services import party_requests as services
 from bookings.services.common import MSG_PARTICIPANTS_MIN
 from studio import quotes
 from studio.models import OutgoingEmail
-from studio.quote_api import MSG_AMOUNT_FORMAT
+from studio.quote_api import MSG_AMOUNT_FORMAT, MSG_NOTE_INVALID
 from studio.quotes import RequestStatus
 
 URL = "/api/evf-reservations"
@@ -166,13 +166,17 @@ def test_members_cannot_quote_confirm_or_refuse(api_client, member, party):
         ({"deposit": 50}, MSG_AMOUNT_FORMAT),
         ({"deposit": "50,00"}, MSG_AMOUNT_FORMAT),
         ({"deposit": "-5"}, MSG_AMOUNT_FORMAT),
-        ({"deposit": "500.00"}, quotes.MSG_DEPOSIT_TOO_HIGH),
+        ({"deposit": "0"}, quotes.MSG_DEPOSIT_POSITIVE),
+        ({"deposit": "050.00"}, MSG_AMOUNT_FORMAT),
+        ({"deposit": "50.001"}, MSG_AMOUNT_FORMAT),
+        ({"deposit": "500.00"}, quotes.MSG_DEPOSIT_TOO_HIGH),  # well-formed, but above the quote: a conflict
     ],
 )
 def test_bad_quotes_are_refused_in_french_and_change_nothing(api_client, staff, party, changes, message):
     api_client.force_authenticate(staff)
     response = api_client.post(f"{URL}/{party.pk}/quote", quote_body(**changes), format="json")
-    assert response.status_code == 400 and response.json()["error"] == message
+    expected = 409 if message == quotes.MSG_DEPOSIT_TOO_HIGH else 400
+    assert response.status_code == expected and response.json()["error"] == message
     party.refresh_from_db()
     assert party.status == RequestStatus.SENT and party.quote_amount is None
     assert not PartyRequestEvent.objects.exists()
@@ -202,3 +206,20 @@ def test_the_lists_run_a_fixed_number_of_queries(api_client, staff, member, djan
     api_client.force_authenticate(staff)
     with django_assert_max_num_queries(7):
         assert api_client.get(URL).json()["count"] == 7
+
+
+@pytest.mark.parametrize("query", ["page=", "page=1&page=2", "status=sent&status=quoted", "page_size=0", "page=x"])
+def test_a_malformed_list_query_is_a_400(api_client, staff, query):
+    api_client.force_authenticate(staff)
+    response = api_client.get(f"{URL}?{query}")
+    assert response.status_code == 400 and response.json()["error"]
+
+
+def test_a_note_that_is_no_text_is_refused_and_a_blank_one_is_none(api_client, staff, party):
+    api_client.force_authenticate(staff)
+    refused = api_client.post(f"{URL}/{party.pk}/quote", quote_body(note={}), format="json")
+    assert refused.status_code == 400 and refused.json()["error"] == MSG_NOTE_INVALID
+    accepted = api_client.post(f"{URL}/{party.pk}/quote", quote_body(note=""), format="json")
+    assert accepted.status_code == 200 and accepted.json()["quote_note"] == ""
+    refused = api_client.post(f"{URL}/{party.pk}/refuse", {"reason": 12}, format="json")
+    assert refused.status_code == 400 and refused.json()["error"] == quotes.MSG_REASON_REQUIRED
