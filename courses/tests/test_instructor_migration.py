@@ -6,6 +6,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+pytestmark = pytest.mark.database  # SQL migrations: run on SQLite and again on PostgreSQL
+
 BEFORE = ("courses", "0006_session_series")
 AFTER = ("courses", "0009_session_instructor_link")
 
