@@ -17,6 +17,7 @@ from django.utils import timezone
 from . import services
 from .models import PaymentOrder, PaymentStatus
 from .providers import CAPTURE_COMPLETED, ProviderError, get_provider
+from .services.paypal_subscriptions import PAYPAL_SUBSCRIPTION_TYPE
 
 logger = logging.getLogger(__name__)
 
@@ -29,12 +30,17 @@ RECONCILE_BATCH = 100
 def orders_to_reconcile(*, now=None):
     now = now or timezone.now()
     provider = get_provider()
-    return PaymentOrder.objects.filter(
-        provider=provider.name,
-        status__in=(PaymentStatus.CREATED, PaymentStatus.APPROVED),
-        updated_at__lte=now - RECONCILE_AFTER,
-        created_at__gte=now - RECONCILE_WINDOW,
-    ).order_by("created_at", "pk")[:RECONCILE_BATCH]
+    return (
+        PaymentOrder.objects.filter(
+            provider=provider.name,
+            status__in=(PaymentStatus.CREATED, PaymentStatus.APPROVED),
+            updated_at__lte=now - RECONCILE_AFTER,
+            created_at__gte=now - RECONCILE_WINDOW,
+        )
+        # A PayPal subscription's purchase is no Orders v2 order: subscription_tasks reads it from Subscriptions v1.
+        .exclude(type=PAYPAL_SUBSCRIPTION_TYPE)
+        .order_by("created_at", "pk")[:RECONCILE_BATCH]
+    )
 
 
 def payment_orders_reconcile(*, now=None) -> dict:

@@ -33,6 +33,15 @@ def subscription_paypal_plans_ensure() -> int:
     return paypal_subscriptions.paypal_plans_ensure()
 
 
+@cron("*/10 * * * *")
+@task
+def paypal_subscription_orders_reconcile() -> dict:
+    """With PayPal: subscriptions approved at PayPal whose approval or webhooks never reached the site."""
+    if payment_provider_name() != "paypal":
+        return {}
+    return paypal_subscriptions.paypal_subscription_orders_reconcile()
+
+
 @task
 def paypal_subscription_sync_task(provider_subscription_id: str) -> str:
     """After the member approved in PayPal's popup: read the subscription and its payments at PayPal."""

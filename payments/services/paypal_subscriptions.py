@@ -297,6 +297,27 @@ def paypal_subscriptions_run(*, as_of: date_type) -> dict:
     return outcome
 
 
+def paypal_subscription_orders_reconcile(*, now=None) -> dict:
+    """Every 10 minutes: PayPal subscriptions bought in the last 3 days and still open here (the member approved,
+    but neither the popup's answer nor a webhook arrived) are read from PayPal and applied."""
+    now = now or timezone.now()
+    counts = {"synced": 0, "unreachable": 0}
+    open_orders = PaymentOrder.objects.filter(
+        type=PAYPAL_SUBSCRIPTION_TYPE,
+        status__in=(PaymentStatus.CREATED, PaymentStatus.APPROVED),
+        updated_at__lte=now - timedelta(minutes=5),
+        created_at__gte=now - timedelta(days=3),
+    ).order_by("created_at", "pk")[:100]
+    for order in open_orders:
+        try:
+            paypal_subscription_sync(provider_subscription_id=order.order_id)
+            counts["synced"] += 1
+        except ProviderError as exc:
+            logger.warning("PayPal subscription %s unreadable: %s", order.order_id, exc.message)
+            counts["unreachable"] += 1
+    return counts
+
+
 def paypal_subscription_webhook(event_type: str, resource: dict) -> str:
     """The Subscriptions v1 events (webhooks.py verified them and applies each once per event id)."""
     from ..paypal_subscriptions import parse_sale, parse_subscription
