@@ -31,25 +31,31 @@ WILL_BE_EXTENDED = Q(
 )
 
 
-def stopped_coming(*, at: datetime) -> int:
-    """Members who booked a class before `at` − 30 days and none since (up to `at`): one query."""
-    since = at - timedelta(days=STOPPED_AFTER_DAYS)
+def stopped_coming(*, now_at: datetime, before_at: datetime) -> tuple[int, int]:
+    """Members who booked a class before R − 30 days and none from then to R, for R = `now_at` and R = `before_at`:
+    one query (per member: a count of bookings in each window, then the members counted in the database)."""
     booked = Q(reservations__status=ReservationStatus.CONFIRMED)
-    return (
-        User.objects.annotate(
-            earlier=Count("reservations", filter=booked & Q(reservations__session__start__lt=since)),
-            recent=Count(
-                "reservations",
-                filter=booked & Q(reservations__session__start__gte=since, reservations__session__start__lt=at),
-            ),
+    windows = {}
+    for label, at in (("now", now_at), ("before", before_at)):
+        since = at - timedelta(days=STOPPED_AFTER_DAYS)
+        windows[f"earlier_{label}"] = Count("reservations", filter=booked & Q(reservations__session__start__lt=since))
+        windows[f"recent_{label}"] = Count(
+            "reservations",
+            filter=booked & Q(reservations__session__start__gte=since, reservations__session__start__lt=at),
         )
-        .filter(earlier__gt=0, recent=0)
-        .count()
+    counts = (
+        User.objects.filter(booked)
+        .annotate(**windows)
+        .aggregate(
+            now=Count("id", filter=Q(earlier_now__gt=0, recent_now=0)),
+            before=Count("id", filter=Q(earlier_before__gt=0, recent_before=0)),
+        )
     )
+    return counts["now"], counts["before"]
 
 
 def member_stats(*, period: Period, now=None) -> dict:
-    """Five queries whatever the number of rows."""
+    """Four queries whatever the number of rows."""
     now = now or timezone.now()
     today = timezone.localdate(now)
     before = period.previous()
@@ -74,10 +80,13 @@ def member_stats(*, period: Period, now=None) -> dict:
     return {
         "active": pair(active, "active"),
         "new": pair(joined, "new"),
-        "stopped_coming": {
-            "current": stopped_coming(at=min(period.end, now)),
-            "previous": stopped_coming(at=min(period.start, now)),
-        },
+        "stopped_coming": dict(
+            zip(
+                ("current", "previous"),
+                stopped_coming(now_at=min(period.end, now), before_at=min(period.start, now)),
+                strict=True,
+            )
+        ),
         "cards_running_out": running_out["cards"],
         "subscriptions_running_out": running_out["subscriptions"],
     }
