@@ -319,13 +319,13 @@ def test_the_member_pays_a_refused_paypal_period_now_from_the_profile(
 def test_an_approval_whose_answers_were_all_lost_is_reconciled(
     api_client, member, annual, paypal_settings, fake_paypal
 ):
-    from datetime import datetime, timezone as dt_timezone
+    from django.utils import timezone
 
     from payments.reconcile import payment_orders_reconcile
 
     sub_id = create(api_client, member, annual).json()["id"]
     fake_paypal.approve_subscription(sub_id)  # approved and billed at PayPal; no onApprove, no webhook reached us
-    later = datetime.now(dt_timezone.utc) + timedelta(minutes=10)
+    later = timezone.now() + timedelta(minutes=10)
     assert payment_orders_reconcile(now=later) == {}  # the Orders v2 reconciliation leaves it alone
     assert not fake_paypal.calls(f"/v2/checkout/orders/{sub_id}")
     assert pps.paypal_subscription_orders_reconcile(now=later) == {"synced": 1, "unreachable": 0}
