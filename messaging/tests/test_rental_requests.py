@@ -112,3 +112,14 @@ def test_the_staff_list_runs_a_fixed_number_of_queries(api_client, staff, member
     with django_assert_max_num_queries(7):
         body = api_client.get(URL).json()
     assert body["count"] == 6 and body["results"][0]["status"] == "quoted"
+
+
+def test_a_member_is_told_where_to_follow_the_request(client, member):
+    client.force_login(member)
+    day = (timezone.localdate() + timedelta(days=7)).isoformat()
+    form = {"name": "Emma", "email": member.email, "phone": "0601020304", "eventType": "Réunion", "date": day}
+    response = client.post("/rental-form", {**form, "time": "18:00"}, follow=True)
+    rental = RoomRentalRequest.objects.get()
+    assert rental.user == member and rental.status == "sent"
+    page = response.content.decode()
+    assert f'href="/user/requests/location/{rental.pk}"' in page and "Suivez votre demande" in page

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import { euros } from "../../components/format.js";
 import { reveal, useFocusFirstError } from "../../components/formFeedback.js";
-import { MSG_FAILURE, MSG_LOGIN, MSG_REQUIRED, MSG_SUCCESS, MSG_UNKNOWN, PRICE_PER_PARTICIPANT, PRICE_PER_SPECTATOR } from "./messages.js";
+import { MSG_FAILURE, MSG_FOLLOW, MSG_LOGIN, MSG_REQUIRED, MSG_SUCCESS, MSG_UNKNOWN, PRICE_PER_PARTICIPANT, PRICE_PER_SPECTATOR } from "./messages.js";
 
 const SLIDER_ID = "party-slider";
 
@@ -92,9 +92,14 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
     return (
       <div className="party-cta-block">
         {success && (
-          <p ref={successRef} className="form-success party-success" role="status">
-            {success}
-          </p>
+          <>
+            <p ref={successRef} className="form-success party-success" role="status">
+              {success}
+            </p>
+            <p>
+              {MSG_FOLLOW} <a href="/user/requests">Mes demandes</a>
+            </p>
+          </>
         )}
         <button type="button" className="button" onClick={openForm}>
           Réserver votre EVJF / EVG

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { euros } from "../../components/format.js";
 import PartyIsland from "./PartyIsland.jsx";
-import { MSG_REQUIRED, MSG_SUCCESS } from "./messages.js";
+import { MSG_FOLLOW, MSG_REQUIRED, MSG_SUCCESS } from "./messages.js";
 
 afterEach(() => {
   cleanup();
@@ -28,6 +28,10 @@ describe("EVJF/EVG form (issue 24)", () => {
     const success = await screen.findByRole("status");
     expect(success.textContent).toBe(MSG_SUCCESS);
     await waitFor(() => expect(document.activeElement).toBe(success));
+    // Issue 23: the member is told where to follow the request.
+    expect(screen.getByText(MSG_FOLLOW, { exact: false })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Mes demandes" }).getAttribute("href")).toBe("/user/requests");
+    expect(MSG_FOLLOW).toBe("Le studio vous envoie un devis : suivez votre demande dans");
   });
 });
 
