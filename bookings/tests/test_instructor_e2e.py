@@ -50,6 +50,7 @@ def test_staff_choose_the_instructor_and_the_instructor_marks_their_own_class(pa
     instructor = dialog.get_by_label("Professeur")
     expect(instructor.locator("option")).to_have_text(["— Choisir —", "Inès Moreau", "Léa Garnier"])  # no inactive
     instructor.select_option(label="Léa Garnier")
+    page.screenshot(path="test-artifacts/instructor-session-form-390.png", full_page=True)
     dialog.get_by_role("button", name="Enregistrer").click()
     expect(page.get_by_role("status").filter(has_text=MSG_SESSION_ADDED)).to_be_visible()
     created = CourseSession.objects.get(course=course)
@@ -71,6 +72,7 @@ def test_staff_choose_the_instructor_and_the_instructor_marks_their_own_class(pa
     classes = page.locator(".instructor-classes")
     expect(classes).to_contain_text("Pole Flow")
     expect(page.get_by_text("Cerceau du soir")).to_have_count(0)  # Inès's class is not hers
+    page.screenshot(path="test-artifacts/instructor-classes-390.png", full_page=True)
 
     page.get_by_role("link", name=re.compile("Pole Flow")).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Présences : Pole Flow")
@@ -80,6 +82,7 @@ def test_staff_choose_the_instructor_and_the_instructor_marks_their_own_class(pa
     expect(page.get_by_role("status").filter(has_text="Présence enregistrée.")).to_be_visible()
     box = buttons.get_by_role("button", name="Absent").bounding_box()
     assert box is not None and box["x"] + box["width"] <= 390  # usable at the door on a phone
+    page.screenshot(path="test-artifacts/instructor-attendance-390.png", full_page=False)
     assert Attendance.objects.get(reservation=emma).status == AttendanceStatus.PRESENT
 
     # Another instructor's class is out of reach, on the page as in the API.
