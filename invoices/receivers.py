@@ -1,5 +1,7 @@
 """Receivers of payments' signals: each only calls an invoices service (STYLE.md). They run inside the payment's
-transaction, so an invoice and its number commit or roll back with the payment."""
+transaction, so an invoice and its number commit or roll back with the payment; in a savepoint of their own, so a
+failure here never undoes a payment (its number is given back with the savepoint, and the periodic
+`invoices_issue_missing` job issues the document later)."""
 
 from django.dispatch import receiver
 
@@ -16,19 +18,19 @@ from . import services
 
 @receiver(payment_completed, sender=PaymentOrder, dispatch_uid="invoices.payment_completed")
 def invoice_for_completed_order(sender, order_id: int, **kwargs):
-    services.invoice_issue_for_order(order_id=order_id)
+    services.issue_safely(services.invoice_issue_for_order, order_id=order_id)
 
 
 @receiver(payment_refunded, sender=PaymentOrder, dispatch_uid="invoices.payment_refunded")
 def credit_note_for_refunded_order(sender, order_id: int, reason: str = "", **kwargs):
-    services.credit_note_issue_for_order(order_id=order_id, reason=reason)
+    services.issue_safely(services.credit_note_issue_for_order, order_id=order_id, reason=reason)
 
 
 @receiver(subscription_charge_paid, sender=SubscriptionCharge, dispatch_uid="invoices.subscription_charge_paid")
 def invoice_for_paid_period(sender, charge_id: int, **kwargs):
-    services.invoice_issue_for_charge(charge_id=charge_id)
+    services.issue_safely(services.invoice_issue_for_charge, charge_id=charge_id)
 
 
 @receiver(subscription_charge_refunded, sender=SubscriptionCharge, dispatch_uid="invoices.subscription_charge_refunded")
 def credit_note_for_refunded_period(sender, charge_id: int, reason: str = "", **kwargs):
-    services.credit_note_issue_for_charge(charge_id=charge_id, reason=reason)
+    services.issue_safely(services.credit_note_issue_for_charge, charge_id=charge_id, reason=reason)

@@ -30,9 +30,7 @@ def no_sideways_scroll(page):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_pay_download_the_invoice_and_the_data_then_delete_the_account_on_a_phone(
-    page, live_server, login_as, member
-):
+def test_pay_download_the_invoice_and_the_data_then_delete_the_account_on_a_phone(page, live_server, login_as, member):
     page.set_viewport_size({"width": 390, "height": 844})
     member.address, member.postal_code, member.city = "3 rue des Lilas", "69003", "Lyon"
     member.save()

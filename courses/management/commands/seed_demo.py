@@ -18,7 +18,7 @@ DEFAULT_MEMBER_EMAIL = "membre@studio-pole-danse.fr"
 DEFAULT_MEMBER_PASSWORD = "DemoMembre2026!"
 
 # Apps that add their own demo data provide `<app>.seed.run(*, stdout)`.
-APP_SEEDERS = ["courses", "accounts", "bookings", "payments", "media_library", "messaging"]
+APP_SEEDERS = ["courses", "accounts", "bookings", "payments", "invoices", "media_library", "messaging"]
 
 
 def demo_accounts():
