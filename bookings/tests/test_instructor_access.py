@@ -172,3 +172,20 @@ def test_the_account_menu_links_instructors_to_their_classes(client, lea, member
     assert 'href="/instructor/classes"' in client.get("/my-courses").text
     client.force_login(member)
     assert 'href="/instructor/classes"' not in client.get("/my-courses").text
+
+
+def test_the_classes_page_runs_the_same_queries_for_one_class_or_fifteen(client, lea):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(lea.user)
+    ReservationFactory(session=soon(lea, "Cours 0"))
+    client.get("/instructor/classes")  # warm the caches of the header
+    with CaptureQueriesContext(connection) as one:
+        client.get("/instructor/classes")
+    for n in range(1, 15):
+        ReservationFactory(session=soon(lea, f"Cours {n}"))
+    with CaptureQueriesContext(connection) as fifteen:
+        page = client.get("/instructor/classes")
+    assert page.text.count("/instructor/classes/") == 15
+    assert len(fifteen.captured_queries) == len(one.captured_queries)
