@@ -223,3 +223,14 @@ def test_a_note_that_is_no_text_is_refused_and_a_blank_one_is_none(api_client, s
     assert accepted.status_code == 200 and accepted.json()["quote_note"] == ""
     refused = api_client.post(f"{URL}/{party.pk}/refuse", {"reason": 12}, format="json")
     assert refused.status_code == 400 and refused.json()["error"] == quotes.MSG_REASON_REQUIRED
+
+
+def test_the_django_admin_shows_the_history_read_only(client, staff, party):
+    services.party_quote(party_id=party.pk, staff=staff, participants=8, spectators=0, deposit=Decimal("40"))
+    client.force_login(staff)
+    page = client.get(f"/django-admin/bookings/partyreservation/{party.pk}/change/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Devis de 175,00 €, acompte de 40,00 €" in html and "Devis envoyé" in html
+    assert client.get("/django-admin/bookings/partyreservation/?status__exact=quoted").status_code == 200
+    assert client.get("/django-admin/messaging/roomrentalrequest/?status__exact=sent").status_code == 200
