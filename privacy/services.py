@@ -103,6 +103,35 @@ def account_erase(*, user_id: int, by: User | None) -> None:
     avatar = _personal_data_erase(user_id=user_id, original_email=original_email)
     if avatar:
         transaction.on_commit(lambda: _avatar_delete(avatar))
+    transaction.on_commit(lambda: _sessions_delete_queue(user_id))
+
+
+def _sessions_delete_queue(user_id: int) -> None:
+    from .tasks import account_sessions_delete
+
+    try:
+        account_sessions_delete.enqueue(user_id=user_id)
+    except Exception:  # noqa: BLE001 - the sessions are already unusable (inactive account, new password hash)
+        logger.exception("Could not queue the removal of the sessions of deleted account %s", user_id)
+
+
+def account_sessions_delete(*, user_id: int) -> int:
+    """Remove the stored sessions (and their cached copies) of an account; answers how many. Idempotent."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import SESSION_KEY
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    removed = 0
+    live = Session.objects.filter(expire_date__gt=timezone.now()).only("session_key", "session_data")
+    for session in live.iterator(chunk_size=500):
+        if str(store().decode(session.session_data).get(SESSION_KEY)) == str(user_id):
+            store(session_key=session.session_key).delete()
+            removed += 1
+    return removed
 
 
 def _account_close(*, user_id: int) -> User:

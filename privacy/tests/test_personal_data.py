@@ -310,3 +310,20 @@ def test_the_deletion_page_asks_for_the_password_then_logs_out(client, ophelie):
     assert User.objects.get(pk=ophelie.pk).email == f"compte-supprime-{ophelie.pk}@anonyme.invalid"
     client.logout()
     assert client.get("/user/delete-account").status_code == 302
+
+
+def test_the_deleted_accounts_stored_sessions_are_removed_by_a_task(client, ophelie, other_member):
+    from django.contrib.sessions.models import Session
+    from django.test import Client
+
+    phone, laptop, someone_else = Client(), Client(), Client()
+    phone.force_login(ophelie)
+    laptop.force_login(ophelie)
+    someone_else.force_login(other_member)
+    assert Session.objects.count() == 3
+    assert phone.post("/user/delete-account", {"password": DEFAULT_PASSWORD}).status_code == 302
+    # The phone's session ended with the logout, the laptop's was removed by the task; the other member's stays.
+    (left,) = Session.objects.all()
+    assert left.get_decoded()["_auth_user_id"] == str(other_member.pk)
+    assert laptop.get("/user/profile").status_code == 302
+    assert someone_else.get("/user/profile").status_code == 200
