@@ -96,7 +96,8 @@ def test_staff_listing_is_paginated_with_attendee_counts(api_client, staff, djan
     make_sessions(25, timezone.now() + timedelta(days=1))
     session = CourseSession.objects.order_by("start").first()
     ReservationFactory(session=session, participants=2)
-    with django_assert_num_queries(3):  # count, page, the page's seats (never an aggregate over every session)
+    # count, page, the page's seats, the page's waiting lists (never an aggregate over every session)
+    with django_assert_num_queries(4):
         response = api_client.get(FEED, {"view": "staff", "page": 1})
     body = response.json()
     assert body["count"] == 25 and len(body["results"]) == 10
