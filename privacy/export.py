@@ -11,7 +11,7 @@ from bookings.models import CourseFeedback, PartyReservation, Pass, PassAdjustme
 from bookings.models_operations import BookingPreferences, WaitlistEntry
 from invoices.models import Invoice
 from messaging.models import ContactMessage, ContactReply, RoomRentalRequest
-from payments.models import PaymentOrder, Subscription, SubscriptionCharge
+from payments.models import PaymentOrder, ReducedRateDeclaration, ReducedRateProof, Subscription, SubscriptionCharge
 
 EXPORT_FORMAT = "studio-donnees-personnelles/1"
 COOKIES_NOTE = (
@@ -195,6 +195,21 @@ def member_data_export(*, user: User) -> dict:
             }
             for s in subscriptions
         ],
+        "reduced_rate": {
+            "proofs_uploaded_at": [
+                _dt(at)
+                for at in ReducedRateProof.objects.filter(member_id=user.pk).values_list("uploaded_at", flat=True)
+            ],
+            "declarations": [
+                {
+                    "order_id": d.order.order_id,
+                    "status": d.get_status_display(),
+                    "confirmed_at": _dt(d.confirmed_at),
+                    "ended_at": _dt(d.ended_at),
+                }
+                for d in ReducedRateDeclaration.objects.filter(order__user_id=user.pk).select_related("order")
+            ],
+        },
         "messages": [
             {
                 "id": m.pk,

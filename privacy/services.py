@@ -26,7 +26,7 @@ from bookings.models_operations import BookingPreferences
 from bookings.services.departure import member_future_bookings_cancel
 from invoices.services import invoices_erase_customer
 from messaging.models import ContactMessage, ContactReply, RentalRequestEvent, RoomRentalRequest
-from payments.models import PaymentOrder, Subscription, SubscriptionStatus
+from payments.models import PaymentOrder, ReducedRateProof, Subscription, SubscriptionStatus
 from payments.services import PaymentError, payment_order_cancel
 from payments.services.common import OPEN_STATUSES
 from payments.services.subscription_staff import subscription_cancel
@@ -100,9 +100,9 @@ def account_erase(*, user_id: int, by: User | None) -> None:
     user = _account_close(user_id=user_id)
     original_email = user.email
     _payments_and_bookings_stop(user=user, by=by)
-    avatar = _personal_data_erase(user_id=user_id, original_email=original_email)
-    if avatar:
-        transaction.on_commit(lambda: _avatar_delete(avatar))
+    files = _personal_data_erase(user_id=user_id, original_email=original_email)
+    if files:
+        transaction.on_commit(lambda: _files_delete(files))
     transaction.on_commit(lambda: _sessions_delete_queue(user_id))
 
 
@@ -163,12 +163,16 @@ def _payments_and_bookings_stop(*, user: User, by: User | None) -> None:
 
 
 def _personal_data_erase(*, user_id: int, original_email: str) -> str:
-    """Erase the personal data of every app in one transaction; answers the avatar's file name to delete."""
+    """Erase the personal data of every app in one transaction; answers the names of the files to delete (the
+    avatar, the reduced-rate proofs)."""
     email = erased_email(user_id)
     mine = Q(user_id=user_id) | Q(email__iexact=original_email)
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
-        avatar = user.avatar.name if user.avatar else ""
+        files = [user.avatar.name] if user.avatar else []
+        proofs = ReducedRateProof.objects.filter(member_id=user_id)
+        files += [name for name in proofs.values_list("file", flat=True) if name]
+        proofs.delete()  # a student card or a France Travail certificate: the declarations keep their status only
         User.objects.filter(pk=user_id).update(
             email=email,
             first_name=ERASED_FIRST_NAME,
@@ -198,13 +202,14 @@ def _personal_data_erase(*, user_id: int, original_email: str) -> str:
         rentals.update(name=ERASED_FIRST_NAME, email=email, phone="", message="", quote_note="")
         # The e-mails kept in the outbox to or about the member (their bodies name them).
         OutgoingEmail.objects.filter(Q(to__icontains=original_email) | Q(body_text__icontains=original_email)).delete()
-    return avatar
+    return files
 
 
-def _avatar_delete(name: str) -> None:
+def _files_delete(names: list[str]) -> None:
     from django.core.files.storage import default_storage
 
-    try:
-        default_storage.delete(name)
-    except Exception:  # noqa: BLE001 - the account is deleted; a file left behind is logged
-        logger.exception("Could not delete the avatar %s of a deleted account", name)
+    for name in names:
+        try:
+            default_storage.delete(name)
+        except Exception:  # noqa: BLE001 - the account is deleted; a file left behind is logged
+            logger.exception("Could not delete the file %s of a deleted account", name)

@@ -8,6 +8,8 @@ from decimal import Decimal
 
 import pytest
 from django.apps import apps
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.db import connection, models, reset_queries
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -22,7 +24,7 @@ from courses.tests.factories import CourseSessionFactory, TariffFactory
 from invoices.models import Invoice, InvoiceKind
 from invoices.tests.helpers import pay_reservation, pay_tariff
 from messaging.tests.factories import ContactMessageFactory, RoomRentalRequestFactory
-from payments.models import PaymentOrder, PaymentStatus, Subscription, SubscriptionStatus
+from payments.models import PaymentOrder, PaymentStatus, ReducedRateProof, Subscription, SubscriptionStatus
 from privacy.export import COOKIES_NOTE
 from privacy.services import (
     MSG_ACCOUNT_DELETED,
@@ -101,7 +103,15 @@ def a_month_of_classes(api_client, member):
     )
     RoomRentalRequestFactory(name="Ophélie Vasseur-Dumont", email=member.email, phone=member.phone, user=member)
     CourseFeedbackFactory(user=member, comment="Merci, signé Ophélie Vasseur-Dumont")
-    return {"paid_session": paid_session, "soon": soon, "held_session": held_session, "card": card}
+    proof = ReducedRateProof(member=member)
+    proof.file.save("carte-etudiante.png", ContentFile(b"\x89PNG student card"), save=True)
+    return {
+        "proof": proof.file.name,
+        "paid_session": paid_session,
+        "soon": soon,
+        "held_session": held_session,
+        "card": card,
+    }
 
 
 # --- export -----------------------------------------------------------------------------------------------------
@@ -141,6 +151,7 @@ def test_the_export_holds_everything_about_the_member_and_nothing_of_others(
         "cookies": COOKIES_NOTE,
     }
     assert data["subscriptions"] == []
+    assert len(data["reduced_rate"]["proofs_uploaded_at"]) == 1
     assert "Autre membre" not in response.content.decode()
 
     # Twice the history, the same queries.
@@ -211,6 +222,7 @@ def test_deleting_the_account_erases_the_member_everywhere_frees_their_seats_and
 
     for value in IDENTITY.values():
         assert where_is(value) == [], value
+    assert not ReducedRateProof.objects.exists() and not default_storage.exists(history["proof"])
     assert where_is("Vasseur") == [] and where_is("Ophélie") == []
 
     # Future seats are free: the card-paid class became an 'avoir' (in time), the late one and the hold are gone.
