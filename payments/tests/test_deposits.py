@@ -165,3 +165,26 @@ def test_a_members_room_rental_deposit(api_client, member, other_member, staff):
     rental_requests.rental_confirm(rental_id=rental.pk, staff=staff)
     rental.refresh_from_db()
     assert rental.status == "confirmed" and PaymentOrder.objects.get(order_id=order_id).rental_id == rental.pk
+
+
+def test_the_refund_of_a_closed_request_is_idempotent(api_client, member, quoted_party):
+    from payments.services import deposits
+    from payments.services.refunds import payment_refunds_retry
+
+    api_client.force_authenticate(member)
+    order_id, _ = pay(api_client, request_id=quoted_party.pk)
+    party_requests.party_cancel(party_id=quoted_party.pk, member=member)
+    # The signal delivered again, the periodic retry run: nothing more happens.
+    assert deposits.deposit_refund_for_closed_request(sender=PartyReservation, request_id=quoted_party.pk) == []
+    assert payment_refunds_retry() == 0
+    order = PaymentOrder.objects.get(order_id=order_id)
+    assert order.status == PaymentStatus.REFUNDED
+    assert OutgoingEmail.objects.filter(subject__contains="Votre remboursement").count() == 1
+
+
+def test_visitors_see_no_request(api_client, quoted_party):
+    assert api_client.get("/api/evf-reservations/mine").status_code in (401, 403)
+    assert api_client.get(f"/api/evf-reservations/{quoted_party.pk}").status_code in (401, 403)
+    assert api_client.get("/api/rental-requests/mine").status_code in (401, 403)
+    body = {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00"}
+    assert api_client.post(DEPOSIT, body, format="json").status_code in (401, 403)
