@@ -23,6 +23,9 @@ from .helpers import pay_reservation, pay_tariff, pdf_text
 pytestmark = pytest.mark.django_db
 
 YEAR = timezone.localdate().year
+MSG_RECEIPT_INVOICE_ATTACHED = (
+    "Votre facture est jointe à cet e-mail (PDF). Vous la retrouvez aussi dans votre profil, rubrique « Mes factures »."
+)
 
 
 def receipts(mailoutbox):
@@ -50,6 +53,9 @@ def test_a_paid_reservation_gets_one_invoice_with_the_legal_mentions_attached_to
     assert invoice.customer_name == "Emma Petit"
 
     (receipt,) = receipts(mailoutbox)
+    assert (
+        MSG_RECEIPT_INVOICE_ATTACHED in receipt.body and MSG_RECEIPT_INVOICE_ATTACHED in receipt.alternatives[0].content
+    )
     ((name, content, mimetype),) = receipt.attachments
     assert (name, mimetype) == (f"facture-{YEAR}-000001.pdf", "application/pdf")
     text = pdf_text(content)

@@ -42,13 +42,19 @@ def _send_receipt(*, order_pk: int) -> None:
         what = f"{order.title} – séance du {order.date} à {order.time} ({order.quantity} participant(s))"
     elif order.tariff_id:
         what = f"{order.title} × {order.quantity}"
+    attachments = _receipt_attachments(order.pk)
     # Recorded in the outbox and sent by a worker (DECISIONS.md 41): the capture never waits on the mail server.
     send_templated_email(
         to=order.email,
         subject=RECEIPT_SUBJECT,
         template="payments_receipt",
-        context={"order": order, "what": what, "demo": order.provider == "simulator"},
-        attachments=_receipt_attachments(order.pk),
+        context={
+            "order": order,
+            "what": what,
+            "demo": order.provider == "simulator",
+            "invoice_attached": bool(attachments),
+        },
+        attachments=attachments,
         topic=RECEIPT_EMAIL_TOPIC,
         topic_id=order.pk,
     )
