@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import PaymentOrder, PaymentWebhookEvent, SimulatedProviderOrder
+from .models import PaymentOrder, PaymentWebhookEvent, SimulatedProviderOrder, SubscriptionAction, SubscriptionPlan
 
 
 @admin.register(PaymentOrder)
@@ -22,3 +22,32 @@ class PaymentWebhookEventAdmin(admin.ModelAdmin):
 @admin.register(SimulatedProviderOrder)
 class SimulatedProviderOrderAdmin(admin.ModelAdmin):
     list_display = ("order_id", "amount", "status", "capture_status", "created_at")
+
+
+# --- Subscriptions (issue 19) -------------------------------------------------------------------------------------
+
+
+@admin.register(SubscriptionPlan)
+class SubscriptionPlanAdmin(admin.ModelAdmin):
+    """A tariff sold as a subscription: its weekly cap and whether it is a reduced rate; PayPal's ids are the site's."""
+
+    list_display = ("tariff", "weekly_cap", "reduced_rate", "paypal_plan_id", "paypal_plan_amount")
+    raw_id_fields = ("tariff",)
+    readonly_fields = ("paypal_product_id", "paypal_plan_id", "paypal_plan_amount")
+
+
+@admin.register(SubscriptionAction)
+class SubscriptionActionAdmin(admin.ModelAdmin):
+    """The log of staff actions: read only."""
+
+    list_display = ("created_at", "subscription", "kind", "by", "outcome")
+    list_filter = ("kind",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
