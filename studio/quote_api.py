@@ -5,6 +5,7 @@ import re
 from decimal import Decimal
 
 from django.core.validators import RegexValidator
+from django.utils import timezone
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -165,12 +166,18 @@ def _by(event, *, viewer) -> str:
     return event.actor.get_full_name() or event.actor.email if event.actor is not None else "Membre"
 
 
+def paris_text(moment) -> str:
+    """'23/11/2026 à 18:30', in Paris time, for the pages (the API answers RFC 3339)."""
+    return f"{timezone.localtime(moment):%d/%m/%Y à %H:%M}"
+
+
 def history(request: QuotedRequest, events, *, viewer, sent_by) -> list[dict]:
     """The request's history: its sending (from `created_at`) then each recorded step, oldest first."""
     first = {
         "kind": RequestEventKind.SENT.value,
         "label": RequestEventKind.SENT.label,
         "at": rfc3339(request.created_at),
+        "at_text": paris_text(request.created_at),
         "by": MEMBER_SELF_LABEL if viewer is not None and sent_by is not None and sent_by == viewer.pk else "Membre",
         "by_staff": False,
         "note": "",
@@ -182,6 +189,7 @@ def history(request: QuotedRequest, events, *, viewer, sent_by) -> list[dict]:
                 "kind": event.kind,
                 "label": event.get_kind_display(),
                 "at": rfc3339(event.created_at),
+                "at_text": paris_text(event.created_at),
                 "by": _by(event, viewer=viewer),
                 "by_staff": event.by_staff,
                 "note": event.note,

@@ -65,6 +65,7 @@ def test_the_request_page_offers_the_deposit_then_shows_it_paid(client, member, 
     assert 'data-island="request-deposit"' in page and '"amount": "50.00"' in page and '"kind": "party"' in page
     assert "Demande envoyée" in page and "Devis envoyé" in page and "Le studio" in page and "À bientôt" in page
     assert "Annuler la demande" in page
+    assert f"{timezone.localtime(quoted.quoted_at):%d/%m/%Y à %H:%M}" in page  # the history's dates, in Paris time
     party_requests.party_deposit_record(party_id=quoted.pk, amount=Decimal("50.00"))
     page = client.get(f"/user/requests/evjf/{quoted.pk}").content.decode()
     assert 'data-island="request-deposit"' not in page
