@@ -16,6 +16,9 @@ DEFAULT_ADMIN_EMAIL = "admin@studio-pole-danse.fr"
 DEFAULT_ADMIN_PASSWORD = "DemoAdmin2026!"
 DEFAULT_MEMBER_EMAIL = "membre@studio-pole-danse.fr"
 DEFAULT_MEMBER_PASSWORD = "DemoMembre2026!"
+# Issue 20: one of the demo instructors (courses.seed_data.INSTRUCTORS) signs in to see their classes.
+DEFAULT_INSTRUCTOR_EMAIL = "lea.garnier@studio-pole-danse.fr"
+DEFAULT_INSTRUCTOR_PASSWORD = "DemoProf2026!"
 
 # Apps that add their own demo data provide `<app>.seed.run(*, stdout)`.
 APP_SEEDERS = ["courses", "accounts", "bookings", "payments", "invoices", "media_library", "messaging"]
@@ -30,6 +33,10 @@ def demo_accounts():
         "member": (
             os.environ.get("DEMO_MEMBER_EMAIL", DEFAULT_MEMBER_EMAIL),
             os.environ.get("DEMO_MEMBER_PASSWORD", DEFAULT_MEMBER_PASSWORD),
+        ),
+        "instructor": (
+            DEFAULT_INSTRUCTOR_EMAIL,
+            os.environ.get("DEMO_INSTRUCTOR_PASSWORD", DEFAULT_INSTRUCTOR_PASSWORD),
         ),
     }
 
@@ -161,6 +168,8 @@ class Command(BaseCommand):
         with transaction.atomic():
             accounts = seed_accounts()
             seed_catalogue()
+            teacher_email, teacher_password = accounts["instructor"]
+            _upsert_user(teacher_email, teacher_password, role=Role.INSTRUCTOR)  # created by seed_catalogue
         for app in APP_SEEDERS:
             try:
                 module = importlib.import_module(f"{app}.seed")
@@ -172,3 +181,4 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Données de démonstration prêtes."))
         self.stdout.write(f"  Admin  : {accounts['admin'][0]} / {accounts['admin'][1]}")
         self.stdout.write(f"  Membre : {accounts['member'][0]} / {accounts['member'][1]}")
+        self.stdout.write(f"  Professeur : {accounts['instructor'][0]} / {accounts['instructor'][1]}")
