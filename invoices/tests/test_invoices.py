@@ -203,6 +203,7 @@ def test_a_paid_subscription_period_is_invoiced_and_its_receipt_carries_the_pdf(
     assert second.subscription_charge.period == 2 and second.total_amount == Decimal("55.00")
     assert second.description == "Abonnement annuel illimité – période 2/12 (du 10/02/2030 au 09/03/2030)"
     (paid_mail,) = [m for m in mailoutbox if subs.CHARGE_PAID_SUBJECT in m.subject]
+    assert MSG_RECEIPT_INVOICE_ATTACHED in paid_mail.body
     ((name, content, _),) = paid_mail.attachments
     assert name == "facture-2030-000002.pdf" and "55,00 €" in pdf_text(content)
 

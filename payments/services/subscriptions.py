@@ -380,12 +380,14 @@ def _send_charge_email(*, charge_id: int, paid: bool) -> None:
     subscription = charge.subscription
     member = subscription.member
     attach = provided(CHARGE_RECEIPT_ATTACHMENTS) if paid else None
+    attachments = list(attach(charge_id=charge.pk)) if attach is not None else []
     send_templated_email(
         to=member.email,
-        attachments=list(attach(charge_id=charge.pk)) if attach is not None else None,
+        attachments=attachments,
         subject=CHARGE_PAID_SUBJECT if paid else CHARGE_FAILED_SUBJECT,
         template="payments_subscription_paid" if paid else "payments_subscription_failed",
         context={
+            "invoice_attached": bool(attachments),
             "member": member,
             "subscription": subscription,
             "charge": charge,
