@@ -212,6 +212,9 @@ class PayPalSubscriptions:
     def suspend(self, *, subscription_id: str, reason: str) -> None:
         self._state_change(subscription_id, "suspend", reason)
 
+    def activate(self, *, subscription_id: str, reason: str) -> None:
+        self._state_change(subscription_id, "activate", reason)
+
     def capture_outstanding(
         self, *, subscription_id: str, amount: Decimal, currency: str, note: str, request_id: str
     ) -> ProviderSale:

@@ -49,6 +49,18 @@ def paypal_subscription_sync_task(provider_subscription_id: str) -> str:
 
 
 @task
+def subscription_paypal_freeze_sync(subscription_id: int) -> str:
+    """A PayPal subscription staff froze from today: suspended at PayPal (the daily job reactivates it after)."""
+    try:
+        return paypal_subscriptions.paypal_freeze_sync(subscription_id=subscription_id)
+    except ProviderError as exc:
+        logger.warning(
+            "PayPal freeze of subscription %s failed: %s; the daily job retries", subscription_id, exc.message
+        )
+        return "retry"
+
+
+@task
 def subscription_paypal_retry(charge_id: int) -> str:
     """Staff's "Relancer l'échéance" of a PayPal subscription: capture the outstanding balance."""
     return paypal_subscriptions.paypal_charge_retry(charge_id=charge_id, as_of=timezone.localdate())

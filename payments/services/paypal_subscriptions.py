@@ -172,6 +172,8 @@ def paypal_subscription_closed(*, provider_subscription_id: str, status: str) ->
         subscription = Subscription.objects.select_for_update().get(pk=subscription.pk)
         if subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
             return "closed"
+        if status == SUSPENDED and frozen_on(subscription, timezone.localdate()):
+            return "suspended for the freeze"  # the studio's own suspension (paypal_freeze_sync)
         if status == SUSPENDED:
             subscription.status = SubscriptionStatus.UNPAID
             subscription.save(update_fields=["status", "updated_at"])
@@ -270,10 +272,43 @@ def paypal_pay_now(*, subscription: Subscription) -> Subscription:
     return Subscription.objects.get(pk=subscription.pk)
 
 
+def frozen_on(subscription: Subscription, day: date_type) -> bool:
+    return any(f.starts_on <= day < f.starts_on + timedelta(weeks=f.weeks) for f in subscription.freezes.all())
+
+
+def paypal_freeze_sync(*, subscription_id: int, as_of: date_type | None = None) -> str:
+    """Nothing is charged during a freeze: PayPal's subscription is suspended while a freeze covers the day and
+    reactivated after it (only one the studio suspended: a subscription PayPal suspended for refused payments stays
+    unpaid until it is paid)."""
+    as_of = as_of or timezone.localdate()
+    subscription = Subscription.objects.select_related("source_order").get(pk=subscription_id)
+    if subscription.provider != "paypal" or subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
+        return "nothing to do"
+    api = _paypal()
+    psid = subscription.source_order.order_id
+    remote = api.get_subscription(subscription_id=psid)
+    if frozen_on(subscription, as_of):
+        if remote.status == ACTIVE:
+            api.suspend(subscription_id=psid, reason="Abonnement gelé par le studio")
+            return "suspended"
+    elif remote.status == SUSPENDED and subscription.status in (SubscriptionStatus.ACTIVE, SubscriptionStatus.FROZEN):
+        api.activate(subscription_id=psid, reason="Fin du gel")
+        return "reactivated"
+    return "in step"
+
+
 def paypal_subscriptions_run(*, as_of: date_type) -> dict:
     """The daily job's PayPal part: retry periods refused 3 days ago, and read PayPal for every period come due
     that no webhook has reported yet (a lost delivery)."""
-    outcome = {"retried": 0, "synced": 0}
+    outcome = {"retried": 0, "synced": 0, "freezes": 0}
+    frozen = Subscription.objects.filter(
+        provider="paypal", status__in=(*LIVE_STATUSES, SubscriptionStatus.FROZEN), freezes__isnull=False
+    ).distinct()
+    for subscription_id in frozen.values_list("pk", flat=True):
+        try:
+            outcome["freezes"] += paypal_freeze_sync(subscription_id=subscription_id, as_of=as_of) != "in step"
+        except ProviderError as exc:
+            logger.warning("PayPal freeze of subscription %s not synced: %s", subscription_id, exc.message)
     live = (
         Subscription.objects.filter(provider="paypal", status__in=LIVE_STATUSES)
         .select_related("source_order")

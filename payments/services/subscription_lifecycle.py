@@ -65,6 +65,12 @@ def subscription_freeze(
         if starts_on <= today:
             subscription.status = SubscriptionStatus.FROZEN
             subscription.save(update_fields=["status", "updated_at"])
+            if subscription.provider == "paypal":
+                # PayPal charges by itself: suspended there for the freeze (a task), reactivated by the daily job.
+                from ..subscription_tasks import subscription_paypal_freeze_sync
+
+                pk = subscription.pk
+                transaction.on_commit(lambda: subscription_paypal_freeze_sync.enqueue(subscription_id=pk))
     return subscription
 
 

@@ -332,3 +332,30 @@ def test_an_approval_whose_answers_were_all_lost_is_reconciled(
     subscription = Subscription.objects.get(source_order__order_id=sub_id)
     assert subscription.periods_paid == 1 and subscription.status == SubscriptionStatus.ACTIVE
     assert PaymentOrder.objects.get(order_id=sub_id).status == PaymentStatus.COMPLETED
+
+
+def test_a_frozen_paypal_subscription_is_suspended_at_paypal_and_reactivated_after(
+    api_client, member, staff, annual, paypal_settings, fake_paypal
+):
+    with freeze_time("2030-01-10 10:00:00"):
+        sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
+    with freeze_time("2030-01-15 10:00:00"):
+        api_client.force_authenticate(staff)
+        body = {"starts_on": "2030-01-15", "weeks": 2, "reason": "Entorse"}
+        assert api_client.post(f"/api/subscriptions/{subscription.pk}/freeze", body, format="json").status_code == 200
+        assert fake_paypal.subscriptions[sub_id]["status"] == "SUSPENDED"  # nothing charged during the freeze
+        suspended = fake_paypal.event("BILLING.SUBSCRIPTION.SUSPENDED", "subscription", fake_paypal._sub_view(sub_id))
+        assert _post_webhook(api_client, suspended).task_result == "suspended for the freeze"
+    subscription.refresh_from_db()
+    assert subscription.status == SubscriptionStatus.FROZEN
+    assert PassRule.objects.get(pass_ref_id=subscription.granted_pass_id).blocked_from is None
+    with freeze_time("2030-01-28 07:00:00"):
+        subs.subscription_charges_run(as_of=date(2030, 1, 28))  # still frozen: stays suspended
+    assert fake_paypal.subscriptions[sub_id]["status"] == "SUSPENDED"
+    with freeze_time("2030-01-29 07:00:00"):
+        outcome = subs.subscription_charges_run(as_of=date(2030, 1, 29))
+    assert outcome["paypal"]["freezes"] == 1
+    assert fake_paypal.subscriptions[sub_id]["status"] == "ACTIVE"
+    subscription.refresh_from_db()
+    assert subscription.status == SubscriptionStatus.ACTIVE
+    assert subs.period_due_on(subscription, 2) == date(2030, 2, 24)  # moved by the two weeks
