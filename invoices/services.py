@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from payments.models import PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
+from payments.models import ChargeStatus, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
 from payments.services.subscriptions import period_due_on, period_ends_on
 from studio.errors import NOT_FOUND, ApplicationError
 
@@ -144,7 +144,7 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
 def invoice_issue_for_charge(*, charge_id: int) -> Invoice | None:
     """The invoice of a subscription period paid (the caller holds the charge's row lock)."""
     charge = SubscriptionCharge.objects.select_related("subscription__member").filter(pk=charge_id).first()
-    if charge is None or charge.status != "paid":
+    if charge is None or charge.status != ChargeStatus.PAID:
         return None
     existing = Invoice.objects.filter(subscription_charge=charge, kind=InvoiceKind.INVOICE).first()
     if existing is not None:
@@ -268,7 +268,7 @@ def invoices_issue_missing() -> dict:
             done["invoices"] += invoice_issue_for_order(order_id=order_id) is not None
     # The periods a purchase order paid carry its reference and are invoiced with it (its own invoice).
     charges = (
-        SubscriptionCharge.objects.filter(status="paid")
+        SubscriptionCharge.objects.filter(status=ChargeStatus.PAID)
         .exclude(invoices__kind=InvoiceKind.INVOICE)
         .exclude(provider_reference=F("subscription__source_order__capture_id"))
         .exclude(provider_reference=F("subscription__source_order__order_id"))
