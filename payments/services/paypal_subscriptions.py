@@ -276,83 +276,6 @@ def frozen_on(subscription: Subscription, day: date_type) -> bool:
     return any(f.starts_on <= day < f.starts_on + timedelta(weeks=f.weeks) for f in subscription.freezes.all())
 
 
-def paypal_freeze_sync(*, subscription_id: int, as_of: date_type | None = None) -> str:
-    """Nothing is charged during a freeze: PayPal's subscription is suspended while a freeze covers the day and
-    reactivated after it (only one the studio suspended: a subscription PayPal suspended for refused payments stays
-    unpaid until it is paid)."""
-    as_of = as_of or timezone.localdate()
-    subscription = Subscription.objects.select_related("source_order").get(pk=subscription_id)
-    if subscription.provider != "paypal" or subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
-        return "nothing to do"
-    api = _paypal()
-    psid = subscription.source_order.order_id
-    remote = api.get_subscription(subscription_id=psid)
-    if frozen_on(subscription, as_of):
-        if remote.status == ACTIVE:
-            api.suspend(subscription_id=psid, reason="Abonnement gelé par le studio")
-            return "suspended"
-    elif remote.status == SUSPENDED and subscription.status in (SubscriptionStatus.ACTIVE, SubscriptionStatus.FROZEN):
-        api.activate(subscription_id=psid, reason="Fin du gel")
-        return "reactivated"
-    return "in step"
-
-
-def paypal_subscriptions_run(*, as_of: date_type) -> dict:
-    """The daily job's PayPal part: retry periods refused 3 days ago, and read PayPal for every period come due
-    that no webhook has reported yet (a lost delivery)."""
-    outcome = {"retried": 0, "synced": 0, "freezes": 0}
-    frozen = Subscription.objects.filter(
-        provider="paypal", status__in=(*LIVE_STATUSES, SubscriptionStatus.FROZEN), freezes__isnull=False
-    ).distinct()
-    for subscription_id in frozen.values_list("pk", flat=True):
-        try:
-            outcome["freezes"] += paypal_freeze_sync(subscription_id=subscription_id, as_of=as_of) != "in step"
-        except ProviderError as exc:
-            logger.warning("PayPal freeze of subscription %s not synced: %s", subscription_id, exc.message)
-    live = (
-        Subscription.objects.filter(provider="paypal", status__in=LIVE_STATUSES)
-        .select_related("source_order")
-        .prefetch_related("freezes", "charges")
-        .order_by("pk")
-    )
-    for subscription in live:
-        charges = list(subscription.charges.all())
-        for charge in charges:
-            if charge.status == ChargeStatus.FAILED and charge.next_attempt_on and charge.next_attempt_on <= as_of:
-                paypal_charge_retry(charge_id=charge.pk, as_of=as_of)
-                outcome["retried"] += 1
-        paid = {c.period for c in charges if c.status == ChargeStatus.PAID}
-        following = max(paid, default=0) + 1
-        if following <= subscription.periods_committed and period_due_on(subscription, following) <= as_of:
-            try:
-                paypal_subscription_sync(provider_subscription_id=subscription.source_order.order_id)
-                outcome["synced"] += 1
-            except ProviderError as exc:
-                logger.warning("PayPal subscription %s unreadable: %s", subscription.pk, exc.message)
-    return outcome
-
-
-def paypal_subscription_orders_reconcile(*, now=None) -> dict:
-    """Every 10 minutes: PayPal subscriptions bought in the last 3 days and still open here (the member approved,
-    but neither the popup's answer nor a webhook arrived) are read from PayPal and applied."""
-    now = now or timezone.now()
-    counts = {"synced": 0, "unreachable": 0}
-    open_orders = PaymentOrder.objects.filter(
-        type=PAYPAL_SUBSCRIPTION_TYPE,
-        status__in=(PaymentStatus.CREATED, PaymentStatus.APPROVED),
-        updated_at__lte=now - timedelta(minutes=5),
-        created_at__gte=now - timedelta(days=3),
-    ).order_by("created_at", "pk")[:100]
-    for order in open_orders:
-        try:
-            paypal_subscription_sync(provider_subscription_id=order.order_id)
-            counts["synced"] += 1
-        except ProviderError as exc:
-            logger.warning("PayPal subscription %s unreadable: %s", order.order_id, exc.message)
-            counts["unreachable"] += 1
-    return counts
-
-
 def paypal_subscription_webhook(event_type: str, resource: dict) -> str:
     """The Subscriptions v1 events (webhooks.py verified them and applies each once per event id)."""
     from ..paypal_subscriptions import parse_sale, parse_subscription
@@ -389,8 +312,14 @@ SUBSCRIPTION_WEBHOOKS = (
 )
 
 
-# The purchase (plans, createSubscription, onApprove, the offer) lives in paypal_subscription_purchase.py (imported
-# last: it uses the names above); re-exported here.
+# The periodic jobs (freezes at PayPal, the daily run, lost purchases) live in paypal_subscription_jobs.py and the
+# purchase (plans, createSubscription, onApprove, the offer) in paypal_subscription_purchase.py (imported last: they
+# use the names above); re-exported here.
+from .paypal_subscription_jobs import (  # noqa: E402
+    paypal_freeze_sync,
+    paypal_subscription_orders_reconcile,
+    paypal_subscriptions_run,
+)
 from .paypal_subscription_purchase import (  # noqa: E402
     paypal_plan_ensure,
     paypal_plans_ensure,
@@ -401,6 +330,9 @@ from .paypal_subscription_purchase import (  # noqa: E402
 )
 
 __all__ = [
+    "paypal_freeze_sync",
+    "paypal_subscription_orders_reconcile",
+    "paypal_subscriptions_run",
     "paypal_plan_ensure",
     "paypal_plans_ensure",
     "paypal_subscription_approved",
