@@ -208,11 +208,23 @@ def test_the_lists_run_a_fixed_number_of_queries(api_client, staff, member, djan
         assert api_client.get(URL).json()["count"] == 7
 
 
-@pytest.mark.parametrize("query", ["page=", "page=1&page=2", "status=sent&status=quoted", "page_size=0", "page=x"])
-def test_a_malformed_list_query_is_a_400(api_client, staff, query):
+NOT_AN_INTEGER = "Un nombre entier valide est requis."
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("page=", NOT_AN_INTEGER),
+        ("page=x", NOT_AN_INTEGER),
+        ("page=1&page=2", NOT_AN_INTEGER),
+        ("page_size=0", "Assurez-vous que cette valeur est supérieure ou égale à 1."),
+        ("status=sent&status=quoted", MSG_STATUS_FILTER),
+    ],
+)
+def test_a_malformed_list_query_is_a_french_400(api_client, staff, query, message):
     api_client.force_authenticate(staff)
     response = api_client.get(f"{URL}?{query}")
-    assert response.status_code == 400 and response.json()["error"]
+    assert response.status_code == 400 and response.json()["error"] == message
 
 
 def test_a_note_that_is_no_text_is_refused_and_a_blank_one_is_none(api_client, staff, party):
