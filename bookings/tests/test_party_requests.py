@@ -217,7 +217,7 @@ NOT_AN_INTEGER = "Un nombre entier valide est requis."
         ("page=", NOT_AN_INTEGER),
         ("page=x", NOT_AN_INTEGER),
         ("page=1&page=2", NOT_AN_INTEGER),
-        ("page_size=0", "Assurez-vous que cette valeur est supérieure ou égale à 1."),
+        ("page_size=0", "Assurez-vous que cette valeur est supérieure ou égale à\xa01."),
         ("status=sent&status=quoted", MSG_STATUS_FILTER),
     ],
 )
