@@ -19,6 +19,7 @@ from studio.schema import ErrorOutput
 
 from ..models import WAITLIST_LIVE_STATUSES, WaitlistEntry
 from ..selectors_waitlist import session_waitlist, waiting_positions
+from ..services.common import MAX_SESSION_PLACES
 from ..services.passes import MSG_PASS_NOT_FOUND
 from ..services.waitlist import (
     MSG_WAITLIST_JOINED,
@@ -32,6 +33,9 @@ from .common import MessageOutput, _iso, _messages, id_field
 from .sessions import SESSION_ID
 
 MSG_AUTO_BOOK_INVALID = "Le choix de réservation automatique doit être vrai ou faux."
+MSG_WAITLIST_PARTICIPANTS_INVALID = (
+    f"Le nombre de participants doit être un nombre entier entre 1 et {MAX_SESSION_PLACES}."
+)
 
 
 class WaitlistJoinInput(serializers.Serializer):
@@ -42,6 +46,15 @@ class WaitlistJoinInput(serializers.Serializer):
         error_messages=_messages(MSG_AUTO_BOOK_INVALID, "invalid", "null"),
     )
     pass_id = id_field(MSG_PASS_NOT_FOUND, required=False, allow_null=True, help_text="Obligatoire avec auto_book.")
+    participants = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_SESSION_PLACES,
+        default=1,
+        help_text="Places demandées (1 par défaut), au plus celles du cours (sinon 409).",
+        error_messages=_messages(
+            MSG_WAITLIST_PARTICIPANTS_INVALID, "null", "invalid", "min_value", "max_value", "max_string_length"
+        ),
+    )
 
 
 class WaitlistJoinOutput(serializers.Serializer):
@@ -146,6 +159,7 @@ class CourseSessionWaitlistApi(APIView):
             session_id=session_id,
             auto_book=serializer.validated_data["auto_book"],
             pass_id=serializer.validated_data.get("pass_id"),
+            participants=serializer.validated_data["participants"],
         )
         position = waitlist_position(entry) or 1
         return Response(

@@ -44,7 +44,9 @@ MSG_WALK_IN_CANCELLED = (
 MSG_WALK_IN_MEMBER_NOT_FOUND = "Aucun compte n'existe avec cet e-mail : créez d'abord le compte de la personne."
 MSG_WALK_IN_ALREADY_BOOKED = "Cette personne a déjà une réservation pour ce cours : pointez-la dans la liste."
 MSG_WALK_IN_NO_SEATS = "Il ne reste que {seats} place(s) pour ce cours."
-MSG_WALK_IN_PASS_REQUIRED = "Choisissez la carte ou l'abonnement de la personne."
+MSG_WALK_IN_PASS_REQUIRED = (
+    "Cette personne n'a ni carte de cours ni abonnement valable : enregistrez-la comme payée à l'accueil."
+)
 MSG_WALK_IN_PASS_NOT_FOUND = "Cette carte ou cet abonnement n'appartient pas à cette personne."
 
 
@@ -72,6 +74,7 @@ class AttendanceError(ReservationError):
         "walk_in_member_not_found": NOT_FOUND,
         "walk_in_already_booked": CONFLICT,
         "walk_in_no_seats": CONFLICT,
+        "walk_in_pass_required": CONFLICT,  # well formed; the person's passes refuse it
         "walk_in_pass_not_found": NOT_FOUND,
     }
 

@@ -54,6 +54,9 @@ MSG_WAITLIST_ALREADY_IN = "Vous êtes déjà sur la liste d'attente de cette ses
 MSG_WAITLIST_NOT_IN = "Vous n'êtes pas sur la liste d'attente de cette session."
 MSG_WAITLIST_CLOSED = "La liste d'attente est fermée : le cours commence dans moins d'une heure."
 MSG_WAITLIST_AUTO_BOOK_NEEDS_PASS = "Choisissez la carte ou l'abonnement qui paiera la réservation automatique."
+MSG_WAITLIST_PARTICIPANTS_OVER_PLACES = (
+    "Ce cours compte {places} places : la liste d'attente ne peut pas en demander plus."
+)
 
 
 class WaitlistError(ReservationError):
@@ -69,6 +72,7 @@ class WaitlistError(ReservationError):
         "waitlist_not_in": MSG_WAITLIST_NOT_IN,
         "waitlist_closed": MSG_WAITLIST_CLOSED,
         "waitlist_auto_book_needs_pass": MSG_WAITLIST_AUTO_BOOK_NEEDS_PASS,
+        "waitlist_participants_over_places": MSG_WAITLIST_PARTICIPANTS_OVER_PLACES,
     }
     statuses = {
         "session_not_found": NOT_FOUND,
@@ -79,6 +83,7 @@ class WaitlistError(ReservationError):
         "waitlist_already_in": CONFLICT,
         "waitlist_not_in": NOT_FOUND,
         "waitlist_closed": CONFLICT,
+        "waitlist_participants_over_places": CONFLICT,
     }
 
 
@@ -107,8 +112,11 @@ def _live_entry(*, session, user) -> WaitlistEntry | None:
 
 
 @transaction.atomic
-def waitlist_join(*, user, session_id: int, auto_book: bool = False, pass_id: int | None = None) -> WaitlistEntry:
-    """Put the member in line for a full session (free of charge). With `auto_book`, the pass must pay today."""
+def waitlist_join(
+    *, user, session_id: int, auto_book: bool = False, pass_id: int | None = None, participants: int = 1
+) -> WaitlistEntry:
+    """Put the member in line for a full session (free of charge) for `participants` seats (issue 21), never more than
+    the class has. With `auto_book`, the pass must pay today for all of them."""
     now = timezone.now()
     session = lock_session(_as_id(session_id) or 0)
     if session is None:
@@ -123,6 +131,8 @@ def waitlist_join(*, user, session_id: int, auto_book: bool = False, pass_id: in
     existing = _live_entry(session=session, user=user)
     if existing is not None:
         raise WaitlistError.of("waitlist_already_in", position=waitlist_position(existing) or 1)
+    if participants > session.max_attendees:
+        raise WaitlistError.of("waitlist_participants_over_places", places=session.max_attendees, field="participants")
     waiting = WaitlistEntry.objects.filter(session=session, status=WaitlistStatus.WAITING).exists()
     if session_seats_left(session=session, now=now) > 0 and not waiting:
         raise WaitlistError.of("waitlist_not_full")
@@ -134,10 +144,14 @@ def waitlist_join(*, user, session_id: int, auto_book: bool = False, pass_id: in
         if pass_obj is None:
             raise PassError.of("pass_not_found", field="pass_id")
         try:
-            pass_check_usable(pass_obj=pass_obj, session=session, participants=1, today=timezone.localdate(now))
+            pass_check_usable(
+                pass_obj=pass_obj, session=session, participants=participants, today=timezone.localdate(now)
+            )
         except PassError as exc:  # valid request, but this pass cannot pay this class: a conflict with its state
             raise WaitlistError(exc.message, code=exc.code, status=CONFLICT) from exc
-    return WaitlistEntry.objects.create(session=session, user=user, auto_book=bool(auto_book), pass_ref=pass_obj)
+    return WaitlistEntry.objects.create(
+        session=session, user=user, auto_book=bool(auto_book), pass_ref=pass_obj, participants=participants
+    )
 
 
 @transaction.atomic

@@ -8,6 +8,7 @@ import { isUsablePass, passLabel } from "./messages.js";
 export const MSG_WAITLIST_INTRO = "Inscrivez-vous sur la liste d'attente : si une place se libère, elle vous est proposée par e-mail.";
 export const LABEL_AUTO_BOOK = "Réserver automatiquement avec ma carte/mon abonnement";
 export const MSG_WAITLIST_LOAD_ERROR = "La liste d'attente n'a pas pu être chargée.";
+export const LABEL_WAITLIST_PARTICIPANTS = "Nombre de participants";
 
 export function participantsLabel(session) {
   const taken = Math.max((session.max_attendees ?? 0) - Math.max(session.seats_left ?? 0, 0), 0);
@@ -26,6 +27,7 @@ export default function WaitlistPanel({ session, waitlistUrl = `/api/course-sess
   const [passes, setPasses] = useState([]);
   const [autoBook, setAutoBook] = useState(false);
   const [passId, setPassId] = useState("");
+  const [participants, setParticipants] = useState("1");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
 
@@ -55,6 +57,9 @@ export default function WaitlistPanel({ session, waitlistUrl = `/api/course-sess
     setError("");
     try {
       const body = autoBook ? { auto_book: true, pass_id: Number(passId) } : { auto_book: false };
+      // Issue 21: the seats asked for (1 by default); the server refuses more than the class has, in French.
+      const asked = Number(participants);
+      if (participants !== "1") body.participants = Number.isInteger(asked) ? asked : participants;
       await api(waitlistUrl, { method: "POST", body });
       await load();
     } catch (err) {
@@ -84,6 +89,19 @@ export default function WaitlistPanel({ session, waitlistUrl = `/api/course-sess
       {entry === null && (
         <>
           <p>{MSG_WAITLIST_INTRO}</p>
+          <div className="field waitlist-count">
+            <label htmlFor={`${id}-participants`}>{LABEL_WAITLIST_PARTICIPANTS}</label>
+            <input
+              id={`${id}-participants`}
+              type="number"
+              inputMode="numeric"
+              min="1"
+              max={session.max_attendees}
+              step="1"
+              value={participants}
+              onChange={(e) => setParticipants(e.target.value)}
+            />
+          </div>
           {passes.length > 0 && (
             <div className="waitlist-auto">
               <label htmlFor={`${id}-auto`}>

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 
-import WaitlistPanel, { LABEL_AUTO_BOOK, MSG_WAITLIST_INTRO, participantsLabel, positionLabel } from "./WaitlistPanel.jsx";
+import WaitlistPanel, { LABEL_AUTO_BOOK, LABEL_WAITLIST_PARTICIPANTS, MSG_WAITLIST_INTRO, participantsLabel, positionLabel } from "./WaitlistPanel.jsx";
 import { clickOutcome } from "./messages.js";
 import { dateFromLink } from "./CalendarIsland.jsx";
 
@@ -67,6 +67,24 @@ describe("the waiting list popup", () => {
     expect(calls.find((c) => c.method === "POST")).toMatchObject({ url: "/api/course-sessions/9/waitlist", body: { auto_book: true, pass_id: 5 } });
     fireEvent.click(screen.getByText("Quitter la liste d'attente"));
     expect(await screen.findByText(MSG_WAITLIST_INTRO)).toBeTruthy();
+  });
+
+  it("joins with the number of participants asked (issue 21)", async () => {
+    let inLine = false;
+    const calls = serve((url, method) => {
+      if (url.includes("/api/passes/mine")) return { body: [] };
+      if (url.includes("/api/waitlist/mine")) return { body: inLine ? [{ session_id: 9, status: "waiting", position: 1 }] : [] };
+      inLine = true;
+      return { status: 201, body: { position: 1, message: "" } };
+    });
+    render(<WaitlistPanel session={session} onClose={() => {}} />);
+    const field = await screen.findByLabelText(LABEL_WAITLIST_PARTICIPANTS);
+    expect(LABEL_WAITLIST_PARTICIPANTS).toBe("Nombre de participants");
+    expect(field.getAttribute("max")).toBe("8");
+    fireEvent.change(field, { target: { value: "2" } });
+    fireEvent.click(screen.getByText("Rejoindre la liste d'attente"));
+    expect(await screen.findByText("Vous êtes en position 1 sur la liste d'attente.")).toBeTruthy();
+    expect(calls.find((c) => c.method === "POST").body).toEqual({ auto_book: false, participants: 2 });
   });
 
   it("shows the server's French refusal", async () => {
