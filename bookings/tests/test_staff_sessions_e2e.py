@@ -112,4 +112,5 @@ def test_the_list_keeps_its_place_and_shows_the_session_just_saved(page, live_se
     expect(saved).to_contain_text(f"{new_start:%d/%m/%Y}")
     expect(saved).to_contain_text("Enregistrée")
     expect(saved).to_be_in_viewport()
+    page.screenshot(path="test-artifacts/sessions-saved-highlighted.png", full_page=False)
     assert CourseSession.objects.get(pk=moved.pk).start == new_start
