@@ -26,15 +26,18 @@ class DateTimeOutputField(serializers.DateTimeField):
 
 
 def count_length_as_sent() -> None:
-    """Every API text field checks its `max_length` on the text as sent, before DRF trims the spaces around it, so
-    that the schema's `maxLength` (which counts what is sent) is what the server enforces. Without it a text of
-    spaces and control characters around a long word passed once trimmed (schemathesis: schema-violating request
-    accepted). Applied once to DRF's CharField at start-up (StudioConfig.ready), so that no serializer can forget."""
+    """Every API text field takes what its schema says, `type: string` with a `maxLength` counted on the text as
+    sent: a number or a boolean in a JSON body is not a text (DRF would turn 0 into "0"), and the length is checked
+    before DRF trims the spaces around. Without it a reason of spaces and control characters around a long word
+    passed once trimmed, and `{"reason": 0}` cancelled a class (schemathesis: schema-violating request accepted).
+    Applied once to DRF's CharField at start-up (StudioConfig.ready), so that no serializer can forget."""
     if getattr(serializers.CharField, "_counts_length_as_sent", False):
         return
     trimmed_validation = serializers.CharField.run_validation
 
     def run_validation(self, data=serializers.empty):
+        if isinstance(data, bool | int | float):
+            self.fail("invalid")
         if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
             self.fail("max_length", max_length=self.max_length, length=len(data))
         return trimmed_validation(self, data)

@@ -27,3 +27,11 @@ def test_a_text_without_a_maximum_is_untouched():
     assert form.is_valid()
     long = type("Long", (serializers.Serializer,), {"note": serializers.CharField()})(data={"note": " x" * 1000})
     assert long.is_valid()
+
+
+def test_a_number_or_a_boolean_is_not_a_text():
+    # Schemathesis found it: {"reason": 0} cancelled a class with the reason "0".
+    for value in (0, 12.5, True):
+        form = Note(data={"note": value})
+        assert not form.is_valid()
+        assert form.errors["note"] == ["Chaîne de caractère invalide."]  # DRF's own French text
