@@ -11,7 +11,7 @@ import random
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
-from django.db.models import Count, Q
+from django.db.models import Q, Sum
 from django.utils import timezone
 
 from accounts.models import User
@@ -288,7 +288,7 @@ def _classes(member_ids: list[int], session_ids: list[int], rng: random.Random, 
         row["session_id"]: row["seats"]
         for row in Reservation.objects.filter(session__in=to_fill, status=ReservationStatus.CONFIRMED)
         .values("session_id")
-        .annotate(seats=Count("id"))
+        .annotate(seats=Sum("participants"))
         .order_by()
     }
     taken = set(

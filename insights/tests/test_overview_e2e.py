@@ -3,6 +3,7 @@ violation, the period switched, a chart's data shown as a table, a figure leadin
 chart library's chunk loaded by this section only."""
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,16 @@ def studio(db):
     return build_studio(sessions=60, members=15, reservations=120, now=timezone.now())
 
 
+def _nothing_wider_than(page, width: int) -> None:
+    """The page never scrolls sideways and no card of the overview sticks out (the heat map scrolls inside its own)."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    widest = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('.ov-block, .ov-chart, .ov-figure')]"
+        ".map((e) => e.getBoundingClientRect().right))"
+    )
+    assert widest <= width
+
+
 def _overview(page):
     main = page.locator(".dash-main")
     expect(main.get_by_role("heading", level=2)).to_have_text("Vue d'ensemble")
@@ -91,8 +102,13 @@ def test_the_overview_on_a_laptop(browser, live_server, staff, studio):
 
 def test_the_overview_on_a_phone(browser, live_server, supervisor, studio):
     context, page, _loaded = _page(browser, live_server, supervisor, 390, 844)
-    page.goto(live_server.url + "/admin/overview")
+    # A whole year: the heat map has every hour of the timetable (9 h to 20 h), wider than the phone.
+    year = f"from={timezone.localdate() - timedelta(days=364)}&to={timezone.localdate()}"
+    page.goto(f"{live_server.url}/admin/overview?period=custom&{year}")
     main = _overview(page)
+    expect(main.locator(".ov-heat .ov-heat-hour")).to_have_count(12)
+    page.wait_for_load_state("networkidle")
+    _nothing_wider_than(page, 390)
     main.get_by_label("Période", exact=True).select_option("30days")
     expect(page).to_have_url(re.compile(r"\?period=30days$"))
     courses = main.locator("figure", has_text="Remplissage par cours")
@@ -106,8 +122,7 @@ def test_the_overview_on_a_phone(browser, live_server, supervisor, studio):
         re.compile(r"^(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) \d+ h$")
     )
     page.wait_for_load_state("networkidle")
-    # Nothing wider than the phone: the page never scrolls sideways.
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    _nothing_wider_than(page, 390)
     assert _serious_violations(page) == []
 
     # A figure leads to the list behind it, filtered: the unpaid subscription periods.

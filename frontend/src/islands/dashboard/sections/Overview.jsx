@@ -8,7 +8,7 @@ import { ChartFigure, DataTable } from "./overview/ChartFigure.jsx";
 import { Figure } from "./overview/Figure.jsx";
 import { FigureLink } from "./overview/FigureLink.jsx";
 import { Heatmap } from "./overview/Heatmap.jsx";
-import { bucketLabel, formatCount, formatDay, formatEuros, formatPercent } from "./overview/numbers.js";
+import { bucketLabel, formatCount, formatDay, formatEuros, formatPercent, plural } from "./overview/numbers.js";
 import { PERIODS, periodFromSearch, periodRange, parisToday, statsUrl, writePeriodToAddress } from "./overview/period.js";
 import "./overview/overview.css";
 
@@ -106,11 +106,11 @@ function Money({ money }) {
     <section className="ov-block" aria-labelledby="ov-money">
       <h3 id="ov-money">Argent</h3>
       <ul className="ov-figures">
-        <Figure label="Encaissé" value={formatEuros(money.money_in.current)} {...total("money_in")} href={LINKS.orders} linkText="Voir les commandes" note={`${formatCount(money.money_in.current_count)} paiements et échéances`} />
-        <Figure label="Remboursé" value={formatEuros(money.refunds.current)} {...total("refunds")} href={LINKS.orders} linkText="Voir les commandes" good="down" note={`${formatCount(money.refunds.current_count)} remboursements`} />
+        <Figure label="Encaissé" value={formatEuros(money.money_in.current)} {...total("money_in")} href={LINKS.orders} linkText="Voir les commandes" note={plural(money.money_in.current_count, "paiement ou échéance", "paiements et échéances")} />
+        <Figure label="Remboursé" value={formatEuros(money.refunds.current)} {...total("refunds")} href={LINKS.orders} linkText="Voir les commandes" good="down" note={plural(money.refunds.current_count, "remboursement", "remboursements")} />
         <Figure label="Cartes de cours vendues" value={formatCount(money.cards_sold.current_count)} {...count("cards_sold")} href={LINKS.passes} linkText="Voir les cartes et abonnements" note={formatEuros(money.cards_sold.current)} />
         <Figure label="Abonnements vendus" value={formatCount(money.subscriptions_sold.current_count)} {...count("subscriptions_sold")} href={LINKS.subscriptions} linkText="Voir les abonnements" note={formatEuros(money.subscriptions_sold.current)} />
-        <Figure label="Échéances impayées" value={formatEuros(money.unpaid.current)} {...total("unpaid")} href={LINKS.unpaid} linkText="Voir les abonnements impayés" good="down" note={`${formatCount(money.unpaid.current_count)} échéances dues non payées`} />
+        <Figure label="Échéances impayées" value={formatEuros(money.unpaid.current)} {...total("unpaid")} href={LINKS.unpaid} linkText="Voir les abonnements impayés" good="down" note={plural(money.unpaid.current_count, "échéance due non payée", "échéances dues non payées")} />
         <Figure
           label="Recette nette par cours"
           value={formatEuros(money.revenue_per_class.current)}
@@ -119,7 +119,7 @@ function Money({ money }) {
           previous={formatEuros(money.revenue_per_class.previous)}
           href={LINKS.past}
           linkText="Voir les cours passés"
-          note={`${formatCount(money.classes_held.current)} cours donnés`}
+          note={plural(money.classes_held.current, "cours donné", "cours donnés")}
         />
       </ul>
       <ChartFigure
@@ -153,7 +153,7 @@ function Classes({ classes }) {
     <section className="ov-block" aria-labelledby="ov-classes">
       <h3 id="ov-classes">Cours</h3>
       <ul className="ov-figures">
-        <Figure label="Taux de remplissage" value={formatPercent(classes.fill_rate.current)} {...rate("fill_rate")} href={LINKS.past} linkText="Voir les cours passés" note={`${formatCount(classes.seats_taken.current)} places prises sur ${formatCount(classes.places.current)}`} />
+        <Figure label="Taux de remplissage" value={formatPercent(classes.fill_rate.current)} {...rate("fill_rate")} href={LINKS.past} linkText="Voir les cours passés" note={`${plural(classes.seats_taken.current, "place prise", "places prises")} sur ${formatCount(classes.places.current)}`} />
         <Figure label="Cours donnés" value={formatCount(classes.held.current)} {...pair("held")} href={LINKS.past} linkText="Voir les cours passés" />
         <Figure label="Cours complets" value={formatCount(classes.full.current)} {...pair("full")} href={LINKS.full} linkText="Voir les cours complets" />
         <Figure label="Cours annulés" value={formatCount(classes.cancelled.current)} {...pair("cancelled")} href={LINKS.cancelled} linkText="Voir les cours annulés" good="down" />
@@ -163,9 +163,9 @@ function Classes({ classes }) {
           {...pair("waitlist_entries")}
           href={LINKS.full}
           linkText="Voir les cours complets"
-          note={`${formatCount(classes.waitlist_members.current)} membres, ${formatCount(classes.waitlist_sessions.current)} cours, ${formatCount(classes.waitlist_booked.current)} places obtenues`}
+          note={`${plural(classes.waitlist_members.current, "membre", "membres")}, ${plural(classes.waitlist_sessions.current, "cours", "cours")}, ${plural(classes.waitlist_booked.current, "place obtenue", "places obtenues")}`}
         />
-        <Figure label="Présence" value={formatPercent(classes.attendance_rate.current)} {...rate("attendance_rate")} href={LINKS.past} linkText="Voir les cours passés" note={`${formatCount(classes.present.current)} présents, ${formatCount(classes.no_shows.current)} absents (pointés)`} />
+        <Figure label="Présence" value={formatPercent(classes.attendance_rate.current)} {...rate("attendance_rate")} href={LINKS.past} linkText="Voir les cours passés" note={`${plural(classes.present.current, "présent", "présents")}, ${plural(classes.no_shows.current, "absent", "absents")} (pointés)`} />
       </ul>
       <div className="ov-charts">
         <ChartFigure

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { change, pointChange, bucketLabel, formatEuros, formatPercent } from "./overview/numbers.js";
+import { bucketLabel, change, formatEuros, formatPercent, plural, pointChange } from "./overview/numbers.js";
 import { periodFromSearch, periodRange, previousRange, statsUrl } from "./overview/period.js";
 import { filterFromAddress } from "./Subscriptions.jsx";
 
@@ -121,6 +121,9 @@ describe("overview periods", () => {
     expect(plain(change("0.00", "190.00").text)).toBe("−100 %");
     expect(change("5", "0")).toEqual({ direction: "new", text: "nouveau" });
     expect(pointChange(0.75, 0.6667)).toEqual({ direction: "up", text: "+8 pts" });
+    expect(plural(0, "remboursement", "remboursements")).toBe("0 remboursement");
+    expect(plural(1, "place obtenue", "places obtenues")).toBe("1 place obtenue");
+    expect(plural(2, "place obtenue", "places obtenues")).toBe("2 places obtenues");
   });
 
   it("lets the subscriptions list open on the filter a figure links to", () => {

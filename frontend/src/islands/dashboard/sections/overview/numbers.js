@@ -46,3 +46,8 @@ export function pointChange(current, previous) {
   if (!points) return { direction: "same", text: "stable" };
   return { direction: points > 0 ? "up" : "down", text: `${points > 0 ? "+" : "−"}${Math.abs(points)} pt${Math.abs(points) > 1 ? "s" : ""}` };
 }
+
+/** "1 remboursement", "0 remboursement", "3 remboursements": French takes the singular up to 1. */
+export function plural(count, one, many) {
+  return `${formatCount(count)} ${Math.abs(Number(count) || 0) <= 1 ? one : many}`;
+}
