@@ -234,7 +234,7 @@ function Upcoming({ upcoming }) {
       {upcoming.classes.length === 0 ? (
         <p className="ov-empty">Aucun cours dans les 7 prochains jours.</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Tableau : les cours des 7 prochains jours">
           <DataTable
             caption="Les cours des 7 prochains jours"
             columns={[
@@ -266,7 +266,7 @@ function Upcoming({ upcoming }) {
         </FigureLink>
       </h4>
       {upcoming.unpaid.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Tableau : échéances d'abonnement impayées">
           <DataTable
             caption="Échéances d'abonnement impayées"
             columns={[

@@ -80,7 +80,7 @@ export function ChartFigure({ title, summary, labels, datasets, horizontal = fal
         </div>
       )}
       {labels.length > 0 && tableShown && (
-        <div className="table-wrap" id={tableId}>
+        <div className="table-wrap" id={tableId} tabIndex={0} role="region" aria-label={`Tableau : ${title}`}>
           <DataTable caption={title} {...table} />
         </div>
       )}

@@ -29,7 +29,8 @@ export function Heatmap({ slots }) {
       </figcaption>
       {slots.length === 0 && <p className="ov-empty">Rien sur cette période.</p>}
       {slots.length > 0 && !showData && (
-        <div className="ov-heat-wrap" role="img" aria-label={`${title} : voir les données pour le détail par créneau.`}>
+        // Focusable: on a phone the grid scrolls sideways inside its card, by keyboard too.
+        <div className="ov-heat-wrap" role="img" tabIndex={0} aria-label={`${title} : voir les données pour le détail par créneau.`}>
           <div className="ov-heat" style={{ gridTemplateColumns: `3.2rem repeat(${hours.length}, minmax(2.4rem, 1fr))` }} aria-hidden="true">
             <span />
             {hours.map((h) => (
@@ -54,7 +55,7 @@ export function Heatmap({ slots }) {
         </div>
       )}
       {slots.length > 0 && showData && (
-        <div className="table-wrap" id={tableId}>
+        <div className="table-wrap" id={tableId} tabIndex={0} role="region" aria-label={`Tableau : ${title}`}>
           <DataTable
             caption={title}
             columns={[
