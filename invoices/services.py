@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from payments.models import ChargeStatus, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
@@ -339,11 +339,13 @@ def charge_receipt_attachments(*, charge_id: int) -> list[tuple[str, bytes, str]
 # --- a deleted account (DECISIONS.md 34) -------------------------------------------------------------------------
 
 
-def invoices_erase_customer(*, member_id: int) -> int:
-    """Erase a deleted member's identity from their invoices and credit notes; numbers, lines, amounts and dates
-    stay as issued (the accounting record). Their stored PDFs go too, rendered again without the identity."""
+def invoices_erase_customer(*, member_id: int, email: str = "") -> int:
+    """Erase a deleted member's identity from their invoices and credit notes (theirs, or made out to their e-mail:
+    a payment staff recorded by hand); numbers, lines, amounts and dates stay as issued (the accounting record).
+    Their stored PDFs go too, rendered again without the identity."""
     now = timezone.now()
-    ids = list(Invoice.objects.filter(member_id=member_id).values_list("pk", flat=True))
+    mine = Q(member_id=member_id) | Q(customer_email__iexact=email) if email else Q(member_id=member_id)
+    ids = list(Invoice.objects.filter(mine).values_list("pk", flat=True))
     Invoice.objects.filter(pk__in=ids).update(
         customer_name=ERASED_CUSTOMER.format(member_id=member_id),
         customer_email="",

@@ -193,7 +193,7 @@ def _personal_data_erase(*, user_id: int, original_email: str) -> str:
         parties.update(first_name="", last_name="", email=email, message="", title="", quote_note="")
         CourseFeedback.objects.filter(user_id=user_id).update(comment="")
         PaymentOrder.objects.filter(mine).update(first_name="", last_name="", email=email, message="")
-        invoices_erase_customer(member_id=user_id)
+        invoices_erase_customer(member_id=user_id, email=original_email)
         messages = ContactMessage.objects.filter(mine)
         ContactReply.objects.filter(message__in=messages).update(text=ERASED_MESSAGE)
         messages.update(name=ERASED_FIRST_NAME, email=email, phone="", subject=ERASED_MESSAGE, text=ERASED_MESSAGE)

@@ -339,3 +339,25 @@ def test_the_deleted_accounts_stored_sessions_are_removed_by_a_task(client, ophe
     assert left.get_decoded()["_auth_user_id"] == str(other_member.pk)
     assert laptop.get("/user/profile").status_code == 302
     assert someone_else.get("/user/profile").status_code == 200
+
+
+def test_a_payment_staff_recorded_for_the_members_e_mail_is_erased_too(api_client, ophelie, staff):
+    api_client.force_authenticate(staff)
+    desk = {
+        "order_id": "DESK-7",
+        "email": IDENTITY["email"],
+        "first_name": "Ophélie",
+        "last_name": "Vasseur-Dumont",
+        "title": "Cours particulier",
+        "amount": "60.00",
+        "date": "2030-01-10",
+        "time": "18:30",
+        "status": "COMPLETED",
+    }
+    assert api_client.post("/api/paypal/orders", desk, format="json").status_code == 201
+    invoice = Invoice.objects.get()
+    assert invoice.member is None and invoice.customer_name == "Ophélie Vasseur-Dumont"
+    assert api_client.post(f"/api/users/{ophelie.pk}/erase").status_code == 200
+    assert where_is(IDENTITY["email"]) == [] and where_is("Vasseur") == []
+    invoice.refresh_from_db()
+    assert (invoice.number, invoice.total_amount) == (f"{timezone.localdate().year}-000001", Decimal("60.00"))

@@ -45,7 +45,7 @@ export default function MemberDataActions({ row, onDone }) {
         Données<span className="visually-hidden"> de {who} (JSON)</span>
       </a>
       <button type="button" className="button button-small button-danger" onClick={() => setOpen(true)}>
-        Supprimer à sa demande<span className="visually-hidden"> le compte de {who}</span>
+        Effacer à sa demande (RGPD)<span className="visually-hidden"> le compte de {who}</span>
       </button>
       {notice && (
         <span className="form-success" role="status">

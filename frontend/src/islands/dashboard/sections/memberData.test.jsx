@@ -40,7 +40,7 @@ describe("a member's data from the users list (issue 23)", () => {
     const link = await screen.findByRole("link", { name: "Données de P4 N4 (JSON)" });
     expect(link.getAttribute("href")).toBe("/api/users/4/export");
     expect(screen.queryByRole("link", { name: /Données de P5 N5/ })).toBeNull(); // never a staff account
-    fireEvent.click(screen.getByRole("button", { name: "Supprimer à sa demande le compte de P4 N4" }));
+    fireEvent.click(screen.getByRole("button", { name: "Effacer à sa demande (RGPD) le compte de P4 N4" }));
     expect(screen.getByText(eraseQuestion(row(4, "user")))).toBeTruthy();
     expect(eraseQuestion(row(4, "user"))).toContain("ses paiements et factures restent dans la comptabilité");
     fireEvent.click(screen.getByRole("button", { name: "Supprimer" }));
