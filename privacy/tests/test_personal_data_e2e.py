@@ -95,3 +95,51 @@ def test_pay_download_the_invoice_and_the_data_then_delete_the_account_on_a_phon
     kept = Invoice.objects.get()
     assert (kept.number, kept.total_amount) == (invoice.number, invoice.total_amount)
     assert "Emma" not in kept.customer_name
+
+
+def test_staff_download_an_orders_invoice_and_erase_a_member_on_request_on_a_phone(
+    page, live_server, login_as, member, staff
+):
+    from payments.services import payment_order_staff_create
+    from privacy.services import MSG_ACCOUNT_ERASED_BY_STAFF
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    order = payment_order_staff_create(
+        data={
+            "order_id": "DESK-42",
+            "email": member.email,
+            "first_name": "Emma",
+            "last_name": "Petit",
+            "title": "Cours particulier",
+            "amount": "60.00",
+            "date": "2030-01-10",
+            "time": "18:30",
+            "status": "COMPLETED",
+        }
+    )
+    invoice = Invoice.objects.get(payment_order=order)
+    login_as(staff)
+
+    page.goto(live_server.url + "/admin/orders")
+    link = page.get_by_role("link", name="Télécharger la facture de la commande DESK-42")
+    with page.expect_download() as pdf_download:
+        link.click()
+    text = pdf_text(Path(pdf_download.value.path()).read_bytes())
+    assert f"N° {invoice.number}" in text and "60,00 €" in text and "Emma Petit" in text
+
+    page.goto(live_server.url + "/admin/users")
+    page.get_by_label("Rechercher par nom ou e-mail").fill("emma@")
+    row = page.locator(".dash-main table tbody tr").filter(has_text="emma@example.fr")
+    expect(row).to_have_count(1)
+    expect(row.get_by_role("link", name="Données de Emma Petit (JSON)")).to_have_attribute(
+        "href", f"/api/users/{member.pk}/export"
+    )
+    row.get_by_role("button", name="Effacer à sa demande (RGPD) le compte de Emma Petit").click()
+    dialog = page.locator("dialog[open]")
+    expect(dialog).to_contain_text("ses paiements et factures restent dans la comptabilité")
+    dialog.get_by_role("button", name="Supprimer").click()
+    expect(page.get_by_text(MSG_ACCOUNT_ERASED_BY_STAFF).first).to_be_visible()
+    member.refresh_from_db()
+    assert not member.is_active and member.email == f"compte-supprime-{member.pk}@anonyme.invalid"
+    invoice.refresh_from_db()
+    assert invoice.customer_name == f"Client n° {member.pk} (compte supprimé)" and invoice.total_amount == 60
