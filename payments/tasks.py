@@ -78,6 +78,6 @@ def payment_receipt_send(order_pk: int) -> None:
 @task
 def payment_subscription_charge_receipt_send(charge_id: int) -> None:
     """The receipt of a subscription period paid, with its invoice attached (issue 23), recorded in the outbox."""
-    from .services.subscriptions import _send_charge_email
+    from .services.subscription_emails import _send_charge_email
 
     _send_charge_email(charge_id=charge_id, paid=True)

@@ -4,6 +4,9 @@ Lock order, always (a writer takes only the rows it needs, but never in another 
 
     PaymentOrder  →  CourseSession  →  Pass  →  Reservation rows
 
+Payments' own rows come first and are written down in payments/services/locking.py (PaymentOrder → Subscription →
+SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks them (it hears of payments by signals).
+
 - A payment capture or refund (payments) locks its PaymentOrder first, then calls bookings, which lock the rest.
 - Every write that counts or changes seats locks the session row first (`lock_session`,
   `lock_session_of_reservation`): holds, bookings paid with a pass, confirmations, cancellations, refunds, the

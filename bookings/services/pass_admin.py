@@ -20,6 +20,7 @@ from ..models import (
     PassKind,
     PassOrigin,
 )
+from .locking import lock_pass
 from .passes import PassError, _fr_date, add_months
 
 # Staff (dashboard): grant, add credits, extend; each change logged with its reason.
@@ -162,7 +163,7 @@ def pass_adjust(
 ) -> Pass:
     """Staff add (or remove) credits and/or move the end date, under the pass's row lock; each change is logged."""
     reason = (reason or "").strip()
-    pass_obj = Pass.objects.select_for_update().filter(pk=pass_id).first() if 0 < pass_id < 2**31 else None
+    pass_obj = lock_pass(pass_id) if 0 < pass_id < 2**31 else None
     if pass_obj is None:
         raise PassAdminError.of("pass_not_found")
     if not reason:

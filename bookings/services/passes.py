@@ -20,7 +20,12 @@ from ..models import (
     ReservationStatus,
 )
 from .common import MSG_CARD_PAYMENT_IN_PROGRESS, ReservationError, _as_id
-from .locking import _checked_request_on_locked_session, _member_hold_with_seats_checked, _payment_open_on
+from .locking import (
+    _checked_request_on_locked_session,
+    _member_hold_with_seats_checked,
+    _payment_open_on,
+    lock_pass,
+)
 from .pass_rules import pass_check_rules
 from .reservations import _reservation_details, _reservation_save, _send_reservation_confirmation
 
@@ -129,7 +134,7 @@ def reservation_book_with_pass(
         email=email,
         now=now,
     )
-    pass_obj = Pass.objects.select_for_update().filter(pk=_as_id(pass_id) or 0, member=user).first()
+    pass_obj = lock_pass(_as_id(pass_id) or 0, member=user)
     if pass_obj is None:
         raise PassError.of("pass_not_found", field="pass_id")
     # Issue 19: unpaid subscription, weekly cap; checked under the pass's row lock like the credits.

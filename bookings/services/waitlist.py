@@ -38,7 +38,7 @@ from ..models import (
 )
 from .availability import reservations_release_expired, session_seats_left
 from .common import OPEN_PAYMENT_STATUSES, ReservationError, _as_id
-from .locking import lock_member_live_reservation, lock_pass, lock_session
+from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session
 from .passes import PassError, pass_check_usable
 
 logger = logging.getLogger(__name__)
@@ -165,7 +165,7 @@ def waitlist_leave(*, user, session_id: int) -> None:
         raise WaitlistError.of("waitlist_not_in")
     now = timezone.now()
     if entry.status == WaitlistStatus.OFFERED and entry.reservation_id:
-        hold = Reservation.objects.select_for_update().get(pk=entry.reservation_id)
+        hold = lock_reservation(entry.reservation_id)
         open_payment = hold.payment_orders.filter(status__in=OPEN_PAYMENT_STATUSES).exists()
         if hold.status == ReservationStatus.HELD and not open_payment:
             hold.status = ReservationStatus.CANCELLED

@@ -45,6 +45,7 @@ from .common import (
     _mark,
 )
 from .deposits import deposit_record_for_order
+from .locking import lock_payment_order
 from .receipts import receipt_send_queue
 from .refunds import _refund_outcome, payment_order_refund
 from .subscriptions import subscription_start_for_order
@@ -72,7 +73,7 @@ def payment_order_fulfil(
     is confirmed and the money goes back (REFUND_PENDING, then the provider's refund after the commit).
     """
     with transaction.atomic():
-        order = PaymentOrder.objects.select_for_update().get(order_id=order_id)
+        order = lock_payment_order(order_id)
         if order.status == PaymentStatus.COMPLETED:
             return CaptureOutcome(order=order, completed=True, message=order.provider_note)
         if order.status in (PaymentStatus.REFUND_PENDING, PaymentStatus.REFUNDED):

@@ -12,6 +12,7 @@ from django.utils import timezone
 from studio.errors import BAD_GATEWAY, CONFLICT, NOT_FOUND, ApplicationError
 
 from ..models import PaymentOrder, PaymentStatus
+from .locking import lock_payment_order
 
 MSG_INCOMPLETE = "❌ Données de paiement incomplètes. Vérifiez le titre et le type."
 MSG_EMAIL_INVALID = "❌ L'email n'est pas valide."
@@ -145,7 +146,7 @@ def _local(dt):
 
 def _mark(*, order_id: str, status: str, note: str = "", only_from: tuple[str, ...] | None = None) -> PaymentOrder:
     with transaction.atomic():
-        order = PaymentOrder.objects.select_for_update().get(order_id=order_id)
+        order = lock_payment_order(order_id)
         if only_from is None or order.status in only_from:
             order.status = status
             if note:

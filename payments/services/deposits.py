@@ -24,6 +24,7 @@ from messaging.models import RoomRentalRequest
 from ..models import CURRENCY_EUR, PaymentOrder, PaymentStatus
 from ..providers import ProviderError, get_provider
 from .common import OPEN_STATUSES, PaymentError, _mark
+from .locking import lock_payment_order
 
 logger = logging.getLogger(__name__)
 
@@ -116,7 +117,7 @@ def deposit_refund_for_closed_request(*, sender, request_id: int) -> list[str]:
     order_ids = PaymentOrder.objects.filter(**{f"{field}_id": request_id}, status=PaymentStatus.COMPLETED)
     for order_id in list(order_ids.values_list("order_id", flat=True)):
         with transaction.atomic():
-            order = PaymentOrder.objects.select_for_update().get(order_id=order_id)
+            order = lock_payment_order(order_id)
             if order.status != PaymentStatus.COMPLETED:
                 continue
             request = sender.objects.get(pk=request_id)

@@ -8,8 +8,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
-from bookings.services import tariff_priced_per_short_period
-from courses.models import CourseSession, Tariff
+from bookings.services import lock_reservation, lock_session, tariff_priced_per_short_period
+from courses.models import Tariff
 
 from ..models import CURRENCY_EUR, DEFAULT_TIME, PaymentOrder, PaymentStatus
 from ..providers import ProviderError, get_provider
@@ -160,8 +160,8 @@ def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> Paym
     its participants or price in between, and at most one order is live (the constraint stands behind it)."""
     try:
         with transaction.atomic():
-            CourseSession.objects.select_for_update().filter(pk=reservation.session_id).first()
-            current = Reservation.objects.select_for_update().get(pk=reservation.pk)
+            lock_session(reservation.session_id)
+            current = lock_reservation(reservation.pk)
             if current.status != ReservationStatus.HELD or (
                 current.hold_expires_at is not None and current.hold_expires_at <= timezone.now()
             ):

@@ -9,8 +9,8 @@ with the sale's id); each later sale pays the first unpaid period.
 
 Charged once: a sale's id is recorded on the period it paid, chosen under the Subscription's row lock, so a webhook
 and the daily job reading the same sale at once record it once (and the (subscription, period) constraint holds).
-Lock order for PayPal subscriptions: PaymentOrder (the first sale, in payment_order_fulfil) → Subscription →
-SubscriptionCharge; PayPal's subscriptions never go through the simulator's charge path (SubscriptionCharge first).
+Locks in the documented order (payments/services/locking.py): PaymentOrder (the first sale, in payment_order_fulfil)
+→ Subscription → SubscriptionCharge → bookings' Pass, as every other writer of a subscription.
 Provider calls run outside transactions, bounded by the provider's time budget; all run in tasks but the creation
 (the popup needs the id at once) and the member's "Payer maintenant" (the member waits for its answer).
 """
@@ -37,12 +37,9 @@ from ..models import (
 from ..paypal_subscriptions import ACTIVE, APPROVED, CANCELLED, EXPIRED, SUSPENDED, PayPalSubscriptions, ProviderSale
 from ..providers import PayPalProvider, ProviderError, get_provider
 from .common import OPEN_STATUSES, PaymentError, _mark
-from .subscriptions import (
-    LIVE_STATUSES,
-    period_due_on,
-    subscription_charge_failed,
-    subscription_charge_paid,
-)
+from .locking import lock_charge, lock_subscription, lock_subscription_of_order
+from .subscription_charging import subscription_charge_failed, subscription_charge_paid
+from .subscriptions import LIVE_STATUSES, period_due_on
 
 logger = logging.getLogger(__name__)
 
@@ -121,7 +118,7 @@ def paypal_sale_record(*, provider_subscription_id: str, sale: ProviderSale) -> 
         if order.capture_id == sale.id:
             return "paid"
     with transaction.atomic():
-        subscription = Subscription.objects.select_for_update().filter(source_order=order).first()
+        subscription = lock_subscription_of_order(order.pk)
         if subscription is None:
             return "no subscription"
         if order.capture_id == sale.id or subscription.charges.filter(provider_reference=sale.id).exists():
@@ -145,7 +142,7 @@ def paypal_payment_failed(*, provider_subscription_id: str, reason: str, as_of: 
     if subscription is None:
         return "unknown subscription"
     with transaction.atomic():
-        subscription = Subscription.objects.select_for_update().get(pk=subscription.pk)
+        subscription = lock_subscription(subscription.pk)
         if subscription.status not in LIVE_STATUSES:
             return "closed"
         charge = _period_to_settle(subscription, as_of=as_of)
@@ -169,7 +166,7 @@ def paypal_subscription_closed(*, provider_subscription_id: str, status: str) ->
             _mark(order_id=order.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
         return "closed before payment"
     with transaction.atomic():
-        subscription = Subscription.objects.select_for_update().get(pk=subscription.pk)
+        subscription = lock_subscription(subscription.pk)
         if subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
             return "closed"
         if status == SUSPENDED and frozen_on(subscription, timezone.localdate()):
@@ -211,9 +208,9 @@ def paypal_subscription_sync(*, provider_subscription_id: str) -> str:
 
 
 def _failed(subscription_id: int, charge_id: int, as_of: date_type, note: str) -> None:
-    """A refused PayPal period, under this module's lock order (the Subscription, then its charge)."""
+    """A refused PayPal period, under the documented lock order (the Subscription, then its charge)."""
     with transaction.atomic():
-        Subscription.objects.select_for_update().get(pk=subscription_id)
+        lock_subscription(subscription_id)
         subscription_charge_failed(charge_id=charge_id, as_of=as_of, note=note[:200])
 
 
@@ -221,12 +218,7 @@ def paypal_charge_retry(*, charge_id: int, as_of: date_type) -> str:
     """Charge an unpaid period of a PayPal subscription now (the daily retry 3 days after a failure, staff's
     "Relancer"): PayPal's capture of the outstanding balance, one idempotency key per attempt."""
     with transaction.atomic():
-        charge = (
-            SubscriptionCharge.objects.select_for_update()
-            .select_related("subscription__source_order")
-            .get(pk=charge_id)
-        )
-        subscription = charge.subscription
+        subscription, charge = lock_charge(charge_id)
         if charge.status not in UNPAID or subscription.status not in LIVE_STATUSES:
             return "nothing to charge"
         charge.attempts += 1

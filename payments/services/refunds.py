@@ -12,6 +12,7 @@ from ..models import PaymentOrder, PaymentStatus
 from ..providers import REFUND_ACCEPTED, ProviderError, get_provider
 from ..signals import payment_refunded
 from .common import MSG_REFUND_PENDING, MSG_REFUNDED, CaptureOutcome
+from .locking import lock_payment_order
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ def payment_order_refund(*, order_id: str) -> PaymentOrder:
         logger.error("Refund of %s answered %s", order_id, refund.status)
         return order
     with transaction.atomic():
-        order = PaymentOrder.objects.select_for_update().get(order_id=order_id)
+        order = lock_payment_order(order_id)
         if order.status != PaymentStatus.REFUND_PENDING:
             return order
         order.status = PaymentStatus.REFUNDED

@@ -15,6 +15,7 @@ from .common import (
     MSG_STATUS_INVALID,
     PaymentError,
 )
+from .locking import lock_payment_order
 
 __all__ = [
     "MSG_AMOUNT_INVALID",
@@ -76,7 +77,7 @@ def _announce_status_change(*, order: PaymentOrder, before: str) -> None:
 
 @transaction.atomic
 def payment_order_staff_update(*, order_id: str, data: dict) -> PaymentOrder:
-    order = PaymentOrder.objects.select_for_update().filter(order_id=order_id).first()
+    order = lock_payment_order(order_id, missing_ok=True)
     if order is None:
         raise PaymentError.of("order_not_found")
     values = _staff_values(data)

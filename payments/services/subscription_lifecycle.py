@@ -12,15 +12,15 @@ from bookings.services import pass_rule_set, pass_validity_set
 
 from ..models import ChargeStatus, Subscription, SubscriptionFreeze, SubscriptionStatus
 from ..selectors import payment_provider_name
+from .locking import lock_subscription
+from .subscription_charging import subscription_charge_attempt, subscription_charges_due
+from .subscription_emails import _send_renewal_email
 from .subscriptions import (
     LIVE_STATUSES,
     MAX_FREEZE_WEEKS,
     RENEWAL_DAYS_BEFORE,
     SubscriptionError,
-    _send_renewal_email,
     commitment_ends_on,
-    subscription_charge_attempt,
-    subscription_charges_due,
 )
 
 
@@ -37,11 +37,7 @@ def subscription_freeze(
     if not 1 <= weeks <= MAX_FREEZE_WEEKS:
         raise SubscriptionError.of("freeze_weeks", field="weeks")
     with transaction.atomic():
-        subscription = (
-            Subscription.objects.select_for_update().filter(pk=subscription_id).first()
-            if (0 < subscription_id < 2**31)
-            else None
-        )
+        subscription = lock_subscription(subscription_id)
         if subscription is None:
             raise SubscriptionError.of("subscription_not_found")
         if subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):

@@ -17,7 +17,6 @@ from studio.errors import CONFLICT, ApplicationError
 from ..models import (
     ChargeStatus,
     PaymentProviderName,
-    ReducedRateDeclaration,
     Subscription,
     SubscriptionAction,
     SubscriptionActionKind,
@@ -26,7 +25,9 @@ from ..models import (
 )
 from ..providers import REFUND_ACCEPTED, ProviderError, SimulatorProvider, get_provider
 from ..signals import subscription_charge_refunded
-from .subscriptions import LIVE_STATUSES, SubscriptionError, period_ends_on, subscription_charge_attempt
+from .locking import lock_charge_alone, lock_reduced_declaration, lock_subscription
+from .subscription_charging import subscription_charge_attempt
+from .subscriptions import LIVE_STATUSES, SubscriptionError, period_ends_on
 
 logger = logging.getLogger(__name__)
 
@@ -70,9 +71,7 @@ def _reason(reason: str) -> str:
 
 
 def _locked(subscription_id: int) -> Subscription:
-    subscription = None
-    if 0 < subscription_id < 2**31:
-        subscription = Subscription.objects.select_for_update().filter(pk=subscription_id).first()
+    subscription = lock_subscription(subscription_id)
     if subscription is None:
         raise SubscriptionError.of("subscription_not_found")
     return subscription
@@ -192,11 +191,7 @@ def subscription_end_reduced(*, subscription_id: int, by, reason: str) -> str:
     reason = _reason(reason)
     with transaction.atomic():
         subscription = _locked(subscription_id)
-        declaration = (
-            ReducedRateDeclaration.objects.select_for_update()
-            .filter(order_id=subscription.source_order_id, ended_at__isnull=True)
-            .first()
-        )
+        declaration = lock_reduced_declaration(order_id=subscription.source_order_id)
         if declaration is None:
             raise StaffSubscriptionError.of("not_reduced")
         if subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
@@ -233,7 +228,7 @@ def subscription_charge_refund_run(*, charge_id: int) -> str:
     if result.status not in REFUND_ACCEPTED:
         return "retry"
     with transaction.atomic():
-        locked = SubscriptionCharge.objects.select_for_update().get(pk=charge_id)
+        locked = lock_charge_alone(charge_id)
         if not locked.refund_id:
             locked.refund_id = (result.id or request_id)[:64]
             locked.refunded_at = timezone.now()

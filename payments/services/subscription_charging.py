@@ -1,0 +1,228 @@
+"""Charging a subscription's periods (issue 19), split from `subscriptions.py` (which re-exports the names): the
+charge rows come due, one period charged once (the scheduler, "Payer maintenant", staff's retry), its outcome
+recorded (paid: the pass extended, the unpaid block lifted; refused: retried in 3 days, the member e-mailed, the pass
+blocked 7 days after the due date).
+
+Charged once: the charge row is locked and marked PROCESSING before the provider is called (outside any transaction),
+with an idempotency key per attempt; a second scheduler finds it PROCESSING or PAID and does nothing. Locks in the
+documented order (payments/services/locking.py): the Subscription, then its SubscriptionCharge, then bookings' Pass.
+"""
+
+import logging
+from datetime import date as date_type
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from bookings.services import pass_rule_set, pass_validity_set
+
+from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
+from ..providers import CAPTURE_COMPLETED, ProviderError, SimulatorProvider, get_provider
+from ..signals import subscription_charge_paid as subscription_charge_paid_signal
+from .locking import lock_charge, lock_subscription
+from .subscription_emails import _charge_paid_email_queue, _send_charge_email
+from .subscriptions import (
+    BLOCKED_AFTER_DAYS,
+    LIVE_STATUSES,
+    RETRY_AFTER_DAYS,
+    STALE_PROCESSING,
+    UNPAID_CHARGES,
+    SubscriptionError,
+    period_due_on,
+    period_ends_on,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def _charges_create_due(*, as_of: date_type) -> None:
+    """Create the charge row of every period come due by `as_of` (simulator subscriptions; PayPal's own are created
+    by its webhooks), under the subscription's lock and only while it is live: a staff cancel or freeze committed
+    meanwhile is seen (no period left to pay on a cancelled subscription, due dates moved by a new freeze). Two
+    schedulers queue on the same lock, and the unique constraint keeps one row per period."""
+    live = (
+        Subscription.objects.filter(status__in=LIVE_STATUSES, provider=SimulatorProvider.name)
+        .annotate(last_period=Max("charges__period"))
+        .prefetch_related("freezes")
+        .order_by("pk")
+    )
+    for candidate in live:
+        period = (candidate.last_period or 0) + 1
+        if period > candidate.periods_committed or period_due_on(candidate, period) > as_of:
+            continue
+        with transaction.atomic():
+            subscription = lock_subscription(candidate.pk)
+            if subscription is None or subscription.status not in LIVE_STATUSES:
+                continue
+            while period <= subscription.periods_committed and (due := period_due_on(subscription, period)) <= as_of:
+                SubscriptionCharge.objects.get_or_create(
+                    subscription=subscription, period=period, defaults={"due_on": due, "amount": subscription.amount}
+                )
+                period += 1
+
+
+def subscription_charges_due(*, as_of: date_type) -> list[int]:
+    """The charges to attempt as of a day: due, failed and due for a retry, or left PROCESSING by a dead runner."""
+    _charges_create_due(as_of=as_of)
+    stale = timezone.now() - STALE_PROCESSING
+    charges = SubscriptionCharge.objects.filter(
+        subscription__status__in=LIVE_STATUSES, subscription__provider=SimulatorProvider.name, due_on__lte=as_of
+    )
+    ids = []
+    for charge in charges.filter(status__in=UNPAID_CHARGES).order_by("due_on", "pk"):
+        if charge.status == ChargeStatus.FAILED and charge.next_attempt_on and charge.next_attempt_on > as_of:
+            continue
+        if charge.status == ChargeStatus.PROCESSING and charge.updated_at > stale:
+            continue
+        ids.append(charge.pk)
+    return ids
+
+
+def _request_id(charge: SubscriptionCharge) -> str:
+    return f"subscription-{charge.subscription_id}-period-{charge.period}-attempt-{charge.attempts}"
+
+
+def subscription_charge_attempt(*, charge_id: int, as_of: date_type, force: bool = False) -> SubscriptionCharge:
+    """Charge one period once. `force` (the member's "Payer maintenant") ignores the retry date."""
+    stale = timezone.now() - STALE_PROCESSING
+    with transaction.atomic():
+        subscription, charge = lock_charge(charge_id)
+        if charge.status in (ChargeStatus.PAID, ChargeStatus.CANCELLED) or subscription.status not in LIVE_STATUSES:
+            return charge
+        if charge.status == ChargeStatus.PROCESSING and charge.updated_at > stale:
+            return charge  # another runner is charging it right now
+        if (
+            charge.status == ChargeStatus.FAILED
+            and not force
+            and charge.next_attempt_on
+            and charge.next_attempt_on > as_of
+        ):
+            return charge
+        if charge.status != ChargeStatus.PROCESSING:
+            charge.attempts += 1  # a resumed PROCESSING keeps its attempt, hence its idempotency key
+        charge.status = ChargeStatus.PROCESSING
+        charge.save(update_fields=["status", "attempts", "updated_at"])
+    provider = get_provider()
+    if not isinstance(provider, SimulatorProvider) or subscription.provider != provider.name:
+        raise SubscriptionError.of("pay_now_provider")
+    try:
+        result = provider.charge_saved_card(
+            amount=charge.amount,
+            currency=subscription.currency,
+            description=f"{subscription.title} – période {charge.period}/{subscription.periods_committed}",
+            request_id=_request_id(charge),
+            card_declined=subscription.simulated_card_declines,
+        )
+    except ProviderError:
+        logger.exception("Charge %s: provider unreachable, left for the next run", charge_id)
+        return charge
+    if result.capture_status == CAPTURE_COMPLETED and result.amount == charge.amount:
+        return subscription_charge_paid(charge_id=charge.pk, reference=result.capture_id)
+    return subscription_charge_failed(charge_id=charge.pk, as_of=as_of, note=result.capture_status or "DECLINED")
+
+
+def _contiguous_paid(subscription: Subscription) -> int:
+    """The number of periods paid from the first one without a gap: the pass is valid through the last of them."""
+    paid = set(subscription.charges.filter(status=ChargeStatus.PAID).values_list("period", flat=True))
+    n = 0
+    while n + 1 in paid:
+        n += 1
+    return n
+
+
+def subscription_charge_paid(*, charge_id: int, reference: str) -> SubscriptionCharge:
+    """A period's money arrived (the scheduler's charge, "Payer maintenant", or a PayPal webhook): record it once,
+    extend the pass through the last paid period, lift the unpaid block when nothing is left unpaid."""
+    with transaction.atomic():
+        subscription, charge = lock_charge(charge_id)
+        if charge.status == ChargeStatus.PAID:
+            return charge
+        charge.status = ChargeStatus.PAID
+        charge.paid_at = timezone.now()
+        charge.provider_reference = (reference or "")[:64]
+        charge.next_attempt_on = None
+        charge.failure_note = ""
+        charge.save(
+            update_fields=["status", "paid_at", "provider_reference", "next_attempt_on", "failure_note", "updated_at"]
+        )
+        subscription.periods_paid = subscription.charges.filter(status=ChargeStatus.PAID).count()
+        still_unpaid = subscription.charges.filter(status__in=(ChargeStatus.FAILED,)).exists()
+        if subscription.status == SubscriptionStatus.UNPAID and not still_unpaid:
+            subscription.status = SubscriptionStatus.ACTIVE
+        subscription.save(update_fields=["periods_paid", "status", "updated_at"])
+        contiguous = _contiguous_paid(subscription)
+        pass_obj = subscription.granted_pass
+        through = period_ends_on(subscription, contiguous)
+        if through > pass_obj.expires_on:
+            pass_validity_set(
+                pass_id=pass_obj.pk, expires_on=through, reason=f"Abonnement : période {charge.period} payée"
+            )
+        if not still_unpaid:
+            pass_rule_set(pass_id=pass_obj.pk, blocked_from=None)
+        # Issue 23: the period's invoice is numbered in this transaction (invoices' receiver); its receipt, with the
+        # invoice's PDF, is built by a task.
+        subscription_charge_paid_signal.send(sender=SubscriptionCharge, charge_id=charge.pk)
+        transaction.on_commit(lambda: _charge_paid_email_queue(charge_id=charge.pk))
+    return charge
+
+
+def subscription_charge_failed(*, charge_id: int, as_of: date_type, note: str = "") -> SubscriptionCharge:
+    """A period's charge was refused: retried in 3 days, the member e-mailed with "Payer maintenant", the pass
+    blocked for new bookings from 7 days after the due date. The member stays committed: the pass runs through the
+    unpaid period, but books nothing new once blocked."""
+    with transaction.atomic():
+        subscription, charge = lock_charge(charge_id)
+        if charge.status == ChargeStatus.PAID:
+            return charge
+        charge.status = ChargeStatus.FAILED
+        charge.next_attempt_on = as_of + timedelta(days=RETRY_AFTER_DAYS)
+        charge.failure_note = note[:200]
+        charge.save(update_fields=["status", "next_attempt_on", "failure_note", "updated_at"])
+        if subscription.status == SubscriptionStatus.ACTIVE:
+            subscription.status = SubscriptionStatus.UNPAID
+            subscription.save(update_fields=["status", "updated_at"])
+        pass_obj = subscription.granted_pass
+        through = period_ends_on(subscription, charge.period)
+        if through > pass_obj.expires_on:
+            pass_validity_set(
+                pass_id=pass_obj.pk, expires_on=through, reason=f"Abonnement : période {charge.period} due (impayée)"
+            )
+        first_unpaid = (
+            subscription.charges.filter(status=ChargeStatus.FAILED).order_by("due_on").values_list("due_on", flat=True)
+        ).first()
+        pass_rule_set(pass_id=pass_obj.pk, blocked_from=first_unpaid + timedelta(days=BLOCKED_AFTER_DAYS))
+        transaction.on_commit(lambda: _send_charge_email(charge_id=charge.pk, paid=False))
+    return charge
+
+
+def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = False) -> Subscription:
+    """The member's "Payer maintenant": charge every unpaid period of their subscription now. With the simulator
+    the member picks the card (a working one unless `card_declined`), which becomes the card charged next."""
+    subscription = None
+    if 0 < subscription_id < 2**31:
+        subscription = Subscription.objects.filter(pk=subscription_id, member=user).first()
+    if subscription is None:
+        raise SubscriptionError.of("subscription_not_found")
+    if subscription.provider == "paypal":
+        # PayPal: its capture of the outstanding balance, bounded by the provider's time budget.
+        from .paypal_subscriptions import paypal_pay_now
+
+        return paypal_pay_now(subscription=subscription)
+    if subscription.provider != SimulatorProvider.name:
+        raise SubscriptionError.of("pay_now_provider")
+    Subscription.objects.filter(pk=subscription.pk).update(simulated_card_declines=card_declined)
+    unpaid = list(
+        subscription.charges.filter(status__in=(ChargeStatus.FAILED, ChargeStatus.DUE)).values_list("pk", flat=True)
+    )
+    if not unpaid:
+        raise SubscriptionError.of("nothing_due")
+    today = timezone.localdate()
+    declined = False
+    for charge_id in unpaid:
+        charge = subscription_charge_attempt(charge_id=charge_id, as_of=today, force=True)
+        declined = declined or charge.status == ChargeStatus.FAILED
+    if declined:
+        raise SubscriptionError.of("pay_now_declined")
+    return Subscription.objects.get(pk=subscription.pk)
