@@ -15,6 +15,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from media_library.fields import NO_NUL, WebUrlField, blank_is_text, form_schema, not_blank
+from studio.fields import StrictBooleanField  # noqa: F401 - the instructors and bookings inputs import it from here
 
 from .models import Course, Level, Tariff, TariffType, Testimonial
 
@@ -103,15 +104,6 @@ class PercentField(CentsField):
 
     def __init__(self, **kwargs):
         super().__init__(max_value=Decimal("100"), **kwargs)
-
-
-class StrictBooleanField(serializers.BooleanField):
-    """JSON's true or false, nothing that merely looks like one."""
-
-    def to_internal_value(self, data):
-        if not isinstance(data, bool):
-            self.fail("invalid", input=data)
-        return data
 
 
 @extend_schema_field(OpenApiTypes.BINARY)

@@ -7,6 +7,8 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from studio.fields import StrictBooleanField
+
 from .serializers import BlankIsTextSchema, TextField
 
 MSG_INSTRUCTOR_NAME_REQUIRED = "Indiquez le nom du professeur."
@@ -67,7 +69,7 @@ class InstructorInputSerializer(serializers.Serializer):
             ("invalid", "min_value", "max_value", "max_string_length"), MSG_INSTRUCTOR_USER_INVALID
         ),
     )
-    active = serializers.BooleanField(
+    active = StrictBooleanField(
         required=False, default=True, error_messages=dict.fromkeys(("invalid", "null"), MSG_INSTRUCTOR_ACTIVE_INVALID)
     )
     bio = TextField(required=False, allow_blank=True, default="", max_length=5000)

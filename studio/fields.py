@@ -18,6 +18,16 @@ def rfc3339(value):
     return local.isoformat()
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """JSON's true or false, nothing that merely looks like one (DRF's BooleanField takes 0, "yes", "on"...), as the
+    schema's `type: boolean` says. For JSON bodies; a query string's or a form's booleans are text."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class DateTimeOutputField(serializers.DateTimeField):
     """A date-time in an answer, always valid RFC 3339 (`format: date-time`), whatever year staff typed."""
 

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from courses.models import Level
 from courses.serializers import CentsField
 from studio.api import MSG_TEXT_TOO_LONG
-from studio.fields import DateTimeOutputField
+from studio.fields import DateTimeOutputField, StrictBooleanField
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
@@ -108,7 +108,7 @@ class SeriesInput(serializers.Serializer):
     ends_on = serializers.DateField(
         input_formats=["%Y-%m-%d"], error_messages=_same(MSG_DATE_INVALID, "required", "null", "invalid", "datetime")
     )
-    preview = serializers.BooleanField(default=False)
+    preview = StrictBooleanField(default=False)
 
 
 class SeriesDateOutput(serializers.Serializer):

@@ -63,6 +63,9 @@ def test_staff_create_edit_unlink_and_delete_an_instructor(api_client, staff, me
         ({"name": "x" * 151}, "name", MSG_INSTRUCTOR_NAME_TOO_LONG),
         ({"name": "Léa", "user_id": "quelqu'un"}, "user_id", MSG_INSTRUCTOR_USER_INVALID),
         ({"name": "Léa", "active": "peut-être"}, "active", MSG_INSTRUCTOR_ACTIVE_INVALID),
+        # JSON's true or false only (schemathesis: {"active": 0} was taken for false).
+        ({"name": "Léa", "active": 0}, "active", MSG_INSTRUCTOR_ACTIVE_INVALID),
+        ({"name": "Léa", "active": "true"}, "active", MSG_INSTRUCTOR_ACTIVE_INVALID),
     ],
 )
 def test_bad_instructor_input_is_refused_in_french(api_client, staff, payload, field, message):

@@ -6,6 +6,7 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
 from media_library.fields import NO_NUL, FullMatchValidator, blank_is_text, not_blank
+from studio.fields import StrictBooleanField
 from studio.pagination import StandardPagination
 from studio.permissions import is_studio_staff
 
@@ -174,7 +175,7 @@ class ContactMessageInput(serializers.Serializer):
     phone = TextField(max_length=30, required=False, allow_blank=True, default="")
     subject = TextField(max_length=200, required=False, allow_blank=True, default="")
     message = TextField(max_length=services.MAX_MESSAGE_LENGTH)
-    followUp = serializers.BooleanField(required=False, default=False)  # noqa: N815 (SPEC.md's field name)
+    followUp = StrictBooleanField(required=False, default=False)  # noqa: N815 (SPEC.md's field name)
     # user_id is accepted for SPEC.md 7's payload but never trusted: the session says who writes.
     user_id = serializers.IntegerField(required=False, allow_null=True)
 

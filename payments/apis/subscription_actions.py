@@ -7,6 +7,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from studio.fields import StrictBooleanField
 from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
@@ -28,7 +29,7 @@ class ReasonInput(serializers.Serializer):
 
 
 class CancelInput(ReasonInput):
-    refund = serializers.BooleanField(
+    refund = StrictBooleanField(
         default=False,
         error_messages={"invalid": MSG_REFUND_INVALID, "null": MSG_REFUND_INVALID},
         help_text="Rembourser la période en cours via le prestataire de paiement.",

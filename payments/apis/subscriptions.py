@@ -9,6 +9,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from studio.fields import StrictBooleanField
 from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
@@ -193,7 +194,7 @@ class StaffSubscriptionsQuery(serializers.Serializer):
 
 
 class PayNowInput(serializers.Serializer):
-    card_declined = serializers.BooleanField(
+    card_declined = StrictBooleanField(
         default=False,
         error_messages={"invalid": MSG_CARD_INVALID, "null": MSG_CARD_INVALID},
         help_text="Simulateur : payer avec une carte qui sera refusée.",
