@@ -259,7 +259,9 @@ def run_database(kind: str, lua: Path) -> dict | None:
                     print(f"  {name} @{connections}: {r['rps']:.0f} req/s ({r['ratio']:.2f})", flush=True)
             if not ONLY or ONLY in "staff stats API":
                 # The owner's view (issue 22): one owner at a time, a week and the whole year.
-                stats = stats_bench.measure(base, targets(cookies)[-1][3], lua, wrk, DURATION)
+                # 15 s (BENCH_STATS_DURATION): at a few answers a second, enough of them for a p95.
+                duration = os.environ.get("BENCH_STATS_DURATION", "15s")
+                stats = stats_bench.measure(base, targets(cookies)[-1][3], lua, wrk, duration)
                 stats_queries = stats_bench.query_counts(PY, ROOT, env)
             for members in FLOW_MEMBERS:
                 seen_path = workdir / f"seen-{members}.json"
