@@ -38,6 +38,14 @@ try {
       const failing = Object.values(lhr.audits)
         .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
         .map((a) => a.id);
+      const metric = (id) => Math.round(lhr.audits[id]?.numericValue ?? -1);
+      (scores[path].metrics ||= []).push({
+        fcp: metric("first-contentful-paint"),
+        lcp: metric("largest-contentful-paint"),
+        tbt: metric("total-blocking-time"),
+        si: metric("speed-index"),
+        cls: lhr.audits["cumulative-layout-shift"]?.numericValue ?? -1,
+      });
       if (lhr.runtimeError) failing.push(`runtimeError: ${lhr.runtimeError.code}`);
       scores[path].failing = [...new Set([...(scores[path].failing || []), ...failing])];
     }

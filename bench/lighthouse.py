@@ -66,6 +66,15 @@ def main() -> int:
             if medians[c] < THRESHOLDS[c]:
                 failures.append(f"{page} {c} {medians[c]:.0f} < {THRESHOLDS[c]} (audits: {scores[page]['failing']})")
         print(f"| {page} | " + " | ".join(cells) + " |")
+    if "performance" in categories:
+        # Each run's timings (ms; CLS unitless), to see what the performance score stands on.
+        print("\n| page | run | FCP | LCP | TBT | Speed Index | CLS | performance |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        for page in pages:
+            runs = zip(scores[page]["metrics"], scores[page]["performance"], strict=True)
+            for run, (m, score) in enumerate(runs, 1):
+                cells = f"{m['fcp']} | {m['lcp']} | {m['tbt']} | {m['si']} | {m['cls']:.3f} | {score}"
+                print(f"| {page} | {run} | {cells} |")
     if args.report:
         checks = len(pages) * len(categories)
         args.report.write_text(json.dumps({"passed": checks - len(failures), "failed": len(failures)}))

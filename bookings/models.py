@@ -232,7 +232,11 @@ class Pass(models.Model):
                 condition=models.Q(expires_on__gte=models.F("starts_on")), name="pass_expires_after_start"
             ),
         ]
-        indexes = [models.Index(fields=["member", "expires_on"])]
+        indexes = [
+            models.Index(fields=["member", "expires_on"]),
+            # The staff's passes list, newest first by default (issue 18): read from the index, not sorted whole.
+            models.Index(fields=["created_at", "id"], name="pass_created_idx"),
+        ]
 
     def __str__(self):
         return f"{self.title} – {self.member} (jusqu'au {self.expires_on:%d/%m/%Y})"

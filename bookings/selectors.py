@@ -2,12 +2,13 @@
 
 from datetime import date, datetime
 
-from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Sum, Value, When
+from django.db.models import Count, IntegerField, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from courses.models import CourseSession
 from studio.fields import rfc3339
+from studio.prepared import PreparedQuery
 
 from .models import (
     CourseFeedback,
@@ -138,59 +139,6 @@ def member_feedback_by_course(*, user) -> dict[int, CourseFeedback]:
     return {fb.course_id: fb for fb in CourseFeedback.objects.filter(user=user)}
 
 
-def member_followed_courses(*, user, now: datetime | None = None) -> QuerySet:
-    """SPEC.md 3 'followed course with feedback': the member's reserved sessions, upcoming ones first (soonest
-    first), then past ones (most recent first), for a paginated history. Rows come from `followed_course_rows`."""
-    now = now or timezone.now()
-    return (
-        member_reservations(user=user)
-        .annotate(is_past=Case(When(session__start__lte=now, then=Value(1)), default=Value(0)))
-        .order_by(
-            "is_past",
-            Case(When(session__start__gt=now, then=F("session__start"))).asc(),
-            F("session__start").desc(),
-            "id",
-        )
-    )
-
-
-def followed_course_rows(reservations, *, user, now: datetime | None = None) -> list[dict]:
-    """One row per reservation, with the member's feedback on its course: one query for the feedback."""
-    now = now or timezone.now()
-    reservations = list(reservations)
-    feedback = {
-        fb.course_id: fb
-        for fb in CourseFeedback.objects.filter(user=user, course_id__in={r.session.course_id for r in reservations})
-    }
-    rows = []
-    for reservation in reservations:
-        session, course = reservation.session, reservation.session.course
-        fb = feedback.get(course.pk)
-        rows.append(
-            {
-                "id": course.pk,
-                "course_id": course.pk,
-                "session_id": session.pk,
-                "reservation_id": reservation.pk,
-                "title": course.title,
-                "description": course.description,
-                "level": session.level or course.level,
-                "date": rfc3339(session.start),
-                "end_date": rfc3339(session.end),
-                "instructor": session.instructor_name,
-                "participants": reservation.participants,
-                "status": reservation.status,
-                "status_label": reservation.get_status_display(),
-                "is_past": session.start <= now,
-                "can_give_feedback": session.start <= now and reservation.status == ReservationStatus.CONFIRMED,
-                "rating": fb.rating if fb else None,
-                "comment": fb.comment if fb else "",
-                **reservation_payment_data(reservation, now=now),
-            }
-        )
-    return rows
-
-
 def reservation_payment_data(reservation: Reservation, *, now: datetime) -> dict:
     """How a reservation was paid (card or which pass) and until when the member may cancel it."""
     paid_with = reservation.paid_with_pass
@@ -210,11 +158,15 @@ def reservation_payment_data(reservation: Reservation, *, now: datetime) -> dict
 
 def pass_state(pass_obj: Pass, *, today: date) -> str:
     """'active', 'upcoming', 'expired' or 'used' (a card with no credit left)."""
-    if pass_obj.expires_on < today:
+    return _state(pass_obj.kind, pass_obj.credits_left, pass_obj.starts_on, pass_obj.expires_on, today)
+
+
+def _state(kind: str, credits_left: int | None, starts_on: date, expires_on: date, today: date) -> str:
+    if expires_on < today:
         return "expired"
-    if pass_obj.kind == PassKind.CARD and not pass_obj.credits_left:
+    if kind == PassKind.CARD and not credits_left:
         return "used"
-    if pass_obj.starts_on > today:
+    if starts_on > today:
         return "upcoming"
     return "active"
 
@@ -232,6 +184,38 @@ def member_passes(*, user) -> list[Pass]:
         p.state_label = PASS_STATE_LABELS[p.state]
     usable = sorted((p for p in passes if p.state in USABLE_STATES), key=lambda p: (p.expires_on, p.pk))
     return usable + [p for p in passes if p.state not in USABLE_STATES]
+
+
+_MEMBER_PASS_ROWS = PreparedQuery(
+    lambda member_id: (
+        Pass.objects.filter(member_id=member_id)
+        .order_by("-expires_on", "-id")
+        .values_list("id", "kind", "title", "credits_total", "credits_left", "starts_on", "expires_on")
+    ),
+    member_id="int",
+)
+
+
+def member_pass_rows(*, member_id: int) -> list[dict]:
+    """What the profile shows of `member_passes` (same order, same states), as dicts: one prepared query."""
+    today = timezone.localdate()
+    usable, others = [], []
+    for pk, kind, title, total, left, starts_on, expires_on in _MEMBER_PASS_ROWS.rows(member_id=member_id):
+        state = _state(kind, left, starts_on, expires_on, today)
+        row = {
+            "pk": pk,
+            "title": title,
+            "state": state,
+            "state_label": PASS_STATE_LABELS[state],
+            "is_card": kind == PassKind.CARD,
+            "credits_total": total,
+            "credits_left": left,
+            "starts_on": starts_on,
+            "expires_on": expires_on,
+        }
+        (usable if state in USABLE_STATES else others).append(row)
+    usable.sort(key=lambda row: (row["expires_on"], row["pk"]))
+    return usable + others
 
 
 def member_usable_passes(*, user) -> list[Pass]:

@@ -1,7 +1,7 @@
 """The attendance sheet of a session (DECISIONS.md 38, issue 20): its confirmed bookings with participants, how each
 was paid, the mark, and each member's no-shows; 2 queries whatever the number of bookings."""
 
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, Func, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from courses.models import CourseSession
@@ -71,13 +71,13 @@ def member_no_shows(*, user_id: int) -> int:
 
 def user_no_shows_annotation():
     """Per user (OuterRef pk), their absences ever marked: the no-shows on their record, as an annotation of the
-    users list (its page stays one query whatever its size). Bookings provides it to accounts (studio.registry)."""
-    return Coalesce(
-        Subquery(
-            Attendance.objects.filter(reservation__user=OuterRef("pk"), status=AttendanceStatus.ABSENT)
-            .values("reservation__user")
-            .annotate(n=Count("pk"))
-            .values("n")[:1]
-        ),
-        0,
+    users list (its page stays one query whatever its size). Bookings provides it to accounts (studio.registry).
+
+    A plain `SELECT COUNT(*)` per member (0 when none), without GROUP BY: PostgreSQL then reads no member id back
+    from each booking it joins (issue 18: ~0.86 -> ~0.77 ms of its CPU for the bench's first page of users)."""
+    return Subquery(
+        Attendance.objects.filter(reservation__user=OuterRef("pk"), status=AttendanceStatus.ABSENT)
+        .order_by()
+        .values(n=Func(template="COUNT(*)", output_field=IntegerField())),
+        output_field=IntegerField(),
     )

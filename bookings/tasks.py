@@ -39,3 +39,12 @@ def reminders_send() -> int:
     from .services.reminders import reminders_send_due
 
     return reminders_send_due()
+
+
+@task
+def reservation_confirmation_send(reservation_id: int) -> None:
+    """The confirmation e-mail of a reservation (templates and .ics rendered here, not in the request that
+    confirmed it), recorded in the outbox; enqueued once, after the confirmation's commit."""
+    from .services.reservations import reservation_confirmation_email
+
+    reservation_confirmation_email(reservation_id=reservation_id)

@@ -1,5 +1,7 @@
 """Reads of invoices: a member's own, and one document for whoever may read it (per object: 404 otherwise)."""
 
+from studio.prepared import PreparedQuery
+
 from .models import Invoice, InvoiceKind
 from .services import InvoiceError
 
@@ -21,6 +23,35 @@ def member_invoices(*, member_id: int):
         )
         .order_by("-issued_at", "-id")
     )
+
+
+_MEMBER_INVOICE_ROWS = PreparedQuery(
+    lambda member_id: member_invoices(member_id=member_id).values_list(
+        "id", "kind", "number", "issued_at", "description", "total_amount", "credited_invoice__number"
+    ),
+    member_id="int",
+)
+_KIND_LABELS = dict(InvoiceKind.choices)
+
+
+def member_invoice_rows(*, member_id: int) -> list[dict]:
+    """`member_invoices` as the profile shows it, as dicts {pk, kind, kind_label, number, issued_at, description,
+    total_amount, credited_number (None for an invoice)}: one prepared query."""
+    return [
+        {
+            "pk": pk,
+            "kind": kind,
+            "kind_label": _KIND_LABELS.get(kind, kind),
+            "number": number,
+            "issued_at": issued_at,
+            "description": description,
+            "total_amount": total,
+            "credited_number": credited_number,
+        }
+        for pk, kind, number, issued_at, description, total, credited_number in _MEMBER_INVOICE_ROWS.rows(
+            member_id=member_id
+        )
+    ]
 
 
 def invoice_for_reader(*, invoice_id: int, user) -> Invoice:

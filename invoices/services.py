@@ -10,13 +10,15 @@ import logging
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from bookings.models import Reservation
 from payments.models import ChargeStatus, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
 from payments.services.subscriptions import period_due_on, period_ends_on
 from studio.errors import NOT_FOUND, ApplicationError
+from studio.prepared import PreparedQuery
 
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind
 from .pdf import invoice_pdf_render
@@ -47,13 +49,25 @@ def _next_sequence(*, kind: str, year: int) -> int:
     The year's row is created once (INSERT … ON CONFLICT DO NOTHING: a second transaction creating it at the same
     moment waits for the first, then finds it), then locked: two payments completing together are numbered one
     after the other, and a transaction that rolls back gives its number back with it."""
-    counter = InvoiceCounter.objects.select_for_update().filter(kind=kind, year=year).first()
-    if counter is None:
+    number = _counter_increment(kind=kind, year=year)
+    if number is None:
         InvoiceCounter.objects.bulk_create([InvoiceCounter(kind=kind, year=year)], ignore_conflicts=True)
-        counter = InvoiceCounter.objects.select_for_update().get(kind=kind, year=year)
-    counter.last_number += 1
-    counter.save(update_fields=["last_number"])
-    return counter.last_number
+        number = _counter_increment(kind=kind, year=year)
+    return number
+
+
+def _counter_increment(*, kind: str, year: int) -> int | None:
+    """last_number + 1 in one statement, which locks the row until the caller's transaction ends and answers the
+    new number (UPDATE … RETURNING: PostgreSQL, SQLite ≥ 3.35); None when the year's row does not exist yet."""
+    qn = connection.ops.quote_name
+    sql = (
+        f"UPDATE {qn(InvoiceCounter._meta.db_table)} SET {qn('last_number')} = {qn('last_number')} + 1 "
+        f"WHERE {qn('kind')} = %s AND {qn('year')} = %s RETURNING {qn('last_number')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [kind, year])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def _number(kind: str, year: int, sequence: int) -> str:
@@ -73,17 +87,22 @@ def _seller() -> dict:
 def _customer_address(user) -> str:
     if user is None:
         return ""
-    town = f"{user.postal_code} {user.city}".strip()
-    return ", ".join(part for part in (user.address, town) if part)[:500]
+    return _address(user.address, user.postal_code, user.city)
 
 
-def _create(*, kind: str, issued_at, **fields) -> Invoice:
+def _address(address: str, postal_code: str, city: str) -> str:
+    town = f"{postal_code} {city}".strip()
+    return ", ".join(part for part in (address, town) if part)[:500]
+
+
+def _create(*, kind: str, issued_at, queue_document: bool = True, **fields) -> Invoice:
     year = timezone.localtime(issued_at).year
     sequence = _next_sequence(kind=kind, year=year)
     invoice = Invoice.objects.create(
         kind=kind, year=year, sequence=sequence, number=_number(kind, year, sequence), issued_at=issued_at, **fields
     )
-    transaction.on_commit(lambda: invoice_document_queue(invoice_id=invoice.pk))
+    if queue_document:
+        transaction.on_commit(lambda: invoice_document_queue(invoice_id=invoice.pk))
     return invoice
 
 
@@ -98,47 +117,81 @@ def _line(title: str, quantity: int, amount: Decimal) -> tuple[str, int, Decimal
 # --- issuing ----------------------------------------------------------------------------------------------------
 
 
+# What an order's invoice copies: the order's own columns, its member's address, its class's start (one query).
+_ORDER_INVOICE_FIELDS = (
+    "status",
+    "title",
+    "quantity",
+    "amount",
+    "currency",
+    "first_name",
+    "last_name",
+    "email",
+    "completed_at",
+    "provider",
+    "user_id",
+    "user__address",
+    "user__postal_code",
+    "user__city",
+    "session_start",
+)
+
+
+def _order_invoice_queryset(order_id):
+    # The class's start through the order's own reservation (a subquery, one index lookup): joined, PostgreSQL merged
+    # the order with the reservations' primary-key index, reading it up to a new booking's reservation (issue 18).
+    session_start = Subquery(Reservation.objects.filter(pk=OuterRef("reservation_id")).values("session__start")[:1])
+    return (
+        PaymentOrder.objects.filter(pk=order_id)
+        .order_by()
+        .annotate(session_start=session_start)
+        .values_list(*_ORDER_INVOICE_FIELDS)[:1]
+    )
+
+
+_ORDER_INVOICE_ROW = PreparedQuery(_order_invoice_queryset, order_id="int")  # compiled once (studio.prepared)
+
+
 def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
     """The invoice of a completed payment order, issued once (the caller holds the order's row lock; the unique
-    constraint on the order backs it). None when the order is not completed."""
-    order = (
-        PaymentOrder.objects.select_related("user", "reservation__session__course", "tariff")
-        .filter(pk=order_id)
-        .first()
-    )
-    if order is None or order.status != PaymentStatus.COMPLETED:
+    constraint on the order backs it: an order invoiced already gets its invoice back, the savepoint giving the
+    number back). None when the order is not completed."""
+    rows = _ORDER_INVOICE_ROW.dicts(order_id=order_id)
+    row = rows[0] if rows else None
+    if row is None or row["status"] != PaymentStatus.COMPLETED:
         return None
-    existing = Invoice.objects.filter(payment_order=order, kind=InvoiceKind.INVOICE).first()
-    if existing is not None:
-        return existing
-    title = order.title
-    if order.reservation_id and order.reservation.session_id:
-        start = timezone.localtime(order.reservation.session.start)
-        title = f"{order.title} – séance du {start:%d/%m/%Y} à {start:%H:%M}"
-    description, quantity, unit = _line(title, order.quantity, order.amount)
+    title = row["title"]
+    if row["session_start"] is not None:
+        start = timezone.localtime(row["session_start"])
+        title = f"{title} – séance du {start:%d/%m/%Y} à {start:%H:%M}"
+    description, quantity, unit = _line(title, row["quantity"], row["amount"])
     now = timezone.now()
-    name = f"{order.first_name} {order.last_name}".strip() or order.email
+    name = f"{row['first_name']} {row['last_name']}".strip() or row["email"]
+    address = _address(row["user__address"], row["user__postal_code"], row["user__city"]) if row["user_id"] else ""
     try:
         with transaction.atomic():
             return _create(
                 kind=InvoiceKind.INVOICE,
                 issued_at=now,
-                payment_order=order,
-                member=order.user,
+                # An order paid through a provider has a receipt, whose task attaches this PDF (rendering and
+                # storing it): no task of its own. Any PDF missing is rendered when first asked for.
+                queue_document=row["provider"] == PaymentProviderName.MANUAL,
+                payment_order_id=order_id,
+                member_id=row["user_id"],
                 customer_name=name[:310],
-                customer_email=order.email[:254],
-                customer_address=_customer_address(order.user),
+                customer_email=row["email"][:254],
+                customer_address=address,
                 description=description[:400],
                 quantity=quantity,
                 unit_amount=unit,
-                total_amount=order.amount,
-                currency=order.currency,
-                paid_at=order.completed_at or now,
-                payment_method=PAYMENT_METHODS.get(order.provider, ""),
+                total_amount=row["amount"],
+                currency=row["currency"],
+                paid_at=row["completed_at"] or now,
+                payment_method=PAYMENT_METHODS.get(row["provider"], ""),
                 **_seller(),
             )
-    except IntegrityError:  # issued meanwhile by a caller that did not hold the order's lock
-        return Invoice.objects.get(payment_order=order, kind=InvoiceKind.INVOICE)
+    except IntegrityError:  # invoiced already (a second call), or meanwhile by a caller without the order's lock
+        return Invoice.objects.get(payment_order_id=order_id, kind=InvoiceKind.INVOICE)
 
 
 def invoice_issue_for_charge(*, charge_id: int) -> Invoice | None:

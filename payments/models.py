@@ -123,6 +123,8 @@ class PaymentOrder(models.Model):
         verbose_name = "commande de paiement"
         verbose_name_plural = "commandes de paiement"
         ordering = ["-created_at", "-id"]
+        # The staff's orders list, newest first by default (issue 18): read from the index, not sorted whole.
+        indexes = [models.Index(fields=["created_at", "id"], name="payment_order_created_idx")]
         constraints = [
             models.CheckConstraint(condition=models.Q(amount__gte=0), name="payment_order_amount_not_negative"),
             models.CheckConstraint(condition=models.Q(quantity__gte=1), name="payment_order_quantity_positive"),

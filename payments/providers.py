@@ -1,4 +1,4 @@
-"""Payment providers behind one interface: PayPal's Orders v2 REST API, or the built-in simulator.
+"""Payment providers behind one interface: PayPal's Orders v2 REST API, or the simulator (payments/simulator.py).
 
 Both answer the same small dataclasses, so services.py runs the same create and capture code whichever is configured
 (DECISIONS.md 15).
@@ -6,16 +6,13 @@ Both answer the same small dataclasses, so services.py runs the same create and 
 
 import logging
 import time
-import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 import requests
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
 
-from .models import SimulatedOrderStatus, SimulatedProviderOrder
 from .selectors import payment_provider_name
 
 logger = logging.getLogger(__name__)
@@ -255,132 +252,9 @@ class PayPalProvider:
         return data.get("verification_status") == "SUCCESS"
 
 
-class SimulatorProvider:
-    """Stands in for PayPal when no credentials are configured: a demonstration mode, no money moves.
-
-    It keeps the provider's side of each order in SimulatedProviderOrder and behaves like Orders v2: an order must be
-    approved by the buyer (the widget's simulated buttons) before it can be captured; a repeated capture is
-    ORDER_ALREADY_CAPTURED; a buyer who chose the declined card gets a DECLINED capture.
-    """
-
-    name = "simulator"
-
-    def create_order(
-        self, *, amount: Decimal, currency: str, description: str, reference: str, request_id: str
-    ) -> ProviderOrder:
-        order = SimulatedProviderOrder.objects.create(
-            order_id=f"SIM-{uuid.uuid4().hex[:17].upper()}",
-            amount=amount,
-            currency=currency,
-            description=description[:200],
-        )
-        return ProviderOrder(id=order.order_id, status=order.status)
-
-    def approve_order(self, *, order_id: str, card_declined: bool, declines_later: bool = False) -> None:
-        """What the buyer does on PayPal's side: approve, with a card that will or will not be declined (or, for a
-        subscription, that pays now and is declined at the next charges: `declines_later`)."""
-        with transaction.atomic():
-            order = SimulatedProviderOrder.objects.select_for_update().filter(order_id=order_id).first()
-            if order is None:
-                raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
-            if order.status == SimulatedOrderStatus.COMPLETED:
-                raise ProviderError("Commande déjà payée.", issue=ISSUE_ORDER_ALREADY_CAPTURED, status_code=422)
-            order.status = SimulatedOrderStatus.APPROVED
-            order.card_declined = card_declined
-            order.card_declines_later = declines_later
-            order.save(update_fields=["status", "card_declined", "card_declines_later"])
-
-    def capture_order(self, *, order_id: str, request_id: str) -> ProviderCapture:
-        with transaction.atomic():
-            order = SimulatedProviderOrder.objects.select_for_update().filter(order_id=order_id).first()
-            if order is None:
-                raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
-            if order.status == SimulatedOrderStatus.COMPLETED:
-                already_captured = True
-            elif order.status != SimulatedOrderStatus.APPROVED:
-                raise ProviderError(
-                    "Le paiement n'a pas été approuvé.", issue=ISSUE_ORDER_NOT_APPROVED, status_code=422
-                )
-            elif order.card_declined:
-                # As PayPal: the capture is refused, the order stays approved so the buyer may try another card.
-                order.card_declined = False
-                order.status = SimulatedOrderStatus.CREATED
-                order.save(update_fields=["card_declined", "status"])
-                return ProviderCapture(
-                    order_id=order_id,
-                    order_status="APPROVED",
-                    capture_status=CAPTURE_DECLINED,
-                    amount=order.amount,
-                    currency=order.currency,
-                )
-            else:
-                already_captured = False
-                order.status = SimulatedOrderStatus.COMPLETED
-                order.capture_id = f"SIMCAP-{uuid.uuid4().hex[:14].upper()}"
-                order.capture_status = CAPTURE_COMPLETED
-                order.save(update_fields=["status", "capture_id", "capture_status"])
-        if already_captured:
-            # Same path as PayPal's ORDER_ALREADY_CAPTURED: read the order again.
-            return self.get_order(order_id=order_id)
-        return self._as_capture(order)
-
-    def get_order(self, *, order_id: str) -> ProviderCapture:
-        order = SimulatedProviderOrder.objects.filter(order_id=order_id).first()
-        if order is None:
-            raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
-        return self._as_capture(order)
-
-    def refund_capture(self, *, capture_id: str, request_id: str) -> ProviderRefund:
-        """Record the refund of a whole capture, once: a second call answers the first refund."""
-        with transaction.atomic():
-            order = SimulatedProviderOrder.objects.select_for_update().filter(capture_id=capture_id).first()
-            if order is None or not capture_id:
-                raise ProviderError("Capture inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
-            if not order.refund_id:
-                order.refund_id = f"SIMREF-{uuid.uuid4().hex[:14].upper()}"
-                order.capture_status = "REFUNDED"
-                order.save(update_fields=["refund_id", "capture_status"])
-        return ProviderRefund(id=order.refund_id, status="COMPLETED")
-
-    @staticmethod
-    def _as_capture(order: SimulatedProviderOrder) -> ProviderCapture:
-        return ProviderCapture(
-            order_id=order.order_id,
-            order_status=order.status,
-            capture_id=order.capture_id,
-            capture_status=order.capture_status,
-            amount=order.amount,
-            currency=order.currency,
-        )
-
-    def verify_webhook(self, *, headers, event: dict) -> bool:
-        return False  # nobody sends the simulator webhooks
-
-    def charge_saved_card(
-        self, *, amount: Decimal, currency: str, description: str, request_id: str, card_declined: bool
-    ) -> ProviderCapture:
-        """Charge the subscriber's saved (simulated) card once per request id (issue 19): a repeated call with the
-        same id answers the first result, as PayPal's PayPal-Request-Id does."""
-        order_id = f"SIMSUB-{uuid.uuid5(uuid.NAMESPACE_URL, request_id).hex[:20].upper()}"
-        with transaction.atomic():
-            order, created = SimulatedProviderOrder.objects.select_for_update().get_or_create(
-                order_id=order_id,
-                defaults={"amount": amount, "currency": currency, "description": description[:200]},
-            )
-            if created:
-                order.card_declined = card_declined
-                if card_declined:
-                    order.capture_status = CAPTURE_DECLINED
-                    order.save(update_fields=["card_declined", "capture_status"])
-                else:
-                    order.status = SimulatedOrderStatus.COMPLETED
-                    order.capture_id = f"SIMCAP-{uuid.uuid4().hex[:14].upper()}"
-                    order.capture_status = CAPTURE_COMPLETED
-                    order.save(update_fields=["status", "capture_id", "capture_status"])
-        return self._as_capture(order)
-
-
 def get_provider():
+    from .simulator import SimulatorProvider  # the simulator's module answers this module's dataclasses
+
     """The configured provider: PayPal with credentials, the simulator without (DECISIONS.md 15)."""
     if payment_provider_name() == "paypal":
         return PayPalProvider(

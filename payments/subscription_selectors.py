@@ -5,8 +5,10 @@ from datetime import date as date_type
 from datetime import timedelta
 from decimal import Decimal
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.utils import timezone
+
+from studio.prepared import PreparedQuery
 
 from .models import (
     ChargeStatus,
@@ -42,17 +44,22 @@ def _base() -> QuerySet:
     )
 
 
+def _next_due(subscription: Subscription, charges) -> tuple[date_type | None, Decimal | None]:
+    """The first charge neither paid nor cancelled, else the next period's if within the commitment; `charges` are
+    (period, due_on, amount, status), by period."""
+    if subscription.status in (SubscriptionStatus.ACTIVE, SubscriptionStatus.UNPAID, SubscriptionStatus.FROZEN):
+        unpaid = [c for c in charges if c[3] != ChargeStatus.PAID and c[3] != ChargeStatus.CANCELLED]
+        if unpaid:
+            return unpaid[0][1], unpaid[0][2]
+        following = max((c[0] for c in charges), default=0) + 1
+        if following <= subscription.periods_committed:
+            return period_due_on(subscription, following), subscription.amount
+    return None, None
+
+
 def _view(subscription: Subscription) -> SubscriptionView:
     charges = list(subscription.charges.all())
-    next_due_on = next_due_amount = None
-    if subscription.status in (SubscriptionStatus.ACTIVE, SubscriptionStatus.UNPAID, SubscriptionStatus.FROZEN):
-        unpaid = [c for c in charges if c.status != ChargeStatus.PAID and c.status != ChargeStatus.CANCELLED]
-        if unpaid:
-            next_due_on, next_due_amount = unpaid[0].due_on, unpaid[0].amount
-        else:
-            following = max((c.period for c in charges), default=0) + 1
-            if following <= subscription.periods_committed:
-                next_due_on, next_due_amount = period_due_on(subscription, following), subscription.amount
+    next_due_on, next_due_amount = _next_due(subscription, [(c.period, c.due_on, c.amount, c.status) for c in charges])
     return SubscriptionView(
         subscription=subscription,
         ends_on=commitment_ends_on(subscription),
@@ -65,6 +72,76 @@ def _view(subscription: Subscription) -> SubscriptionView:
 
 def subscriptions_of_member(*, user) -> list[SubscriptionView]:
     return [_view(s) for s in _base().filter(member=user).order_by("-created_at", "-id")]
+
+
+# The profile's reads (issue 18): the member's subscriptions with their charges in one prepared query (a row per
+# charge), their freezes in a second one only when there are some. What the member's page shows, nothing more.
+_SUBSCRIPTION_FIELDS = (
+    "id", "title", "provider", "status", "amount", "period_months", "periods_committed", "periods_paid", "starts_on"
+)  # fmt: skip
+_CHARGE_FIELDS = ("period", "due_on", "amount", "status", "next_attempt_on", "provider_reference", "paid_at")
+_MEMBER_SUBSCRIPTIONS = PreparedQuery(
+    lambda member_id: (
+        Subscription.objects.filter(member_id=member_id)
+        .annotate(has_freezes=Exists(SubscriptionFreeze.objects.filter(subscription=OuterRef("pk"))))
+        .order_by("-created_at", "-id", "charges__period")
+        .values_list(
+            *_SUBSCRIPTION_FIELDS, "granted_pass__expires_on", "has_freezes", *(f"charges__{f}" for f in _CHARGE_FIELDS)
+        )
+    ),
+    member_id="int",
+)
+_MEMBER_FREEZES = PreparedQuery(
+    lambda member_id: (
+        SubscriptionFreeze.objects.filter(subscription__member_id=member_id)
+        .order_by("starts_on", "id")
+        .values_list("id", "subscription_id", "starts_on", "weeks")
+    ),
+    member_id="int",
+)
+_CHARGE_LABELS = dict(ChargeStatus.choices)
+
+
+def member_subscription_rows(*, member_id: int) -> list[dict]:
+    """What the member's profile shows of `subscriptions_of_member` (same order, dates and amounts), as dicts: the
+    subscription's plain fields and pk, status_label, pass_expires_on, ends_on, periods_left, next_due_on,
+    next_due_amount, charges: [{period, due_on, amount, status, status_label, next_attempt_on, provider_reference,
+    paid_at}]. One query, two when a subscription was ever frozen."""
+    width = len(_SUBSCRIPTION_FIELDS)
+    found: dict[int, tuple] = {}
+    for row in _MEMBER_SUBSCRIPTIONS.rows(member_id=member_id):
+        _fields, charges = found.get(row[0]) or found.setdefault(row[0], (row[: width + 2], []))
+        if row[width + 2] is not None:  # a charge (the LEFT JOIN gives one row of NULLs when there is none)
+            charges.append(dict(zip(_CHARGE_FIELDS, row[width + 2 :], strict=True)))
+    freezes: dict[int, list] = {}
+    if any(fields[width + 1] for fields, _ in found.values()):
+        for pk, subscription_id, starts_on, weeks in _MEMBER_FREEZES.rows(member_id=member_id):
+            freezes.setdefault(subscription_id, []).append(
+                SubscriptionFreeze(id=pk, subscription_id=subscription_id, starts_on=starts_on, weeks=weeks)
+            )
+    rows = []
+    for pk, (fields, charges) in found.items():
+        named = dict(zip(_SUBSCRIPTION_FIELDS, fields[:width], strict=True))
+        subscription = Subscription(member_id=member_id, **named)
+        # The dates read the freezes through `subscription.freezes.all()`: given here as prefetch_related would.
+        subscription._prefetched_objects_cache = {"freezes": freezes.get(pk, [])}
+        for charge in charges:
+            charge["status_label"] = _CHARGE_LABELS.get(charge["status"], charge["status"])
+        next_due_on, next_due_amount = _next_due(
+            subscription, [(c["period"], c["due_on"], c["amount"], c["status"]) for c in charges]
+        )
+        named.update(
+            pk=pk,
+            status_label=subscription.get_status_display(),
+            pass_expires_on=fields[width],
+            ends_on=commitment_ends_on(subscription),
+            periods_left=subscription.periods_committed - subscription.periods_paid,
+            next_due_on=next_due_on,
+            next_due_amount=next_due_amount,
+            charges=charges,
+        )
+        rows.append(named)
+    return rows
 
 
 def subscriptions_for_staff(*, filter: str = "", today: date_type | None = None) -> list[SubscriptionView]:

@@ -70,6 +70,13 @@ def payment_cancelled_classes_refund() -> int:
 
 
 @task
+def payment_completed_emails_send(order_pk: int) -> None:
+    """A captured order's e-mails (issue 18: one task per capture): the reservation's confirmation, then the receipt
+    with its invoice attached, each recorded in the outbox once."""
+    services.receipts.completed_order_emails(order_pk=order_pk)
+
+
+@task
 def payment_receipt_send(order_pk: int) -> None:
     """The receipt of a completed order, with its invoice attached (issue 23), recorded in the outbox."""
     services.receipts._send_receipt(order_pk=order_pk)

@@ -10,9 +10,10 @@ class StudioConfig(AppConfig):
 
     def ready(self):
         from django.conf import settings
+        from django.core.signals import request_started
         from django.db.models.signals import post_delete, post_save
 
-        from .auth_cache import bump_saved_user
+        from .auth_cache import bump_saved_user, forget_read_ahead
         from .fields import count_length_as_sent
 
         count_length_as_sent()
@@ -20,3 +21,4 @@ class StudioConfig(AppConfig):
         # A user saved or deleted: the cached row and the member's cached values are rebuilt (issue 18).
         post_save.connect(bump_saved_user, sender=settings.AUTH_USER_MODEL, dispatch_uid="member-cache-save")
         post_delete.connect(bump_saved_user, sender=settings.AUTH_USER_MODEL, dispatch_uid="member-cache-delete")
+        request_started.connect(forget_read_ahead, dispatch_uid="member-cache-read-ahead")

@@ -12,6 +12,9 @@ each, and rebuilt only when that member's data changed:
   apps call it for the values they cache here (messaging's unread count).
 - `CachedModelBackend`: Django's ModelBackend whose `get_user` reads the cached row; the session's password hash
   and `is_active` are still checked on every request, against the cached row.
+- `read_with_user(name, owner=None)`: a value every page shows (messaging's unread count) is read in the same round
+  trip as the user row and kept for the rest of that request only; `bump_member` drops it at once, so a request
+  that changes the member's data and then renders reads it afresh.
 
 Only with a cache every worker shares (`MEMBER_CACHE_SECONDS` > 0, the default when `REDIS_URL` is set): a
 per-process memory cache would keep serving a row another worker changed. Entries also expire after
@@ -19,6 +22,7 @@ per-process memory cache would keep serving a row another worker changed. Entrie
 """
 
 import time
+from contextvars import ContextVar
 from functools import partial
 
 from django.conf import settings
@@ -34,12 +38,68 @@ def enabled() -> bool:
     return getattr(settings, "MEMBER_CACHE_SECONDS", 0) > 0
 
 
-def cached_per_member(name: str, member_id, builder):
-    """`builder()` for this member, from the cache while the member's version is unchanged."""
+# (owner, name) of the values read with the user row: owner None is the user themself, else a fixed owner.
+_WITH_USER: list[tuple[str | None, str]] = []
+# This request's values read with its user row, {(owner, name): value}; reset as each request starts.
+_read_ahead: ContextVar[dict | None] = ContextVar("member_values_read_ahead", default=None)
+# (member id, entries) read with this request's session (offer_member_values); reset as each request starts.
+_offered: ContextVar[tuple[str, dict] | None] = ContextVar("member_values_offered", default=None)
+_MISSING = object()
+
+
+def read_with_user(name: str, owner: str | None = None) -> None:
+    """Read `cached_per_member(name, owner or the user's id, ...)`'s entry in the user row's round trip (called from
+    an app's ready())."""
+    if (owner, name) not in _WITH_USER:
+        _WITH_USER.append((owner, name))
+
+
+def forget_read_ahead(**_kwargs) -> None:
+    """request_started: what a request read ahead is never served to the next one."""
+    _read_ahead.set(None)
+    _offered.set(None)
+
+
+def _owned(user_id) -> list[tuple[str, str]]:
+    return [(str(user_id) if owner is None else owner, name) for owner, name in _WITH_USER]
+
+
+def member_keys(user_id) -> list[str]:
+    """The cache keys `get_user` reads for this member: the versions, the user row, the values read with it."""
+    owned = _owned(user_id)
+    owners = dict.fromkeys([str(user_id), *(owner for owner, _name in owned)])
+    keys = [VERSION_KEY.format(id=owner) for owner in owners]
+    return keys + [ENTRY_KEY.format(id=owner, name=name) for owner, name in [(str(user_id), "user"), *owned]]
+
+
+def offer_member_values(user_id, found: dict) -> None:
+    """`member_keys(user_id)`'s entries, read by the session store in the session's round trip: the next
+    `get_user(user_id)` of this request uses them instead of reading them again."""
+    _offered.set((str(user_id), found))
+
+
+def _current(found: dict, owner, name: str):
+    """The entry's value if it was built under the owner's current version (both in `found`), else _MISSING."""
+    version = found.get(VERSION_KEY.format(id=owner))
+    entry = found.get(ENTRY_KEY.format(id=owner, name=name))
+    if version is not None and entry is not None and entry[0] == version:
+        return entry[1]
+    return _MISSING
+
+
+def cached_per_member(name: str, member_id, builder, *, found: dict | None = None):
+    """`builder()` for this member, from the cache while the member's version is unchanged. `found`: the entries
+    already read in this round trip (get_user's)."""
     if not enabled() or member_id is None:
         return builder()
+    ahead = _read_ahead.get()
+    if ahead:
+        value = ahead.pop((str(member_id), name), _MISSING)
+        if value is not _MISSING:
+            return value
     version_key, entry_key = VERSION_KEY.format(id=member_id), ENTRY_KEY.format(id=member_id, name=name)
-    found = cache.get_many([version_key, entry_key])
+    if found is None:
+        found = cache.get_many([version_key, entry_key])
     version = found.get(version_key)
     if version is None:
         # Not 1: after an eviction a fresh version must not match an entry built under an older one.
@@ -66,6 +126,13 @@ def bump_member(member_id) -> None:
     row, under the version bumped at once), and the second bump makes that entry unusable."""
     if member_id is None:
         return
+    ahead = _read_ahead.get()
+    if ahead:
+        for owner_name in [k for k in ahead if k[0] == str(member_id)]:
+            del ahead[owner_name]
+    offered = _offered.get()
+    if offered is not None and offered[0] == str(member_id):
+        _offered.set(None)
     key = VERSION_KEY.format(id=member_id)
     _bump(key)
     transaction.on_commit(partial(_bump, key))
@@ -92,5 +159,19 @@ class CachedModelBackend(ModelBackend):
             except (model.DoesNotExist, ValueError, TypeError):
                 return None
 
-        user = cached_per_member("user", user_id, fetch)
+        # One round trip: the user row, and the values every page shows (read_with_user), under their versions;
+        # none when the session store read them with the session (studio.sessions).
+        offered = _offered.get()
+        _offered.set(None)
+        if offered is not None and offered[0] == str(user_id):
+            found = offered[1]
+        else:
+            found = cache.get_many(member_keys(user_id))
+        ahead = {}
+        for owner, name in _owned(user_id):
+            value = _current(found, owner, name)
+            if value is not _MISSING:
+                ahead[(owner, name)] = value
+        _read_ahead.set(ahead)
+        user = cached_per_member("user", user_id, fetch, found=found)
         return user if user is not None and self.user_can_authenticate(user) else None

@@ -6,12 +6,13 @@ from django.utils import timezone
 from rest_framework import serializers
 
 
-def rfc3339(value):
+def rfc3339(value, tz=None):
     """RFC 3339 in Paris time; in UTC where Paris's offset of that instant is not whole minutes (its local mean time
-    before 1911, +00:09:21), which RFC 3339 cannot write. A text is returned as it is."""
+    before 1911, +00:09:21), which RFC 3339 cannot write. A text is returned as it is. `tz`: the current time zone,
+    when the caller formats many values (looking it up costs more than the conversion)."""
     if value is None or value == "" or isinstance(value, str):
         return value or None
-    local = timezone.localtime(value)
+    local = value.astimezone(tz) if tz is not None else timezone.localtime(value)
     offset = local.utcoffset()
     if offset is not None and offset.total_seconds() % 60:
         local = value.astimezone(UTC)

@@ -36,3 +36,36 @@ class StudioAutoSchema(AutoSchema):
             if code not in responses:
                 responses[code] = self._get_response_for_code(ErrorOutput, code, direction=direction)
         return responses
+
+
+EMPTY_TEXT = {"type": "string", "maxLength": 0}
+# The free-text pattern (anything but NUL) as the apps write it and as drf-spectacular spells it.
+FREE_TEXT_PATTERNS = {r"^[^\x00]*$", r"^[^\u0000]*$"}
+
+
+def _free_text(branch: dict) -> bool:
+    if branch.get("type") != "string" or "format" in branch or "enum" in branch or branch.get("minLength", 0):
+        return False
+    pattern = branch.get("pattern")
+    return pattern is None or pattern in FREE_TEXT_PATTERNS
+
+
+def _blank_is_text(node) -> None:
+    if isinstance(node, dict):
+        branches = node.get("oneOf", [])
+        if len(branches) == 2 and branches[1] == EMPTY_TEXT and _free_text(branches[0]):
+            node["anyOf"] = node.pop("oneOf")
+        for value in node.values():
+            _blank_is_text(value)
+    elif isinstance(node, list):
+        for value in node:
+            _blank_is_text(value)
+
+
+def blank_is_text_hook(result, generator, request, public):
+    """drf-spectacular states a text that may be blank as `oneOf: [its pattern, {maxLength: 0}]`. For a free text
+    the pattern takes '' too, so '' matches both branches and `oneOf` refuses what the server accepts (schemathesis
+    found `GET /api/users?search=`). Such a text, in a body or a query parameter, becomes `anyOf` everywhere; texts
+    whose pattern says more (the profile's phone and postal code) keep their `oneOf`."""
+    _blank_is_text(result)
+    return result

@@ -13,7 +13,7 @@ from studio.errors import FORBIDDEN, NOT_FOUND
 from studio.fields import DateTimeOutputField
 from studio.permissions import is_studio_staff
 
-from .. import selectors
+from ..member_history import FollowedCourses
 from ..models import ReservationStatus
 from ..services.feedback import (
     MSG_FEEDBACK_RATING_RANGE,
@@ -32,6 +32,11 @@ MAX_FEEDBACK_COMMENT = 5000
 
 class FeedbackHistoryPagination(CheckedPagination):
     page_size = 20
+
+    def paginate_queryset(self, queryset, request, view=None):
+        if isinstance(queryset, FollowedCourses):  # the count comes with the page's rows: one query
+            queryset.expect_page(self.get_page_size(request), request.query_params.get(self.page_query_param) or 1)
+        return super().paginate_queryset(queryset, request, view=view)
 
 
 class FollowedPaidWithPassOutput(serializers.Serializer):
@@ -84,11 +89,10 @@ class CourseFeedbackUserApi(APIView):
             member = User.objects.filter(pk=user_id).first()
         if member is None:
             raise CourseFeedbackError(MSG_MEMBER_UNKNOWN, code="member_not_found", status=NOT_FOUND)
-        now = timezone.now()
         paginator = FeedbackHistoryPagination()
-        page = paginator.paginate_queryset(selectors.member_followed_courses(user=member, now=now), request, view=self)
-        rows = selectors.followed_course_rows(page, user=member, now=now)
-        return paginator.get_paginated_response(FollowedCourseOutput(rows, many=True).data)
+        # The rows are built as FollowedCourseOutput states them (tests compare every field): no serializer pass.
+        rows = paginator.paginate_queryset(FollowedCourses(member_id=member.pk, now=timezone.now()), request, view=self)
+        return paginator.get_paginated_response(rows)
 
 
 def _id_field(message: str, *, missing: str | None = None, **kwargs):

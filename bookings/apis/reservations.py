@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from studio.api import error_response
 from studio.fields import DateTimeOutputField
+from studio.flat_serializers import FlatInput
 from studio.schema import ErrorOutput
 
 from .. import selectors, services
@@ -82,6 +83,10 @@ class CancellationOutput(serializers.Serializer):
     credit_pass = PassOutput(allow_null=True, help_text="L'avoir créé (carte de crédits), ou null.")
 
 
+class HoldInput(FlatInput, ReservationPayloadSerializer):
+    """The hold's body (ReservationPayloadSerializer), its plain fields copied shallowly for each request."""
+
+
 class ReservationCourseCreateApi(APIView):
     """POST /api/reservations-courses: hold seats on a session for the logged-in member (15 minutes).
 
@@ -104,7 +109,7 @@ class ReservationCourseCreateApi(APIView):
             party = PartyRequestInput(data=request.data)
             party.is_valid(raise_exception=True)
             return _create_party_from_payload(request, party.validated_data)
-        serializer = ReservationPayloadSerializer(data=request.data)
+        serializer = HoldInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         names = {
@@ -129,7 +134,7 @@ class ReservationCourseCreateApi(APIView):
             expected_total=serializer.expected_total(),
             **names,
         )
-        reservation = selectors.member_reservations(user=request.user).get(pk=reservation.pk)
+        # The hold as saved, with its locked session and course: no second read of what was just written.
         return Response(reservation_data(reservation), status=status.HTTP_201_CREATED)
 
     def _booked_with_pass(self, request, reservation):

@@ -5,7 +5,7 @@ from django.db.models import F, Q
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
-from courses.models import SessionStatus
+from courses.models import CourseSession, SessionStatus
 
 from .. import selectors
 from .common import MAX_ID
@@ -63,8 +63,10 @@ def staff_sessions_filtered(qs, params, *, now):
     elif when == "cancelled":
         qs = qs.filter(status=SessionStatus.CANCELLED)
     elif when == "full":
-        qs = selectors._with_seats_taken(qs, now).filter(seats_taken__gte=F("max_attendees"), end__gt=now)
-        qs = qs.exclude(status=SessionStatus.CANCELLED)
+        # The full sessions as a subquery, so that the list stays a plain query to count and to page (issue 18).
+        upcoming = CourseSession.objects.filter(end__gt=now).exclude(status=SessionStatus.CANCELLED)
+        full = selectors._with_seats_taken(upcoming, now).filter(seats_taken__gte=F("max_attendees"))
+        qs = qs.filter(pk__in=full.values("pk"))
     if params.get("course_id"):
         qs = qs.filter(course_id=int(params["course_id"]))
     if params.get("instructor", "").strip():

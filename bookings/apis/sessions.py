@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from courses.models import Level
 from courses.serializers import CentsField
 from studio.api import MSG_TEXT_TOO_LONG
+from studio.compiled_queries import paginate
 from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
@@ -21,6 +22,7 @@ from studio.schema import ErrorOutput
 from .. import selectors, services
 from ..cache import feed_versions, mark_feed_answer
 from ..models import ReservationStatus
+from ..selectors_feed import member_reservations_on_sessions
 from .common import MAX_ID, MessageOutput, OptionalText, _iso, id_field
 from .feed import (
     FEED_CACHE_SECONDS,
@@ -31,14 +33,13 @@ from .feed import (
     staff_session_data,
 )
 from .pages import CheckedPagination
-from .session_filters import FILTER_PARAMETERS, check_filter_parameters, staff_sessions_filtered
+from .session_filters import FILTER_PARAMETERS, check_filter_parameters
 from .session_list_extras import (
     FOCUS_PARAMETER,
     ListExtrasOutput,
     StaffListPagination,
     check_focus_parameter,
     focus_page,
-    with_list_extras,
 )
 from .session_query import (  # noqa: F401 (MSG_* re-exported: tests import them from here)
     LIST_PARAMETERS,
@@ -47,6 +48,7 @@ from .session_query import (  # noqa: F401 (MSG_* re-exported: tests import them
     MSG_VIEW_INVALID,
     check_list_parameters,
 )
+from .session_rows import staff_page_list, staff_rows, staff_sessions_query
 
 
 def attendee_data(reservation) -> dict:
@@ -283,7 +285,7 @@ class CourseSessionListApi(APIView):
         # Everyone shares one encoded copy of the range; a member's own reservations are spliced into it.
         if request.user.is_authenticated:
             body, offsets = public_feed_encoded(start=start, end=end, now=now)
-            mine = selectors.member_reservations_in_range(user=request.user, start=start, end=end, now=now)
+            mine = member_reservations_on_sessions(user=request.user, session_ids=offsets, now=now)
             body = member_feed_json(body=body, offsets=offsets, mine=mine)
             return HttpResponse(body, content_type="application/json")
         # Visitors: the whole answer is kept for the middleware, which serves the next ones before DRF and sessions.
@@ -293,19 +295,21 @@ class CourseSessionListApi(APIView):
         return mark_feed_answer(request, response, version=version, timeout=FEED_CACHE_SECONDS)
 
     def _staff_list(self, request, now):
-        ordering = "-start" if request.query_params.get("ordering", "date").startswith("-") else "start"
-        qs = selectors.sessions_staff_page_list(ordering=ordering)
-        if "start" in request.query_params or "end" in request.query_params:
-            start, end = parse_feed_range(request.query_params)
-            qs = qs.filter(start__lt=end, end__gt=start)
-        qs = staff_sessions_filtered(qs, request.query_params, now=now)  # issue 20: when, course, instructor, search
+        params = request.query_params
+        ordering = "-start" if params.get("ordering", "date").startswith("-") else "start"
+        start = end = None
+        if "start" in params or "end" in params:
+            start, end = parse_feed_range(params)
         # Issue 20: ?focus= answers the page holding a session just saved; each row says its waiting list and series.
-        size = CheckedPagination().get_page_size(request)
-        paginator = StaffListPagination(
-            focus_page(qs, request.query_params, page_size=size, descending=ordering[0] == "-")
-        )
-        page = selectors.sessions_with_seats(paginator.paginate_queryset(qs, request, view=self), now=now)
-        rows = with_list_extras([staff_session_data(s, now=now) for s in page], page)
+        focused = None
+        if params.get("focus"):
+            qs = staff_sessions_query(params, ordering=ordering, now=now, start=start, end=end)
+            size = CheckedPagination().get_page_size(request)
+            focused = focus_page(qs, params, page_size=size, descending=ordering[0] == "-")
+        paginator = StaffListPagination(focused)
+        # Issue 18: count, page, seats and waiting lists as compiled queries, rows without model instances.
+        sessions = staff_page_list(params, ordering=ordering, now=now, start=start, end=end)
+        rows = staff_rows(paginate(paginator, sessions, request, self), now=now)  # count and page: one query
         return paginator.get_paginated_response(rows)
 
     @extend_schema(request=SessionWriteSerializer, responses={201: StaffSessionWrittenOutput, 404: ErrorOutput})

@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from courses.models import SessionStatus
+from studio.prepared import PreparedQuery
 
 from ..models import BookingPreferences, ReminderKind, Reservation, ReservationReminder, ReservationStatus
 from .cancellation import cancellation_deadline
@@ -33,6 +34,20 @@ MSG_PREFERENCES_SAVED = "Vos préférences de rappel sont enregistrées."
 def booking_preferences_get(*, user) -> BookingPreferences:
     """The member's preferences (the defaults, unsaved, when they never changed them)."""
     return BookingPreferences.objects.filter(user=user).first() or BookingPreferences(user=user)
+
+
+_REMINDER_FLAGS = ("remind_day_before", "remind_cancellation_deadline")
+_PREFERENCES_FLAGS = PreparedQuery(
+    lambda user_id: BookingPreferences.objects.filter(user_id=user_id).order_by().values_list(*_REMINDER_FLAGS),
+    user_id="int",
+)
+
+
+def booking_preferences_flags(*, user_id: int) -> dict[str, bool]:
+    """The two reminder switches as the profile shows them (the defaults without a row): one prepared query."""
+    for row in _PREFERENCES_FLAGS.rows(user_id=user_id, limit=1):
+        return dict(zip(_REMINDER_FLAGS, row, strict=True))
+    return {name: BookingPreferences._meta.get_field(name).default for name in _REMINDER_FLAGS}
 
 
 @transaction.atomic

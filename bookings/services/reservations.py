@@ -3,6 +3,7 @@
 import logging
 from datetime import timedelta
 from decimal import Decimal
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -42,6 +43,7 @@ def _reservation_save(*, existing: Reservation | None, session, user, fields: di
         return Reservation.objects.create(session=session, user=user, **fields)
     for name, value in fields.items():
         setattr(existing, name, value)
+    existing.session = session  # the locked row (with its course when the caller read it)
     existing.save(update_fields=list(fields))
     return existing
 
@@ -104,7 +106,13 @@ def reservation_confirm(*, reservation_id: int) -> Reservation:
     session = lock_session_of_reservation(reservation_id)
     if session is None:
         raise ReservationError.of("reservation_not_found")
-    reservation = lock_reservation(reservation_id)
+    return _confirm_locked(session=session, reservation=lock_reservation(reservation_id))
+
+
+def _confirm_locked(*, session, reservation: Reservation, notify: bool = True) -> Reservation:
+    """Under the session's and the reservation's row locks: confirm it (see `reservation_confirm`). Every refusal is
+    raised before any write, so a caller's transaction can go on after one (payments refund then). `notify=False`:
+    the caller sends the confirmation e-mail itself (`reservation_confirmation_email`, once the commit is done)."""
     if reservation.status == ReservationStatus.CONFIRMED:
         return reservation
     refuse_if_cancelled(session)
@@ -125,21 +133,28 @@ def reservation_confirm(*, reservation_id: int) -> Reservation:
     reservation.status = ReservationStatus.CONFIRMED
     reservation.confirmed_at = now
     reservation.hold_expires_at = None
+    reservation.session = session  # the locked row: the feeds' receiver reads its weeks without a query
     reservation.save(update_fields=["status", "confirmed_at", "hold_expires_at"])
-    transaction.on_commit(lambda: _send_reservation_confirmation(reservation.pk))
+    if notify:
+        transaction.on_commit(partial(_send_reservation_confirmation, reservation.pk))
     return reservation
 
 
-@transaction.atomic
-def reservation_confirm_for_payment(*, reservation_id: int, participants: int, amount: Decimal) -> Reservation:
+def reservation_confirm_for_payment(
+    *, reservation_id: int, participants: int, amount: Decimal, notify: bool = True
+) -> Reservation:
     """Confirm the reservation a captured card payment paid for, only if the payment is exactly what it costs.
 
-    Called by payments inside the capture, under the PaymentOrder's row lock (then session → reservation, the
-    lock order in locking.py). Raises ReservationError, confirming nothing, when the reservation is already confirmed
-    (by another payment or a pass), was cancelled, no longer has the participants and amount the order paid for, or
-    lost its seats after its hold lapsed: the caller refunds.
+    Called by payments inside the capture's transaction, under the PaymentOrder's row lock (then session →
+    reservation, the lock order in locking.py); outside a transaction the first lock raises. Raises
+    ReservationError, confirming nothing and writing nothing, when the reservation is already confirmed (by another
+    payment or a pass), was cancelled, no longer has the participants and amount the order paid for, or lost its
+    seats after its hold lapsed: the caller refunds, in the same transaction (no savepoint is needed: a refusal
+    comes before any write). `notify=False`: the caller sends the confirmation e-mail (payments: in the task that
+    sends the receipt, after the commit).
     """
-    if lock_session_of_reservation(reservation_id) is None:
+    session = lock_session_of_reservation(reservation_id)
+    if session is None:
         raise ReservationError.of("reservation_not_found")
     reservation = lock_reservation(reservation_id)
     if reservation.status == ReservationStatus.CONFIRMED or reservation.paid_with_pass_id:
@@ -148,13 +163,26 @@ def reservation_confirm_for_payment(*, reservation_id: int, participants: int, a
         raise ReservationError.of("reservation_was_cancelled")
     if reservation.participants != participants or reservation.total_amount != amount:
         raise ReservationError.of("payment_does_not_match")
-    return reservation_confirm(reservation_id=reservation_id)
+    return _confirm_locked(session=session, reservation=reservation, notify=notify)
 
 
 def _send_reservation_confirmation(reservation_id: int) -> None:
+    """After the commit: the e-mail (its templates and .ics) is rendered by a worker, not in the request."""
+    from ..tasks import reservation_confirmation_send
+
+    try:
+        reservation_confirmation_send.enqueue(reservation_id=reservation_id)
+    except Exception:  # noqa: BLE001 - the queue is down: the member still gets the e-mail, built here
+        logger.exception("Could not queue the confirmation of reservation %s; sending it now", reservation_id)
+        reservation_confirmation_email(reservation_id=reservation_id)
+
+
+def reservation_confirmation_email(*, reservation_id: int) -> None:
+    """The confirmation e-mail of a confirmed reservation with its .ics, recorded in the outbox (the worker's task,
+    enqueued once after the confirmation's commit)."""
     from ..emails import send_reservation_confirmation
 
     try:
         send_reservation_confirmation(reservation_id=reservation_id)
-    except Exception:  # the reservation stands even if the mail server is down
+    except Exception:  # the reservation stands even if the mail cannot be built
         logger.exception("Reservation confirmation e-mail failed for reservation %s", reservation_id)

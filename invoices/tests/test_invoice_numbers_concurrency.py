@@ -14,7 +14,7 @@ from invoices.models import Invoice, InvoiceCounter, InvoiceKind
 from invoices.services import invoice_issue_for_order
 from payments import services
 from payments.models import PaymentOrder, PaymentStatus
-from payments.providers import SimulatorProvider
+from payments.simulator import SimulatorProvider
 
 pytestmark = pytest.mark.postgres
 

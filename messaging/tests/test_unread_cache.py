@@ -79,3 +79,92 @@ def test_a_deleted_conversation_leaves_the_count():
     assert badge(client) == "1"
     services.contact_message_delete(message_id=message.pk)
     assert badge(client) == ""
+
+
+class CacheReads:
+    """Counts the round trips a request makes to the shared cache (each get / get_many is one on Redis)."""
+
+    def __init__(self, monkeypatch):
+        from django.core.cache import caches
+
+        self.count = 0
+        self.inside = False  # the local-memory backend's get_many calls its own get: one round trip, counted once
+        backend = caches["default"]
+        for name in ("get", "get_many"):
+            original = getattr(backend, name)
+
+            def counted(*args, _original=original, **kwargs):
+                if self.inside:
+                    return _original(*args, **kwargs)
+                self.count += 1
+                self.inside = True
+                try:
+                    return _original(*args, **kwargs)
+                finally:
+                    self.inside = False
+
+            monkeypatch.setattr(backend, name, counted)
+
+
+@pytest.mark.parametrize("staff", [False, True], ids=["member", "staff"])
+def test_a_warm_page_reads_the_session_then_the_user_with_the_badge_in_one_round_trip(monkeypatch, staff):
+    user = StaffFactory() if staff else UserFactory()
+    with override_settings(SESSION_ENGINE="django.contrib.sessions.backends.cached_db"):
+        client = logged_in(user)
+        client.get(PAGE)  # fills the cache
+        reads = CacheReads(monkeypatch)
+        assert client.get(PAGE).status_code == 200
+    assert reads.count == 2  # the session; the user row with the unread count (it was three)
+
+
+def test_the_badge_read_with_the_user_is_not_kept_once_the_member_changes(monkeypatch):
+    """Read ahead with the user row, the count is still dropped when the same request changes the member's data
+    (bump_member), and never outlives its request."""
+    from django.contrib.auth import get_user
+    from django.test import RequestFactory
+
+    from messaging.selectors import unread_count_for
+    from studio.auth_cache import bump_member
+
+    member = UserFactory()
+    client = logged_in(member)
+    assert badge(client) == ""
+    request = RequestFactory().get(PAGE)
+    request.session = client.session
+    assert get_user(request) == member  # reads the count ahead, 0
+    ContactMessageFactory.for_member(member, member_unread=True)  # the receivers bump the member
+    assert unread_count_for(user=member) == 1
+    assert get_user(request) == member  # read ahead again
+    ContactMessage = type(ContactMessageFactory.for_member(member, member_unread=True))
+    ContactMessage.objects.filter(user=member).update(member_unread=False)  # no signal
+    bump_member(member.pk)
+    assert unread_count_for(user=member) == 0
+    assert badge(client) == ""
+
+
+def test_a_count_read_ahead_is_not_served_to_the_next_request():
+    """Another worker's change bumps the member's version in the shared cache: this process's next request must not
+    use what the previous one read ahead."""
+    from django.contrib.auth import get_user
+    from django.core.signals import request_started
+    from django.db import close_old_connections
+    from django.test import RequestFactory
+
+    from messaging.selectors import unread_count_for
+    from studio.auth_cache import VERSION_KEY
+
+    member = UserFactory()
+    ContactMessage = type(ContactMessageFactory.for_member(member, member_unread=False))
+    client = logged_in(member)
+    assert badge(client) == ""
+    request = RequestFactory().get(PAGE)
+    request.session = client.session
+    assert get_user(request) == member  # the count 0 read ahead, never used in that request
+    ContactMessage.objects.filter(user=member).update(member_unread=True)  # no signal: as if another worker...
+    cache.incr(VERSION_KEY.format(id=member.pk))  # ...changed it and bumped the version
+    request_started.disconnect(close_old_connections)  # as the test client does: the test's transaction stays open
+    try:
+        request_started.send(sender=None)  # this process's next request
+    finally:
+        request_started.connect(close_old_connections)
+    assert unread_count_for(user=member) == 1

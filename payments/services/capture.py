@@ -13,11 +13,12 @@ kept: the order becomes REFUND_PENDING under its lock, the provider refunds it a
 import logging
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import connections, router, transaction
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
 from bookings.services import ReservationError, pass_grant_for_order, reservation_confirm_for_payment
+from bookings.services.prepared_models import PreparedModels
 from studio.quotes import QuoteError
 
 from ..models import PaymentOrder, PaymentStatus
@@ -46,7 +47,7 @@ from .common import (
 )
 from .deposits import deposit_record_for_order
 from .locking import lock_payment_order
-from .receipts import receipt_send_queue
+from .receipts import receipt_send_queue_with_payment
 from .refunds import _refund_outcome, payment_order_refund
 from .subscriptions import subscription_start_for_order
 
@@ -55,25 +56,52 @@ logger = logging.getLogger(__name__)
 # --- capture and fulfilment ------------------------------------------------------------------------------------
 
 
+# The member's order by the provider's id, compiled once (bookings' prepared_models; order_id is unique: no ordering).
+_ORDER_BY_PROVIDER_ID = PreparedModels(
+    PaymentOrder, lambda order_id: PaymentOrder.objects.filter(order_id=order_id).order_by(), order_id="str"
+)
+
+
 def _owned_order(*, order_id: str, user) -> PaymentOrder:
-    order = PaymentOrder.objects.filter(order_id=order_id).first()
+    order = _ORDER_BY_PROVIDER_ID.first(order_id=order_id)
     if order is None or (order.user_id != user.pk and not user.is_studio_staff):
         raise PaymentError.of("order_not_found")
     return order
 
 
+# The order's lock by its primary key, compiled once (bookings' prepared_models): the member's capture knows it.
+_LOCK_ORDER = PreparedModels(
+    PaymentOrder, lambda order_pk: PaymentOrder.objects.select_for_update().filter(pk=order_pk), order_pk="int"
+)
+
+
+def _lock_order(*, order_id: str, order_pk: int | None) -> PaymentOrder:
+    if order_pk is None:
+        return lock_payment_order(order_id)
+    order = _LOCK_ORDER.first(order_pk=order_pk)
+    if order is None or order.order_id != order_id:
+        raise PaymentOrder.DoesNotExist("PaymentOrder matching query does not exist.")
+    return order
+
+
 def payment_order_fulfil(
-    *, order_id: str, capture_id: str = "", amount: Decimal | None = None, currency: str = ""
+    *,
+    order_id: str,
+    capture_id: str = "",
+    amount: Decimal | None = None,
+    currency: str = "",
+    order_pk: int | None = None,
 ) -> CaptureOutcome:
     """Money was captured for this order: confirm what it paid for and send one receipt, once. Idempotent.
 
     Called by the browser's capture and by PayPal's webhooks, possibly at the same moment: the row lock decides.
     What is confirmed equals what was paid (issue 16): the order must still be open and, for a reservation, the
     reservation still held, unpaid, with the participants and amount of the order and its seats. Otherwise nothing
-    is confirmed and the money goes back (REFUND_PENDING, then the provider's refund after the commit).
+    is confirmed and the money goes back (REFUND_PENDING, then the provider's refund after the commit). `order_pk`,
+    when the caller has read the order already, locks the same row by its key (a prepared query).
     """
     with transaction.atomic():
-        order = lock_payment_order(order_id)
+        order = _lock_order(order_id=order_id, order_pk=order_pk)
         if order.status == PaymentStatus.COMPLETED:
             return CaptureOutcome(order=order, completed=True, message=order.provider_note)
         if order.status in (PaymentStatus.REFUND_PENDING, PaymentStatus.REFUNDED):
@@ -90,8 +118,9 @@ def payment_order_fulfil(
             refusal = MSG_ORDER_WAS_CANCELLED
         elif order.reservation_id:
             try:
+                # Its confirmation e-mail goes with the receipt, in one task (receipts.py).
                 reservation_confirm_for_payment(
-                    reservation_id=order.reservation_id, participants=order.quantity, amount=order.amount
+                    reservation_id=order.reservation_id, participants=order.quantity, amount=order.amount, notify=False
                 )
             except ReservationError as exc:
                 refusal = exc.message
@@ -121,8 +150,9 @@ def payment_order_fulfil(
             subscription_start_for_order(order=order)
             # Issue 23: the invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap.
             payment_completed.send(sender=PaymentOrder, order_id=order.pk)
-            # The receipt (with the invoice's PDF) is rendered by a task; recorded as sent once its mail has left.
-            transaction.on_commit(lambda: receipt_send_queue(order_pk=order.pk))
+            # The receipt (with the invoice's PDF) and a reservation's confirmation are rendered by one task, queued
+            # in this transaction (receipts.py); the receipt is recorded as sent once its mail has left.
+            receipt_send_queue_with_payment(order_pk=order.pk)
             return CaptureOutcome(order=order, completed=True)
     return _refund_outcome(payment_order_refund(order_id=order_id))
 
@@ -138,7 +168,11 @@ def _declined_message(order: PaymentOrder) -> str:
 def _apply_capture(order: PaymentOrder, result: ProviderCapture) -> CaptureOutcome:
     if result.capture_status == CAPTURE_COMPLETED or (result.order_status == "COMPLETED" and not result.capture_status):
         return payment_order_fulfil(
-            order_id=order.order_id, capture_id=result.capture_id, amount=result.amount, currency=result.currency
+            order_id=order.order_id,
+            capture_id=result.capture_id,
+            amount=result.amount,
+            currency=result.currency,
+            order_pk=order.pk,
         )
     if result.capture_status in (CAPTURE_DECLINED, CAPTURE_FAILED):
         order = _mark(order_id=order.order_id, status=PaymentStatus.DECLINED, only_from=OPEN_STATUSES)
@@ -176,7 +210,7 @@ def payment_order_capture(*, order_id: str, user) -> CaptureOutcome:
 
 def simulator_order_approve(*, order_id: str, user, card_declined: bool, declines_later: bool = False) -> None:
     """The simulator's stand-in for the buyer approving at PayPal (only when the simulator is the provider)."""
-    from ..providers import SimulatorProvider
+    from ..simulator import SimulatorProvider
 
     order = _owned_order(order_id=order_id, user=user)
     provider = get_provider()
@@ -188,7 +222,24 @@ def simulator_order_approve(*, order_id: str, user, card_declined: bool, decline
         provider.approve_order(order_id=order.order_id, card_declined=card_declined, declines_later=declines_later)
     except ProviderError as exc:
         raise PaymentError.of("order_closed") from exc
-    _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, only_from=OPEN_STATUSES)
+    # `_mark(..., only_from=OPEN_STATUSES)` in one UPDATE: its row lock and its WHERE decide as the locked read did.
+    _order_approved(order_pk=order.pk, now=timezone.now())
+
+
+def _order_approved(*, order_pk: int, now) -> int:
+    """`PaymentOrder.objects.filter(pk=order_pk, status__in=OPEN_STATUSES).update(status=APPROVED, updated_at=now)`,
+    written once instead of compiled at each approval (~0.3 ms of CPU); a queryset update sends no signal either."""
+    connection = connections[router.db_for_write(PaymentOrder)]
+    qn = connection.ops.quote_name
+    status, open_statuses = qn("status"), ", ".join("%s" for _ in OPEN_STATUSES)
+    sql = (
+        f"UPDATE {qn(PaymentOrder._meta.db_table)} SET {status} = %s, {qn('updated_at')} = %s "
+        f"WHERE {qn('id')} = %s AND {status} IN ({open_statuses})"
+    )
+    params = [PaymentStatus.APPROVED.value, connection.ops.adapt_datetimefield_value(now), order_pk]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *(s.value for s in OPEN_STATUSES)])
+        return cursor.rowcount
 
 
 def payment_order_cancel(*, order_id: str, user) -> PaymentOrder:

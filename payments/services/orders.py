@@ -5,10 +5,12 @@ import uuid
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
 from bookings.services import lock_reservation, lock_session, tariff_priced_per_short_period
+from bookings.services.prepared_models import PreparedModels
 from courses.models import Tariff
 
 from ..models import CURRENCY_EUR, DEFAULT_TIME, PaymentOrder, PaymentStatus
@@ -28,9 +30,36 @@ MAX_QUANTITY = 50
 RESERVATION_TYPE = "COURS"
 
 
+# Compiled once (bookings' prepared_models): the member's reservation with its session and course's title, and the
+# order being paid for it.
+# The reservation's live order is only looked for by the query: when there is one (a second tab, a retry), it is
+# read afterwards (_LIVE_ORDER).
+_MEMBER_RESERVATION = PreparedModels(
+    Reservation,
+    lambda reservation_id, user_id: Reservation.objects.filter(pk=reservation_id, user_id=user_id).annotate(
+        live_order_id=Subquery(
+            PaymentOrder.objects.filter(reservation_id=OuterRef("pk"), status__in=OPEN_STATUSES)
+            .order_by("-id")
+            .values("id")[:1]
+        )
+    ),
+    related={"session": None, "session__course": ("id", "title")},
+    annotations=("live_order_id",),
+    reservation_id="int",
+    user_id="int",
+)
+_LIVE_ORDER = PreparedModels(
+    PaymentOrder,
+    lambda reservation_id: PaymentOrder.objects.filter(
+        reservation_id=reservation_id, status__in=OPEN_STATUSES
+    ).order_by("-id"),
+    reservation_id="int",
+)
+
+
 def _held_reservation(*, user, reservation_id: int) -> Reservation:
     """The member's reservation, with its seats still held (DECISIONS.md 13), or PaymentError."""
-    reservation = Reservation.objects.select_related("session__course").filter(pk=reservation_id, user=user).first()
+    reservation = _MEMBER_RESERVATION.first(reservation_id=reservation_id, user_id=user.pk)
     if reservation is None:
         raise PaymentError.of("reservation_not_found")
     if reservation.status == ReservationStatus.CONFIRMED:
@@ -110,7 +139,7 @@ def payment_order_create(
     provider = get_provider()
     if reservation is not None:
         # One live order per reservation (issue 16): asking again answers the order being paid.
-        live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
+        live = _LIVE_ORDER.first(reservation_id=reservation.pk) if reservation.live_order_id is not None else None
         if live is not None:
             if live.provider == provider.name and live.amount == server_amount and live.quantity == order_quantity:
                 return live
@@ -157,7 +186,8 @@ def payment_order_create(
 
 def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> PaymentOrder:
     """Record the order under the session and reservation locks (bookings' lock order), so the hold cannot change
-    its participants or price in between, and at most one order is live (the constraint stands behind it)."""
+    its participants or price in between. At most one order is live: the database's constraint decides (an order
+    recorded meanwhile by another tab makes this insert fail, and that order is answered)."""
     try:
         with transaction.atomic():
             lock_session(reservation.session_id)
@@ -168,9 +198,6 @@ def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> Paym
                 raise PaymentError.of("hold_expired")
             if current.participants != fields["quantity"] or current.total_amount != fields["amount"]:
                 raise PaymentError.of("reservation_changed")
-            live = current.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
-            if live is not None:
-                return live
             return PaymentOrder.objects.create(**fields)
     except IntegrityError:
         live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()

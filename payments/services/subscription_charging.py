@@ -19,8 +19,9 @@ from django.utils import timezone
 from bookings.services import pass_rule_set, pass_validity_set
 
 from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
-from ..providers import CAPTURE_COMPLETED, ProviderError, SimulatorProvider, get_provider
+from ..providers import CAPTURE_COMPLETED, ProviderError, get_provider
 from ..signals import subscription_charge_paid as subscription_charge_paid_signal
+from ..simulator import SimulatorProvider
 from .locking import lock_charge, lock_subscription
 from .subscription_emails import _charge_paid_email_queue, _send_charge_email
 from .subscriptions import (

@@ -13,7 +13,7 @@ from studio.emails import send_templated_email
 from studio.registry import provided
 
 from ..models import Subscription, SubscriptionCharge
-from ..providers import SimulatorProvider
+from ..simulator import SimulatorProvider
 from .subscriptions import (
     BLOCKED_AFTER_DAYS,
     CHARGE_FAILED_SUBJECT,

@@ -23,8 +23,9 @@ from ..models import (
     SubscriptionCharge,
     SubscriptionStatus,
 )
-from ..providers import REFUND_ACCEPTED, ProviderError, SimulatorProvider, get_provider
+from ..providers import REFUND_ACCEPTED, ProviderError, get_provider
 from ..signals import subscription_charge_refunded
+from ..simulator import SimulatorProvider
 from .locking import lock_charge_alone, lock_reduced_declaration, lock_subscription
 from .subscription_charging import subscription_charge_attempt
 from .subscriptions import LIVE_STATUSES, SubscriptionError, period_ends_on

@@ -30,7 +30,7 @@ from ..models import (
     SubscriptionPlan,
     SubscriptionStatus,
 )
-from ..providers import SimulatorProvider
+from ..simulator import SimulatorProvider
 
 RETRY_AFTER_DAYS = 3
 BLOCKED_AFTER_DAYS = 7

@@ -20,8 +20,8 @@ from courses.models import SessionStatus
 from courses.tests.factories import CourseSessionFactory
 from payments import services
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
-from payments.providers import SimulatorProvider
 from payments.services.class_refunds import payment_orders_refund_cancelled_class
+from payments.simulator import SimulatorProvider
 
 from .conftest import reservation_payload
 

@@ -14,8 +14,8 @@ from bookings.tests.factories import PassFactory
 from courses.tests.factories import CourseSessionFactory
 from payments import services
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
-from payments.providers import SimulatorProvider
 from payments.services.class_refunds import payment_orders_refund_cancelled_class
+from payments.simulator import SimulatorProvider
 
 from .test_class_cancellation import open_order
 

@@ -10,7 +10,7 @@ from django.db import connection
 from bookings.models import ReservationStatus
 from payments import services
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
-from payments.providers import SimulatorProvider
+from payments.simulator import SimulatorProvider
 
 from .conftest import reservation_payload
 

@@ -12,8 +12,8 @@ from bookings.models import PartyRequestEvent, PartyReservation
 from bookings.services import party_requests
 from payments import services
 from payments.models import PaymentOrder, PaymentStatus
-from payments.providers import SimulatorProvider
 from payments.services import deposits
+from payments.simulator import SimulatorProvider
 from studio.quotes import QuoteError
 
 from .test_concurrency import _race

@@ -19,8 +19,8 @@ from payments.models import (
     SubscriptionCharge,
     SubscriptionPlan,
 )
-from payments.providers import SimulatorProvider
 from payments.services import subscriptions as subs
+from payments.simulator import SimulatorProvider
 
 from .test_concurrency import _race
 

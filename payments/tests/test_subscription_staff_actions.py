@@ -166,7 +166,8 @@ def test_cancel_with_refund_gives_the_current_period_back_once(api_client, membe
 
 
 def test_a_refund_the_provider_could_not_take_is_retried(api_client, member, staff, annual, monkeypatch):  # noqa: F811
-    from payments.providers import ProviderError, SimulatorProvider
+    from payments.providers import ProviderError
+    from payments.simulator import SimulatorProvider
 
     with freeze_time("2030-01-10 10:00:00"):
         subscription = buy(api_client, member, annual)

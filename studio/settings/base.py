@@ -57,7 +57,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "studio.csp.ContentSecurityPolicyMiddleware",  # Django's, the policy without a nonce built once (issue 18)
 ]
 
 ROOT_URLCONF = "project.urls"
@@ -75,6 +75,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "studio.context_processors.studio",
+                "studio.csrf.csrf",  # one masked CSRF token a page (issue 18)
             ],
         },
     },
@@ -87,6 +88,9 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # workers or hosts, PgBouncer in transaction mode sits in front of PostgreSQL (README, "Déploiement").
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=600)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend whose health check skips the `SELECT 1` when the idle connection's socket is quiet.
+    DATABASES["default"]["ENGINE"] = "studio.db.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves several threads or workers: wait for the write lock instead of failing, take it
     # at the start of a transaction (no upgrade deadlock), and let readers work during writes (WAL).
@@ -147,7 +151,7 @@ else:
     STORAGE_DEFAULT_OPTIONS = {}
 STORAGES = {
     "default": {"BACKEND": DEFAULT_FILE_STORAGE_BACKEND, "OPTIONS": STORAGE_DEFAULT_OPTIONS},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "studio.static_storage.StudioStaticFilesStorage"},
 }
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
@@ -201,6 +205,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "API du site et du système de réservation du studio.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "studio.schema.blank_is_text_hook",  # a free text that may be blank is anyOf, in bodies and queries
+    ],
     # Enums that several components share under a field name other enums use too ("status").
     "ENUM_NAME_OVERRIDES": {
         "PaymentStatusEnum": "payments.models.PaymentStatus",
@@ -261,8 +269,9 @@ if REDIS_URL:
     CRONTASK = {"REDIS_URL": REDIS_URL}
 EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", default=6)
 # Sessions read from the cache, written through to the database (issue 18), when the cache is one every worker
-# shares: a per-process memory cache would keep serving a session another worker logged out.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"
+# shares: a per-process memory cache would keep serving a session another worker logged out. studio.sessions is
+# Django's cached_db reading the member's cached user row in the session's round trip.
+SESSION_ENGINE = "studio.sessions" if REDIS_URL else "django.contrib.sessions.backends.db"
 # The logged-in user's row and per-member counts read from the cache, under a version each change bumps
 # (studio/auth_cache.py, issue 18); only with a cache every worker shares (0 turns it off).
 MEMBER_CACHE_SECONDS = env.int("MEMBER_CACHE_SECONDS", default=300 if REDIS_URL else 0)

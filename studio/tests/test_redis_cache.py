@@ -85,3 +85,30 @@ def test_the_settings_use_it_when_redis_is_configured():
     out = subprocess.run([sys.executable, "-c", f"import django; django.setup(); {code}"], cwd=ROOT, env=env,
                          capture_output=True, text=True, check=True)  # fmt: skip
     assert out.stdout.strip() == "studio.redis_cache.StudioRedisCache"
+
+
+def test_incr_is_one_round_trip_and_keeps_djangos_contract(backend, monkeypatch):
+    backend.set("version", 41)
+    backend.incr("version")  # the script is loaded on first use
+    commands = []
+    original = redis.Redis.execute_command
+    monkeypatch.setattr(
+        redis.Redis,
+        "execute_command",
+        lambda self, *args, **kw: commands.append(args[0]) or original(self, *args, **kw),
+    )
+    assert backend.incr("version") == 43
+    assert backend.incr("version", 5) == 48
+    assert commands == ["EVALSHA", "EVALSHA"]  # Django's backend: EXISTS then INCRBY, each a round trip
+    assert backend.get("version") == 48
+
+    with pytest.raises(ValueError):
+        backend.incr("missing")
+    assert backend.get("missing") is None  # not created by the attempt
+
+
+def test_incr_works_after_the_server_forgot_its_scripts(backend):
+    backend.set("version", 1)
+    assert backend.incr("version") == 2
+    redis.Redis.from_url(REDIS_URL).script_flush()
+    assert backend.incr("version") == 3

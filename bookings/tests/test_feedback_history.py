@@ -1,0 +1,285 @@
+"""The member's history API (GET /api/course-feedback/user/<id>) answers every field of every row as it did before
+issue 18 reworked its reads: the feedback on the course, the pass that paid, a live hold, a session's own level, a
+session without instructor, and neither a lapsed hold nor a cancelled booking."""
+
+from datetime import datetime, timedelta
+
+import pytest
+from django.utils import timezone
+from freezegun import freeze_time
+
+from accounts.tests.factories import UserFactory
+from bookings.models import ReservationStatus
+from bookings.tests.factories import CourseFeedbackFactory, PassFactory, ReservationFactory
+from courses.tests.factories import CourseFactory, CourseSessionFactory
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2030, 3, 15, 9, 0, tzinfo=timezone.get_fixed_timezone(0))
+
+
+@freeze_time(NOW)
+def test_every_field_of_the_history_rows(api_client, member, other_member, staff):
+    course = CourseFactory(title="Pole Débutant", description="Premiers pas.", level="Débutant")
+    other_course = CourseFactory(title="Exotic", description="", level="Intermédiaire")
+    card = PassFactory(member=member, title="Carte 10 cours", credits_left=7)
+    past = CourseSessionFactory(course=course, start=NOW - timedelta(days=3), level="Intermédiaire")
+    held_session = CourseSessionFactory(course=other_course, start=NOW + timedelta(hours=30), instructor=None)
+    soon = CourseSessionFactory(course=course, start=NOW + timedelta(hours=5))
+    lapsed = CourseSessionFactory(course=course, start=NOW + timedelta(days=4))
+    cancelled = CourseSessionFactory(course=course, start=NOW + timedelta(days=5))
+    paid = ReservationFactory(session=past, user=member, participants=2, paid_with_pass=card, credits_spent=2)
+    held = ReservationFactory(session=held_session, user=member, held=True)
+    confirmed = ReservationFactory(session=soon, user=member)
+    ReservationFactory(
+        session=lapsed, user=member, status=ReservationStatus.HELD, hold_expires_at=NOW - timedelta(minutes=1)
+    )
+    ReservationFactory(session=cancelled, user=member, status=ReservationStatus.CANCELLED)
+    ReservationFactory(session=past, user=other_member)
+    CourseFeedbackFactory(user=member, course=course, rating=4, comment="Très bien")
+    CourseFeedbackFactory(user=other_member, course=other_course, rating=1, comment="Pas pour moi")
+
+    api_client.force_authenticate(member)
+    body = api_client.get(f"/api/course-feedback/user/{member.pk}").json()
+    assert (body["count"], body["next"], body["previous"]) == (3, None, None)
+    assert body["results"] == [
+        {
+            "id": course.pk,
+            "course_id": course.pk,
+            "session_id": soon.pk,
+            "reservation_id": confirmed.pk,
+            "title": "Pole Débutant",
+            "description": "Premiers pas.",
+            "level": "Débutant",
+            "date": "2030-03-15T15:00:00+01:00",
+            "end_date": "2030-03-15T16:15:00+01:00",
+            "instructor": "Camille Laurent",
+            "participants": 1,
+            "status": "confirmed",
+            "status_label": "Confirmée",
+            "is_past": False,
+            "can_give_feedback": False,
+            "rating": 4,
+            "comment": "Très bien",
+            "paid_with_pass": None,
+            "credits_spent": 0,
+            "cancel_deadline": "2030-03-14T15:00:00+01:00",
+            "can_cancel": False,
+        },
+        {
+            "id": other_course.pk,
+            "course_id": other_course.pk,
+            "session_id": held_session.pk,
+            "reservation_id": held.pk,
+            "title": "Exotic",
+            "description": "",
+            "level": "Intermédiaire",
+            "date": "2030-03-16T16:00:00+01:00",
+            "end_date": "2030-03-16T17:15:00+01:00",
+            "instructor": "",
+            "participants": 1,
+            "status": "held",
+            "status_label": held.get_status_display(),
+            "is_past": False,
+            "can_give_feedback": False,
+            "rating": None,
+            "comment": "",
+            "paid_with_pass": None,
+            "credits_spent": 0,
+            "cancel_deadline": "2030-03-15T16:00:00+01:00",
+            "can_cancel": False,
+        },
+        {
+            "id": course.pk,
+            "course_id": course.pk,
+            "session_id": past.pk,
+            "reservation_id": paid.pk,
+            "title": "Pole Débutant",
+            "description": "Premiers pas.",
+            "level": "Intermédiaire",
+            "date": "2030-03-12T10:00:00+01:00",
+            "end_date": "2030-03-12T11:15:00+01:00",
+            "instructor": "Camille Laurent",
+            "participants": 2,
+            "status": "confirmed",
+            "status_label": "Confirmée",
+            "is_past": True,
+            "can_give_feedback": True,
+            "rating": 4,
+            "comment": "Très bien",
+            "paid_with_pass": {"id": card.pk, "title": "Carte 10 cours", "kind": "card"},
+            "credits_spent": 2,
+            "cancel_deadline": "2030-03-11T10:00:00+01:00",
+            "can_cancel": False,
+        },
+    ]
+    api_client.force_authenticate(staff)
+    assert api_client.get(f"/api/course-feedback/user/{member.pk}").json() == body
+    second = api_client.get(f"/api/course-feedback/user/{member.pk}", {"page_size": 2, "page": 2}).json()
+    assert second["results"] == body["results"][2:] and second["next"] is None
+    assert second["previous"] == f"http://testserver/api/course-feedback/user/{member.pk}?page_size=2"
+
+
+def test_an_empty_history_is_one_query(api_client, member, django_assert_num_queries):
+    api_client.force_authenticate(member)
+    with django_assert_num_queries(1):  # the count
+        body = api_client.get(f"/api/course-feedback/user/{member.pk}").json()
+    assert body == {"count": 0, "next": None, "previous": None, "results": []}
+
+
+def _history(member, *days):
+    """The member's confirmed reservations on sessions `days` away from now (negative: past), in that order."""
+    now = timezone.now()
+    return [ReservationFactory(session=CourseSessionFactory(start=now + timedelta(days=d)), user=member) for d in days]
+
+
+def test_a_page_is_one_query_count_rows_and_feedback_together(api_client, member, django_assert_num_queries):
+    """The count, the page's rows and the member's feedback on their courses come back in one query (issue 18),
+    whichever page is asked by its number; the same start twice is ordered by reservation."""
+    now = timezone.now()
+    course = CourseFactory(title="Pole Débutant")
+    card = PassFactory(member=member, title="Carte 10 cours", credits_left=7)
+    same_start = now + timedelta(days=2)
+    twins = [
+        ReservationFactory(session=CourseSessionFactory(course=course, start=same_start), user=member) for _ in range(2)
+    ]
+    past = ReservationFactory(
+        session=CourseSessionFactory(course=course, start=now - timedelta(days=3)),
+        user=member,
+        paid_with_pass=card,
+        credits_spent=1,
+    )
+    older = _history(member, -10)[0]
+    ReservationFactory(session=twins[0].session)  # someone else's
+    CourseFeedbackFactory(user=member, course=course, rating=5, comment="Super")
+    api_client.force_authenticate(member)
+    url = f"/api/course-feedback/user/{member.pk}"
+    with django_assert_num_queries(1):
+        first = api_client.get(url, {"page_size": 3}).json()
+    with django_assert_num_queries(1):
+        second = api_client.get(url, {"page_size": 3, "page": 2}).json()
+    with django_assert_num_queries(2):  # 'last': counted first, then read
+        last = api_client.get(url, {"page_size": 3, "page": "last"}).json()
+    assert last == second
+    assert (first["count"], second["count"], second["next"]) == (4, 4, None)
+    rows = first["results"] + second["results"]
+    assert [r["reservation_id"] for r in rows] == [twins[0].pk, twins[1].pk, past.pk, older.pk]
+    assert [(r["rating"], r["comment"]) for r in rows] == [(5, "Super")] * 3 + [(None, "")]
+    assert rows[2]["paid_with_pass"] == {"id": card.pk, "title": "Carte 10 cours", "kind": "card"}
+    assert rows[2]["credits_spent"] == 1 and rows[3]["paid_with_pass"] is None
+
+
+def test_odd_and_out_of_range_pages_answer_as_before(api_client, member):
+    """Recorded from the history API before its page and count became one query: a page past the last, 0, -1, a
+    number that is not whole answer 404 'Page non valide.'; 'last' and ' 2' are pages."""
+    _history(member, 2, -3, 5)
+    api_client.force_authenticate(member)
+    url = f"/api/course-feedback/user/{member.pk}"
+    for query in ({"page": 99}, {"page": 0}, {"page": "abc"}, {"page": "2.0", "page_size": 2}, {"page": "-1"},
+                  {"page": 2, "page_size": 3}):  # fmt: skip
+        response = api_client.get(url, query)
+        assert response.status_code == 404, query
+        assert response.json() == {"error": "Page non valide.", "message": "Page non valide."}
+    for query in ({"page": "last", "page_size": 2}, {"page": " 2", "page_size": 2}):
+        body = api_client.get(url, query).json()
+        assert (body["count"], body["next"], len(body["results"])) == (3, None, 1), query
+        assert body["previous"] == f"http://testserver{url}?page_size=2"
+    empty = UserFactory()
+    api_client.force_authenticate(empty)
+    assert api_client.get(f"/api/course-feedback/user/{empty.pk}", {"page": 2}).status_code == 404
+    body = api_client.get(f"/api/course-feedback/user/{empty.pk}", {"page": "last"}).json()
+    assert body == {"count": 0, "next": None, "previous": None, "results": []}
+
+
+def _prepared_here() -> int:
+    from django.db import connection
+
+    from bookings.member_history import prepared_statement_name
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name = %s", [prepared_statement_name()])
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_page_is_a_statement_prepared_once_per_connection(
+    api_client, member, django_assert_num_queries
+):
+    """On PostgreSQL the page's SQL is prepared once per database connection (no planning per request): a
+    rolled-back transaction keeps it, a new connection prepares it again; inside a transaction the plain SQL is
+    sent. Every way answers the same rows, in one query."""
+    from django.db import connection, transaction
+
+    _history(member, 2, -3, 4)
+    api_client.force_authenticate(member)
+    url = f"/api/course-feedback/user/{member.pk}"
+    connection.close()
+    with django_assert_num_queries(1):
+        body = api_client.get(url).json()
+    assert _prepared_here() == 1
+    assert [r["is_past"] for r in body["results"]] == [False, False, True]
+    with django_assert_num_queries(1) as run:
+        assert api_client.get(url).json() == body
+    assert run.captured_queries[0]["sql"].startswith("EXECUTE ")
+    try:
+        with transaction.atomic():
+            with django_assert_num_queries(1) as run:
+                assert api_client.get(url).json() == body
+            assert run.captured_queries[0]["sql"].startswith("SELECT ")
+            raise RuntimeError("roll back")
+    except RuntimeError:
+        pass
+    assert _prepared_here() == 1
+    connection.close()
+    assert _prepared_here() == 0
+    assert api_client.get(url).json() == body
+    assert _prepared_here() == 1
+
+
+@pytest.mark.postgres
+def test_behind_a_pooler_a_missing_or_foreign_prepared_statement_falls_back_to_the_plain_sql(api_client, member):
+    """A pooler in transaction mode may send EXECUTE to a server connection where the statement was never prepared,
+    or PREPARE to one where another client already prepared it: the page still answers, and a connection that
+    missed its statement sends the plain SQL from then on."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from bookings.member_history import _prepared, prepared_statement_name
+
+    _history(member, 2, -3)
+    api_client.force_authenticate(member)
+    url = f"/api/course-feedback/user/{member.pk}"
+    connection.close()
+    body = api_client.get(url).json()
+    assert body["count"] == 2
+    with connection.cursor() as cursor:  # as if the next EXECUTE reached another server connection
+        cursor.execute(f"DEALLOCATE {prepared_statement_name()}")
+    assert api_client.get(url).json() == body
+    with CaptureQueriesContext(connection) as run:
+        assert api_client.get(url).json() == body
+    assert len(run) == 1 and run.captured_queries[0]["sql"].startswith("SELECT ")
+    assert _prepared_here() == 0
+
+    connection.close()
+    with connection.cursor() as cursor:  # another client prepared it on this server connection already
+        cursor.execute(_prepared()[0])
+    assert api_client.get(url).json() == body
+    with CaptureQueriesContext(connection) as run:
+        assert api_client.get(url).json() == body
+    assert run.captured_queries[0]["sql"].startswith("EXECUTE ")
+
+
+def test_the_rows_dates_are_written_as_rfc3339_writes_them():
+    """The history formats its dates without rfc3339's checks for other values: the same text, summer, winter and
+    before 1911 (Paris's local mean time, not whole minutes: written in UTC)."""
+    from bookings.member_history import _local_iso
+    from studio.fields import rfc3339
+
+    tz = timezone.get_current_timezone()
+    for value in (
+        datetime(2030, 7, 1, 16, 30, tzinfo=timezone.get_fixed_timezone(0)),
+        datetime(2030, 1, 15, 9, 0, 0, 500, tzinfo=timezone.get_fixed_timezone(0)),
+        datetime(1900, 5, 1, 12, 0, tzinfo=timezone.get_fixed_timezone(0)),
+    ):
+        assert _local_iso(value, tz) == rfc3339(value, tz)
+    assert _local_iso(datetime(1900, 5, 1, 12, 0, tzinfo=timezone.get_fixed_timezone(0)), tz).endswith("+00:00")

@@ -1,0 +1,105 @@
+"""The member's feed overlay, written as SQL (bookings/selectors_feed.py), finds exactly the reservations the ORM's
+definition of "takes a seat" (`active_reservations_q`) finds on the feed's sessions, on SQLite and on PostgreSQL."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.tests.factories import UserFactory
+from bookings.models import Reservation, ReservationStatus
+from bookings.selectors_feed import member_reservations_on_sessions
+from bookings.services import active_reservations_q
+from bookings.tests.factories import ReservationFactory
+from courses.models import CourseSession
+from courses.tests.factories import CourseSessionFactory
+
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
+
+
+def orm_definition(*, user, session_ids, now):
+    rows = (
+        Reservation.objects.filter(active_reservations_q(now), user=user)
+        .filter(session_id__in=session_ids)
+        .values_list("session_id", "pk", "status", "participants")
+    )
+    return {sid: {"id": pk, "status": status, "participants": n} for sid, pk, status, n in rows}
+
+
+def test_the_overlay_is_the_orm_definition_on_every_kind_of_reservation():
+    now = timezone.now().replace(microsecond=0)
+    start, end = now + timedelta(days=1), now + timedelta(days=8)
+    member, other = UserFactory(), UserFactory()
+
+    def session(at):
+        return CourseSessionFactory(start=at, end=at + timedelta(minutes=75))
+
+    inside = [session(start + timedelta(days=d)) for d in range(6)]
+    confirmed = ReservationFactory(session=inside[0], user=member, participants=3)
+    live_hold = ReservationFactory(session=inside[1], user=member, held=True)
+    ReservationFactory(
+        session=inside[2], user=member, status=ReservationStatus.HELD, hold_expires_at=now - timedelta(seconds=1)
+    )
+    ReservationFactory(session=inside[3], user=member, status=ReservationStatus.CANCELLED)
+    ReservationFactory(session=inside[4], user=member, status=ReservationStatus.EXPIRED)
+    ReservationFactory(session=inside[5], user=other)
+    # A class that began before the range and ends inside it overlaps; one ending at the range's start does not.
+    overlapping = ReservationFactory(
+        session=CourseSessionFactory(start=start - timedelta(minutes=30), end=start + timedelta(minutes=45)),
+        user=member,
+    )
+    ReservationFactory(session=CourseSessionFactory(start=start - timedelta(hours=2), end=start), user=member)
+    ReservationFactory(session=session(end), user=member)  # starts at the range's end: outside
+
+    # The feed's sessions: those overlapping the range (what public_feed_encoded holds).
+    feed = list(CourseSession.objects.filter(start__lt=end, end__gt=start).values_list("pk", flat=True))
+    with CaptureQueriesContext(connection) as queries:
+        found = member_reservations_on_sessions(user=member, session_ids=feed, now=now)
+
+    assert len(queries) == 1
+    assert found == orm_definition(user=member, session_ids=feed, now=now)
+    assert found == {
+        confirmed.session_id: {"id": confirmed.pk, "status": "confirmed", "participants": 3},
+        live_hold.session_id: {"id": live_hold.pk, "status": "held", "participants": 1},
+        overlapping.session_id: {"id": overlapping.pk, "status": "confirmed", "participants": 1},
+    }
+
+
+def test_a_member_without_reservations_gets_an_empty_overlay():
+    now = timezone.now()
+    taken = ReservationFactory(session=CourseSessionFactory(start=now + timedelta(days=2)))
+    assert member_reservations_on_sessions(user=UserFactory(), session_ids=[taken.session_id], now=now) == {}
+
+
+def test_an_empty_feed_finds_nothing_in_the_same_one_query():
+    member = UserFactory()
+    ReservationFactory(user=member)
+    with CaptureQueriesContext(connection) as queries:
+        assert member_reservations_on_sessions(user=member, session_ids=[], now=timezone.now()) == {}
+    assert len(queries) == 1
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_overlay_is_prepared_once_per_connection():
+    """PostgreSQL plans the overlay once per connection (studio.statements): a month's feed sends ~300 session ids,
+    whose planning cost more than running the query. Same rows either way; in a transaction the plain SQL."""
+    from django.db import transaction
+
+    now = timezone.now().replace(microsecond=0)
+    member = UserFactory()
+    sessions = [CourseSessionFactory(start=now + timedelta(days=d + 1)) for d in range(3)]
+    ReservationFactory(session=sessions[1], user=member, participants=2)
+    ids = [s.pk for s in sessions]
+    expected = orm_definition(user=member, session_ids=ids, now=now)
+    connection.close()
+    answers = []
+    with CaptureQueriesContext(connection) as run:
+        for _ in range(2):
+            answers.append(member_reservations_on_sessions(user=member, session_ids=ids, now=now))
+    assert answers == [expected, expected] and len(expected) == 1
+    assert [q["sql"].split()[0] for q in run.captured_queries] == ["EXECUTE", "EXECUTE"]
+    with transaction.atomic(), CaptureQueriesContext(connection) as run:
+        assert member_reservations_on_sessions(user=member, session_ids=ids, now=now) == expected
+    assert run.captured_queries[0]["sql"].startswith("SELECT ")

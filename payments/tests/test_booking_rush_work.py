@@ -1,0 +1,403 @@
+"""What the booking rush's requests no longer do themselves (issue 18), and what they still guarantee.
+
+A capture queues one task after its commit, which renders the reservation's confirmation (templates and .ics) and
+the receipt with the invoice's PDF; the answers of the four steps are the same JSON as before; an order's invoice
+issued a second time is the same invoice and takes no number.
+"""
+
+from decimal import Decimal
+
+import pytest
+from django.db import connection, transaction
+from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from bookings.emails import SUBJECT_RESERVATION_CONFIRMED
+from bookings.models import Reservation, ReservationStatus
+from bookings.tasks import reservation_confirmation_send
+from courses.tests.factories import CourseSessionFactory
+from invoices.models import Invoice, InvoiceDocument, InvoiceKind
+from invoices.services import invoice_issue_for_order
+from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
+from payments.providers import ProviderError
+from payments.services.receipts import RECEIPT_SUBJECT
+from payments.simulator import SimulatorProvider
+from payments.tasks import payment_completed_emails_send
+from studio.models import OutgoingEmail
+
+from .conftest import reservation_payload
+from .test_attacks_money import CREATE, approve, capture, hold, open_order
+
+pytestmark = pytest.mark.django_db
+
+RECORDING = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+
+
+@pytest.fixture
+def session(db):
+    return CourseSessionFactory(max_attendees=10, price_per_participant=Decimal("25.00"))
+
+
+def confirmations():
+    return OutgoingEmail.objects.filter(subject__contains=SUBJECT_RESERVATION_CONFIRMED)
+
+
+def test_the_capture_queues_one_task_and_the_worker_renders_the_confirmation_and_the_receipt_once(
+    api_client, member, session, django_capture_on_commit_callbacks
+):
+    from django.tasks import default_task_backend
+
+    with override_settings(TASKS=RECORDING):
+        reservation = Reservation.objects.get(pk=hold(api_client, member, session, 2).json()["id"])
+        order_id = open_order(api_client, member, reservation).json()["id"]
+        approve(api_client, order_id)
+        with django_capture_on_commit_callbacks(execute=True):
+            answers = [capture(api_client, order_id) for _ in range(3)]  # replays: one task
+        queued = list(default_task_backend.results)
+        assert [a.status_code for a in answers] == [200, 200, 200]
+        assert not OutgoingEmail.objects.exists()  # nothing rendered in the request
+        order = PaymentOrder.objects.get(order_id=order_id)
+        assert [(r.task.func, r.kwargs) for r in queued] == [
+            (payment_completed_emails_send.func, {"order_pk": order.pk})
+        ]
+        queued[0].task.call(**queued[0].kwargs)  # the worker
+    reservation.refresh_from_db()
+    assert reservation.status == ReservationStatus.CONFIRMED
+    sent = confirmations().get()
+    assert sent.to == [member.email]
+    start = timezone.localtime(reservation.session.start)
+    assert [a["name"] for a in sent.attachments] == [f"cours-{start:%Y-%m-%d}.ics"]
+    receipt = OutgoingEmail.objects.get(subject__contains=RECEIPT_SUBJECT)
+    invoice = Invoice.objects.get(payment_order=order, kind=InvoiceKind.INVOICE)
+    assert [a["name"] for a in receipt.attachments] == [invoice.file_name]  # the PDF, rendered by that task
+    assert InvoiceDocument.objects.filter(invoice=invoice).exists()
+    assert OutgoingEmail.objects.count() == 2
+
+
+def test_a_booking_paid_with_a_pass_still_queues_its_confirmation(
+    api_client, member, session, django_capture_on_commit_callbacks
+):
+    from django.tasks import default_task_backend
+
+    from bookings.tests.factories import PassFactory
+
+    card = PassFactory(member=member)
+    with override_settings(TASKS=RECORDING):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = hold(api_client, member, session, 1, pass_id=card.pk)
+        queued = [(r.task.func, r.kwargs) for r in default_task_backend.results]
+    assert response.status_code == 201, response.json()
+    assert queued == [(reservation_confirmation_send.func, {"reservation_id": response.json()["id"]})]
+
+
+def test_the_four_answers_keep_their_json(api_client, member, session, django_capture_on_commit_callbacks):
+    held = hold(api_client, member, session, 1)
+    assert held.status_code == 201
+    body = held.json()
+    reservation = Reservation.objects.select_related("session__course").get(pk=body["id"])
+    assert body["title"] == reservation.session.course.title
+    assert (body["participants"], body["unit_price"], body["total_amount"], body["status"]) == (
+        1,
+        "25.00",
+        "25.00",
+        ReservationStatus.HELD,
+    )
+    assert body["paid_with_pass"] is None and body["credits_spent"] == 0 and body["can_cancel"] is False
+    created = open_order(api_client, member, reservation)
+    order = PaymentOrder.objects.get(reservation=reservation)
+    assert created.status_code == 201
+    assert created.json() == {"id": order.order_id, "status": "CREATED", "amount": "25.00", "currency": "EUR"}
+    response = api_client.post("/api/paypal/simulator/approve", {"orderId": order.order_id}, format="json")
+    assert response.json() == {"id": order.order_id, "status": "APPROVED"}
+    with django_capture_on_commit_callbacks(execute=True):
+        captured = capture(api_client, order.order_id)
+    assert captured.json() == {
+        "id": order.order_id,
+        "status": "COMPLETED",
+        "amount": "25.00",
+        "currency": "EUR",
+        "title": reservation.session.course.title,
+    }
+
+
+def test_an_orders_invoice_issued_again_is_the_same_and_takes_no_number(
+    api_client, member, session, django_capture_on_commit_callbacks
+):
+    reservation = Reservation.objects.get(pk=hold(api_client, member, session, 1).json()["id"])
+    order_id = open_order(api_client, member, reservation).json()["id"]
+    approve(api_client, order_id)
+    with django_capture_on_commit_callbacks(execute=True):
+        capture(api_client, order_id)
+    order = PaymentOrder.objects.get(order_id=order_id, status=PaymentStatus.COMPLETED)
+    first = Invoice.objects.get(payment_order=order, kind=InvoiceKind.INVOICE)
+    assert first.customer_name == "Emma Petit" and first.total_amount == Decimal("25.00")
+    assert first.description.startswith(f"{order.title} – séance du ")
+    assert invoice_issue_for_order(order_id=order.pk) == first
+    other_session = CourseSessionFactory(max_attendees=10, price_per_participant=Decimal("25.00"))
+    second = Reservation.objects.get(pk=hold(api_client, member, other_session, 1).json()["id"])
+    second_order = open_order(api_client, member, second).json()["id"]
+    approve(api_client, second_order)
+    with django_capture_on_commit_callbacks(execute=True):
+        capture(api_client, second_order)
+    numbers = list(Invoice.objects.filter(kind=InvoiceKind.INVOICE).order_by("sequence").values_list("sequence"))
+    assert numbers == [(first.sequence,), (first.sequence + 1,)]  # no gap: the second call gave its number back
+
+
+# --- Fewer waits for the disk (issue 18, fourth pass) ------------------------------------------------------------
+
+DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+
+
+def _simulator_statements(captured) -> list[str]:
+    return [q["sql"] for q in captured.captured_queries if "payments_simulatedproviderorder" in q["sql"]]
+
+
+def _book(api_client, member, session):
+    """Hold → create order → approve → capture, each step's queries captured: (order id, capture's answer, the
+    four contexts)."""
+    contexts = [CaptureQueriesContext(connection) for _ in range(4)]
+    with contexts[0]:
+        held = hold(api_client, member, session, 2)
+    reservation = Reservation.objects.get(pk=held.json()["id"])
+    payload = reservation_payload(reservation)  # the test's own reads, outside the step's queries
+    with contexts[1]:
+        order_id = api_client.post(CREATE, payload, format="json").json()["id"]
+    with contexts[2]:
+        approve(api_client, order_id)
+    with contexts[3]:
+        answer = capture(api_client, order_id)
+    return order_id, answer, contexts
+
+
+@pytest.mark.database
+def test_the_simulators_side_of_each_step_is_one_statement(api_client, member, session):
+    order_id, answer, (_, created, approved, captured) = _book(api_client, member, session)
+    assert answer.status_code == 200 and answer.json()["status"] == "COMPLETED"
+    # The capture's UPDATE answers the row it wrote (RETURNING): no second read.
+    assert [len(_simulator_statements(c)) for c in (created, approved, captured)] == [1, 1, 1]
+    simulated = SimulatedProviderOrder.objects.get(order_id=order_id)
+    order = PaymentOrder.objects.get(order_id=order_id)
+    assert (simulated.status, simulated.capture_status, simulated.amount) == ("COMPLETED", "COMPLETED", Decimal("50"))
+    assert order.status == PaymentStatus.COMPLETED and order.capture_id == simulated.capture_id != ""
+
+
+@pytest.mark.database
+def test_the_simulators_capture_answers_the_amount_as_a_decimal_from_the_database():
+    simulator = SimulatorProvider()
+    created = simulator.create_order(
+        amount=Decimal("12.50"), currency="EUR", description="Cours", reference="r", request_id="q"
+    )
+    simulator.approve_order(order_id=created.id, card_declined=False)
+    result = simulator.capture_order(order_id=created.id, request_id="c")
+    assert (result.order_status, result.capture_status, result.currency) == ("COMPLETED", "COMPLETED", "EUR")
+    assert isinstance(result.amount, Decimal) and str(result.amount) == "12.50"
+    again = simulator.capture_order(order_id=created.id, request_id="c")  # a replay reads the order again
+    assert (again.capture_id, again.amount) == (result.capture_id, result.amount)
+    with pytest.raises(ProviderError) as refused:
+        simulator.approve_order(order_id=created.id, card_declined=False)  # paid: never approved again
+    assert refused.value.issue == "ORDER_ALREADY_CAPTURED"
+    with pytest.raises(ProviderError):
+        simulator.approve_order(order_id="SIM-UNKNOWN", card_declined=False)
+
+
+@pytest.mark.postgres
+def test_only_the_simulators_own_writes_skip_the_wait_for_the_disk(api_client, member, session):
+    order_id, answer, contexts = _book(api_client, member, session)
+    assert answer.status_code == 200
+    every = [q["sql"] for c in contexts for q in c.captured_queries]
+    simulated = [sql for c in contexts for sql in _simulator_statements(c)]
+    assert len(simulated) == 3
+    assert all(sql.startswith("SET LOCAL synchronous_commit TO off; ") for sql in simulated)
+    assert [sql for sql in every if "synchronous_commit" in sql] == simulated  # nothing of the studio's own
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"  # it was the simulator's statement's alone
+        with transaction.atomic():
+            with CaptureQueriesContext(connection) as inside:
+                SimulatorProvider().create_order(
+                    amount=Decimal("5.00"), currency="EUR", description="", reference="r", request_id="q"
+                )
+            # Inside a transaction (someone else's), the statement never changes how that transaction commits.
+            assert "synchronous_commit" not in inside.captured_queries[0]["sql"]
+            cursor.execute("SHOW synchronous_commit")
+            assert cursor.fetchone()[0] == "on"
+
+
+@pytest.mark.postgres
+def test_the_captures_task_row_commits_with_the_payment(api_client, member, session):
+    from django_tasks_db.models import DBTaskResult
+
+    with override_settings(TASKS=DATABASE_QUEUE):
+        order_id, answer, contexts = _book(api_client, member, session)
+        assert answer.status_code == 200
+        statements = [q["sql"] for q in contexts[3].captured_queries]
+        task = next(i for i, sql in enumerate(statements) if "django_tasks_database_dbtaskresult" in sql)
+        begin = statements.index("BEGIN")
+        commit = len(statements) - 1 - statements[::-1].index("COMMIT")
+        assert begin < task < commit  # one transaction: payment, reservation, invoice and the e-mails' task
+        replays = [capture(api_client, order_id) for _ in range(2)]
+        assert [r.status_code for r in replays] == [200, 200]
+    order = PaymentOrder.objects.get(order_id=order_id)
+    queued = DBTaskResult.objects.filter(task_path=payment_completed_emails_send.module_path)
+    assert [row.args_kwargs["kwargs"] for row in queued] == [{"order_pk": order.pk}]
+
+
+@pytest.mark.database
+def test_an_orders_provider_id_is_read_by_a_prepared_query_matching_the_text_exactly(member):
+    from bookings.services.prepared_models import PreparedModels, PreparedTextQuery
+
+    ids = ["SIM-ABC", "sim-abc", "SIM-ABC%", "O'Brien \\ « é »"]
+    for order_id in ids:
+        PaymentOrder.objects.create(order_id=order_id, user=member, email=member.email, title="Cours", amount=5)
+    by_id = PreparedModels(
+        PaymentOrder, lambda order_id: PaymentOrder.objects.filter(order_id=order_id), order_id="str"
+    )
+    assert [by_id.first(order_id=order_id).order_id for order_id in ids] == ids
+    assert by_id.first(order_id="SIM-AB") is None and by_id.first(order_id="SIM-ABC ") is None
+    found = by_id.first(order_id="SIM-ABC")
+    assert found.amount == Decimal("5.00") and found.user_id == member.pk
+    mixed = PreparedTextQuery(
+        lambda user_id, order_id: PaymentOrder.objects.filter(user_id=user_id, order_id=order_id).values_list("id"),
+        user_id="int",
+        order_id=str,
+    )
+    assert mixed.rows(user_id=member.pk, order_id="sim-abc") == [(found.pk + 1,)]
+    assert mixed.rows(user_id=member.pk + 1, order_id="sim-abc") == []
+    # A lookup that transforms the text (wrapped in %...%) cannot be replayed: refused at its first run.
+    contains = PreparedTextQuery(
+        lambda text: PaymentOrder.objects.filter(order_id__icontains=text).values_list("id"), text="str"
+    )
+    with pytest.raises(ValueError, match="text"):
+        contains.rows(text="abc")
+
+
+# --- The rush's bodies validated with fields copied shallowly (studio.flat_serializers) --------------------------
+
+ORDER_BODY = {
+    "amount": "25.00",
+    "reservation_id": 12,
+    "type": "cours",
+    "title": "Danse",
+    "first_name": "Emma",
+    "last_name": "Petit",
+    "email": "emma@example.fr",
+}
+HOLD_BODY = {"session_id": 3, "participants": 2, "first_name": "Emma", "last_name": "Petit", "email": "e@example.fr"}
+
+
+def _flat_cases():
+    from bookings.apis.reservations import HoldInput
+    from payments.apis.checkout import CreateOrderInput, OrderIdInput, SimulatorApproveInput
+
+    return [
+        (
+            CreateOrderInput,
+            [
+                ORDER_BODY,
+                {**ORDER_BODY, "amount": "25.001"},
+                {**ORDER_BODY, "email": "pas-un-email"},
+                {**ORDER_BODY, "first_name": "   "},
+                {**ORDER_BODY, "first_name": 12},
+                {**ORDER_BODY, "title": "x" * 201},
+                {**ORDER_BODY, "tariff_id": 4},
+                {**ORDER_BODY, "quantity": 0, "message": "a\x00b"},
+                {**ORDER_BODY, "reduced_status": "student", "reduced_confirmed": True, "date": " 2026-01-02 "},
+                {k: v for k, v in ORDER_BODY.items() if k != "email"},
+                {},
+            ],
+        ),
+        (
+            HoldInput,
+            [
+                HOLD_BODY,
+                {**HOLD_BODY, "participants": 0},
+                {**HOLD_BODY, "total_amount": 50, "message": "  "},
+                {**HOLD_BODY, "totalAmount": "50.001"},
+                {**HOLD_BODY, "pass_id": None, "user_id": {"a": 1}, "type": "cours"},
+                {**HOLD_BODY, "type": "evx", "last_name": ""},
+                {**HOLD_BODY, "email": "x" * 255},
+                {},
+            ],
+        ),
+        (OrderIdInput, [{"orderId": "SIM-1"}, {"orderId": ""}, {"orderId": "x" * 65}, {"orderId": 5}, {}]),
+        (SimulatorApproveInput, [{"orderId": "SIM-1"}, {"orderId": "SIM-1", "outcome": "decline"}, {"outcome": 3}]),
+    ]
+
+
+def _outcome(serializer):
+    valid = serializer.is_valid()
+    return valid, dict(serializer.validated_data) if valid else serializer.errors
+
+
+def test_the_rush_bodies_are_validated_as_with_drfs_deep_copied_fields():
+    from rest_framework import serializers
+
+    for flat, bodies in _flat_cases():
+        deep = type(f"Deep{flat.__name__}", (flat,), {"get_fields": serializers.Serializer.get_fields})
+        for body in [*bodies, *reversed(bodies)]:  # one request's state never reaches the next
+            assert _outcome(flat(data=body)) == _outcome(deep(data=body)), (flat.__name__, body)
+
+
+def test_the_rush_bodies_fields_are_shallow_copies_bound_to_each_serializer():
+    from rest_framework import serializers
+
+    from studio.flat_serializers import FlatInput
+
+    for flat, _ in _flat_cases():
+        one, two = flat(data={}), flat(data={})
+        for name, declared in flat._declared_fields.items():
+            assert one.fields[name] is not two.fields[name] and one.fields[name].parent is one
+            assert one.fields[name].error_messages is declared.error_messages  # shared, not rebuilt each request
+    with pytest.raises(TypeError, match="plain field"):
+        type(
+            "Nested", (FlatInput, serializers.Serializer), {"ids": serializers.ListField(child=serializers.CharField())}
+        )
+
+
+def _selects(context) -> list[str]:
+    return [q["sql"] for q in context.captured_queries if q["sql"].lstrip().upper().startswith("SELECT")]
+
+
+@pytest.mark.database
+def test_the_hold_and_the_order_read_what_they_check_in_three_queries_each(api_client, member, session):
+    _, answer, (held, created, _, _) = _book(api_client, member, session)
+    assert answer.status_code == 200
+    # The hold: the session locked, the member's reservation locked, then the seats taken and the waiting line in one.
+    hold_reads = _selects(held)
+    assert len(hold_reads) == 3
+    assert [sql for sql in hold_reads if "bookings_waitlistentry" in sql] == [hold_reads[2]]
+    assert 'SUM("U0"."participants")' in hold_reads[2] and 'FROM "bookings_reservation" "U0"' in hold_reads[2]
+    # The order: the reservation with its live order looked for, then the session and the reservation locked.
+    order_reads = _selects(created)
+    assert len(order_reads) == 3
+    assert [sql for sql in order_reads if "payments_paymentorder" in sql] == [order_reads[0]]
+
+
+@pytest.mark.database
+def test_a_second_order_for_the_same_hold_is_still_the_live_one(api_client, member, session):
+    reservation = Reservation.objects.get(pk=hold(api_client, member, session, 2).json()["id"])
+    first = open_order(api_client, member, reservation).json()["id"]
+    with CaptureQueriesContext(connection) as again:
+        second = open_order(api_client, member, reservation)
+    assert second.status_code == 201 and second.json()["id"] == first
+    assert not _simulator_statements(again)  # no provider order opened for nothing
+    assert PaymentOrder.objects.filter(reservation=reservation).count() == 1
+
+
+@pytest.mark.database
+def test_the_simulators_approval_marks_only_an_open_order_approved(member):
+    from payments.services.capture import _order_approved
+
+    now = timezone.now()
+    open_order_row = PaymentOrder.objects.create(order_id="O-1", user=member, email=member.email, title="C", amount=5)
+    paid = PaymentOrder.objects.create(
+        order_id="O-2", user=member, email=member.email, title="C", amount=5, status=PaymentStatus.COMPLETED
+    )
+    assert _order_approved(order_pk=open_order_row.pk, now=now) == 1
+    assert _order_approved(order_pk=paid.pk, now=now) == 0  # paid meanwhile: never approved again
+    open_order_row.refresh_from_db()
+    paid.refresh_from_db()
+    assert (open_order_row.status, open_order_row.updated_at) == (PaymentStatus.APPROVED, now)
+    assert paid.status == PaymentStatus.COMPLETED and paid.updated_at != now
+    assert _order_approved(order_pk=open_order_row.pk, now=now) == 1  # approved again: still open (DECLINED too)
