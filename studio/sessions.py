@@ -7,7 +7,9 @@ remembers which member a session key belongs to (`_hints`, at most MAX_HINTS, le
 that member's entries (`auth_cache.member_keys`) in the session's MGET. The hint only chooses what to read along:
 the session just read says who is logged in, and the entries are offered to `get_user` only when it names the
 same member; otherwise, and for a session not seen yet, the reads are made separately as before. The entries carry
-their versions, read in that same round trip, so they are exactly as current as a separate read.
+their versions, read in that same round trip, so they are exactly as current as a separate read. The versions a
+cached public entry of the request will be checked against (the member's calendar feed, studio/cache.py) come along
+too.
 
 SESSION_ENGINE = "studio.sessions" (with a shared cache and MEMBER_CACHE_SECONDS > 0).
 """
@@ -15,10 +17,12 @@ SESSION_ENGINE = "studio.sessions" (with a shared cache and MEMBER_CACHE_SECONDS
 import threading
 from collections import OrderedDict
 
+from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
 
 from . import auth_cache
+from . import cache as public_cache
 
 MAX_HINTS = 4096
 _hints: OrderedDict = OrderedDict()  # session key -> the member id its session holds
@@ -50,10 +54,14 @@ class SessionStore(CachedDBStore):
             data = super().load()
             _remember(self.session_key, data)
             return data
+        ahead = public_cache.versions_ahead_keys() if settings.SESSION_CACHE_ALIAS == "default" else []
         try:
-            found = self._cache.get_many([self.cache_key, *auth_cache.member_keys(member_id)])
+            found = self._cache.get_many([self.cache_key, *auth_cache.member_keys(member_id), *ahead])
         except Exception:  # as cached_db: a key the cache refuses is a session to read from the database
             found = {}
+        else:
+            if ahead:
+                public_cache.offer_versions(found)
         data = found.pop(self.cache_key, None)
         if data is None:
             data = super().load()
