@@ -283,3 +283,133 @@ def test_the_rows_dates_are_written_as_rfc3339_writes_them():
     ):
         assert _local_iso(value, tz) == rfc3339(value, tz)
     assert _local_iso(datetime(1900, 5, 1, 12, 0, tzinfo=timezone.get_fixed_timezone(0)), tz).endswith("+00:00")
+
+
+def _expected_history(member, now) -> list[dict]:
+    """The history as SPEC.md 3 states it, computed here from the models: the member's confirmed reservations and live
+    holds, upcoming first (soonest first), then past (most recent first), same start by reservation."""
+    from bookings.models import CourseFeedback, Reservation
+    from bookings.services import cancellation_deadline
+    from studio.fields import rfc3339
+
+    tz = timezone.get_current_timezone()
+    feedback = {f.course_id: f for f in CourseFeedback.objects.filter(user=member)}
+    active = [
+        r
+        for r in Reservation.objects.filter(user=member).select_related(
+            "session__course", "session__instructor", "paid_with_pass"
+        )
+        if r.status == ReservationStatus.CONFIRMED
+        or (r.status == ReservationStatus.HELD and r.hold_expires_at and r.hold_expires_at > now)
+    ]
+    upcoming = sorted((r for r in active if r.session.start > now), key=lambda r: (r.session.start, r.pk))
+    past = sorted((r for r in active if r.session.start <= now), key=lambda r: (-r.session.start.timestamp(), r.pk))
+    rows = []
+    for r in upcoming + past:
+        s, given = r.session, feedback.get(r.session.course_id)
+        deadline = cancellation_deadline(s)
+        confirmed = r.status == ReservationStatus.CONFIRMED
+        rows.append(
+            {
+                "id": s.course_id,
+                "course_id": s.course_id,
+                "session_id": s.pk,
+                "reservation_id": r.pk,
+                "title": s.course.title,
+                "description": s.course.description,
+                "level": s.level or s.course.level,
+                "date": rfc3339(s.start, tz),
+                "end_date": rfc3339(s.end, tz),
+                "instructor": s.instructor.name if s.instructor else "",
+                "participants": r.participants,
+                "status": r.status,
+                "status_label": r.get_status_display(),
+                "is_past": s.start <= now,
+                "can_give_feedback": s.start <= now and confirmed,
+                "rating": given.rating if given else None,
+                "comment": given.comment if given else "",
+                "paid_with_pass": (
+                    {"id": r.paid_with_pass.pk, "title": r.paid_with_pass.title, "kind": r.paid_with_pass.kind}
+                    if r.paid_with_pass
+                    else None
+                ),
+                "credits_spent": r.credits_spent,
+                "cancel_deadline": rfc3339(deadline, tz),
+                "can_cancel": confirmed and now <= deadline,
+            }
+        )
+    return rows
+
+
+@freeze_time(NOW)
+def test_every_page_answers_the_history_as_computed_from_the_models(api_client, member, other_member, staff):
+    """Varied data, every page, as the member and as staff: past and upcoming, summer and winter time, a start with
+    microseconds, twins at the same start, cancellable or not, held live or lapsed, cancelled, with or without
+    feedback, paid by a pass or not, a session's own level, no instructor; someone else's rows and feedback stay out.
+    Taken before the rows' dates were formatted through a cache (issue 18): the same JSON before and after."""
+    courses = [
+        CourseFactory(title="Pole Débutant", description="Premiers pas.", level="Débutant"),
+        CourseFactory(title="Exotic « talons »", description="", level="Intermédiaire"),
+        CourseFactory(title="Souplesse", description="Étirements\net respiration.", level=""),
+    ]
+    card = PassFactory(member=member, title="Carte 10 cours", credits_left=7)
+    CourseFeedbackFactory(user=member, course=courses[0], rating=4, comment="Très bien")
+    CourseFeedbackFactory(user=member, course=courses[2], rating=2, comment="")
+    CourseFeedbackFactory(user=other_member, course=courses[1], rating=1, comment="Pas pour moi")
+    offsets = [
+        timedelta(hours=5), timedelta(hours=23, minutes=59), timedelta(days=1, minutes=1), timedelta(days=20),
+        timedelta(days=140), timedelta(days=230), timedelta(minutes=-1), timedelta(days=-3), timedelta(days=-40),
+        timedelta(days=-200), timedelta(days=-400), timedelta(days=9, seconds=7, microseconds=250),
+        timedelta(days=16, hours=1),  # summer time from the night before: its deadline is in winter time
+    ]  # fmt: skip
+    for n, offset in enumerate(offsets):
+        session = CourseSessionFactory(
+            course=courses[n % 3],
+            start=NOW + offset,
+            level="Avancé" if n % 4 == 1 else "",
+            instructor=None if n % 5 == 2 else "Camille Laurent",
+        )
+        paid = {"paid_with_pass": card, "credits_spent": 1 + n % 2} if n % 3 == 1 else {}
+        ReservationFactory(session=session, user=member, participants=1 + n % 3, **paid)
+        ReservationFactory(session=session, user=other_member)
+    twins_start = NOW + timedelta(days=6)
+    for _ in range(2):
+        ReservationFactory(session=CourseSessionFactory(course=courses[1], start=twins_start), user=member)
+    ReservationFactory(session=CourseSessionFactory(start=NOW + timedelta(days=2)), user=member, held=True)
+    ReservationFactory(
+        session=CourseSessionFactory(start=NOW + timedelta(days=4)),
+        user=member,
+        status=ReservationStatus.HELD,
+        hold_expires_at=NOW - timedelta(seconds=1),
+    )
+    ReservationFactory(
+        session=CourseSessionFactory(start=NOW + timedelta(days=5)), user=member, status=ReservationStatus.CANCELLED
+    )
+    ReservationFactory(
+        session=CourseSessionFactory(start=NOW - timedelta(days=5)), user=member, status=ReservationStatus.CANCELLED
+    )
+
+    expected = _expected_history(member, NOW)
+    assert len(expected) == 16
+    url = f"/api/course-feedback/user/{member.pk}"
+    for who in (member, staff):
+        api_client.force_authenticate(who)
+        body = api_client.get(url).json()
+        assert body == {"count": 16, "next": None, "previous": None, "results": expected}
+        for page in (1, 2, 3):
+            body = api_client.get(url, {"page": page, "page_size": 6}).json()
+            assert body["count"] == 16
+            assert body["results"] == expected[(page - 1) * 6 : page * 6], (who, page)
+            assert body["next"] == (f"http://testserver{url}?page={page + 1}&page_size=6" if page < 3 else None)
+        assert api_client.get(url, {"page": 4, "page_size": 6}).status_code == 404
+    api_client.force_authenticate(other_member)
+    assert api_client.get(url).status_code == 403
+    body = api_client.get(f"/api/course-feedback/user/{other_member.pk}").json()
+    assert body["results"] == _expected_history(other_member, NOW) and body["count"] == 13
+    api_client.force_authenticate(staff)
+    assert api_client.get(f"/api/course-feedback/user/{staff.pk}").json() == {
+        "count": 0,
+        "next": None,
+        "previous": None,
+        "results": [],
+    }
