@@ -8,13 +8,13 @@ list's CPU time.
 Each row also carries its seats, its reservations and its waiting list as correlated subqueries, instead of a second
 query over the page's ids: PostgreSQL evaluates them after the LIMIT (an expensive select list is computed for the
 rows the page keeps only; later pages choose their ids first, CompiledList), so they cost ten index lookups each, and
-the list is one round trip (0.30 ms less CPU a request, Django and PostgreSQL together).
+the list is one round trip (0.3 ms less CPU a request, Django and PostgreSQL together).
 """
 
 import re
 from datetime import UTC
 
-from django.db.models import CharField, F, Func, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models import BigIntegerField, CharField, F, Func, IntegerField, OuterRef, Q, Subquery, Value
 from django.utils import timezone
 
 from courses.models import SessionStatus
@@ -88,27 +88,40 @@ def _statuses_written(q: Q) -> Q:
     return Q(*children, _connector=q.connector, _negated=q.negated)
 
 
-def _aggregate(qs, function: str, field: str = "id") -> Subquery:
-    """`SELECT function(field) FROM qs`, a plain aggregate (no GROUP BY): one row even when `qs` has none, so a COUNT
-    answers 0 and a SUM NULL."""
-    return Subquery(
-        qs.order_by().values(value=Func(F(field), function=function, output_field=IntegerField())),
-        output_field=IntegerField(),
-    )
+def _aggregate(qs, expression) -> Subquery:
+    """`SELECT expression FROM qs`, an aggregate without GROUP BY: one row even when `qs` has none."""
+    return Subquery(qs.order_by().values(value=expression), output_field=expression.output_field)
+
+
+# Each live reservation takes a seat of one class: a session's count is far below 2**32, its seats below 2**31 (the
+# product stays within PostgreSQL's and SQLite's 64-bit integers).
+SEATS_SHIFT = 1 << 32
+
+
+class _SeatsAndCount(Func):
+    """Seats taken and reservations in one number, `SUM(participants) * SEATS_SHIFT + COUNT(*)` (NULL for no
+    reservation; `_seats_and_count` splits it): one subquery reads a row's reservations once, where two read them
+    twice (0.02-0.05 ms more of PostgreSQL's CPU a page)."""
+
+    template = f"SUM(%(expressions)s) * {SEATS_SHIFT} + COUNT(*)"
+    output_field = BigIntegerField()
+
+
+def _seats_and_count(packed: int | None) -> tuple[int, int]:
+    return divmod(packed, SEATS_SHIFT) if packed is not None else (0, 0)
 
 
 def _with_seats_and_waiting(qs, *, now):
-    """`qs` (`.values()` rows) with each session's seats taken (`page_seats`, NULL for none) and reservations
-    (`page_reservations`), live reservations as selectors.sessions_with_seats counts them, and its live waiting
-    list (`page_waiting`) as selectors_waitlist.waitlist_counts does (the tests compare them)."""
+    """`qs` (`.values()` rows) with each session's seats taken and reservations (`page_seats`, `_SeatsAndCount`),
+    live reservations as selectors.sessions_with_seats counts them, and its live waiting list (`page_waiting`) as
+    selectors_waitlist.waitlist_counts does (the tests compare them)."""
     live = Reservation.objects.filter(_statuses_written(active_reservations_q(now)), session_id=OuterRef("pk"))
     waiting = WaitlistEntry.objects.filter(
         _statuses_written(Q(status__in=WAITLIST_LIVE_STATUSES)), session_id=OuterRef("pk")
     )
     return qs.annotate(
-        page_seats=_aggregate(live, "SUM", "participants"),
-        page_reservations=_aggregate(live, "COUNT"),
-        page_waiting=_aggregate(waiting, "COUNT"),
+        page_seats=_aggregate(live, _SeatsAndCount(F("participants"))),
+        page_waiting=_aggregate(waiting, Func(F("id"), function="COUNT", output_field=IntegerField())),
     )
 
 
@@ -153,8 +166,9 @@ def staff_rows(values: list[dict], *, now) -> list[dict]:
     for row in values:
         date, start_paris = _date_texts(row["start"], tz)
         end_date, end_paris = _date_texts(row["end"], tz)
+        taken, reservations = _seats_and_count(row["page_seats"])
         max_attendees = row["max_attendees"]
-        seats_left = max(max_attendees - (row["page_seats"] or 0), 0)
+        seats_left = max(max_attendees - taken, 0)
         rows.append(
             {
                 "id": row["id"],
@@ -176,7 +190,7 @@ def staff_rows(values: list[dict], *, now) -> list[dict]:
                 "status_label": STATUS_LABELS.get(row["status"], row["status"]),
                 "cancellation_reason": row["cancellation_reason"],
                 "seats_taken": max_attendees - seats_left,
-                "reservations_count": row["page_reservations"],
+                "reservations_count": reservations,
                 "start_paris": start_paris,
                 "end_paris": end_paris,
                 "waitlist_count": row["page_waiting"],
