@@ -16,12 +16,21 @@ each, and rebuilt only when that member's data changed:
   trip as the user row and kept for the rest of that request only; `bump_member` drops it at once, so a request
   that changes the member's data and then renders reads it afresh.
 
+- `cached_per_member(..., local=True)`: a large value one page shows (the member's own profile, accounts/views.py)
+  is also kept in this process (`_local`, at most LOCAL_MAX_ENTRIES, least recently used out) and used without a
+  round trip while the member's version *read with this request's user row* is the one it was built under, and until
+  the shared entry's own expiry (stored in it). A change through another worker bumps the shared version, which the
+  next request reads with its session: the copy is dropped exactly when the shared entry would be.
+
 Only with a cache every worker shares (`MEMBER_CACHE_SECONDS` > 0, the default when `REDIS_URL` is set): a
 per-process memory cache would keep serving a row another worker changed. Entries also expire after
 `MEMBER_CACHE_SECONDS`, a bound on what a write that bypassed both signals and `bump_member` (raw SQL) could leave.
 """
 
+import secrets
+import threading
 import time
+from collections import OrderedDict
 from contextvars import ContextVar
 from functools import partial
 
@@ -44,7 +53,47 @@ _WITH_USER: list[tuple[str | None, str]] = []
 _read_ahead: ContextVar[dict | None] = ContextVar("member_values_read_ahead", default=None)
 # (member id, entries) read with this request's session (offer_member_values); reset as each request starts.
 _offered: ContextVar[tuple[str, dict] | None] = ContextVar("member_values_offered", default=None)
+# {member id: version} read with this request's user row (get_user); reset as each request starts, and a member's
+# dropped when this request bumps it.
+_versions_read: ContextVar[dict | None] = ContextVar("member_versions_read", default=None)
 _MISSING = object()
+
+LOCAL_MAX_ENTRIES = 256
+# (member id, name) -> (version, value, expires at): copies of shared entries, this process only.
+_local: OrderedDict = OrderedDict()
+_local_lock = threading.Lock()
+
+
+def _new_version() -> int:
+    # Random rather than the time: a process's copy (`local`) must not match a version made again after an eviction,
+    # even at the same instant (a frozen clock in tests, two workers).
+    return secrets.randbits(62)
+
+
+def forget_local() -> None:
+    with _local_lock:
+        _local.clear()
+
+
+def _local_get(member_id: str, name: str):
+    versions = _versions_read.get()
+    version = versions.get(member_id) if versions else None
+    if version is None:
+        return _MISSING
+    with _local_lock:
+        entry = _local.get((member_id, name))
+        if entry is None or entry[0] != version or entry[2] <= time.time():
+            return _MISSING
+        _local.move_to_end((member_id, name))
+        return entry[1]
+
+
+def _local_keep(member_id: str, name: str, entry: tuple) -> None:
+    with _local_lock:
+        _local[(member_id, name)] = entry
+        _local.move_to_end((member_id, name))
+        while len(_local) > LOCAL_MAX_ENTRIES:
+            _local.popitem(last=False)
 
 
 def read_with_user(name: str, owner: str | None = None) -> None:
@@ -58,6 +107,7 @@ def forget_read_ahead(**_kwargs) -> None:
     """request_started: what a request read ahead is never served to the next one."""
     _read_ahead.set(None)
     _offered.set(None)
+    _versions_read.set(None)
 
 
 def _owned(user_id) -> list[tuple[str, str]]:
@@ -87,14 +137,18 @@ def _current(found: dict, owner, name: str):
     return _MISSING
 
 
-def cached_per_member(name: str, member_id, builder, *, found: dict | None = None):
+def cached_per_member(name: str, member_id, builder, *, found: dict | None = None, local: bool = False):
     """`builder()` for this member, from the cache while the member's version is unchanged. `found`: the entries
-    already read in this round trip (get_user's)."""
+    already read in this round trip (get_user's). `local`: also kept in this process (the module's docstring)."""
     if not enabled() or member_id is None:
         return builder()
     ahead = _read_ahead.get()
     if ahead:
         value = ahead.pop((str(member_id), name), _MISSING)
+        if value is not _MISSING:
+            return value
+    if local:
+        value = _local_get(str(member_id), name)
         if value is not _MISSING:
             return value
     version_key, entry_key = VERSION_KEY.format(id=member_id), ENTRY_KEY.format(id=member_id, name=name)
@@ -103,13 +157,19 @@ def cached_per_member(name: str, member_id, builder, *, found: dict | None = Non
     version = found.get(version_key)
     if version is None:
         # Not 1: after an eviction a fresh version must not match an entry built under an older one.
-        cache.add(version_key, time.time_ns() // 1000, timeout=None)
+        cache.add(version_key, _new_version(), timeout=None)
         version = cache.get(version_key)
     entry = found.get(entry_key)
     if entry is not None and entry[0] == version:
+        if local and len(entry) > 2:
+            _local_keep(str(member_id), name, entry)
         return entry[1]
     value = builder()
-    cache.set(entry_key, (version, value), settings.MEMBER_CACHE_SECONDS)
+    # The entry's expiry travels with it: a process's copy lasts no longer than the shared entry.
+    entry = (version, value, time.time() + settings.MEMBER_CACHE_SECONDS)
+    cache.set(entry_key, entry, settings.MEMBER_CACHE_SECONDS)
+    if local:
+        _local_keep(str(member_id), name, entry)
     return value
 
 
@@ -117,7 +177,7 @@ def _bump(key: str) -> None:
     try:
         cache.incr(key)
     except ValueError:  # no version yet (or evicted): nothing cached under one
-        cache.add(key, time.time_ns() // 1000, timeout=None)
+        cache.add(key, _new_version(), timeout=None)
 
 
 def bump_member(member_id) -> None:
@@ -133,6 +193,9 @@ def bump_member(member_id) -> None:
     offered = _offered.get()
     if offered is not None and offered[0] == str(member_id):
         _offered.set(None)
+    versions = _versions_read.get()
+    if versions:
+        versions.pop(str(member_id), None)
     key = VERSION_KEY.format(id=member_id)
     _bump(key)
     transaction.on_commit(partial(_bump, key))
@@ -173,5 +236,8 @@ class CachedModelBackend(ModelBackend):
             if value is not _MISSING:
                 ahead[(owner, name)] = value
         _read_ahead.set(ahead)
+        # The member's version as read with the user row: a process's copy built under it is current (`local`).
+        version = found.get(VERSION_KEY.format(id=user_id))
+        _versions_read.set(None if version is None else {str(user_id): version})
         user = cached_per_member("user", user_id, fetch, found=found)
         return user if user is not None and self.user_can_authenticate(user) else None

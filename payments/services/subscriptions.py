@@ -19,6 +19,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from bookings.services import add_months, pass_rule_set, tariff_billing_period_months
+from studio.auth_cache import bump_member
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
 from ..models import (
@@ -54,6 +55,16 @@ RENEWAL_DAYS_BEFORE = 15
 # What a higher app attaches to a period's receipt (invoices: the invoice's PDF), through `studio.registry`:
 # a function (charge_id=...) -> [(file name, bytes, mimetype)].
 CHARGE_RECEIPT_ATTACHMENTS = "subscription_charge_receipt_attachments"
+
+
+def subscription_member_bump(*, subscription_id: int, subscription: Subscription | None = None) -> None:
+    """A subscription's charges or freezes changed: its member's cached profile page is rebuilt (studio.auth_cache).
+    `subscription`: the row when the caller has it at hand (no query); else its member is read."""
+    if subscription is not None:
+        member_id = subscription.member_id
+    else:
+        member_id = Subscription.objects.filter(pk=subscription_id).values_list("member_id", flat=True).first()
+    bump_member(member_id)
 
 
 class SubscriptionError(ApplicationError):
@@ -151,6 +162,7 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
         )
         for n in range(1, paid + 1)
     )
+    bump_member(subscription.member_id)  # the charges' bulk_create sends no signal (the profile, studio.auth_cache)
     plan = SubscriptionPlan.objects.filter(tariff=tariff).first()
     if plan is not None and plan.weekly_cap:
         # The cap travels with the pass (bookings checks it under the pass lock, DECISIONS.md 26).
