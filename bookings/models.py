@@ -28,7 +28,11 @@ class Reservation(models.Model):
         CourseSession, on_delete=models.PROTECT, related_name="reservations", verbose_name="session"
     )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reservations", verbose_name="membre"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="reservations",
+        verbose_name="membre",
+        db_index=False,  # reservation_user_idx below: (user, id)
     )
     participants = models.PositiveSmallIntegerField("participants", default=1, validators=[MinValueValidator(1)])
     unit_price = models.DecimalField("prix par participant (€)", max_digits=8, decimal_places=2)
@@ -71,7 +75,12 @@ class Reservation(models.Model):
                 name="reservation_credits_spent_on_a_pass",
             ),
         ]
-        indexes = [models.Index(fields=["session", "status"])]
+        indexes = [
+            models.Index(fields=["session", "status"]),
+            # A member's bookings by id, read from the index alone (issue 18: the users list's no-show counts,
+            # bookings/selectors_attendance.py); in place of the foreign key's own index on the member.
+            models.Index(fields=["user", "id"], name="reservation_user_idx"),
+        ]
 
     def __str__(self):
         return f"{self.user} – {self.session} ({self.get_status_display()})"

@@ -122,6 +122,12 @@ class Attendance(models.Model):
                 condition=models.Q(status__in=AttendanceStatus.values), name="attendance_status_valid"
             ),
         ]
+        # The absences alone (a no-show on the member's record), counted for the users list from the index (issue 18).
+        indexes = [
+            models.Index(
+                fields=["reservation"], condition=models.Q(status=AttendanceStatus.ABSENT), name="attendance_absent_idx"
+            )
+        ]
 
     def __str__(self):
         return f"{self.reservation} – {self.get_status_display()}"
