@@ -1,10 +1,13 @@
 """Course feedback: a member's history and their feedback on one course. Typed input and output serializers; a
 refused feedback propagates as a CourseFeedbackError (its code and status) to studio.api's exception handler."""
 
+import json
+
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -13,7 +16,7 @@ from studio.errors import FORBIDDEN, NOT_FOUND
 from studio.fields import DateTimeOutputField
 from studio.permissions import is_studio_staff
 
-from ..member_history import FollowedCourses
+from ..member_history import FollowedCourses, WrittenRow
 from ..models import ReservationStatus
 from ..services.feedback import (
     MSG_FEEDBACK_RATING_RANGE,
@@ -37,6 +40,22 @@ class FeedbackHistoryPagination(CheckedPagination):
         if isinstance(queryset, FollowedCourses):  # the count comes with the page's rows: one query
             queryset.expect_page(self.get_page_size(request), request.query_params.get(self.page_query_param) or 1)
         return super().paginate_queryset(queryset, request, view=view)
+
+
+class HistoryPageRenderer(JSONRenderer):
+    """JSONRenderer for a page whose rows come already written (member_history.WrittenRow, issue 18): the page's
+    bytes are the ones JSONRenderer writes for the same dicts (compact: the wrapper written with no rows, the rows'
+    bytes joined by commas in its list). Asked indented (Accept: application/json; indent=N), or anything else, it
+    is JSONRenderer itself."""
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        results = data.get("results") if isinstance(data, dict) else None
+        if results and isinstance(results, list) and all(type(row) is WrittenRow for row in results):
+            if self.get_indent(accepted_media_type, renderer_context or {}) is None and list(data)[-1] == "results":
+                head = super().render({**data, "results": []}, accepted_media_type, renderer_context)
+                return b"".join((head[:-3], b"[", b",".join(results), b"]}"))  # head ends with b'[]}'
+            data = {**data, "results": [json.loads(row) for row in results]}
+        return super().render(data, accepted_media_type, renderer_context)
 
 
 class FollowedPaidWithPassOutput(serializers.Serializer):
@@ -77,6 +96,7 @@ class CourseFeedbackUserApi(APIView):
     feedback (self or staff), upcoming first then the most recent past, 20 a page."""
 
     permission_classes = [IsAuthenticated]
+    renderer_classes = [HistoryPageRenderer]  # JSON as the default renderer writes it, rows already written
 
     @extend_schema(parameters=PAGE_PARAMETERS, responses=FollowedCoursePageOutput)
     def get(self, request, user_id: int):
@@ -90,8 +110,10 @@ class CourseFeedbackUserApi(APIView):
         if member is None:
             raise CourseFeedbackError(MSG_MEMBER_UNKNOWN, code="member_not_found", status=NOT_FOUND)
         paginator = FeedbackHistoryPagination()
-        # The rows are built as FollowedCourseOutput states them (tests compare every field): no serializer pass.
-        rows = paginator.paginate_queryset(FollowedCourses(member_id=member.pk, now=timezone.now()), request, view=self)
+        # The rows are built as FollowedCourseOutput states them (tests compare every field): no serializer pass;
+        # they come written as JSON (WrittenRow), which HistoryPageRenderer puts in the page as they are.
+        history = FollowedCourses(member_id=member.pk, now=timezone.now(), written=True)
+        rows = paginator.paginate_queryset(history, request, view=self)
         return paginator.get_paginated_response(rows)
 
 
