@@ -23,11 +23,10 @@ from studio.schema import ErrorOutput
 from .. import selectors, services
 from ..cache import feed_keys_for_request, feed_versions, mark_feed_answer
 from ..models import ReservationStatus
-from ..selectors_feed import member_reservations_on_sessions
 from .common import MAX_ID, MessageOutput, OptionalText, _iso, id_field
 from .feed import (
     FEED_CACHE_SECONDS,
-    member_feed_json,
+    member_feed_encoded,
     parse_feed_range,
     public_feed_encoded,
     session_data,
@@ -286,9 +285,7 @@ class CourseSessionListApi(APIView):
         # Everyone shares one encoded copy of the range; a member's own reservations are spliced into it.
         if request.user.is_authenticated:
             read_versions_ahead(request, feed_keys_for_request)  # the next ones read its versions with the session
-            body, offsets = public_feed_encoded(start=start, end=end, now=now)
-            mine = member_reservations_on_sessions(user=request.user, session_ids=offsets, now=now)
-            body = member_feed_json(body=body, offsets=offsets, mine=mine)
+            body = member_feed_encoded(user=request.user, start=start, end=end, now=now)
             return HttpResponse(body, content_type="application/json")
         # Visitors: the whole answer is kept for the middleware, which serves the next ones before DRF and sessions.
         version = feed_versions(start, end)  # read before the data (bookings/cache.py)
