@@ -4,12 +4,25 @@ import functools
 
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect
+from django.utils.functional import SimpleLazyObject
+
+
+def _logged_in(request) -> bool:
+    """Whether the visitor is logged in; if so, `request.user` becomes the user itself instead of
+    AuthenticationMiddleware's lazy wrapper (evaluated by this very check), so the view, the context processors and
+    the templates read its attributes directly rather than through the wrapper's proxy (issue 18)."""
+    user = request.user
+    if not user.is_authenticated:
+        return False
+    if type(user) is SimpleLazyObject:
+        request.user = user._wrapped
+    return True
 
 
 def login_required_page(view):
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
-        if not request.user.is_authenticated:
+        if not _logged_in(request):
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
 
@@ -21,7 +34,7 @@ def staff_required_page(view):
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
-        if not request.user.is_authenticated:
+        if not _logged_in(request):
             return redirect_to_login(request.get_full_path())
         if not request.user.is_studio_staff:
             return redirect("/")

@@ -49,13 +49,13 @@ MIDDLEWARE = [
     "studio.request_limits.RequestSizeLimitMiddleware",  # 413 before anything reads an oversized body
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "studio.cache.PublicPageCacheMiddleware",  # cached public pages for visitors, before sessions and CSRF
-    "corsheaders.middleware.CorsMiddleware",
+    "studio.middleware_lean.CorsMiddleware",  # corsheaders', without request.headers when there is no Origin
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    "studio.middleware_lean.LocaleMiddleware",  # Django's, knowing the site has one language (issue 18)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "studio.middleware_lean.MessageMiddleware",  # Django's, the storage made when first used (issue 18)
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "studio.csp.ContentSecurityPolicyMiddleware",  # Django's, the policy without a nonce built once (issue 18)
 ]
