@@ -7,8 +7,8 @@ from django.urls import include, path, re_path
 from accounts import urls as accounts_urls
 from bookings import urls as bookings_urls
 from courses import urls as courses_urls
-from invoices import urls as invoices_urls
 from insights import urls as insights_urls
+from invoices import urls as invoices_urls
 from media_library import urls as media_urls
 from media_library.views import serve_upload
 from messaging import urls as messaging_urls

@@ -34,7 +34,9 @@ def _random_indexes(count: int) -> list[int]:
 def _mask(secret: str) -> str:
     """Django's `_mask_cipher_secret(secret)`: a new random mask, then the secret shifted by it."""
     mask = _random_indexes(CSRF_SECRET_LENGTH)
-    cipher = "".join(CSRF_ALLOWED_CHARS[(_INDEX[char] + shift) % _SIZE] for char, shift in zip(secret, mask))
+    cipher = "".join(
+        CSRF_ALLOWED_CHARS[(_INDEX[char] + shift) % _SIZE] for char, shift in zip(secret, mask, strict=True)
+    )
     return "".join(CSRF_ALLOWED_CHARS[i] for i in mask) + cipher
 
 
