@@ -34,6 +34,7 @@ from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
 from studio.fields import rfc3339
+from studio.pagination import offset_fits
 from studio.prepared import PreparedQuery
 from studio.statements import Statement
 
@@ -62,7 +63,7 @@ class FollowedCourses:
             number = int(page)
         except (TypeError, ValueError):
             return
-        if number >= 1 and page_size >= 1:
+        if number >= 1 and page_size >= 1 and offset_fits((number - 1) * page_size, page_size):
             self._expected = ((number - 1) * page_size, page_size)
 
     def count(self) -> int:

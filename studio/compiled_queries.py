@@ -34,6 +34,7 @@ from django.db.models import Func, IntegerField, QuerySet, Subquery
 from django.db.models.query import ValuesIterable
 from django.db.models.sql.query import Query
 
+from .pagination import offset_fits
 from .statements import Statement
 
 MAX_TEMPLATES = 512
@@ -347,7 +348,7 @@ class CompiledPaginator(Paginator):
                 wanted = int(number)
             except (TypeError, ValueError):
                 wanted = 0  # Django's own checks answer it
-            if wanted >= 1:
+            if wanted >= 1 and offset_fits((wanted - 1) * self.per_page, self.per_page):
                 self.object_list.expect((wanted - 1) * self.per_page, wanted * self.per_page)
         return super().page(number)
 
