@@ -297,9 +297,7 @@ STAFF_NOTIFICATION_EMAIL = env("STAFF_NOTIFICATION_EMAIL", default=STUDIO["email
 # copied onto each document when it is issued (a later change never alters an issued invoice).
 INVOICE_LEGAL = {
     "legal_name": env("INVOICE_LEGAL_NAME", default="Studio Pole Danse Lyon (EI Camille Laurent)"),
-    "address": env(
-        "INVOICE_LEGAL_ADDRESS", default=f"{STUDIO['address']}, {STUDIO['postal_code']} {STUDIO['city']}"
-    ),
+    "address": env("INVOICE_LEGAL_ADDRESS", default=f"{STUDIO['address']}, {STUDIO['postal_code']} {STUDIO['city']}"),
     "siret": env("INVOICE_SIRET", default="123 456 789 00012"),
     "vat_note": env("INVOICE_VAT_NOTE", default="TVA non applicable, art. 293 B du CGI"),
 }

@@ -10,7 +10,6 @@ from django.db import connections
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-
 @pytest.fixture(autouse=True)
 def postgresql_only():
     if connections["default"].vendor != "postgresql":
