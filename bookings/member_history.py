@@ -4,7 +4,8 @@ first), each with the member's feedback on its course, how it was paid and until
 
 One query a page (issue 18), written once here as SQL: the count (a window over the member's reservations), the
 page's rows with their session, course, instructor and pass, and the member's feedback on each row's course. Only
-the member's own reservations are read to order them (each one's session start, by its primary key), and the other
+the member's own reservations are read to order them (on PostgreSQL each carries a copy of its session's start, kept
+by triggers: bookings migration 0014; on SQLite the start is looked up by the session's primary key), and the other
 tables are joined to the page's rows only; the ORM's query joined every reservation to every table and PostgreSQL
 hashed all sessions and all passes to keep 20 rows.
 
@@ -157,6 +158,13 @@ def _page_sql(vendor: str) -> str:
             f" {alias}.{start} DESC, {alias}.{qn('id')}"
         )
 
+    if vendor == "postgresql":
+        # The copy of the session's start each reservation carries on PostgreSQL, kept by triggers (bookings 0014).
+        session_start = f"r.{qn('session_start')}"
+    else:
+        session_start = (
+            f"(SELECT {col('s0', s, 'start')} FROM {table(s)} s0 WHERE {col('s0', s, 'id')} = {col('r', r, 'session')})"
+        )
     reservation_columns = ", ".join(
         f"{col('r', r, name)} AS {qn(name)}"
         for name in ("id", "participants", "status", "credits_spent", "session", "paid_with_pass")
@@ -201,8 +209,7 @@ def _page_sql(vendor: str) -> str:
         f" {detail['comment']}"
         f" FROM (SELECT m.*, COUNT(*) OVER () AS n FROM ("
         f"SELECT {reservation_columns},"
-        f" (SELECT {col('s0', s, 'start')} FROM {table(s)} s0 WHERE {col('s0', s, 'id')} = {col('r', r, 'session')})"
-        f" AS {start}"
+        f" {session_start} AS {start}"
         f" FROM {table(r)} r WHERE {col('r', r, 'user')} = {member}"
         f" AND ({col('r', r, 'status')} = {literal(ReservationStatus.CONFIRMED.value)}"
         f" OR ({col('r', r, 'status')} = {literal(ReservationStatus.HELD.value)}"

@@ -13,7 +13,7 @@ from bookings.models import ReservationStatus
 from bookings.tests.factories import CourseFeedbackFactory, PassFactory, ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]  # its SQL differs on PostgreSQL (bookings 0014)
 
 NOW = datetime(2030, 3, 15, 9, 0, tzinfo=timezone.get_fixed_timezone(0))
 
