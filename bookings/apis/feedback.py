@@ -3,12 +3,14 @@ refused feedback propagates as a CourseFeedbackError (its code and status) to st
 
 import json
 
+from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from studio.api import MSG_TEXT_TOO_LONG
@@ -91,12 +93,75 @@ class FollowedCourseOutput(serializers.Serializer):
 FollowedCoursePageOutput = page_output("FollowedCoursePageOutput", FollowedCourseOutput)
 
 
+# The Accept headers for which DRF's negotiation picks the JSON renderer with nothing to add (no indent).
+_PLAIN_ACCEPT = frozenset(("", "*/*", "application/json"))
+
+
+def _whole(text: str | None, default: int) -> int | None:
+    """A query parameter that is a plain whole number (ASCII digits only), or `default` when absent; else None."""
+    if text is None:
+        return default
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
 class CourseFeedbackUserApi(APIView):
     """GET /api/course-feedback/user/<id>?page=&page_size=: that member's followed sessions with their course
-    feedback (self or staff), upcoming first then the most recent past, 20 a page."""
+    feedback (self or staff), upcoming first then the most recent past, 20 a page.
+
+    A member reading their own history through their session (the calendar page's island, the bench's request) is
+    answered by `own_page` without DRF's request, negotiation and pagination objects (issue 18: ~0.17 ms of the
+    request's ~0.58 ms in the view): the same bytes and headers, which tests compare with DRF's answer for the same
+    requests. Anything else (a token, staff reading a member's, a page past the last, an odd parameter or Accept
+    header, another method) goes through DRF as before."""
 
     permission_classes = [IsAuthenticated]
     renderer_classes = [HistoryPageRenderer]  # JSON as the default renderer writes it, rows already written
+    lean = True  # whether `own_page` may answer (tests turn it off to compare with DRF)
+
+    def dispatch(self, request, *args, **kwargs):
+        if self.lean and request.method == "GET":
+            response = self.own_page(request, kwargs.get("user_id"))
+            if response is not None:
+                return response
+        return super().dispatch(request, *args, **kwargs)
+
+    def own_page(self, request, user_id) -> HttpResponse | None:
+        """The answer DRF would give to a member asking for a page of their own history through their session, or
+        None when the request is not that simple case (DRF then answers it)."""
+        meta = request.META
+        if "HTTP_AUTHORIZATION" in meta or meta.get("HTTP_ACCEPT", "") not in _PLAIN_ACCEPT:
+            return None  # a token (JWTAuthentication comes first), or a negotiation DRF should do
+        query = request.GET
+        if any(name not in ("page", "page_size") for name in query) or any(len(query.getlist(n)) > 1 for n in query):
+            return None
+        user = request.user  # SessionAuthentication's user: the session's, if active
+        if not user.is_authenticated or not user.is_active or user.pk != user_id:
+            return None
+        paginator = FeedbackHistoryPagination
+        number = _whole(query.get(paginator.page_query_param), 1)
+        size = _whole(query.get(paginator.page_size_query_param), paginator.page_size)
+        if not number or not size or size > paginator.max_page_size:
+            return None
+        history = FollowedCourses(member_id=user.pk, now=timezone.now(), written=True)
+        history.expect_page(size, number)
+        count = history.count()
+        if count <= (number - 1) * size and number > 1:
+            return None  # past the last page: DRF's 404
+        rows = history[(number - 1) * size : number * size]
+        url = request.build_absolute_uri()
+        previous = None
+        if number > 1:
+            previous = remove_query_param(url, "page") if number == 2 else replace_query_param(url, "page", number - 1)
+        body = {
+            "count": count,
+            "next": replace_query_param(url, "page", number + 1) if number * size < count else None,
+            "previous": previous,
+            "results": rows,
+        }
+        response = HttpResponse(HistoryPageRenderer().render(body), content_type="application/json")
+        for name, value in self.default_response_headers.items():  # Allow, as DRF's finalize_response sets it
+            response[name] = value
+        return response
 
     @extend_schema(parameters=PAGE_PARAMETERS, responses=FollowedCoursePageOutput)
     def get(self, request, user_id: int):
