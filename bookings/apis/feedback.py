@@ -93,6 +93,10 @@ class FollowedCourseOutput(serializers.Serializer):
 FollowedCoursePageOutput = page_output("FollowedCoursePageOutput", FollowedCourseOutput)
 
 
+# The query parameters the lean answer takes: the page, its size, and `t`, the cache-buster the island adds to every
+# request (frontend/src/components/useApi.js `fresh`), which DRF ignores but keeps in the next and previous links.
+_OWN_PAGE_PARAMETERS = frozenset(("page", "page_size", "t"))
+
 # The Accept headers for which DRF's negotiation picks the JSON renderer with nothing to add (no indent).
 _PLAIN_ACCEPT = frozenset(("", "*/*", "application/json"))
 
@@ -132,7 +136,7 @@ class CourseFeedbackUserApi(APIView):
         if "HTTP_AUTHORIZATION" in meta or meta.get("HTTP_ACCEPT", "") not in _PLAIN_ACCEPT:
             return None  # a token (JWTAuthentication comes first), or a negotiation DRF should do
         query = request.GET
-        if any(name not in ("page", "page_size") for name in query) or any(len(query.getlist(n)) > 1 for n in query):
+        if any(name not in _OWN_PAGE_PARAMETERS for name in query) or any(len(query.getlist(n)) > 1 for n in query):
             return None
         user = request.user  # SessionAuthentication's user: the session's, if active
         if not user.is_authenticated or not user.is_active or user.pk != user_id:

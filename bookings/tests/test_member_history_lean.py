@@ -52,6 +52,9 @@ QUERIES = [
     {"page": ["1", "2"]},
     {"format": "json"},
     {"other": "x", "page": "2"},
+    {"page": "1", "t": "1764000000000"},  # the island's cache-buster
+    {"page": "2", "t": "1764000000000", "page_size": "5"},
+    {"t": ["1", "2"]},
 ]
 
 
@@ -133,3 +136,5 @@ def test_the_lean_answer_is_taken(member, monkeypatch):
     response = client.get(path, {"page": "2", "page_size": "10"})
     assert response.status_code == 200 and response.json()["count"] == 30
     assert response.json()["next"] == f"http://127.0.0.1{path}?page=3&page_size=10"
+    response = client.get(path, {"page": "1", "t": "1764000000000"})  # as the island asks (useApi's `fresh`)
+    assert response.status_code == 200 and response.json()["next"] == f"http://127.0.0.1{path}?page=2&t=1764000000000"
