@@ -15,6 +15,10 @@ SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks
   spent twice. Staff adjustments lock the pass alone.
 - Then the reservations (`lock_reservation`, `lock_member_live_reservation`).
 
+- On PostgreSQL, triggers keep each reservation's copy of its session's start (migration 0014) in the same order: a
+  reservation inserted or moved reads its session FOR KEY SHARE (the lock its foreign key's check takes anyway); a
+  session whose start changes locks its own row FOR UPDATE, then writes its reservations.
+
 A hold, a booking paid with a pass, a confirmation and a cancellation on the same session therefore never deadlock.
 
 What is confirmed equals what was paid (issue 16): a card order for a hold is recorded under the session and
