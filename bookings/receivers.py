@@ -6,7 +6,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from courses.models import CourseSession
-from studio.auth_cache import bump_member
+from studio.auth_cache import bump_member_data
 
 from .cache import bump_session_feeds
 from .models import BookingPreferences, Pass, Reservation
@@ -32,10 +32,10 @@ def reservation_changed(sender, instance, **kwargs):
 @receiver(post_save, sender=Pass, dispatch_uid="bookings-member-pass-saved")
 @receiver(post_delete, sender=Pass, dispatch_uid="bookings-member-pass-deleted")
 def pass_changed(sender, instance, **kwargs):
-    bump_member(instance.member_id)
+    bump_member_data(instance.member_id)
 
 
 @receiver(post_save, sender=BookingPreferences, dispatch_uid="bookings-member-preferences-saved")
 @receiver(post_delete, sender=BookingPreferences, dispatch_uid="bookings-member-preferences-deleted")
 def preferences_changed(sender, instance, **kwargs):
-    bump_member(instance.user_id)
+    bump_member_data(instance.user_id)

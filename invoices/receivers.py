@@ -14,7 +14,7 @@ from payments.signals import (
     subscription_charge_paid,
     subscription_charge_refunded,
 )
-from studio.auth_cache import bump_member
+from studio.auth_cache import bump_member_data
 
 from . import services
 from .models import Invoice
@@ -43,4 +43,4 @@ def credit_note_for_refunded_period(sender, charge_id: int, reason: str = "", **
 @receiver(post_save, sender=Invoice, dispatch_uid="invoices.invoice_saved")
 @receiver(post_delete, sender=Invoice, dispatch_uid="invoices.invoice_deleted")
 def invoice_changed(sender, instance, **kwargs):
-    bump_member(instance.member_id)
+    bump_member_data(instance.member_id)

@@ -5,7 +5,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from bookings.signals import session_cancelled
-from studio.auth_cache import bump_member
+from studio.auth_cache import bump_member_data
 from studio.models import OutgoingEmail
 from studio.quotes import quoted_request_closed
 from studio.signals import email_delivered
@@ -37,7 +37,7 @@ def closed_request_deposit_refund(sender, request_id: int, **kwargs):
 @receiver(post_save, sender=Subscription, dispatch_uid="payments.subscription_saved")
 @receiver(post_delete, sender=Subscription, dispatch_uid="payments.subscription_deleted")
 def subscription_changed(sender, instance, **kwargs):
-    bump_member(instance.member_id)
+    bump_member_data(instance.member_id)
 
 
 @receiver(post_save, sender=SubscriptionCharge, dispatch_uid="payments.subscription_charge_saved")

@@ -7,9 +7,13 @@ each, and rebuilt only when that member's data changed:
 - `cached_per_member(name, member_id, builder)`: the value is stored with the member's version, read together with
   it (`get_many`, one MGET on Redis) and used only if it was built under the current one. The version is read
   *before* the database, so a change committed meanwhile bumps it past the entry being built: never a stale hit.
-- `bump_member(member_id)`: that member's entries are rebuilt at their next read. Every save or delete of a user
-  bumps (signals, below); code that writes users with `QuerySet.update()` (no signals) calls it itself, and other
-  apps call it for the values they cache here (messaging's unread count).
+- `bump_member(member_id)`: that member's entries, the user row included, are rebuilt at their next read. Every
+  save or delete of a user bumps (signals, below); code that writes users with `QuerySet.update()` (no signals)
+  calls it itself.
+- `bump_member_data(member_id)`: the same for every entry but the user row, which has a version of its own
+  (ROW_VERSION_KEY). Other apps call it for the values they cache here from their own tables (messaging's unread
+  count; passes, subscriptions, invoices and reminder switches on the profile page): a payment no longer costs the
+  member's next request a read of their user row.
 - `CachedModelBackend`: Django's ModelBackend whose `get_user` reads the cached row; the session's password hash
   and `is_active` are still checked on every request, against the cached row.
 - `read_with_user(name, owner=None)`: a value every page shows (messaging's unread count) is read in the same round
@@ -40,7 +44,9 @@ from django.core.cache import cache
 from django.db import transaction
 
 VERSION_KEY = "member:{id}:version"
+ROW_VERSION_KEY = "member:{id}:row-version"  # the user row's own (bump_member bumps both)
 ENTRY_KEY = "member:{id}:{name}"
+ROW = "user"  # the name of the user row's entry
 
 
 def enabled() -> bool:
@@ -118,8 +124,8 @@ def member_keys(user_id) -> list[str]:
     """The cache keys `get_user` reads for this member: the versions, the user row, the values read with it."""
     owned = _owned(user_id)
     owners = dict.fromkeys([str(user_id), *(owner for owner, _name in owned)])
-    keys = [VERSION_KEY.format(id=owner) for owner in owners]
-    return keys + [ENTRY_KEY.format(id=owner, name=name) for owner, name in [(str(user_id), "user"), *owned]]
+    keys = [ROW_VERSION_KEY.format(id=user_id), *(VERSION_KEY.format(id=owner) for owner in owners)]
+    return keys + [ENTRY_KEY.format(id=owner, name=name) for owner, name in [(str(user_id), ROW), *owned]]
 
 
 def offer_member_values(user_id, found: dict) -> None:
@@ -151,7 +157,8 @@ def cached_per_member(name: str, member_id, builder, *, found: dict | None = Non
         value = _local_get(str(member_id), name)
         if value is not _MISSING:
             return value
-    version_key, entry_key = VERSION_KEY.format(id=member_id), ENTRY_KEY.format(id=member_id, name=name)
+    version_key = (ROW_VERSION_KEY if name == ROW else VERSION_KEY).format(id=member_id)
+    entry_key = ENTRY_KEY.format(id=member_id, name=name)
     if found is None:
         found = cache.get_many([version_key, entry_key])
     version = found.get(version_key)
@@ -181,9 +188,20 @@ def _bump(key: str) -> None:
 
 
 def bump_member(member_id) -> None:
-    """Every value cached for this member is rebuilt at its next read. Bumped at once and again when the current
-    transaction commits: another request may read the row between the change and its commit (it still sees the old
-    row, under the version bumped at once), and the second bump makes that entry unusable."""
+    """Every value cached for this member, the user row included, is rebuilt at its next read. Bumped at once and
+    again when the current transaction commits: another request may read the row between the change and its commit
+    (it still sees the old row, under the version bumped at once), and the second bump makes that entry unusable."""
+    if member_id is None:
+        return
+    key = ROW_VERSION_KEY.format(id=member_id)
+    _bump(key)
+    transaction.on_commit(partial(_bump, key))
+    bump_member_data(member_id)
+
+
+def bump_member_data(member_id) -> None:
+    """Every value cached for this member but the user row is rebuilt at its next read (as bump_member): for a
+    change to another table than the user's."""
     if member_id is None:
         return
     ahead = _read_ahead.get()
@@ -239,5 +257,5 @@ class CachedModelBackend(ModelBackend):
         # The member's version as read with the user row: a process's copy built under it is current (`local`).
         version = found.get(VERSION_KEY.format(id=user_id))
         _versions_read.set(None if version is None else {str(user_id): version})
-        user = cached_per_member("user", user_id, fetch, found=found)
+        user = cached_per_member(ROW, user_id, fetch, found=found)
         return user if user is not None and self.user_can_authenticate(user) else None

@@ -269,3 +269,32 @@ def test_a_charge_saved_on_its_own_still_changes_its_members_page(client, member
     charge_.save(update_fields=["status"])
     after = main(client.get("/user/profile"))
     assert after != before and after == cold_page(client)
+
+
+USER_ROW = 'FROM "accounts_user" WHERE "accounts_user"."id" = '
+OTHER_TABLES = [change for change in CHANGES if change != "names"]
+
+
+@pytest.mark.parametrize("change", OTHER_TABLES, ids=OTHER_TABLES)
+def test_a_change_to_another_table_keeps_the_members_cached_user_row(client, member, staff, studio, frozen, change):
+    """A payment, a pass, an invoice or a subscription's change rebuilds the member's page, not their user row: the
+    next request reads no user row (it did after every payment)."""
+    if change in PREPARED:
+        PREPARED[change](member, studio, staff, frozen)
+    client.force_login(member)
+    warm(client)
+    CHANGES[change](member, studio, staff, frozen)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/user/messages")
+    assert response.status_code == 200
+    assert [q["sql"] for q in queries.captured_queries if USER_ROW in q["sql"]] == []
+
+
+def test_a_change_to_the_members_own_fields_reads_their_row_again(client, member, studio, frozen):
+    client.force_login(member)
+    warm(client)
+    CHANGES["names"](member, studio, None, frozen)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/user/messages")
+    assert response.status_code == 200 and "Zoé" in response.content.decode()
+    assert len([q for q in queries.captured_queries if USER_ROW in q["sql"]]) == 1

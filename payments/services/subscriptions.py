@@ -19,7 +19,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from bookings.services import add_months, pass_rule_set, tariff_billing_period_months
-from studio.auth_cache import bump_member
+from studio.auth_cache import bump_member_data
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
 from ..models import (
@@ -64,7 +64,7 @@ def subscription_member_bump(*, subscription_id: int, subscription: Subscription
         member_id = subscription.member_id
     else:
         member_id = Subscription.objects.filter(pk=subscription_id).values_list("member_id", flat=True).first()
-    bump_member(member_id)
+    bump_member_data(member_id)
 
 
 class SubscriptionError(ApplicationError):
@@ -162,7 +162,7 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
         )
         for n in range(1, paid + 1)
     )
-    bump_member(subscription.member_id)  # the charges' bulk_create sends no signal (the profile, studio.auth_cache)
+    bump_member_data(subscription.member_id)  # bulk_create sends no signal (the profile, studio.auth_cache)
     plan = SubscriptionPlan.objects.filter(tariff=tariff).first()
     if plan is not None and plan.weekly_cap:
         # The cap travels with the pass (bookings checks it under the pass lock, DECISIONS.md 26).
