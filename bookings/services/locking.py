@@ -17,7 +17,9 @@ SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks
 
 - On PostgreSQL, triggers keep each reservation's copy of its session's start (migration 0014) in the same order: a
   reservation inserted or moved reads its session FOR KEY SHARE (the lock its foreign key's check takes anyway); a
-  session whose start changes locks its own row FOR UPDATE, then writes its reservations.
+  session whose start changes locks its own row FOR UPDATE, then writes its reservations. Likewise each attendance's
+  copy of its reservation's member (migration 0015): an attendance inserted or moved reads its reservation FOR KEY
+  SHARE; a reservation whose member changes locks its own row FOR UPDATE, then writes its attendance.
 
 A hold, a booking paid with a pass, a confirmation and a cancellation on the same session therefore never deadlock.
 

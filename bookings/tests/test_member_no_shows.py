@@ -4,6 +4,7 @@ through studio.registry, accounts cannot import bookings)."""
 
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from accounts.models import User
@@ -12,6 +13,9 @@ from bookings.models import Attendance, AttendanceStatus
 from bookings.selectors_attendance import user_no_shows_annotation
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseSessionFactory
+
+# Counted through the bookings on SQLite, from bookings 0015's copy of the member on PostgreSQL: run on both.
+pytestmark = pytest.mark.database
 
 USERS = "/api/users"
 

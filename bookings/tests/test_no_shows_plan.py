@@ -1,7 +1,8 @@
-"""The staff's users list counts each member's no-shows from two indexes alone (issue 18): the member's bookings by
-(user, id) and the absences' own partial index, so PostgreSQL reads no booking or attendance row for it. Before,
-it read every booking of each listed member from the table, then each one's attendance row to test its status:
-~1,070 buffers for the bench's first page of ten members, ~0.3 ms of the database's time a request."""
+"""The staff's users list counts each member's no-shows from one index alone (issue 18): the absences by member
+(bookings 0015's copy of each attendance's member), one probe per listed member, reading no booking and no
+attendance row. Before 0013 it read every booking of each listed member from the table, then each one's attendance
+row (~1,070 buffers for the bench's first page of ten members); from 0013 to 0015, every booking of each member in
+the bookings' (user, id) index, then the absences' index for each (~850 buffers, ~0.45 ms of the database's CPU)."""
 
 import json
 
@@ -21,7 +22,7 @@ def _scans(plan: dict) -> list[tuple[str, str]]:
     return found + [scan for child in plan.get("Plans", []) for scan in _scans(child)]
 
 
-def test_the_no_show_count_reads_only_indexes(client, staff):
+def test_the_no_show_count_reads_one_index_of_absences_by_member(client, staff):
     for n in range(12):
         member = UserFactory(last_name=f"Membre {n:02d}")
         for k in range(4):
@@ -49,5 +50,4 @@ def test_the_no_show_count_reads_only_indexes(client, staff):
             cursor.execute("RESET enable_seqscan")
     plan = plan if isinstance(plan, list) else json.loads(plan)
     scans = [scan for scan in _scans(plan[0]["Plan"]) if scan[0] in ("bookings_reservation", "bookings_attendance")]
-    assert {table for table, _ in scans} == {"bookings_reservation", "bookings_attendance"}
-    assert all(node == "Index Only Scan" for _, node in scans), scans
+    assert scans == [("bookings_attendance", "Index Only Scan")], scans
