@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -192,3 +193,34 @@ def test_the_header_holds_one_row_from_320_to_1920(browser, live_server, staff):
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), width
         page.screenshot(path=str(SCREENSHOTS / f"header-staff-{width}x{height}.png"))
         context.close()
+
+
+# The data cells of a row that the row's sticky actions cell lies over (their boxes intersect by more than a pixel),
+# with the table scrolled to its start.
+COVERED_CELLS = """(row) => {
+  const actions = row.querySelector('td.dash-actions').getBoundingClientRect();
+  return Array.from(row.querySelectorAll('td:not(.dash-actions)'))
+    .filter((td) => {
+      const box = td.getBoundingClientRect();
+      return Math.min(box.right, actions.right) - Math.max(box.left, actions.left) > 1;
+    })
+    .map((td) => td.dataset.label);
+}"""
+
+
+def test_on_a_laptop_the_users_sticky_actions_cover_no_column(browser, live_server, demo):
+    """At 1366 px the users list's actions (Données, Effacer à sa demande (RGPD), Modifier, Supprimer) stay in view
+    without lying over the member's phone, role or absences: they wrap in their column instead of widening it."""
+    staff, member = demo
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="fr-FR", timezone_id="Europe/Paris")
+    _login(context, live_server, staff)
+    page = context.new_page()
+    page.goto(live_server.url + "/admin/users")
+    _dashboard_table(page)
+    row = page.locator(".dash-main .dash-table tbody tr").filter(has_text=member.email)
+    expect(row).to_have_count(1)
+    assert row.evaluate(COVERED_CELLS) == []
+    actions = row.locator("td.dash-actions")
+    for name in ("Données", "Effacer à sa demande (RGPD)", "Modifier", "Supprimer"):
+        expect(actions.locator("a, button").filter(has_text=name).first).to_be_visible()
+    context.close()
