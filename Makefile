@@ -18,10 +18,9 @@ $(VENV)/.installed: requirements.txt
 	$(PIP) install --quiet -r requirements.txt
 	@touch $@
 
-# `npm install` against the committed lock rather than `npm ci`: the registry reachable here does not serve rollup's
-# binaries for other platforms, so the lock cannot list them and `npm ci` would refuse it as out of sync.
+# `npm ci`: exactly the committed lock (which lists every platform's optional packages), never rewriting it.
 node_modules/.installed: package.json package-lock.json
-	npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@touch $@
 
 install: $(VENV)/.installed node_modules/.installed
