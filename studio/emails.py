@@ -10,6 +10,7 @@ as undelivered, with a resend button.
 import base64
 import logging
 from datetime import timedelta
+from email.utils import make_msgid, parseaddr
 from functools import partial
 
 from django.conf import settings
@@ -113,6 +114,20 @@ def _enqueue_delivery(email_id: int) -> None:
         logger.exception("Could not enqueue e-mail %s; the retry job will send it", email_id)
 
 
+def _is_fqdn(domain: str) -> bool:
+    return "." in domain and domain != "localhost" and not domain.replace(".", "").isdigit()
+
+
+def message_id_domain(from_email: str) -> str:
+    """The domain of the sender's address, else the site's host: never the machine's name (often `localhost`,
+    which spam filters score as a Message-ID that names no real domain)."""
+    sender_domain = parseaddr(from_email)[1].rpartition("@")[2].lower()
+    if _is_fqdn(sender_domain):
+        return sender_domain
+    site_host = settings.SITE_URL.split("://")[-1].split("/")[0].split(":")[0].lower()
+    return site_host if _is_fqdn(site_host) else sender_domain or site_host
+
+
 def _as_message(email: OutgoingEmail) -> EmailMultiAlternatives:
     message = EmailMultiAlternatives(
         subject=email.subject,
@@ -120,6 +135,7 @@ def _as_message(email: OutgoingEmail) -> EmailMultiAlternatives:
         from_email=email.from_email,
         to=email.to,
         reply_to=email.reply_to or None,
+        headers={"Message-ID": make_msgid(idstring=str(email.pk), domain=message_id_domain(email.from_email))},
     )
     if email.body_html:
         message.attach_alternative(email.body_html, "text/html")

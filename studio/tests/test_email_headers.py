@@ -1,0 +1,22 @@
+"""What mail servers and spam filters read in the headers of every outgoing e-mail."""
+
+import pytest
+
+from studio import emails
+
+
+@pytest.mark.parametrize(
+    ("from_email", "site_url", "domain"),
+    [
+        ("Studio Pole Danse <no-reply@studio-pole-danse.fr>", "https://www.example.org", "studio-pole-danse.fr"),
+        ("no-reply@mail.studio.example", "http://127.0.0.1:8000", "mail.studio.example"),
+        ("webmaster@localhost", "https://studio.example/", "studio.example"),
+    ],
+)
+def test_the_message_id_names_the_sites_domain_not_localhost(db, mailoutbox, settings, from_email, site_url, domain):
+    settings.DEFAULT_FROM_EMAIL, settings.SITE_URL = from_email, site_url
+    emails.send_templated_email(to="a@example.fr", subject="Test", template="messaging_contact_staff")
+    emails.send_templated_email(to="b@example.fr", subject="Test", template="messaging_contact_staff")
+    ids = [mail.message()["Message-ID"] for mail in mailoutbox]
+    assert all(mid.startswith("<") and mid.endswith(f"@{domain}>") for mid in ids), ids
+    assert ids[0] != ids[1]
