@@ -23,7 +23,9 @@ from ..services.attendance import (
     MSG_ATTENDANCE_SAVED,
     MSG_WALK_IN_ADDED,
     AttendanceError,
+    attendance_is_open,
     attendance_mark,
+    attendance_opens_at,
     attendance_walk_in_add,
 )
 from ..services.common import MAX_SESSION_PLACES
@@ -86,6 +88,8 @@ class AttendanceSessionOutput(serializers.Serializer):
     instructor = serializers.CharField()
     max_attendees = serializers.IntegerField()
     status = serializers.CharField()
+    attendance_opens_at = DateTimeOutputField(help_text="Quand la feuille ouvre : pointages et ajouts acceptés.")
+    attendance_open = serializers.BooleanField(help_text="Pointages et ajouts acceptés maintenant.")
 
 
 class AttendanceCountsOutput(serializers.Serializer):
@@ -117,6 +121,8 @@ def _sheet(session_id: int, message: str = "") -> dict:
             "instructor": session.instructor_name,
             "max_attendees": session.max_attendees,
             "status": session.status,
+            "attendance_opens_at": timezone.localtime(attendance_opens_at(session)),
+            "attendance_open": attendance_is_open(session, timezone.now()),
         },
         "counts": {
             "booked": sum(r["participants"] for r in rows),

@@ -6,7 +6,7 @@ Locks (locking.py): a mark takes the reservation row alone; a walk-in takes the 
 member's reservation, like every booking, so the seats and credits are never counted twice.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -79,10 +79,20 @@ class AttendanceError(ReservationError):
     }
 
 
+def attendance_opens_at(session) -> datetime:
+    """When the session's attendance sheet opens (marks and walk-ins are accepted from then on)."""
+    return session.start - ATTENDANCE_OPENS_BEFORE
+
+
+def attendance_is_open(session, now) -> bool:
+    """Whether marks and walk-ins are accepted now: the rule `_check_open` enforces, for the sheet to show."""
+    return session.status != SessionStatus.CANCELLED and now >= attendance_opens_at(session)
+
+
 def _check_open(session, now) -> None:
     if session.status == SessionStatus.CANCELLED:
         raise AttendanceError.of("attendance_cancelled")
-    if now < session.start - ATTENDANCE_OPENS_BEFORE:
+    if now < attendance_opens_at(session):
         raise AttendanceError.of("attendance_not_open")
 
 

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AttendanceButton, AttendanceSheet } from "./Attendance.jsx";
+import { AttendanceButton, AttendanceSheet, MSG_SHEET_CANCELLED } from "./Attendance.jsx";
 
 afterEach(() => {
   cleanup();
@@ -10,7 +10,7 @@ afterEach(() => {
 const json = (status, body) => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } }));
 
 const LINE = { reservation_id: 5, user_id: 9, first_name: "Emma", last_name: "Petit", email: "emma@example.fr", participants: 1, payment: "Carte bancaire", attendance: null, walk_in: false, no_shows: 2 };
-const SHEET = { session: { id: 3 }, counts: { booked: 1, present: 0, absent: 0, unmarked: 1 }, results: [LINE] };
+const SHEET = { session: { id: 3, attendance_open: true, attendance_opens_at: "2026-11-28T16:30:00+01:00" }, counts: { booked: 1, present: 0, absent: 0, unmarked: 1 }, results: [LINE] };
 
 describe("dashboard attendance sheet (issue 20)", () => {
   it("marks a member present and shows the counts and no-shows", async () => {
@@ -44,6 +44,25 @@ describe("dashboard attendance sheet (issue 20)", () => {
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Aucun compte n'existe avec cet e-mail : créez d'abord le compte de la personne."));
     expect(fetchMock.mock.calls[1][0]).toBe("/api/course-sessions/3/walk-ins");
     expect(JSON.parse(fetchMock.mock.calls[1][1].body)).toEqual({ email: "zoe@example.fr", participants: 1, paid_with: "desk" });
+  });
+
+  it("says when the sheet opens and offers no mark or walk-in before then (the server's rule, from its answer)", async () => {
+    const closed = { ...SHEET, session: { id: 3, status: "scheduled", attendance_open: false, attendance_opens_at: "2026-11-28T16:30:00+01:00" } };
+    const fetchMock = vi.fn(() => json(200, closed));
+    vi.stubGlobal("fetch", fetchMock);
+    render(<AttendanceSheet sessionId={3} />);
+    await waitFor(() => expect(screen.getByText("Emma Petit")).toBeTruthy());
+    expect(screen.getByRole("status").textContent).toBe("La feuille de présence ouvre le samedi 28 novembre 2026 à 16:30.");
+    expect(screen.queryByRole("button", { name: "Présent" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Absent" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Ajouter et pointer présent" })).toBeNull();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it("says a cancelled class has no sheet instead of an opening time", async () => {
+    vi.stubGlobal("fetch", vi.fn(() => json(200, { ...SHEET, session: { id: 3, status: "cancelled", attendance_open: false, attendance_opens_at: "2026-11-28T16:30:00+01:00" } })));
+    render(<AttendanceSheet sessionId={3} />);
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe(MSG_SHEET_CANCELLED));
   });
 
   it("has no attendance for a cancelled class", () => {
