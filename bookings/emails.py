@@ -56,8 +56,9 @@ SUBJECT_WAITLIST = {
 }
 
 
-def send_waitlist_email(*, kind: str, entry_id: int) -> None:
-    """A waiting-list e-mail: an offer with the link to pay, a booking made with the pass, or a skipped turn."""
+def send_waitlist_email(*, kind: str, entry_id: int, reason: str = "") -> None:
+    """A waiting-list e-mail: an offer with the link to pay, a booking made with the pass, or a skipped turn (with
+    `reason`, the French refusal of the pass or of its plan's rules)."""
     from .models import WaitlistEntry
 
     entry = WaitlistEntry.objects.select_related(
@@ -76,6 +77,7 @@ def send_waitlist_email(*, kind: str, entry_id: int) -> None:
             "start": start,
             "end": timezone.localtime(session.end),
             "deadline": deadline,
+            "reason": reason,
             "pay_url": f"{settings.SITE_URL}/courses/calendar?date={start:%Y-%m-%d}&session={session.pk}",
         },
         topic="waitlist",

@@ -27,8 +27,7 @@ from ..models import (
 from .availability import session_seats_taken
 from .common import ReservationError
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session
-from .pass_rules import pass_check_rules
-from .passes import pass_check_usable
+from .passes import PASS_REFUSALS, pass_check_booking
 
 # Attendance opens this long before the class starts (the door opens early) and stays open afterwards.
 ATTENDANCE_OPENS_BEFORE = timedelta(hours=2)
@@ -134,11 +133,10 @@ def _pass_for_walk_in(*, member, session, pass_id, participants, now):
         if pass_obj is None:
             raise AttendanceError.of("walk_in_pass_not_found", field="pass_id")
         try:
-            pass_check_rules(pass_obj=pass_obj, session=session, today=today)
-            return pass_obj, pass_check_usable(
+            return pass_obj, pass_check_booking(
                 pass_obj=pass_obj, session=session, participants=participants, today=today
             )
-        except ReservationError as exc:
+        except PASS_REFUSALS as exc:
             refusal = exc
     raise refusal
 

@@ -26,7 +26,7 @@ from .locking import (
     _payment_open_on,
     lock_pass,
 )
-from .pass_rules import pass_check_rules
+from .pass_rules import PassRuleError, pass_check_rules
 from .reservations import _reservation_details, _reservation_save, _send_reservation_confirmation
 
 # --- Passes: class cards and subscriptions (issue 10) ---
@@ -107,6 +107,18 @@ def pass_check_usable(*, pass_obj: Pass, session: CourseSession, participants: i
     return participants
 
 
+PASS_REFUSALS = (PassError, PassRuleError)
+
+
+def pass_check_booking(*, pass_obj: Pass, session: CourseSession, participants: int, today: date_type) -> int:
+    """What every path that books with a pass checks (a direct booking, a waiting-list join with automatic booking,
+    the automatic booking when a seat frees, a walk-in), under the pass's row lock taken by the caller: the plan's
+    rules (unpaid for 7 days, frozen, weekly cap: PassRuleError), then the pass's dates and credits (PassError).
+    Returns the credits the booking costs."""
+    pass_check_rules(pass_obj=pass_obj, session=session, today=today)
+    return pass_check_usable(pass_obj=pass_obj, session=session, participants=participants, today=today)
+
+
 @transaction.atomic
 def reservation_book_with_pass(
     *,
@@ -137,9 +149,7 @@ def reservation_book_with_pass(
     pass_obj = lock_pass(_as_id(pass_id) or 0, member=user)
     if pass_obj is None:
         raise PassError.of("pass_not_found", field="pass_id")
-    # Issue 19: unpaid subscription, weekly cap; checked under the pass's row lock like the credits.
-    pass_check_rules(pass_obj=pass_obj, session=session, today=timezone.localdate(now))
-    credits = pass_check_usable(
+    credits = pass_check_booking(
         pass_obj=pass_obj, session=session, participants=participants, today=timezone.localdate(now)
     )
     existing = _member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)

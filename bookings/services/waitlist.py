@@ -8,9 +8,10 @@ An offer, in one transaction under the session lock (`waitlist_offer_freed_seats
   - from 1 hour before the class, nothing is offered (WAITLIST_OFFER_STOP_HOURS);
   - the WAITING entries are read in order (joined first, offered first); the first whose participants fit the free
     seats gets them: booked at once with its pass when the member chose automatic booking and the pass pays now
-    (credits spent under the pass lock, e-mailed confirmation), skipped (SKIPPED, never charged) when the pass no
-    longer pays; otherwise a hold on the seats until `offer_expires_at` (2 hours, never later than 1 hour before the
-    class) and an e-mail with the link to pay. Nobody is ever charged without clicking to pay.
+    (credits spent under the pass lock, e-mailed confirmation), skipped (SKIPPED, never charged, e-mailed why) when
+    the pass no longer pays or its plan's rules now refuse the class (`pass_check_booking`, as for a direct booking);
+    otherwise a hold on the seats until `offer_expires_at` (2 hours, never later than 1 hour before the class) and an
+    e-mail with the link to pay. Nobody is ever charged without clicking to pay.
 
 Lock order inside an offer: session → (the auto-booking member's pass) → new reservation rows only, which nobody else
 can hold: the order of locking.py. Seats freed elsewhere (a member's cancellation, a staff raise of the places, a
@@ -39,7 +40,7 @@ from ..models import (
 from .availability import reservations_release_expired, session_seats_left
 from .common import OPEN_PAYMENT_STATUSES, ReservationError, _as_id
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session
-from .passes import PassError, pass_check_usable
+from .passes import PASS_REFUSALS, PassError, pass_check_booking
 
 logger = logging.getLogger(__name__)
 
@@ -143,11 +144,11 @@ def waitlist_join(
         pass_obj = lock_pass(_as_id(pass_id) or 0, member=user)
         if pass_obj is None:
             raise PassError.of("pass_not_found", field="pass_id")
-        try:
-            pass_check_usable(
+        try:  # the rules a direct booking with this pass checks, so the line is no way around them
+            pass_check_booking(
                 pass_obj=pass_obj, session=session, participants=participants, today=timezone.localdate(now)
             )
-        except PassError as exc:  # valid request, but this pass cannot pay this class: a conflict with its state
+        except PASS_REFUSALS as exc:  # valid request, but this pass cannot pay this class: a conflict with its state
             raise WaitlistError(exc.message, code=exc.code, status=CONFLICT) from exc
     return WaitlistEntry.objects.create(
         session=session, user=user, auto_book=bool(auto_book), pass_ref=pass_obj, participants=participants
@@ -245,17 +246,19 @@ def _reservation_fields(entry: WaitlistEntry, session) -> dict:
 
 
 def _auto_book(*, entry: WaitlistEntry, session, now) -> bool:
-    """Book with the entry's pass when it pays now (under its lock); otherwise skip the entry, charging nothing."""
+    """Book with the entry's pass when it pays now and its plan's rules allow it today (under its lock), as a direct
+    booking would; otherwise skip the entry, charging nothing, and tell the member why."""
     pass_obj = lock_pass(entry.pass_ref_id, member=entry.user) if entry.pass_ref_id else None
     try:
         if pass_obj is None:
             raise PassError.of("pass_not_found")
-        credits = pass_check_usable(
+        credits = pass_check_booking(
             pass_obj=pass_obj, session=session, participants=entry.participants, today=timezone.localdate(now)
         )
-    except PassError:
+    except PASS_REFUSALS as refusal:
         _end(entry, WaitlistStatus.SKIPPED, now)
-        transaction.on_commit(lambda: _send_later("waitlist_skipped", entry.pk))
+        reason = refusal.message
+        transaction.on_commit(lambda: _send_later("waitlist_skipped", entry.pk, reason=reason))
         return False
     reservation = Reservation.objects.create(
         **_reservation_fields(entry, session),
@@ -292,11 +295,11 @@ def _offer_hold(*, entry: WaitlistEntry, session, now) -> None:
     transaction.on_commit(lambda: _send_later("waitlist_offered", entry.pk))
 
 
-def _send_later(kind: str, entry_id: int) -> None:
+def _send_later(kind: str, entry_id: int, reason: str = "") -> None:
     from ..emails import send_waitlist_email
 
     try:
-        send_waitlist_email(kind=kind, entry_id=entry_id)
+        send_waitlist_email(kind=kind, entry_id=entry_id, reason=reason)
     except Exception:  # the offer stands even if the mail cannot be recorded
         logger.exception("Waiting-list e-mail %s failed for entry %s", kind, entry_id)
 
