@@ -16,6 +16,7 @@ from .api import MSG_BODY_TOO_LARGE, MSG_INVALID, error_response
 logger = logging.getLogger(__name__)
 
 MSG_FORBIDDEN_CHARACTER = "Les données envoyées contiennent un caractère interdit."
+MSG_METHOD_NOT_ALLOWED = "Cette adresse ne s'ouvre pas ainsi : passez par les liens et les formulaires du site."
 FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
@@ -95,3 +96,23 @@ class RequestSizeLimitMiddleware:
             logger.warning("Database refused a value, answered 400: %s", exception)
             return refused_response(request, MSG_INVALID, 400, "Données refusées")
         return None
+
+
+class RefusedMethodPageMiddleware:
+    """Django's method guards (`require_POST`, `require_http_methods`) answer 405 with an empty body. On a page
+    that is a blank screen, and a document without doctype or title: it becomes the site's French page, with the
+    guard's Allow header. The API keeps its own JSON answer. Innermost, so the page gets the usual headers (CSP)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code != 405 or request.path.startswith("/api/"):
+            return response
+        if response.streaming or response.content:
+            return response
+        page = refused_response(request, MSG_METHOD_NOT_ALLOWED, 405, "Méthode non autorisée")
+        if response.has_header("Allow"):
+            page["Allow"] = response["Allow"]
+        return page

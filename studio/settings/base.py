@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "studio.middleware_lean.MessageMiddleware",  # Django's, the storage made when first used (issue 18)
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "studio.csp.ContentSecurityPolicyMiddleware",  # Django's, the policy without a nonce built once (issue 18)
+    "studio.request_limits.RefusedMethodPageMiddleware",  # a page's empty 405 becomes a French page
 ]
 
 ROOT_URLCONF = "project.urls"
