@@ -54,6 +54,9 @@ MSG_WAITLIST_ALREADY_BOOKED = "Vous avez déjà une réservation pour cette sess
 MSG_WAITLIST_ALREADY_IN = "Vous êtes déjà sur la liste d'attente de cette session (position {position})."
 MSG_WAITLIST_NOT_IN = "Vous n'êtes pas sur la liste d'attente de cette session."
 MSG_WAITLIST_CLOSED = "La liste d'attente est fermée : le cours commence dans moins d'une heure."
+MSG_WAITLIST_SESSION_CANCELLED = "Ce cours est annulé par le studio : il n'a plus de liste d'attente."
+MSG_WAITLIST_SESSION_STARTED = "Ce cours a déjà commencé : la liste d'attente est fermée."
+MSG_WAITLIST_SESSION_ENDED = "Ce cours est terminé : la liste d'attente est fermée."
 MSG_WAITLIST_AUTO_BOOK_NEEDS_PASS = "Choisissez la carte ou l'abonnement qui paiera la réservation automatique."
 MSG_WAITLIST_PARTICIPANTS_OVER_PLACES = (
     "Ce cours compte {places} places : la liste d'attente ne peut pas en demander plus."
@@ -72,6 +75,9 @@ class WaitlistError(ReservationError):
         "waitlist_already_in": MSG_WAITLIST_ALREADY_IN,
         "waitlist_not_in": MSG_WAITLIST_NOT_IN,
         "waitlist_closed": MSG_WAITLIST_CLOSED,
+        "waitlist_session_cancelled": MSG_WAITLIST_SESSION_CANCELLED,
+        "waitlist_session_started": MSG_WAITLIST_SESSION_STARTED,
+        "waitlist_session_ended": MSG_WAITLIST_SESSION_ENDED,
         "waitlist_auto_book_needs_pass": MSG_WAITLIST_AUTO_BOOK_NEEDS_PASS,
         "waitlist_participants_over_places": MSG_WAITLIST_PARTICIPANTS_OVER_PLACES,
     }
@@ -84,6 +90,9 @@ class WaitlistError(ReservationError):
         "waitlist_already_in": CONFLICT,
         "waitlist_not_in": NOT_FOUND,
         "waitlist_closed": CONFLICT,
+        "waitlist_session_cancelled": CONFLICT,
+        "waitlist_session_started": CONFLICT,
+        "waitlist_session_ended": CONFLICT,
         "waitlist_participants_over_places": CONFLICT,
     }
 
@@ -96,6 +105,18 @@ def offers_close_at(session) -> datetime:
 def _session_cancelled(session) -> bool:
     """The studio cancelled the class (issue 20's `status`): no line, no offer."""
     return getattr(session, "status", "") == "cancelled"
+
+
+def _refuse_if_line_closed(session, now) -> None:
+    """No line for a cancelled, started or ended class, nor within the last hour before it: each said as it is."""
+    if _session_cancelled(session):
+        raise WaitlistError.of("waitlist_session_cancelled")
+    if session.end <= now:
+        raise WaitlistError.of("waitlist_session_ended")
+    if session.start <= now:
+        raise WaitlistError.of("waitlist_session_started")
+    if now >= offers_close_at(session):
+        raise WaitlistError.of("waitlist_closed")
 
 
 def waitlist_position(entry: WaitlistEntry) -> int | None:
@@ -122,10 +143,7 @@ def waitlist_join(
     session = lock_session(_as_id(session_id) or 0)
     if session is None:
         raise WaitlistError.of("session_not_found")
-    if session.start <= now:
-        raise WaitlistError.of("session_past")
-    if _session_cancelled(session) or now >= offers_close_at(session):
-        raise WaitlistError.of("waitlist_closed")
+    _refuse_if_line_closed(session, now)
     reservations_release_expired(session_id=session.pk, now=now)
     if lock_member_live_reservation(session=session, user=user) is not None:
         raise WaitlistError.of("waitlist_already_booked")
