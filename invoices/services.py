@@ -153,13 +153,22 @@ def _order_invoice_queryset(order_id):
 _ORDER_INVOICE_ROW = PreparedQuery(_order_invoice_queryset, order_id="int")  # compiled once (studio.prepared)
 
 
+# A payment completed, then refunded or voided, keeps its completion time: it was a sale (its credit note follows).
+# A capture refused because the studio had just cancelled the class is one too (payments' capture.py).
+PAID_THEN_CLOSED = (PaymentStatus.REFUND_PENDING, PaymentStatus.REFUNDED, PaymentStatus.VOIDED)
+
+
+def _paid_then_closed(row: dict) -> bool:
+    return row["status"] in PAID_THEN_CLOSED and row["completed_at"] is not None
+
+
 def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
     """The invoice of a completed payment order, issued once (the caller holds the order's row lock; the unique
     constraint on the order backs it: an order invoiced already gets its invoice back, the savepoint giving the
-    number back). None when the order is not completed."""
+    number back). None when the order was never completed (money refunded because it bought nothing)."""
     rows = _ORDER_INVOICE_ROW.dicts(order_id=order_id)
     row = rows[0] if rows else None
-    if row is None or row["status"] != PaymentStatus.COMPLETED:
+    if row is None or not (row["status"] == PaymentStatus.COMPLETED or _paid_then_closed(row)):
         return None
     title = row["title"]
     if row["session_start"] is not None:
@@ -315,7 +324,8 @@ def invoices_issue_missing() -> dict:
     of invoiced orders refunded or voided (payments older than invoicing, seeded demo data, a failure at the time).
     Each under its payment's row lock, so it races neither a capture nor another run. Idempotent."""
     done = {"invoices": 0, "credit_notes": 0}
-    orders = PaymentOrder.objects.filter(status=PaymentStatus.COMPLETED).exclude(invoices__kind=InvoiceKind.INVOICE)
+    paid = Q(status=PaymentStatus.COMPLETED) | Q(status__in=PAID_THEN_CLOSED, completed_at__isnull=False)
+    orders = PaymentOrder.objects.filter(paid).exclude(invoices__kind=InvoiceKind.INVOICE)
     for order_id in list(orders.order_by("completed_at", "pk").values_list("pk", flat=True)):
         with transaction.atomic():
             PaymentOrder.objects.select_for_update().get(pk=order_id)

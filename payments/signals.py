@@ -6,7 +6,8 @@ from django.dispatch import Signal
 
 # An order's money is kept: it became COMPLETED (capture, webhook, reconciliation, or staff recording a payment).
 # Sent with `order_id` (the PaymentOrder's primary key). Sent again by a redelivery only if the order was not
-# completed already; a receiver must still be idempotent.
+# completed already; a receiver must still be idempotent. Also sent for a capture refused because the studio had
+# just cancelled the class: that order is REFUND_PENDING with its `completed_at` set (paid, then refunded at once).
 payment_completed = Signal()
 
 # A completed order's money went back, or staff voided a completed payment (DECISIONS.md 33): sent with `order_id`

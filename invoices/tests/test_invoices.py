@@ -335,3 +335,74 @@ def test_a_class_the_studio_cancels_refunds_the_card_payment_with_a_credit_note(
     assert note.credited_invoice == invoice and note.total_amount == Decimal("50.00")
     assert note.reason.startswith(f"Le cours « {order.reservation.session.course.title} » du ")
     assert note.reason.endswith("a été annulé par le studio.")
+
+
+def test_a_capture_refused_because_the_class_was_just_cancelled_is_invoiced_and_credited_once(
+    api_client, member, make_reservation, mailoutbox
+):
+    """The member approved the payment, the studio cancelled the class, then the capture arrived: the money was
+    taken and goes back, so the books show it as any refund of a paid class does (DECISIONS.md 40)."""
+    from bookings.services.class_cancellation import course_session_cancel
+    from invoices.services import invoices_issue_missing
+    from payments.services.class_refunds import MSG_CLASS_CANCELLED_REFUND
+    from payments.services.common import MSG_REFUNDED
+    from payments.tests.test_attacks_money import approve, capture, open_order
+
+    reservation = make_reservation(member, participants=2)
+    order_id = open_order(api_client, member, reservation).json()["id"]
+    approve(api_client, order_id)
+    course_session_cancel(session_id=reservation.session_id, reason="Professeure malade")
+
+    answer = capture(api_client, order_id)
+    assert answer.status_code == 409 and answer.json()["refunded"] is True
+    session = reservation.session
+    why = MSG_CLASS_CANCELLED_REFUND.format(
+        title=session.course.title, date=f"{timezone.localtime(session.start):%d/%m/%Y}"
+    )
+    assert answer.json()["error"] == MSG_REFUNDED.format(reason=why, amount="50,00")
+    order = PaymentOrder.objects.get(order_id=order_id)
+    assert order.status == PaymentStatus.REFUNDED and order.refund_id
+
+    invoice = Invoice.objects.get(kind=InvoiceKind.INVOICE)
+    assert invoice.payment_order == order and invoice.total_amount == Decimal("50.00") and invoice.member == member
+    assert invoice.number == f"{YEAR}-000001"
+    note = Invoice.objects.get(kind=InvoiceKind.CREDIT_NOTE)
+    assert note.credited_invoice == invoice and note.total_amount == Decimal("50.00") and note.reason == why
+    assert "séance du" in invoice.description
+    assert f"Avoir sur la facture n° {invoice.number}" in pdf_text(invoice_document(invoice=note))
+
+    # A retried capture (the browser's, or the provider's webhook) says the same and issues nothing more.
+    again = capture(api_client, order_id)
+    assert again.status_code == 409 and again.json()["error"] == answer.json()["error"]
+    assert payment_services.payment_order_fulfil(order_id=order_id).refunded
+    assert invoices_issue_missing() == {"invoices": 0, "credit_notes": 0}
+    assert Invoice.objects.count() == 2
+    assert not receipts(mailoutbox)  # no receipt: the class was never booked; the refund notice says it all
+
+
+def test_the_periodic_job_invoices_and_credits_a_refused_capture_of_a_cancelled_class_issued_nothing_for(
+    api_client, member, make_reservation, monkeypatch
+):
+    """If issuing failed at the time (the savepoint gave the number back), the books are completed later, once."""
+    from bookings.services.class_cancellation import course_session_cancel
+    from invoices import services as invoice_services
+    from payments.tests.test_attacks_money import approve, capture, open_order
+
+    reservation = make_reservation(member)
+    order_id = open_order(api_client, member, reservation).json()["id"]
+    approve(api_client, order_id)
+    course_session_cancel(session_id=reservation.session_id, reason="Salle inondée")
+
+    def down(**kwargs):
+        raise RuntimeError("database busy")
+
+    monkeypatch.setattr(invoice_services, "invoice_issue_for_order", down)
+    assert capture(api_client, order_id).status_code == 409
+    monkeypatch.undo()
+    assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.REFUNDED
+    assert not Invoice.objects.exists()
+    assert invoice_services.invoices_issue_missing() == {"invoices": 1, "credit_notes": 1}
+    assert invoice_services.invoices_issue_missing() == {"invoices": 0, "credit_notes": 0}
+    note = Invoice.objects.get(kind=InvoiceKind.CREDIT_NOTE)
+    assert note.credited_invoice == Invoice.objects.get(kind=InvoiceKind.INVOICE)
+    assert note.reason.endswith("a été annulé par le studio.")

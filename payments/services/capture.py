@@ -32,6 +32,7 @@ from ..providers import (
     get_provider,
 )
 from ..signals import payment_completed
+from .class_refunds import class_cancelled_refund_reason
 from .common import (
     MSG_AMOUNT_CAPTURED_MISMATCH,
     MSG_DECLINED,
@@ -131,9 +132,23 @@ def payment_order_fulfil(
                 refusal = exc.message
         if refusal:
             logger.warning("Order %s captured but refused (%s): refunding", order_id, refusal)
+            # The studio cancelled the class between the approval and the capture: the member paid for a class
+            # and is refunded because it will not take place, as when it is cancelled after the payment. So the
+            # payment is completed (its time recorded, the invoice issued in this transaction by invoices'
+            # receiver), then refunded (the credit note comes with the refund). Money that bought nothing (seats
+            # lost, a booking the member had cancelled) is refunded without either.
+            class_cancelled = ""
+            if order.reservation_id and order.status != PaymentStatus.VOIDED:
+                class_cancelled = class_cancelled_refund_reason(reservation_id=order.reservation_id)
             order.status = PaymentStatus.REFUND_PENDING
-            order.provider_note = refusal
-            order.save(update_fields=["status", "capture_id", "provider_note", "updated_at"])
+            order.provider_note = class_cancelled or refusal
+            fields = ["status", "capture_id", "provider_note", "updated_at"]
+            if class_cancelled:
+                order.completed_at = timezone.now()
+                fields.append("completed_at")
+            order.save(update_fields=fields)
+            if class_cancelled:
+                payment_completed.send(sender=PaymentOrder, order_id=order.pk)
         else:
             now = timezone.now()
             order.status = PaymentStatus.COMPLETED
@@ -190,8 +205,8 @@ def payment_order_capture(*, order_id: str, user) -> CaptureOutcome:
         return CaptureOutcome(order=order, completed=True, message=order.provider_note)
     if order.status == PaymentStatus.REFUND_PENDING:
         return _refund_outcome(payment_order_refund(order_id=order.order_id))
-    if order.status == PaymentStatus.REFUNDED and order.completed_at is None and order.capture_id:
-        return _refund_outcome(order)  # refunded because it bought nothing: say so again
+    if order.status == PaymentStatus.REFUNDED and order.capture_id:
+        return _refund_outcome(order)  # captured, then refunded: say so again
     if order.status in (PaymentStatus.VOIDED, PaymentStatus.REFUNDED):
         raise PaymentError.of("order_closed")
     provider = get_provider()

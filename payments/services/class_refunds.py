@@ -12,10 +12,10 @@ sweep (no reservation ids) finds any order a lost task never marked: every payme
 import logging
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
-from bookings.models import ReservationStatus
+from bookings.models import Reservation, ReservationStatus
 from courses.models import SessionStatus
 
 from ..models import PaymentOrder, PaymentStatus
@@ -24,6 +24,22 @@ from .refunds import payment_order_refund
 logger = logging.getLogger(__name__)
 
 MSG_CLASS_CANCELLED_REFUND = "Le cours « {title} » du {date} a été annulé par le studio."
+
+
+def _class_cancelled_reason(*, title: str, start) -> str:
+    return MSG_CLASS_CANCELLED_REFUND.format(title=title, date=f"{timezone.localtime(start):%d/%m/%Y}")
+
+
+def class_cancelled_refund_reason(*, reservation_id: int) -> str:
+    """Why money captured for this reservation goes back when the studio cancelled its class ('' when it did not,
+    or when the member had cancelled the booking before: then the money bought nothing, as issue 16 says)."""
+    row = (
+        Reservation.objects.filter(pk=reservation_id, session__status=SessionStatus.CANCELLED)
+        .filter(~Q(status=ReservationStatus.CANCELLED) | Q(cancelled_at=F("session__cancelled_at")))
+        .values_list("session__course__title", "session__start")
+        .first()
+    )
+    return _class_cancelled_reason(title=row[0], start=row[1]) if row else ""
 
 
 def cancelled_class_orders(*, session_id: int | None = None, reservation_ids=None):
@@ -52,9 +68,7 @@ def _mark_refund_pending(order_id: str) -> bool:
             return False
         session = order.reservation.session
         order.status = PaymentStatus.REFUND_PENDING
-        order.provider_note = MSG_CLASS_CANCELLED_REFUND.format(
-            title=session.course.title, date=f"{timezone.localtime(session.start):%d/%m/%Y}"
-        )
+        order.provider_note = _class_cancelled_reason(title=session.course.title, start=session.start)
         order.save(update_fields=["status", "provider_note", "updated_at"])
         return True
 
