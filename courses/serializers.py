@@ -264,6 +264,10 @@ class TariffInputSerializer(serializers.Serializer):
     pass_unlimited = StrictBooleanField(required=False, default=False)
 
 
+# Typed: client generators build an enum's model from its type (openapi-python-client refuses a bare [false]).
+NOT_UNLIMITED = {"type": "boolean", "enum": [False]}
+
+
 class TariffInputSchema(OpenApiSerializerExtension):
     """The schema states the pass rules of a new tariff: credits or an unlimited pass need a validity of a month
     or more, and an unlimited pass counts no credits. An update is checked against the stored values, which a
@@ -277,12 +281,12 @@ class TariffInputSchema(OpenApiSerializerExtension):
             {
                 "anyOf": [
                     {"required": ["pass_validity_months"], "properties": {"pass_validity_months": {"minimum": 1}}},
-                    {"properties": {"pass_credits": {"maximum": 0}, "pass_unlimited": {"enum": [False]}}},
+                    {"properties": {"pass_credits": {"maximum": 0}, "pass_unlimited": NOT_UNLIMITED}},
                 ]
             },
             {
                 "anyOf": [
-                    {"properties": {"pass_unlimited": {"enum": [False]}}},
+                    {"properties": {"pass_unlimited": NOT_UNLIMITED}},
                     {"properties": {"pass_credits": {"maximum": 0}}},
                 ]
             },

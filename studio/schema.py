@@ -69,3 +69,39 @@ def blank_is_text_hook(result, generator, request, public):
     whose pattern says more (the profile's phone and postal code) keep their `oneOf`."""
     _blank_is_text(result)
     return result
+
+
+ENUM_VALUE_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"))
+
+
+def _enum_type(values) -> str | None:
+    kinds = set()
+    for value in values:
+        kinds.add(next((name for kind, name in ENUM_VALUE_TYPES if isinstance(value, kind)), None))
+    if kinds == {"integer", "number"}:
+        return "number"
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _type_enums(node) -> None:
+    if isinstance(node, dict):
+        if "enum" in node and "type" not in node and "$ref" not in node:
+            values = [value for value in node["enum"] if value is not None]
+            # OpenAPI 3.0 has no null type: null alone is a nullable schema whose only value is null.
+            kind = _enum_type(values) if values else "string"
+            if kind:
+                node["type"] = kind
+                if None in node["enum"]:
+                    node["nullable"] = True
+        for value in node.values():
+            _type_enums(value)
+    elif isinstance(node, list):
+        for value in node:
+            _type_enums(value)
+
+
+def typed_enums_hook(result, generator, request, public):
+    """Every enum states its type: client generators build the enum's model from it. drf-spectacular's own
+    `BlankEnum` (`['']`) and `NullEnum` (`[null]`) come without one, as would an enum written by hand."""
+    _type_enums(result)
+    return result

@@ -209,6 +209,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "studio.schema.blank_is_text_hook",  # a free text that may be blank is anyOf, in bodies and queries
+        "studio.schema.typed_enums_hook",  # after the enum components exist: each states its type
     ],
     # Enums that several components share under a field name other enums use too ("status").
     "ENUM_NAME_OVERRIDES": {
