@@ -41,6 +41,9 @@ MSG_WALK_IN_CANCELLED = (
     "Ce cours est annulé : personne ne peut y être ajouté, ni avec une carte ou un abonnement, ni payé à l'accueil."
 )
 MSG_WALK_IN_MEMBER_NOT_FOUND = "Aucun compte n'existe avec cet e-mail : créez d'abord le compte de la personne."
+MSG_WALK_IN_ACCOUNT_CLOSED = (
+    "Ce compte est fermé (supprimé ou désactivé) : cette personne ne peut pas être ajoutée au cours."
+)
 MSG_WALK_IN_ALREADY_BOOKED = "Cette personne a déjà une réservation pour ce cours : pointez-la dans la liste."
 MSG_WALK_IN_NO_SEATS = "Il ne reste que {seats} place(s) pour ce cours."
 MSG_WALK_IN_PASS_REQUIRED = (
@@ -59,6 +62,7 @@ class AttendanceError(ReservationError):
         "session_not_found": "Cette session n'existe pas.",
         "walk_in_cancelled": MSG_WALK_IN_CANCELLED,
         "walk_in_member_not_found": MSG_WALK_IN_MEMBER_NOT_FOUND,
+        "walk_in_account_closed": MSG_WALK_IN_ACCOUNT_CLOSED,
         "walk_in_already_booked": MSG_WALK_IN_ALREADY_BOOKED,
         "walk_in_no_seats": MSG_WALK_IN_NO_SEATS,
         "walk_in_pass_required": MSG_WALK_IN_PASS_REQUIRED,
@@ -71,6 +75,7 @@ class AttendanceError(ReservationError):
         "session_not_found": NOT_FOUND,
         "walk_in_cancelled": CONFLICT,
         "walk_in_member_not_found": NOT_FOUND,
+        "walk_in_account_closed": CONFLICT,  # a deleted (anonymised) or deactivated account books nothing
         "walk_in_already_booked": CONFLICT,
         "walk_in_no_seats": CONFLICT,
         "walk_in_pass_required": CONFLICT,  # well formed; the person's passes refuse it
@@ -158,6 +163,8 @@ def attendance_walk_in_add(
     member = User.objects.filter(email__iexact=email.strip()).first()
     if member is None:
         raise AttendanceError.of("walk_in_member_not_found", field="email")
+    if not member.is_active:
+        raise AttendanceError.of("walk_in_account_closed", field="email")
     pass_obj, credits = None, 0
     if paid_with == "pass":
         pass_obj, credits = _pass_for_walk_in(

@@ -32,6 +32,9 @@ MSG_DATE_INVALID = "La date doit être au format AAAA-MM-JJ."
 MSG_END_BEFORE_START = "La date de fin doit être après la date de début ({date})."
 MSG_NOTHING_TO_CHANGE = "Indiquez des crédits à ajouter ou à retirer, ou une nouvelle date de fin."
 MSG_MEMBER_NOT_FOUND = "Aucun membre n'a cet email."
+MSG_GRANT_ACCOUNT_CLOSED = (
+    "Ce compte est fermé (supprimé ou désactivé) : il ne peut pas recevoir de carte ni d'abonnement."
+)
 MSG_TARIFF_NOT_FOUND = "Ce tarif est introuvable."
 MSG_TARIFF_GRANTS_NOTHING = "Ce tarif n'accorde ni carte de cours ni abonnement."
 MSG_KIND_INVALID = "Choisissez une carte de cours ou un abonnement."
@@ -57,6 +60,7 @@ class PassAdminError(PassError):
         "end_before_start": MSG_END_BEFORE_START,
         "nothing_to_change": MSG_NOTHING_TO_CHANGE,
         "member_not_found": MSG_MEMBER_NOT_FOUND,
+        "member_account_closed": MSG_GRANT_ACCOUNT_CLOSED,
         "tariff_not_found": MSG_TARIFF_NOT_FOUND,
         "tariff_grants_nothing": MSG_TARIFF_GRANTS_NOTHING,
         "kind_invalid": MSG_KIND_INVALID,
@@ -65,6 +69,7 @@ class PassAdminError(PassError):
     statuses = {
         **PassError.statuses,
         "member_not_found": NOT_FOUND,
+        "member_account_closed": CONFLICT,
         "tariff_not_found": NOT_FOUND,
         "tariff_grants_nothing": CONFLICT,
         "credits_below_zero": CONFLICT,
@@ -103,6 +108,8 @@ def pass_grant(
     member = User.objects.filter(email__iexact=member_email).first() if member_email else None
     if member is None:
         raise PassAdminError.of("member_not_found", field="member_email")
+    if not member.is_active:  # deleted (anonymised) or deactivated: nothing more is given to it
+        raise PassAdminError.of("member_account_closed", field="member_email")
     tariff = None
     if tariff_id is not None:
         tariff = Tariff.objects.filter(pk=tariff_id).first()
