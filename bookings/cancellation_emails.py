@@ -1,49 +1,23 @@
-"""The e-mail of a class the studio cancelled (issue 20): the reason, what happens to the payment, and an iCalendar
-CANCEL (RFC 5546) of the very event the confirmation's .ics added (same UID, a higher SEQUENCE), so that calendar
-apps remove it. Built with the `icalendar` library."""
+"""The e-mails of a cancelled booking: the member's own cancellation, a class the studio cancelled (the reason, what
+happens to the payment) and the members waiting for a place in it. A cancelled booking's e-mail carries an iCalendar
+CANCEL (RFC 5546) of the very event the confirmation's .ics added (same UID, a higher SEQUENCE), so that calendar apps
+remove it; both are built by bookings/ics.py."""
 
-from datetime import UTC
-
-from django.conf import settings
 from django.utils import timezone
-from icalendar import Calendar, Event
 
 from studio.emails import send_templated_email
 
+from .ics import CANCEL, ics_attachment, reservation_cancel_ics
 from .models import PassKind, Reservation
 
 SUBJECT_CLASS_CANCELLED = "Cours annulé : {title} du {date}"
+SUBJECT_RESERVATION_CANCELLED = "Réservation annulée : {title} du {date}"
 PAYMENT_CREDITS_BACK = "Les {credits} crédit(s) utilisé(s) sont rendus sur votre {title}."
 PAYMENT_SUBSCRIPTION = "Votre abonnement reste valable pour un autre cours."
 PAYMENT_REFUNDED = "Votre paiement de {amount} € vous est remboursé intégralement sur votre moyen de paiement."
 PAYMENT_NOTHING = "Aucun paiement n'avait été enregistré pour cette réservation."
 # A walk-in paid at the desk (DECISIONS.md 38): no card was charged, the studio gives the money back at the desk.
 PAYMENT_AT_DESK = "Vous aviez réglé {amount} € à l'accueil : le studio vous les rembourse à l'accueil."
-
-
-def _host() -> str:
-    return settings.SITE_URL.split("://")[-1].split("/")[0]
-
-
-def reservation_cancel_ics(reservation: Reservation) -> bytes:
-    """METHOD:CANCEL of the event `reservation_ics` published (UID `reservation-<id>@<host>`)."""
-    session = reservation.session
-    calendar = Calendar()
-    calendar.add("prodid", f"-//{settings.STUDIO['name']}//Réservations//FR")
-    calendar.add("version", "2.0")
-    calendar.add("calscale", "GREGORIAN")
-    calendar.add("method", "CANCEL")
-    event = Event()
-    event.add("uid", f"reservation-{reservation.pk}@{_host()}")
-    event.add("dtstamp", timezone.now().astimezone(UTC))
-    event.add("dtstart", session.start.astimezone(UTC))
-    event.add("dtend", session.end.astimezone(UTC))
-    event.add("sequence", 1)
-    event.add("status", "CANCELLED")
-    event.add("summary", f"Annulé : {session.course.title}")
-    event.add("description", session.cancellation_reason)
-    calendar.add_component(event)
-    return calendar.to_ical()
 
 
 def _payment_line(reservation: Reservation) -> str:
@@ -58,6 +32,12 @@ def _payment_line(reservation: Reservation) -> str:
     if reservation.total_amount > 0:
         return PAYMENT_REFUNDED.format(amount=f"{reservation.total_amount:.2f}".replace(".", ","))
     return PAYMENT_NOTHING
+
+
+def _cancel_attachment(reservation: Reservation, start, *, reason: str = "") -> tuple[str, str, str]:
+    return ics_attachment(
+        f"annulation-{start:%Y-%m-%d}.ics", reservation_cancel_ics(reservation, reason=reason), method=CANCEL
+    )
 
 
 def send_class_cancelled(*, reservation_id: int) -> None:
@@ -77,5 +57,48 @@ def send_class_cancelled(*, reservation_id: int) -> None:
             "end": timezone.localtime(session.end),
             "payment_line": _payment_line(reservation),
         },
-        attachments=[(f"annulation-{start:%Y-%m-%d}.ics", reservation_cancel_ics(reservation), "text/calendar")],
+        attachments=[_cancel_attachment(reservation, start, reason=session.cancellation_reason)],
+    )
+
+
+def send_reservation_cancelled(*, reservation_id: int, outcome: str) -> None:
+    """The member cancelled their own booking: what happened to what they paid (`outcome`, the message the site
+    showed them) and the calendar CANCEL. Nothing for an account being closed (the member asked to hear no more)."""
+    reservation = Reservation.objects.select_related("session__course", "session__instructor", "user").get(
+        pk=reservation_id
+    )
+    if not reservation.user.is_active:
+        return
+    session = reservation.session
+    start = timezone.localtime(session.start)
+    send_templated_email(
+        to=reservation.email or reservation.user.email,
+        subject=SUBJECT_RESERVATION_CANCELLED.format(title=session.course.title, date=f"{start:%d/%m/%Y}"),
+        template="bookings_reservation_cancelled",
+        context={
+            "reservation": reservation,
+            "session": session,
+            "start": start,
+            "end": timezone.localtime(session.end),
+            "outcome": outcome,
+        },
+        attachments=[_cancel_attachment(reservation, start)],
+    )
+
+
+def send_waitlist_class_cancelled(*, entry_id: int) -> None:
+    """A member waiting for a place (or offered one) in a class the studio cancelled: the class will not happen and
+    they are no longer on its waiting list."""
+    from .models import WaitlistEntry
+
+    entry = WaitlistEntry.objects.select_related("session__course", "session__instructor", "user").get(pk=entry_id)
+    session = entry.session
+    start = timezone.localtime(session.start)
+    send_templated_email(
+        to=entry.user.email,
+        subject=SUBJECT_CLASS_CANCELLED.format(title=session.course.title, date=f"{start:%d/%m/%Y}"),
+        template="bookings_waitlist_class_cancelled",
+        context={"entry": entry, "session": session, "start": start, "end": timezone.localtime(session.end)},
+        topic="waitlist",
+        topic_id=entry.pk,
     )

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from studio.emails import send_templated_email
 
-from .ics import reservation_ics
+from .ics import REQUEST, ics_attachment, reservation_request_ics
 from .models import PartyReservation, Reservation
 
 SUBJECT_RESERVATION_CONFIRMED = "Votre réservation est confirmée"
@@ -30,7 +30,9 @@ def send_reservation_confirmation(*, reservation_id: int) -> None:
             "start": start,
             "end": timezone.localtime(session.end),
         },
-        attachments=[(f"cours-{start:%Y-%m-%d}.ics", reservation_ics(reservation), "text/calendar")],
+        attachments=[
+            ics_attachment(f"cours-{start:%Y-%m-%d}.ics", reservation_request_ics(reservation), method=REQUEST)
+        ],
     )
 
 

@@ -1,9 +1,13 @@
-"""iCalendar files of bookings (issue 21), built with the `icalendar` library (escaping, folding and time zones are
-its job, not hand-written text): the one-event file attached to a confirmation, and the member's personal feed.
+"""iCalendar files of bookings, built with the `icalendar` library (escaping, folding and time zones are its job, not
+hand-written text): the confirmation's invitation, its cancellation, the "add to my calendar" download and the
+member's personal feed, all from `reservation_event`.
 
 Times are Europe/Paris with their VTIMEZONE, so a calendar app shows the class at the studio's hour wherever the phone
-is. An event's UID is `reservation-<id>@<host>` everywhere (confirmation, feed, the studio's CANCEL), so apps update
-the same event.
+is. An event's UID is `reservation-<id>@<host>` everywhere (confirmation, feed, cancellations), so apps update the
+same event. Every event names the studio as ORGANIZER (RFC 5546 requires it for PUBLISH, REQUEST and CANCEL); the
+e-mailed files (REQUEST, CANCEL) also name the member as ATTENDEE, and a cancellation carries a higher SEQUENCE than
+the confirmation, so the app that imported the confirmation removes the event. E-mails attach them as
+`text/calendar; method=<METHOD>` (RFC 6047), with `ics_attachment`.
 """
 
 from datetime import UTC
@@ -11,9 +15,13 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.utils import timezone
-from icalendar import Calendar, Event
+from icalendar import Calendar, Event, vCalAddress, vText
 
 PARIS = ZoneInfo("Europe/Paris")
+
+PUBLISH, REQUEST, CANCEL = "PUBLISH", "REQUEST", "CANCEL"
+CONFIRMED_SEQUENCE = 0
+CANCELLED_SEQUENCE = 1  # higher than the confirmation's: the cancellation supersedes it
 
 
 def _host() -> str:
@@ -25,7 +33,7 @@ def studio_location() -> str:
     return f"{studio['name']}, {studio['address']}, {studio['postal_code']} {studio['city']}"
 
 
-def _calendar(*, name: str | None = None, method: str | None = "PUBLISH") -> Calendar:
+def _calendar(*, name: str | None = None, method: str | None = PUBLISH) -> Calendar:
     calendar = Calendar()
     calendar.add("prodid", f"-//{settings.STUDIO['name']}//Réservations//FR")
     calendar.add("version", "2.0")
@@ -38,25 +46,49 @@ def _calendar(*, name: str | None = None, method: str | None = "PUBLISH") -> Cal
     return calendar
 
 
-def reservation_event(reservation, *, cancelled: bool = False) -> Event:
+def _organizer() -> vCalAddress:
+    organizer = vCalAddress(f"mailto:{settings.STUDIO['email']}")
+    organizer.params["CN"] = vText(settings.STUDIO["name"])
+    return organizer
+
+
+def _attendee(reservation, *, cancelled: bool) -> vCalAddress:
+    email = reservation.email or reservation.user.email
+    attendee = vCalAddress(f"mailto:{email}")
+    name = f"{reservation.first_name} {reservation.last_name}".strip()
+    if name:
+        attendee.params["CN"] = vText(name)
+    attendee.params["CUTYPE"] = vText("INDIVIDUAL")
+    attendee.params["ROLE"] = vText("REQ-PARTICIPANT")
+    # The member booked it: there is nothing to answer (RSVP=FALSE), and the studio reads no reply.
+    attendee.params["PARTSTAT"] = vText("DECLINED" if cancelled else "ACCEPTED")
+    attendee.params["RSVP"] = vText("FALSE")
+    return attendee
+
+
+def reservation_event(reservation, *, cancelled: bool = False, with_attendee: bool = False, reason: str = "") -> Event:
     session = reservation.session
     event = Event()
     event.add("uid", f"reservation-{reservation.pk}@{_host()}")
     event.add("dtstamp", timezone.now().astimezone(UTC))
     event.add("dtstart", session.start.astimezone(PARIS))
     event.add("dtend", session.end.astimezone(PARIS))
+    event.add("sequence", CANCELLED_SEQUENCE if cancelled else CONFIRMED_SEQUENCE)
     title = session.course.title
     event.add("summary", f"Annulé : {title}" if cancelled else title)
-    event.add(
-        "description",
+    description = (
         f"{reservation.participants} participant(s) – {reservation.total_amount} € – "
-        f"professeur : {session.instructor_name}\n{settings.SITE_URL}/my-courses",
+        f"professeur : {session.instructor_name}\n{settings.SITE_URL}/my-courses"
     )
+    if reason:
+        description = f"{reason}\n{description}"
+    event.add("description", description)
     event.add("location", studio_location())
     event.add("url", f"{settings.SITE_URL}/my-courses")
     event.add("status", "CANCELLED" if cancelled else "CONFIRMED")
-    if cancelled:
-        event.add("sequence", 1)
+    event.add("organizer", _organizer())
+    if with_attendee:
+        event.add("attendee", _attendee(reservation, cancelled=cancelled))
     return event
 
 
@@ -66,10 +98,30 @@ def _finish(calendar: Calendar) -> str:
 
 
 def reservation_ics(reservation) -> str:
-    """A one-event iCalendar file for a confirmed reservation (the confirmation e-mail's attachment)."""
+    """A one-event file of a confirmed reservation to add to a calendar (PUBLISH: no attendee, nothing to answer)."""
     calendar = _calendar()
     calendar.add_component(reservation_event(reservation))
     return _finish(calendar)
+
+
+def reservation_request_ics(reservation) -> str:
+    """The confirmation e-mail's file: the studio (ORGANIZER) books the member (ATTENDEE) on the class."""
+    calendar = _calendar(method=REQUEST)
+    calendar.add_component(reservation_event(reservation, with_attendee=True))
+    return _finish(calendar)
+
+
+def reservation_cancel_ics(reservation, *, reason: str = "") -> str:
+    """The CANCEL of the event `reservation_request_ics` sent (same UID, a higher SEQUENCE): a member's own
+    cancellation or the studio's cancellation of the class (`reason` then says why)."""
+    calendar = _calendar(method=CANCEL)
+    calendar.add_component(reservation_event(reservation, cancelled=True, with_attendee=True, reason=reason))
+    return _finish(calendar)
+
+
+def ics_attachment(filename: str, ics: str, *, method: str) -> tuple[str, str, str]:
+    """An e-mail attachment of an iCalendar file whose METHOD is `method`: its content type says so (RFC 6047)."""
+    return filename, ics, f"text/calendar; method={method}"
 
 
 def member_feed_ics(reservations) -> str:

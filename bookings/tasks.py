@@ -48,3 +48,12 @@ def reservation_confirmation_send(reservation_id: int) -> None:
     from .services.reservations import reservation_confirmation_email
 
     reservation_confirmation_email(reservation_id=reservation_id)
+
+
+@task
+def reservation_cancellation_send(reservation_id: int, outcome: str) -> None:
+    """The e-mail of a member's own cancellation with its calendar CANCEL, recorded in the outbox; enqueued once,
+    after the cancellation's commit."""
+    from .cancellation_emails import send_reservation_cancelled
+
+    send_reservation_cancelled(reservation_id=reservation_id, outcome=outcome)

@@ -10,6 +10,7 @@ as undelivered, with a resend button.
 import base64
 import logging
 from datetime import timedelta
+from email.message import MIMEPart
 from email.utils import make_msgid, parseaddr
 from functools import partial
 
@@ -141,8 +142,28 @@ def _as_message(email: OutgoingEmail) -> EmailMultiAlternatives:
         message.attach_alternative(email.body_html, "text/html")
     for attachment in email.attachments:
         content = base64.b64decode(attachment["base64"]) if "base64" in attachment else attachment.get("text", "")
-        message.attach(attachment["name"], content, attachment["mimetype"])
+        mimetype = attachment["mimetype"]
+        if ";" in mimetype:
+            message.attach(_attachment_with_parameters(attachment["name"], content, mimetype))
+        else:
+            message.attach(attachment["name"], content, mimetype)
     return message
+
+
+def _attachment_with_parameters(name: str, content: bytes | str, mimetype: str) -> MIMEPart:
+    """An attachment whose content type carries parameters (`text/calendar; method=CANCEL`, RFC 6047), which
+    `EmailMessage.attach` cannot express."""
+    kind, *raw_params = (piece.strip() for piece in mimetype.split(";"))
+    maintype, subtype = kind.split("/", 1)
+    params = dict(param.split("=", 1) for param in raw_params if "=" in param)
+    part = MIMEPart()
+    if maintype == "text":
+        text = content.decode("utf-8") if isinstance(content, bytes) else content
+        part.set_content(text, subtype=subtype, charset="utf-8", disposition="attachment", filename=name, params=params)
+    else:
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        part.set_content(data, maintype, subtype, disposition="attachment", filename=name, params=params)
+    return part
 
 
 def email_deliver(*, email_id: int) -> str:

@@ -1,7 +1,9 @@
 """Cancellations: a member cancels in time (credits back or an 'avoir'), a refunded payment takes back what it paid."""
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -22,6 +24,8 @@ from .common import ReservationError, _as_id
 from .locking import lock_pass, lock_reservation, lock_session_of_reservation
 from .passes import _fr_date, add_months
 from .waitlist import waitlist_offer_soon
+
+logger = logging.getLogger(__name__)
 
 # Cancellation (settings.CANCELLATION_WINDOW_HOURS before the session; no automatic refund of card payments).
 MSG_CANCEL_TOO_LATE = (
@@ -114,7 +118,21 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
         message = MSG_CANCELLED_CREDIT_PASS.format(credits=reservation.participants, date=_fr_date(expires_on))
     else:
         message = MSG_CANCELLED_SUBSCRIPTION
+    transaction.on_commit(partial(_send_cancellation_email, reservation.pk, message))
     return CancellationOutcome(reservation=reservation, message=message, credit_pass=credit_pass)
+
+
+def _send_cancellation_email(reservation_id: int, outcome: str) -> None:
+    """After the commit: the e-mail and its calendar CANCEL are rendered by a worker, not in the request."""
+    from ..tasks import reservation_cancellation_send
+
+    try:
+        reservation_cancellation_send.enqueue(reservation_id=reservation_id, outcome=outcome)
+    except Exception:  # noqa: BLE001 - the queue is down: the member still gets the e-mail, built here
+        logger.exception("Could not queue the cancellation e-mail of reservation %s; sending it now", reservation_id)
+        from ..cancellation_emails import send_reservation_cancelled
+
+        send_reservation_cancelled(reservation_id=reservation_id, outcome=outcome)
 
 
 @transaction.atomic

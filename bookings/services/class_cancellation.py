@@ -23,7 +23,7 @@ from studio.cache import bump_public_cache
 from studio.errors import CONFLICT
 
 from ..cache import bump_session_feeds
-from ..cancellation_emails import send_class_cancelled
+from ..cancellation_emails import send_class_cancelled, send_waitlist_class_cancelled
 from ..models import (
     PassAdjustment,
     PassAdjustmentAction,
@@ -110,20 +110,27 @@ def course_session_cancel(*, session_id: int, reason: str) -> ClassCancellation:
                 reason=f"Cours annulé par le studio : {reason}",
             )
             credits_returned[reservation.pk] = reservation.credits_spent
-    # The waiting list is cleared (DECISIONS.md 27): no one waits for, nor is offered, a class that will not happen.
-    WaitlistEntry.objects.filter(
+    # The waiting list is cleared (DECISIONS.md 27): no one waits for, nor is offered, a class that will not happen;
+    # each member who was on it is told.
+    waiting = WaitlistEntry.objects.filter(
         session_id=session.pk, status__in=[WaitlistStatus.WAITING, WaitlistStatus.OFFERED]
-    ).update(status=WaitlistStatus.EXPIRED, ended_at=now)
+    )
+    waiting_ids = list(waiting.order_by("pk").values_list("pk", flat=True))
+    waiting.update(status=WaitlistStatus.EXPIRED, ended_at=now)
     session.status, session.cancelled_at, session.cancellation_reason = SessionStatus.CANCELLED, now, reason
     session.save(update_fields=["status", "cancelled_at", "cancellation_reason"])
     ids = [r.pk for r in reservations]
-    transaction.on_commit(lambda: _after_commit(session_id=session.pk, ids=ids, confirmed_ids=confirmed_ids))
+    transaction.on_commit(
+        lambda: _after_commit(session_id=session.pk, ids=ids, confirmed_ids=confirmed_ids, waiting_ids=waiting_ids)
+    )
     bump_public_cache()
     bump_session_feeds(session)
     return ClassCancellation(session=session, cancelled_reservation_ids=ids, credits_returned=credits_returned)
 
 
-def _after_commit(*, session_id: int, ids: list[int], confirmed_ids: list[int]) -> None:
+def _after_commit(*, session_id: int, ids: list[int], confirmed_ids: list[int], waiting_ids: list[int]) -> None:
     session_cancelled.send(sender=CourseSession, session_id=session_id, reservation_ids=ids)
     for reservation_id in confirmed_ids:
         send_class_cancelled(reservation_id=reservation_id)
+    for entry_id in waiting_ids:
+        send_waitlist_class_cancelled(entry_id=entry_id)

@@ -17,6 +17,7 @@ from bookings.services import (
     MSG_RESERVATION_SENT,
     MSG_SESSION_PAST,
 )
+from bookings.tests.calendar_mail import calendar_parts
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 
@@ -121,7 +122,7 @@ def test_reserving_in_the_week_view_through_to_confirmation(page, live_server, l
     assert reservation.status == ReservationStatus.CONFIRMED
     expect(event(page, session)).to_contain_text("Réservé")
     expect(event(page, session)).to_contain_text("1 place restante")
-    confirmations = [m for m in mailoutbox if any(a[0].endswith(".ics") for a in m.attachments)]
+    confirmations = [m for m in mailoutbox if calendar_parts(m)]
     assert len(confirmations) == 1
 
 

@@ -12,6 +12,7 @@ from bookings import services
 from bookings.emails import SUBJECT_RESERVATION_CONFIRMED
 from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
 from bookings.services.sessions import MSG_INSTRUCTOR_UNKNOWN
+from bookings.tests.calendar_mail import calendar_filenames, calendar_parts
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession
 from courses.tests.factories import CourseFactory, CourseSessionFactory, instructor_named
@@ -167,8 +168,9 @@ def test_confirm_is_idempotent_and_mails_once_with_an_ics(member, mailoutbox, dj
     assert SUBJECT_RESERVATION_CONFIRMED in mail.subject
     assert mail.to == [member.email]
     assert "Votre réservation est confirmée" in mail.body and "50,00\u00a0€" in mail.body  # {{ amount|euros }}
-    name, content, mimetype = mail.attachments[0]
-    assert name.endswith(".ics") and mimetype == "text/calendar"
+    assert calendar_filenames(mail)[0].endswith(".ics")
+    ((mimetype, method, content),) = calendar_parts(mail)
+    assert mimetype == "text/calendar" and method == "REQUEST" and "METHOD:REQUEST" in content
     assert "BEGIN:VEVENT" in content and f"SUMMARY:{session.course.title}" in content
     # Built with the icalendar library since issue 21: Europe/Paris local time with its VTIMEZONE, same instant.
     paris = session.start.astimezone(ZoneInfo("Europe/Paris"))

@@ -15,6 +15,7 @@ from bookings.services.class_cancellation import (
     MSG_SESSION_CANCELLED,
     course_session_cancel,
 )
+from bookings.tests.calendar_mail import calendar_filenames, calendar_parts
 from bookings.tests.factories import PassFactory
 from courses.models import SessionStatus
 from courses.tests.factories import CourseSessionFactory
@@ -111,8 +112,8 @@ def test_staff_cancel_a_class_refunds_credits_and_emails_everyone(api_client, st
     for mail in cancelled:
         assert REASON in mail.body
         reservation = held if mail.to[0] == held.email else with_pass
-        name, content, mimetype = mail.attachments[0]
-        assert mimetype == "text/calendar" and name.endswith(".ics")
+        ((mimetype, method, content),) = calendar_parts(mail)
+        assert mimetype == "text/calendar" and method == "CANCEL" and calendar_filenames(mail)[0].endswith(".ics")
         calendar = icalendar.Calendar.from_ical(content)
         assert calendar["METHOD"] == "CANCEL"
         event = calendar.walk("VEVENT")[0]
