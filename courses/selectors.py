@@ -106,12 +106,14 @@ class Timetable:
 
 
 def weekly_timetable(*, today: date | None = None) -> Timetable:
-    """Monday to Saturday of the current week (the next one on Sundays), from the sessions in the database.
+    """Monday to Saturday of the week to come, from the sessions in the database: the current week from Monday to
+    Friday, the next one from Saturday (the last day of the studio's week, whose classes the planning shows) and on
+    Sunday, so the page is never titled with the week that is ending.
 
     When that week has no session, the first of the following weeks that has some is shown. One query."""
     today = today or timezone.localdate()
     monday = today - timedelta(days=today.weekday())
-    if today.weekday() == 6:
+    if today.weekday() >= 5:
         monday += timedelta(weeks=1)
     tz = timezone.get_current_timezone()
     window_start = timezone.make_aware(datetime.combine(monday, datetime.min.time()), tz)

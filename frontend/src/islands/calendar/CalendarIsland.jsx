@@ -1,6 +1,7 @@
 /* The planning calendar (SPEC.md 2.9): FullCalendar v7 fed by /api/course-sessions for the visible range.
-   The view follows the screen (issue 24): a phone gets the list of the coming days (FullCalendar's list view,
-   part of @fullcalendar/react v7, ~4 kB gzipped), wider screens the month; Mois/Semaine/Jour stay in the switcher. */
+   The view follows the screen (issue 24): a phone gets the list of the coming seven days from now (FullCalendar's
+   list view, part of @fullcalendar/react v7, ~4 kB gzipped), wider screens the month; Mois/Semaine/Jour stay in the
+   switcher. A class that has started shows "En cours" or "Terminé" instead of its seats: it cannot be booked. */
 import { useCallback, useEffect, useRef, useState } from "react";
 import FullCalendar from "@fullcalendar/react";
 import dayGridPlugin from "@fullcalendar/react/daygrid";
@@ -18,18 +19,21 @@ import Modal from "../../components/Modal.jsx";
 import { notify } from "../../components/toast.jsx";
 import ReservationForm from "./ReservationForm.jsx";
 import WaitlistPanel from "./WaitlistPanel.jsx";
-import { LABEL_CANCELLED, LABEL_FULL, MSG_ALREADY_RESERVED, MSG_CANCELLED, MSG_FULL, MSG_LOAD_ERROR, MSG_LOGIN_TO_RESERVE, MSG_PAST, clickOutcome, seatsLabel } from "./messages.js";
+import { LABEL_CANCELLED, LABEL_ENDED, LABEL_FULL, LABEL_STARTED, MSG_ALREADY_RESERVED, MSG_CANCELLED, MSG_FULL, MSG_LOAD_ERROR, MSG_LOGIN_TO_RESERVE, MSG_PAST, clickOutcome, seatsLabel, sessionTiming } from "./messages.js";
 
 const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, classicThemePlugin];
 export const PHONE_MAX_WIDTH = 639;
 const PHONE_QUERY = `(max-width: ${PHONE_MAX_WIDTH}px)`;
 const DESKTOP_TOOLBAR = { start: "prev,next today", center: "title", end: "dayGridMonth,timeGridWeek,timeGridDay" };
 // On a phone the toolbar wraps: navigation, then the title, then the view switcher (Liste, Mois, Semaine, Jour).
-const PHONE_HEADER = { start: "prev,next today", center: "title", end: "listWeek,dayGridMonth,timeGridWeek,timeGridDay" };
+const PHONE_HEADER = { start: "prev,next today", center: "title", end: "listUpcoming,dayGridMonth,timeGridWeek,timeGridDay" };
+// The phone's list: seven days from today (not from Monday, whose classes are over by the weekend).
+export const PHONE_VIEW = "listUpcoming";
+const VIEWS = { [PHONE_VIEW]: { type: "list", duration: { days: 7 }, buttonText: "Liste" } };
 
 /** The view a screen of `width` CSS pixels opens on. */
 export function viewForWidth(width) {
-  return width <= PHONE_MAX_WIDTH ? "listWeek" : "dayGridMonth";
+  return width <= PHONE_MAX_WIDTH ? PHONE_VIEW : "dayGridMonth";
 }
 
 function usePhone() {
@@ -48,15 +52,19 @@ const NOTICE_TITLES = { past: "Erreur", full: "Session complète", reserved: "D�
 const NOTICE_TEXT = { past: MSG_PAST, full: MSG_FULL, reserved: MSG_ALREADY_RESERVED, cancelled: MSG_CANCELLED };
 
 function toEvent(session) {
+  const { started } = sessionTiming(session);
   return {
     id: String(session.id),
     title: session.course_title,
     start: session.date,
     end: session.end_date,
-    classNames: [
-      session.status === "cancelled" ? "session-cancelled" : session.seats_left <= 0 ? "session-full" : "session-open",
+    // FullCalendar v7 reads `className` (v6's `classNames` is ignored).
+    className: [
+      session.status === "cancelled" ? "session-cancelled" : started ? "session-past" : session.seats_left <= 0 ? "session-full" : "session-open",
       session.my_reservation ? "session-mine" : "",
-    ].filter(Boolean),
+    ]
+      .filter(Boolean)
+      .join(" "),
     extendedProps: { session },
   };
 }
@@ -65,12 +73,15 @@ function EventContent({ event, timeText }) {
   const session = event.extendedProps.session;
   const full = session.seats_left <= 0;
   const cancelled = session.status === "cancelled";
+  const { started, ended } = sessionTiming(session);
   return (
     <div className="session-event" data-session-id={session.id}>
       <span className="session-event-time">{timeText}</span> <strong className="session-event-title">{event.title}</strong>
       <span className="session-event-instructor">{session.instructor}</span>
       {cancelled ? (
         <span className="session-event-seats is-cancelled">{LABEL_CANCELLED}</span>
+      ) : started ? (
+        <span className="session-event-seats is-past">{ended ? LABEL_ENDED : LABEL_STARTED}</span>
       ) : (
         <span className={full ? "session-event-seats is-full" : "session-event-seats"}>{full ? LABEL_FULL : seatsLabel(session.seats_left)}</span>
       )}
@@ -100,7 +111,7 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
       firstLayout.current = false;
       return;
     }
-    calendarRef.current?.getApi().changeView(phone ? "listWeek" : "dayGridMonth");
+    calendarRef.current?.getApi().changeView(phone ? PHONE_VIEW : "dayGridMonth");
   }, [phone]);
   const [selected, setSelected] = useState(null);
   const [popup, setPopup] = useState(null); // "past" | "full" | "reserved" | "reserve"
@@ -110,14 +121,18 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
       const params = new URLSearchParams({ start: info.startStr, end: info.endStr });
       try {
         const sessions = await api(`${feedUrl}?${params}`);
-        return sessions.map(toEvent);
+        // The list of the days to come starts from now: the classes already over today are left out of it.
+        const now = new Date();
+        const viewType = calendarRef.current?.getApi()?.view?.type ?? initialView;
+        const fromNow = viewType.startsWith("list") && new Date(info.startStr) <= now && now < new Date(info.endStr);
+        return sessions.filter((session) => !(fromNow && sessionTiming(session, now).ended)).map(toEvent);
       } catch (error) {
         console.error(MSG_LOAD_ERROR, error);
         notify(MSG_LOAD_ERROR, "error");
         return [];
       }
     },
-    [feedUrl],
+    [feedUrl, initialView],
   );
 
   const handleEventClick = useCallback(
@@ -161,6 +176,7 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         initialView={initialView}
         initialDate={initialDate || dateFromLink()}
         headerToolbar={phone ? PHONE_HEADER : DESKTOP_TOOLBAR}
+        views={VIEWS}
         listText="Liste"
         noEventsText="Aucun cours sur cette période."
         slotMinTime="08:00:00"

@@ -29,7 +29,7 @@ const session = {
 
 describe("the calendar's view follows the screen (issue 24)", () => {
   it("chooses the list on a phone and the month on a wider screen", () => {
-    expect(viewForWidth(390)).toBe("listWeek");
+    expect(viewForWidth(390)).toBe("listUpcoming");
     expect(viewForWidth(768)).toBe("dayGridMonth");
     expect(viewForWidth(1366)).toBe("dayGridMonth");
   });

@@ -13,6 +13,14 @@ export const LABEL_FULL = "Complet";
 // Issue 20: a class the studio cancelled stays in the calendar, marked "Annulé", and cannot be booked.
 export const LABEL_CANCELLED = "Annulé";
 export const MSG_CANCELLED = "Ce cours est annulé par le studio : il ne peut plus être réservé.";
+// A class that has started is not bookable: it says so instead of a seats count.
+export const LABEL_STARTED = "En cours";
+export const LABEL_ENDED = "Terminé";
+
+/** Whether a class has started (then it cannot be booked, as `clickOutcome` says) and whether it has ended. */
+export function sessionTiming(session, now = new Date()) {
+  return { started: new Date(session.date) <= now, ended: new Date(session.end_date || session.date) <= now };
+}
 export const MSG_PASSES_LOAD_ERROR = "Vos cartes et abonnements n'ont pas pu être chargés : vous pouvez payer par carte bancaire.";
 export const LABEL_PAY_BY_CARD = "Payer par carte bancaire";
 
