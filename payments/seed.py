@@ -9,7 +9,7 @@ from accounts.models import User
 from bookings.models import Reservation, ReservationStatus
 from courses.models import Tariff
 
-from .models import PaymentOrder, PaymentProviderName, PaymentStatus
+from .models import LIVE_STATUSES, PaymentOrder, PaymentProviderName, PaymentStatus
 
 DEMO_MEMBER_EMAIL = os.environ.get("DEMO_MEMBER_EMAIL", "membre@studio-pole-danse.fr").lower()
 
@@ -30,8 +30,12 @@ def run(*, stdout=None):
         "completed_at": now,
         "receipt_sent_at": now,
     }
-    reservations = Reservation.objects.filter(user=member, status=ReservationStatus.CONFIRMED).select_related(
-        "session__course"
+    # A booking the member paid for on the running site already has its own order: it keeps it, and seeding again
+    # must not add a second live one (the database allows one per reservation).
+    reservations = (
+        Reservation.objects.filter(user=member, status=ReservationStatus.CONFIRMED)
+        .exclude(payment_orders__status__in=LIVE_STATUSES)
+        .select_related("session__course")
     )
     for reservation in reservations:
         start = timezone.localtime(reservation.session.start)

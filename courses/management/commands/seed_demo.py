@@ -42,7 +42,16 @@ def demo_accounts():
 
 
 def _upsert_user(email, password, **fields):
-    user, _ = User.objects.update_or_create(email=email.lower(), defaults=fields)
+    """The demo account exists and signs in with the printed password; details a person changed since are kept."""
+    user = User.objects.filter(email=email.lower()).first()
+    if user is None:
+        user = User(email=email.lower(), **fields)
+        user.set_password(password)
+        user.save()
+        return user
+    if "role" in fields and user.role != fields["role"]:
+        user.role = fields["role"]
+        user.save(update_fields=["role"])
     if not user.check_password(password):
         user.set_password(password)
         user.save(update_fields=["password"])
@@ -83,60 +92,71 @@ def seed_accounts():
 
 
 def seed_catalogue(today=None):
+    """The demo catalogue is created once, on an empty studio: after that, courses, tariffs and instructors are the
+    studio's, which staff may rename, edit or remove, and seeding again neither overwrites nor duplicates them. Only
+    the demo weeks' sessions are added, for the demo courses still there."""
+    first_time = not Course.objects.exists()
     courses = {}
     for position, data in enumerate(COURSES):
-        course, _ = Course.objects.update_or_create(
-            title=data["title"],
-            defaults={
-                "description": data["description"],
-                "level": data["level"],
-                "duration": data["duration"],
-                "position": position,
-            },
-        )
-        courses[data["key"]] = (course, data)
+        course = Course.objects.filter(title=data["title"]).first()
+        if course is None and first_time:
+            course = Course.objects.create(
+                title=data["title"],
+                description=data["description"],
+                level=data["level"],
+                duration=data["duration"],
+                position=position,
+            )
+        if course is not None:
+            courses[data["key"]] = (course, data)
 
     instructors = {}
     for data in INSTRUCTORS:
+        name = f"{data['first_name']} {data['last_name']}"
         user = User.objects.filter(email=data["email"]).first()
         if user is None:
-            user = User(email=data["email"], role=Role.INSTRUCTOR, email_confirmed_at=timezone.now())
+            user = User(
+                email=data["email"],
+                role=Role.INSTRUCTOR,
+                email_confirmed_at=timezone.now(),
+                first_name=data["first_name"],
+                last_name=data["last_name"],
+            )
             user.set_unusable_password()
-        elif user.role == Role.USER:  # issue 20: the teachers' accounts see their own classes
-            user.role = Role.INSTRUCTOR
-        user.first_name, user.last_name = data["first_name"], data["last_name"]
-        user.save()
-        name = f"{data['first_name']} {data['last_name']}"
+            user.save()
         instructor = (
             Instructor.objects.filter(user=user).first() or Instructor.objects.filter(name__iexact=name).first()
         )
-        instructor = instructor or Instructor(name=name)
-        instructor.name, instructor.user, instructor.active = name, user, True
-        instructor.bio, instructor.specialties = data["bio"], data["specialties"]
-        instructor.save()
+        if instructor is None:
+            instructor = Instructor.objects.create(
+                name=name, user=user, active=True, bio=data["bio"], specialties=data["specialties"]
+            )
+        elif instructor.user_id is None:
+            instructor.user = user
+            instructor.save(update_fields=["user"])
         instructors[name] = instructor
 
-    for position, data in enumerate(TARIFFS):
-        course_key = data.get("course_key")
-        Tariff.objects.update_or_create(
-            title=data["title"],
-            defaults={
-                "type": data["type"],
-                "price": data["price"],
-                "frequency": data["frequency"],
-                "validity": data["validity"],
-                "description": data["description"],
-                "conditions": data.get("conditions", ""),
-                "course": courses[course_key][0] if course_key else None,
-                "position": position,
-                "pass_credits": data.get("pass_credits", 0),
-                "pass_validity_months": data.get("pass_validity_months", 0),
-                "pass_unlimited": data.get("pass_unlimited", False),
-            },
-        )
+    if not Tariff.objects.exists():
+        for position, data in enumerate(TARIFFS):
+            course_key = data.get("course_key")
+            Tariff.objects.create(
+                title=data["title"],
+                type=data["type"],
+                price=data["price"],
+                frequency=data["frequency"],
+                validity=data["validity"],
+                description=data["description"],
+                conditions=data.get("conditions", ""),
+                course=courses[course_key][0] if course_key in courses else None,
+                position=position,
+                pass_credits=data.get("pass_credits", 0),
+                pass_validity_months=data.get("pass_validity_months", 0),
+                pass_unlimited=data.get("pass_unlimited", False),
+            )
 
-    for name, message in TESTIMONIALS:
-        Testimonial.objects.get_or_create(name=name, message=message)
+    if first_time:
+        for name, message in TESTIMONIALS:
+            Testimonial.objects.get_or_create(name=name, message=message)
 
     # Weekly sessions for the past 2 and the next 8 weeks, in Paris time.
     today = today or timezone.localdate()
@@ -145,6 +165,8 @@ def seed_catalogue(today=None):
     for week in range(-2, 8):
         week_start = monday + timedelta(weeks=week)
         for weekday, hhmm, key in WEEKLY_SLOTS:
+            if key not in courses:
+                continue
             course, data = courses[key]
             hour, minute = map(int, hhmm.split(":"))
             start = timezone.make_aware(datetime.combine(week_start + timedelta(days=weekday), time(hour, minute)), tz)
