@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from .providers import ProviderError
 from .selectors import payment_provider_name
-from .services import paypal_subscriptions, subscription_staff
+from .services import paypal_subscriptions, reduced_rate, subscription_staff
 from .services.subscriptions import subscription_charges_run as _charges_run
 
 logger = logging.getLogger(__name__)
@@ -92,3 +92,10 @@ def subscription_charge_refund(charge_id: int) -> str:
 @task
 def subscription_refunds_retry() -> int:
     return subscription_staff.subscription_refunds_retry()
+
+
+@cron("35 * * * *")
+@task
+def reduced_proofs_unattached_delete() -> int:
+    """Hourly: the reduced-rate proofs no purchase names, a day after their upload, deleted with their file."""
+    return reduced_rate.reduced_proofs_unattached_delete()

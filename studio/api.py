@@ -61,7 +61,10 @@ def _first_message(detail):
 def exception_handler(exc, context):
     if isinstance(exc, ApplicationError):
         # Every domain's refusal (issue 17): the view never catches it; its status and body come from the error.
-        return Response(exc.body(), status=exc.status)
+        response = Response(exc.body(), status=exc.status)
+        if exc.retry_after:
+            response["Retry-After"] = str(max(int(exc.retry_after), 1))
+        return response
     if isinstance(exc, RequestDataTooBig):
         return error_response(MSG_BODY_TOO_LARGE, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):

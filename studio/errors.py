@@ -26,13 +26,15 @@ SERVICE_UNAVAILABLE = 503
 class ApplicationError(Exception):
     """A refused action: a French `message`, a `code`, the HTTP `status` to answer, and the `field` at fault.
 
-    `extra` keys are added to the error body as they are (e.g. `resendUrl`)."""
+    `extra` keys are added to the error body as they are (e.g. `resendUrl`); `retry_after` (seconds), on a refusal
+    that time lifts (a limit per hour), is answered as the Retry-After header."""
 
     status: ClassVar[int] = BAD_REQUEST
     default_code: ClassVar[str] = "invalid"
     # code → French text (may hold `{placeholders}` filled by `of(**params)`); code → status when not the default.
     messages: ClassVar[dict[str, str]] = {}
     statuses: ClassVar[dict[str, int]] = {}
+    retry_after: int | None = None
 
     def __init__(
         self,
@@ -42,6 +44,7 @@ class ApplicationError(Exception):
         status: int | None = None,
         field: str | None = None,
         extra: dict[str, Any] | None = None,
+        retry_after: int | None = None,
     ):
         super().__init__(message)
         self.message = message
@@ -49,6 +52,7 @@ class ApplicationError(Exception):
         self.status = status or self.statuses.get(self.code) or type(self).status
         self.field = field
         self.extra = dict(extra or {})
+        self.retry_after = retry_after
 
     @classmethod
     def of(cls, code: str, *, field: str | None = None, status: int | None = None, **params) -> "ApplicationError":

@@ -145,14 +145,19 @@ class PayPalSubscriptionApprovedApi(APIView):
 
 class ReducedProofApi(APIView):
     """POST /api/subscriptions/reduced-proofs (multipart, `file`): the member's proof, checked by its content and size;
-    its id then goes with the purchase (`reduced_proof_id`)."""
+    its id then goes with the purchase (`reduced_proof_id`). A few per hour (429 past them, with Retry-After); a
+    proof no purchase names is deleted a day after its upload."""
 
     permission_classes = [IsAuthenticated]
     parser_classes = JSON_OR_MULTIPART
 
     @extend_schema(
         request={"multipart/form-data": ProofInput},
-        responses={201: ProofOutput, 400: OpenApiResponse(ErrorOutput, description=MSG_PROOF_MISSING)},
+        responses={
+            201: ProofOutput,
+            400: OpenApiResponse(ErrorOutput, description=MSG_PROOF_MISSING),
+            429: OpenApiResponse(ErrorOutput, description="Trop de justificatifs envoyés dans l'heure."),
+        },
     )
     def post(self, request):
         values = ProofInput(data=request.data)

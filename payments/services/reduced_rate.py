@@ -2,14 +2,21 @@
 optional proof checked by its content and size like every upload, media_library.uploads); staff see it and can end
 the reduced plan (subscription_staff.subscription_end_reduced)."""
 
+import logging
+import math
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
 
 from media_library.uploads import IMAGE_FORMATS_WEBP, UploadRejected, check_image
-from studio.errors import NOT_FOUND, ApplicationError
+from studio.errors import NOT_FOUND, TOO_MANY_REQUESTS, ApplicationError
 
 from ..models import PaymentOrder, ReducedRateDeclaration, ReducedRateProof, ReducedStatus, SubscriptionPlan
 
@@ -21,6 +28,7 @@ MSG_REDUCED_STATUS = "Indiquez votre statut : étudiant(e) ou demandeur(se) d'em
 MSG_PROOF_NOT_FOUND = "Ce justificatif est introuvable : envoyez-le de nouveau."
 MSG_PROOF_TYPES = "Le justificatif doit être une photo ou un scan JPEG, PNG, GIF ou WebP."
 MSG_PROOF_MISSING = "Choisissez le fichier du justificatif."
+MSG_PROOF_TOO_MANY = "Vous avez déjà envoyé {limit} justificatifs en moins d'une heure : réessayez dans {minutes} min."
 REDUCED_WORDS = ("étudiant", "etudiant", "demandeur d'emploi", "demandeur d’emploi")
 
 
@@ -32,8 +40,18 @@ class ReducedRateError(ApplicationError):
         "proof_not_found": MSG_PROOF_NOT_FOUND,
         "proof_types": MSG_PROOF_TYPES,
         "proof_missing": MSG_PROOF_MISSING,
+        "proof_too_many": MSG_PROOF_TOO_MANY,
     }
-    statuses = {"proof_not_found": NOT_FOUND}
+    statuses = {"proof_not_found": NOT_FOUND, "proof_too_many": TOO_MANY_REQUESTS}
+
+
+logger = logging.getLogger(__name__)
+
+# Proofs are identity documents: a member sends a few per hour at most (REDUCED_PROOFS_PER_HOUR), and one that no
+# purchase names is deleted, file and row, a day after it was sent (`reduced_proofs_unattached_delete`).
+DEFAULT_REDUCED_PROOFS_PER_HOUR = 5
+PROOF_WINDOW = timedelta(hours=1)
+UNATTACHED_PROOF_KEPT = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -75,9 +93,13 @@ def reduced_claim_check(*, user, tariff, claim: ReducedClaim | None) -> ReducedR
 
 
 def reduced_declaration_record(*, order: PaymentOrder, claim: ReducedClaim | None, proof) -> None:
-    """Keep the member's declaration with the purchase order (called once the order exists)."""
+    """Keep the member's declaration with the purchase order (called once the order exists, in its transaction).
+    The proof's row is locked first, so the deletion of unattached proofs either waits for this purchase (and then
+    spares the proof) or deleted it already (then the declaration keeps the status only)."""
     if claim is None or not claim.confirmed or claim.status not in ReducedStatus.values:
         return
+    if proof is not None:
+        proof = ReducedRateProof.objects.select_for_update().filter(pk=proof.pk).first()
     ReducedRateDeclaration.objects.get_or_create(order=order, defaults={"status": claim.status, "proof": proof})
 
 
@@ -91,7 +113,62 @@ def reduced_proof_upload(*, user, upload) -> ReducedRateProof:
         )
     except UploadRejected as exc:
         raise ReducedRateError(exc.message, code="proof_rejected", field="file") from None
-    proof = ReducedRateProof(member=user)
-    proof.file.save(f"{uuid.uuid4().hex}.{checked.extension}", ContentFile(checked.data), save=False)
-    proof.save()
+    with transaction.atomic():
+        # The member's row lock makes concurrent uploads count one after the other (STYLE.md 3).
+        get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
+        _proof_quota_check(member_id=user.pk)
+        proof = ReducedRateProof(member=user)
+        proof.file.save(f"{uuid.uuid4().hex}.{checked.extension}", ContentFile(checked.data), save=False)
+        proof.save()
     return proof
+
+
+def _proof_quota_check(*, member_id: int) -> None:
+    """At most REDUCED_PROOFS_PER_HOUR proofs in any 60 minutes (None: no limit); past it, 429 with the minutes
+    until the oldest of them leaves the window."""
+    limit = getattr(settings, "REDUCED_PROOFS_PER_HOUR", DEFAULT_REDUCED_PROOFS_PER_HOUR)
+    if limit is None:
+        return
+    limit = max(int(limit), 1)
+    now = timezone.now()
+    recent = list(
+        ReducedRateProof.objects.filter(member_id=member_id, uploaded_at__gt=now - PROOF_WINDOW)
+        .order_by("-uploaded_at")
+        .values_list("uploaded_at", flat=True)[:limit]
+    )
+    if len(recent) < limit:
+        return
+    # A place frees when the limit-th most recent upload leaves the window, an hour after it came.
+    wait = max(math.ceil((recent[-1] + PROOF_WINDOW - now).total_seconds()), 1)
+    error = ReducedRateError.of("proof_too_many", field="file", limit=limit, minutes=math.ceil(wait / 60))
+    error.retry_after = wait
+    raise error
+
+
+def reduced_proofs_unattached_delete() -> int:
+    """Delete the proofs no purchase names, a day after their upload: the row, then the file once that commits.
+    Idempotent and safe when two schedulers run it at once (rows locked, skipping those another run or a purchase
+    holds). Returns how many were deleted."""
+    cutoff = timezone.now() - UNATTACHED_PROOF_KEPT
+    attached = ReducedRateDeclaration.objects.filter(proof_id=OuterRef("pk"))
+    with transaction.atomic():
+        proofs = list(
+            ReducedRateProof.objects.select_for_update(skip_locked=True)
+            .filter(uploaded_at__lte=cutoff)
+            .exclude(Exists(attached))
+            .order_by("pk")
+            .values_list("pk", "file")
+        )
+        ReducedRateProof.objects.filter(pk__in=[pk for pk, _ in proofs]).delete()
+        names = [name for _, name in proofs if name]
+        transaction.on_commit(lambda: _proof_files_delete(names))
+    return len(proofs)
+
+
+def _proof_files_delete(names: list[str]) -> None:
+    storage = ReducedRateProof._meta.get_field("file").storage
+    for name in names:
+        try:
+            storage.delete(name)
+        except OSError:  # the next run will not see the row again: say so, the file is an identity document
+            logger.exception("Could not delete the proof file %s", name)

@@ -180,3 +180,68 @@ def test_admins_set_a_plans_weekly_cap_and_reduced_rate_in_the_django_admin(clie
     plan = SubscriptionPlan.objects.get(tariff=annual)
     assert (plan.weekly_cap, plan.reduced_rate) == (1, True) and reduced_rate.tariff_is_reduced(annual)
     assert client.get("/django-admin/payments/subscriptionaction/").status_code == 200
+
+
+def _stored(settings) -> list[str]:
+    from pathlib import Path
+
+    root = Path(settings.MEDIA_ROOT) / "justificatifs"
+    return sorted(p.name for p in root.iterdir()) if root.exists() else []
+
+
+def test_proof_uploads_are_limited_per_member_and_hour(api_client, member, other_member, settings):
+    """A member sending proof after proof (identity documents kept on the studio's disk) is stopped at the hourly
+    limit, with the API's error shape and 429; nothing is stored past it; the limit is the member's own."""
+    settings.REDUCED_PROOFS_PER_HOUR = 3
+    api_client.force_authenticate(member)
+    with freeze_time("2030-01-10 10:00:00"):
+        for _ in range(3):
+            assert api_client.post(PROOFS, {"file": png("carte.png")}, format="multipart").status_code == 201
+    with freeze_time("2030-01-10 10:45:00"):
+        refused = api_client.post(PROOFS, {"file": png("carte.png")}, format="multipart")
+    assert refused.status_code == 429
+    message = "Vous avez déjà envoyé 3 justificatifs en moins d'une heure : réessayez dans 15 min."
+    assert message == reduced_rate.MSG_PROOF_TOO_MANY.format(limit=3, minutes=15)
+    assert refused.json() == {
+        "error": message,
+        "message": message,
+        "code": "proof_too_many",
+        "errors": {"file": [message]},
+    }
+    assert refused["Retry-After"] == str(15 * 60)
+    assert ReducedRateProof.objects.filter(member=member).count() == 3 and len(_stored(settings)) == 3
+
+    api_client.force_authenticate(other_member)
+    with freeze_time("2030-01-10 10:45:00"):
+        assert api_client.post(PROOFS, {"file": png("carte.png")}, format="multipart").status_code == 201
+    api_client.force_authenticate(member)
+    with freeze_time("2030-01-10 11:00:01"):  # the first three are more than an hour old
+        assert api_client.post(PROOFS, {"file": png("carte.png")}, format="multipart").status_code == 201
+
+
+def test_proofs_not_attached_to_a_purchase_are_deleted_after_a_day(api_client, member, other_member, settings, student):
+    """An identity document nobody bought with is deleted (row and file) a day after its upload by a periodic job;
+    one a purchase names stays. Running the job again (or from two schedulers) deletes nothing more."""
+    from payments.subscription_tasks import reduced_proofs_unattached_delete
+
+    with freeze_time("2030-01-10 10:00:00"):
+        api_client.force_authenticate(member)
+        kept = api_client.post(PROOFS, {"file": png("carte.png")}, format="multipart").json()["id"]
+        forgotten = api_client.post(PROOFS, {"file": png("carte.png")}, format="multipart").json()["id"]
+        buy(api_client, member, student, reduced_status="student", reduced_confirmed=True, reduced_proof_id=kept)
+    with freeze_time("2030-01-11 09:00:00"):
+        api_client.force_authenticate(other_member)
+        recent = api_client.post(PROOFS, {"file": png("carte.png")}, format="multipart").json()["id"]
+    kept_file = ReducedRateProof.objects.get(pk=kept).file.name.rsplit("/", 1)[-1]
+    recent_file = ReducedRateProof.objects.get(pk=recent).file.name.rsplit("/", 1)[-1]
+    assert len(_stored(settings)) == 3
+
+    with freeze_time("2030-01-11 09:59:00"):  # not a day old yet
+        assert reduced_proofs_unattached_delete.call() == 0
+    with freeze_time("2030-01-11 10:01:00"):
+        assert reduced_proofs_unattached_delete.call() == 1
+        assert reduced_proofs_unattached_delete.call() == 0
+    assert set(ReducedRateProof.objects.values_list("pk", flat=True)) == {kept, recent}
+    assert not ReducedRateProof.objects.filter(pk=forgotten).exists()
+    assert _stored(settings) == sorted([kept_file, recent_file])
+    assert ReducedRateDeclaration.objects.get().proof_id == kept

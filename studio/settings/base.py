@@ -323,6 +323,8 @@ PAYPAL_API_BASE = env(
 MAX_IMAGE_UPLOAD_BYTES = env.int("MAX_IMAGE_UPLOAD_BYTES", default=10 * 1024 * 1024)
 MAX_VIDEO_UPLOAD_BYTES = env.int("MAX_VIDEO_UPLOAD_BYTES", default=200 * 1024 * 1024)
 MAX_AVATAR_UPLOAD_BYTES = env.int("MAX_AVATAR_UPLOAD_BYTES", default=5 * 1024 * 1024)
+# Reduced-rate proofs (identity documents) a member may send in any hour; past it the API answers 429.
+REDUCED_PROOFS_PER_HOUR = env.int("REDUCED_PROOFS_PER_HOUR", default=5)
 
 # Content Security Policy through Django's built-in middleware. No inline scripts anywhere.
 from django.utils.csp import CSP  # noqa: E402
