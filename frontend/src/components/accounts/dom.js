@@ -48,9 +48,10 @@ function fieldsNamed(form, names) {
  * Show one message in the form's alert (error) region, clearing the success one (issue 24): the fields in error
  * are marked (aria-invalid, the message tied with aria-describedby) and the first is brought into view and
  * focused; without a field, the message itself is. The region is role="alert": screen readers announce it. With
- * two fields or more, an error summary at the top of the form lists them as links (components/errorSummary.js).
+ * two fields or more, an error summary at the top of the form lists them as links (components/errorSummary.js),
+ * unless `summary` is false: a refused pair (e-mail and password) is one error, which its message says whole.
  */
-export function showError(form, text, fields = []) {
+export function showError(form, text, fields = [], { summary = true } = {}) {
   const region = form.querySelector("[data-form-error]");
   setText(region, text);
   setText(form.querySelector("[data-form-success]"), "");
@@ -72,7 +73,8 @@ export function showError(form, text, fields = []) {
     describedBy(field, id, true);
   }
   // Several fields in error: a summary lists each as a link to it (a single one: the message says it all).
-  showErrorSummary(form, invalid.map((field) => ({ field })));
+  if (summary) showErrorSummary(form, invalid.map((field) => ({ field })));
+  else clearErrorSummary(form);
   const target = invalid[0] || region;
   if (!invalid[0]) region.tabIndex = -1;
   bringIntoView(target);

@@ -26,7 +26,9 @@ onReady(() => {
       window.location.assign(props.next || "/");
       return;
     } catch (error) {
-      showError(form, loginErrorMessage(error, messages), error.status === 400 || error.status === 401 ? ["email", "password"] : []);
+      // Wrong credentials are one error about the pair: its message alone, no list of "fields to correct".
+      const credentials = error.status === 400 || error.status === 401;
+      showError(form, loginErrorMessage(error, messages), credentials ? ["email", "password"] : [], { summary: false });
       if (resend) {
         resend.hidden = error.status !== 403;
         resend.querySelector("[data-resend-email]").value = email;

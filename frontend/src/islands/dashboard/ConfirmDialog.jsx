@@ -1,9 +1,9 @@
 /* Deletions ask first (SPEC.md 2.21). */
 import Modal from "../../components/Modal.jsx";
 
-export default function ConfirmDialog({ open, question, busy, error, onConfirm, onCancel }) {
+export default function ConfirmDialog({ open, question, busy, error, onConfirm, onCancel, returnFocus }) {
   return (
-    <Modal open={open} title="Confirmer la suppression" onClose={onCancel} className="dash-confirm">
+    <Modal open={open} title="Confirmer la suppression" onClose={onCancel} className="dash-confirm" returnFocus={returnFocus}>
       <p>{question}</p>
       {error && (
         <p className="form-error" role="alert">

@@ -45,6 +45,9 @@ export default function ResourceSection({ config, user }) {
   const [deleting, setDeleting] = useState(null); // {row, busy, error}
   const [options, optionsError] = useOptions(config.options);
   const successTimer = useRef(null);
+  // After a deletion the row and its "Supprimer" button are gone: the focus goes to the table instead.
+  const table = useRef(null);
+  const afterDelete = useRef(null);
 
 
   useEffect(() => {
@@ -138,6 +141,7 @@ export default function ResourceSection({ config, user }) {
     setDeleting((current) => ({ ...current, busy: true, error: "" }));
     try {
       await api(config.itemPath(row), { method: "DELETE" });
+      afterDelete.current = table.current;
       setDeleting(null);
       flash(config.messages?.deleted || MSG_DELETED);
       reload();
@@ -210,7 +214,7 @@ export default function ResourceSection({ config, user }) {
       {missing ? (
         <p className="help">{MSG_NOT_AVAILABLE}</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={`Tableau : ${config.title}`}>
+        <div ref={table} className="table-wrap" tabIndex={0} role="region" aria-label={`Tableau : ${config.title}`}>
           <table className="table dash-table" aria-busy={loading ? "true" : "false"}>
             <thead>
               <tr>
@@ -248,6 +252,7 @@ export default function ResourceSection({ config, user }) {
                         className="button button-small button-danger"
                         onClick={() => {
                           setActionError("");
+                          afterDelete.current = null;
                           setDeleting({ row, busy: false, error: "" });
                         }}
                       >
@@ -296,6 +301,7 @@ export default function ResourceSection({ config, user }) {
           error={deleting.error}
           onConfirm={confirmDelete}
           onCancel={() => setDeleting(null)}
+          returnFocus={afterDelete}
         />
       )}
       {config.extra?.(ctx)}
