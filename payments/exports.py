@@ -1,51 +1,30 @@
-"""CSV exports for the studio's accounts (issue 20, DECISIONS.md 39): UTF-8 with a byte-order mark, `;` between
-columns, decimal comma, dates DD/MM/YYYY and times HH:MM in Europe/Paris, French headers, so that French Excel and
-LibreOffice open them as they are. Each covers a date range (Paris days, both included).
+"""CSV and .xlsx exports for the studio's accounts (issue 20, DECISIONS.md 39). The CSV: UTF-8 with a byte-order mark,
+`;` between columns, decimal comma, dates DD/MM/YYYY and times HH:MM in Europe/Paris, French headers; the .xlsx: the
+same table with typed cells (amounts in euros, dates, phone numbers and postcodes as text), which a spreadsheet opens
+without an import wizard. Both are written by `studio.spreadsheets`, which neutralises every text cell a spreadsheet
+would read as a formula. Each covers a date range (Paris days, both included).
 
 Payments sits above bookings, courses and accounts (README, "Layers"), so it can read every table exported here. Each
 export streams its rows in a fixed number of queries (select_related, one annotation)."""
 
-import csv
-import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from decimal import Decimal
 
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
 from bookings.models import Pass, Reservation
+from studio.spreadsheets import CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE, CellType, Column, table_csv, table_xlsx
 
 from .models import PaymentOrder, Subscription
 
-BOM = "\ufeff"
+FILE_FORMATS = {"csv": CSV_CONTENT_TYPE, "xlsx": XLSX_CONTENT_TYPE}
 
-
-def fr_decimal(value: Decimal | None) -> str:
-    return "" if value is None else f"{value:.2f}".replace(".", ",")
-
-
-def fr_date(value: date | datetime | None) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, datetime):
-        value = timezone.localtime(value).date()
-    return f"{value:%d/%m/%Y}"
-
-
-def fr_time(value: datetime | None) -> str:
-    return "" if value is None else f"{timezone.localtime(value):%H:%M}"
-
-
-def csv_text(headers: list[str], rows: Iterable[list]) -> str:
-    buffer = io.StringIO()
-    buffer.write(BOM)
-    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
-    writer.writerow(headers)
-    for row in rows:
-        writer.writerow(["" if cell is None else cell for cell in row])
-    return buffer.getvalue()
+TEXT, PHONE, CODE = CellType.TEXT, CellType.PHONE, CellType.CODE
+INTEGER, MONEY, DATE, TIME = CellType.INTEGER, CellType.MONEY, CellType.DATE, CellType.TIME
 
 
 def _bounds(start: date, end: date) -> tuple[datetime, datetime]:
@@ -66,35 +45,35 @@ def orders_rows(start: date, end: date):
     for o in orders:
         yield [
             o.order_id,
-            fr_date(o.created_at),
-            fr_time(o.created_at),
+            o.created_at,
+            o.created_at,
             f"{o.first_name} {o.last_name}".strip(),
             o.email,
             o.title,
-            fr_decimal(o.amount),
+            o.amount,
             o.get_status_display(),
             o.get_provider_display(),
-            fr_date(o.completed_at),
-            fr_date(o.refunded_at),
+            o.completed_at,
+            o.refunded_at,
             o.refund_id,
             o.provider_note,
         ]
 
 
-ORDERS_HEADERS = [
-    "Commande",
-    "Date",
-    "Heure",
-    "Nom",
-    "E-mail",
-    "Objet",
-    "Montant (€)",
-    "Statut",
-    "Moyen de paiement",
-    "Payée le",
-    "Remboursée le",
-    "Remboursement",
-    "Note",
+ORDERS_COLUMNS = [
+    Column("Commande", width=24),
+    Column("Date", DATE),
+    Column("Heure", TIME, width=8),
+    Column("Nom", width=24),
+    Column("E-mail", width=30),
+    Column("Objet", width=30),
+    Column("Montant (€)", MONEY),
+    Column("Statut"),
+    Column("Moyen de paiement", width=20),
+    Column("Payée le", DATE),
+    Column("Remboursée le", DATE),
+    Column("Remboursement", width=20),
+    Column("Note", width=30),
 ]
 
 
@@ -114,16 +93,16 @@ def reservations_rows(start: date, end: date):
         else:
             payment = "Carte bancaire" if r.total_amount else "Gratuit"
         yield [
-            fr_date(r.session.start),
-            fr_time(r.session.start),
+            r.session.start,
+            r.session.start,
             r.session.course.title,
             r.session.instructor_name,
             "Annulé" if r.session.status == "cancelled" else "",
             f"{r.first_name} {r.last_name}".strip(),
             r.email,
             r.participants,
-            fr_decimal(r.unit_price),
-            fr_decimal(r.total_amount),
+            r.unit_price,
+            r.total_amount,
             payment,
             r.get_status_display(),
             attendance.get_status_display() if attendance else "",
@@ -131,21 +110,21 @@ def reservations_rows(start: date, end: date):
         ]
 
 
-RESERVATIONS_HEADERS = [
-    "Date du cours",
-    "Heure",
-    "Cours",
-    "Professeur",
-    "Cours annulé",
-    "Membre",
-    "E-mail",
-    "Participants",
-    "Prix par participant (€)",
-    "Total (€)",
-    "Paiement",
-    "Statut",
-    "Présence",
-    "Ajouté(e) à l'accueil",
+RESERVATIONS_COLUMNS = [
+    Column("Date du cours", DATE),
+    Column("Heure", TIME, width=8),
+    Column("Cours", width=30),
+    Column("Professeur", width=20),
+    Column("Cours annulé"),
+    Column("Membre", width=24),
+    Column("E-mail", width=30),
+    Column("Participants", INTEGER),
+    Column("Prix par participant (€)", MONEY),
+    Column("Total (€)", MONEY),
+    Column("Paiement", width=30),
+    Column("Statut", width=20),
+    Column("Présence"),
+    Column("Ajouté(e) à l'accueil"),
 ]
 
 
@@ -165,7 +144,7 @@ def members_rows(start: date, end: date):
             u.postal_code,
             u.city,
             u.get_role_display(),
-            fr_date(u.date_joined),
+            u.date_joined,
             "Oui" if u.is_active else "Non",
             u.no_shows,
         ]
@@ -173,8 +152,7 @@ def members_rows(start: date, end: date):
 
 def no_shows_subquery_for_user():
     """The member's no-shows, for a queryset of users (the subquery's OuterRef("user") is their pk)."""
-    from django.db.models import Count, OuterRef, Subquery
-    from django.db.models.functions import Coalesce
+    from django.db.models import Count
 
     from bookings.models import Attendance, AttendanceStatus
 
@@ -189,17 +167,17 @@ def no_shows_subquery_for_user():
     )
 
 
-MEMBERS_HEADERS = [
-    "Prénom",
-    "Nom",
-    "E-mail",
-    "Téléphone",
-    "Code postal",
-    "Ville",
-    "Rôle",
-    "Inscrit(e) le",
-    "Actif",
-    "Absences",
+MEMBERS_COLUMNS = [
+    Column("Prénom", width=18),
+    Column("Nom", width=18),
+    Column("E-mail", width=30),
+    Column("Téléphone", PHONE, width=16),
+    Column("Code postal", CODE),
+    Column("Ville", width=18),
+    Column("Rôle"),
+    Column("Inscrit(e) le", DATE),
+    Column("Actif", width=8),
+    Column("Absences", INTEGER),
 ]
 
 
@@ -215,23 +193,23 @@ def passes_rows(start: date, end: date):
             p.get_origin_display(),
             p.credits_total,
             p.credits_left,
-            fr_date(p.starts_on),
-            fr_date(p.expires_on),
-            fr_date(p.created_at),
+            p.starts_on,
+            p.expires_on,
+            p.created_at,
         ]
 
 
-PASSES_HEADERS = [
-    "Membre",
-    "E-mail",
-    "Type",
-    "Intitulé",
-    "Origine",
-    "Crédits accordés",
-    "Crédits restants",
-    "Valable du",
-    "Valable jusqu'au",
-    "Créée le",
+PASSES_COLUMNS = [
+    Column("Membre", width=24),
+    Column("E-mail", width=30),
+    Column("Type", width=16),
+    Column("Intitulé", width=30),
+    Column("Origine", width=24),
+    Column("Crédits accordés", INTEGER),
+    Column("Crédits restants", INTEGER),
+    Column("Valable du", DATE),
+    Column("Valable jusqu'au", DATE),
+    Column("Créée le", DATE),
 ]
 
 
@@ -243,27 +221,27 @@ def subscriptions_rows(start: date, end: date):
             _member(s.member),
             s.member.email,
             s.title,
-            fr_decimal(s.amount),
+            s.amount,
             s.period_months,
             s.periods_committed,
             s.periods_paid,
-            fr_date(s.starts_on),
+            s.starts_on,
             s.get_status_display(),
-            fr_date(s.created_at),
+            s.created_at,
         ]
 
 
-SUBSCRIPTIONS_HEADERS = [
-    "Membre",
-    "E-mail",
-    "Intitulé",
-    "Montant par période (€)",
-    "Période (mois)",
-    "Périodes d'engagement",
-    "Périodes payées",
-    "Début",
-    "Statut",
-    "Souscrit le",
+SUBSCRIPTIONS_COLUMNS = [
+    Column("Membre", width=24),
+    Column("E-mail", width=30),
+    Column("Intitulé", width=30),
+    Column("Montant par période (€)", MONEY),
+    Column("Période (mois)", INTEGER),
+    Column("Périodes d'engagement", INTEGER),
+    Column("Périodes payées", INTEGER),
+    Column("Début", DATE),
+    Column("Statut"),
+    Column("Souscrit le", DATE),
 ]
 
 
@@ -271,20 +249,24 @@ SUBSCRIPTIONS_HEADERS = [
 class Export:
     name: str
     title: str
-    headers: list[str]
-    rows: object
+    columns: list[Column]
+    rows: Callable[[date, date], Iterable[list]]
 
 
 EXPORTS = {
-    "orders": Export("commandes-et-remboursements", "Commandes et remboursements", ORDERS_HEADERS, orders_rows),
-    "reservations": Export("reservations", "Réservations et présences", RESERVATIONS_HEADERS, reservations_rows),
-    "members": Export("membres", "Membres", MEMBERS_HEADERS, members_rows),
-    "passes": Export("cartes-et-abonnements", "Cartes et abonnements", PASSES_HEADERS, passes_rows),
-    "subscriptions": Export("abonnements", "Abonnements", SUBSCRIPTIONS_HEADERS, subscriptions_rows),
+    "orders": Export("commandes-et-remboursements", "Commandes et remboursements", ORDERS_COLUMNS, orders_rows),
+    "reservations": Export("reservations", "Réservations et présences", RESERVATIONS_COLUMNS, reservations_rows),
+    "members": Export("membres", "Membres", MEMBERS_COLUMNS, members_rows),
+    "passes": Export("cartes-et-abonnements", "Cartes et abonnements", PASSES_COLUMNS, passes_rows),
+    "subscriptions": Export("abonnements", "Abonnements", SUBSCRIPTIONS_COLUMNS, subscriptions_rows),
 }
 
 
-def export_csv(kind: str, *, start: date, end: date) -> tuple[str, str]:
-    """The file name and the CSV text of an export."""
+def export_file(kind: str, *, start: date, end: date, file_format: str = "csv") -> tuple[str, bytes]:
+    """The file name and the content of an export, as CSV (UTF-8 with BOM) or .xlsx (`file_format`)."""
     export = EXPORTS[kind]
-    return f"{export.name}-{start:%Y-%m-%d}-{end:%Y-%m-%d}.csv", csv_text(export.headers, export.rows(start, end))
+    name = f"{export.name}-{start:%Y-%m-%d}-{end:%Y-%m-%d}.{file_format}"
+    rows = export.rows(start, end)
+    if file_format == "xlsx":
+        return name, table_xlsx(export.columns, rows, title=export.title)
+    return name, table_csv(export.columns, rows).encode("utf-8")

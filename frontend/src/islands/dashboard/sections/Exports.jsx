@@ -1,5 +1,6 @@
-/* Issue 20 (DECISIONS.md 39): CSV exports for a range of days, opened as they are by French Excel and LibreOffice
-   (UTF-8 with BOM, « ; », virgule décimale, JJ/MM/AAAA). The browser downloads the file the API answers. */
+/* Issue 20 (DECISIONS.md 39): exports for a range of days, as an .xlsx workbook with typed cells (amounts, dates,
+   phone numbers and postcodes as text: no import wizard) or as CSV for other software (UTF-8 with BOM, « ; »,
+   virgule décimale, JJ/MM/AAAA). The browser downloads the file the API answers. */
 import { useState } from "react";
 
 export const EXPORTS = [
@@ -8,6 +9,10 @@ export const EXPORTS = [
   { kind: "members", label: "Membres" },
   { kind: "passes", label: "Cartes et abonnements" },
   { kind: "subscriptions", label: "Abonnements" },
+];
+export const FORMATS = [
+  { format: "xlsx", label: "Excel (.xlsx)", hint: "pour Excel ou LibreOffice : montants, dates et numéros gardés tels quels" },
+  { format: "csv", label: "CSV", hint: "pour un autre logiciel : séparateur « ; », virgule décimale, dates JJ/MM/AAAA" },
 ];
 export const MSG_EXPORT_RANGE = "Choisissez le premier et le dernier jour, le second après le premier.";
 
@@ -18,24 +23,34 @@ function isoDay(today = new Date()) {
   return `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`;
 }
 
-export function exportUrl(kind, start, end) {
-  return `/api/exports/${kind}?${new URLSearchParams({ start, end })}`;
+export function exportUrl(kind, start, end, format = "xlsx") {
+  return `/api/exports/${kind}?${new URLSearchParams({ start, end, format })}`;
 }
 
 export default function Exports() {
   const [start, setStart] = useState(monthStart());
   const [end, setEnd] = useState(isoDay());
+  const [format, setFormat] = useState("xlsx");
   const valid = Boolean(start && end && start <= end);
   return (
     <section className="dash-section">
-      <h2>Exports CSV</h2>
-      <p>Fichiers CSV pour Excel ou LibreOffice : séparateur « ; », virgule décimale, dates JJ/MM/AAAA, heure de Paris.</p>
+      <h2>Exports</h2>
+      <p>Un fichier par export pour les jours choisis, heure de Paris.</p>
       <div className="export-range">
         <label htmlFor="export-start">Du</label>
         <input id="export-start" type="date" value={start} onChange={(e) => setStart(e.target.value)} />
         <label htmlFor="export-end">Au (inclus)</label>
         <input id="export-end" type="date" value={end} onChange={(e) => setEnd(e.target.value)} />
       </div>
+      <fieldset className="export-format">
+        <legend>Format</legend>
+        {FORMATS.map((f) => (
+          <label key={f.format}>
+            <input type="radio" name="export-format" value={f.format} checked={format === f.format} onChange={() => setFormat(f.format)} /> {f.label}{" "}
+            <small>({f.hint})</small>
+          </label>
+        ))}
+      </fieldset>
       {!valid && (
         <p className="form-error" role="alert">
           {MSG_EXPORT_RANGE}
@@ -45,7 +60,7 @@ export default function Exports() {
         {EXPORTS.map((e) => (
           <li key={e.kind}>
             {valid ? (
-              <a className="button button-secondary" href={exportUrl(e.kind, start, end)} download>
+              <a className="button button-secondary" href={exportUrl(e.kind, start, end, format)} download>
                 {e.label}
               </a>
             ) : (

@@ -1,0 +1,170 @@
+"""Tables written for spreadsheets, as CSV and as .xlsx, from one description of their columns.
+
+The CSV follows DECISIONS.md 39 (UTF-8 with a byte-order mark, `;`, decimal comma, DD/MM/YYYY, HH:MM in Europe/Paris)
+for the tools that read CSV; the .xlsx has typed cells (numbers, euro amounts, dates, text), so that a spreadsheet
+opens it without an import wizard and keeps leading zeros.
+
+Every text cell goes through `neutralise`, in both formats: a text a spreadsheet would read as a formula (`=`, `+`,
+`-`, `@`, a tab or a carriage return first: OWASP's CSV-injection rule) is written after a single quote, so that it
+shows as the text it is and is never evaluated. Numbers, amounts and dates are typed values, never text, so a
+negative amount stays a number.
+"""
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from decimal import Decimal
+from enum import StrEnum
+
+from django.utils import timezone
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+
+BOM = "\ufeff"
+CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
+XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+# The first characters that make Excel or LibreOffice read a cell as a formula (OWASP), with their full-width forms,
+# which some spreadsheets take for the same.
+FORMULA_TRIGGERS = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
+# Control characters no XML file may hold (openpyxl refuses them); tab, line feed and carriage return are kept.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+MONEY_FORMAT = '#,##0.00 "€";-#,##0.00 "€"'
+DATE_FORMAT = "dd/mm/yyyy"
+TIME_FORMAT = "hh:mm"
+TEXT_FORMAT = "@"
+
+
+class CellType(StrEnum):
+    TEXT = "text"
+    PHONE = "phone"  # a phone number: digits that are text, never a number (leading 0)
+    CODE = "code"  # digits that are text, such as a postcode (leading 0)
+    INTEGER = "integer"
+    MONEY = "money"  # euros, a Decimal
+    DATE = "date"  # a date, or an aware datetime shown as its Paris day
+    TIME = "time"  # an aware datetime shown as its Paris time
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    type: CellType = CellType.TEXT
+    width: int = 0  # .xlsx column width in characters; 0: from the header
+
+
+def neutralise(text: str) -> str:
+    """The text with the control characters no file may hold removed, and a single quote first when a spreadsheet
+    would otherwise read it as a formula."""
+    text = CONTROL_CHARACTERS.sub("", text)
+    if text and text[0] in FORMULA_TRIGGERS:
+        return "'" + text
+    return text
+
+
+def _as_date(value: date | datetime) -> date:
+    return timezone.localtime(value).date() if isinstance(value, datetime) else value
+
+
+def _as_time(value: datetime | time) -> time:
+    if isinstance(value, datetime):
+        value = timezone.localtime(value).time()
+    return value.replace(second=0, microsecond=0, tzinfo=None)
+
+
+def _grouped_phone(digits: str) -> str:
+    """A French ten-digit number as it is written, `06 12 34 56 78`: a spreadsheet reading CSV keeps it as text."""
+    if len(digits) == 10 and digits.isdigit():
+        return " ".join(digits[i : i + 2] for i in range(0, 10, 2))
+    return digits
+
+
+def csv_cell(column: Column, value) -> str:
+    if value is None or value == "":
+        return ""
+    match column.type:
+        case CellType.INTEGER:
+            return str(int(value))
+        case CellType.MONEY:
+            return f"{Decimal(value):.2f}".replace(".", ",")
+        case CellType.DATE:
+            return f"{_as_date(value):%d/%m/%Y}"
+        case CellType.TIME:
+            return f"{_as_time(value):%H:%M}"
+        case CellType.PHONE:
+            return neutralise(_grouped_phone(str(value)))
+        case _:
+            return neutralise(str(value))
+
+
+def table_csv(columns: Sequence[Column], rows: Iterable[Sequence]) -> str:
+    """The table as CSV text (DECISIONS.md 39), starting with the byte-order mark."""
+    buffer = io.StringIO()
+    buffer.write(BOM)
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
+    writer.writerow([neutralise(c.header) for c in columns])
+    for row in rows:
+        writer.writerow([csv_cell(column, value) for column, value in zip(columns, row, strict=True)])
+    return buffer.getvalue()
+
+
+def _text_cell(sheet, text: str) -> WriteOnlyCell:
+    cell = WriteOnlyCell(sheet, neutralise(text))
+    # A string whatever it looks like: openpyxl would otherwise take `#N/A` for an error value.
+    cell.data_type = "s"
+    return cell
+
+
+def _xlsx_cell(sheet, column: Column, value) -> WriteOnlyCell:
+    if value is None or (value == "" and column.type not in (CellType.TEXT, CellType.PHONE, CellType.CODE)):
+        return WriteOnlyCell(sheet, None)
+    match column.type:
+        case CellType.INTEGER:
+            cell = WriteOnlyCell(sheet, int(value))
+        case CellType.MONEY:
+            cell = WriteOnlyCell(sheet, Decimal(value))
+            cell.number_format = MONEY_FORMAT
+        case CellType.DATE:
+            cell = WriteOnlyCell(sheet, _as_date(value))
+            cell.number_format = DATE_FORMAT
+        case CellType.TIME:
+            cell = WriteOnlyCell(sheet, _as_time(value))
+            cell.number_format = TIME_FORMAT
+        case _:
+            cell = _text_cell(sheet, str(value))
+            if column.type in (CellType.PHONE, CellType.CODE):
+                cell.number_format = TEXT_FORMAT
+    return cell
+
+
+def _sheet_title(title: str) -> str:
+    return re.sub(r"[\[\]:*?/\\]", " ", title)[:31] or "Export"
+
+
+def table_xlsx(columns: Sequence[Column], rows: Iterable[Sequence], *, title: str) -> bytes:
+    """The table as an .xlsx workbook of one sheet: a bold, frozen header row with filters, then typed cells."""
+    workbook = Workbook(write_only=True)
+    sheet = workbook.create_sheet(_sheet_title(title))
+    sheet.freeze_panes = "A2"
+    for index, column in enumerate(columns, start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = column.width or max(12, len(column.header) + 2)
+    bold = Font(bold=True)
+    header = []
+    for column in columns:
+        cell = _text_cell(sheet, column.header)
+        cell.font = bold
+        header.append(cell)
+    sheet.append(header)
+    count = 0
+    for row in rows:
+        sheet.append([_xlsx_cell(sheet, column, value) for column, value in zip(columns, row, strict=True)])
+        count += 1
+    sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{count + 1}"
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
