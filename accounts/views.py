@@ -42,7 +42,14 @@ MSG_RESET_NETWORK = "Problème de connexion au serveur."
 MSG_REGISTER_OTHER_ERROR = "Erreur lors de l'inscription. Veuillez réessayer."
 MSG_PROFILE_UPDATE_ERROR = "Erreur lors de la mise à jour du profil."
 
+# After a confirmed e-mail or a new password the page goes to /login (SPEC.md 2.16: 3 s, 2.17: 2 s), saying so
+# politely, with a button to stay (a visitor who reads slowly) and the "Se connecter" link kept.
+MSG_REDIRECT_TO_LOGIN = "Redirection vers la page de connexion dans {seconds} secondes."
+MSG_STAY_ON_PAGE = "Rester sur cette page"
+MSG_REDIRECT_CANCELLED = "Redirection annulée : le lien « Se connecter » vous y mène quand vous voulez."
+
 REGISTER_REDIRECT_MS = 1500
+CONFIRM_REDIRECT_MS = 3000
 RESET_REDIRECT_MS = 2000
 FORGOT_TIMEOUT_MS = 10_000
 GENERATED_PASSWORD_LENGTH = 12
@@ -60,6 +67,14 @@ def _safe_next(request) -> str:
         if target.startswith("/") and not target.startswith("//"):
             return target
     return ""
+
+
+def _redirect_messages(delay_ms: int) -> dict:
+    return {
+        "redirecting": MSG_REDIRECT_TO_LOGIN.format(seconds=delay_ms // 1000),
+        "stay": MSG_STAY_ON_PAGE,
+        "stayed": MSG_REDIRECT_CANCELLED,
+    }
 
 
 def _page(request, template, title, context, status=200, description=""):
@@ -199,11 +214,13 @@ def confirm_email_page(request, token):
         "state": "pending",
         "props": {
             "token": token,
+            "redirectMs": CONFIRM_REDIRECT_MS,
             "messages": {
                 "loading": MSG_CONFIRM_LOADING,
                 "success": services.MSG_EMAIL_CONFIRMED,
                 "invalid": services.MSG_CONFIRM_LINK_INVALID,
                 "other": MSG_CONFIRM_OTHER_ERROR,
+                **_redirect_messages(CONFIRM_REDIRECT_MS),
             },
         },
     }
@@ -274,6 +291,7 @@ def reset_password_page(request, token):
                 "500": MSG_RESET_500,
                 "other": MSG_RESET_OTHER,
                 "network": MSG_RESET_NETWORK,
+                **_redirect_messages(RESET_REDIRECT_MS),
             },
         },
     }

@@ -25,7 +25,7 @@ from accounts.services import (
 )
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
 from accounts.tests.helpers import link_token
-from accounts.views import MSG_LOGGED_OUT
+from accounts.views import MSG_LOGGED_OUT, MSG_REDIRECT_CANCELLED, MSG_REDIRECT_TO_LOGIN, MSG_STAY_ON_PAGE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -106,11 +106,14 @@ def test_register_confirm_login_edit_profile_logout(page, live_server, mailoutbo
     page.clock.install()  # time still flows; run_for below jumps ahead without waiting
     page.goto(f"{live_server.url}/confirm-email/{token}")
     expect(page.get_by_text(MSG_EMAIL_CONFIRMED)).to_be_visible()
-    # The message stays with a link (issue 24: the page used to leave for /login after 3 s).
-    page.clock.run_for(10_000)
+    # SPEC.md 2.16: /login after 3 s, said politely; the link stays for whoever does not wait.
+    notice = page.locator("[data-redirect-notice]")
+    expect(notice).to_have_text(MSG_REDIRECT_TO_LOGIN.format(seconds=3))
+    expect(notice).to_have_attribute("role", "status")
+    expect(page.locator("[data-confirm-state]").get_by_role("link", name="Se connecter")).to_be_visible()
+    expect(page.get_by_role("button", name=MSG_STAY_ON_PAGE)).to_be_visible()
     assert page.url == f"{live_server.url}/confirm-email/{token}"
-    expect(page.get_by_text(MSG_EMAIL_CONFIRMED)).to_be_visible()
-    page.locator("[data-confirm-state]").get_by_role("link", name="Se connecter").click()
+    page.clock.run_for(3_000)
     expect(page).to_have_url(live_server.url + "/login")
 
     page.get_by_label("Email", exact=True).fill("chloe@example.fr")
@@ -164,6 +167,7 @@ def test_forgot_reset_login(page, live_server, mailoutbox):
     expect(page.locator("[data-form-success]")).to_have_text(MSG_FORGOT_SENT)
     token = link_token(mailoutbox[0], "reset-password")
 
+    page.clock.install()  # time still flows; run_for below jumps ahead without waiting
     page.goto(f"{live_server.url}/reset-password/{token}")
     page.get_by_label("Nouveau mot de passe", exact=True).fill("Barre-Verticale-31")
     page.get_by_label("Confirmer le mot de passe", exact=True).fill("Barre-Verticale-3")
@@ -173,7 +177,14 @@ def test_forgot_reset_login(page, live_server, mailoutbox):
     page.get_by_label("Confirmer le mot de passe", exact=True).fill("Barre-Verticale-31")
     page.get_by_role("button", name="Réinitialiser").click()
     expect(page.locator("[data-form-success]")).to_have_text(MSG_PASSWORD_RESET)
-    expect(page.locator("[data-form-success]")).to_be_in_viewport()  # it stays (issue 24)
+    expect(page.locator("[data-form-success]")).to_be_in_viewport()
+    # SPEC.md 2.17: /login after 2 s, said politely; whoever needs longer stays, and the link stays.
+    notice = page.locator("[data-redirect-notice]")
+    expect(notice).to_have_text(MSG_REDIRECT_TO_LOGIN.format(seconds=2))
+    page.get_by_role("button", name=MSG_STAY_ON_PAGE).click()
+    expect(notice).to_have_text(MSG_REDIRECT_CANCELLED)
+    page.clock.run_for(10_000)
+    assert page.url == f"{live_server.url}/reset-password/{token}"
     page.locator("[data-after-success]").get_by_role("link", name="Se connecter").click()
     expect(page).to_have_url(live_server.url + "/login")
 
@@ -200,6 +211,8 @@ def test_login_errors_and_next(page, live_server):
     page.get_by_label("Mot de passe", exact=True).fill("nimporte")
     page.get_by_role("button", name="Se connecter").click()
     expect(page.locator("[data-form-error]")).to_have_text(MSG_LOGIN_FAILED)
+    # One error about the pair: its message alone, no "2 champs à corriger : Email Mot de passe" above it.
+    expect(page.get_by_text("champs à corriger")).to_be_hidden()
     page.get_by_label("Email", exact=True).fill("ines@example.fr")
     page.get_by_role("button", name="Se connecter").click()
     # The same message is already shown: wait for this attempt's answer (the form is busy until it comes), or the
@@ -209,6 +222,24 @@ def test_login_errors_and_next(page, live_server):
     page.get_by_label("Mot de passe", exact=True).fill(DEFAULT_PASSWORD)
     page.get_by_role("button", name="Se connecter").click()
     expect(page).to_have_url(live_server.url + "/my-courses")
+
+
+def test_a_new_password_leads_to_login_after_two_seconds(page, live_server, mailoutbox):
+    UserFactory(email="nora@example.fr")
+    page.goto(live_server.url + "/forgot-password")
+    page.get_by_label("Email", exact=True).fill("nora@example.fr")
+    page.get_by_role("button", name="Envoyer le lien").click()
+    expect(page.locator("[data-form-success]")).to_have_text(MSG_FORGOT_SENT)
+    token = link_token(mailoutbox[0], "reset-password")
+    page.clock.install()
+    page.goto(f"{live_server.url}/reset-password/{token}")
+    page.get_by_label("Nouveau mot de passe", exact=True).fill("Barre-Verticale-31")
+    page.get_by_label("Confirmer le mot de passe", exact=True).fill("Barre-Verticale-31")
+    page.get_by_role("button", name="Réinitialiser").click()
+    expect(page.locator("[data-redirect-notice]")).to_have_text(MSG_REDIRECT_TO_LOGIN.format(seconds=2))
+    assert page.url == f"{live_server.url}/reset-password/{token}"
+    page.clock.run_for(2_000)
+    expect(page).to_have_url(live_server.url + "/login")
 
 
 def test_confirm_page_error_links_to_register(page, live_server):

@@ -138,5 +138,29 @@ export function watchMismatch(password, confirmation, output, message, compute) 
 }
 
 export function redirectAfter(url, ms) {
-  window.setTimeout(() => window.location.assign(url), ms);
+  return window.setTimeout(() => window.location.assign(url), ms);
+}
+
+/**
+ * After a success, go to `url` in `ms`, said in the page's polite live region `notice` (present, empty, since the
+ * page loaded: a region created with its text is not always read). A "stay" button after it cancels the move for
+ * whoever needs longer (WCAG 2.2.1); the page's own link to `url` stays either way. Returns the cancel function.
+ */
+export function redirectWithNotice(notice, { url, ms, messages }) {
+  const timer = redirectAfter(url, ms);
+  if (!notice) return () => window.clearTimeout(timer);
+  notice.hidden = false;
+  notice.textContent = messages.redirecting;
+  const stay = document.createElement("button");
+  stay.type = "button";
+  stay.className = "button button-secondary button-small";
+  stay.textContent = messages.stay;
+  const cancel = () => {
+    window.clearTimeout(timer);
+    notice.textContent = messages.stayed;
+    stay.remove();
+  };
+  stay.addEventListener("click", cancel);
+  notice.after(stay);
+  return cancel;
 }

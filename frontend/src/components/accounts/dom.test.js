@@ -87,3 +87,36 @@ describe("error summary on account forms (issue 24)", () => {
     expect(summary.hidden).toBe(true);
   });
 });
+
+describe("redirect after a success (SPEC.md 2.16, 2.17)", () => {
+  const messages = { redirecting: "Redirection dans 2 secondes.", stay: "Rester sur cette page", stayed: "Redirection annulée." };
+
+  it("goes to the page after the delay, said in the live region, and a button cancels it", async () => {
+    const { redirectWithNotice } = await import("./dom.js");
+    vi.useFakeTimers();
+    const assign = vi.fn();
+    vi.stubGlobal("location", { assign });
+    document.body.innerHTML = `<p role="status" data-redirect-notice></p>`;
+    const notice = document.querySelector("[data-redirect-notice]");
+    redirectWithNotice(notice, { url: "/login", ms: 2000, messages });
+    expect(notice.textContent).toBe(messages.redirecting);
+    vi.advanceTimersByTime(1999);
+    expect(assign).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(assign).toHaveBeenCalledWith("/login");
+
+    assign.mockClear();
+    document.body.innerHTML = `<p role="status" data-redirect-notice></p>`;
+    const again = document.querySelector("[data-redirect-notice]");
+    redirectWithNotice(again, { url: "/login", ms: 2000, messages });
+    const stay = document.querySelector("button");
+    expect(stay.textContent).toBe(messages.stay);
+    stay.click();
+    vi.advanceTimersByTime(10_000);
+    expect(assign).not.toHaveBeenCalled();
+    expect(again.textContent).toBe(messages.stayed);
+    expect(document.querySelector("button")).toBeNull();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+});
