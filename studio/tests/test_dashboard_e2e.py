@@ -371,3 +371,35 @@ def test_testimonials_add_edit_delete_and_instructors_add_edit(page, live_server
     _dialog(page).get_by_role("button", name="Enregistrer").click()
     expect(row).to_contain_text("Championne de France.")
     assert Instructor.objects.get(user=supervisor).bio == "Championne de France."
+
+
+def test_closing_a_modal_gives_the_focus_back_to_the_button_that_opened_it(page, live_server, login_as, supervisor):
+    from courses.tests.factories import TestimonialFactory
+
+    TestimonialFactory(name="Nina", message="Super ambiance !")
+    TestimonialFactory(name="Inès", message="Des cours au top.")
+    login_as(supervisor)
+    page.goto(live_server.url + "/admin/testimonials")
+    edit = _rows(page).filter(has_text="Nina").get_by_role("button", name=re.compile("^Modifier"))
+    edit.click()
+    expect(_dialog(page)).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(_dialog(page)).to_have_count(0)
+    expect(edit).to_be_focused()
+
+    add = page.get_by_role("button", name="Ajouter un témoignage")
+    add.click()
+    _dialog(page).get_by_role("button", name="Fermer").click()
+    expect(add).to_be_focused()
+
+    edit.click()
+    _dialog(page).get_by_label("Message").fill("Super ambiance, vraiment !")
+    _dialog(page).get_by_role("button", name="Enregistrer").click()
+    expect(_rows(page).filter(has_text="Nina")).to_contain_text("vraiment")
+    expect(edit).to_be_focused()
+
+    # The deleted row's button is gone: the focus goes to the table, not to the page's body.
+    _rows(page).filter(has_text="Inès").get_by_role("button", name=re.compile("^Supprimer")).click()
+    _dialog(page).get_by_role("button", name="Supprimer").click()
+    expect(_rows(page).filter(has_text="Inès")).to_have_count(0)
+    expect(page.get_by_role("region", name=re.compile("^Tableau"))).to_be_focused()
