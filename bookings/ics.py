@@ -10,18 +10,22 @@ the confirmation, so the app that imported the confirmation removes the event. E
 `text/calendar; method=<METHOD>` (RFC 6047), with `ics_attachment`.
 """
 
-from datetime import UTC
+from datetime import UTC, timedelta
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.utils import timezone
-from icalendar import Calendar, Event, vCalAddress, vText
+from icalendar import Calendar, Event, vCalAddress, vDuration, vText
+
+from studio.templatetags.formatting import euros
 
 PARIS = ZoneInfo("Europe/Paris")
 
 PUBLISH, REQUEST, CANCEL = "PUBLISH", "REQUEST", "CANCEL"
 CONFIRMED_SEQUENCE = 0
 CANCELLED_SEQUENCE = 1  # higher than the confirmation's: the cancellation supersedes it
+# How often an app subscribed to the personal feed fetches it again (RFC 7986 and Outlook's X-PUBLISHED-TTL).
+FEED_REFRESH = timedelta(hours=1)
 
 
 def _host() -> str:
@@ -43,6 +47,8 @@ def _calendar(*, name: str | None = None, method: str | None = PUBLISH) -> Calen
     if name:
         calendar.add("x-wr-calname", name)
         calendar.add("x-wr-timezone", "Europe/Paris")
+        calendar.add("refresh-interval", FEED_REFRESH, parameters={"VALUE": "DURATION"})
+        calendar.add("x-published-ttl", vDuration(FEED_REFRESH))
     return calendar
 
 
@@ -77,7 +83,7 @@ def reservation_event(reservation, *, cancelled: bool = False, with_attendee: bo
     title = session.course.title
     event.add("summary", f"Annulé : {title}" if cancelled else title)
     description = (
-        f"{reservation.participants} participant(s) – {reservation.total_amount} € – "
+        f"{reservation.participants} participant(s) – {euros(reservation.total_amount)} – "
         f"professeur : {session.instructor_name}\n{settings.SITE_URL}/my-courses"
     )
     if reason:

@@ -2,9 +2,12 @@
 
 `GET|PATCH /api/booking-preferences` (member): the two reminder switches and the member's secret feed URL (null until
 asked for). `POST /api/booking-preferences/calendar-link` (member): a new secret URL; the old one answers 404 from
-then on. `GET /calendar/<token>.ics` (anyone holding the secret): the member's upcoming bookings, Europe/Paris times,
-built on each request so it follows every booking, cancellation and class the studio cancels.
+then on. `GET|HEAD /calendar/<token>.ics` (anyone holding the secret): the member's bookings from FEED_HISTORY_DAYS
+back (a calendar keeps the member's history) and every upcoming one, Europe/Paris times, built on each request so it
+follows every booking, cancellation and class the studio cancels.
 """
+
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
@@ -12,7 +15,7 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -33,6 +36,8 @@ from .common import _messages
 
 MSG_SWITCH_INVALID = "Chaque rappel s'active ou se désactive par vrai ou faux."
 MSG_CALENDAR_LINK_RENEWED = "Nouveau lien créé : l'ancien ne fonctionne plus."
+# A subscribed calendar drops what the feed no longer lists: classes stay this long after they end.
+FEED_HISTORY_DAYS = 90
 
 
 def _switch(help_text: str):
@@ -92,9 +97,10 @@ class CalendarLinkApi(APIView):
 
 
 def member_feed_reservations(*, user_id: int, now):
-    """The member's upcoming bookings for the feed, and those of classes the studio cancelled (shown cancelled)."""
+    """The member's bookings for the feed, upcoming and ended less than FEED_HISTORY_DAYS ago, and those of classes
+    the studio cancelled (shown cancelled)."""
     return (
-        Reservation.objects.filter(user_id=user_id, session__end__gt=now)
+        Reservation.objects.filter(user_id=user_id, session__end__gt=now - timedelta(days=FEED_HISTORY_DAYS))
         .filter(
             Q(status=ReservationStatus.CONFIRMED) | Q(status=ReservationStatus.CANCELLED, session__status="cancelled")
         )
@@ -103,7 +109,16 @@ def member_feed_reservations(*, user_id: int, now):
     )
 
 
-@require_GET
+def _without_body_for_head(request, response: HttpResponse) -> HttpResponse:
+    """HEAD answers as GET does, headers and length included, without the body (RFC 9110)."""
+    if request.method == "HEAD":
+        length = len(response.content)
+        response.content = b""
+        response["Content-Length"] = str(length)
+    return response
+
+
+@require_safe
 def calendar_feed(request, token: str):
     """The personal feed behind its secret: 404 for a token that is not (or no longer) a member's."""
     user_id = BookingPreferences.objects.filter(calendar_token=token).values_list("user_id", flat=True).first()
@@ -114,10 +129,10 @@ def calendar_feed(request, token: str):
     response["Content-Disposition"] = 'inline; filename="mes-cours.ics"'
     response["Cache-Control"] = "private, no-store"
     response["X-Robots-Tag"] = "noindex"
-    return response
+    return _without_body_for_head(request, response)
 
 
-@require_GET
+@require_safe
 def reservation_ics_download(request, reservation_id: int):
     """'Ajouter à mon agenda' (Apple, Outlook…): the .ics of one of the member's own confirmed bookings; 404 else."""
     if not request.user.is_authenticated:
@@ -133,7 +148,7 @@ def reservation_ics_download(request, reservation_id: int):
     start = timezone.localtime(reservation.session.start)
     response["Content-Disposition"] = f'attachment; filename="cours-{start:%Y-%m-%d}.ics"'
     response["Cache-Control"] = "private, no-store"
-    return response
+    return _without_body_for_head(request, response)
 
 
 @require_POST

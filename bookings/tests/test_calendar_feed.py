@@ -52,7 +52,7 @@ def test_the_feed_lists_upcoming_bookings_in_paris_time_and_validates(api_client
     course = CourseFactory(title="Pole, Flow; « débutant » – un titre assez long pour être replié à 75 octets")
     booked = ReservationFactory(user=member, session=CourseSessionFactory(course=course))
     ReservationFactory(user=member, status=ReservationStatus.CANCELLED)  # a member's cancellation disappears
-    ReservationFactory(user=member, session=CourseSessionFactory(start=timezone.now() - timedelta(days=3)))
+    ReservationFactory(user=member, session=CourseSessionFactory(start=timezone.now() - timedelta(days=100)))
     ReservationFactory()  # someone else's
     url = _feed_url(api_client, member)
     assert url.startswith("http") and url.endswith(".ics")
@@ -169,3 +169,48 @@ def test_preferences_answer_in_a_fixed_number_of_queries(api_client, member, dja
     api_client.force_authenticate(member)
     with django_assert_max_num_queries(3):
         assert api_client.get(PREFS).status_code == 200
+
+
+def _feed_path(api_client, member) -> str:
+    return "/" + _feed_url(api_client, member).split("://", 1)[1].split("/", 1)[1]
+
+
+def test_head_answers_like_get_without_a_body(api_client, client, member):
+    booked = ReservationFactory(user=member)
+    path = _feed_path(api_client, member)
+    get, head = client.get(path), client.head(path)
+    assert head.status_code == 200 and head.content == b""
+    assert head["Content-Type"] == get["Content-Type"] and head["Content-Length"] == str(len(get.content))
+    assert client.head("/calendar/pas-un-jeton.ics").status_code == 404
+    client.force_login(member)
+    download = client.head(f"/my-courses/{booked.pk}.ics")
+    assert download.status_code == 200 and download.content == b""
+    assert download["Content-Disposition"].startswith("attachment;")
+    # The public sessions feed answers HEAD too.
+    public = client.head("/api/course-sessions")
+    assert public.status_code == 200 and public.content == b""
+
+
+def test_the_feed_keeps_ninety_days_of_history(api_client, client, member):
+    now = timezone.now()
+    yesterday = ReservationFactory(user=member, session=CourseSessionFactory(start=now - timedelta(days=1)))
+    old = ReservationFactory(user=member, session=CourseSessionFactory(start=now - timedelta(days=89)))
+    ReservationFactory(user=member, session=CourseSessionFactory(start=now - timedelta(days=92)))
+    upcoming = ReservationFactory(user=member, session=CourseSessionFactory(start=now + timedelta(days=2)))
+    body = client.get(_feed_path(api_client, member)).content
+    uids = {str(event["UID"]).split("@")[0] for event in icalendar.Calendar.from_ical(body).walk("VEVENT")}
+    assert uids == {f"reservation-{r.pk}" for r in (yesterday, old, upcoming)}
+
+
+def test_the_feed_says_how_often_to_refresh_and_writes_amounts_the_french_way(api_client, client, member):
+    ReservationFactory(user=member, participants=1)
+    body = client.get(_feed_path(api_client, member)).content
+    strict_rfc5545(body)
+    unfolded = body.replace(b"\r\n ", b"").decode("utf-8")
+    assert "\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\n" in unfolded
+    assert "\r\nX-PUBLISHED-TTL:PT1H\r\n" in unfolded
+    parsed = vobject.readOne(body.decode("utf-8"), validate=True, ignoreUnreadable=False)
+    (event,) = icalendar.Calendar.from_ical(body).walk("VEVENT")
+    assert "1 participant(s) – 25,00\u00a0€ – " in str(event["DESCRIPTION"])
+    assert "25.00" not in str(event["DESCRIPTION"])
+    assert parsed.vevent.description.value == str(event["DESCRIPTION"])

@@ -2,9 +2,12 @@
 attached, issue 23), recorded as sent once its mail has left."""
 
 import logging
+from datetime import date
 
 from django.db import router, transaction
+from django.utils import timezone
 
+from studio.day_text import day_text
 from studio.emails import send_templated_email
 from studio.registry import provided
 
@@ -79,7 +82,7 @@ def _send_receipt(*, order_pk: int) -> None:
     order = PaymentOrder.objects.select_related("reservation__session__course", "tariff").get(pk=order_pk)
     what = order.title
     if order.reservation_id:
-        what = f"{order.title} – séance du {order.date} à {order.time} ({order.quantity} participant(s))"
+        what = f"{order.title} – séance du {_class_day_and_time(order)} ({order.quantity} participant(s))"
     elif order.tariff_id:
         what = f"{order.title} × {order.quantity}"
     attachments = _receipt_attachments(order.pk)
@@ -98,6 +101,20 @@ def _send_receipt(*, order_pk: int) -> None:
         topic=RECEIPT_EMAIL_TOPIC,
         topic_id=order.pk,
     )
+
+
+def _class_day_and_time(order: PaymentOrder) -> str:
+    """ "01/12/2026 à 18:30", as the site writes dates: the class's own start in Europe/Paris, else the order's record
+    (an ISO date, written the French way when it is one)."""
+    session = order.reservation.session if order.reservation else None
+    if session is not None:
+        start = timezone.localtime(session.start)
+        return f"{day_text(start)} à {start:%H:%M}"
+    try:
+        day = day_text(date.fromisoformat(order.date))
+    except ValueError:
+        day = order.date
+    return f"{day} à {order.time}"
 
 
 RECEIPT_EMAIL_TOPIC = "payments.receipt"
