@@ -10,7 +10,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/studio
 export DJANGO_SETTINGS_MODULE ?= studio.settings.local
 
-.PHONY: run dev test install build migrate seed serve chromium test-python test-postgres test-islands test-lighthouse test-api test-imports lighthouse lint bench clean
+.PHONY: run dev test install build migrate seed serve chromium pdf-packages test-python test-postgres test-islands test-lighthouse test-api test-imports lighthouse lint bench clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || "$$(scripts/find-python.sh)" -m venv $(VENV)
@@ -44,13 +44,21 @@ serve:
 	  SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} \
 	  $(VENV)/bin/honcho start -f Procfile
 
-run: install build seed serve
+run: install pdf-packages build seed serve
 
 # For developers: runserver with DEBUG and autoreload, webpack rebuilding the islands on change, worker, scheduler.
-dev: install seed
+dev: install pdf-packages seed
 	@echo "Développement sur http://$(HOST):$(PORT) (DEBUG, rechargement automatique ; Ctrl+C pour arrêter)"
 	DJANGO_DEBUG=true HOST=$(HOST) PORT=$(PORT) PYTHONUNBUFFERED=1 SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} \
 	  $(VENV)/bin/honcho start -f Procfile.dev
+
+# Invoice PDFs embed DejaVu Sans with Droid Sans Fallback (Chinese, Japanese, Korean) and Symbola (emoji) for the
+# characters it lacks (studio/pdf.py); the tests read the PDFs back with poppler's pdftotext and pdffonts.
+PDF_PACKAGES := fonts-dejavu-core fonts-droid-fallback fonts-symbola poppler-utils
+pdf-packages:
+	@dpkg -s $(PDF_PACKAGES) >/dev/null 2>&1 || { \
+	  echo "Installing Debian's $(PDF_PACKAGES) for the invoice PDFs"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(PDF_PACKAGES); }
 
 chromium:
 	@command -v /usr/bin/chromium >/dev/null 2>&1 || { \
@@ -62,7 +70,7 @@ chromium:
 RESULTS := .test-results
 SUITES := imports vitest pytest-sqlite pytest-postgres lighthouse openapi schemathesis
 # Run alone, a suite installs and builds first; inside `make test` that was done once already.
-SUITE_PREREQS = $(if $(PREREQS_DONE),,install build chromium)
+SUITE_PREREQS = $(if $(PREREQS_DONE),,install pdf-packages build chromium)
 
 # The import contract (.importlinter): apps depend one way, the core imports no app, production code imports no demo
 # data. Each contract counts as one test: kept passes, broken fails.
@@ -111,7 +119,7 @@ test-api: $(if $(PREREQS_DONE),,install)
 	$(PY) bench/api_fuzz.py --max-time 90 --report $(RESULTS)/schemathesis.json \
 	  || { touch $(RESULTS)/schemathesis.crashed; exit 1; }
 
-test: install build chromium
+test: install pdf-packages build chromium
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	@for suite in test-imports test-islands test-python test-postgres test-lighthouse test-api; do \
 	  $(MAKE) --no-print-directory $$suite PREREQS_DONE=1 || echo "($$suite failed)"; \
