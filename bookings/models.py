@@ -120,6 +120,10 @@ class PartyReservation(QuotedRequest):
     title = models.CharField("intitulé", max_length=200, blank=True)
     message = models.TextField("message", blank=True)
     created_at = models.DateTimeField("reçue le", auto_now_add=True)
+    # What the member says when asking (the price depends on both): spectators pay 5 € each, the bride or groom
+    # takes the class for free.
+    spectators = models.PositiveSmallIntegerField("spectateurs", default=0)
+    guest_of_honour = models.BooleanField("la future mariée ou le futur marié prend le cours", default=True)
     quote_participants = models.PositiveSmallIntegerField("participants du devis", null=True, blank=True)
     quote_spectators = models.PositiveSmallIntegerField("spectateurs du devis", null=True, blank=True)
 

@@ -81,6 +81,7 @@ api_urlpatterns = [
     path("reservations-evj", apis.ReservationEvjCreateApi.as_view(), name="api-reservations-evj"),
     path("evf-reservations", party_apis.PartyRequestsApi.as_view(), name="api-evf-reservations"),
     path("evf-reservations/mine", party_apis.MyPartyRequestsApi.as_view(), name="api-evf-reservations-mine"),
+    path("evf-reservations/estimate", party_apis.PartyEstimateApi.as_view(), name="api-evf-reservations-estimate"),
     path("evf-reservations/<int:party_id>", party_apis.PartyRequestDetailApi.as_view(), name="api-evf-reservation"),
     path("evf-reservations/<int:party_id>/quote", party_apis.PartyQuoteApi.as_view(), name="api-evf-reservation-quote"),
     path(

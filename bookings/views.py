@@ -71,6 +71,7 @@ def party_page(request):
             "props": {
                 "user": user,
                 "submitUrl": "/api/evf-reservations",
+                "estimateUrl": "/api/evf-reservations/estimate",
                 "loginUrl": PARTY_LOGIN_URL,
                 "loginMessage": MSG_PARTY_LOGIN_REQUIRED,
             },

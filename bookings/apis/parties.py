@@ -27,8 +27,11 @@ from ..services.parties import (
     PartyError,
     party_reservation_create,
 )
+from ..services.party_requests import MAX_PARTY_SPECTATORS, MSG_PARTY_SPECTATORS_INVALID, party_quote_amount
 from .common import FILLED, OptionalText, _iso
 from .pages import PAGE_PARAMETERS, CheckedPagination, page_output
+
+MSG_PARTY_GUEST_OF_HONOUR_INVALID = "Indiquez si la future mariée ou le futur marié prend le cours (oui ou non)."
 
 # HH:MM (a time input's value), seconds allowed: the schema states it as this pattern.
 TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
@@ -49,6 +52,11 @@ def party_data(party) -> dict:
         "title": party.title,
         "message": party.message,
         "created_at": _iso(party.created_at),
+        "spectators": party.spectators,
+        "guest_of_honour": party.guest_of_honour,
+        "estimate": party_quote_amount(
+            participants=party.participants, spectators=party.spectators, guest_of_honour=party.guest_of_honour
+        ),
     }
 
 
@@ -66,6 +74,9 @@ class PartyOutput(serializers.Serializer):
     title = serializers.CharField(allow_blank=True)
     message = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField(allow_null=True)
+    spectators = serializers.IntegerField()
+    guest_of_honour = serializers.BooleanField(help_text="la future mariée ou le futur marié prend le cours (gratuit)")
+    estimate = serializers.DecimalField(max_digits=8, decimal_places=2, help_text="le prix de la demande, en euros")
 
 
 class PartyCreatedOutput(PartyOutput):
@@ -141,6 +152,20 @@ class PartyRequestInput(serializers.Serializer):
     title = _text(200)
     type = _text(20)
     user_id = serializers.IntegerField(required=False, allow_null=True, help_text="ignoré : le membre connecté")
+    spectators = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_PARTY_SPECTATORS,
+        default=0,
+        help_text="spectateurs (5 € chacun)",
+        error_messages=dict.fromkeys(
+            ("null", "invalid", "min_value", "max_value", "max_string_length"), MSG_PARTY_SPECTATORS_INVALID
+        ),
+    )
+    guest_of_honour = serializers.BooleanField(
+        default=True,
+        help_text="la future mariée ou le futur marié prend le cours (gratuit)",
+        error_messages=dict.fromkeys(("null", "invalid"), MSG_PARTY_GUEST_OF_HONOUR_INVALID),
+    )
 
     def validate_time(self, value: str) -> time:
         return time.fromisoformat(value)
@@ -160,6 +185,8 @@ def _create_party(request, data) -> Response:
         first_name=data.get("first_name") or "",
         last_name=data.get("last_name") or "",
         title=data.get("title") or "",
+        spectators=data["spectators"],
+        guest_of_honour=data["guest_of_honour"],
     )
     return Response(PartyCreatedOutput({**party_data(party), "message": MSG_PARTY_SUCCESS}).data, status=201)
 

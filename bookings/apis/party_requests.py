@@ -4,7 +4,7 @@ Refusals are QuoteErrors (studio.quotes) answered by the shared exception handle
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -18,9 +18,9 @@ from ..services import party_requests as services
 from ..services.common import MSG_PARTICIPANTS_MIN
 from ..services.parties import MAX_PARTY_PARTICIPANTS, MSG_PARTY_PARTICIPANTS_MAX
 from .pages import MAX_ID, CheckedPagination, page_output
-from .parties import PartyOutput, PartyReservationApi, party_data
+from .parties import MSG_PARTY_GUEST_OF_HONOUR_INVALID, PartyOutput, PartyReservationApi, party_data
 
-MSG_SPECTATORS_INVALID = f"Le nombre de spectateurs doit être compris entre 0 et {services.MAX_PARTY_SPECTATORS}."
+MSG_SPECTATORS_INVALID = services.MSG_PARTY_SPECTATORS_INVALID
 NOT_FOUND = {404: OpenApiResponse(ErrorOutput, description="Demande introuvable (ou d'un autre membre).")}
 REFUSED = {409: OpenApiResponse(ErrorOutput, description="L'étape n'est pas possible dans l'état de la demande.")}
 INVALID = {400: OpenApiResponse(ErrorOutput, description="Saisie refusée, message en français.")}
@@ -153,6 +153,62 @@ class PartyCancelApi(APIView):
     def post(self, request, party_id: int):
         services.party_cancel(party_id=party_id, member=request.user)
         return _answer(request, party_id)
+
+
+class PartyEstimateQuery(serializers.Serializer):
+    participants = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_PARTY_PARTICIPANTS,
+        help_text="participants, la future mariée ou le futur marié compris",
+        error_messages={
+            **dict.fromkeys(("required", "null", "invalid", "min_value", "max_string_length"), MSG_PARTICIPANTS_MIN),
+            "max_value": MSG_PARTY_PARTICIPANTS_MAX,
+        },
+    )
+    spectators = serializers.IntegerField(
+        min_value=0,
+        max_value=services.MAX_PARTY_SPECTATORS,
+        default=0,
+        error_messages=dict.fromkeys(
+            ("null", "invalid", "min_value", "max_value", "max_string_length"), MSG_SPECTATORS_INVALID
+        ),
+    )
+    guest_of_honour = serializers.BooleanField(
+        default=True,
+        help_text="la future mariée ou le futur marié prend le cours (gratuit)",
+        error_messages=dict.fromkeys(("null", "invalid"), MSG_PARTY_GUEST_OF_HONOUR_INVALID),
+    )
+
+
+class PartyEstimateOutput(serializers.Serializer):
+    participants = serializers.IntegerField()
+    spectators = serializers.IntegerField()
+    guest_of_honour = serializers.BooleanField()
+    amount = serializers.DecimalField(max_digits=8, decimal_places=2, help_text="le prix, en euros")
+
+
+class PartyEstimateApi(APIView):
+    """GET /api/evf-reservations/estimate?participants=&spectators=&guest_of_honour=: what a party costs, by the
+    rule staff quote with (services.party_quote_amount), for the request form's live estimate. Public, as the
+    offer's prices are."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="evf_reservation_estimate",
+        parameters=[PartyEstimateQuery],
+        responses={200: PartyEstimateOutput, **INVALID},
+    )
+    def get(self, request):
+        query = PartyEstimateQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        values = query.validated_data
+        amount = services.party_quote_amount(
+            participants=values["participants"],
+            spectators=values["spectators"],
+            guest_of_honour=values["guest_of_honour"],
+        )
+        return Response(PartyEstimateOutput({**values, "amount": amount}).data)
 
 
 PartyRequestPageOutput = page_output("PartyRequestPageOutput", PartyRequestOutput)

@@ -14,6 +14,7 @@ from ..models import (
     PartyReservation,
 )
 from .common import MSG_PARTICIPANTS_MIN, PartyReservationError
+from .party_requests import MAX_PARTY_SPECTATORS, MSG_PARTY_SPECTATORS_INVALID
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +47,7 @@ class PartyError(PartyReservationError):
         "party_time_invalid": MSG_PARTY_TIME_INVALID,
         "participants_min": MSG_PARTICIPANTS_MIN,
         "participants_max": MSG_PARTY_PARTICIPANTS_MAX,
+        "spectators_invalid": MSG_PARTY_SPECTATORS_INVALID,
     }
     statuses = {"party_login_required": UNAUTHORIZED, "party_date_past": CONFLICT}
 
@@ -63,6 +65,8 @@ def party_reservation_create(
     first_name: str = "",
     last_name: str = "",
     title: str = "",
+    spectators: int = 0,
+    guest_of_honour: bool = True,
 ) -> PartyReservation:
     """Store an EVJF/EVG request and e-mail it to the studio and the member (after commit)."""
     if user is None or not user.is_authenticated:
@@ -76,6 +80,8 @@ def party_reservation_create(
         raise PartyError.of("participants_min", field="participants")
     if participants > MAX_PARTY_PARTICIPANTS:
         raise PartyError.of("participants_max", field="participants")
+    if not 0 <= spectators <= MAX_PARTY_SPECTATORS:
+        raise PartyError.of("spectators_invalid", field="spectators")
     if date < timezone.localdate():
         raise PartyError.of("party_date_past", field="date")
     party = PartyReservation.objects.create(
@@ -89,6 +95,8 @@ def party_reservation_create(
         last_name=(last_name or user.last_name or "").strip(),
         title=(title or "").strip()[:200],
         message=message or "",
+        spectators=spectators,
+        guest_of_honour=guest_of_honour,
     )
     transaction.on_commit(lambda: _send_party_emails(party.pk))
     return party

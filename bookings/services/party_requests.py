@@ -24,13 +24,15 @@ PARTY_PRICE_PER_SPECTATOR = Decimal("5.00")
 PARTY_MIN_PEOPLE = 6
 PARTY_FREE_GUESTS = 1  # the bride or the groom
 MAX_PARTY_SPECTATORS = 100
+MSG_PARTY_SPECTATORS_INVALID = f"Le nombre de spectateurs doit être compris entre 0 et {MAX_PARTY_SPECTATORS}."
 
 MEMBER_REQUESTS_URL = "/user/requests"
 
 
-def party_quote_amount(*, participants: int, spectators: int) -> Decimal:
-    """The quote of a party: (max(participants, 6) − the bride or groom) × 25 € + spectators × 5 €."""
-    billed = max(participants, PARTY_MIN_PEOPLE) - PARTY_FREE_GUESTS
+def party_quote_amount(*, participants: int, spectators: int, guest_of_honour: bool = True) -> Decimal:
+    """The quote of a party: (max(participants, 6) − the bride or groom, when they take the class) × 25 € +
+    spectators × 5 €. The staff's quote and the request form's estimate both read it."""
+    billed = max(participants, PARTY_MIN_PEOPLE) - (PARTY_FREE_GUESTS if guest_of_honour else 0)
     total = billed * PARTY_PRICE_PER_PARTICIPANT + spectators * PARTY_PRICE_PER_SPECTATOR
     return total.quantize(quotes.CENT)
 
@@ -79,7 +81,7 @@ def party_quote(
 ) -> PartyReservation:
     """Staff answer a request with the server's price for `participants` and `spectators` and a deposit."""
     party = _lock_party(party_id)
-    amount = party_quote_amount(participants=participants, spectators=spectators)
+    amount = party_quote_amount(participants=participants, spectators=spectators, guest_of_honour=party.guest_of_honour)
     step = quotes.quote(party, amount=amount, deposit=deposit, note=note)
     party.quote_participants, party.quote_spectators = participants, spectators
     fields = [*quotes.QUOTED_REQUEST_FIELDS, "quote_participants", "quote_spectators"]

@@ -34,6 +34,7 @@ EXPECTED_PUBLIC_PREFIXES = (
     "/api/rental-requests",
     "/api/paypal/config",
     "/api/paypal/webhook",
+    "/api/evf-reservations/estimate",  # the EVJF/EVG price of the offer's page, as the page's own prices
 )
 
 

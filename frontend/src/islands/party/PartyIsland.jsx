@@ -3,12 +3,57 @@ import { useEffect, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import { euros } from "../../components/format.js";
 import { reveal, useFocusFirstError } from "../../components/formFeedback.js";
-import { MSG_FAILURE, MSG_FOLLOW, MSG_LOGIN, MSG_REQUIRED, MSG_SUCCESS, MSG_UNKNOWN, PRICE_PER_PARTICIPANT, PRICE_PER_SPECTATOR } from "./messages.js";
+import {
+  LABEL_ESTIMATE,
+  LABEL_GUEST_OF_HONOUR,
+  MAX_SPECTATORS,
+  MSG_ESTIMATE_NOTE,
+  MSG_FAILURE,
+  MSG_FOLLOW,
+  MSG_LOGIN,
+  MSG_REQUIRED,
+  MSG_SPECTATORS,
+  MSG_SUCCESS,
+  MSG_UNKNOWN,
+  PRICE_PER_PARTICIPANT,
+  PRICE_PER_SPECTATOR,
+} from "./messages.js";
 
 const SLIDER_ID = "party-slider";
 
 function emptyForm(user) {
-  return { eventType: "EVJF", date: "", time: "", participants: "1", message: "", email: user?.email || "" };
+  return { eventType: "EVJF", date: "", time: "", participants: "1", spectators: "0", guestOfHonour: true, message: "", email: user?.email || "" };
+}
+
+const ESTIMATE_DELAY_MS = 250;
+
+/** A whole number written in a number field, or NaN. */
+function wholeNumber(text) {
+  return /^\s*\d+\s*$/.test(String(text ?? "")) ? Number.parseInt(text, 10) : Number.NaN;
+}
+
+/** The server's estimate of the party as the form stands (null while the numbers are not valid or it is on its way). */
+function useEstimate(url, participants, spectators, guestOfHonour) {
+  const [estimate, setEstimate] = useState(null);
+  useEffect(() => {
+    setEstimate(null);
+    if (!url || !(participants >= 1) || !(spectators >= 0 && spectators <= MAX_SPECTATORS)) return undefined;
+    let live = true;
+    const timer = setTimeout(async () => {
+      const query = new URLSearchParams({ participants: String(participants), spectators: String(spectators), guest_of_honour: String(guestOfHonour) });
+      try {
+        const data = await api(`${url}?${query}`);
+        if (live && data?.amount) setEstimate(data.amount);
+      } catch {
+        // no estimate shown: the request can still be sent, and the studio quotes it
+      }
+    }, ESTIMATE_DELAY_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [url, participants, spectators, guestOfHonour]);
+  return estimate;
 }
 
 function today() {
@@ -16,7 +61,7 @@ function today() {
   return new Date(now.getTime() - now.getTimezoneOffset() * 60000).toISOString().slice(0, 10);
 }
 
-export default function PartyIsland({ user, submitUrl = "/api/evf-reservations", loginUrl = "/login?next=/evjf-evg" }) {
+export default function PartyIsland({ user, submitUrl = "/api/evf-reservations", estimateUrl = "/api/evf-reservations/estimate", loginUrl = "/login?next=/evjf-evg" }) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState(() => emptyForm(user));
@@ -47,6 +92,7 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
   }, [open]);
 
   const update = (name) => (event) => setForm((prev) => ({ ...prev, [name]: event.target.value }));
+  const estimate = useEstimate(open ? estimateUrl : null, wholeNumber(form.participants), wholeNumber(form.spectators), form.guestOfHonour);
 
   function openForm() {
     if (!user) {
@@ -68,13 +114,28 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
       fail("Le nombre de participants doit être au moins 1.", ["participants"]);
       return;
     }
+    const spectators = wholeNumber(form.spectators || "0");
+    if (!(spectators >= 0 && spectators <= MAX_SPECTATORS)) {
+      fail(MSG_SPECTATORS, ["spectators"]);
+      return;
+    }
     setMissing([]);
     setError("");
     setSubmitting(true);
     try {
       await api(submitUrl, {
         method: "POST",
-        body: { ...form, participants, email: form.email.trim(), user_id: user?.id },
+        body: {
+          eventType: form.eventType,
+          date: form.date,
+          time: form.time,
+          participants,
+          spectators,
+          guest_of_honour: form.guestOfHonour,
+          message: form.message,
+          email: form.email.trim(),
+          user_id: user?.id,
+        },
       });
       setForm(emptyForm(user));
       setOpen(false);
@@ -133,6 +194,23 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
           <p className="help">
             {euros(PRICE_PER_PARTICIPANT)} par participant, gratuit pour la future mariée ou le futur marié, {euros(PRICE_PER_SPECTATOR)} par spectateur.
           </p>
+        </div>
+        <div className="field field-check">
+          <input id={`${id}-guest`} type="checkbox" checked={form.guestOfHonour} onChange={(event) => setForm((prev) => ({ ...prev, guestOfHonour: event.target.checked }))} />
+          <label htmlFor={`${id}-guest`}>{LABEL_GUEST_OF_HONOUR}</label>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-spectators`}>Spectateurs</label>
+          <input id={`${id}-spectators`} type="number" min="0" max={MAX_SPECTATORS} step="1" inputMode="numeric" value={form.spectators} onChange={update("spectators")} {...invalid("spectators")} />
+        </div>
+        <div className="party-estimate" aria-live="polite">
+          {estimate && (
+            <p>
+              {LABEL_ESTIMATE} : <strong data-estimate>{euros(estimate)}</strong>
+              <br />
+              <small>{MSG_ESTIMATE_NOTE}</small>
+            </p>
+          )}
         </div>
         <div className="field">
           <label htmlFor={`${id}-email`}>Email *</label>

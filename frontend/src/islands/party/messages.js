@@ -7,6 +7,13 @@ export const MSG_UNKNOWN = "Une erreur est survenue.";
 // Issue 23: the request has a life the member follows (status, quote, deposit).
 export const MSG_FOLLOW = "Le studio vous envoie un devis : suivez votre demande dans";
 
-/* The EVJF/EVG prices (SPEC.md 5; the server prices the party again), shown through the shared formatter. */
+export const MSG_SPECTATORS = "Le nombre de spectateurs doit être compris entre 0 et 100.";
+export const MAX_SPECTATORS = 100;
+export const LABEL_GUEST_OF_HONOUR = "La future mariée ou le futur marié prend le cours (gratuit)";
+export const LABEL_ESTIMATE = "Estimation";
+export const MSG_ESTIMATE_NOTE = "Prix indicatif calculé par le studio ; le devis vous est envoyé après votre demande.";
+
+/* The EVJF/EVG prices as the page states them (SPEC.md 5), shown through the shared formatter. The estimate of a
+   request is the server's (GET /api/evf-reservations/estimate, the staff's pricing rule), never computed here. */
 export const PRICE_PER_PARTICIPANT = "25.00";
 export const PRICE_PER_SPECTATOR = "5.00";

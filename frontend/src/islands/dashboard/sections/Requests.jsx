@@ -28,6 +28,7 @@ export const KINDS = {
     title: "Demandes EVJF/EVG",
     endpoint: "/api/evf-reservations",
     what: (row) => `${row.eventType} – ${`${row.first_name || ""} ${row.last_name || ""}`.trim() || row.email}`,
+    detail: partyPeople,
     filter: true,
   },
   rentals: {
@@ -37,6 +38,13 @@ export const KINDS = {
     filter: false,
   },
 };
+
+/** Who comes, as the member asked: "8 participants (future mariée ou futur marié compris, gratuit) · 2 spectateurs". */
+export function partyPeople(row) {
+  const who = row.guest_of_honour === false ? "sans la future mariée ni le futur marié" : "future mariée ou futur marié compris, gratuit";
+  const spectators = row.spectators ?? 0;
+  return `${row.participants} participant(s) (${who}) · ${spectators} spectateur(s)`;
+}
 
 export function listUrl(kind, status, page) {
   const params = new URLSearchParams();
@@ -68,7 +76,7 @@ export function QuoteForm({ kind, row, onDone }) {
   const party = kind === "parties";
   const [values, setValues] = useState({
     participants: String(row.quote_participants ?? row.participants ?? 6),
-    spectators: String(row.quote_spectators ?? 0),
+    spectators: String(row.quote_spectators ?? row.spectators ?? 0),
     amount: row.quote_amount || "",
     deposit: row.deposit_amount || "",
     note: row.quote_note || "",
@@ -187,6 +195,16 @@ export function RequestPanel({ kind, row, onDone }) {
           <>
             <dt>Participants demandés</dt>
             <dd>{row.participants}</dd>
+            <dt>Future mariée ou futur marié</dt>
+            <dd>{row.guest_of_honour === false ? "ne prend pas le cours" : "prend le cours (gratuit)"}</dd>
+            <dt>Spectateurs</dt>
+            <dd>{row.spectators ?? 0}</dd>
+            {row.estimate && (
+              <>
+                <dt>Prix de la demande</dt>
+                <dd>{formatMoney(row.estimate)}</dd>
+              </>
+            )}
           </>
         )}
         <dt>E-mail</dt>
@@ -293,7 +311,15 @@ export default function Requests({ kind = "parties" }) {
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id} data-request-row={row.id}>
-                  <td>{config.what(row)}</td>
+                  <td>
+                    {config.what(row)}
+                    {config.detail && (
+                      <>
+                        <br />
+                        <small>{config.detail(row)}</small>
+                      </>
+                    )}
+                  </td>
                   <td>
                     {formatDate(row.date)} {row.time}
                   </td>

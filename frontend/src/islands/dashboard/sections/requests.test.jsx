@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import Requests, { MSG_CONFIRMED, MSG_QUOTED, listUrl } from "./Requests.jsx";
+import Requests, { MSG_CONFIRMED, MSG_QUOTED, listUrl, partyPeople } from "./Requests.jsx";
+import { formatMoney } from "../format.js";
 
 HTMLDialogElement.prototype.showModal ??= function showModal() {
   this.setAttribute("open", "");
@@ -51,6 +52,28 @@ afterEach(() => {
 });
 
 describe("Requests (staff)", () => {
+  it("lists who comes to a party as the member asked: the bride or groom, the spectators and the price", async () => {
+    const row = { ...SENT, participants: 8, spectators: 3, guest_of_honour: false, estimate: "215.00" };
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation((url, init) => {
+      if (init?.method === "POST") return answer(200, { ...QUOTED, spectators: 3, guest_of_honour: false });
+      return answer(200, { count: 1, next: null, previous: null, results: [row] });
+    });
+    render(<Requests kind="parties" />);
+    const line = await screen.findByText(partyPeople(row));
+    expect(line.textContent).toBe("8 participant(s) (sans la future mariée ni le futur marié) · 3 spectateur(s)");
+    expect(partyPeople({ participants: 6, spectators: 0, guest_of_honour: true })).toBe("6 participant(s) (future mariée ou futur marié compris, gratuit) · 0 spectateur(s)");
+    fireEvent.click(screen.getByRole("button", { name: "Gérer la demande 4" }));
+    const dialog = screen.getByRole("dialog");
+    expect(within(dialog).getByText("ne prend pas le cours")).toBeTruthy();
+    const price = [...dialog.querySelectorAll("dt")].find((dt) => dt.textContent === "Prix de la demande");
+    expect(price.nextElementSibling.textContent).toBe(formatMoney("215.00"));
+    // The quote starts from the spectators the member asked for.
+    expect(within(dialog).getByLabelText("Spectateurs").value).toBe("3");
+    fireEvent.change(within(dialog).getByLabelText("Acompte à payer en ligne (€)"), { target: { value: "50.00" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Envoyer le devis" }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(true));
+  });
+
   it("builds the list address with the status filter and page", () => {
     expect(listUrl("parties", "", 1)).toBe("/api/evf-reservations");
     expect(listUrl("parties", "quoted", 2)).toBe("/api/evf-reservations?status=quoted&page=2");
