@@ -5,13 +5,14 @@ without an import wizard. Both are written by `studio.spreadsheets`, which neutr
 would read as a formula. Each covers a date range (Paris days, both included).
 
 Payments sits above bookings, courses and accounts (README, "Layers"), so it can read every table exported here. Each
-export streams its rows in a fixed number of queries (select_related, one annotation)."""
+export streams its rows in a fixed number of queries (select_related, annotations)."""
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from decimal import Decimal
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import DecimalField, Exists, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -19,12 +20,20 @@ from accounts.models import User
 from bookings.models import Pass, Reservation
 from studio.spreadsheets import CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE, CellType, Column, table_csv, table_xlsx
 
-from .models import PaymentOrder, Subscription
+from .models import PaymentOrder, PaymentStatus, Subscription
 
 FILE_FORMATS = {"csv": CSV_CONTENT_TYPE, "xlsx": XLSX_CONTENT_TYPE}
 
 TEXT, PHONE, CODE = CellType.TEXT, CellType.PHONE, CellType.CODE
 INTEGER, MONEY, DATE, TIME = CellType.INTEGER, CellType.MONEY, CellType.DATE, CellType.TIME
+
+# How a seat was paid (the reservations export's "Paiement"), besides a class card or a subscription (their kind's
+# name): what it brought in is in "Encaissé (€)", so that the column sums to the money received for the seats.
+PAID_ONLINE = "Paiement en ligne"
+PAID_AT_DESK = "Payé à l'accueil"
+PAYMENT_REFUNDED = "Remboursé"
+PAYMENT_DUE = "À régler"
+PAYMENT_FREE = "Gratuit"
 
 
 def _bounds(start: date, end: date) -> tuple[datetime, datetime]:
@@ -77,21 +86,51 @@ ORDERS_COLUMNS = [
 ]
 
 
+def _orders_of_reservation(*statuses: str):
+    return PaymentOrder.objects.filter(reservation=OuterRef("pk"), status__in=statuses)
+
+
+def reservation_payment(r: Reservation) -> tuple[str, Decimal]:
+    """How the seats were paid and the money they brought in. A card credit or a subscription brings in nothing (the
+    pass was paid when it was sold: its order is in the orders export); a payment online brings in what was captured
+    and kept, even when the reservation was cancelled in time and became an 'avoir'; a payment at the desk brings in
+    the seats at their price; a refund, a hold not yet paid and a free seat bring in nothing."""
+    attendance = getattr(r, "attendance", None)
+    at_desk = attendance is not None and attendance.paid_at_desk and not r.paid_with_pass_id
+    received = r.paid_online + (r.total_amount if at_desk else Decimal("0"))
+    if r.paid_with_pass_id:
+        return r.paid_with_pass.get_kind_display(), received
+    if r.paid_online:
+        return PAID_ONLINE, received
+    if r.refunded_online:
+        return PAYMENT_REFUNDED, received
+    if at_desk:
+        return PAID_AT_DESK, received
+    if not r.total_amount:
+        return PAYMENT_FREE, received
+    return PAYMENT_DUE, received
+
+
 def reservations_rows(start: date, end: date):
     low, high = _bounds(start, end)
+    paid = _orders_of_reservation(PaymentStatus.COMPLETED).values("reservation").annotate(s=Sum("amount")).values("s")
+    money = DecimalField(max_digits=10, decimal_places=2)
     reservations = (
         Reservation.objects.filter(session__start__gte=low, session__start__lt=high)
         .select_related("session__course", "session__instructor", "paid_with_pass", "attendance")
+        .annotate(
+            paid_online=Coalesce(Subquery(paid[:1], output_field=money), Value(Decimal("0")), output_field=money),
+            refunded_online=Exists(
+                _orders_of_reservation(PaymentStatus.REFUND_PENDING, PaymentStatus.REFUNDED).filter(
+                    completed_at__isnull=False
+                )
+            ),
+        )
         .order_by("session__start", "last_name", "pk")
     )
     for r in reservations:
         attendance = getattr(r, "attendance", None)
-        if r.paid_with_pass_id:
-            payment = f"{r.paid_with_pass.get_kind_display()} ({r.paid_with_pass.title})"
-        elif attendance is not None and attendance.paid_at_desk:
-            payment = "Payé à l'accueil"
-        else:
-            payment = "Carte bancaire" if r.total_amount else "Gratuit"
+        paid_by, received = reservation_payment(r)
         yield [
             r.session.start,
             r.session.start,
@@ -103,7 +142,10 @@ def reservations_rows(start: date, end: date):
             r.participants,
             r.unit_price,
             r.total_amount,
-            payment,
+            paid_by,
+            r.paid_with_pass.title if r.paid_with_pass_id else "",
+            r.credits_spent,
+            received,
             r.get_status_display(),
             attendance.get_status_display() if attendance else "",
             "Oui" if attendance and attendance.walk_in else "",
@@ -120,8 +162,12 @@ RESERVATIONS_COLUMNS = [
     Column("E-mail", width=30),
     Column("Participants", INTEGER),
     Column("Prix par participant (€)", MONEY),
-    Column("Total (€)", MONEY),
-    Column("Paiement", width=30),
+    # What the seats are worth at the class's price, whatever paid for them: not money received.
+    Column("Valeur au prix du cours (€)", MONEY),
+    Column("Paiement", width=20),
+    Column("Carte ou abonnement", width=24),
+    Column("Crédits utilisés", INTEGER),
+    Column("Encaissé (€)", MONEY),
     Column("Statut", width=20),
     Column("Présence"),
     Column("Ajouté(e) à l'accueil"),

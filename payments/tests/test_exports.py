@@ -65,12 +65,12 @@ def test_reservations_export_with_attendance_by_command(tmp_path, member):
     path = tmp_path / "r.csv"
     call_command("export_reservations", "--from", "2026-04-01", "--to", "2026-04-30", "--output", str(path))
     rows = read(path.read_bytes())
-    assert rows[0][0] == "Date du cours" and rows[0][12] == "Présence"
+    assert rows[0][0] == "Date du cours" and rows[0][15] == "Présence"
     line = next(r for r in rows[1:] if r[5] == "Zoé Müller")
     assert line[:3] == ["02/04/2026", "18:30", "Pole Intermédiaire"]
-    assert line[7:10] == ["2", "25,00", "50,00"] and line[12] == "Présent(e)"
+    assert line[7:10] == ["2", "25,00", "50,00"] and line[15] == "Présent(e)"
     other = next(r for r in rows[1:] if r[6] == member.email)
-    assert other[10] == "Carte de cours (Carte 10 cours)"
+    assert other[10:14] == ["Carte de cours", "Carte 10 cours", "1", "0,00"]
     assert len(rows) == 3
 
 
