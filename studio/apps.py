@@ -13,6 +13,7 @@ class StudioConfig(AppConfig):
         from django.core.signals import request_started
         from django.db.models.signals import post_delete, post_save
 
+        from . import pdf  # noqa: F401 - registers the system check of the PDF fonts
         from .auth_cache import bump_saved_user, forget_read_ahead
         from .fields import count_length_as_sent
 

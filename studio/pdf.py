@@ -27,6 +27,7 @@ import unicodedata
 from datetime import datetime
 
 from django.conf import settings
+from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
 from reportlab.pdfbase import pdfmetrics
@@ -100,10 +101,25 @@ def _fonts() -> dict[str, list[_Font]]:
     return {name: [_Font(name, path), *fallbacks] for name, path in paths.items()}
 
 
-def fonts_missing() -> list[str]:
-    """The text fonts that are not installed (the system check reports them)."""
+@checks.register()
+def pdf_fonts_check(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """At start-up, not at the first invoice: the text fonts must exist; a missing fallback only prints less."""
     paths = {**DEFAULT_PDF_FONTS, **getattr(settings, "PDF_FONTS", {})}
-    return [path for path in paths.values() if not os.path.isfile(path)]
+    problems: list[checks.CheckMessage] = [
+        checks.Error(MSG_FONTS_MISSING.format(path=path), id="studio.E101")
+        for path in paths.values()
+        if not os.path.isfile(path)
+    ]
+    problems += [
+        checks.Warning(
+            f'The PDF fallback font {path} is missing: characters only it draws print as "�" or are left out.',
+            hint="Install Debian's fonts-droid-fallback and fonts-symbola (make pdf-packages).",
+            id="studio.W101",
+        )
+        for path in getattr(settings, "PDF_FALLBACK_FONTS", DEFAULT_PDF_FALLBACK_FONTS)
+        if not os.path.isfile(path)
+    ]
+    return problems
 
 
 def text_runs(text: str, font: str) -> list[tuple[str, str]]:

@@ -3,7 +3,7 @@ character no font has left out (a pictograph) or shown as "�" (a letter), neve
 
 import unicodedata
 
-from studio.pdf import BOLD, REGULAR, REPLACEMENT, pdf_date, string_width, text_runs
+from studio.pdf import BOLD, REGULAR, REPLACEMENT, pdf_date, pdf_fonts_check, string_width, text_runs
 
 
 def test_latin_greek_cyrillic_and_vietnamese_stay_in_the_text_font():
@@ -34,3 +34,10 @@ def test_pdf_dates_are_in_the_studios_time_zone():
 
     assert pdf_date(datetime(2030, 3, 5, 14, 30, tzinfo=UTC)) == "D:20300305153000+01'00'"
     assert pdf_date(datetime(2030, 7, 5, 14, 30, tzinfo=UTC)) == "D:20300705163000+02'00'"
+
+
+def test_missing_fonts_are_reported_at_start_up(settings, tmp_path):
+    assert pdf_fonts_check() == []
+    settings.PDF_FONTS = {BOLD: str(tmp_path / "absent-bold.ttf")}
+    settings.PDF_FALLBACK_FONTS = [str(tmp_path / "absent-emoji.ttf")]
+    assert [(problem.id, problem.level) for problem in pdf_fonts_check()] == [("studio.E101", 40), ("studio.W101", 30)]
