@@ -190,7 +190,9 @@ _MEMBER_PASS_ROWS = PreparedQuery(
     lambda member_id: (
         Pass.objects.filter(member_id=member_id)
         .order_by("-expires_on", "-id")
-        .values_list("id", "kind", "title", "credits_total", "credits_left", "starts_on", "expires_on")
+        .values_list(
+            "id", "kind", "title", "credits_total", "credits_left", "starts_on", "expires_on", "rule__weekly_cap"
+        )
     ),
     member_id="int",
 )
@@ -200,7 +202,7 @@ def member_pass_rows(*, member_id: int) -> list[dict]:
     """What the profile shows of `member_passes` (same order, same states), as dicts: one prepared query."""
     today = timezone.localdate()
     usable, others = [], []
-    for pk, kind, title, total, left, starts_on, expires_on in _MEMBER_PASS_ROWS.rows(member_id=member_id):
+    for pk, kind, title, total, left, starts_on, expires_on, weekly_cap in _MEMBER_PASS_ROWS.rows(member_id=member_id):
         state = _state(kind, left, starts_on, expires_on, today)
         row = {
             "pk": pk,
@@ -212,6 +214,7 @@ def member_pass_rows(*, member_id: int) -> list[dict]:
             "credits_left": left,
             "starts_on": starts_on,
             "expires_on": expires_on,
+            "weekly_cap": weekly_cap or 0,  # its plan's classes a week (0: no cap)
         }
         (usable if state in USABLE_STATES else others).append(row)
     usable.sort(key=lambda row: (row["expires_on"], row["pk"]))

@@ -1,7 +1,7 @@
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 
@@ -166,6 +166,10 @@ class CourseSession(models.Model):
         return self.instructor.name if self.instructor_id else ""
 
 
+# A weekly cap beyond two classes a day is a typing error, not a plan.
+MAX_WEEKLY_CAP = 14
+
+
 class TariffType(models.TextChoices):
     COURSE = "cours", "Cours"
     SUBSCRIPTION = "abonnement", "Abonnement"
@@ -198,6 +202,14 @@ class Tariff(models.Model):
     )
     pass_validity_months = models.PositiveSmallIntegerField("validité (mois)", default=0)
     pass_unlimited = models.BooleanField("illimité (abonnement)", default=False)
+    # A booking rule of the pass it grants (DECISIONS.md 26): at most this many classes a week (Monday–Sunday,
+    # Paris), 0 = no cap. Copied onto each pass at its grant (bookings' PassRule), so a change holds for later sales.
+    pass_weekly_cap = models.PositiveSmallIntegerField(
+        "cours par semaine",
+        default=0,
+        validators=[MaxValueValidator(MAX_WEEKLY_CAP)],
+        help_text="Nombre de cours par semaine (lundi–dimanche) du pass accordé, 0 = illimité.",
+    )
 
     class Meta:
         verbose_name = "tarif"

@@ -17,7 +17,8 @@ from rest_framework import serializers
 from media_library.fields import NO_NUL, WebUrlField, blank_is_text, form_schema, not_blank
 from studio.fields import StrictBooleanField  # noqa: F401 - the instructors and bookings inputs import it from here
 
-from .models import Course, Level, Tariff, TariffType, Testimonial
+from .models import MAX_WEEKLY_CAP, Course, Level, Tariff, TariffType, Testimonial
+from .services import MSG_TARIFF_WEEKLY_CAP_INVALID
 
 # PositiveSmallIntegerField's upper bound (positions, credits, months).
 SMALL_INT_MAX = 32_767
@@ -241,6 +242,7 @@ class TariffOutputSerializer(serializers.ModelSerializer):
             "pass_credits",
             "pass_validity_months",
             "pass_unlimited",
+            "pass_weekly_cap",
         ]
 
 
@@ -262,6 +264,17 @@ class TariffInputSerializer(serializers.Serializer):
     pass_credits = serializers.IntegerField(min_value=0, max_value=500, required=False, default=0)
     pass_validity_months = serializers.IntegerField(min_value=0, max_value=60, required=False, default=0)
     pass_unlimited = StrictBooleanField(required=False, default=False)
+    # The pass's weekly cap (DECISIONS.md 26): 0 = unlimited.
+    pass_weekly_cap = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_WEEKLY_CAP,
+        required=False,
+        default=0,
+        error_messages={
+            key: MSG_TARIFF_WEEKLY_CAP_INVALID
+            for key in ("invalid", "null", "min_value", "max_value", "max_string_length", "required")
+        },
+    )
 
 
 # Typed: client generators build an enum's model from its type (openapi-python-client refuses a bare [false]).

@@ -21,6 +21,7 @@ MSG_INSTRUCTOR_HAS_SESSIONS = (
 MSG_TARIFF_PRICE_NEGATIVE = "Le prix doit être positif."
 MSG_TARIFF_PASS_NEEDS_VALIDITY = "Une carte ou un abonnement doit être valable au moins un mois."
 MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS = "Un abonnement illimité ne compte pas de crédits de cours."
+MSG_TARIFF_WEEKLY_CAP_INVALID = "Le nombre de cours par semaine est un nombre entier de 0 (illimité) à 14."
 MSG_COURSE_NOT_FOUND = "Le cours demandé est introuvable."
 MSG_TARIFF_NOT_FOUND = "Tarif introuvable."
 MSG_TESTIMONIAL_NOT_FOUND = "Témoignage introuvable."

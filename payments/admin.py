@@ -29,9 +29,10 @@ class SimulatedProviderOrderAdmin(admin.ModelAdmin):
 
 @admin.register(SubscriptionPlan)
 class SubscriptionPlanAdmin(admin.ModelAdmin):
-    """A tariff sold as a subscription: its weekly cap and whether it is a reduced rate; PayPal's ids are the site's."""
+    """A tariff sold as a subscription: whether it is a reduced rate (its weekly cap is the tariff's own field);
+    PayPal's ids are the site's."""
 
-    list_display = ("tariff", "weekly_cap", "reduced_rate", "paypal_plan_id", "paypal_plan_amount")
+    list_display = ("tariff", "reduced_rate", "paypal_plan_id", "paypal_plan_amount")
     raw_id_fields = ("tariff",)
     readonly_fields = ("paypal_product_id", "paypal_plan_id", "paypal_plan_amount")
 

@@ -325,14 +325,12 @@ class SubscriptionCharge(models.Model):
 
 
 class SubscriptionPlan(models.Model):
-    """What the studio sets for a tariff sold as a subscription (issue 19): its weekly cap (DECISIONS.md 26), and
-    the PayPal product and billing plan created once for it and reused."""
+    """What the studio sets for a tariff sold as a subscription (issue 19): the PayPal product and billing plan
+    created once for it and reused, and whether it is a reduced rate. Its weekly cap is the tariff's own
+    (`Tariff.pass_weekly_cap`, DECISIONS.md 26), edited with the tariff in the dashboard."""
 
     tariff = models.OneToOneField(
         "courses.Tariff", on_delete=models.CASCADE, related_name="subscription_plan", verbose_name="tarif"
-    )
-    weekly_cap = models.PositiveSmallIntegerField(
-        "cours par semaine", default=0, help_text="Cours par semaine (lundi–dimanche, heure de Paris), 0 = illimité."
     )
     paypal_product_id = models.CharField("produit PayPal", max_length=64, blank=True)
     paypal_plan_id = models.CharField("plan de facturation PayPal", max_length=64, blank=True)
@@ -353,7 +351,7 @@ class SubscriptionPlan(models.Model):
         verbose_name_plural = "formules d'abonnement"
 
     def __str__(self):
-        return f"Formule {self.tariff_id} (cap {self.weekly_cap})"
+        return f"Formule {self.tariff_id}"
 
 
 class SubscriptionFreeze(models.Model):

@@ -21,6 +21,7 @@ from ..models import (
     PassOrigin,
 )
 from .locking import lock_pass
+from .pass_rules import pass_rules_from_tariff
 from .passes import PassError, _fr_date, add_months
 
 # Staff (dashboard): grant, add credits, extend; each change logged with its reason.
@@ -153,6 +154,7 @@ def pass_grant(
         starts_on=starts,
         expires_on=ends,
     )
+    pass_rules_from_tariff(pass_obj=pass_obj, tariff=tariff)
     PassAdjustment.objects.create(
         pass_ref=pass_obj,
         action=PassAdjustmentAction.GRANT,

@@ -65,6 +65,13 @@ def pass_check_rules(*, pass_obj: Pass, session: CourseSession, today: date_type
             raise PassRuleError.of("pass_weekly_cap", cap=rule.weekly_cap)
 
 
+def pass_rules_from_tariff(*, pass_obj: Pass, tariff) -> None:
+    """A pass just granted (in the caller's transaction, so no one else sees it yet) takes its tariff's booking rules:
+    the weekly cap (DECISIONS.md 26). Every grant calls it: an order's capture and a staff grant from a tariff."""
+    if tariff is not None and tariff.pass_weekly_cap:
+        PassRule.objects.create(pass_ref=pass_obj, weekly_cap=tariff.pass_weekly_cap)
+
+
 @transaction.atomic
 def pass_rule_set(
     *,

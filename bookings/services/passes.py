@@ -26,7 +26,7 @@ from .locking import (
     _payment_open_on,
     lock_pass,
 )
-from .pass_rules import PassRuleError, pass_check_rules
+from .pass_rules import PassRuleError, pass_check_rules, pass_rules_from_tariff
 from .reservations import _reservation_details, _reservation_save, _send_reservation_confirmation
 
 # --- Passes: class cards and subscriptions (issue 10) ---
@@ -242,6 +242,7 @@ def pass_grant_for_order(*, order) -> Pass | None:
         starts_on=starts_on,
         expires_on=expires_on,
     )
+    pass_rules_from_tariff(pass_obj=pass_obj, tariff=tariff)
     PassAdjustment.objects.create(
         pass_ref=pass_obj,
         action=PassAdjustmentAction.PURCHASE,

@@ -40,6 +40,7 @@ def test_the_rows_are_member_passes(member, other_member):
             "credits_left": p.credits_left,
             "starts_on": p.starts_on,
             "expires_on": p.expires_on,
+            "weekly_cap": getattr(getattr(p, "rule", None), "weekly_cap", 0),
         }
         for p in member_passes(user=member)
     ]

@@ -18,7 +18,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from bookings.services import add_months, pass_rule_set, tariff_billing_period_months
+from bookings.services import add_months, tariff_billing_period_months
 from studio.auth_cache import bump_member_data
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
@@ -28,7 +28,6 @@ from ..models import (
     SimulatedProviderOrder,
     Subscription,
     SubscriptionCharge,
-    SubscriptionPlan,
     SubscriptionStatus,
 )
 from ..simulator import SimulatorProvider
@@ -163,10 +162,7 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
         for n in range(1, paid + 1)
     )
     bump_member_data(subscription.member_id)  # bulk_create sends no signal (the profile, studio.auth_cache)
-    plan = SubscriptionPlan.objects.filter(tariff=tariff).first()
-    if plan is not None and plan.weekly_cap:
-        # The cap travels with the pass (bookings checks it under the pass lock, DECISIONS.md 26).
-        pass_rule_set(pass_id=pass_obj.pk, weekly_cap=plan.weekly_cap)
+    # The tariff's weekly cap came with the pass at its grant (bookings' pass_rules_from_tariff, DECISIONS.md 26).
     return subscription
 
 

@@ -7,8 +7,9 @@ import pytest
 from freezegun import freeze_time
 
 from bookings.services import MSG_PASS_WEEKLY_CAP
+from courses.management.commands.seed_demo import seed_catalogue
+from courses.models import Tariff
 from courses.tests.factories import TariffFactory
-from payments.models import SubscriptionPlan
 
 from .test_subscriptions import book, buy, session_on
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def quarterly(db):
-    tariff = TariffFactory(
+    return TariffFactory(
         title="Abonnement trimestriel",
         type="abonnement",
         price=Decimal("120.00"),
@@ -25,9 +26,8 @@ def quarterly(db):
         validity="3 mois",
         pass_unlimited=True,
         pass_validity_months=3,
+        pass_weekly_cap=1,
     )
-    SubscriptionPlan.objects.create(tariff=tariff, weekly_cap=1)
-    return tariff
 
 
 @freeze_time("2030-01-07 10:00:00")  # a Monday
@@ -65,3 +65,16 @@ def test_the_week_is_counted_in_paris_time(api_client, member, quarterly):
     sunday_late.save(update_fields=["start"])
     assert book(api_client, member, sunday_late, pass_obj).status_code == 201
     assert book(api_client, member, session_on(date(2030, 1, 8)), pass_obj).status_code == 409
+
+
+@freeze_time("2030-01-07 10:00:00")  # a Monday
+def test_the_demo_quarterly_plan_is_one_class_a_week(api_client, member):
+    """The demo's "Abonnement trimestriel" ("Un cours par semaine pendant trois mois") bought online: Monday is
+    booked, Tuesday and Thursday of the same week are refused."""
+    seed_catalogue()
+    tariff = Tariff.objects.get(title="Abonnement trimestriel")
+    pass_obj = buy(api_client, member, tariff).granted_pass
+    assert book(api_client, member, session_on(date(2030, 1, 7)), pass_obj).status_code == 201
+    for day in (8, 10):
+        refused = book(api_client, member, session_on(date(2030, 1, day)), pass_obj)
+        assert refused.status_code == 409 and refused.json()["error"] == MSG_PASS_WEEKLY_CAP.format(cap=1)

@@ -17,7 +17,6 @@ from payments.models import (
     PaymentOrder,
     SimulatedProviderOrder,
     SubscriptionCharge,
-    SubscriptionPlan,
 )
 from payments.services import subscriptions as subs
 from payments.simulator import SimulatorProvider
@@ -31,10 +30,13 @@ ROUNDS = 3
 
 def _subscribe(member, *, weekly_cap=0):
     tariff = TariffFactory(
-        type="abonnement", price=Decimal("55.00"), frequency="par mois", pass_unlimited=True, pass_validity_months=12
+        type="abonnement",
+        price=Decimal("55.00"),
+        frequency="par mois",
+        pass_unlimited=True,
+        pass_validity_months=12,
+        pass_weekly_cap=weekly_cap,
     )
-    if weekly_cap:
-        SubscriptionPlan.objects.create(tariff=tariff, weekly_cap=weekly_cap)
     order = services.payment_order_create(
         user=member,
         amount=Decimal("55.00"),

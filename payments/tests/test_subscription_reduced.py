@@ -171,14 +171,15 @@ def test_the_purchase_modal_learns_how_a_tariff_is_sold(api_client, member, stud
     assert missing.status_code == 404 and missing.json()["error"] == "Ce tarif est introuvable."
 
 
-def test_admins_set_a_plans_weekly_cap_and_reduced_rate_in_the_django_admin(client, staff, annual):  # noqa: F811
+def test_admins_set_a_plans_reduced_rate_in_the_django_admin(client, staff, annual):  # noqa: F811
+    """The weekly cap is the tariff's own field, edited in the dashboard's tariff form (courses' tests)."""
     client.force_login(staff)
     response = client.post(
-        "/django-admin/payments/subscriptionplan/add/", {"tariff": annual.pk, "weekly_cap": 1, "reduced_rate": "true"}
+        "/django-admin/payments/subscriptionplan/add/", {"tariff": annual.pk, "reduced_rate": "true"}
     )
     assert response.status_code == 302, response.content.decode()[:500]
     plan = SubscriptionPlan.objects.get(tariff=annual)
-    assert (plan.weekly_cap, plan.reduced_rate) == (1, True) and reduced_rate.tariff_is_reduced(annual)
+    assert plan.reduced_rate is True and reduced_rate.tariff_is_reduced(annual)
     assert client.get("/django-admin/payments/subscriptionaction/").status_code == 200
 
 

@@ -152,6 +152,7 @@ def seed_catalogue(today=None):
                 pass_credits=data.get("pass_credits", 0),
                 pass_validity_months=data.get("pass_validity_months", 0),
                 pass_unlimited=data.get("pass_unlimited", False),
+                pass_weekly_cap=data.get("pass_weekly_cap", 0),
             )
 
     if first_time:

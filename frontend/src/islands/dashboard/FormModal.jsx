@@ -43,6 +43,7 @@ function Field({ field, value, error, disabled, onChange, values, formId }) {
         {...common}
         type={field.type || "text"}
         min={field.min}
+        max={field.max}
         step={field.step}
         inputMode={field.inputMode}
         value={value ?? ""}

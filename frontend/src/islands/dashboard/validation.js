@@ -11,6 +11,8 @@ import {
   MSG_SLIDER_TYPES,
   MSG_SLIDESHOW_REQUIRED,
   MSG_SLIDESHOW_TYPES,
+  MSG_WEEKLY_CAP_INVALID,
+  WEEKLY_CAP_MAX,
 } from "./messages.js";
 
 export const SESSION_DEFAULT_PLACES = 10;
@@ -42,6 +44,11 @@ export function validateTarif(values) {
   const errors = required(values, ["title", "price", "type"]);
   if (!errors.price && !Number.isFinite(Number(String(values.price).replace(",", ".")))) {
     errors.price = MSG_PRICE_NUMBER;
+  }
+  if (!blank(values.pass_weekly_cap)) {
+    const text = String(values.pass_weekly_cap).trim();
+    const cap = Number(text);
+    if (!/^\d+$/.test(text) || cap > WEEKLY_CAP_MAX) errors.pass_weekly_cap = MSG_WEEKLY_CAP_INVALID;
   }
   return result(errors);
 }

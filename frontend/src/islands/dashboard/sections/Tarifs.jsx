@@ -1,11 +1,17 @@
-/* Tarifs: title, price (a number) and type required, the rest optional (SPEC.md 3, 5). */
+/* Tarifs: title, price (a number) and type required, the rest optional (SPEC.md 3, 5); what a tariff grants,
+   with its weekly cap (DECISIONS.md 26: "Un cours par semaine" is a cap of 1, 0 = unlimited). */
 import { formatMoney } from "../format.js";
-import { MSG_DELETE, MSG_SAVE, MSG_TARIFS_LOAD } from "../messages.js";
+import { MSG_DELETE, MSG_SAVE, MSG_TARIFS_LOAD, WEEKLY_CAP_MAX } from "../messages.js";
 import { TARIF_TYPE_OPTIONS, tarifTypeLabel } from "../options.js";
 import ResourceSection from "../ResourceSection.jsx";
 import { validateTarif } from "../validation.js";
 
 const TEXT_FIELDS = ["title", "description", "frequency", "validity", "conditions", "details"];
+
+function weeklyCapText(row) {
+  if (row.pass_weekly_cap) return String(row.pass_weekly_cap);
+  return row.pass_unlimited ? "Illimité" : "";
+}
 
 export const tarifsConfig = {
   key: "tarifs",
@@ -20,6 +26,7 @@ export const tarifsConfig = {
     { key: "price", label: "Prix", render: (row) => formatMoney(row.price) },
     { key: "frequency", label: "Fréquence" },
     { key: "validity", label: "Validité" },
+    { key: "pass_weekly_cap", label: "Cours / semaine", render: weeklyCapText },
   ],
   fields: () => [
     { name: "type", label: "Type", type: "select", required: true, options: TARIF_TYPE_OPTIONS },
@@ -33,9 +40,18 @@ export const tarifsConfig = {
     { name: "details", label: "Détails", type: "textarea" },
     { name: "pass_credits", label: "Crédits de cours accordés (carte)", type: "number", min: 0, step: "1" },
     { name: "pass_validity_months", label: "Durée de la carte ou de l'abonnement (mois)", type: "number", min: 0, step: "1" },
-    { name: "pass_unlimited", label: "Abonnement illimité", type: "checkbox" },
+    { name: "pass_unlimited", label: "Abonnement (sans crédits de cours)", type: "checkbox" },
+    {
+      name: "pass_weekly_cap",
+      label: "Cours par semaine (0 = illimité)",
+      type: "number",
+      min: 0,
+      max: WEEKLY_CAP_MAX,
+      step: "1",
+      help: "Au plus ce nombre de cours par semaine (du lundi au dimanche) avec la carte ou l'abonnement vendu ensuite. « Un cours par semaine » : 1.",
+    },
   ],
-  emptyValues: () => ({ type: "cours", title: "", price: "", description: "", frequency: "", validity: "", reduction_percentage: "", conditions: "", details: "", pass_credits: "0", pass_validity_months: "0", pass_unlimited: false }),
+  emptyValues: () => ({ type: "cours", title: "", price: "", description: "", frequency: "", validity: "", reduction_percentage: "", conditions: "", details: "", pass_credits: "0", pass_validity_months: "0", pass_unlimited: false, pass_weekly_cap: "0" }),
   toForm: (row) => ({
     ...Object.fromEntries(TEXT_FIELDS.map((name) => [name, row[name] ?? ""])),
     type: row.type || "",
@@ -44,6 +60,7 @@ export const tarifsConfig = {
     pass_credits: String(row.pass_credits ?? 0),
     pass_validity_months: String(row.pass_validity_months ?? 0),
     pass_unlimited: Boolean(row.pass_unlimited),
+    pass_weekly_cap: String(row.pass_weekly_cap ?? 0),
   }),
   toPayload: (values) => ({
     ...Object.fromEntries(TEXT_FIELDS.map((name) => [name, values[name]])),
@@ -53,6 +70,7 @@ export const tarifsConfig = {
     pass_credits: Number(values.pass_credits || 0),
     pass_validity_months: Number(values.pass_validity_months || 0),
     pass_unlimited: Boolean(values.pass_unlimited),
+    pass_weekly_cap: Number(String(values.pass_weekly_cap ?? "").trim() || 0),
   }),
   validate: validateTarif,
   messages: { load: MSG_TARIFS_LOAD, save: MSG_SAVE, delete: MSG_DELETE },

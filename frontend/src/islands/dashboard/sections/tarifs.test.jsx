@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { MSG_WEEKLY_CAP_INVALID } from "../messages.js";
+import { validateTarif } from "../validation.js";
 import { tarifsConfig } from "./Tarifs.jsx";
 
 describe("tarif form", () => {
@@ -13,5 +15,37 @@ describe("tarif form", () => {
 
   it("starts a new tariff with no pass granted", () => {
     expect(tarifsConfig.toPayload(tarifsConfig.emptyValues())).toMatchObject({ pass_credits: 0, pass_validity_months: 0, pass_unlimited: false });
+  });
+});
+
+describe("tarif form: the weekly cap", () => {
+  const base = { type: "abonnement", title: "Abonnement trimestriel", price: "120", pass_unlimited: true, pass_validity_months: "3" };
+
+  it("shows the stored cap and sends it back as a whole number", () => {
+    const row = { id: 7, ...base, price: "120.00", pass_credits: 0, pass_validity_months: 3, pass_weekly_cap: 1 };
+    const form = tarifsConfig.toForm(row);
+    expect(form.pass_weekly_cap).toBe("1");
+    expect(tarifsConfig.toPayload({ ...form, pass_weekly_cap: "2" })).toMatchObject({ pass_weekly_cap: 2 });
+    expect(tarifsConfig.toPayload({ ...form, pass_weekly_cap: "" })).toMatchObject({ pass_weekly_cap: 0 });
+    expect(tarifsConfig.toPayload(tarifsConfig.emptyValues())).toMatchObject({ pass_weekly_cap: 0 });
+  });
+
+  it("offers the cap as a field staff can edit", () => {
+    const field = tarifsConfig.fields({}).find((f) => f.name === "pass_weekly_cap");
+    expect(field).toMatchObject({ label: "Cours par semaine (0 = illimité)", type: "number", min: 0, max: 14, step: "1" });
+    expect(tarifsConfig.columns.map((c) => c.label)).toContain("Cours / semaine");
+    const column = tarifsConfig.columns.find((c) => c.label === "Cours / semaine");
+    expect(column.render({ pass_weekly_cap: 1 })).toBe("1");
+    expect(column.render({ pass_weekly_cap: 0, pass_unlimited: true })).toBe("Illimité");
+    expect(column.render({ pass_weekly_cap: 0, pass_unlimited: false })).toBe("");
+  });
+
+  it("refuses a cap that is not a whole number from 0 to 14, in French", () => {
+    for (const value of ["-1", "15", "1.5", "deux"]) {
+      const invalid = validateTarif({ ...base, pass_weekly_cap: value });
+      expect(invalid.errors.pass_weekly_cap).toBe(MSG_WEEKLY_CAP_INVALID);
+    }
+    for (const value of ["", "0", "1", "14"]) expect(validateTarif({ ...base, pass_weekly_cap: value })).toBeNull();
+    expect(MSG_WEEKLY_CAP_INVALID).toBe("Le nombre de cours par semaine est un nombre entier de 0 (illimité) à 14.");
   });
 });
