@@ -235,7 +235,16 @@ if REDIS_URL:
     # Django's Redis cache, reusing one client per pool (studio/redis_cache.py, issue 18).
     CACHES = {"default": {"BACKEND": "studio.redis_cache.StudioRedisCache", "LOCATION": REDIS_URL}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "studio"}}
+    # Without Redis, Django's file cache: shared by every process on the machine (the gunicorn workers, the task
+    # worker, the scheduler), so a change made in one drops the cached pages for all, and the rate limits and the
+    # login lock-out count once per address whichever worker answers.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": env("CACHE_DIR", default=str(BASE_DIR / ".cache")),
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
 PUBLIC_CACHE_SECONDS = env.int("PUBLIC_CACHE_SECONDS", default=600)
 
 # Rate limits on the public forms and the per-recipient e-mail cap (DECISIONS.md 31, studio/ratelimit.py), counted
