@@ -23,8 +23,12 @@ CREATE = """
 from decimal import Decimal
 from accounts.models import User
 from courses.models import Tariff
-Tariff.objects.create(title="Carte Découverte Partagée", type="forfait", price=Decimal("50.00"), frequency="", validity="")
-User.objects.create_user(email="membre@example.fr", password="Bon-mot-de-passe-2026", email_confirmed_at="2026-01-01T00:00:00Z")
+Tariff.objects.create(
+    title="Carte Découverte Partagée", type="forfait", price=Decimal("50.00"), frequency="", validity=""
+)
+User.objects.create_user(
+    email="membre@example.fr", password="Bon-mot-de-passe-2026", email_confirmed_at="2026-01-01T00:00:00Z"
+)
 """
 
 
