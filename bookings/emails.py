@@ -88,7 +88,7 @@ def send_waitlist_email(*, kind: str, entry_id: int, reason: str = "") -> None:
 
 
 SUBJECT_REMINDER = {
-    "day_before": "Rappel : votre cours {title} demain à {time}",
+    "day_before": "Rappel : votre cours {title} {day} à {time}",
     "cancellation_deadline": "Annulation gratuite possible jusqu'à {deadline} pour votre cours {title}",
 }
 
@@ -103,6 +103,7 @@ def send_reservation_reminder(*, reservation_id: int, kind: str, now) -> None:
     context = reminder_context(reservation, now=now)
     subject = SUBJECT_REMINDER[kind].format(
         title=reservation.session.course.title,
+        day=context["day_word"],
         time=f"{context['start']:%H:%M}",
         deadline=f"{context['deadline']:%H:%M}",
     )
@@ -113,4 +114,9 @@ def send_reservation_reminder(*, reservation_id: int, kind: str, now) -> None:
         context=context,
         topic="reminder",
         topic_id=reservation.pk,
+        # One click turns the reminders off (RFC 8058): the mail client POSTs to the signed URL, no login.
+        headers={
+            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
     )

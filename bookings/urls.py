@@ -22,6 +22,11 @@ urlpatterns = [
     ),
     path("calendar/<str:token>.ics", calendar_feed_apis.calendar_feed, name="calendar-feed"),
     path("my-courses/preferences", calendar_feed_apis.booking_preferences_form, name="my-booking-preferences"),
+    path(
+        "my-courses/reminders/unsubscribe/<str:token>",
+        calendar_feed_apis.reminders_unsubscribe_page,
+        name="reminders-unsubscribe",
+    ),
     path("my-courses/<int:reservation_id>.ics", calendar_feed_apis.reservation_ics_download, name="my-course-ics"),
     path("instructor/classes", views_instructor.instructor_classes_page, name="instructor-classes"),
     path("instructor/classes/<int:session_id>", views_instructor.instructor_class_page, name="instructor-class"),

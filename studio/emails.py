@@ -68,11 +68,12 @@ def send_templated_email(
     reply_to: list[str] | None = None,
     topic: str = "",
     topic_id: str | int = "",
+    headers: dict[str, str] | None = None,
 ) -> OutgoingEmail:
     """Render `emails/<template>.txt` (and `.html` when it exists) for `to`, record it, send it after the commit.
 
     Attachments are (name, content, mimetype). `topic`/`topic_id` name what the mail is about, for the receivers of
-    `email_delivered`.
+    `email_delivered`. `headers` are extra headers (List-Unsubscribe…).
     """
     recipients = [to] if isinstance(to, str) else list(to)
     ctx = {"STUDIO": settings.STUDIO, "SITE_URL": settings.SITE_URL, **(context or {})}
@@ -98,6 +99,7 @@ def send_templated_email(
         body_text=text,
         body_html=html or "",
         attachments=stored_attachments,
+        headers=dict(headers or {}),
         topic=topic[:50],
         topic_id=str(topic_id)[:64],
         next_attempt_at=timezone.now(),
@@ -136,7 +138,10 @@ def _as_message(email: OutgoingEmail) -> EmailMultiAlternatives:
         from_email=email.from_email,
         to=email.to,
         reply_to=email.reply_to or None,
-        headers={"Message-ID": make_msgid(idstring=str(email.pk), domain=message_id_domain(email.from_email))},
+        headers={
+            **(email.headers or {}),
+            "Message-ID": make_msgid(idstring=str(email.pk), domain=message_id_domain(email.from_email)),
+        },
     )
     if email.body_html:
         message.attach_alternative(email.body_html, "text/html")

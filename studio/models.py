@@ -25,6 +25,8 @@ class OutgoingEmail(models.Model):
     body_text = models.TextField("texte")
     body_html = models.TextField("HTML", blank=True)
     attachments = models.JSONField("pièces jointes", default=list, blank=True)
+    # Extra headers the mail carries, e.g. List-Unsubscribe (RFC 2369, RFC 8058): {"name": "value"}.
+    headers = models.JSONField("en-têtes", default=dict, blank=True)
     topic = models.CharField("sujet technique", max_length=50, blank=True)
     topic_id = models.CharField("objet concerné", max_length=64, blank=True)
 

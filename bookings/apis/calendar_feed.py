@@ -13,9 +13,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -28,9 +29,12 @@ from ..ics import member_feed_ics, reservation_ics
 from ..models import BookingPreferences, Reservation, ReservationStatus
 from ..services.reminders import (
     MSG_PREFERENCES_SAVED,
+    MSG_REMINDERS_UNSUBSCRIBED,
+    ReminderError,
     booking_preferences_get,
     booking_preferences_update,
     calendar_token_regenerate,
+    reminders_unsubscribe,
 )
 from .common import _messages
 
@@ -163,3 +167,27 @@ def booking_preferences_form(request):
     )
     messages.success(request, MSG_PREFERENCES_SAVED)
     return redirect("/user/profile")
+
+
+MSG_UNSUBSCRIBE_CONFIRM = "Ne plus recevoir les rappels de cours par e-mail ?"
+
+
+# The link in a reminder's List-Unsubscribe header and its text: the signed token is the proof, so no login and no
+# CSRF cookie (a mail provider's one-click POST carries neither, RFC 8058). GET only asks, so that a link scanner
+# that opens it changes nothing; POST turns the reminders off.
+@csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
+def reminders_unsubscribe_page(request, token: str):
+    context = {"page_title": "Rappels de cours", "token": token, "state": "confirm", "message": MSG_UNSUBSCRIBE_CONFIRM}
+    status = 200
+    if request.method == "POST":
+        try:
+            reminders_unsubscribe(token=token)
+        except ReminderError as error:
+            context.update(state="error", message=error.message)
+            status = error.status
+        else:
+            context.update(state="done", message=MSG_REMINDERS_UNSUBSCRIBED)
+    response = render(request, "bookings/reminders_unsubscribe.html", context, status=status)
+    response["X-Robots-Tag"] = "noindex"
+    return response

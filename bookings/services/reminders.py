@@ -8,6 +8,9 @@ Two reminders per confirmed booking, each switchable on the profile (`BookingPre
 None for a cancelled booking or a class the studio cancelled. Each is sent once: a `ReservationReminder` row per
 reservation and kind (unique), inserted in the transaction that records the e-mail in the outbox, so two schedulers
 running the job at once send it once.
+
+Each reminder carries a List-Unsubscribe link (RFC 2369, one click by RFC 8058): a URL signed for the member that turns
+both switches off without logging in (`reminders_unsubscribe`).
 """
 
 import logging
@@ -15,10 +18,14 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from courses.models import SessionStatus
+from studio.day_text import day_text
+from studio.errors import NOT_FOUND, ApplicationError
 from studio.prepared import PreparedQuery
 
 from ..models import BookingPreferences, ReminderKind, Reservation, ReservationReminder, ReservationStatus
@@ -29,6 +36,18 @@ logger = logging.getLogger(__name__)
 REMINDER_BEFORE_CLASS_HOURS = 24
 REMINDER_BEFORE_DEADLINE_HOURS = 2
 MSG_PREFERENCES_SAVED = "Vos préférences de rappel sont enregistrées."
+MSG_REMINDERS_UNSUBSCRIBED = "C'est noté : vous ne recevrez plus de rappels de cours par e-mail."
+MSG_UNSUBSCRIBE_LINK_INVALID = "Ce lien de désinscription n'est pas valide."
+# The class's day as the reminder names it, seen from the moment it is sent (Europe/Paris).
+DAY_TODAY = "aujourd'hui"
+DAY_TOMORROW = "demain"
+DAY_ON = "le {date}"
+_UNSUBSCRIBE_SALT = "bookings.reminders.unsubscribe"
+
+
+class ReminderError(ApplicationError):
+    messages = {"unsubscribe_link_invalid": MSG_UNSUBSCRIBE_LINK_INVALID}
+    statuses = {"unsubscribe_link_invalid": NOT_FOUND}
 
 
 def booking_preferences_get(*, user) -> BookingPreferences:
@@ -112,6 +131,16 @@ def reminders_send_due(*, now=None) -> int:
     return sent
 
 
+def class_day_word(start, *, now) -> str:
+    """ "aujourd'hui", "demain" or "le 03/12/2026": the class's day in Europe/Paris, seen from `now` there."""
+    days = (timezone.localtime(start).date() - timezone.localtime(now).date()).days
+    if days == 0:
+        return DAY_TODAY
+    if days == 1:
+        return DAY_TOMORROW
+    return DAY_ON.format(date=day_text(timezone.localtime(start)))
+
+
 def reminder_context(reservation: Reservation, *, now) -> dict:
     session = reservation.session
     deadline = cancellation_deadline(session)
@@ -120,7 +149,28 @@ def reminder_context(reservation: Reservation, *, now) -> dict:
         "session": session,
         "start": timezone.localtime(session.start),
         "end": timezone.localtime(session.end),
+        "day_word": class_day_word(session.start, now=now),
         "deadline": timezone.localtime(deadline),
         "can_still_cancel": now < deadline,
         "cancellation_hours": settings.CANCELLATION_WINDOW_HOURS,
+        "unsubscribe_url": reminders_unsubscribe_url(user_id=reservation.user_id),
     }
+
+
+def reminders_unsubscribe_url(*, user_id: int) -> str:
+    """The member's link that turns their reminders off without logging in (List-Unsubscribe)."""
+    token = signing.Signer(salt=_UNSUBSCRIBE_SALT).sign(str(user_id))
+    return f"{settings.SITE_URL}/my-courses/reminders/unsubscribe/{token}"
+
+
+def reminders_unsubscribe(*, token: str) -> BookingPreferences:
+    """Both reminder switches off for the member the link was signed for (the profile's same switches).
+    Idempotent; a forged, altered or closed account's link is refused and changes nothing."""
+    try:
+        user_id = int(signing.Signer(salt=_UNSUBSCRIBE_SALT).unsign(token or ""))
+    except (signing.BadSignature, ValueError):
+        raise ReminderError.of("unsubscribe_link_invalid") from None
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        raise ReminderError.of("unsubscribe_link_invalid")
+    return booking_preferences_update(user=user, remind_day_before=False, remind_cancellation_deadline=False)
