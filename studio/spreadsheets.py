@@ -18,12 +18,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
 from enum import StrEnum
+from functools import partial
 
 from django.utils import timezone
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
 
 BOM = "\ufeff"
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
@@ -115,30 +112,31 @@ def table_csv(columns: Sequence[Column], rows: Iterable[Sequence]) -> str:
     return buffer.getvalue()
 
 
-def _text_cell(sheet, text: str) -> WriteOnlyCell:
-    cell = WriteOnlyCell(sheet, neutralise(text))
+def _text_cell(new_cell, text: str):
+    cell = new_cell(neutralise(text))
     # A string whatever it looks like: openpyxl would otherwise take `#N/A` for an error value.
     cell.data_type = "s"
     return cell
 
 
-def _xlsx_cell(sheet, column: Column, value) -> WriteOnlyCell:
+def _xlsx_cell(new_cell, column: Column, value):
+    """The cell of `value`; `new_cell(value)` makes a write-only cell of the sheet."""
     if value is None or (value == "" and column.type not in (CellType.TEXT, CellType.PHONE, CellType.CODE)):
-        return WriteOnlyCell(sheet, None)
+        return new_cell(None)
     match column.type:
         case CellType.INTEGER:
-            cell = WriteOnlyCell(sheet, int(value))
+            cell = new_cell(int(value))
         case CellType.MONEY:
-            cell = WriteOnlyCell(sheet, Decimal(value))
+            cell = new_cell(Decimal(value))
             cell.number_format = MONEY_FORMAT
         case CellType.DATE:
-            cell = WriteOnlyCell(sheet, _as_date(value))
+            cell = new_cell(_as_date(value))
             cell.number_format = DATE_FORMAT
         case CellType.TIME:
-            cell = WriteOnlyCell(sheet, _as_time(value))
+            cell = new_cell(_as_time(value))
             cell.number_format = TIME_FORMAT
         case _:
-            cell = _text_cell(sheet, str(value))
+            cell = _text_cell(new_cell, str(value))
             if column.type in (CellType.PHONE, CellType.CODE):
                 cell.number_format = TEXT_FORMAT
     return cell
@@ -150,21 +148,28 @@ def _sheet_title(title: str) -> str:
 
 def table_xlsx(columns: Sequence[Column], rows: Iterable[Sequence], *, title: str) -> bytes:
     """The table as an .xlsx workbook of one sheet: a bold, frozen header row with filters, then typed cells."""
+    # Imported here: the web workers load every view at start, and only staff exporting a workbook need openpyxl.
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(_sheet_title(title))
+    new_cell = partial(WriteOnlyCell, sheet)
     sheet.freeze_panes = "A2"
     for index, column in enumerate(columns, start=1):
         sheet.column_dimensions[get_column_letter(index)].width = column.width or max(12, len(column.header) + 2)
     bold = Font(bold=True)
     header = []
     for column in columns:
-        cell = _text_cell(sheet, column.header)
+        cell = _text_cell(new_cell, column.header)
         cell.font = bold
         header.append(cell)
     sheet.append(header)
     count = 0
     for row in rows:
-        sheet.append([_xlsx_cell(sheet, column, value) for column, value in zip(columns, row, strict=True)])
+        sheet.append([_xlsx_cell(new_cell, column, value) for column, value in zip(columns, row, strict=True)])
         count += 1
     sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{count + 1}"
     buffer = io.BytesIO()
