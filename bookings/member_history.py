@@ -27,6 +27,7 @@ to anything the row shows changes its key (the query reads it on every request).
 import functools
 import re
 from datetime import datetime
+from decimal import Decimal
 from types import SimpleNamespace
 
 from django.db import connection
@@ -167,7 +168,16 @@ def _page_sql(vendor: str) -> str:
         )
     reservation_columns = ", ".join(
         f"{col('r', r, name)} AS {qn(name)}"
-        for name in ("id", "participants", "status", "credits_spent", "session", "paid_with_pass")
+        for name in (
+            "id",
+            "participants",
+            "status",
+            "credits_spent",
+            "session",
+            "paid_with_pass",
+            "unit_price",
+            "hold_expires_at",
+        )
     )
     # The page's details, each of its rows joined to its session, course, instructor, pass and the member's
     # feedback on the course (one row at most: one feedback per member and course).
@@ -206,7 +216,7 @@ def _page_sql(vendor: str) -> str:
         f" q.{qn('session')}, q.{start}, {detail['end']}, {detail['session_level']}, {detail['course']},"
         f" {detail['title']}, {detail['description']}, {detail['course_level']}, {detail['instructor']},"
         f" q.{qn('paid_with_pass')}, {detail['pass_title']}, {detail['pass_kind']}, {detail['rating']},"
-        f" {detail['comment']}"
+        f" {detail['comment']}, q.{qn('unit_price')}, q.{qn('hold_expires_at')}"
         f" FROM (SELECT m.*, COUNT(*) OVER () AS n FROM ("
         f"SELECT {reservation_columns},"
         f" {session_start} AS {start}"
@@ -252,7 +262,7 @@ def prepared_statement_name() -> str:
 def _page_rows(member_id: int, now: datetime, limit: int, offset: int) -> list:
     """The rows of one page: (count, reservation id, participants, status, credits spent, session id, start, end,
     session level, course id, title, description, course level, instructor, pass id, pass title, pass kind,
-    rating, comment)."""
+    rating, comment, unit price, hold expiry)."""
     postgresql = connection.vendor == "postgresql"
     values = {
         "member": int(member_id),
@@ -273,11 +283,15 @@ def _page_rows(member_id: int, now: datetime, limit: int, offset: int) -> list:
         for row in rows:
             row[6] = convert(row[6], None, connection)
             row[7] = convert(row[7], None, connection)
+            if row[20] is not None:
+                row[20] = convert(row[20], None, connection)
     return rows
 
 
 _RESERVATION_STATUS_LABELS = dict(ReservationStatus.choices)
 _CONFIRMED = ReservationStatus.CONFIRMED.value
+_HELD = ReservationStatus.HELD.value
+CENT = Decimal("0.01")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -298,10 +312,13 @@ def _local_iso(value: datetime, tz) -> str:
 def _followed_row(row, now: datetime, tz) -> dict:
     """A row of the API from a row of the page's SQL."""
     (_n, pk, participants, status, credits_spent, session_id, start, end, session_level, course_id, title,
-     description, course_level, instructor, pass_id, pass_title, pass_kind, rating, comment) = row  # fmt: skip
+     description, course_level, instructor, pass_id, pass_title, pass_kind, rating, comment, unit_price,
+     hold_expires_at) = row  # fmt: skip
     deadline = cancellation_deadline(SimpleNamespace(start=start))  # the rule reads the session's start
     is_past = start <= now
     confirmed = status == _CONFIRMED
+    # A live hold (the page keeps no lapsed one) is paid or released from the history until the class starts.
+    held = status == _HELD and not is_past
     return {
         "id": course_id,
         "course_id": course_id,
@@ -323,7 +340,10 @@ def _followed_row(row, now: datetime, tz) -> dict:
         "paid_with_pass": {"id": pass_id, "title": pass_title, "kind": pass_kind} if pass_id is not None else None,
         "credits_spent": credits_spent,
         "cancel_deadline": _local_iso(deadline, tz),
-        "can_cancel": confirmed and now <= deadline,
+        "can_cancel": (confirmed and now <= deadline) or held,
+        "total_amount": f"{(Decimal(str(unit_price)) * participants).quantize(CENT)}",
+        "hold_expires_at": _local_iso(hold_expires_at, tz) if status == _HELD and hold_expires_at else None,
+        "can_pay": held,
     }
 
 

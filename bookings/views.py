@@ -94,6 +94,7 @@ def my_courses_page(request):
                 "waitlistUrl": "/api/waitlist/mine",  # issue 21: the waiting lists I am on
                 "preferencesUrl": "/api/booking-preferences",  # issue 21: reminders and calendar feed
                 "calendarLocation": studio_location(),
+                "paymentConfig": payment_config(),  # an unpaid hold is paid from here
             },
         },
     )

@@ -87,7 +87,10 @@ class FollowedCourseOutput(serializers.Serializer):
     paid_with_pass = FollowedPaidWithPassOutput(allow_null=True)
     credits_spent = serializers.IntegerField()
     cancel_deadline = DateTimeOutputField()
-    can_cancel = serializers.BooleanField()
+    can_cancel = serializers.BooleanField(help_text="annulable (confirmée, dans le délai) ou places retenues à libérer")
+    total_amount = serializers.DecimalField(max_digits=10, decimal_places=2, help_text="prix de la réservation, €")
+    hold_expires_at = DateTimeOutputField(allow_null=True, help_text="places retenues jusqu'à (non payée)")
+    can_pay = serializers.BooleanField(help_text="places retenues à payer (commande /api/paypal/create-order)")
 
 
 FollowedCoursePageOutput = page_output("FollowedCoursePageOutput", FollowedCourseOutput)

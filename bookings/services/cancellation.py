@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from courses.models import CourseSession
+from studio.errors import CONFLICT
 
 from ..models import (
     Pass,
@@ -32,6 +33,14 @@ MSG_CANCEL_TOO_LATE = (
     "Annulation impossible : les réservations s'annulent au plus tard {hours} heures avant le début du cours."
 )
 MSG_CANCEL_NOT_CONFIRMED = "Seule une réservation confirmée peut être annulée."
+# An unpaid hold the member gives up (from "Mes cours"): its seats go back at once, nothing was charged.
+MSG_HOLD_RELEASED = "Réservation annulée : les places retenues sont libérées, rien ne vous a été facturé."
+MSG_HOLD_PAYMENT_IN_PROGRESS = (
+    "Le paiement de cette réservation est en cours de validation : elle ne peut pas être annulée pour l'instant."
+)
+# The payer approved the order at the provider and its capture may be on its way (payments.PaymentStatus.APPROVED,
+# named here: bookings does not import payments).
+APPROVED_PAYMENT_STATUS = "APPROVED"
 MSG_CANCELLED_CREDITS_RETURNED = "Réservation annulée : {credits} crédit(s) rendu(s) sur votre {title}."
 MSG_CANCELLED_SUBSCRIPTION = "Réservation annulée : votre place est libérée."
 MSG_CANCELLED_CREDIT_PASS = (
@@ -55,7 +64,8 @@ def cancellation_deadline(session: CourseSession) -> datetime:
 
 @transaction.atomic
 def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
-    """The member cancels a confirmed reservation up to CANCELLATION_WINDOW_HOURS before the session.
+    """The member cancels a confirmed reservation up to CANCELLATION_WINDOW_HOURS before the session, or releases
+    an unpaid hold (`_hold_release`).
 
     The seats are free at once. Credits spent on a card go back to it; a subscription simply frees the place; a
     reservation paid by card becomes an 'avoir': a new class card of one credit per participant, valid
@@ -69,9 +79,15 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
     pass_id = Reservation.objects.filter(pk=reservation_id).values_list("paid_with_pass_id", flat=True).first()
     pass_obj = lock_pass(pass_id) if pass_id else None
     reservation = lock_reservation(reservation_id)
+    now = timezone.now()
+    if (
+        reservation.status == ReservationStatus.HELD
+        and reservation.hold_expires_at
+        and reservation.hold_expires_at > now
+    ):
+        return _hold_release(reservation=reservation, session=session, now=now)
     if reservation.status != ReservationStatus.CONFIRMED:
         raise ReservationError(MSG_CANCEL_NOT_CONFIRMED, code="cancel_not_confirmed")
-    now = timezone.now()
     if now > cancellation_deadline(session):
         hours = settings.CANCELLATION_WINDOW_HOURS
         raise ReservationError(MSG_CANCEL_TOO_LATE.format(hours=hours), code="cancel_too_late")
@@ -133,6 +149,20 @@ def _send_cancellation_email(reservation_id: int, outcome: str) -> None:
         from ..cancellation_emails import send_reservation_cancelled
 
         send_reservation_cancelled(reservation_id=reservation_id, outcome=outcome)
+
+
+def _hold_release(*, reservation: Reservation, session: CourseSession, now) -> CancellationOutcome:
+    """Under the session and reservation locks: the member gives up an unpaid hold. Its seats are free at once (the
+    waiting list is offered them); nothing was paid, so nothing is given back and no e-mail goes out. A payment the
+    payer has already approved may be captured at any moment: the hold stays until it is (or until it lapses). An
+    order still open (not approved) can no longer confirm it: a capture of it is refunded (payments)."""
+    if reservation.payment_orders.filter(status=APPROVED_PAYMENT_STATUS).exists():
+        raise ReservationError(MSG_HOLD_PAYMENT_IN_PROGRESS, code="hold_payment_in_progress", status=CONFLICT)
+    reservation.status = ReservationStatus.CANCELLED
+    reservation.cancelled_at = now
+    reservation.save(update_fields=["status", "cancelled_at"])
+    waitlist_offer_soon(session.pk)
+    return CancellationOutcome(reservation=reservation, message=MSG_HOLD_RELEASED)
 
 
 @transaction.atomic

@@ -65,6 +65,9 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "credits_spent": 0,
             "cancel_deadline": "2030-03-14T15:00:00+01:00",
             "can_cancel": False,
+            "total_amount": "25.00",
+            "hold_expires_at": None,
+            "can_pay": False,
         },
         {
             "id": other_course.pk,
@@ -87,7 +90,11 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "paid_with_pass": None,
             "credits_spent": 0,
             "cancel_deadline": "2030-03-15T16:00:00+01:00",
-            "can_cancel": False,
+            # An unpaid hold is paid or released from the history (failed before: neither was offered).
+            "can_cancel": True,
+            "total_amount": "25.00",
+            "hold_expires_at": "2030-03-15T10:15:00+01:00",
+            "can_pay": True,
         },
         {
             "id": course.pk,
@@ -111,6 +118,9 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "credits_spent": 2,
             "cancel_deadline": "2030-03-11T10:00:00+01:00",
             "can_cancel": False,
+            "total_amount": "50.00",
+            "hold_expires_at": None,
+            "can_pay": False,
         },
     ]
     api_client.force_authenticate(staff)
@@ -309,6 +319,7 @@ def _expected_history(member, now) -> list[dict]:
         s, given = r.session, feedback.get(r.session.course_id)
         deadline = cancellation_deadline(s)
         confirmed = r.status == ReservationStatus.CONFIRMED
+        held = r.status == ReservationStatus.HELD
         rows.append(
             {
                 "id": s.course_id,
@@ -335,7 +346,11 @@ def _expected_history(member, now) -> list[dict]:
                 ),
                 "credits_spent": r.credits_spent,
                 "cancel_deadline": rfc3339(deadline, tz),
-                "can_cancel": confirmed and now <= deadline,
+                # A live hold is paid or released from the history until the class starts.
+                "can_cancel": (confirmed and now <= deadline) or (held and s.start > now),
+                "total_amount": f"{r.total_amount:.2f}",
+                "hold_expires_at": rfc3339(r.hold_expires_at, tz) if held else None,
+                "can_pay": held and s.start > now,
             }
         )
     return rows

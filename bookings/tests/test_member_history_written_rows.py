@@ -183,12 +183,12 @@ def test_the_kept_rows_are_bounded_in_number_and_in_bytes():
     now = timezone.now()
     end = now + timedelta(hours=1)
     for n in range(member_history._WRITTEN_MAX + 10):
-        row = (1, n, 1, "confirmed", 0, 1, now, end, "", 1, "t", "d", "", "", None, None, None, None, None)
+        row = (1, n, 1, "confirmed", 0, 1, now, end, "", 1, "t", "d", "", "", None, None, None, None, None, 25, None)
         member_history._written_row(row, now, tz)
     assert 0 < len(member_history._WRITTEN) <= member_history._WRITTEN_MAX
     long = "x" * 100_000  # a description is free text
     for n in range(100):
-        row = (1, n, 1, "confirmed", 0, 1, now, end, "", 1, "t", long, "", "", None, None, None, None, None)
+        row = (1, n, 1, "confirmed", 0, 1, now, end, "", 1, "t", long, "", "", None, None, None, None, None, 25, None)
         assert long in member_history._written_row(row, now, tz).decode()
     assert 0 < sum(map(len, member_history._WRITTEN.values())) <= member_history._WRITTEN_BUDGET
     assert member_history._written_size == sum(map(len, member_history._WRITTEN.values()))

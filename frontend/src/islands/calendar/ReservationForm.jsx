@@ -16,18 +16,24 @@ import {
   formatDate,
   formatTime,
   formatTotal,
+  heldNotice,
   isUsablePass,
   normalizeParticipants,
   passCost,
   passLabel,
+  seatsForMember,
 } from "./messages.js";
 
 const CARD = "card";
 
 export default function ReservationForm({ session, user, paymentConfig, reserveUrl, loginUrl, passesUrl = "/api/passes/mine", onCancel, onHeld, onPaid }) {
   const id = useId();
-  const maxSeats = Math.max(session.seats_left, 1);
-  const [participants, setParticipants] = useState("1");
+  // A hold of the member's own (unpaid) on this class is theirs: its seats count for them, and sending the form
+  // resumes it (the server renews the same reservation's hold) before its payment.
+  const myHold = session.my_reservation?.status === "held" ? session.my_reservation : null;
+  const seatsLeft = seatsForMember(session);
+  const maxSeats = Math.max(seatsLeft, 1);
+  const [participants, setParticipants] = useState(() => String(myHold?.participants || 1));
   const [fields, setFields] = useState({
     first_name: user?.first_name || "",
     last_name: user?.last_name || "",
@@ -129,7 +135,12 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
           <input id={`${id}-time`} value={time} readOnly />
         </div>
       </div>
-      <p className="help">Avec {session.instructor} · {session.seats_left} place(s) restante(s) · {euros(session.price_per_participant)} par participant</p>
+      {myHold && !reservation && (
+        <p className="form-info" role="status">
+          {heldNotice(myHold.participants)}
+        </p>
+      )}
+      <p className="help">Avec {session.instructor} · {seatsLeft} place(s) restante(s) · {euros(session.price_per_participant)} par participant</p>
       <div className="field">
         <label htmlFor={`${id}-participants`}>Participants</label>
         <input

@@ -24,6 +24,17 @@ export function sessionTiming(session, now = new Date()) {
 export const MSG_PASSES_LOAD_ERROR = "Vos cartes et abonnements n'ont pas pu être chargés : vous pouvez payer par carte bancaire.";
 export const LABEL_PAY_BY_CARD = "Payer par carte bancaire";
 
+/** The member's own unpaid hold on the class, shown in the booking form, which resumes it. */
+export function heldNotice(participants) {
+  return `Vous avez déjà ${participants} place(s) retenue(s) pour ce cours, en attente de paiement : validez pour reprendre votre réservation et la payer.`;
+}
+
+/** The seats the member can take: those left, plus the ones their own live reservation already holds. */
+export function seatsForMember(session) {
+  const mine = session.my_reservation && session.my_reservation.status === "held" ? session.my_reservation.participants || 0 : 0;
+  return Math.max(session.seats_left, 0) + mine;
+}
+
 /** 'YYYY-MM-DD' → 'JJ/MM/AAAA' (the pass's validity, a plain day). */
 export function formatDay(isoDay) {
   return isoDay ? formatDate(isoDay) : "";

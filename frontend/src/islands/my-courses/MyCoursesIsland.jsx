@@ -6,13 +6,14 @@ import { formatShortDate, formatTime } from "../../components/format.js";
 import { useApi } from "../../components/useApi.js";
 import { useFocusFirstError } from "../../components/formFeedback.js";
 import Modal from "../../components/Modal.jsx";
+import PaymentWidget from "../../components/PaymentWidget.jsx";
 import MyWaitlist from "./MyWaitlist.jsx";
 import BookingPreferences from "./BookingPreferences.jsx";
 import { googleCalendarUrl, icsUrl } from "./addToCalendar.js";
 import { notify } from "../../components/toast.jsx";
-import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, MSG_LOAD_MORE, cancelConsequence, paymentLabel } from "./messages.js";
+import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, MSG_LOAD_MORE, MSG_PAY_TITLE, cancelConsequence, holdUntilLabel, paymentLabel } from "./messages.js";
 
-function SessionsTable({ caption, rows, empty, onCancel, cancellationHours, calendarLocation }) {
+function SessionsTable({ caption, rows, empty, onCancel, onPay, cancellationHours, calendarLocation }) {
   return (
     <table className="my-courses-table">
       <caption>{caption}</caption>
@@ -45,6 +46,15 @@ function SessionsTable({ caption, rows, empty, onCancel, cancellationHours, cale
             <td data-label="Participants">{row.participants}</td>
             <td data-label="Statut">
               {row.status_label}
+              {onPay && row.can_pay && (
+                <span className="held-booking">
+                  {" "}
+                  {row.hold_expires_at && <span className="help">{holdUntilLabel(formatTime(row.hold_expires_at))}</span>}{" "}
+                  <button type="button" className="button button-small" onClick={() => onPay(row)}>
+                    Payer<span className="visually-hidden"> la réservation {row.title} du {formatShortDate(row.date)}</span>
+                  </button>
+                </span>
+              )}
               {onCancel && row.status === "confirmed" && (
                 <span className="add-to-calendar">
                   {" "}Ajouter à mon agenda :{" "}
@@ -143,6 +153,35 @@ function FeedbackForm({ course, userId, feedbackUrl, onSaved }) {
   );
 }
 
+/** Pays a held booking through the usual order flow (create-order for this reservation, approve, capture): the same
+    payment widget as the reservation popup, on the hold the member already has. */
+function PayDialog({ row, user, paymentConfig, onPaid, onClose }) {
+  return (
+    <Modal open title={MSG_PAY_TITLE} onClose={onClose}>
+      <p>
+        « {row.title} » du {formatShortDate(row.date)} à {formatTime(row.date)}, {row.participants} participant(s).
+        {row.hold_expires_at && ` ${holdUntilLabel(formatTime(row.hold_expires_at))}.`}
+      </p>
+      <PaymentWidget
+        order={{ kind: "reservation", reservationId: row.reservation_id }}
+        context="calendar"
+        config={paymentConfig}
+        payer={{ first_name: user?.first_name || "", last_name: user?.last_name || "", email: user?.email || "" }}
+        details={{ title: row.title, type: "COURS", date: String(row.date).slice(0, 10), time: formatTime(row.date), message: "" }}
+        totalAmount={row.total_amount}
+        onSuccess={onPaid}
+        onError={(err) => console.error("Paiement échoué", err)}
+        onCancel={() => {}}
+      />
+      <div className="modal-actions">
+        <button type="button" className="button button-secondary" onClick={onClose}>
+          Fermer
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
 function CancelDialog({ row, cancelUrl, onDone, onClose }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
@@ -183,7 +222,7 @@ function CancelDialog({ row, cancelUrl, onDone, onClose }) {
 
 const defaultCancelUrl = (id) => `/api/reservations-courses/${id}/cancel`;
 
-export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, cancellationHours = 24, waitlistUrl, preferencesUrl, calendarLocation = "" }) {
+export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, cancellationHours = 24, waitlistUrl, preferencesUrl, calendarLocation = "", paymentConfig }) {
   // The history is paginated (upcoming first, then the most recent past): page 1 on load, older pages on demand.
   const first = useApi(`${listUrl}?page=1`, { fresh: true, fallback: MSG_LOAD_ERROR });
   const { reload: reloadFirst, setData: setList } = first;
@@ -194,6 +233,7 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
   const [moreError, setMoreError] = useState("");
   const loadError = first.error || moreError;
   const [cancelling, setCancelling] = useState(null);
+  const [paying, setPaying] = useState(null);
 
   const reload = useCallback(() => {
     setPagesShown(1);
@@ -243,10 +283,25 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
           {loadError}
         </p>
       )}
-      <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" onCancel={setCancelling} cancellationHours={cancellationHours} calendarLocation={calendarLocation} />
+      <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" onCancel={setCancelling} onPay={setPaying} cancellationHours={cancellationHours} calendarLocation={calendarLocation} />
       <p className="help">Vous pouvez annuler une réservation jusqu'à {cancellationHours} heures avant le cours.</p>
       {waitlistUrl && <MyWaitlist url={waitlistUrl} />}
       {preferencesUrl && <BookingPreferences url={preferencesUrl} />}
+      {paying && (
+        <PayDialog
+          row={paying}
+          user={user}
+          paymentConfig={paymentConfig}
+          onClose={() => {
+            setPaying(null);
+            reload();
+          }}
+          onPaid={() => {
+            setPaying(null);
+            reload();
+          }}
+        />
+      )}
       {cancelling && (
         <CancelDialog
           row={cancelling}

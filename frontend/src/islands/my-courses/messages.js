@@ -6,9 +6,19 @@ export const MSG_LOAD_ERROR = "Erreur lors de la récupération des cours";
 export const MSG_CANCEL_ERROR = "L'annulation a échoué. Veuillez réessayer.";
 export const MSG_LOAD_MORE = "Afficher les cours plus anciens";
 export const LABEL_PAID_BY_CARD = "Carte bancaire";
+// An unpaid hold (the reservation popup held the seats, the payment was not finished): paid or released from here.
+export const LABEL_NOT_PAID = "Non payée";
+export const MSG_HOLD_RELEASE = "Vos places retenues seront libérées ; rien ne vous a été facturé.";
+export const MSG_PAY_TITLE = "Payer la réservation";
+
+/** "Places retenues jusqu'à 18:45" (the hold's end, Paris time). */
+export function holdUntilLabel(time) {
+  return `Places retenues jusqu'à ${time}`;
+}
 
 /** How a reservation was paid: 'Carte 10 cours (2 crédits)', 'Abonnement annuel illimité' or 'Carte bancaire'. */
 export function paymentLabel(row) {
+  if (row.status === "held") return LABEL_NOT_PAID;
   const pass = row.paid_with_pass;
   if (!pass) return LABEL_PAID_BY_CARD;
   if (pass.kind !== "card" || !row.credits_spent) return pass.title;
@@ -17,6 +27,7 @@ export function paymentLabel(row) {
 
 /** What cancelling gives back, said before the member confirms. */
 export function cancelConsequence(row) {
+  if (row.status === "held") return MSG_HOLD_RELEASE;
   const pass = row.paid_with_pass;
   if (!pass) return "Le montant payé deviendra un avoir en crédits de cours valable 6 mois (pas de remboursement automatique).";
   if (pass.kind === "card" && row.credits_spent) {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { LABEL_PAID_BY_CARD, MSG_FEEDBACK_REQUIRED, MSG_LOAD_MORE, cancelConsequence, paymentLabel } from "./messages.js";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { LABEL_NOT_PAID, LABEL_PAID_BY_CARD, MSG_FEEDBACK_REQUIRED, MSG_HOLD_RELEASE, MSG_LOAD_MORE, MSG_PAY_TITLE, cancelConsequence, holdUntilLabel, paymentLabel } from "./messages.js";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 const { default: MyCoursesIsland } = await import("./MyCoursesIsland.jsx");
@@ -93,5 +93,65 @@ describe("feedback form (issue 24, bug 6)", () => {
     const firstStar = screen.getByRole("radio", { name: "1 sur 5" });
     expect(document.activeElement).toBe(firstStar);
     expect(fetchMock.mock.calls.filter(([, options]) => options?.method === "POST")).toHaveLength(0);
+  });
+});
+
+describe("my courses: an unpaid hold is paid or released (it was listed with no action)", () => {
+  const held = {
+    ...row,
+    reservation_id: 12,
+    status: "held",
+    status_label: "En attente de paiement",
+    participants: 2,
+    paid_with_pass: null,
+    credits_spent: 0,
+    can_cancel: true,
+    can_pay: true,
+    total_amount: "50.00",
+    hold_expires_at: "2031-03-01T10:15:00+01:00",
+  };
+
+  it("pays the hold through the usual order flow, then shows it confirmed", async () => {
+    let paid = false;
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async (url) => {
+      const text = String(url);
+      if (text.includes("create-order")) return new Response(JSON.stringify({ id: "SIM-1", status: "CREATED", amount: "50.00", currency: "EUR" }), { status: 201 });
+      if (text.includes("simulator/approve")) return new Response(JSON.stringify({ id: "SIM-1", status: "APPROVED" }), { status: 200 });
+      if (text.includes("capture-payment")) {
+        paid = true;
+        return new Response(JSON.stringify({ id: "SIM-1", status: "COMPLETED", amount: "50.00", currency: "EUR", title: "Pole Exotic" }), { status: 200 });
+      }
+      return new Response(JSON.stringify(page([paid ? { ...held, status: "confirmed", status_label: "Confirmée", can_pay: false, hold_expires_at: null } : held])), { status: 200 });
+    });
+    render(<MyCoursesIsland user={{ id: 3, first_name: "Emma", last_name: "Petit", email: "emma@example.fr" }} listUrl="/api/course-feedback/user/3" paymentConfig={{ provider: "simulator", clientId: "", currency: "EUR" }} />);
+    expect(await screen.findByText(holdUntilLabel("10:15"))).toBeTruthy();
+    expect(screen.getByText(LABEL_NOT_PAID)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: /^Payer la réservation Pole Exotic/ }));
+    const dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByRole("heading", { name: MSG_PAY_TITLE })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole("button", { name: /Payer 50,00/ }));
+    fireEvent.click(await within(dialog).findByRole("button", { name: "Payer (simulation)" }));
+    expect(await screen.findByText("Confirmée")).toBeTruthy();
+    const create = fetchMock.mock.calls.find(([url]) => String(url).includes("create-order"));
+    const body = JSON.parse(create[1].body);
+    expect([body.reservation_id, body.amount, body.email]).toEqual([12, "50.00", "emma@example.fr"]);
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes("capture-payment"))).toBe(true);
+  });
+
+  it("releases the hold with the member's cancellation, saying nothing was charged", async () => {
+    let released = false;
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async (url) => {
+      if (String(url).includes("/cancel")) {
+        released = true;
+        return new Response(JSON.stringify({ message: "Réservation annulée : les places retenues sont libérées, rien ne vous a été facturé." }), { status: 200 });
+      }
+      return new Response(JSON.stringify(page(released ? [] : [held])), { status: 200 });
+    });
+    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" />);
+    fireEvent.click(await screen.findByRole("button", { name: /Annuler la réservation Pole Exotic/ }));
+    expect(screen.getByText(MSG_HOLD_RELEASE)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Confirmer l'annulation" }));
+    expect(await screen.findByText("Aucun cours à venir. Réservez depuis le planning !")).toBeTruthy();
+    expect(fetchMock.mock.calls.find(([url]) => String(url).includes("/cancel"))[0]).toBe("/api/reservations-courses/12/cancel");
   });
 });
