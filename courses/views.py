@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 
 from studio.cache import cache_public_page, cached_public
 
-from . import selectors
+from . import selectors, structured_data
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +89,7 @@ def course_detail(request, course_id):
             },
             status=404,
         )
+    sessions = selectors.course_upcoming_sessions(course=course)
     return render(
         request,
         "courses/course_detail.html",
@@ -100,7 +101,9 @@ def course_detail(request, course_id):
             "video": selectors.course_video(video_url=course.video_url),
             "default_video": selectors.DEFAULT_COURSE_VIDEO,
             "default_video_poster": selectors.DEFAULT_COURSE_VIDEO_POSTER,
-            "sessions": selectors.course_upcoming_sessions(course=course),
+            "sessions": sessions,
+            "structured_data": structured_data.session_events(request, sessions),
+            "share_image": structured_data.course_share_image(request, course),
             "no_session_message": selectors.MSG_NO_UPCOMING_SESSION,
             # The SPA's `fromHomePage` navigation flag, as a query parameter.
             "from_home": request.GET.get("from") == "home",
@@ -110,13 +113,15 @@ def course_detail(request, course_id):
 
 @cache_public_page
 def weekly(request):
+    timetable = selectors.weekly_timetable()
     return render(
         request,
         "courses/weekly.html",
         {
             "page_title": "Planning simplifié de la semaine",
             "page_description": "Les cours de pole dance, cerceau, cabaret et danse de la semaine, du lundi au samedi.",
-            "timetable": selectors.weekly_timetable(),
+            "timetable": timetable,
+            "structured_data": structured_data.session_events(request, structured_data.timetable_sessions(timetable)),
             "empty_day_message": selectors.MSG_NO_COURSE_THAT_DAY,
         },
     )

@@ -302,6 +302,8 @@ STUDIO = {
     "tiktok_url": env("STUDIO_TIKTOK_URL", default="https://www.tiktok.com/@studiopoledanse"),
     "reviews_widget_id": env("STUDIO_REVIEWS_WIDGET_ID", default="demo-widget"),
     "founder": env("STUDIO_FOUNDER", default="Camille Laurent"),
+    # Opening hours in schema.org's form (days Mo Tu We Th Fr Sa Su, 24-hour times), for search engines' listing.
+    "opening_hours": env.list("STUDIO_OPENING_HOURS", default=["Mo-Fr 14:00-22:00", "Sa 10:00-13:00"]),
 }
 STAFF_NOTIFICATION_EMAIL = env("STAFF_NOTIFICATION_EMAIL", default=STUDIO["email"])
 # The legal mentions of invoices and credit notes (DECISIONS.md 40, issue 23): configuration with demo defaults,
