@@ -8,8 +8,10 @@ as undelivered, with a resend button.
 """
 
 import base64
+import email.policy
 import logging
 from datetime import timedelta
+from email.headerregistry import HeaderRegistry, UnstructuredHeader
 from email.message import MIMEPart
 from email.utils import make_msgid, parseaddr
 from functools import partial
@@ -131,8 +133,30 @@ def message_id_domain(from_email: str) -> str:
     return site_host if _is_fqdn(site_host) else sender_domain or site_host
 
 
+class _UrlHeader(UnstructuredHeader):
+    """A header holding <URL>s (List-Unsubscribe): written on one line as it is. The default folding of a long
+    unbroken value turns it into RFC 2047 encoded words, which mail clients do not read as a URL."""
+
+    def fold(self, *, policy):
+        value = str(self)
+        if not value.isascii():
+            return super().fold(policy=policy)
+        return f"{self.name}: {value}{policy.linesep}"
+
+
+_URL_HEADERS = ("list-unsubscribe",)
+
+
+class _OutboxMessage(EmailMultiAlternatives):
+    def message(self, *, policy=email.policy.default):
+        registry = HeaderRegistry()
+        for name in _URL_HEADERS:
+            registry.map_to_type(name, _UrlHeader)
+        return super().message(policy=policy.clone(header_factory=registry))
+
+
 def _as_message(email: OutgoingEmail) -> EmailMultiAlternatives:
-    message = EmailMultiAlternatives(
+    message = _OutboxMessage(
         subject=email.subject,
         body=email.body_text,
         from_email=email.from_email,

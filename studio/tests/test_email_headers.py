@@ -1,5 +1,7 @@
 """What mail servers and spam filters read in the headers of every outgoing e-mail."""
 
+import email.policy
+
 import pytest
 
 from studio import emails
@@ -20,3 +22,17 @@ def test_the_message_id_names_the_sites_domain_not_localhost(db, mailoutbox, set
     ids = [mail.message()["Message-ID"] for mail in mailoutbox]
     assert all(mid.startswith("<") and mid.endswith(f"@{domain}>") for mid in ids), ids
     assert ids[0] != ids[1]
+
+
+def test_a_long_list_unsubscribe_url_is_sent_as_it_is_not_as_encoded_words(db, mailoutbox, settings):
+    url = f"{settings.SITE_URL}/my-courses/reminders/unsubscribe/1:Pd-2SN1IDVO8iCQmQtnCqgQq6qyaBowiEdeddMy1_9U"
+    emails.send_templated_email(
+        to="a@example.fr",
+        subject="Test",
+        template="messaging_contact_staff",
+        headers={"List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+    )
+    (mail,) = mailoutbox
+    raw = mail.message(policy=email.policy.SMTP).as_bytes()  # as the SMTP backend serialises it
+    assert f"\r\nList-Unsubscribe: <{url}>\r\n".encode() in raw
+    assert b"\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n" in raw
