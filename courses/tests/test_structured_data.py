@@ -7,6 +7,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.core.files.storage import default_storage
 from freezegun import freeze_time
 
 from courses.models import SessionStatus
@@ -100,3 +101,21 @@ def test_events_add_no_query(client, course_with_sessions, django_assert_num_que
     with django_assert_num_queries(queries):
         response = client.get(path)
     assert len(of_type(response.text, "Event")) >= 5
+
+
+def test_a_course_with_its_own_picture_shows_it_in_previews_and_events(client):
+    from courses.services import course_set_picture
+    from media_library.tests import files
+
+    course = CourseFactory(title="Cabaret")
+    course_set_picture(course=course, image=files.jpeg(size=(1000, 750)), alt_text="Illustration : un éventail")
+    CourseSessionFactory(course=course)
+    html = client.get(f"/courses/{course.pk}").text
+    image = meta(html, "og:image")
+    largest_width, largest = course.image_renditions["jpeg"][-1]
+    assert image == BASE + default_storage.url(largest)
+    assert meta(html, "og:image:width") == str(largest_width)
+    assert meta(html, "og:image:height") == str(round(750 * largest_width / 1000))
+    assert meta(html, "og:image:alt") == "Illustration : un éventail"
+    (event,) = of_type(html, "Event")
+    assert event["image"] == image
