@@ -12,6 +12,7 @@ from bookings.models import Reservation, ReservationStatus
 from bookings.services import lock_reservation, lock_session, tariff_priced_per_short_period
 from bookings.services.prepared_models import PreparedModels
 from courses.models import Tariff
+from studio.day_text import day_text
 
 from ..models import CURRENCY_EUR, DEFAULT_TIME, PaymentOrder, PaymentStatus
 from ..providers import ProviderError, get_provider
@@ -114,7 +115,10 @@ def payment_order_create(
         order_date = start.date().isoformat()
         order_time = start.strftime("%H:%M")
         order_quantity = reservation.participants
-        description = f"{order_title} – {order_date} {order_time} – {reservation.participants} participant(s)"
+        # Shown on the provider's receipt: the day written as the site writes it.
+        description = (
+            f"{order_title} – séance du {day_text(start)} à {order_time} – {reservation.participants} participant(s)"
+        )
     else:
         order_quantity = 1 if quantity is None else quantity
         if not 1 <= order_quantity <= MAX_QUANTITY:

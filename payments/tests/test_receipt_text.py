@@ -7,7 +7,7 @@ import pytest
 
 from courses.tests.factories import CourseSessionFactory
 from payments import services
-from payments.models import PaymentOrder
+from payments.models import PaymentOrder, SimulatedProviderOrder
 
 from .conftest import reservation_payload
 
@@ -27,3 +27,7 @@ def test_the_receipt_writes_the_class_date_the_french_way(api_client, member, ma
     assert "séance du 01/12/2031 à 18:30" in receipt.body
     assert "2031-12-01" not in receipt.body and "2031-12-01" not in receipt.alternatives[0].content
     assert "25,00" in receipt.body and "25.00" not in receipt.body
+    # What the provider's own receipt shows the payer says it the same way.
+    assert SimulatedProviderOrder.objects.get(order_id=order_id).description == (
+        f"{session.course.title} – séance du 01/12/2031 à 18:30 – 1 participant(s)"
+    )
