@@ -22,12 +22,13 @@ COVERED = """() => {
   });
   const last = boxes[boxes.length - 1];
   const style = getComputedStyle(footer);
-  if (style.visibility === "hidden" || style.display === "none") return { covered: 0, last: last.outerHTML.slice(0, 80) };
+  const what = last.outerHTML.slice(0, 80);
+  if (style.visibility === "hidden" || style.display === "none") return { covered: 0, last: what };
   const f = footer.getBoundingClientRect();
   const m = main.getBoundingClientRect();
   const l = last.getBoundingClientRect();
   const onScreen = (top, bottom) => Math.max(0, Math.min(bottom, f.bottom, innerHeight) - Math.max(top, f.top));
-  return { covered: Math.max(onScreen(m.top, m.bottom), onScreen(l.top, l.bottom)), last: last.outerHTML.slice(0, 80) };
+  return { covered: Math.max(onScreen(m.top, m.bottom), onScreen(l.top, l.bottom)), last: what };
 }"""
 
 
@@ -38,8 +39,11 @@ def _long_pages(member):
         ReservationFactory(session=session, user=member)
 
 
+PAGES = [("/my-courses", ".my-courses-table tbody tr"), ("/admin/sessions", "tbody tr")]
+
+
 @pytest.mark.parametrize("width", [390, 1366])
-@pytest.mark.parametrize(("path", "rows"), [("/my-courses", ".my-courses-table tbody tr"), ("/admin/sessions", "tbody tr")])
+@pytest.mark.parametrize(("path", "rows"), PAGES)
 def test_the_footer_covers_no_content(page, live_server, login_as, member, staff, width, path, rows):
     _long_pages(member)
     login_as(member if path == "/my-courses" else staff)
