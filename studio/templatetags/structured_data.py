@@ -25,12 +25,16 @@ def json_ld(data) -> str:
 
 @register.simple_tag(takes_context=True)
 def studio_json_ld(context) -> str:
-    return json_ld(structured_data.dance_school(context["request"]))
+    request = context.get("request")  # a page rendered without its request cannot say absolute URLs
+    return json_ld(structured_data.dance_school(request)) if request else ""
 
 
 @register.simple_tag(takes_context=True)
 def share_image_meta(context) -> str:
-    image = context.get("share_image") or structured_data.share_image(context["request"])
+    request = context.get("request")
+    if request is None:
+        return ""
+    image = context.get("share_image") or structured_data.share_image(request)
     parts = [format_html('<meta property="og:image" content="{}">', image["url"])]
     if image.get("type"):
         parts.append(format_html('<meta property="og:image:type" content="{}">', image["type"]))

@@ -105,3 +105,10 @@ def test_the_content_security_policy_lets_json_ld_be_and_runs_no_inline_script(c
     scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", response.text, re.S)
     inline = [attrs for attrs, body in scripts if body.strip() and "src=" not in attrs]
     assert inline and all(re.search(r'type="application/(ld\+)?json"', attrs) for attrs in inline)
+
+
+def test_a_page_rendered_without_its_request_still_renders():
+    from django.template.loader import render_to_string
+
+    html = render_to_string("404.html", {"page_title": "Page non trouvée"})
+    assert "<title>" in html and "application/ld+json" not in html
