@@ -67,7 +67,8 @@ def _attendee(reservation, *, cancelled: bool) -> vCalAddress:
     attendee.params["CUTYPE"] = vText("INDIVIDUAL")
     attendee.params["ROLE"] = vText("REQ-PARTICIPANT")
     # The member booked it: there is nothing to answer (RSVP=FALSE), and the studio reads no reply.
-    attendee.params["PARTSTAT"] = vText("DECLINED" if cancelled else "ACCEPTED")
+    if not cancelled:
+        attendee.params["PARTSTAT"] = vText("ACCEPTED")
     attendee.params["RSVP"] = vText("FALSE")
     return attendee
 
