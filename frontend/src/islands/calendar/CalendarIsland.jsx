@@ -29,7 +29,8 @@ const DESKTOP_TOOLBAR = { start: "prev,next today", center: "title", end: "dayGr
 const PHONE_HEADER = { start: "prev,next today", center: "title", end: "listUpcoming,dayGridMonth,timeGridWeek,timeGridDay" };
 // The phone's list: seven days from today (not from Monday, whose classes are over by the weekend).
 export const PHONE_VIEW = "listUpcoming";
-const VIEWS = { [PHONE_VIEW]: { type: "list", duration: { days: 7 }, buttonText: "Liste" } };
+// Short months in its title ("28 nov. – 4 déc. 2026"): the long ones overflow a phone's width across two months.
+const VIEWS = { [PHONE_VIEW]: { type: "list", duration: { days: 7 }, buttonText: "Liste", titleFormat: { day: "numeric", month: "short", year: "numeric" } } };
 
 /** The view a screen of `width` CSS pixels opens on. */
 export function viewForWidth(width) {
