@@ -24,7 +24,7 @@ MSG_INVALID = "Données invalides."
 MSG_SERVER_ERROR = "Erreur serveur. Réessayez plus tard."
 MSG_UNSUPPORTED_MEDIA_TYPE = "Format de données non pris en charge : l'API lit du JSON (et des fichiers en multipart)."
 MSG_CONFLICT = "Ces données entrent en conflit avec des données existantes ou ne respectent pas les règles du studio."
-# Request limits (issue 16): the messages live with the parser, which DRF's settings import before this module.
+# Request limits: the messages live with the parser, which DRF's settings import before this module.
 from .parsers import (  # noqa: E402
     MSG_BODY_TOO_LARGE,
     MSG_CSRF_FAILED,
@@ -46,7 +46,7 @@ __all__ = [
 
 
 def error_response(message: str, status_code: int = status.HTTP_400_BAD_REQUEST, **extra) -> Response:
-    """The error shape islands read: `error` (and `message`, as SPEC.md's client reads either)."""
+    """The error shape islands read: `error` (and `message`: clients read either)."""
     return Response({"error": message, "message": message, **extra}, status=status_code)
 
 
@@ -60,7 +60,7 @@ def _first_message(detail):
 
 def exception_handler(exc, context):
     if isinstance(exc, ApplicationError):
-        # Every domain's refusal (issue 17): the view never catches it; its status and body come from the error.
+        # Every domain's refusal: the view never catches it; its status and body come from the error.
         response = Response(exc.body(), status=exc.status)
         if exc.retry_after:
             response["Retry-After"] = str(max(int(exc.retry_after), 1))
@@ -131,7 +131,7 @@ def _is_cookieless_json_call(request) -> bool:
 class CsrfForBrowsers(AllowAny):
     """Open to anyone, with Django's CSRF check, for views without session authentication (login, logout, the
     public forms): every request that carries cookies or a form body needs the token, as every session write does
-    (DECISIONS.md 6)."""
+    (docs/decisions.md 6)."""
 
     def has_permission(self, request, view):
         if _is_cookieless_json_call(request._request):

@@ -1,4 +1,4 @@
-"""Staff APIs of the core under /api/emails/: the mails that did not leave, and their resend (DECISIONS.md 41).
+"""Staff APIs of the core under /api/emails/: the mails that did not leave, and their resend (docs/decisions.md 41).
 
 A refused resend (`EmailError`: unknown mail 404, already sent 400) goes to the shared exception handler."""
 

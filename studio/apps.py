@@ -19,7 +19,7 @@ class StudioConfig(AppConfig):
 
         count_length_as_sent()
 
-        # A user saved or deleted: the cached row and the member's cached values are rebuilt (issue 18).
+        # A user saved or deleted: the cached row and the member's cached values are rebuilt.
         post_save.connect(bump_saved_user, sender=settings.AUTH_USER_MODEL, dispatch_uid="member-cache-save")
         post_delete.connect(bump_saved_user, sender=settings.AUTH_USER_MODEL, dispatch_uid="member-cache-delete")
         request_started.connect(forget_read_ahead, dispatch_uid="member-cache-read-ahead")

@@ -1,4 +1,4 @@
-"""Per-member values every logged-in request reads, kept in the shared cache under a version per member (issue 18).
+"""Per-member values every logged-in request reads, kept in the shared cache under a version per member.
 
 A logged-in request used to fetch its user row from the database (Django's ModelBackend.get_user) and, on every
 page, count the member's unread messages. Both are now read from the cache with the session, in one round trip

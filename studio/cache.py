@@ -10,7 +10,7 @@ Every cached entry is stored with the versions it was built under and used only 
 The versions live in the shared cache (Redis in production), so a change made through one worker is seen by every
 worker's next request.
 
-A hit is one cache round trip (issue 18): the versions and the entry are read together (`get_many`, one MGET on
+A hit is one cache round trip: the versions and the entry are read together (`get_many`, one MGET on
 Redis). Pages are stored as their bytes and headers rather than a pickled response.
 
 Each process also keeps the entries it used (`_local`, at most LOCAL_MAX_ENTRIES, least recently used out): while it

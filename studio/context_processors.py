@@ -2,7 +2,7 @@ from django.conf import settings
 
 
 def studio(request):
-    """The studio's identity (DECISIONS.md 20) and the shell's needs, on every page."""
+    """The studio's identity (docs/decisions.md 20) and the shell's needs, on every page."""
     user = getattr(request, "user", None)
     return {
         "STUDIO": settings.STUDIO,

@@ -1,5 +1,5 @@
 """Django's Content-Security-Policy middleware, with the policy of a response whose page used no nonce built once
-per policy (issue 18): Django builds the header's text at every response (~0.08 ms in-process), though without a
+per policy: Django builds the header's text at every response (~0.08 ms in-process), though without a
 nonce it is the same text for every page. A page that used its nonce (`{% csp_nonce_attr %}`) gets its header built
 with it, exactly as Django does."""
 

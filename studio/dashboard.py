@@ -1,4 +1,4 @@
-"""The staff back office page (SPEC.md 2.21): one island, the address selects the section."""
+"""The staff back office page (/admin/dashboard and its sections): one island, the address selects the section."""
 
 from django.shortcuts import render
 from django.urls import reverse
@@ -10,7 +10,7 @@ PAGE_TITLE = "Tableau de bord"
 
 def dashboard_props(user) -> dict:
     """What the island needs to know about the viewer: its role decides what the browser offers
-    (the APIs enforce DECISIONS.md 11 on their own)."""
+    (the APIs enforce docs/decisions.md 11 on their own)."""
     return {
         "user": {"id": user.pk, "role": user.role, "name": user.get_full_name()},
         # The Django admin stays available to admins (operators).

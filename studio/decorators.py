@@ -10,7 +10,8 @@ from django.utils.functional import SimpleLazyObject
 def _logged_in(request) -> bool:
     """Whether the visitor is logged in; if so, `request.user` becomes the user itself instead of
     AuthenticationMiddleware's lazy wrapper (evaluated by this very check), so the view, the context processors and
-    the templates read its attributes directly rather than through the wrapper's proxy (issue 18)."""
+    the templates read its attributes directly rather than through the wrapper's proxy, which costs
+    a lookup at every attribute."""
     user = request.user
     if not user.is_authenticated:
         return False
@@ -30,7 +31,7 @@ def login_required_page(view):
 
 
 def staff_required_page(view):
-    """A visitor goes to /login?next=...; a logged-in member who is not staff goes to / (SPEC.md 2.1)."""
+    """A visitor goes to /login?next=...; a logged-in member who is not staff goes to /."""
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):

@@ -1,9 +1,9 @@
 """French e-mails in HTML and text from one pair of templates: templates/emails/<name>.txt and <name>.html.
 
-Nothing here talks to a mail server in a request (DECISIONS.md 41): `send_templated_email` renders the mail, records
-it in the outbox (`OutgoingEmail`, in the caller's transaction) and enqueues its sending after the commit. A worker
-then runs `email_deliver`: it claims the row under a lock, sends, and records the outcome. A failure is retried with
-back-off by the periodic `emails_retry_due` job, up to `EMAIL_MAX_ATTEMPTS`; after that the mail is listed to staff
+Nothing here talks to a mail server in a request (docs/decisions.md 41): `send_templated_email` renders the mail,
+records it in the outbox (`OutgoingEmail`, in the caller's transaction) and enqueues its sending after the commit. A
+worker then runs `email_deliver`: it claims the row under a lock, sends, and records the outcome. A failure is retried
+with back-off by the periodic `emails_retry_due` job, up to `EMAIL_MAX_ATTEMPTS`; after that the mail is listed to staff
 as undelivered, with a resend button.
 """
 

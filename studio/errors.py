@@ -1,4 +1,4 @@
-"""One error contract for every domain (issue 17).
+"""One error contract for every domain.
 
 A service refuses an action by raising an `ApplicationError` (or its domain's subclass): the French message shown to
 the person, a stable `code` a client can branch on, the HTTP `status` an API answers, and the `field` at fault when

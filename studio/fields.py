@@ -1,4 +1,4 @@
-"""Serializer fields shared by every app's API (issue 17)."""
+"""Serializer fields shared by every app's API."""
 
 from datetime import UTC
 

@@ -1,4 +1,4 @@
-"""Input serializers of plain fields whose fields are copied shallowly for each request (issue 18).
+"""Input serializers of plain fields whose fields are copied shallowly for each request.
 
 DRF gives every serializer instance its own fields by deep-copying the declared ones, and a field's deep copy builds
 the field again from deep copies of its constructor's arguments (validators, messages): ~70 % of the CPU of

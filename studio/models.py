@@ -1,4 +1,4 @@
-"""The core's one table: the e-mail outbox (DECISIONS.md 41). Every e-mail is a row before it is a message."""
+"""The core's one table: the e-mail outbox (docs/decisions.md 41). Every e-mail is a row before it is a message."""
 
 from django.db import models
 

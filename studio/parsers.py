@@ -1,4 +1,4 @@
-"""The API's JSON parser with limits, and the messages of the request limits (issue 16, item 6).
+"""The API's JSON parser with limits, and the messages of the request limits.
 
 Kept apart from studio.api: DRF imports the parser classes named in its settings while `rest_framework.views`
 loads, so this module imports nothing of DRF's views."""
@@ -26,7 +26,8 @@ MAX_AMOUNT = Decimal("1000000")
 
 
 def amount_is_sane(value: Decimal) -> bool:
-    """A finite, positive amount below MAX_AMOUNT: not Infinity, NaN, sNaN, 1e400 or 1e-400 (issue 16)."""
+    """A finite, positive amount below MAX_AMOUNT: not Infinity, NaN, sNaN, 1e400 or 1e-400, which
+    would pass a plain comparison or overflow the database's column."""
     try:
         return value.is_finite() and Decimal("0.01") <= value < MAX_AMOUNT
     except InvalidOperation:  # comparing a signalling NaN
@@ -85,7 +86,7 @@ class BoundedJSONParser(parsers.JSONParser):
         return document
 
 
-# What an API view may read (issue 17): JSON everywhere; multipart only where a file is uploaded. No form-encoded
+# What an API view may read: JSON everywhere; multipart only where a file is uploaded. No form-encoded
 # bodies: the islands never send them, they cannot say null, and a cross-site HTML form can only send them.
 JSON_ONLY = [BoundedJSONParser]
 JSON_OR_MULTIPART = [BoundedJSONParser, parsers.MultiPartParser]

@@ -1,4 +1,4 @@
-"""The two permission classes of STYLE.md 7: staff, and owner-or-staff."""
+"""The permission classes every API declares on its view: staff, and owner-or-staff."""
 
 from rest_framework.permissions import BasePermission
 
@@ -8,7 +8,7 @@ def is_studio_staff(user) -> bool:
 
 
 class IsStudioStaff(BasePermission):
-    """Admins and supervisors (DECISIONS.md 11)."""
+    """Admins and supervisors (docs/decisions.md 11)."""
 
     message = "Accès réservé à l'équipe du studio."
 
@@ -33,9 +33,9 @@ class IsOwnerOrStaff(BasePermission):
 
 
 class IsStudioStaffOrInstructor(IsStudioStaff):
-    """Staff, or an instructor account (issue 20). The view then checks the object: an instructor reaches only the
-    classes they teach (bookings.selectors_instructor). A kind of IsStudioStaff: every check that walks the staff
-    APIs walks these too."""
+    """Staff, or an instructor account (docs/decisions.md 11). The view then checks the object: an instructor reaches
+    only the classes they teach (bookings.selectors_instructor). A kind of IsStudioStaff: every check that walks the
+    staff APIs walks these too."""
 
     message = "Accès réservé à l'équipe du studio et aux professeurs."
 

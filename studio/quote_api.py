@@ -1,4 +1,4 @@
-"""What the APIs of quoted requests share (issue 23, studio.quotes): the status, quote and history in an answer,
+"""What the APIs of quoted requests share (studio.quotes): the status, quote and history in an answer,
 and the staff's refusal and deposit inputs. Parties (bookings) and rentals (messaging) add their own fields."""
 
 import re

@@ -1,5 +1,5 @@
-"""Requests the studio answers with a quote and a deposit (issue 23): EVJF/EVG parties (bookings) and members' room
-rentals (messaging) share one life, written here once:
+"""Requests the studio answers with a quote and a deposit (docs/decisions.md 17): EVJF/EVG parties (bookings) and
+members' room rentals (messaging) share one life, written here once:
 
     envoyée → devis envoyé → (acompte payé) → confirmée            or, while not confirmed, refusée / annulée
 

@@ -1,4 +1,4 @@
-"""Rate limits on the public forms that write or mail, and a per-recipient cap on e-mails (DECISIONS.md 31).
+"""Rate limits on the public forms that write or mail, and a per-recipient cap on e-mails (docs/decisions.md 31).
 
 The counting is django-ratelimit's (`is_ratelimited`: fixed windows in the cache, atomic `incr`), used the same way
 by the API (a DRF throttle class) and by the no-JavaScript pages (a view decorator), so that one visitor has one

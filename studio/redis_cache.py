@@ -1,4 +1,4 @@
-"""Django's Redis cache, with one client object per connection pool instead of one per call (issue 18).
+"""Django's Redis cache, with one client object per connection pool instead of one per call.
 
 Django's `RedisCacheClient.get_client()` builds a new `redis.Redis` for every cache operation; its constructor fills
 a case-insensitive table of ~200 response callbacks each time, which cost more CPU than the round trip itself

@@ -1,4 +1,5 @@
-"""Providers: a higher app offers a function to lower ones without being imported by them (STYLE.md, dependencies).
+"""Providers: a higher app offers a function to lower ones without being imported by them
+(docs/architecture.md, "Apps and layers").
 
 The higher app provides it from its AppConfig.ready() (`provide("payment_client_config", fn)`); a lower one asks for
 it by name (`provided("payment_client_config", default=...)`) and gets the default when no app provides it.

@@ -1,4 +1,4 @@
-"""Request limits (issue 16, item 6): a body larger than the site accepts answers 413 with a French message, as
+"""Request limits: a body larger than the site accepts answers 413 with a French message, as
 JSON under /api/ and as a page elsewhere, before anything reads it (the CSRF check reads form bodies); a NUL
 character in a page's form or query string (which PostgreSQL cannot store) answers 400; a value the database
 refuses answers 400 rather than 500."""

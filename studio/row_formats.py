@@ -1,5 +1,5 @@
-"""The formats DRF's fields write, for answers built as plain dicts (issue 18: the staff lists skip the serializers
-on their read-only rows; `extend_schema` still documents the serializer)."""
+"""The formats DRF's fields write, for answers built as plain dicts (the staff lists skip the serializers on
+their read-only rows, which costs less; `extend_schema` still documents the serializer)."""
 
 from django.utils import timezone
 

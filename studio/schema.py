@@ -1,4 +1,4 @@
-"""The OpenAPI schema's shared parts (issue 17): every operation documents the error answers the API can give.
+"""The OpenAPI schema's shared parts: every operation documents the error answers the API can give.
 
 Any API can answer 400 (a body the parser refuses), 401/403 (authentication, permissions, CSRF), 413 (body too
 large), 415 (a body neither JSON nor, where a file is uploaded, multipart) and 429 (rate limits); an operation with
@@ -12,7 +12,8 @@ from rest_framework import serializers
 
 
 class ErrorOutput(serializers.Serializer):
-    """The error body every API answers: the French message twice (SPEC.md's client reads either)."""
+    """The error body every API answers: the French message twice (clients read `error` or
+    `message`)."""
 
     error = serializers.CharField()
     message = serializers.CharField()

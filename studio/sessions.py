@@ -1,5 +1,5 @@
 """Sessions read from the shared cache, written through to the database (Django's cached_db), with the logged-in
-member's cached values read in the same round trip (issue 18).
+member's cached values read in the same round trip.
 
 A logged-in request used to make two round trips to Redis before its view ran: the session, then the member's user
 row and menu count (studio/auth_cache.py), whose keys depend on the member id the session holds. Each process

@@ -1,4 +1,5 @@
-"""Signals of the core. Higher apps connect receivers that call their own services (STYLE.md, dependencies)."""
+"""Signals of the core. Higher apps connect receivers that call their own services
+(docs/architecture.md, "Apps and layers")."""
 
 from django.dispatch import Signal
 

@@ -1,8 +1,8 @@
 """Tables written for spreadsheets, as CSV and as .xlsx, from one description of their columns.
 
-The CSV follows DECISIONS.md 39 (UTF-8 with a byte-order mark, `;`, decimal comma, DD/MM/YYYY, HH:MM in Europe/Paris)
-for the tools that read CSV; the .xlsx has typed cells (numbers, euro amounts, dates, text), so that a spreadsheet
-opens it without an import wizard and keeps leading zeros.
+The CSV follows docs/decisions.md 39 (UTF-8 with a byte-order mark, `;`, decimal comma, DD/MM/YYYY, HH:MM in
+Europe/Paris) for the tools that read CSV; the .xlsx has typed cells (numbers, euro amounts, dates, text), so that a
+spreadsheet opens it without an import wizard and keeps leading zeros.
 
 Every text cell goes through `neutralise`, in both formats: a text a spreadsheet would read as a formula (`=`, `+`,
 `-`, `@`, a tab or a carriage return first, after any spaces: OWASP's CSV-injection rule) is written after a single
@@ -102,7 +102,7 @@ def csv_cell(column: Column, value) -> str:
 
 
 def table_csv(columns: Sequence[Column], rows: Iterable[Sequence]) -> str:
-    """The table as CSV text (DECISIONS.md 39), starting with the byte-order mark."""
+    """The table as CSV text (docs/decisions.md 39), starting with the byte-order mark."""
     buffer = io.StringIO()
     buffer.write(BOM)
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)

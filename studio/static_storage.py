@@ -1,7 +1,7 @@
 """Static files storage: whitenoise's compressed, hashed-manifest storage, with each file's URL worked out once.
 
 `{% static %}` asks the storage for a URL on every use: five or six times on every page (logo, icons, styles). Each
-answer walks the manifest and joins URLs, ~30 µs of CPU (issue 18). The manifest is read once when the process
+answer walks the manifest and joins URLs, ~30 µs of CPU. The manifest is read once when the process
 starts and does not change while it runs (a deploy restarts the processes), so neither do the URLs: they are kept
 per name the first time they are asked for.
 """

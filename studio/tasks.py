@@ -1,4 +1,4 @@
-"""Background work of the core (DECISIONS.md 41): sending the outbox, and retrying what did not leave."""
+"""Background work of the core (docs/decisions.md 41): sending the outbox, and retrying what did not leave."""
 
 from datetime import timedelta
 

@@ -11,9 +11,9 @@ from . import apis, dashboard, views
 DASHBOARD_SECTIONS = (
     "users|courses|testimonials|instructors|contact-messages|sessions|slider|tarifs|media|slideshow|orders"
     "|reservations|rentals|parties|passes|emails"
-    "|subscriptions"  # issue 19
-    "|exports"  # issue 20
-    "|overview"  # issue 22
+    "|subscriptions"  # the studio's subscriptions (docs/decisions.md 36)
+    "|exports"  # spreadsheet exports (docs/decisions.md 39)
+    "|overview"  # the owner's figures (docs/decisions.md 37)
 )
 
 api_urlpatterns = [

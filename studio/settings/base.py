@@ -39,8 +39,8 @@ INSTALLED_APPS = [
     "payments",
     "media_library",
     "messaging",
-    "invoices",  # above payments: invoices and credit notes of completed payments (issue 23)
-    "privacy",  # above invoices: a member's data export and account deletion (issue 23)
+    "invoices",  # above payments: invoices and credit notes of completed payments
+    "privacy",  # above invoices: a member's data export and account deletion
     "project",  # the top: root URLs, sitemap, bench seed (may import every app; nothing imports it)
 ]
 
@@ -51,13 +51,13 @@ MIDDLEWARE = [
     "studio.cache.PublicPageCacheMiddleware",  # cached public pages for visitors, before sessions and CSRF
     "studio.middleware_lean.CorsMiddleware",  # corsheaders', without request.headers when there is no Origin
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "studio.middleware_lean.LocaleMiddleware",  # Django's, knowing the site has one language (issue 18)
+    "studio.middleware_lean.LocaleMiddleware",  # Django's, knowing the site has one language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "studio.middleware_lean.MessageMiddleware",  # Django's, the storage made when first used (issue 18)
+    "studio.middleware_lean.MessageMiddleware",  # Django's, the storage made when first used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "studio.csp.ContentSecurityPolicyMiddleware",  # Django's, the policy without a nonce built once (issue 18)
+    "studio.csp.ContentSecurityPolicyMiddleware",  # Django's, the policy without a nonce built once
     "studio.request_limits.RefusedMethodPageMiddleware",  # a page's empty 405 becomes a French page
 ]
 
@@ -76,7 +76,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "studio.context_processors.studio",
-                "studio.csrf.csrf",  # one masked CSRF token a page (issue 18)
+                "studio.csrf.csrf",  # one masked CSRF token a page
             ],
         },
     },
@@ -84,7 +84,7 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-# Persistent connections (issue 18): a new PostgreSQL connection per request cost more than most pages. Health checks
+# Persistent connections: a new PostgreSQL connection per request cost more than most pages. Health checks
 # drop a connection the server closed before it is reused. Each gunicorn worker keeps one connection; with many
 # workers or hosts, PgBouncer in transaction mode sits in front of PostgreSQL (README, "Déploiement").
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=600)
@@ -103,7 +103,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
-# Django's ModelBackend, reading the logged-in user's row from the shared cache (studio/auth_cache.py, issue 18).
+# Django's ModelBackend, reading the logged-in user's row from the shared cache (studio/auth_cache.py).
 AUTHENTICATION_BACKENDS = ["studio.auth_cache.CachedModelBackend"]
 LOGIN_URL = "/login"
 LOGIN_REDIRECT_URL = "/"
@@ -133,7 +133,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/uploads/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "uploads")
 
-# Uploads go to local disk unless an S3-compatible bucket is configured (DECISIONS.md 22).
+# Uploads go to local disk unless an S3-compatible bucket is configured (docs/decisions.md 22).
 AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
 if AWS_STORAGE_BUCKET_NAME:
     DEFAULT_FILE_STORAGE_BACKEND = "storages.backends.s3.S3Storage"
@@ -181,8 +181,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    # Standard JSON only, bounded depth, French errors (issue 16); views that take a file add multipart
-    # (studio.parsers.JSON_OR_MULTIPART). No form-encoded bodies (issue 17).
+    # Standard JSON only, bounded depth, French errors; views that take a file add multipart
+    # (studio.parsers.JSON_OR_MULTIPART). No form-encoded bodies: one parser, one error shape.
     "DEFAULT_PARSER_CLASSES": ["studio.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "studio.schema.StudioAutoSchema",
     "EXCEPTION_HANDLER": "studio.api.exception_handler",
@@ -198,7 +198,7 @@ SIMPLE_JWT = {
     "BLACKLIST_AFTER_ROTATION": True,
     "USER_ID_FIELD": "id",
     "USER_ID_CLAIM": "user_id",
-    # Tokens carry a hash of the password hash: a password change or reset ends them at once (issue 16).
+    # Tokens carry a hash of the password hash: a password change or reset ends them at once (docs/decisions.md 7).
     "CHECK_REVOKE_TOKEN": True,
 }
 SPECTACULAR_SETTINGS = {
@@ -214,13 +214,13 @@ SPECTACULAR_SETTINGS = {
     # Enums that several components share under a field name other enums use too ("status").
     "ENUM_NAME_OVERRIDES": {
         "PaymentStatusEnum": "payments.models.PaymentStatus",
-        "SubscriptionStatusEnum": "payments.models.SubscriptionStatus",  # issue 19
-        "SubscriptionChargeStatusEnum": "payments.models.ChargeStatus",  # issue 19
-        "ReducedStatusEnum": "payments.models_subscriptions.ReducedStatus",  # issue 19
-        "SubscriptionActionKindEnum": "payments.models_subscriptions.SubscriptionActionKind",  # issue 19
-        "InvoiceKindEnum": "invoices.models.InvoiceKind",  # issue 23
-        "PassKindEnum": "bookings.models.PassKind",  # the "kind" names of issue 23 collided
-        "RequestStatusEnum": "studio.quotes.RequestStatus",  # issue 23: EVJF/EVG and room-rental requests
+        "SubscriptionStatusEnum": "payments.models.SubscriptionStatus",
+        "SubscriptionChargeStatusEnum": "payments.models.ChargeStatus",
+        "ReducedStatusEnum": "payments.models_subscriptions.ReducedStatus",
+        "SubscriptionActionKindEnum": "payments.models_subscriptions.SubscriptionActionKind",
+        "InvoiceKindEnum": "invoices.models.InvoiceKind",
+        "PassKindEnum": "bookings.models.PassKind",  # several models have a "kind" whose enums would collide
+        "RequestStatusEnum": "studio.quotes.RequestStatus",  # EVJF/EVG and room-rental requests
     },
 }
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
@@ -232,7 +232,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
-    # Django's Redis cache, reusing one client per pool (studio/redis_cache.py, issue 18).
+    # Django's Redis cache, reusing one client per pool (studio/redis_cache.py).
     CACHES = {"default": {"BACKEND": "studio.redis_cache.StudioRedisCache", "LOCATION": REDIS_URL}}
 else:
     # Without Redis, Django's file cache: shared by every process on the machine (the gunicorn workers, the task
@@ -247,7 +247,7 @@ else:
     }
 PUBLIC_CACHE_SECONDS = env.int("PUBLIC_CACHE_SECONDS", default=600)
 
-# Rate limits on the public forms and the per-recipient e-mail cap (DECISIONS.md 31, studio/ratelimit.py), counted
+# Rate limits on the public forms and the per-recipient e-mail cap (docs/decisions.md 31, studio/ratelimit.py), counted
 # in the default cache. TRUSTED_PROXY_COUNT: how many proxies in front of the app append to X-Forwarded-For
 # (0: none, the client is REMOTE_ADDR; 1: one nginx or load balancer; README, "Déploiement").
 RATELIMIT_ENABLE = env.bool("RATELIMIT_ENABLE", default=True)
@@ -263,9 +263,9 @@ PUBLIC_FORM_RATES = {
 EMAILS_PER_RECIPIENT_PER_HOUR = env.int("EMAILS_PER_RECIPIENT_PER_HOUR", default=5)
 STAFF_NOTIFICATIONS_PER_HOUR = env.int("STAFF_NOTIFICATIONS_PER_HOUR", default=30)
 
-# Background work (DECISIONS.md 41) through Django's task framework. The embedded default queues tasks in the database
-# (django-tasks-db; worker: `manage.py db_worker`). TASKS_BACKEND=rq queues them in Redis instead (django-tasks-rq;
-# workers on any machine: `manage.py rqworker default`), at TASKS_REDIS_URL or REDIS_URL.
+# Background work (docs/decisions.md 41) through Django's task framework. The embedded default queues tasks in the
+# database (django-tasks-db; worker: `manage.py db_worker`). TASKS_BACKEND=rq queues them in Redis instead
+# (django-tasks-rq; workers on any machine: `manage.py rqworker default`), at TASKS_REDIS_URL or REDIS_URL.
 TASKS_BACKEND = env("TASKS_BACKEND", default="database")
 if TASKS_BACKEND == "rq":
     INSTALLED_APPS.append("django_rq")
@@ -279,15 +279,15 @@ else:
 if REDIS_URL:
     CRONTASK = {"REDIS_URL": REDIS_URL}
 EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", default=6)
-# Sessions read from the cache, written through to the database (issue 18), when the cache is one every worker
+# Sessions read from the cache, written through to the database, when the cache is one every worker
 # shares: a per-process memory cache would keep serving a session another worker logged out. studio.sessions is
 # Django's cached_db reading the member's cached user row in the session's round trip.
 SESSION_ENGINE = "studio.sessions" if REDIS_URL else "django.contrib.sessions.backends.db"
 # The logged-in user's row and per-member counts read from the cache, under a version each change bumps
-# (studio/auth_cache.py, issue 18); only with a cache every worker shares (0 turns it off).
+# (studio/auth_cache.py); only with a cache every worker shares (0 turns it off).
 MEMBER_CACHE_SECONDS = env.int("MEMBER_CACHE_SECONDS", default=300 if REDIS_URL else 0)
 
-# The studio's identity (DECISIONS.md 20): configuration with demo defaults.
+# The studio's identity (docs/decisions.md 20): configuration with demo defaults.
 STUDIO = {
     "name": env("STUDIO_NAME", default="Studio Pole Danse Lyon"),
     "phone": env("STUDIO_PHONE", default="04 78 00 00 00"),
@@ -306,7 +306,7 @@ STUDIO = {
     "opening_hours": env.list("STUDIO_OPENING_HOURS", default=["Mo-Fr 14:00-22:00", "Sa 10:00-13:00"]),
 }
 STAFF_NOTIFICATION_EMAIL = env("STAFF_NOTIFICATION_EMAIL", default=STUDIO["email"])
-# The legal mentions of invoices and credit notes (DECISIONS.md 40, issue 23): configuration with demo defaults,
+# The legal mentions of invoices and credit notes (docs/decisions.md 40): configuration with demo defaults,
 # copied onto each document when it is issued (a later change never alters an issued invoice).
 INVOICE_LEGAL = {
     "legal_name": env("INVOICE_LEGAL_NAME", default="Studio Pole Danse Lyon (EI Camille Laurent)"),
@@ -315,12 +315,13 @@ INVOICE_LEGAL = {
     "vat_note": env("INVOICE_VAT_NOTE", default="TVA non applicable, art. 293 B du CGI"),
 }
 
-# Business constants (SPEC.md 9, DECISIONS.md 12-13).
+# Business constants: the price per participant (docs/decisions.md 12), the seat hold (docs/decisions.md 13)
+# and the cancellation window (docs/decisions.md 44).
 DEFAULT_PRICE_PER_PARTICIPANT = "25.00"
 SEAT_HOLD_MINUTES = env.int("SEAT_HOLD_MINUTES", default=15)
 CANCELLATION_WINDOW_HOURS = env.int("CANCELLATION_WINDOW_HOURS", default=24)
 
-# Payments (DECISIONS.md 15): PayPal when credentials exist, the simulator otherwise.
+# Payments (docs/decisions.md 15): PayPal when credentials exist, the simulator otherwise.
 PAYPAL_CLIENT_ID = env("PAYPAL_CLIENT_ID", default="")
 PAYPAL_CLIENT_SECRET = env("PAYPAL_CLIENT_SECRET", default="")
 PAYPAL_WEBHOOK_ID = env("PAYPAL_WEBHOOK_ID", default="")
@@ -330,7 +331,7 @@ PAYPAL_API_BASE = env(
     default="https://api-m.paypal.com" if PAYPAL_MODE == "live" else "https://api-m.sandbox.paypal.com",
 )
 
-# Uploads (issue 4): limits are configurable.
+# Upload size limits per kind (docs/decisions.md 22), configurable.
 MAX_IMAGE_UPLOAD_BYTES = env.int("MAX_IMAGE_UPLOAD_BYTES", default=10 * 1024 * 1024)
 MAX_VIDEO_UPLOAD_BYTES = env.int("MAX_VIDEO_UPLOAD_BYTES", default=200 * 1024 * 1024)
 MAX_AVATAR_UPLOAD_BYTES = env.int("MAX_AVATAR_UPLOAD_BYTES", default=5 * 1024 * 1024)
@@ -367,7 +368,7 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
 }
 if PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET:
-    # PayPal's JS SDK, fetched only when a payment starts (DECISIONS.md 18), and the hosts it talks to.
+    # PayPal's JS SDK, fetched only when a payment starts (docs/decisions.md 18), and the hosts it talks to.
     SECURE_CSP["script-src"] += [
         "https://www.paypal.com",
         "https://www.sandbox.paypal.com",

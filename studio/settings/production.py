@@ -6,7 +6,7 @@ from .base import *  # noqa: F403
 from .base import REDIS_URL, env
 
 if not REDIS_URL and not env.bool("DJANGO_ALLOW_UNSHARED_CACHE", default=False):
-    # DECISIONS.md 31: the rate limits, the per-recipient e-mail cap and the login throttle count in the cache. A
+    # docs/decisions.md 31: the rate limits, the per-recipient e-mail cap and the login throttle count in the cache. A
     # per-process memory cache gives each gunicorn worker its own counters, so the limits would not hold.
     raise ImproperlyConfigured(
         "REDIS_URL is required in production: the rate limits (public forms, e-mails per recipient, login "

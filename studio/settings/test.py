@@ -21,7 +21,7 @@ STORAGES = {
 }
 PAYPAL_CLIENT_ID = ""
 PAYPAL_CLIENT_SECRET = ""
-# The API speaks JSON (issue 17): a test client sends JSON unless a test says multipart (uploads).
+# The API speaks JSON: a test client sends JSON unless a test says multipart (uploads).
 REST_FRAMEWORK = {  # noqa: F405
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None},

@@ -1,4 +1,5 @@
-"""French money and dates for templates and e-mails, in the shapes the islands' components/format.js uses (issue 24).
+"""French money and dates for templates and e-mails, in the shapes the islands' components/format.js uses,
+so a page reads the same whether the server or an island wrote it.
 
 `{{ price|euros }}` → "25,00 €" (no-break space before the sign, narrow no-break space between thousands);
 `{{ when|paris_datetime }}` → "10/03/2031 18:30" in Europe/Paris.

@@ -1,4 +1,4 @@
-"""`{% island "name" props %}` mounts a React island in one line (STYLE.md 9); `{% bundle "name" "js" %}` loads a
+"""`{% island "name" props %}` mounts a React island in one line; `{% bundle "name" "js" %}` loads a
 bundle without an island."""
 
 from django import template
@@ -9,7 +9,8 @@ from webpack_loader.utils import get_as_url_to_tag_dict, get_loader
 register = template.Library()
 
 # (bundle, extension, attrs) -> {url: tag}, when the loader caches its stats (production): the stats file does not
-# change while the process runs, and with no CSP nonce the tags do not depend on the request (issue 18).
+# change while the process runs, and with no CSP nonce the tags do not depend on the request, so
+# each is built once per process instead of at every page.
 _tags: dict[tuple, dict[str, str]] = {}
 
 

@@ -1,4 +1,5 @@
-"""The page shell's parts that are the same on every page, or on many (issue 18)."""
+"""The page shell's parts that are the same on every page, or on many, built once rather than at every
+page."""
 
 import copy
 import re

@@ -138,7 +138,7 @@ def test_open_modals_have_no_serious_violations(axe_page, live_server, member, s
 
 
 def test_forms_in_error_and_the_phone_calendar_have_no_serious_violations(browser, live_server, member, staff):
-    """Issue 24: the pages with a form showing its errors, and the calendar's phone (list) view."""
+    """The pages with a form showing its errors, and the calendar's phone (list) view."""
     from datetime import timedelta
 
     from django.utils import timezone

@@ -1,4 +1,4 @@
-"""Every API, not only the staff ones (issue 11): each /api/ route and method that its permission classes reserve
+"""Every API, not only the staff ones: each /api/ route and method that its permission classes reserve
 to logged-in users refuses a visitor with 401, and one that needs staff refuses a member with 403. Public routes
 (AllowAny) are listed so that a route becoming public by mistake shows up here."""
 
@@ -73,7 +73,7 @@ def test_the_walk_sees_every_kind_of_api():
 @pytest.mark.django_db
 def test_routes_open_to_visitors_are_the_expected_ones():
     """A route whose permission classes let anyone in either is public by design or checks the login itself
-    (the reservation endpoints answer SPEC.md's own message with 401)."""
+    (the reservation endpoints answer their own French message with 401)."""
     client = APIClient()
     unexpected = []
     for method, path in PUBLIC:

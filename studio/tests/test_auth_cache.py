@@ -1,4 +1,4 @@
-"""A logged-in request reads its user row from the shared cache, rebuilt whenever the user changes (issue 18)."""
+"""A logged-in request reads its user row from the shared cache, rebuilt whenever the user changes."""
 
 import pytest
 from django.core.cache import cache

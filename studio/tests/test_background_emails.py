@@ -1,4 +1,4 @@
-"""E-mails leave through the outbox and a worker (DECISIONS.md 41): the request never waits on the mail server."""
+"""E-mails leave through the outbox and a worker (docs/decisions.md 41): the request never waits on the mail server."""
 
 import socket
 import time

@@ -1,5 +1,6 @@
 """Every page and API that `make bench` measures runs a fixed number of queries, with a small studio and with one
-grown towards the bench's size (issue 18; STYLE.md 5). Query counts only: speed is measured by `make bench`."""
+grown towards the bench's size, so that a page's cost does not grow with the data. Query counts only: speed is
+measured by `make bench`."""
 
 import json
 import random

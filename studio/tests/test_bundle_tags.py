@@ -1,5 +1,6 @@
 """`{% bundle %}` writes a webpack bundle's tags as render_bundle(..., skip_common_chunks=True) does, worked out once
-per process when the loader caches its stats, as in production (issue 18: ~10-20 µs a call, three calls a page)."""
+per process when the loader caches its stats, as in production (working it out cost ~10-20 µs a call, three calls a
+page)."""
 
 import pytest
 from django.template import engines

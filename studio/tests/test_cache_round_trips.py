@@ -1,4 +1,4 @@
-"""Anonymous hits cost one cache round trip (issue 18): the public version and the page are read together, and a
+"""Anonymous hits cost one cache round trip: the public version and the page are read together, and a
 change by staff on any worker is seen by every worker's next request (the version lives in the shared cache)."""
 
 import pytest

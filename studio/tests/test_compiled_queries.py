@@ -1,4 +1,4 @@
-"""studio.compiled_queries (issue 18): a list's queries compiled once per shape answer what the ORM answers, with
+"""studio.compiled_queries: a list's queries compiled once per shape answer what the ORM answers, with
 the per-request values (time, ids) put where they belong, and fall back to the ORM when a shape cannot be kept."""
 
 from datetime import timedelta

@@ -1,5 +1,5 @@
 """The Content-Security-Policy header is Django's, built once per policy for the responses whose page used no nonce
-(issue 18: ~0.08 ms of every dynamic response); a page that used one still gets its own nonce in its header."""
+(building it cost ~0.08 ms of every dynamic response); a page that used one still gets its own nonce in its header."""
 
 import pytest
 from django.conf import settings

@@ -1,4 +1,4 @@
-"""The dashboard page (SPEC.md 2.21): staff only, one island, the viewer's role in its props."""
+"""The dashboard page (/admin/dashboard): staff only, one island, the viewer's role in its props."""
 
 import json
 import re
@@ -8,7 +8,7 @@ import pytest
 from studio.dashboard import PAGE_TITLE
 
 SECTIONS = [
-    "overview",  # issue 22
+    "overview",  # the owner's figures, the first section
     "users",
     "courses",
     "testimonials",

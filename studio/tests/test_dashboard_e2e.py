@@ -1,4 +1,5 @@
-"""Browser journeys through the staff dashboard (SPEC.md 2.21, 5, 8; DECISIONS.md 11) in Debian's Chromium."""
+"""Browser journeys through the staff dashboard (its sections, forms and French messages; docs/decisions.md 11) in
+Debian's Chromium."""
 
 import re
 from datetime import datetime, timedelta
@@ -43,7 +44,7 @@ def test_sessions_add_edit_delete_with_pagination_and_sorting(page, live_server,
         CourseSessionFactory(course=course, start=base + timedelta(days=n), instructor=f"Prof {n:02d}")
         for n in range(1, 24)
     ]
-    for name in ("Nouvelle Prof", "Prof Modifiée"):  # issue 20: a session's instructor is chosen from the list
+    for name in ("Nouvelle Prof", "Prof Modifiée"):  # a session's instructor is chosen from the list
         instructor_named(name)
     Reservation.objects.create(
         session=sessions[0],
@@ -151,7 +152,7 @@ def test_edit_a_tarif(page, live_server, login_as, staff):
 
 
 def test_upload_a_course_picture_from_the_course_form(page, live_server, login_as, staff, tmp_path):
-    """Issue 24: staff add a course's picture in the dashboard; the server stores it with its renditions."""
+    """Staff add a course's picture in the dashboard; the server stores it with its renditions."""
     import io as _io
 
     from PIL import Image

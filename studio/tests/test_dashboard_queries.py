@@ -1,4 +1,4 @@
-"""Every list the dashboard reads runs a fixed number of queries whatever the number of rows (STYLE.md 5)."""
+"""Every list the dashboard reads runs a fixed number of queries whatever the number of rows."""
 
 import uuid
 from datetime import date, time, timedelta

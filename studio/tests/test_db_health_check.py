@@ -1,5 +1,5 @@
 """The PostgreSQL health check (studio/db/postgresql/base.py): a quiet idle connection is reused without `SELECT 1`,
-a connection the server ended is replaced before the request uses it (issue 18)."""
+a connection the server ended is replaced before the request uses it."""
 
 import select
 

@@ -1,4 +1,4 @@
-"""Staff see the e-mails that did not leave and resend them (DECISIONS.md 41)."""
+"""Staff see the e-mails that did not leave and resend them (docs/decisions.md 41)."""
 
 import pytest
 from django.utils import timezone
@@ -95,7 +95,7 @@ def test_a_page_beyond_the_undelivered_list_is_a_json_404(api_client, staff):
 
 
 def test_the_resend_refusals_come_from_the_error_handler(api_client, staff):
-    """No try/except in the view (issue 17): EmailError's status and text reach the client as they are."""
+    """No try/except in the view: EmailError's status and text reach the client as they are."""
     sent = _undelivered(status=EmailStatus.SENT, attempts=1, last_error="")
     api_client.force_authenticate(staff)
     again = api_client.post(f"/api/emails/{sent.pk}/resend")

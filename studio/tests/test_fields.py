@@ -1,4 +1,4 @@
-"""API text fields count their maxLength on the text as sent, as the OpenAPI schema says (issue 17)."""
+"""API text fields count their maxLength on the text as sent, as the OpenAPI schema says."""
 
 from rest_framework import serializers
 

@@ -1,6 +1,6 @@
 """The footer and the cookie banner depend on the studio's settings and the year only: each process renders them
-once per year and settings, and every page writes the same HTML as the plain include did (issue 18: ~80 µs a
-page)."""
+once per year and settings, and every page writes the same HTML as the plain include did (rendering them cost
+~80 µs a page)."""
 
 import pytest
 from django.conf import settings

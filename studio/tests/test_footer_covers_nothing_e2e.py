@@ -57,4 +57,4 @@ def test_the_footer_covers_no_content(page, live_server, login_as, member, staff
     page.wait_for_timeout(400)
     bottom = page.evaluate(COVERED)
     assert bottom["covered"] == 0, f"at the bottom: {bottom}"
-    assert page.locator("#site-footer").is_visible()  # the footer shows at the bottom of the page (SPEC.md 2.2)
+    assert page.locator("#site-footer").is_visible()  # the footer shows at the bottom of the page

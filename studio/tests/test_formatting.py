@@ -1,4 +1,4 @@
-"""Euros, dates and times the French way on the server, as the islands' components/format.js writes them (issue 24)."""
+"""Euros, dates and times the French way on the server, as the islands' components/format.js writes them."""
 
 from datetime import UTC, datetime
 from decimal import Decimal

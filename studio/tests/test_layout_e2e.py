@@ -1,4 +1,4 @@
-"""Phone first, and finished (issue 24): the main pages at a phone's, a tablet's and a laptop's size.
+"""Phone first, and finished: the main pages at a phone's, a tablet's and a laptop's size.
 
 For each page and size: the page never scrolls sideways, no text is cut by its box, and at 1366 px the header holds
 on one row. Every screenshot is kept in test-artifacts/screenshots/ (git-ignored) for a person to look at.

@@ -1,6 +1,5 @@
 """With a shared cache (production), a logged-in page reads its session, user row and unread count from it: the
-pages that show nothing else run no query at all once warm, and the others keep a fixed count whatever the data
-(issue 18)."""
+pages that show nothing else run no query at all once warm, and the others keep a fixed count whatever the data."""
 
 import pytest
 from django.core.cache import cache

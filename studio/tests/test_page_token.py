@@ -1,4 +1,4 @@
-"""One CSRF token a page (issue 18): Django masks the secret anew at each `get_token` call (~30 os.urandom calls, ~35
+"""One CSRF token a page: Django masks the secret anew at each `get_token` call (~30 os.urandom calls, ~35
 µs), and a member's page asked twice (the island's cookie, the header's logout form). `page_token` masks once per
 request and per secret, with one read of the system's randomness; the templates' `csrf_token` is the same value."""
 

@@ -1,4 +1,4 @@
-"""Walk every staff API as a visitor, a member, a supervisor and an admin (DECISIONS.md 11).
+"""Walk every staff API as a visitor, a member, a supervisor and an admin (docs/decisions.md 11).
 
 Two lists: the staff endpoints discovered from the URL resolver (every /api/ route and method whose view's
 `get_permissions()` includes IsStudioStaff), and an explicit list with real objects and valid payloads, which also
@@ -354,7 +354,7 @@ def test_staff_api_serves_supervisor_and_admin(as_role, name, role):
     assert 200 <= response.status_code < 300, (response.status_code, response.content[:300])
 
 
-# --- DECISIONS.md 11: only an admin changes a role or deletes an admin ------------------------------------------
+# --- docs/decisions.md 11: only an admin changes a role or deletes an admin --------------------------------------
 
 
 def test_supervisor_cannot_change_a_role_admin_can(as_role):

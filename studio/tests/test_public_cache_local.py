@@ -1,5 +1,5 @@
 """The public entries (pages, the calendar feed's bytes) are also kept in each process, in front of the shared
-cache (issue 18): a hit reads only the versions from Redis, not the entry (a month's feed is 165 KB to transfer
+cache: a hit reads only the versions from Redis, not the entry (a month's feed is 165 KB to transfer
 and unpickle per request). The local copy is used only under the same versions as the shared entry it copies and
 expires with it, so a change made through another worker is seen at once."""
 

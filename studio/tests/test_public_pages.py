@@ -1,4 +1,4 @@
-"""Public pages: a French title, a description, one h1, Open Graph; legal pages; sitemap and robots (issue 5)."""
+"""Public pages: a French title, a description, one h1, Open Graph; legal pages; sitemap and robots."""
 
 import re
 

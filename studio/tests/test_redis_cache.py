@@ -1,4 +1,4 @@
-"""The production cache backend (issue 18): Django's Redis cache with one client per pool, not one per operation.
+"""The production cache backend: Django's Redis cache with one client per pool, not one per operation.
 Runs against the Redis on 127.0.0.1:6379 (database 14), skipped where there is none."""
 
 import os

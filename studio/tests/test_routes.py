@@ -1,4 +1,5 @@
-"""Every route of SPEC.md 2.1 answers with the right status for a visitor, a member and staff."""
+"""Every route of the site (public, login required, staff) answers with the right status for a visitor, a member
+and staff."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""A text that may be blank is documented as the server treats it (schemathesis, issue 17).
+"""A text that may be blank is documented as the server treats it (schemathesis checks it).
 
 drf-spectacular states a text field that takes '' as `oneOf: [its pattern, {maxLength: 0}]`. When the pattern
 accepts '' too (a free text: anything but NUL), '' matches both branches, so `oneOf` calls it invalid while the

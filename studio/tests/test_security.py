@@ -40,7 +40,7 @@ def test_production_settings_pass_check_deploy():
         "DJANGO_ALLOWED_HOSTS": "studio.example.fr",
         "DJANGO_CSRF_TRUSTED_ORIGINS": "https://studio.example.fr",
         "DATABASE_URL": "sqlite:////tmp/deploy-check.sqlite3",
-        "REDIS_URL": "redis://127.0.0.1:6379/0",  # production needs a shared cache (DECISIONS.md 31)
+        "REDIS_URL": "redis://127.0.0.1:6379/0",  # production needs a shared cache (docs/decisions.md 31)
     }
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],

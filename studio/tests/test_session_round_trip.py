@@ -1,5 +1,5 @@
-"""A logged-in request reads its session, its user row and the account menu's count in one cache round trip
-(issue 18): the session store (studio.sessions) remembers, per process, which member each session key belongs to,
+"""A logged-in request reads its session, its user row and the account menu's count in one cache round trip:
+the session store (studio.sessions) remembers, per process, which member each session key belongs to,
 and reads that member's cached values in the session's own MGET. It stays a hint: the session read says who is
 logged in, and anything else falls back on the separate reads."""
 

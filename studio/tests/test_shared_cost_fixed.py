@@ -1,6 +1,6 @@
 """`{% fixed %}...{% endfixed %}` (studio/templatetags/shell.py): the shell's icon and stylesheet links are rendered
-once per process and studio settings instead of resolving three static files' addresses at every page (issue 18:
-~10 µs a page); every page writes the same links."""
+once per process and studio settings instead of resolving three static files' addresses at every page (~10 µs
+a page); every page writes the same links."""
 
 import pytest
 from django.conf import settings

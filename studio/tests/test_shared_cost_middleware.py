@@ -1,5 +1,5 @@
-"""The middleware every request passes through does only what changes its answer (issue 18, studio/middleware_lean.py
-and studio/decorators.py): the same headers and request state as Django's and django-cors-headers' own classes."""
+"""The middleware every request passes through does only what changes its answer (studio/middleware_lean.py and
+studio/decorators.py): the same headers and request state as Django's and django-cors-headers' own classes."""
 
 import sys
 

@@ -1,4 +1,4 @@
-"""Browser tests of the app shell (SPEC.md 2.2-2.3, 4) in Debian's Chromium."""
+"""Browser tests of the app shell (header, footer, navigation, cookie banner, login state) in Debian's Chromium."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""The static storage works each URL out once (issue 18) and gives the same URLs as whitenoise's storage."""
+"""The static storage works each URL out once and gives the same URLs as whitenoise's storage."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""studio.valid_queries (issue 18): a list's query checked once per values, refused every time it is invalid."""
+"""studio.valid_queries: a list's query checked once per values, refused every time it is invalid."""
 
 import pytest
 from django.http import QueryDict
