@@ -1,4 +1,4 @@
-"""Password hashing parameters (issue 18).
+"""Password hashing parameters.
 
 Argon2id with OWASP's first recommended configuration (Password Storage Cheat Sheet: m = 19 MiB, t = 2, p = 1): a
 memory-hard hash that costs an attacker's GPU far more per guess than PBKDF2-SHA256 at 1,500,000 iterations, and

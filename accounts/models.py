@@ -8,8 +8,8 @@ class Role(models.TextChoices):
     USER = "user", "Membre"
     SUPERVISOR = "supervisor", "Superviseur"
     ADMIN = "admin", "Administrateur"
-    # Issue 20: a teacher's account. Not staff: it reaches only its own classes and their attendance lists (through
-    # the instructor record linked to it, courses.Instructor.user), never the back office.
+    # A teacher's account (docs/decisions.md 11). Not staff: it reaches only its own classes and their attendance lists
+    # (through the instructor record linked to it, courses.Instructor.user), never the back office.
     INSTRUCTOR = "instructor", "Professeur"
 
 
@@ -51,7 +51,7 @@ class User(AbstractBaseUser):
     avatar = models.ImageField("avatar", upload_to="avatars/", blank=True)
     role = models.CharField("rôle", max_length=20, choices=Role.choices, default=Role.USER)
     email_confirmed_at = models.DateTimeField("email confirmé le", null=True, blank=True)
-    # A new address waiting for its owner to follow the link sent to it (DECISIONS.md 32); `email` changes then.
+    # A new address waiting for its owner to follow the link sent to it (docs/decisions.md 32); `email` changes then.
     pending_email = models.EmailField("nouvel email en attente", blank=True, default="")
     is_active = models.BooleanField("actif", default=True)
     date_joined = models.DateTimeField("inscrit le", default=timezone.now)
@@ -82,7 +82,7 @@ class User(AbstractBaseUser):
 
     @property
     def name(self):
-        """SPEC.md 3 calls the family name `name`."""
+        """The API's clients name the family name `name` too (the registration payload and the profile)."""
         return self.last_name
 
     @property
@@ -91,12 +91,13 @@ class User(AbstractBaseUser):
 
     @property
     def is_studio_staff(self):
-        """Admins and supervisors reach the whole back office (DECISIONS.md 11)."""
+        """Admins and supervisors reach the whole back office (docs/decisions.md 11)."""
         return self.role in STAFF_ROLES
 
     @property
     def is_instructor(self):
-        """A teacher's account (issue 20): its own classes and attendance lists, nothing else of the back office."""
+        """A teacher's account (docs/decisions.md 11): its own classes and attendance lists, nothing else of the
+        back office."""
         return self.role == Role.INSTRUCTOR
 
     @property

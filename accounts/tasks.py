@@ -1,4 +1,4 @@
-"""Background work of accounts (DECISIONS.md 41)."""
+"""Background work of accounts (docs/decisions.md 41)."""
 
 from django.tasks import task
 

@@ -1,5 +1,6 @@
 """Account pages. Each is a real HTML form that works without JavaScript, calling the same services as the API;
-a small script per page adds live feedback and the timed redirects of SPEC.md 2.14-2.18."""
+a small script per page adds live feedback and the timed redirects (to / 1.5 s after registering, to /login 3 s
+after a confirmed e-mail and 2 s after a new password)."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -23,7 +24,7 @@ from .services import MSG_LOGGED_OUT, AccountError
 
 __all__ = ["MSG_LOGGED_OUT"]
 
-# Client-side messages of SPEC.md 8 (the browser maps API statuses to these); tests import them from here.
+# Client-side messages (the browser maps API statuses to these); tests import them from here.
 MSG_LOGIN_OTHER_ERROR = "Erreur lors de la connexion. Veuillez réessayer plus tard."
 MSG_LOGIN_NETWORK = "Problème réseau. Veuillez vérifier votre connexion."
 MSG_CONFIRM_OTHER_ERROR = "Une erreur est survenue. Réessayez plus tard."
@@ -42,7 +43,7 @@ MSG_RESET_NETWORK = "Problème de connexion au serveur."
 MSG_REGISTER_OTHER_ERROR = "Erreur lors de l'inscription. Veuillez réessayer."
 MSG_PROFILE_UPDATE_ERROR = "Erreur lors de la mise à jour du profil."
 
-# After a confirmed e-mail or a new password the page goes to /login (SPEC.md 2.16: 3 s, 2.17: 2 s), saying so
+# After a confirmed e-mail or a new password the page goes to /login (after 3 s and 2 s), saying so
 # politely, with a button to stay (a visitor who reads slowly) and the "Se connecter" link kept.
 MSG_REDIRECT_TO_LOGIN = "Redirection vers la page de connexion dans {seconds} secondes."
 MSG_STAY_ON_PAGE = "Rester sur cette page"
@@ -142,7 +143,7 @@ def resend_confirmation_page(request):
 
 @require_POST
 def logout_view(request):
-    """Logout from the account menu ends the session and goes to / (SPEC.md 2.3)."""
+    """Logout from the account menu ends the session and goes to /."""
     services.user_logout(request=request)
     messages.success(request, MSG_LOGGED_OUT)
     return redirect("/")
@@ -323,7 +324,7 @@ PROFILE_SAVED_SESSION_KEY = "profile_saved_message"
 @login_required_page
 @require_http_methods(["GET", "POST"])
 def profile_page(request, user_id=None):
-    """/user/profile is one's own profile; /user/profile/<id> another's, for staff only (DECISIONS.md 4)."""
+    """/user/profile is one's own profile; /user/profile/<id> another's, for staff only (docs/decisions.md 4)."""
     actor = request.user
     if user_id is None or user_id == actor.pk:
         target = actor
@@ -367,7 +368,7 @@ def profile_page(request, user_id=None):
         else:
             target.refresh_from_db(fields=["pending_email"])
             email_pending = "email" in data and target.pending_email and target.pending_email != values["pending_email"]
-            # Shown once in the page as a status message, near where the visitor looks (issue 24: it was a 3 s toast).
+            # Shown once in the page as a status message, near where the visitor looks, rather than a 3 s toast.
             request.session[PROFILE_SAVED_SESSION_KEY] = (
                 services.MSG_EMAIL_CHANGE_PENDING if email_pending else services.MSG_PROFILE_UPDATED
             )
@@ -404,7 +405,7 @@ def profile_page(request, user_id=None):
 
 
 # The member's own profile page (its <section>, not the site's header) is kept in the shared cache under the member's
-# version (issue 18: ~190 template nodes and four queries a request otherwise). Every change it shows bumps that
+# version (~190 template nodes and four queries a request otherwise). Every change it shows bumps that
 # version: the user row (studio.auth_cache), and each app for its rows (bookings: passes, reminder switches;
 # payments: subscriptions, their charges and freezes; invoices), by signal and where a queryset update writes them.
 # The day is in the name (a pass becomes valid or expired at midnight). The page's CSRF tokens are the request's own:
@@ -440,7 +441,7 @@ def _own_profile_body(request, context: dict, *, edit: bool) -> str | None:
     return mark_safe(html.replace(_SLOT_ATTRIBUTE, f'value="{page_token(request)}"'))  # noqa: S308 (rendered above)
 
 
-# --- A changed e-mail, confirmed at the new address (DECISIONS.md 32) -------------------------------------------
+# --- A changed e-mail, confirmed at the new address (docs/decisions.md 32) --------------------------------------
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,4 +1,4 @@
-"""The `users/*` calls of SPEC.md 7 (under /api/, DECISIONS.md 1), split by domain: `auth` (register, e-mail
+"""The `users/*` calls (under /api/, docs/decisions.md 1), split by domain: `auth` (register, e-mail
 confirmation, login, tokens, logout, password reset) and `users` (profile, staff list and detail); `serializers`
 holds what they accept and answer. The old names stay importable from `accounts.apis`."""
 

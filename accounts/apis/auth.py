@@ -1,4 +1,4 @@
-"""The public account calls of SPEC.md 7: register, confirm the e-mail, log in and out, refresh a token, reset a
+"""The public account calls: register, confirm the e-mail, log in and out, refresh a token, reset a
 forgotten password. Thin: validate, call a service, shape the answer; a refusal (`AccountError`) goes to the
 shared exception handler."""
 
@@ -36,7 +36,7 @@ def client_ip(request) -> str:
 
 
 class RegisterApi(APIView):
-    """The same answer whether or not the address already has an account (DECISIONS.md 30)."""
+    """The same answer whether or not the address already has an account (docs/decisions.md 30)."""
 
     authentication_classes = []
     permission_classes = [CsrfForBrowsers]
@@ -90,7 +90,7 @@ class ResendConfirmationApi(APIView):
 
 class LoginApi(APIView):
     """Answers {userId, role, token} (a bearer access token for API clients, plus `refresh`) and opens the
-    browser session, which is what the site's pages and islands use (DECISIONS.md 6-7). A browser needs the CSRF
+    browser session, which is what the site's pages and islands use (docs/decisions.md 6-7). A browser needs the CSRF
     token (no login from another site); an API client posting JSON without cookies does not. An unconfirmed
     e-mail answers 403 with code `email_not_confirmed` and `resendUrl`."""
 
@@ -120,7 +120,7 @@ class TokenRefreshApi(TokenRefreshView):
 
 class LogoutApi(APIView):
     """Ends the session and every refresh token of the user. Needs the CSRF token like every session write, so
-    that a page on another site cannot log a member out (issue 16, item 10)."""
+    that a page on another site cannot log a member out."""
 
     authentication_classes = []
     permission_classes = [CsrfForBrowsers]

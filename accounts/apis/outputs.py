@@ -1,4 +1,4 @@
-"""What the account APIs answer (issue 17): a serializer for every body, so the OpenAPI schema says what each field
+"""What the account APIs answer: a serializer for every body, so the OpenAPI schema says what each field
 is and whether it may be null."""
 
 from rest_framework import serializers
@@ -68,7 +68,7 @@ class UserUpdateOutput(UserOutput):
 
 
 class StaffUserOutput(UserOutput):
-    """A row of the staff's users list: the account and the no-shows on the member's record (issue 20)."""
+    """A row of the staff's users list: the account and the no-shows on the member's record (docs/decisions.md 38)."""
 
     no_shows = serializers.IntegerField(
         read_only=True, default=0, help_text="Absences marquées à ses cours (DECISIONS.md 38)."

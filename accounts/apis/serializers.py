@@ -1,4 +1,4 @@
-"""What the account APIs accept (issue 17): typed inputs whose refusals are the services' French texts, stated in
+"""What the account APIs accept: typed inputs whose refusals are the services' French texts, stated in
 the OpenAPI schema as patterns, lengths and required fields. The answers' serializers are in `outputs`."""
 
 from collections.abc import Mapping
@@ -58,8 +58,8 @@ class Input(ObjectBody, serializers.Serializer):
 
 
 class RegisterInput(Input):
-    """SPEC.md 5's checks, refused with the same texts as the page; the first refusal shown is the one SPEC.md
-    5 puts first (length bounds, required fields, phone, e-mail, postal code, password, confirmation, CGU)."""
+    """The registration form's checks, refused with the same texts as the page; the first refusal shown is the one
+    the page puts first (length bounds, required fields, phone, e-mail, postal code, password, confirmation, CGU)."""
 
     last_name = PatternText(
         NOT_BLANK_PATTERN,
@@ -182,7 +182,7 @@ class LoginInput(Input):
 
 class RefreshInput(ObjectBody, TokenRefreshSerializer):
     """simplejwt's refresh, refused (401) for an account that no longer exists or is inactive, and for a token
-    issued before the password last changed (issue 16)."""
+    issued before the password last changed (docs/decisions.md 7)."""
 
     refresh = Text(max_length=MAX_PASSWORD)
 
@@ -251,7 +251,7 @@ def _is_avatar_url(value) -> bool:
 
 class ProfileInput(Input):
     """The fields to change; absent ones stay. What a member, a supervisor or an admin may change is the
-    service's rule (DECISIONS.md 11, 32)."""
+    service's rule (docs/decisions.md 11, 32)."""
 
     first_name = PatternText(
         NOT_BLANK_PATTERN,

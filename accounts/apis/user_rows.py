@@ -1,4 +1,4 @@
-"""The staff's users list, page by page, without a serializer per row (issue 18).
+"""The staff's users list, page by page, without a serializer per row (it was most of the list's CPU time).
 
 StaffUserOutput stays the documented answer (`extend_schema`); each row here is the same dict it writes, built from
 a `.values()` row (the tests compare them), and the count and page run as compiled queries
@@ -40,8 +40,8 @@ def users_page_list(*, search: str, ordering: str) -> CompiledList:
     words, order = selectors.user_search_words(search), selectors.user_ordering(ordering)
 
     def build():
-        # The no-shows on each member's record (issue 20): an annotation bookings provides (studio.registry), so the
-        # page stays one query; 0 when no app provides it.
+        # The no-shows on each member's record (docs/decisions.md 38): an annotation bookings provides
+        # (studio.registry), so the page stays one query; 0 when no app provides it.
         no_shows = provided("user_no_shows", default=Value(0, output_field=IntegerField()))
         return selectors.users_matching(words, order).annotate(no_shows=no_shows).values(*COLUMNS)
 

@@ -1,4 +1,4 @@
-"""The profile and the staff's user list (SPEC.md 7, DECISIONS.md 4, 11 and 32). A member reaches only their own
+"""The profile and the staff's user list (docs/decisions.md 4, 11 and 32). A member reaches only their own
 account; staff reach everyone, and the services say who may change what."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -89,12 +89,12 @@ class UserListApi(APIView):
         users = users_page_list(search=query["search"], ordering=query["ordering"])
         paginator = StandardPagination()
         page = paginate(paginator, users, request, self)  # the count and the page: one query
-        # StaffUserOutput's rows, written without it (issue 18: the serializer was most of the list's CPU time).
+        # StaffUserOutput's rows, written without it (the serializer was most of the list's CPU time).
         return paginator.get_paginated_response(user_rows(page, actor=request.user))
 
 
 class UserDetailApi(APIView):
-    """A member reaches only their own id; staff reach everyone (DECISIONS.md 4 and 11)."""
+    """A member reaches only their own id; staff reach everyone (docs/decisions.md 4 and 11)."""
 
     parser_classes = JSON_OR_MULTIPART  # multipart when an avatar is sent
 

@@ -1,4 +1,4 @@
-"""Login and its throttle (SPEC.md 5, DECISIONS.md 8), sessions, API tokens and their revocation, logout."""
+"""Login and its throttle (docs/decisions.md 8), sessions, API tokens and their revocation, logout."""
 
 import hashlib
 from datetime import timedelta
@@ -52,7 +52,7 @@ def _login_failure_record(email: str, ip: str) -> None:
 
 
 def user_authenticate(*, email: str, password: str, ip: str) -> User:
-    """Check the credentials. Same answer for an unknown e-mail and a wrong password (DECISIONS.md 8);
+    """Check the credentials. Same answer for an unknown e-mail and a wrong password (docs/decisions.md 8);
     5 failures for one e-mail from one address lock that pair out for 15 minutes."""
     email = normalize_email(email)
     password = password or ""
@@ -74,7 +74,8 @@ def user_authenticate(*, email: str, password: str, ip: str) -> User:
 
 
 def session_login(*, request, user: User, remember: bool) -> None:
-    """Open the browser session: 7 days with 'Se souvenir de moi', else until the browser closes (DECISIONS.md 6)."""
+    """Open the browser session: 7 days with 'Se souvenir de moi', else until the browser closes
+    (docs/decisions.md 6)."""
     from django.contrib.auth import login
 
     login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
@@ -120,8 +121,8 @@ def refresh_token_user_id(*, refresh: str) -> int | None:
 
 
 def user_refresh_tokens_revoke(*, user_id: int) -> int:
-    """Blacklist every outstanding refresh token of a user (issue 16): at logout, on a password change or reset,
-    and before the account is deleted or deactivated. Returns how many were newly revoked."""
+    """Blacklist every outstanding refresh token of a user (docs/decisions.md 7): at logout, on a password change or
+    reset, and before the account is deleted or deactivated. Returns how many were newly revoked."""
     from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 
     live = OutstandingToken.objects.filter(

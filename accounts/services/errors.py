@@ -1,4 +1,4 @@
-"""The refused account actions (issue 17): `AccountError` and its French texts, keyed by a stable code.
+"""The refused account actions: `AccountError` and its French texts, keyed by a stable code.
 
 Each flow's module re-exports the texts it raises (`from accounts.services import MSG_LOGIN_FAILED` keeps working);
 the table here is the one place that says which code answers which text and which HTTP status."""
@@ -8,7 +8,7 @@ from studio.parsers import MSG_TEXT_TOO_LONG
 
 UNAUTHORIZED = 401
 
-# Field checks shared by registration, password reset and profile edits (SPEC.md 5).
+# Field checks shared by registration, password reset and profile edits.
 MSG_PHONE_INVALID = "❌ Le numéro de téléphone doit contenir 10 chiffres."
 MSG_EMAIL_INVALID = "❌ L'email n'est pas valide."
 MSG_POSTAL_CODE_INVALID = "❌ Le code postal doit contenir 5 chiffres."
@@ -16,14 +16,15 @@ MSG_PASSWORD_TOO_SHORT = "❌ Le mot de passe doit contenir au moins 6 caractèr
 MSG_PASSWORDS_DIFFER = "❌ Les mots de passe ne correspondent pas."
 MSG_PASSWORD_TOO_COMMON = "❌ Ce mot de passe est trop courant. Choisissez-en un autre."
 
-# Registration (SPEC.md 5) and e-mail confirmation (DECISIONS.md 10).
+# Registration and e-mail confirmation (docs/decisions.md 10).
 MSG_REQUIRED_FIELDS = "❌ Tous les champs obligatoires doivent être remplis."
 MSG_CGU_REQUIRED = "❌ Vous devez accepter les conditions générales d'utilisation."
-# Beyond SPEC.md: an e-mail that already has an account.
+# A profile's new e-mail that already has an account (registering with one answers as a new account does:
+# docs/decisions.md 30).
 MSG_EMAIL_TAKEN = "❌ Un compte existe déjà avec cet email. Connectez-vous ou utilisez « Mot de passe oublié »."
 MSG_CONFIRM_LINK_INVALID = "Lien de confirmation invalide ou expiré."
 
-# Login (SPEC.md 5, DECISIONS.md 8).
+# Login (docs/decisions.md 8).
 MSG_LOGIN_BLANK = "Veuillez remplir tous les champs."
 MSG_LOGIN_FAILED = "Email ou mot de passe incorrect."
 MSG_EMAIL_NOT_CONFIRMED = (
@@ -38,12 +39,12 @@ MSG_LOGIN_THROTTLED = (
 MSG_FORGOT_EMAIL_REQUIRED = "❌ Veuillez entrer un email valide."
 MSG_RESET_LINK_INVALID = "Lien invalide ou expiré."
 
-# Profile edits (DECISIONS.md 32).
+# Profile edits (docs/decisions.md 32).
 MSG_NAMES_REQUIRED = "❌ Le prénom et le nom sont obligatoires."
 MSG_AVATAR_INVALID = "Seules les images JPEG, PNG, GIF ou WebP sont acceptées pour l'avatar."
 MSG_AVATAR_TOO_LARGE = "L'avatar ne doit pas dépasser {max_mb} Mo."
 
-# Staff rights over accounts (DECISIONS.md 4, 11 and 32).
+# Staff rights over accounts (docs/decisions.md 4, 11 and 32).
 MSG_ROLE_CHANGE_FORBIDDEN = "Seul un administrateur peut modifier le rôle d'un compte."
 MSG_ROLE_INVALID = "Rôle inconnu."
 MSG_ADMIN_DELETE_FORBIDDEN = "Seul un administrateur peut supprimer un compte administrateur."
@@ -103,7 +104,7 @@ class AccountError(ApplicationError):
         "throttled": TOO_MANY_REQUESTS,
         "role_change_forbidden": FORBIDDEN,
         "admin_delete_forbidden": FORBIDDEN,
-        # The studio's state refuses it (DECISIONS.md 11): 409; deleting oneself is not the actor's to do: 403.
+        # The studio's state refuses it (docs/decisions.md 11): 409; deleting oneself is not the actor's to do: 403.
         "last_admin": CONFLICT,
         "self_delete": FORBIDDEN,
         "user_has_history": CONFLICT,

@@ -1,4 +1,4 @@
-"""Forgot and reset password (SPEC.md 5, DECISIONS.md 9)."""
+"""Forgot and reset password (docs/decisions.md 9)."""
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -20,10 +20,10 @@ SUBJECT_RESET = "Réinitialisation de votre mot de passe"
 
 
 def password_reset_request(*, email: str) -> None:
-    """Always the same outcome for the caller (DECISIONS.md 9); the e-mail goes only to an existing account.
+    """Always the same outcome for the caller (docs/decisions.md 9); the e-mail goes only to an existing account.
 
     The request does the same work whoever the address belongs to: it queues the job, and the worker looks the
-    address up (accounts.tasks.password_reset_mail_send). Timing the answer tells nothing (issue 16, item 9)."""
+    address up (accounts.tasks.password_reset_mail_send). Timing the answer tells nothing."""
     from ..tasks import password_reset_mail_send
 
     email = normalize_email(email)

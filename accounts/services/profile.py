@@ -1,4 +1,4 @@
-"""Profile and avatar edits, role changes, and the confirmed e-mail change (SPEC.md 8, DECISIONS.md 11, 32)."""
+"""Profile and avatar edits, role changes, and the confirmed e-mail change (docs/decisions.md 11, 32)."""
 
 import io
 import uuid
@@ -81,7 +81,7 @@ def user_update(
 ) -> User:
     """Update a profile. Fields absent from `data` stay as they are. A member edits only their own profile
     and not their e-mail or role; staff edit members; only an admin edits a staff account, changes a staff
-    member's e-mail or changes a role (DECISIONS.md 11, 32). A new e-mail takes effect once confirmed at the new
+    member's e-mail or changes a role (docs/decisions.md 11, 32). A new e-mail takes effect once confirmed at the new
     address; the old one is told (`email_change_request`)."""
     refusal = user_edit_refusal(actor=actor, target=user)
     if refusal is not None:

@@ -1,4 +1,4 @@
-"""Registration (SPEC.md 5) and e-mail confirmation (DECISIONS.md 10)."""
+"""Registration and e-mail confirmation (docs/decisions.md 10)."""
 
 from dataclasses import dataclass
 
@@ -26,13 +26,13 @@ from .common import (
 )
 from .tokens import CONFIRMATION_LINK_LIFETIME, account_token_create, account_token_find
 
-# --- Registration (SPEC.md 5, in this order) ----------------------------------------------------------------
-# Beyond SPEC.md: an e-mail that already has an account (the common-password check is in .common).
+# --- Registration: the form's checks, in the order its messages come ----------------------------------------
+# Beyond the form's seven checks, a common password is refused too (.common).
 MSG_REGISTERED = "Inscription réussie ! Vérifiez votre boîte mail."
-# DECISIONS.md 30: an address that already has an account is answered as a new one; its owner gets this e-mail.
+# docs/decisions.md 30: an address that already has an account is answered as a new one; its owner gets this e-mail.
 SUBJECT_ACCOUNT_EXISTS = "Vous avez déjà un compte"
 
-# --- E-mail confirmation (DECISIONS.md 10) ----------------------------------------------------------------
+# --- E-mail confirmation (docs/decisions.md 10) -----------------------------------------------------------
 MSG_EMAIL_CONFIRMED = "Votre email est confirmé ! Vous pouvez maintenant vous connecter."
 MSG_CONFIRMATION_RESENT = (
     "Si un compte en attente de confirmation existe pour cet email, un nouveau lien vient d'être envoyé."
@@ -55,7 +55,7 @@ class RegistrationData:
     accept_cgu: bool
 
 
-# Text bounded by the model's columns (issue 16): too long is refused, never cut or left to the database.
+# Text bounded by the model's columns: too long is refused, never cut or left to the database.
 REGISTRATION_MAX_LENGTHS = {
     "last_name": 150,
     "first_name": 150,
@@ -69,7 +69,8 @@ REGISTRATION_MAX_LENGTHS = {
 
 
 def registration_check(data: RegistrationData) -> None:
-    """SPEC.md 5's seven checks, in order: the first that fails gives its message (after the length bounds)."""
+    """The registration form's seven checks, in order: the first that fails gives its message (after the length
+    bounds)."""
     _check_lengths(data.__dict__, REGISTRATION_MAX_LENGTHS)
     if not (data.last_name and data.first_name and data.email and data.password):
         raise AccountError.of("required_fields")
@@ -101,7 +102,7 @@ def user_register(
 
     An address that already has an account gets the same outcome for the caller (None instead of the new user,
     which callers do not show): its owner is e-mailed that the account exists, with links to log in and to reset
-    the password (DECISIONS.md 30)."""
+    the password (docs/decisions.md 30)."""
     data = RegistrationData(
         last_name=(last_name or "").strip(),
         first_name=(first_name or "").strip(),

@@ -1,4 +1,4 @@
-"""Who may edit or delete whom, and staff deleting accounts (SPEC.md 8, DECISIONS.md 11, 32)."""
+"""Who may edit or delete whom, and staff deleting accounts (docs/decisions.md 11, 32)."""
 
 from django.db import transaction
 from django.db.models import ProtectedError, RestrictedError
@@ -8,11 +8,10 @@ from .authentication import user_refresh_tokens_revoke
 from .common import AccountError
 
 MSG_USER_DELETED = "Utilisateur supprimé."
-# DECISIONS.md 32.
 
 
 def user_edit_refusal(*, actor: User, target: User) -> AccountError | None:
-    """Who may edit whom (DECISIONS.md 11, 32): oneself; staff edit members; only an admin edits a staff account.
+    """Who may edit whom (docs/decisions.md 11, 32): oneself; staff edit members; only an admin edits a staff account.
     The reason for a refusal, or None. The profile page and the dashboard ask this too, to offer only what the
     server accepts."""
     if actor.pk == target.pk:
@@ -38,7 +37,7 @@ def user_can_change_email(*, actor: User, target: User) -> bool:
 
 
 def user_delete(*, actor: User, user: User) -> None:
-    """Staff delete accounts; only an admin deletes an admin, and never the last one (DECISIONS.md 11)."""
+    """Staff delete accounts; only an admin deletes an admin, and never the last one (docs/decisions.md 11)."""
     if not actor.is_studio_staff:
         raise AccountError.of("profile_forbidden")
     if actor.pk == user.pk:

@@ -74,7 +74,7 @@ def test_register_confirm_login_edit_profile_logout(page, live_server, mailoutbo
     page.get_by_label("Téléphone *", exact=True).fill("06")
     page.get_by_role("button", name="Créer mon compte").click()
     expect(page.locator("[data-form-error]")).to_have_text(MSG_PHONE_INVALID)
-    # Issue 24: the field in error is marked, tied to the message, focused and in view.
+    # The field in error is marked, tied to the message, focused and in view.
     phone = page.get_by_label("Téléphone *", exact=True)
     expect(phone).to_have_attribute("aria-invalid", "true")
     expect(phone).to_be_focused()
@@ -106,7 +106,7 @@ def test_register_confirm_login_edit_profile_logout(page, live_server, mailoutbo
     page.clock.install()  # time still flows; run_for below jumps ahead without waiting
     page.goto(f"{live_server.url}/confirm-email/{token}")
     expect(page.get_by_text(MSG_EMAIL_CONFIRMED)).to_be_visible()
-    # SPEC.md 2.16: /login after 3 s, said politely; the link stays for whoever does not wait.
+    # The confirmation page goes to /login after 3 s, said politely; the link stays for whoever does not wait.
     notice = page.locator("[data-redirect-notice]")
     expect(notice).to_have_text(MSG_REDIRECT_TO_LOGIN.format(seconds=3))
     expect(notice).to_have_attribute("role", "status")
@@ -138,7 +138,7 @@ def test_register_confirm_login_edit_profile_logout(page, live_server, mailoutbo
     )
     expect(page.locator("[data-avatar-preview]")).to_have_attribute("src", re.compile("^blob:"))
     page.get_by_role("button", name="Enregistrer").click()
-    # It stays in the page, announced (role="status"), instead of a 3 s toast (issue 24).
+    # It stays in the page, announced (role="status"), instead of a 3 s toast.
     saved = page.get_by_role("status").filter(has_text=MSG_PROFILE_UPDATED)
     expect(saved).to_be_visible()
     expect(saved).to_be_in_viewport()
@@ -178,7 +178,7 @@ def test_forgot_reset_login(page, live_server, mailoutbox):
     page.get_by_role("button", name="Réinitialiser").click()
     expect(page.locator("[data-form-success]")).to_have_text(MSG_PASSWORD_RESET)
     expect(page.locator("[data-form-success]")).to_be_in_viewport()
-    # SPEC.md 2.17: /login after 2 s, said politely; whoever needs longer stays, and the link stays.
+    # The reset page goes to /login after 2 s, said politely; whoever needs longer stays, and the link stays.
     notice = page.locator("[data-redirect-notice]")
     expect(notice).to_have_text(MSG_REDIRECT_TO_LOGIN.format(seconds=2))
     page.get_by_role("button", name=MSG_STAY_ON_PAGE).click()
@@ -275,7 +275,7 @@ def test_register_page_works_without_javascript(browser, live_server, mailoutbox
 
 
 def test_register_lists_the_fields_in_error_in_a_summary(page, live_server):
-    """Issue 24: with several fields in error, a summary announced at the top of the form links to each of them."""
+    """With several fields in error, a summary announced at the top of the form links to each of them."""
     page.goto(live_server.url + "/register")
     page.get_by_label("Prénom *", exact=True).fill("Chloé")
     page.get_by_role("button", name="Créer mon compte").click()

@@ -1,4 +1,4 @@
-"""The account APIs' typed boundary and error contract (issue 17): rubbish is refused in French with a 400, never a
+"""The account APIs' typed boundary and error contract: rubbish is refused in French with a 400, never a
 500 or a silent default; every refusal comes from `AccountError`'s table through the shared handler."""
 
 import pytest
@@ -72,7 +72,7 @@ def test_a_profile_change_with_no_field_is_refused(admin_client, member, body):
 
 @pytest.mark.parametrize("body", ["last_name=&city=Brest", "city=Brest&remove_avatar=true", "avatar=null&city=Brest"])
 def test_a_form_encoded_body_is_refused_and_changes_nothing(admin_client, member, body):
-    """The API reads JSON, and multipart where a file is uploaded (issue 17): a form-encoded body cannot say null
+    """The API reads JSON, and multipart where a file is uploaded: a form-encoded body cannot say null
     or an empty list, and is what a cross-site HTML form sends."""
     response = admin_client.patch(f"/api/users/{member.pk}", body, content_type=FORM)
     assert response.status_code == 415

@@ -1,4 +1,4 @@
-"""E-mail confirmation (SPEC.md 2.16, DECISIONS.md 10): single-use links that expire after 3 days."""
+"""E-mail confirmation (docs/decisions.md 10): single-use links that expire after 3 days."""
 
 from datetime import timedelta
 

@@ -1,4 +1,4 @@
-"""Password storage (issue 18): Argon2id first, with documented parameters; older hashes upgraded at login."""
+"""Password storage: Argon2id first, with documented parameters; older hashes upgraded at login."""
 
 import pytest
 from django.conf import settings

@@ -1,4 +1,4 @@
-"""Login (SPEC.md 5, 7; DECISIONS.md 6-8): same answer for unknown e-mail and wrong password, throttle,
+"""Login (docs/decisions.md 6-8): same answer for unknown e-mail and wrong password, throttle,
 session lifetime, JWT for API clients, safe ?next=."""
 
 from datetime import timedelta

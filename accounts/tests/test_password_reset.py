@@ -1,4 +1,4 @@
-"""Forgot and reset password (SPEC.md 5, 8; DECISIONS.md 9)."""
+"""Forgot and reset password (docs/decisions.md 9)."""
 
 from datetime import timedelta
 
@@ -137,6 +137,6 @@ def test_reset_page_form_resets_then_goes_to_login(client, member, reset_token):
 
 
 def test_an_unknown_reset_link_is_refused(api_client):
-    """SPEC.md 8: a token the studio never issued answers 400 with its French message (the reset island shows it)."""
+    """A token the studio never issued answers 400 with its French message (the reset island shows it)."""
     response = api_client.post("/api/users/reset-password/pas-un-jeton", {"newPassword": NEW_PASSWORD})
     assert response.status_code == 400 and response.json()["error"] == MSG_RESET_LINK_INVALID

@@ -1,4 +1,4 @@
-"""Profile and staff user APIs (SPEC.md 2.18, 7; DECISIONS.md 4, 11)."""
+"""Profile and staff user APIs (docs/decisions.md 4, 11)."""
 
 import io
 
@@ -200,7 +200,7 @@ def test_staff_see_and_edit_another_profile_page(client, supervisor, member):
     )
     assert response.status_code == 302 and response["Location"] == f"/user/profile/{member.pk}"
     member.refresh_from_db()
-    # A new e-mail waits for its confirmation at the new address (DECISIONS.md 32).
+    # A new e-mail waits for its confirmation at the new address (docs/decisions.md 32).
     assert member.city == "Caluire" and member.pending_email == "emma.petit@example.fr"
     assert member.email == "emma@example.fr"
     assert client.get("/user/profile/999999").status_code == 404
@@ -278,7 +278,7 @@ def test_user_list_paginates_sorts_and_searches(api_client, staff):
 def test_user_list_runs_a_fixed_number_of_queries(client, staff, django_assert_num_queries):
     UserFactory.create_batch(15)
     client.force_login(staff)
-    # session, user, then the count and the page in one query (issue 18)
+    # session, user, then the count and the page in one query
     with django_assert_num_queries(3):
         assert client.get("/api/users?page_size=50").status_code == 200
 
@@ -309,7 +309,7 @@ def test_admin_changes_roles_but_not_the_last_admin(api_client, staff, member):
     response = api_client.put(f"/api/users/{member.pk}", {"role": "supervisor"}, format="json")
     assert response.status_code == 200 and response.json()["role"] == "supervisor"
     last = api_client.put(f"/api/users/{staff.pk}", {"role": "user"}, format="json")
-    # 409 since issue 17: the studio's state (one admin left) refuses it, not the request's shape.
+    # 409: the studio's state (one admin left) refuses it, not the request's shape.
     assert last.status_code == 409 and last.json()["error"] == MSG_LAST_ADMIN
     bad = api_client.put(f"/api/users/{member.pk}", {"role": "dieu"}, format="json")
     assert bad.status_code == 400
@@ -325,9 +325,7 @@ def test_deletions(api_client, staff, supervisor, member):
     assert not User.objects.filter(pk=member.pk).exists()
     api_client.force_authenticate(staff)
     assert api_client.delete(f"/api/users/{other_admin.pk}").status_code == 200
-    assert (
-        api_client.delete(f"/api/users/{staff.pk}").status_code == 403
-    )  # not oneself (403 since issue 17: not the actor's to do)
+    assert api_client.delete(f"/api/users/{staff.pk}").status_code == 403  # not oneself (403: not the actor's to do)
     assert api_client.delete("/api/users/999999").status_code == 404
 
 
@@ -353,7 +351,7 @@ def test_an_old_account_without_phone_can_still_edit_other_fields(api_client, st
 
 
 def test_the_saved_message_stays_on_the_page_announced_once(client, member):
-    """Issue 24: the success was a 3 s toast only; it is now a status message in the page, shown once."""
+    """The success is a status message in the page, shown once, rather than a 3 s toast gone before it is read."""
     client.force_login(member)
     data = {"first_name": "Emma", "last_name": "Petit", "phone": "0612345678", "postal_code": "69005"}
     assert client.post("/user/profile", data).status_code == 302

@@ -1,4 +1,4 @@
-"""The member's own profile page, kept in the shared cache under the member's version (issue 18): a warm page runs no
+"""The member's own profile page, kept in the shared cache under the member's version: a warm page runs no
 query and is what a cold one would be, with the request's own CSRF token; every change the page shows makes the next
 request show it (the passes, subscriptions and their charges and freezes, invoices, reminder switches, the member's
 own fields, the day), including changes written with `QuerySet.update()`, which send no signal."""

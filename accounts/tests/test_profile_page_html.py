@@ -1,5 +1,5 @@
 """The whole profile page (its main content and its islands, not the site's header and footer) writes exactly what it
-wrote before issue 18's rework of its rendering: the member's own page, in view and in edit mode, after a refused
+wrote before its rendering was reworked for speed: the member's own page, in view and in edit mode, after a refused
 save, a staff member's and an administrator's view of a member, and a newcomer's empty page. The expected HTML is
 `profile_page.html` beside this file (ids, the CSRF token and the bundles' hashes replaced by names); lines are
 compared without their surrounding blanks, as a browser reads them.

@@ -1,5 +1,5 @@
 """The profile's member sections (passes, subscriptions, invoices, reminders) show exactly what they showed before
-issue 18's rework of their reads: every state a pass, a subscription and a charge can be in, a freeze moving the
+their reads were reworked for speed: every state a pass, a subscription and a charge can be in, a freeze moving the
 dates, a credit note, the member's own view (pay button, reminders) and a staff member's (neither). The expected
 HTML is `profile_sections.html` beside this file, with ids and the CSRF token replaced by names."""
 

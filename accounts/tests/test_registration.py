@@ -1,4 +1,4 @@
-"""Registration (SPEC.md 5): seven checks in order, one service for the page and the API."""
+"""Registration: the form's seven checks in order, one service for the page and the API."""
 
 import pytest
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 REGISTER_URL = "/api/users/register"
 
-# One failing field per check, in SPEC.md 5's order.
+# One failing field per check, in the order the form checks them.
 FAILURES = [
     ({"last_name": "  "}, MSG_REQUIRED_FIELDS),
     ({"first_name": ""}, MSG_REQUIRED_FIELDS),
@@ -102,7 +102,7 @@ def test_country_defaults_to_france_and_phone_spaces_are_accepted(api_client):
 
 
 def test_an_email_already_registered_answers_as_a_new_one_and_mails_its_owner(api_client, member, mailoutbox):
-    """DECISIONS.md 30 (was a 409 'Un compte existe déjà', which told who has an account)."""
+    """docs/decisions.md 30: a 409 'Un compte existe déjà' would tell anyone who has an account."""
     response = api_client.post(REGISTER_URL, {**VALID_REGISTRATION, "email": "EMMA@example.fr"}, format="json")
     assert response.status_code == 201
     assert response.json() == {"message": MSG_REGISTERED}

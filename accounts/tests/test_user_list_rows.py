@@ -1,4 +1,4 @@
-"""Issue 18: the staff's users list builds its rows from `.values()` rows and compiled queries; each row is exactly
+"""The staff's users list builds its rows from `.values()` rows and compiled queries, for speed; each row is exactly
 what StaffUserOutput writes (avatar or the default picture, e-mail confirmed or not, a change waiting, the no-shows,
 who may edit whom), for an admin and for a supervisor."""
 
@@ -59,7 +59,7 @@ def test_each_user_row_is_what_staff_user_output_writes(api_client, actor_factor
 
 
 def test_the_no_shows_are_a_plain_count_per_member():
-    """Issue 18: each row's no-shows are `SELECT COUNT(*)` over that member's absences, with no GROUP BY (PostgreSQL
+    """Each row's no-shows are `SELECT COUNT(*)` over that member's absences, with no GROUP BY (PostgreSQL
     then reads no member id back from each booking: ~0.86 -> ~0.77 ms of its CPU for the bench's first page)."""
     from bookings.models import Attendance, AttendanceStatus
     from bookings.tests.factories import ReservationFactory
@@ -78,7 +78,7 @@ def test_the_no_shows_are_a_plain_count_per_member():
 
 
 def test_the_default_order_of_the_users_list_has_its_index():
-    """Issue 18: the first page in the default order (last name, first name, id) is read from an index in that
+    """The first page in the default order (last name, first name, id) is read from an index in that
     order, not by sorting every account (PostgreSQL CPU for the bench's first page ~0.77 -> ~0.70 ms)."""
     from django.db import connection
 
