@@ -87,7 +87,7 @@ class TestimonialAdmin(admin.ModelAdmin):
 
 @admin.register(Instructor)
 class InstructorAdmin(admin.ModelAdmin):
-    """Instructors are people (issue 20): a name the calendar shows, an optional account to sign in with (give it
+    """Instructors are people: a name the calendar shows, an optional account to sign in with (give it
     the role "Professeur" for it to see its classes), and an active flag instead of a deletion once they taught."""
 
     list_display = ("name", "user", "active", "specialties")
@@ -100,7 +100,7 @@ class InstructorAdmin(admin.ModelAdmin):
 
 @admin.register(ClosurePeriod)
 class ClosurePeriodAdmin(admin.ModelAdmin):
-    """The studio's closures (summer break…): weekly series create no class on these days (issue 20)."""
+    """The studio's closures (summer break…): weekly series create no class on these days (docs/decisions.md 51)."""
 
     list_display = ["label", "starts_on", "ends_on"]
     ordering = ["-starts_on"]

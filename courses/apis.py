@@ -1,4 +1,4 @@
-"""Courses, tariffs and testimonials: public reads, staff writes (SPEC.md 7); instructors in apis_instructors.py.
+"""Courses, tariffs and testimonials: public reads, staff writes; instructors in apis_instructors.py.
 
 Thin views: an input serializer (courses/serializers.py) parses the payload, a service writes, an output serializer
 shapes the answer. Refusals are `CatalogueError`s (404 for an unknown id, 409 for a delete that records depend

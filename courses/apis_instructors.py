@@ -1,4 +1,4 @@
-"""Instructors (issue 20): `GET /api/instructors` (visitors: the active ones' public shape; staff: every record),
+"""Instructors: `GET /api/instructors` (visitors: the active ones' public shape; staff: every record),
 `POST` (staff), `PUT`/`DELETE /api/instructors/{id}` (staff). An instructor who has classes cannot be deleted (409):
 staff deactivate them, and the session forms stop offering them."""
 

@@ -69,7 +69,8 @@ class SessionStatus(models.TextChoices):
 
 class ClosurePeriod(models.Model):
     """Days the studio is closed (summer break, holidays of its own): a weekly series creates no class on them
-    (issue 20). French public holidays are skipped as well, without being listed here (courses/holidays.py)."""
+    (docs/decisions.md 51). French public holidays are skipped as well, without being listed here
+    (courses/holidays.py)."""
 
     label = models.CharField("intitulé", max_length=120)
     starts_on = models.DateField("du")
@@ -90,7 +91,7 @@ class ClosurePeriod(models.Model):
 
 
 class SessionSeries(models.Model):
-    """A weekly series of sessions created at once (issue 20): what staff asked for, and its sessions
+    """A weekly series of sessions created at once (docs/decisions.md 35): what staff asked for, and its sessions
     (`CourseSession.series`), so that one session or "this and the following" can be edited."""
 
     course = models.ForeignKey("Course", on_delete=models.PROTECT, related_name="series", verbose_name="cours")
@@ -112,7 +113,7 @@ class CourseSession(models.Model):
     course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="sessions", verbose_name="cours")
     start = models.DateTimeField("début", db_index=True)
     end = models.DateTimeField("fin")
-    # Issue 20: a person of the instructors list (PROTECT: deactivate an instructor rather than delete them). Null
+    # A person of the instructors list (PROTECT: deactivate an instructor rather than delete them). Null
     # only for a session whose free-text instructor was blank before the list existed.
     instructor = models.ForeignKey(
         "Instructor",
@@ -132,7 +133,7 @@ class CourseSession(models.Model):
         default=Decimal(settings.DEFAULT_PRICE_PER_PARTICIPANT),
         validators=[MinValueValidator(Decimal("0.00"))],
     )
-    # Issue 20 (DECISIONS.md 27): a class the studio cancelled stays in the calendar as "Annulé" and cannot be booked.
+    # docs/decisions.md 27: a class the studio cancelled stays in the calendar as "Annulé" and cannot be booked.
     status = models.CharField(
         "statut", max_length=20, choices=SessionStatus.choices, default=SessionStatus.SCHEDULED, db_index=True
     )
@@ -178,7 +179,7 @@ class TariffType(models.TextChoices):
 
 
 class Tariff(models.Model):
-    """An offer on sale ('Tarif' in SPEC.md 3)."""
+    """An offer on sale ('Tarif' in the API and the dashboard)."""
 
     type = models.CharField("type", max_length=20, choices=TariffType.choices, default=TariffType.COURSE)
     title = models.CharField("titre", max_length=150)
@@ -202,7 +203,7 @@ class Tariff(models.Model):
     )
     pass_validity_months = models.PositiveSmallIntegerField("validité (mois)", default=0)
     pass_unlimited = models.BooleanField("illimité (abonnement)", default=False)
-    # A booking rule of the pass it grants (DECISIONS.md 26): at most this many classes a week (Monday–Sunday,
+    # A booking rule of the pass it grants (docs/decisions.md 26): at most this many classes a week (Monday–Sunday,
     # Paris), 0 = no cap. Copied onto each pass at its grant (bookings' PassRule), so a change holds for later sales.
     pass_weekly_cap = models.PositiveSmallIntegerField(
         "cours par semaine",
@@ -255,7 +256,7 @@ class Testimonial(models.Model):
 
 
 class Instructor(models.Model):
-    """A person who teaches (issue 20): sessions name one from this list, the calendar shows `name`. The optional
+    """A person who teaches: sessions name one from this list, the calendar shows `name`. The optional
     user account lets them sign in and see their own classes and attendance lists (role `instructor`, accounts)."""
 
     name = models.CharField("nom", max_length=150)

@@ -1,4 +1,4 @@
-"""The demo courses' pictures for `manage.py seed_demo` (issue 24): one Pillow illustration per course, drawn by
+"""The demo courses' pictures for `manage.py seed_demo`: one Pillow illustration per course, drawn by
 media_library.demo_pictures in the studio's colours and stored with its renditions by course_set_picture.
 
 Idempotent: a course that already has a picture (the demo's or one staff uploaded) keeps it.

@@ -1,4 +1,4 @@
-"""The demo studio's catalogue: the weekly timetable, the courses and the offers of SPEC.md 9."""
+"""The demo studio's catalogue: the weekly timetable, the courses and the eight offers of the fixed price list."""
 
 from decimal import Decimal
 

@@ -153,7 +153,7 @@ def instructor_list() -> QuerySet[Instructor]:
     return Instructor.objects.select_related("user")
 
 
-# --- The studio's location (DECISIONS.md 20) -------------------------------------------------------------------
+# --- The studio's location (docs/decisions.md 20) --------------------------------------------------------------
 
 
 def studio_map_embed_url() -> str:
@@ -170,7 +170,7 @@ def studio_reviews_embed_url() -> str:
     return "https://www.google.com/maps?" + urlencode({"q": place, "output": "embed", "hl": "fr"})
 
 
-# --- The fixed price list of /tarifs-page (SPEC.md 9) ---------------------------------------------------------
+# --- The fixed price list of /tarifs-page ---------------------------------------------------------------------
 
 
 @dataclass

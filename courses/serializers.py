@@ -1,4 +1,4 @@
-"""The catalogue API's input and output shapes: courses, tariffs and testimonials (SPEC.md 7);
+"""The catalogue API's input and output shapes: courses, tariffs and testimonials;
 instructors have theirs in serializers_instructors.py.
 
 Input serializers state every constraint the services and the database enforce (lengths, ranges, choices, non-blank
@@ -129,7 +129,7 @@ class UploadField(serializers.FileField):
 class CourseOutputSerializer(serializers.ModelSerializer):
     # The address as stored: what WebUrlField took (its path may hold any character but spaces), not a strict URI.
     video_url = serializers.CharField(allow_blank=True)
-    videoUrl = serializers.CharField(source="video_url", allow_blank=True)  # noqa: N815 (SPEC.md's field name)
+    videoUrl = serializers.CharField(source="video_url", allow_blank=True)  # noqa: N815 (the field name the islands read)
     image_url = serializers.SerializerMethodField()
 
     class Meta:
@@ -158,7 +158,7 @@ class CourseInputSerializer(serializers.Serializer):
     level = serializers.ChoiceField(choices=Level.choices, default=Level.BEGINNER)
     duration = serializers.IntegerField(min_value=1, max_value=600, default=60)
     video_url = WebUrlField(max_length=200, required=False, allow_blank=True, default="")
-    videoUrl = WebUrlField(  # noqa: N815 (SPEC.md's field name, what the dashboard sends)
+    videoUrl = WebUrlField(  # noqa: N815 (the field name the dashboard sends)
         max_length=200, required=False, allow_blank=True, write_only=True, help_text="Synonyme de video_url."
     )
     position = serializers.IntegerField(min_value=0, max_value=SMALL_INT_MAX, default=0)
@@ -260,11 +260,11 @@ class TariffInputSerializer(serializers.Serializer):
         min_value=1, required=False, allow_null=True, default=None, help_text="Un cours existant (404 sinon)."
     )
     position = serializers.IntegerField(min_value=0, max_value=SMALL_INT_MAX, required=False, default=0)
-    # What buying it grants (issue 10): a card of N credits or an unlimited subscription, valid M months.
+    # What buying it grants: a card of N credits or an unlimited subscription, valid M months.
     pass_credits = serializers.IntegerField(min_value=0, max_value=500, required=False, default=0)
     pass_validity_months = serializers.IntegerField(min_value=0, max_value=60, required=False, default=0)
     pass_unlimited = StrictBooleanField(required=False, default=False)
-    # The pass's weekly cap (DECISIONS.md 26): 0 = unlimited.
+    # The pass's weekly cap (docs/decisions.md 26): 0 = unlimited.
     pass_weekly_cap = serializers.IntegerField(
         min_value=0,
         max_value=MAX_WEEKLY_CAP,

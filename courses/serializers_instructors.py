@@ -1,4 +1,4 @@
-"""The instructors API's shapes (issue 20): a person with a name, an optional account, an active flag and a bio.
+"""The instructors API's shapes: a person with a name, an optional account, an active flag and a bio.
 
 Visitors read the active instructors' public shape (name, bio, specialties); staff read and write the whole record.
 """

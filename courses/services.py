@@ -1,4 +1,4 @@
-"""Staff writes on the catalogue: courses, tariffs, testimonials and instructors (SPEC.md 2.21, 5)."""
+"""Staff writes on the catalogue: courses, tariffs, testimonials and instructors."""
 
 from decimal import Decimal
 from typing import ClassVar
@@ -29,7 +29,7 @@ MSG_INSTRUCTOR_NOT_FOUND = "Professeur introuvable."
 MSG_USER_NOT_FOUND = "Utilisateur introuvable."
 
 
-# A multipart body that carries no field at all (not even an unknown one): nothing a form sends (issue 17).
+# A multipart body that carries no field at all (not even an unknown one): nothing a form sends.
 MSG_FORM_EMPTY = "Le formulaire envoyé ne contient aucun champ."
 
 
@@ -182,7 +182,7 @@ def tariff_delete(*, tariff: Tariff) -> None:
         raise CatalogueError.of("tariff_has_orders") from exc
 
 
-# --- Testimonials (DECISIONS.md 19: add and edit too) ----------------------------------------------------------
+# --- Testimonials (docs/decisions.md 19: add and edit too) -----------------------------------------------------
 
 
 @transaction.atomic

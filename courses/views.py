@@ -1,4 +1,4 @@
-"""Public pages: home, course detail, weekly timetable, tariffs (SPEC.md 2.4, 2.6, 2.10, 2.11)."""
+"""Public pages: home, course detail, weekly timetable, tariffs."""
 
 import logging
 from urllib.parse import urlencode
@@ -15,10 +15,10 @@ logger = logging.getLogger(__name__)
 
 MSG_COURSE_NOT_FOUND = "Le cours demandé est introuvable."
 MSG_TARIFFS_FETCH_ERROR = "Erreur lors de la récupération des tarifs."
-# SPEC.md 5, tariff order: the visitor must be logged in.
+# Ordering a tariff needs a logged-in visitor.
 MSG_LOGIN_TO_ORDER = "Vous devez être connecté pour effectuer une réservation."
 
-# The home link bar (SPEC.md 2.4): one section shown at a time, the address by default.
+# The home link bar: one section shown at a time, the address by default.
 HOME_SECTIONS = [
     ("adresse", "Adresse"),
     ("cours", "Nos Cours"),

@@ -37,7 +37,7 @@ class CourseSessionFactory(factory.django.DjangoModelFactory):
 
     @classmethod
     def _adjust_kwargs(cls, **kwargs):
-        # `instructor="Léa Garnier"` names a person of the instructors list (issue 20).
+        # `instructor="Léa Garnier"` names a person of the instructors list.
         if isinstance(kwargs.get("instructor"), str):
             kwargs["instructor"] = instructor_named(kwargs["instructor"])
         return kwargs

@@ -202,7 +202,7 @@ def test_staff_add_and_edit_instructors(api_client, staff, member):
     assert created.status_code == 201
     assert (created.json()["name"], created.json()["user_email"]) == ("Emma Petit", member.email)
     again = api_client.post("/api/instructors", {"name": "Emma P.", "user_id": member.pk}, format="json")
-    assert again.status_code == 409  # issue 17: a conflict with an existing instructor, no longer a plain 400
+    assert again.status_code == 409  # a conflict with an existing instructor, not a malformed request
     assert again.json()["errors"]["user_id"] == [MSG_INSTRUCTOR_EXISTS]
     edited = api_client.put(
         f"/api/instructors/{created.json()['id']}", {"bio": "Danseuse et chorégraphe"}, format="json"
@@ -231,8 +231,8 @@ def test_staff_set_what_a_tariff_grants(api_client, staff):
     assert created.json()["pass_credits"] == 5 and created.json()["pass_validity_months"] == 3
     tariff = Tariff.objects.get(pk=created.json()["id"])
     assert tariff.grants_pass
-    # An unlimited subscription cannot also carry credits: refused, nothing changed. Issue 17: a change that
-    # conflicts with what the tariff already grants is a 409 with the rule's French message (was a plain 400).
+    # An unlimited subscription cannot also carry credits: refused, nothing changed. A change that conflicts
+    # with what the tariff already grants is a 409 with the rule's French message.
     refused = api_client.put(f"/api/tarifs/{tariff.pk}", {"pass_unlimited": True}, format="json")
     assert refused.status_code == 409
     assert refused.json()["error"] == services.MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS
@@ -240,7 +240,7 @@ def test_staff_set_what_a_tariff_grants(api_client, staff):
     assert tariff.pass_unlimited is False and tariff.pass_credits == 5
 
 
-# --- One error contract, typed input (issue 17) ----------------------------------------------------------------
+# --- One error contract, typed input ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -398,7 +398,7 @@ def test_an_empty_reduction_text_is_refused_null_is_none(api_client, staff):
     assert response.status_code == 200 and response.json()["reduction_percentage"] is None
 
 
-# --- What schemathesis found (issue 17): the schema and the server agree --------------------------------------
+# --- What schemathesis found: the schema and the server agree -------------------------------------------------
 
 LONG_LABELS_URL = "https://" + "0" * 63 + "." + "a" * 63 + ".a"
 

@@ -1,4 +1,4 @@
-"""Each course can have a picture (issue 24): stored with WebP/JPEG renditions by the media library's helpers, shown
+"""Each course can have a picture: stored with WebP/JPEG renditions by the media library's helpers, shown
 on the home page's cards and the course page with its size and a French alt text, uploaded by staff in the admin."""
 
 import io

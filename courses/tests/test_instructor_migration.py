@@ -1,4 +1,4 @@
-"""Issue 20: the free-text instructor of every session becomes an instructor record (courses 0007-0009).
+"""The free-text instructor of every session becomes an instructor record (courses 0007-0009).
 
 Migrated back to before the change, rows are written as they were (free text), then the migrations run forward."""
 

@@ -1,4 +1,4 @@
-"""Instructors are people (issue 20): the staff CRUD of GET/POST /api/instructors and PUT/DELETE /api/instructors/{id},
+"""Instructors are people: the staff CRUD of GET/POST /api/instructors and PUT/DELETE /api/instructors/{id},
 with its French refusals; visitors read the active instructors' public shape only."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Browser tests of the public site (issue 5): no third-party request without consent, the home link bar, the
+"""Browser tests of the public site: no third-party request without consent, the home link bar, the
 flip cards, the scroll-to-top button, and ordering as a visitor."""
 
 import re

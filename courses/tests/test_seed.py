@@ -1,4 +1,4 @@
-"""The demo catalogue says what each course is (issue 24, bug 7: 'Tous niveaux' was shown as 'Débutant')."""
+"""The demo catalogue says what each course is (a 'Tous niveaux' course must not show as 'Débutant')."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The demo studio's instructors are people with accounts (issue 20): each session of the demo names one of them,
+"""The demo studio's instructors are people with accounts: each session of the demo names one of them,
 and one of them signs in as the demo instructor (role `instructor`) to see their own classes."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Each tariff card's "Détails" leads to that tariff's own details: a class tariff to its course (SPEC.md 2.11), a
+"""Each tariff card's "Détails" leads to that tariff's own details: a class tariff to its course, a
 class card or a subscription to its section on /tarifs, never to an unrelated course page or to /weekly."""
 
 import re

@@ -1,5 +1,5 @@
-"""A subscription's weekly cap (DECISIONS.md 26) is part of what a tariff grants: the demo data sets the caps its own
-texts promise ("Un cours par semaine" is a cap of 1), and staff see and edit it in the dashboard's tariff form."""
+"""A subscription's weekly cap (docs/decisions.md 26) is part of what a tariff grants: the demo data sets the caps its
+own texts promise ("Un cours par semaine" is a cap of 1), and staff see and edit it in the dashboard's tariff form."""
 
 import pytest
 

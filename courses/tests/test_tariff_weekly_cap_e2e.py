@@ -1,4 +1,4 @@
-"""Staff see and edit a subscription's weekly cap in the dashboard's tariff form (DECISIONS.md 26), in Chromium."""
+"""Staff see and edit a subscription's weekly cap in the dashboard's tariff form (docs/decisions.md 26), in Chromium."""
 
 import re
 from decimal import Decimal

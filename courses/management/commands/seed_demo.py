@@ -16,7 +16,7 @@ DEFAULT_ADMIN_EMAIL = "admin@studio-pole-danse.fr"
 DEFAULT_ADMIN_PASSWORD = "DemoAdmin2026!"
 DEFAULT_MEMBER_EMAIL = "membre@studio-pole-danse.fr"
 DEFAULT_MEMBER_PASSWORD = "DemoMembre2026!"
-# Issue 20: one of the demo instructors (courses.seed_data.INSTRUCTORS) signs in to see their classes.
+# One of the demo instructors (courses.seed_data.INSTRUCTORS) signs in to see their classes.
 DEFAULT_INSTRUCTOR_EMAIL = "lea.garnier@studio-pole-danse.fr"
 DEFAULT_INSTRUCTOR_PASSWORD = "DemoProf2026!"
 
