@@ -1,4 +1,4 @@
-"""The owner's figures (issue 22): money, classes, members and the next 7 days, for the dashboard's "Vue
+"""The owner's figures: money, classes, members and the next 7 days, for the dashboard's "Vue
 d'ensemble" and `GET /api/dashboard/stats`.
 
 Read-only and without models (so not in INSTALLED_APPS: nothing for Django to load). It reads payments, bookings,

@@ -1,4 +1,4 @@
-"""Staff: `GET /api/dashboard/stats?from=AAAA-MM-JJ&to=AAAA-MM-JJ` (DECISIONS.md 37, issue 22) answers the figures
+"""Staff: `GET /api/dashboard/stats?from=AAAA-MM-JJ&to=AAAA-MM-JJ` (docs/decisions.md 37) answers the figures
 of the owner's view for those Paris days, each beside the previous period of the same length."""
 
 from datetime import date

@@ -1,4 +1,4 @@
-"""The French refusals of the stats API (issue 22): one error class, its texts beside it (tests import them)."""
+"""The French refusals of the stats API: one error class, its texts beside it (tests import them)."""
 
 from studio.errors import ApplicationError
 

@@ -1,4 +1,4 @@
-"""A period of whole Paris days, the previous period of the same length, and the chart's bucket (issue 22)."""
+"""A period of whole Paris days, the previous period of the same length, and the chart's bucket."""
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta

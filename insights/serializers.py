@@ -1,4 +1,4 @@
-"""The stats API's answer (issue 22), typed field by field so the OpenAPI schema describes it."""
+"""The stats API's answer, typed field by field so the OpenAPI schema describes it."""
 
 from rest_framework import serializers
 

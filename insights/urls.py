@@ -1,4 +1,4 @@
-"""Routes of the owner's view (issue 22), under /api/ (included by project/urls.py)."""
+"""Routes of the owner's view, under /api/ (included by project/urls.py)."""
 
 from django.urls import path
 

@@ -1,4 +1,4 @@
-"""One selector per block of the owner's view (issue 22), each a fixed number of queries whatever the data."""
+"""One selector per block of the owner's view, each a fixed number of queries whatever the data."""
 
 from .classes import class_stats
 from .members import member_stats

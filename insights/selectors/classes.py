@@ -1,4 +1,4 @@
-"""Classes (issue 22): how full they were, per course and per slot of the timetable, cancelled classes, the demand
+"""Classes: how full they were, per course and per slot of the timetable, cancelled classes, the demand
 the waiting lists saw, attendance once marked; the period and the one before.
 
 Seats taken are those the staff list counts (confirmed bookings and live holds, `active_reservations_q`); a class

@@ -1,4 +1,4 @@
-"""Members (issue 22): who booked in the period, who joined, who stopped coming, and whose class card or
+"""Members: who booked in the period, who joined, who stopped coming, and whose class card or
 subscription is about to run out.
 
 - active: members with a booking that holds a seat on a class of the period;

@@ -1,4 +1,4 @@
-"""Money (issue 22): what came in and went out in the period and the one before, by week or month.
+"""Money: what came in and went out in the period and the one before, by week or month.
 
 - money in: card or desk payments captured (completed, refunds included since that money did come in first: the
   refund is counted apart, when it went out) plus the later periods of subscriptions charged (the first period(s)

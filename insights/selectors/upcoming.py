@@ -1,4 +1,4 @@
-"""The next 7 days (issue 22): each class with its seats taken and its waiting list, and the unpaid subscription
+"""The next 7 days: each class with its seats taken and its waiting list, and the unpaid subscription
 periods to chase (already due, not paid)."""
 
 from datetime import timedelta

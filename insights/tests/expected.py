@@ -1,4 +1,4 @@
-"""The owner's figures counted again in plain Python over every row (issue 22), without the selectors' queries,
+"""The owner's figures counted again in plain Python over every row, without the selectors' queries,
 their Period class or the database's date functions: what each figure of /api/dashboard/stats must equal."""
 
 from collections import defaultdict

@@ -1,4 +1,4 @@
-"""A smaller bench studio for the stats tests (issue 22): the bench's own activity generator
+"""A smaller bench studio for the stats tests: the bench's own activity generator
 (project/bench_activity.py) over a year of sessions, members and bookings, plus the rows that sit on the edges a
 figure could get wrong (Paris midnight, a cancelled class, a live hold, a pass with no subscription...)."""
 
@@ -194,7 +194,7 @@ def _edges(people, courses, today, tag: str, now) -> dict:
         course=courses[2], start=paris(today - timedelta(days=1), 10), end=paris(today - timedelta(days=1), 11)
     )
     CourseSession.objects.filter(pk=gone.pk).update(status="cancelled")
-    # A period refused today (the subscription is then unpaid, DECISIONS.md 25) and one due in a week (not yet due:
+    # A period refused today (the subscription is then unpaid, docs/decisions.md 25) and one due in a week (not yet due:
     # nothing to chase).
     charge = SubscriptionCharge.objects.filter(status=ChargeStatus.PAID, period__gt=1).order_by("pk").first()
     if charge is not None:

@@ -1,4 +1,4 @@
-"""The dashboard's "Vue d'ensemble" in Chromium (issue 22): on a laptop and on a 390 px phone, axe with no serious
+"""The dashboard's "Vue d'ensemble" in Chromium: on a laptop and on a 390 px phone, axe with no serious
 violation, the period switched, a chart's data shown as a table, a figure leading to its filtered list, and the
 chart library's chunk loaded by this section only."""
 

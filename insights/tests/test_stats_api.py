@@ -1,4 +1,4 @@
-"""GET /api/dashboard/stats (issue 22, DECISIONS.md 37): staff only, its dates refused in French, and the same
+"""GET /api/dashboard/stats (docs/decisions.md 37): staff only, its dates refused in French, and the same
 number of queries for a week as for a year, on a small studio as on a grown one."""
 
 from datetime import date

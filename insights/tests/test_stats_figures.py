@@ -1,6 +1,6 @@
 """Every figure of /api/dashboard/stats on a smaller bench studio (project/bench_activity.py's year of activity),
 checked against an independent count in plain Python over the rows (insights/tests/expected.py), for the
-dashboard's periods and the previous period of each (issue 22). Marked `database`: run on SQLite and PostgreSQL,
+dashboard's periods and the previous period of each. Marked `database`: run on SQLite and PostgreSQL,
 whose date functions (TruncWeek, ExtractIsoWeekDay in Europe/Paris) differ."""
 
 from datetime import date, timedelta
