@@ -1,6 +1,6 @@
-"""The media library's API (SPEC.md 7, DECISIONS.md 1): public lists, staff writes with multipart payloads.
+"""The media library's API (under /api/, docs/decisions.md 1): public lists, staff writes with multipart payloads.
 
-Each view parses its payload with an input serializer (typed fields, the French messages of SPEC.md 5), calls a
+Each view parses its payload with an input serializer (typed fields, the dashboard forms' French messages), calls a
 service and shapes the answer with an output serializer. A refused write raises `MediaError` (or
 `UploadRejected` for a file refused by its content or size): the shared exception handler answers 400 with the
 French message, so no view catches it.
@@ -104,7 +104,7 @@ class MediaUpdateFormSchema(FormSchema):
 
 
 class MediaInputSchema(FormSchema):
-    """The schema states SPEC.md 5's rule for a new item: a file or a URL."""
+    """The schema states the rule for a new item: a file or a URL."""
 
     target_class = MediaInput
 

@@ -1,7 +1,7 @@
 """The demo studio's pictures, drawn with Pillow (no download, no licence question): one composition per theme —
 the pole, the aerial hoop, a hen party, cabaret, the stage, the room, flexibility, children's dance, a K-pop
 neon stage — in the studio's colours, so the
-home slider, the carousel and the gallery look like a real studio's and no two pictures are alike (issue 24).
+home slider, the carousel and the gallery look like a real studio's and no two pictures are alike.
 """
 
 import io

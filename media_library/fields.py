@@ -1,5 +1,5 @@
 """Input fields of the media library's API (and of the catalogue's, which uploads course pictures) that say in the
-OpenAPI schema exactly what the server accepts (issue 17)."""
+OpenAPI schema exactly what the server accepts."""
 
 import re
 

@@ -11,7 +11,7 @@ from .demo_pictures import draw_theme
 from .demo_video import generate_webm
 from .models import Media, SliderImage, SlideshowImage
 
-# (text overlay, theme): each slide its own picture (issue 24).
+# (text overlay, theme): each slide its own picture, so no two look alike.
 SLIDES = [
     ("Pole dance pour tous les niveaux", "room"),
     ("Cerceau aérien et cabaret", "cabaret"),

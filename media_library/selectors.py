@@ -106,7 +106,7 @@ def media_list() -> list[dict]:
 
 
 def gallery_columns() -> dict:
-    """The gallery's two columns (SPEC.md 2.13), from the same cached list as GET /api/media."""
+    """The gallery's two columns (photos and videos), from the same cached list as GET /api/media."""
     items = media_list()
     return {
         "photos": [item for item in items if item["media_type"] == Media.MediaType.PHOTO],

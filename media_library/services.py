@@ -1,4 +1,4 @@
-"""Writes of the media library (SPEC.md 5 and 7): slideshow images, slider images and gallery media.
+"""Writes of the media library: slideshow images, slider images and gallery media.
 
 Every upload is checked by `media_library.uploads` before anything is stored; a refused upload changes nothing.
 Files are written first and removed again if the database write fails; files a change replaces are removed once the
@@ -26,13 +26,13 @@ from .uploads import (
     sniff_kind,
 )
 
-# SPEC.md 5.
+# The dashboard forms' messages for a missing image or text.
 MSG_SLIDER_REQUIRED = "Veuillez sélectionner une image et fournir un texte alternatif."
 MSG_SLIDESHOW_REQUIRED = "Veuillez sélectionner une image."
 MSG_MEDIA_REQUIRED = "Veuillez ajouter un titre et un fichier ou une URL."
 MSG_MEDIA_URL_INVALID = "L'URL doit commencer par http:// ou https://."
 MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE = "La vidéo de fond de l'accueil doit être un fichier vidéo."
-# A multipart body that carries no field at all (not even an unknown one): nothing a form sends (issue 17).
+# A multipart body that carries no field at all (not even an unknown one): nothing a form sends.
 MSG_FORM_EMPTY = "Le formulaire envoyé ne contient aucun champ."
 
 YOUTUBE_ID = re.compile(

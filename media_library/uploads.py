@@ -1,4 +1,4 @@
-"""Upload checking in one place (DECISIONS.md 22), for every app that accepts a file.
+"""Upload checking in one place (docs/decisions.md 22), for every app that accepts a file.
 
 The type is read from the bytes (signature, then a full Pillow decode for images; the container signature for
 videos), never from the file name or the browser's content type. SVG is never an accepted image. Sizes are capped
@@ -22,9 +22,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from PIL import Image
 
-# SPEC.md 5 (slider images): the message for any refused image type.
+# Slider images: the message for any refused image type.
 MSG_IMAGE_TYPES = "Seuls les fichiers JPEG, PNG, et GIF sont autorisés."
-# The slideshow also accepts WebP (SPEC.md 5).
+# The slideshow also accepts WebP.
 MSG_IMAGE_TYPES_WEBP = "Seuls les fichiers JPEG, PNG, GIF et WebP sont autorisés."
 MSG_VIDEO_TYPES = "Seules les vidéos MP4, MOV et WebM sont autorisées."
 MSG_MEDIA_TYPES = "Seules les photos JPEG, PNG, GIF ou WebP et les vidéos MP4, MOV ou WebM sont autorisées."

@@ -1,4 +1,4 @@
-"""The gallery page (SPEC.md 2.13) and local serving of uploads."""
+"""The gallery page and local serving of uploads."""
 
 from django.conf import settings
 from django.shortcuts import render
@@ -8,7 +8,7 @@ from studio.cache import cache_public_page
 
 from .selectors import gallery_columns
 
-# SPEC.md 2.13 and 8.
+# What an empty column of the gallery says.
 MSG_NO_PHOTOS = "Aucune photo disponible."
 MSG_NO_VIDEOS = "Aucune vidéo disponible."
 MSG_IMAGE_NOT_FOUND = "Image non trouvée"

@@ -47,7 +47,7 @@ def test_admin_edits_and_deletes(client, staff):
 
 
 def test_admin_shows_a_refused_media_with_its_message(client, staff):
-    """MediaError is an ApplicationError (issue 17), not a Django ValidationError: the admin form still shows it."""
+    """MediaError is an ApplicationError, not a Django ValidationError: the admin form still shows it."""
     from media_library.services import MSG_SLIDESHOW_REQUIRED
 
     client.force_login(staff)

@@ -1,4 +1,4 @@
-"""The media library's API (SPEC.md 7): public lists, staff-only writes with multipart payloads."""
+"""The media library's API: public lists, staff-only writes with multipart payloads."""
 
 import pytest
 
@@ -242,7 +242,7 @@ def test_missing_fields_use_spec_messages(path, data, message, as_staff):
     assert response.json()["error"] == message
 
 
-# --- Typed input, one error contract (issue 17) ---------------------------------------------------------------
+# --- Typed input, one error contract --------------------------------------------------------------------------
 
 
 def test_media_error_is_an_application_error_with_a_code():
@@ -358,7 +358,7 @@ def test_an_ftp_url_is_refused_at_the_boundary(as_staff):
     assert response.json()["errors"]["external_url"] == [services.MSG_MEDIA_URL_INVALID]
 
 
-# --- What schemathesis found (issue 17): the schema and the server agree --------------------------------------
+# --- What schemathesis found: the schema and the server agree -------------------------------------------------
 
 
 def test_an_external_url_is_any_http_address_the_schema_pattern_allows(as_staff):

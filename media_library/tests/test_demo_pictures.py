@@ -1,4 +1,5 @@
-"""The demo studio's pictures are distinct (issue 24: every picture used to be the same figure on a pole)."""
+"""The demo studio's pictures are distinct, so the slider and the gallery look like a real
+studio's."""
 
 import io
 from itertools import combinations

@@ -1,4 +1,4 @@
-"""Browser tests of the gallery (SPEC.md 2.13, 8; DECISIONS.md 18) and the home slideshow (SPEC.md 2.4, 4, 9)."""
+"""Browser tests of the gallery (its video embeds wait for consent: docs/decisions.md 18) and the home slideshow."""
 
 import re
 

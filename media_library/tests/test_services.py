@@ -1,4 +1,4 @@
-"""Media-library writes: stored formats, renditions, SPEC.md 5's rules, and nothing stored on refusal."""
+"""Media-library writes: stored formats, renditions, the dashboard forms' rules, and nothing stored on refusal."""
 
 import io
 
@@ -106,7 +106,7 @@ def test_slideshow_needs_an_image():
     [
         (files.html_as_png, MSG_IMAGE_TYPES),
         (files.svg, MSG_IMAGE_TYPES),
-        (files.webp, MSG_IMAGE_TYPES),  # the slider takes JPEG, PNG and GIF only (SPEC.md 5)
+        (files.webp, MSG_IMAGE_TYPES),  # the slider takes JPEG, PNG and GIF only
         (files.truncated_jpeg, MSG_IMAGE_DAMAGED),
         (files.pixel_flood_png, MSG_IMAGE_TOO_MANY_PIXELS),
     ],

@@ -1,4 +1,4 @@
-"""The gallery page (SPEC.md 2.13) and the home hero / image slider inclusion tags."""
+"""The gallery page and the home hero / image slider inclusion tags."""
 
 import re
 
@@ -33,7 +33,7 @@ def test_gallery_lists_photos_and_videos_in_their_columns(client):
     assert MSG_NO_PHOTOS not in html and MSG_NO_VIDEOS not in html
     # Responsive pictures with intrinsic size.
     assert 'type="image/webp" srcset="' in html and 'width="1200" height="900"' in html
-    # A video-host link is a consent-gated embed (DECISIONS.md 18), never an iframe in the page.
+    # A video-host link is a consent-gated embed (docs/decisions.md 18), never an iframe in the page.
     assert 'data-src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"' in videos
     assert "<iframe" not in html
     # A video file is a plain <video>.
