@@ -23,7 +23,7 @@ class ContactMessageAdmin(admin.ModelAdmin):
 
 
 class RentalRequestEventInline(admin.TabularInline):
-    """The request's history (issue 23), read only: steps go through messaging/rental_requests.py."""
+    """The request's history, read only: steps go through messaging/rental_requests.py."""
 
     model = RentalRequestEvent
     fields = ("created_at", "kind", "actor", "by_staff", "note")

@@ -18,6 +18,6 @@ class MessagingConfig(AppConfig):
         read_with_user("unread")
         read_with_user("unread", owner=STAFF_UNREAD_OWNER)
 
-        # The account menu's cached unread counts (issue 18).
+        # The account menu's cached unread counts.
         post_save.connect(contact_message_changed, sender=ContactMessage, dispatch_uid="messaging-unread-save")
         post_delete.connect(contact_message_changed, sender=ContactMessage, dispatch_uid="messaging-unread-delete")

@@ -1,6 +1,6 @@
-"""A member starts a conversation with the studio from /user/messages (issue 23): a subject and a message, sent as
+"""A member starts a conversation with the studio from /user/messages: a subject and a message, sent as
 the logged-in member (their name and e-mail from the account, never from the payload). It is a contact message like
-any other: the studio is told (capped per hour, DECISIONS.md 31), staff reply from the dashboard and the member is
+any other: the studio is told (capped per hour, docs/decisions.md 31), staff reply from the dashboard and the member is
 e-mailed through the outbox."""
 
 from typing import ClassVar

@@ -49,11 +49,11 @@ class ReplyAuthorRole(models.TextChoices):
     MEMBER = "member", "Membre"
 
 
-STAFF_AUTHOR_LABEL = "Admin"  # SPEC.md 2.20: staff replies are signed 'Admin'
+STAFF_AUTHOR_LABEL = "Admin"  # staff replies are signed 'Admin' in the member's messages
 
 
 class ContactReply(models.Model):
-    """One reply in a conversation, stored as its own row (DECISIONS.md 21)."""
+    """One reply in a conversation, stored as its own row (docs/decisions.md 21)."""
 
     message = models.ForeignKey(
         ContactMessage, on_delete=models.CASCADE, related_name="replies", verbose_name="message"
@@ -98,9 +98,9 @@ class RentalEventType(models.TextChoices):
 
 
 class RoomRentalRequest(QuotedRequest):
-    """A room-rental request (SPEC.md 2.8), stored and e-mailed to the studio (DECISIONS.md 17).
+    """A room-rental request, stored and e-mailed to the studio (docs/decisions.md 17).
 
-    Issue 23: a member's request has a status they follow (studio.quotes), a quote staff set (no price rule exists
+    A member's request has a status they follow (studio.quotes), a quote staff set (no price rule exists
     for the room), a deposit paid online and a history; a visitor's request (no account) is answered by e-mail.
     """
 
@@ -139,7 +139,7 @@ class RoomRentalRequest(QuotedRequest):
 
 
 class RentalRequestEvent(QuotedRequestEvent):
-    """A line of a room-rental request's history (issue 23)."""
+    """A line of a room-rental request's history."""
 
     rental = models.ForeignKey(
         RoomRentalRequest, on_delete=models.CASCADE, related_name="events", verbose_name="demande"

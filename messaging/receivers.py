@@ -1,4 +1,4 @@
-"""The cached unread counts of the account menu (messaging.selectors.unread_count_for, issue 18) are rebuilt when a
+"""The cached unread counts of the account menu (messaging.selectors.unread_count_for) are rebuilt when a
 conversation is created, changed or deleted: the member's own count and the studio's."""
 
 from studio.auth_cache import bump_member_data

@@ -1,7 +1,7 @@
-"""The life of a member's room-rental request after it is sent (issue 23): staff quote it (no price rule exists for
-the room: staff set the amount), the member pays the deposit online (payments calls `rental_deposit_record` under
-the order's lock), staff confirm or refuse, the member may cancel while it is not confirmed. Each step is recorded in
-the history and told to the other side by e-mail (the outbox). The rules of the steps are studio.quotes'.
+"""The life of a member's room-rental request after it is sent (docs/decisions.md 17): staff quote it (no price rule
+exists for the room: staff set the amount), the member pays the deposit online (payments calls `rental_deposit_record`
+under the order's lock), staff confirm or refuse, the member may cancel while it is not confirmed. Each step is recorded
+in the history and told to the other side by e-mail (the outbox). The rules of the steps are studio.quotes'.
 
 A visitor's request (no account) cannot be quoted here: staff answer it by e-mail. Lock order: the PaymentOrder
 (payments), then the rental row.

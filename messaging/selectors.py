@@ -52,7 +52,7 @@ STAFF_UNREAD_OWNER = "staff-inbox"
 
 def unread_count_for(*, user) -> int:
     """What the account menu shows: for staff the messages waiting for the studio, for a member their own. Read from
-    the shared cache while nothing changed (issue 18; bumped by messaging.receivers and the mark-read service)."""
+    the shared cache while nothing changed (bumped by messaging.receivers and the mark-read service)."""
     if not (user and user.is_authenticated):
         return 0
     if user.is_studio_staff:

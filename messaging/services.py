@@ -19,15 +19,15 @@ from .selectors import contact_message_get
 
 logger = logging.getLogger(__name__)
 
-# Contact form (SPEC.md 8).
+# Contact form.
 MSG_CONTACT_SENT = "Message envoyé avec succès."
 MSG_CONTACT_FAILED = "Erreur lors de l'envoi du message."
 MSG_CONTACT_REQUIRED = "Le nom, l'email et le message sont obligatoires."
 
-# Replies (SPEC.md 5: a reply is non-blank).
+# Replies: a blank reply is refused.
 MSG_REPLY_BLANK = "La réponse ne peut pas être vide."
 
-# Room rental (SPEC.md 5, 9).
+# Room rental.
 MSG_RENTAL_REQUIRED = "Le nom, l'email, le téléphone, la date et l'heure sont obligatoires."
 MSG_RENTAL_PHONE = "Le numéro de téléphone doit contenir 10 chiffres."
 MSG_RENTAL_DATE_PAST = "La date de l'événement doit être aujourd'hui ou plus tard."
@@ -103,7 +103,7 @@ def contact_message_create(
         last_activity_at=now,
         staff_unread=True,
     )
-    recipients = staff_notification_recipients(_staff_recipients())  # DECISIONS.md 31: capped per hour
+    recipients = staff_notification_recipients(_staff_recipients())  # docs/decisions.md 31: capped per hour
     if not recipients:
         return message
     _send_safely(
@@ -216,7 +216,7 @@ def room_rental_request_create(
     message: str = "",
     user=None,
 ) -> RoomRentalRequest:
-    """Store a room-rental request and e-mail it to the studio (DECISIONS.md 17)."""
+    """Store a room-rental request and e-mail it to the studio (docs/decisions.md 17)."""
     name, email = _one_line(name), (email or "").strip()
     phone = _normalize_phone(phone)
     if not name or not email or not phone or date is None or time is None:
@@ -237,7 +237,7 @@ def room_rental_request_create(
         time=time,
         message=(message or "").strip()[:MAX_MESSAGE_LENGTH],
     )
-    recipients = staff_notification_recipients(_staff_recipients())  # DECISIONS.md 31: capped per hour
+    recipients = staff_notification_recipients(_staff_recipients())  # docs/decisions.md 31: capped per hour
     if not recipients:
         return request
     _send_safely(

@@ -14,7 +14,7 @@ from .conversations import MSG_CONVERSATION_SUBJECT_REQUIRED, MSG_CONVERSATION_T
 from .forms import ContactForm, RentalForm
 from .models import ContactMessage, RoomRentalRequest
 
-# What the messages island shows when a call fails (SPEC.md 8); passed to it as props.
+# What the messages island shows when a call fails; passed to it as props.
 MSG_FETCH_FAILED = "Impossible de récupérer les messages."
 MSG_NO_SELECTION = "Utilisateur non authentifié ou aucun message sélectionné."
 MSG_REPLY_FAILED = "Erreur lors de l’ajout de la réponse."
@@ -27,7 +27,7 @@ ISLAND_TEXTS = {
     "replyFailed": MSG_REPLY_FAILED,
     "replyBlank": services.MSG_REPLY_BLANK,
     "deleteFailed": MSG_DELETE_FAILED,
-    # "Nouveau message" (issue 23)
+    # "Nouveau message": a member starts a conversation
     "subjectRequired": MSG_CONVERSATION_SUBJECT_REQUIRED,
     "textRequired": MSG_CONVERSATION_TEXT_REQUIRED,
     "newFailed": MSG_NEW_CONVERSATION_FAILED,

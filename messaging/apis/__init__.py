@@ -1,10 +1,10 @@
-"""Contact-message and room-rental APIs (SPEC.md 7, DECISIONS.md 17, 21). Thin: parse, call a service, shape.
+"""Contact-message and room-rental APIs (docs/decisions.md 17, 21). Thin: parse, call a service, shape.
 
 An invalid payload answers 400 with the form's French message (`MSG_CONTACT_FAILED`, `MSG_REPLY_BLANK`,
 `MSG_RENTAL_REQUIRED`) and the messages per field; a refused write is a `MessagingError` answered by the shared
 exception handler (404 for a message that does not exist): no view catches it.
 
-Split by domain (issue 17): `serializers` (inputs and answers), `common` (what the views share), `contact` and
+Split by domain: `serializers` (inputs and answers), `common` (what the views share), `contact` and
 `rental` (the views). The old names stay importable from `messaging.apis`.
 """
 

@@ -1,4 +1,4 @@
-"""Contact messages (SPEC.md 7, DECISIONS.md 17): anyone writes to the studio, the member and staff read and
+"""Contact messages (docs/decisions.md 21): anyone writes to the studio, the member and staff read and
 reply, staff list and delete."""
 
 from drf_spectacular.utils import extend_schema
@@ -28,7 +28,7 @@ from .serializers import (
 
 
 class ContactMessageListCreateApi(APIView):
-    """POST: anyone writes to the studio (rate-limited per client address, DECISIONS.md 31). GET: staff list,
+    """POST: anyone writes to the studio (rate-limited per client address, docs/decisions.md 31). GET: staff list,
     paginated, `?ordering=` and `?unread=1`."""
 
     throttle_classes = [PublicFormThrottle]

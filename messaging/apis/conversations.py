@@ -1,4 +1,4 @@
-"""POST /api/contact-messages/mine (issue 23): a member starts a conversation with the studio from /user/messages
+"""POST /api/contact-messages/mine: a member starts a conversation with the studio from /user/messages
 with {subject, message}; answers the conversation as the member reads it. Missing text: a French 400."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema

@@ -1,4 +1,4 @@
-"""Room-rental requests (SPEC.md 7, DECISIONS.md 21): anyone asks for the room, staff list the requests."""
+"""Room-rental requests (docs/decisions.md 17): anyone asks for the room, staff list the requests."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -16,7 +16,7 @@ from .serializers import RentalRequestInput, RentalRequestOutput, RentalRequestP
 
 
 class RentalRequestListCreateApi(APIView):
-    """POST: anyone asks for the room (rate-limited per client address, DECISIONS.md 31). GET: staff list for
+    """POST: anyone asks for the room (rate-limited per client address, docs/decisions.md 31). GET: staff list for
     the dashboard, paginated, `?ordering=`."""
 
     throttle_classes = [PublicFormThrottle]

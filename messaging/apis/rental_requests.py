@@ -1,5 +1,5 @@
-"""A room-rental request's life (issue 23): the member reads their own requests and cancels one while it is not
-confirmed; staff quote (amount and deposit), confirm or refuse. Another member's request is a 404. Refusals are
+"""A room-rental request's life (docs/decisions.md 17): the member reads their own requests and cancels one while it is
+not confirmed; staff quote (amount and deposit), confirm or refuse. Another member's request is a 404. Refusals are
 QuoteErrors (studio.quotes) answered by the shared exception handler."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema

@@ -1,4 +1,4 @@
-"""What the messaging APIs accept and answer (SPEC.md 7): typed inputs whose schema states what the server checks,
+"""What the messaging APIs accept and answer: typed inputs whose schema states what the server checks,
 and the answers' shapes."""
 
 from django.utils import timezone
@@ -116,7 +116,7 @@ class ContactMessageOutput(serializers.Serializer):
     phone = serializers.CharField(allow_blank=True)
     subject = serializers.CharField(allow_blank=True)
     message_text = serializers.CharField()
-    followUp = serializers.BooleanField()  # noqa: N815 (SPEC.md's field name)
+    followUp = serializers.BooleanField()  # noqa: N815 (the field name clients read)
     user_id = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     last_activity_at = serializers.DateTimeField()
@@ -138,7 +138,7 @@ class ContactSentOutput(serializers.Serializer):
 
 
 class RepliesOutput(serializers.Serializer):
-    updatedResponses = ReplyOutput(many=True)  # noqa: N815 (SPEC.md's field name)
+    updatedResponses = ReplyOutput(many=True)  # noqa: N815 (the field name clients read)
 
 
 class UnreadCountOutput(serializers.Serializer):
@@ -151,7 +151,7 @@ class RentalRequestOutput(serializers.Serializer):
     name = serializers.CharField()
     email = serializers.CharField()
     phone = serializers.CharField()
-    eventType = serializers.CharField()  # noqa: N815 (SPEC.md's field name)
+    eventType = serializers.CharField()  # noqa: N815 (the field name clients read)
     date = serializers.DateField()
     time = serializers.CharField(help_text="HH:MM")
     message = serializers.CharField(allow_blank=True)
@@ -175,8 +175,8 @@ class ContactMessageInput(serializers.Serializer):
     phone = TextField(max_length=30, required=False, allow_blank=True, default="")
     subject = TextField(max_length=200, required=False, allow_blank=True, default="")
     message = TextField(max_length=services.MAX_MESSAGE_LENGTH)
-    followUp = StrictBooleanField(required=False, default=False)  # noqa: N815 (SPEC.md's field name)
-    # user_id is accepted for SPEC.md 7's payload but never trusted: the session says who writes.
+    followUp = StrictBooleanField(required=False, default=False)  # noqa: N815 (the field name clients send)
+    # user_id is accepted, as the contact form sends it, but never trusted: the session says who writes.
     user_id = serializers.IntegerField(required=False, allow_null=True)
 
 
@@ -194,7 +194,7 @@ class RentalRequestInput(serializers.Serializer):
     name = TextField(max_length=150, error_messages=RENTAL_REQUIRED)
     email = serializers.EmailField(max_length=254, error_messages=RENTAL_REQUIRED)
     phone = TextField(max_length=20, validators=[PHONE_PATTERN], trim_whitespace=False, error_messages=RENTAL_REQUIRED)
-    eventType = serializers.ChoiceField(  # noqa: N815 (SPEC.md's field name)
+    eventType = serializers.ChoiceField(  # noqa: N815 (the field name clients send)
         choices=RentalEventType.choices,
         default=RentalEventType.PRIVATE_EVENT,
         error_messages={"invalid_choice": services.MSG_RENTAL_EVENT_TYPE},

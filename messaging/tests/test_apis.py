@@ -295,14 +295,14 @@ def test_rental_list_is_paginated_sorted_and_fixed_in_queries(api_client, staff,
     for days in range(count):
         RoomRentalRequestFactory(date=timezone.localdate() + datetime.timedelta(days=days + 1))
     api_client.force_authenticate(staff)
-    with django_assert_num_queries(3):  # count, page, the page's history (issue 23)
+    with django_assert_num_queries(3):  # count, page, the page's history
         body = api_client.get("/api/rental-requests?ordering=date").json()
     assert body["count"] == count and len(body["results"]) == min(count, 10)
     dates = [r["date"] for r in body["results"]]
     assert dates == sorted(dates)
 
 
-# --- One error contract, typed input (issue 17) --------------------------------------------------------------
+# --- One error contract, typed input -------------------------------------------------------------------------
 
 RENTAL = {"name": "Léa", "email": "lea@example.fr", "phone": "06 12 34 56 78", "eventType": "Réunion", "time": "10:00"}
 

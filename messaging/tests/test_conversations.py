@@ -1,4 +1,4 @@
-"""'Nouveau message' on /user/messages (issue 23): a member starts a conversation with the studio (subject, message),
+"""'Nouveau message' on /user/messages: a member starts a conversation with the studio (subject, message),
 sent as themself; staff replies are e-mailed through the outbox and counted unread for the member until opened."""
 
 import pytest

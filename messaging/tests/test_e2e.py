@@ -1,4 +1,5 @@
-"""Browser journeys of issue 8 and of the contact and room-rental parts of issue 5 (Debian's Chromium)."""
+"""Browser journeys of the messages (a member writes, staff answer, the member reads), the contact form and the room
+rental (Debian's Chromium)."""
 
 import datetime
 import re

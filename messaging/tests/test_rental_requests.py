@@ -1,5 +1,6 @@
-"""A member's room-rental request has the life of a party request (issue 23): staff quote an amount and a deposit,
-the member follows it and may cancel while not confirmed; another member's request is a 404; French refusals."""
+"""A member's room-rental request has the life of a party request (docs/decisions.md 17): staff quote an amount and a
+deposit, the member follows it and may cancel while not confirmed; another member's request is a 404; French
+refusals."""
 
 from datetime import time, timedelta
 from decimal import Decimal

@@ -1,5 +1,5 @@
 """The account menu's unread count is read from the shared cache, rebuilt whenever a conversation of that member (or,
-for staff, any conversation) changes (issue 18)."""
+for staff, any conversation) changes."""
 
 import pytest
 from django.core.cache import cache
