@@ -1,4 +1,4 @@
-"""A year of the bench studio's activity (issue 22), so that the owner's view shows believable curves: members
+"""A year of the bench studio's activity, so that the owner's view shows believable curves: members
 joining over two years, class cards and monthly subscriptions bought through the year (more in September and
 January, few in August), a few refunds, subscription periods charged month after month (some refused, so unpaid),
 evening classes full with waiting lists, a few classes cancelled, and attendance marked on past classes.

@@ -38,7 +38,7 @@ urlpatterns = [
     path("api/", include(api_urlpatterns)),
     path("sitemap.xml", views.sitemap, name="sitemap"),
     *studio_urls.urlpatterns,
-    # /courses/calendar is matched before /courses/<id> (DECISIONS.md 5).
+    # /courses/calendar is matched before /courses/<id> (docs/decisions.md 5).
     *bookings_urls.urlpatterns,
     *privacy_urls.urlpatterns,
     *accounts_urls.urlpatterns,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Issue 16 attacked again from outside: gunicorn with the production settings on PostgreSQL and Redis.
+"""The security review's defects attacked again from outside: gunicorn, production settings, PostgreSQL, Redis.
 
 Run:  .venv/bin/python security/outside_attack.py      (or: .venv/bin/python -m security.outside)
       (ATTACK_DB=studio_attack, ATTACK_REDIS_DB=5, ATTACK_WORKERS=2 by default; --keep-db skips the fresh database)

@@ -144,7 +144,7 @@ def test_nobody_but_an_admin_changes_a_role(api_client, role):
             if role in ("admin", "supervisor"):
                 assert response.status_code == 403, (actor.role, role)
                 assert response.json()["error"] == services.MSG_ROLE_CHANGE_FORBIDDEN
-            else:  # not a role at all: refused at the API boundary since issue 17's typed inputs
+            else:  # not a role at all: refused at the API boundary by the typed input
                 assert response.status_code == 400, (actor.role, role)
                 assert response.json()["error"] == services.MSG_ROLE_INVALID
     assert User.objects.filter(role=Role.ADMIN).count() == 0
@@ -375,7 +375,7 @@ def test_an_over_long_token_in_a_link_is_refused_quietly(api_client, client):
 
 def test_a_megabyte_password_is_refused_without_hashing_it_for_long(api_client, member):
     response = login(api_client, member, password="p" * 1_000_000)
-    # Refused by the login's typed input (issue 17) before any lookup or hashing, the same for every address.
+    # Refused by the login's typed input before any lookup or hashing, the same for every address.
     assert response.status_code == 400 and response.json()["error"] == MSG_TEXT_TOO_LONG.format(max_length=4096)
     payload = {**VALID_REGISTRATION, "password": "p" * 1_000_000, "confirmPassword": "p" * 1_000_000}
     refused = api_client.post("/api/users/register", payload, format="json")

@@ -1,4 +1,5 @@
-"""Issue 16, items 4, 5, 9 and 10 reproduced as the outside attack did them, each now failing safely."""
+"""The security review's items 4, 5, 9 and 10 (listed in security/outside/__main__.py) reproduced as the outside
+attack did them, each failing safely."""
 
 import pytest
 from django.conf import settings

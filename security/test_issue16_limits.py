@@ -1,4 +1,5 @@
-"""Issue 16, items 6 and 8 reproduced as the outside attack did them: bad input never answers 500, and the public
+"""The security review's items 6 and 8 (listed in security/outside/__main__.py) reproduced as the outside attack
+did them: bad input never answers 500, and the public
 forms that write or mail are rate-limited per client address, with a per-recipient cap on e-mails."""
 
 import json
@@ -55,7 +56,8 @@ def test_item6_a_hold_with_a_non_finite_or_absurd_total_amount_is_refused(api_cl
 
 
 def test_item6_a_zero_amount_is_well_formed_but_not_the_price(api_client, member, session):
-    """Since issue 17 a well-formed amount that is not the session's price conflicts with it (409), not 400."""
+    """A well-formed amount that is not the session's price conflicts with it (409): the request itself is not
+    malformed (400)."""
     api_client.force_authenticate(member)
     response = api_client.post("/api/reservations-courses", hold_payload(session, total_amount="0"), format="json")
     assert response.status_code == 409 and response.json()["code"] == "amount_mismatch"

@@ -1,4 +1,4 @@
-"""Cache invalidation follows what changed (issue 17): a seat hold rebuilds the feeds of its session's week only; a
+"""Cache invalidation follows what changed: a seat hold rebuilds the feeds of its session's week only; a
 change to a course (public data) still refreshes every page and feed."""
 
 from datetime import UTC, datetime, time, timedelta

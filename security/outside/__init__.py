@@ -1,1 +1,2 @@
-"""Issue 16 attacked again from outside (run: .venv/bin/python security/outside_attack.py); see __main__."""
+"""The security review's defects attacked again from outside (run: .venv/bin/python security/outside_attack.py);
+__main__ lists them."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Issue 16 attacked again from outside: gunicorn with the production settings on PostgreSQL and Redis.
+"""The security review's defects attacked again from outside: gunicorn, production settings, PostgreSQL, Redis.
 
 Run:  .venv/bin/python security/outside_attack.py
       (ATTACK_DB=studio_attack, ATTACK_REDIS_DB=5, ATTACK_WORKERS=2 by default; --keep-db skips the fresh database)
@@ -10,9 +10,15 @@ What it does, the way bench/server.py starts a production-like site:
   2. starts the task worker (manage.py db_worker: the e-mail outbox and the queued password-reset mails) and gunicorn
      (2 workers, studio.settings.production, REDIS_URL set, the payment simulator: no PayPal credentials);
   3. uses the demo accounts seed_demo prints (admin, supervisor, members) and registers its own throw-away ones;
-  4. replays every defect of issue 16 over HTTP exactly as written there, then a few attacks of its own on the write
+  4. replays every defect below over HTTP exactly as it was found, then a few attacks of its own on the write
      endpoints, and prints one line per check: what was tried, what the server answered, SAFE or BROKEN.
 Exit status 1 when anything is BROKEN (or a check could not run: ERROR).
+
+The defects, numbered as the checks and the tests (security/test_issue16_*.py) name them: 1 pay for one seat, get
+more; 2 charged twice (card, and card plus class card); 3 a pass longer than what was paid; 4 a supervisor can become
+admin; 5 logins survive a password reset; 6 server errors on bad input (numbers and bodies); 7 a hold that lapses
+while it is paid; 8 no limits on the public forms that send mail; 9 registration tells who has an account, and so
+does forgot-password's timing; 10 a page on another site can log a member out.
 
 Observation only goes through HTTP, except the mailbox: e-mails are read from the outbox table (OutgoingEmail), which
 is what the recipient would get (the mail backend of this run is local memory).

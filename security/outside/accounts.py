@@ -1,4 +1,4 @@
-"""Issue 16, the account defects replayed over HTTP: 4, 5, 9, 10."""
+"""The security review's account defects replayed over HTTP: 4, 5, 9, 10 (listed in __main__)."""
 
 import re
 import statistics

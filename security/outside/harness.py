@@ -234,7 +234,7 @@ class Studio:
         return next(t for t in self.tariffs if t["title"] == title)
 
     def instructor_id(self) -> int:
-        """The attacks' instructor (issue 20: sessions name one of the instructors list), created once."""
+        """The attacks' instructor (sessions name one of the instructors list), created once."""
         if getattr(self, "_instructor_id", None) is None:
             found = [i for i in self.admin.get("/api/instructors").json() if i["name"] == "Attaque"]
             if found:

@@ -1,4 +1,4 @@
-"""Issue 16, the limits replayed over HTTP: 6 (numbers and bodies), 8 (rate limits and mail quotas, on live
+"""The security review's limits replayed over HTTP: 6 (numbers and bodies), 8 (rate limits and mail quotas, on live
 counters)."""
 
 import time

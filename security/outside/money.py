@@ -1,4 +1,4 @@
-"""Issue 16, the money defects replayed over HTTP: 1 (pay one seat, get more), 2 (charged twice, card + class
+"""The security review's money defects replayed over HTTP: 1 (pay one seat, get more), 2 (charged twice, card + class
 card), 3 (passes longer than paid), 7 (a hold that lapses while paid)."""
 
 import threading
@@ -83,7 +83,7 @@ def item2(st: Studio) -> None:
         len(completed) == 1 and not kept and confirmed == 1,
         "one live order per reservation: one COMPLETED payment, every other capture refunded, one seat",
     )
-    # Second order opened sequentially after the first (what the issue did).
+    # Second order opened sequentially after the first (as the defect was first found).
     sid = st.new_session()
     res = hold(lucie, sid, 1).json()
     first, second = open_order(lucie, res), open_order(lucie, res)

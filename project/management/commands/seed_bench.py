@@ -129,7 +129,8 @@ class Command(BaseCommand):
         bench_member.set_password(BENCH_PASSWORD)
         bench_member.save(update_fields=["password"])
         self._orders_and_passes(member_ids, rng)
-        # A year of payments, refunds, passes, subscriptions, waiting lists and attendance (issue 22).
+        # A year of payments, refunds, passes, subscriptions, waiting lists and attendance, for the owner's
+        # view to show.
         activity = seed_activity(member_ids=member_ids, session_ids=session_ids, rng=rng)
         self.stdout.write(f"Bench activity: {activity or 'already there'}")
         self.stdout.write(
