@@ -3,7 +3,7 @@ gunicorn with the production settings, as staff (a bearer token), with every che
 
     python bench/api_fuzz.py [--max-time 180]
 
-Exit 1 on any failure of any check (issue 17): a server error, an undocumented status code, a response that
+Exit 1 on any failure of any check: a server error, an undocumented status code, a response that
 violates the schema, a schema-valid request rejected or a schema-violating one accepted.
 
     python bench/api_fuzz.py --include-path-regex '^/api/users'   # one part of the API while working on it

@@ -1,4 +1,4 @@
-"""The booking rush's four steps in-process: CPU ms and queries per step, against the bench's database (issue 18).
+"""The booking rush's four steps in-process: CPU ms and queries per step, against the bench's database.
 
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/studio_bench REDIS_URL=redis://127.0.0.1:6379/11
     .venv/bin/python bench/flow_profile.py                      # CPU ms and queries per step (best of 3 batches)

@@ -135,7 +135,7 @@ def wrk(url: str, connections: int, lua: Path, headers: list[str], duration: str
 
 
 def targets(cookies: dict) -> list[tuple[str, str, str, list[str]]]:
-    """(group, name, path, headers) for every measured page; the group sets the issue's goal."""
+    """(group, name, path, headers) for every measured page; the group sets its goal."""
     today = datetime.now().date()
     monday = today - timedelta(days=today.weekday())
     week = f"start={monday.isoformat()}&end={(monday + timedelta(days=7)).isoformat()}"
@@ -260,7 +260,7 @@ def run_database(kind: str, lua: Path) -> dict | None:
                     results.append(r)
                     print(f"  {name} @{connections}: {r['rps']:.0f} req/s ({r['ratio']:.2f})", flush=True)
             if not ONLY or ONLY in "staff stats API":
-                # The owner's view (issue 22): one owner at a time, a week and the whole year.
+                # The owner's view: one owner at a time, a week and the whole year.
                 # 15 s (BENCH_STATS_DURATION): at a few answers a second, enough of them for a p95.
                 duration = os.environ.get("BENCH_STATS_DURATION", "15s")
                 stats = stats_bench.measure(base, targets(cookies)[-1][3], lua, wrk, duration)

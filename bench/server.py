@@ -32,7 +32,7 @@ def production_env(workdir: Path) -> dict:
         MEDIA_ROOT=str(workdir / "uploads"),
         LOG_LEVEL="ERROR",
         MAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
-        # The SQLite run measures with the local-memory cache; production proper refuses it (DECISIONS.md 31).
+        # The SQLite run measures with the local-memory cache; production proper refuses it (docs/decisions.md 31).
         DJANGO_ALLOW_UNSHARED_CACHE="true",
     )
     return env

@@ -1,6 +1,6 @@
-"""Issue 15's must-show: with a mail server that takes 8 s to accept each message, the requests that send mail
-(registration, contact form, forgot-password, a card capture with the simulator) each answer in under a second, and
-the worker delivers every mail exactly once.
+"""No request waits on the mail server (docs/decisions.md 41): with a mail server that takes 8 s to accept each message,
+the requests that send mail (registration, contact form, forgot-password, a card capture with the simulator) each answer
+in under a second, and the worker delivers every mail exactly once.
 
     .venv/bin/python bench/slow_mail_check.py [--delay 8] [--limit 1.0] [--deadline 180] [--keep]
 
@@ -14,7 +14,7 @@ It then times each request, prints its duration and PASS/FAIL against `--limit`,
 seconds) until every expected mail has arrived and the outbox and the task queue are empty; each expected mail must
 have arrived exactly once (counted by recipient and subject), no mail may arrive twice, and every outbox row must be
 sent. Exits 1 on any failure. The database and the logs are in a temporary directory (kept with --keep).
-One request of each kind: the public forms are rate-limited (DECISIONS.md 31).
+One request of each kind: the public forms are rate-limited (docs/decisions.md 31).
 """
 
 import argparse

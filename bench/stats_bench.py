@@ -1,4 +1,4 @@
-"""The owner's view under `make bench` (issue 22): GET /api/dashboard/stats for a week and for the bench's full year,
+"""The owner's view under `make bench`: GET /api/dashboard/stats for a week and for the bench's full year,
 one connection at a time (one owner opening the page), against the goal of 300 ms; and the queries each answer ran,
 counted on the bench's own database (the same number for a week and a year)."""
 

@@ -40,7 +40,7 @@ MAX_MESSAGE_LENGTH = 5000
 
 
 class MessagingError(ApplicationError):
-    """A refused contact message, reply or rental request (`field` may be given positionally, as before)."""
+    """A refused contact message, reply or rental request (`field` may also be given positionally)."""
 
     default_code = "messaging_invalid"
     messages: ClassVar[dict[str, str]] = {

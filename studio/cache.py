@@ -17,7 +17,7 @@ Each process also keeps the entries it used (`_local`, at most LOCAL_MAX_ENTRIES
 holds a copy, a hit reads only the versions from Redis, not the entry (a month's feed is 165 KB to transfer and
 unpickle). A local copy is used only under the very versions read from the shared cache in that round trip, and
 until the shared entry's own expiry (stored in it), so a change made through another worker, or a timeout meant to
-refresh an entry, is seen exactly as before.
+refresh an entry, is seen exactly as without the local copy.
 
 A logged-in member's calendar feed is the cached public feed with their reservations spliced in: its versions are
 read in the session's own round trip (`read_versions_ahead`, studio/sessions.py), so a warm member's feed is one

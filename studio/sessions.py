@@ -6,7 +6,7 @@ row and menu count (studio/auth_cache.py), whose keys depend on the member id th
 remembers which member a session key belongs to (`_hints`, at most MAX_HINTS, least recently used out) and reads
 that member's entries (`auth_cache.member_keys`) in the session's MGET. The hint only chooses what to read along:
 the session just read says who is logged in, and the entries are offered to `get_user` only when it names the
-same member; otherwise, and for a session not seen yet, the reads are made separately as before. The entries carry
+same member; otherwise, and for a session not seen yet, the reads are made separately. The entries carry
 their versions, read in that same round trip, so they are exactly as current as a separate read. The versions a
 cached public entry of the request will be checked against (the member's calendar feed, studio/cache.py) come along
 too.
