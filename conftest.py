@@ -40,7 +40,7 @@ def _on_commit_as_in_production(monkeypatch):
     """Run `transaction.on_commit` callbacks when the code's own outermost atomic block ends, as the commit does in
     production, instead of never (pytest-django wraps each test in a transaction that is rolled back).
 
-    E-mails, the PayPal webhook's work and other tasks are enqueued after the commit (DECISIONS.md 41); with the
+    E-mails, the PayPal webhook's work and other tasks are enqueued after the commit (docs/decisions.md 41); with the
     immediate task backend of the test settings they then run at that point, so a test sees what a worker would do.
     Tests on a real transaction (`transaction=True`, the live server) keep Django's own behaviour.
     """

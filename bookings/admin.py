@@ -13,7 +13,7 @@ class ReservationAdmin(admin.ModelAdmin):
 
 
 class PartyRequestEventInline(admin.TabularInline):
-    """The request's history (issue 23), read only: steps go through the services (quote, deposit, confirm...)."""
+    """The request's history, read only: steps go through the services (quote, deposit, confirm...)."""
 
     model = PartyRequestEvent
     fields = ("created_at", "kind", "actor", "by_staff", "note")

@@ -7,7 +7,7 @@ class BookingsConfig(AppConfig):
 
     def ready(self):
         # isort: off
-        from . import pass_rules  # noqa: F401 - the PassRule model (issue 19), in its own module
+        from . import pass_rules  # noqa: F401 - the PassRule model (a pass's booking rules), in its own module
         from . import receivers  # noqa: F401 - a reservation's change refreshes its session's feeds (bookings/cache.py)
 
         # isort: on
@@ -15,5 +15,5 @@ class BookingsConfig(AppConfig):
 
         from .selectors_attendance import user_no_shows_annotation
 
-        # The staff's users list shows each member's no-shows (issue 20, DECISIONS.md 38); accounts cannot import us.
+        # The staff's users list shows each member's no-shows (docs/decisions.md 38); accounts cannot import us.
         provide("user_no_shows", user_no_shows_annotation)

@@ -16,7 +16,7 @@ PAYMENT_CREDITS_BACK = "Les {credits} crédit(s) utilisé(s) sont rendus sur vot
 PAYMENT_SUBSCRIPTION = "Votre abonnement reste valable pour un autre cours."
 PAYMENT_REFUNDED = "Votre paiement de {amount} € vous est remboursé intégralement sur votre moyen de paiement."
 PAYMENT_NOTHING = "Aucun paiement n'avait été enregistré pour cette réservation."
-# A walk-in paid at the desk (DECISIONS.md 38): no card was charged, the studio gives the money back at the desk.
+# A walk-in paid at the desk (docs/decisions.md 38): no card was charged, the studio gives the money back at the desk.
 PAYMENT_AT_DESK = "Vous aviez réglé {amount} € à l'accueil : le studio vous les rembourse à l'accueil."
 
 

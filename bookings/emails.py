@@ -94,7 +94,7 @@ SUBJECT_REMINDER = {
 
 
 def send_reservation_reminder(*, reservation_id: int, kind: str, now) -> None:
-    """A reminder of a booked class (issue 21): the day before, or before the free cancellation closes."""
+    """A reminder of a booked class (docs/decisions.md 29): the day before, or before the free cancellation closes."""
     from .services.reminders import reminder_context
 
     reservation = Reservation.objects.select_related("session__course", "session__instructor", "user").get(

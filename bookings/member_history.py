@@ -1,8 +1,8 @@
-"""The member's history of followed courses (SPEC.md 3 'followed course with feedback'), paginated: their reserved
+"""The member's history of followed courses, paginated: their reserved
 sessions (confirmed, or held and not lapsed), upcoming ones first (soonest first), then past ones (most recent
 first), each with the member's feedback on its course, how it was paid and until when it can be cancelled.
 
-One query a page (issue 18), written once here as SQL: the count (a window over the member's reservations), the
+One query a page, written once here as SQL: the count (a window over the member's reservations), the
 page's rows with their session, course, instructor and pass, and the member's feedback on each row's course. Only
 the member's own reservations are read to order them (on PostgreSQL each carries a copy of its session's start, kept
 by triggers: bookings migration 0014; on SQLite the start is looked up by the session's primary key), and the other
@@ -21,7 +21,7 @@ reservations, 2,130 sessions): PostgreSQL's CPU for the page ~1.7 ms (three quer
 The rows are answered as plain dicts, the keys of FollowedCourseOutput (the tests compare every field), or for the
 API already written as JSON (`FollowedCourses(written=True)`, `WrittenRow`): each row's JSON is kept, keyed by
 every value of the row the query read, the time zone, its cancellation deadline and where now stands against its
-start and deadline; the same row is then not built or encoded again (issue 18). Nothing needs forgetting: a change
+start and deadline; the same row is then not built or encoded again. Nothing needs forgetting: a change
 to anything the row shows changes its key (the query reads it on every request)."""
 
 import functools
@@ -299,7 +299,7 @@ def _local_iso(value: datetime, tz) -> str:
     """`rfc3339(value, tz)` of a datetime, sparing its checks for other values in the common case: the offset in
     whole minutes, as every offset of Paris since 1911 is.
 
-    Cached (issue 18): a row formats three instants (start, end, cancellation deadline), 1.2 µs each, and the same
+    Cached: a row formats three instants (start, end, cancellation deadline), 1.2 µs each, and the same
     sessions' instants come back in every member's history, page after page; a hit costs 0.06 µs. The text depends
     on the instant and the time zone only (an aware datetime hashes and compares by its instant), so a cached one
     is always right; at most 8,192 are kept (~2 MB), the least recently used dropped."""
@@ -362,7 +362,7 @@ _written_size = 0
 
 
 def _written_row(row, now: datetime, tz) -> WrittenRow:
-    """`_followed_row(row, now, tz)` as JSON, kept (issue 18): building a row and encoding it cost ~4.5 µs, finding
+    """`_followed_row(row, now, tz)` as JSON, kept: building a row and encoding it cost ~4.5 µs, finding
     it again ~1.6 µs. The key holds everything the row's JSON is made of: every column the query read but the
     history's count (whose values change with the data: a change shows at once, nothing needs to be forgotten),
     the time zone, the cancellation deadline (as the rule gives it now) and the two tests against now (started,

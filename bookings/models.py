@@ -21,7 +21,7 @@ ACTIVE_STATUSES = (ReservationStatus.HELD, ReservationStatus.CONFIRMED)
 class Reservation(models.Model):
     """Seats taken by a member on a course session.
 
-    A HELD reservation keeps its seats until `hold_expires_at` (DECISIONS.md 13); a capture confirms it.
+    A HELD reservation keeps its seats until `hold_expires_at` (docs/decisions.md 13); a capture confirms it.
     """
 
     session = models.ForeignKey(
@@ -47,7 +47,7 @@ class Reservation(models.Model):
     created_at = models.DateTimeField("créée le", auto_now_add=True)
     confirmed_at = models.DateTimeField("confirmée le", null=True, blank=True)
     cancelled_at = models.DateTimeField("annulée le", null=True, blank=True)
-    # Paid with a class card or a subscription instead of a card payment (issue 10): which pass, how many credits.
+    # Paid with a class card or a subscription instead of a card payment: which pass, how many credits.
     paid_with_pass = models.ForeignKey(
         "bookings.Pass",
         on_delete=models.PROTECT,
@@ -77,7 +77,7 @@ class Reservation(models.Model):
         ]
         indexes = [
             models.Index(fields=["session", "status"]),
-            # A member's bookings by id, read from the index alone (issue 18: the users list's no-show counts,
+            # A member's bookings by id, read from the index alone (the users list's no-show counts,
             # bookings/selectors_attendance.py); in place of the foreign key's own index on the member.
             models.Index(fields=["user", "id"], name="reservation_user_idx"),
         ]
@@ -96,10 +96,11 @@ class PartyEventType(models.TextChoices):
 
 
 class PartyReservation(QuotedRequest):
-    """An EVJF/EVG party request (SPEC.md 2.7, 3): stored, e-mailed to the studio and the member, listed for staff.
+    """An EVJF/EVG party request: stored, e-mailed to the studio and the member, listed for staff.
 
-    Issue 23: it has a status the member follows (studio.quotes: envoyée, devis envoyé, confirmée, refusée, annulée),
-    a quote priced by the server from `quote_participants` and `quote_spectators`, a deposit paid online, a history.
+    It has a status the member follows (docs/decisions.md 17; studio.quotes: envoyée, devis envoyé, confirmée, refusée,
+    annulée), a quote priced by the server from `quote_participants` and `quote_spectators`, a deposit paid online, a
+    history.
     """
 
     user = models.ForeignKey(
@@ -142,7 +143,7 @@ class PartyReservation(QuotedRequest):
 
 
 class PartyRequestEvent(QuotedRequestEvent):
-    """A line of an EVJF/EVG request's history (issue 23): seen by the member and by staff."""
+    """A line of an EVJF/EVG request's history: seen by the member and by staff."""
 
     party = models.ForeignKey(PartyReservation, on_delete=models.CASCADE, related_name="events", verbose_name="demande")
 
@@ -247,7 +248,7 @@ class Pass(models.Model):
         ]
         indexes = [
             models.Index(fields=["member", "expires_on"]),
-            # The staff's passes list, newest first by default (issue 18): read from the index, not sorted whole.
+            # The staff's passes list, newest first by default: read from the index, not sorted whole.
             models.Index(fields=["created_at", "id"], name="pass_created_idx"),
         ]
 

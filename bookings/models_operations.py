@@ -1,6 +1,6 @@
-"""The bookings models added with the second round of work: waiting lists (issue 21), attendance (issue 20),
-reminders and the personal calendar feed (issue 21). Kept apart from `models.py` to keep each module short; they are
-imported there, so Django and every `from bookings.models import ...` find them as before."""
+"""The bookings models of the studio's daily running: waiting lists, attendance, reminders and the personal calendar
+feed. Kept apart from `models.py` to keep each module short; they are imported there, so Django and every
+`from bookings.models import ...` find them."""
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
@@ -24,7 +24,7 @@ WAITLIST_LIVE_STATUSES = (WaitlistStatus.WAITING, WaitlistStatus.OFFERED)
 
 
 class WaitlistEntry(models.Model):
-    """A member in line for a full session (DECISIONS.md 28, issue 21), first come first offered (`created_at`, id).
+    """A member in line for a full session (docs/decisions.md 28), first come first offered (`created_at`, id).
 
     When seats free, the first WAITING entry whose participants fit is offered them (bookings/services/waitlist.py):
     with `auto_book` and a pass that pays, it is booked at once (BOOKED, `reservation` confirmed); otherwise a hold
@@ -92,7 +92,7 @@ class AttendanceStatus(models.TextChoices):
 
 
 class Attendance(models.Model):
-    """Whether a booked member came (DECISIONS.md 38, issue 20), marked by staff at the studio door.
+    """Whether a booked member came (docs/decisions.md 38), marked by staff at the studio door.
 
     An absence is a no-show on the member's record (counted, no fee). A walk-in added at the door is a booking like
     any other (confirmed, paid with a pass credit or recorded as paid at the desk), marked present at once.
@@ -122,7 +122,7 @@ class Attendance(models.Model):
                 condition=models.Q(status__in=AttendanceStatus.values), name="attendance_status_valid"
             ),
         ]
-        # The absences alone (a no-show on the member's record), counted for the users list from the index (issue 18).
+        # The absences alone (a no-show on the member's record), counted for the users list from the index.
         indexes = [
             models.Index(
                 fields=["reservation"], condition=models.Q(status=AttendanceStatus.ABSENT), name="attendance_absent_idx"
@@ -134,7 +134,7 @@ class Attendance(models.Model):
 
 
 class BookingPreferences(models.Model):
-    """A member's booking preferences (issue 21, DECISIONS.md 29): the two reminder e-mails, each switchable on the
+    """A member's booking preferences (docs/decisions.md 29): the two reminder e-mails, each switchable on the
     profile, and the secret token of their personal iCalendar feed (None until they ask for it; a new one revokes
     the old URL). Absent row = the defaults (both reminders on, no feed)."""
 
@@ -162,7 +162,7 @@ class ReminderKind(models.TextChoices):
 
 
 class ReservationReminder(models.Model):
-    """A reminder e-mail sent for a reservation: one row per kind, so the scheduler sends each once (issue 21)."""
+    """A reminder e-mail sent for a reservation: one row per kind, so the scheduler sends each once."""
 
     reservation = models.ForeignKey(
         Reservation, on_delete=models.CASCADE, related_name="reminders", verbose_name="réservation"

@@ -1,4 +1,4 @@
-"""What limits booking with a pass beyond its dates and credits (issue 19, DECISIONS.md 25–26), on the bookings side.
+"""What limits booking with a pass beyond its dates and credits (docs/decisions.md 25–26), on the bookings side.
 
 Payments sets these through `bookings.services.pass_rules` (bookings never imports payments): a weekly cap of classes
 (Monday–Sunday, Europe/Paris; 0 = unlimited), and the day from which the pass books nothing new because a period of

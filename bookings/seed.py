@@ -1,5 +1,5 @@
 """Demo bookings (idempotent): the demo member's past and upcoming classes, a feedback, an EVJF request and a
-10-class card with credits left (issue 10)."""
+10-class card with credits left."""
 
 import os
 from datetime import timedelta

@@ -91,7 +91,7 @@ def session_attendees(*, session_id: int) -> QuerySet:
 
 
 def _with_history(parties: QuerySet) -> QuerySet:
-    """Parties with their history and who wrote each line: three queries whatever their number (issue 23)."""
+    """Parties with their history and who wrote each line: three queries whatever their number."""
     return parties.select_related("user").prefetch_related(
         Prefetch("events", queryset=PartyRequestEvent.objects.select_related("actor").order_by("created_at", "id"))
     )

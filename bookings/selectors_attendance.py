@@ -1,4 +1,4 @@
-"""The attendance sheet of a session (DECISIONS.md 38, issue 20): its confirmed bookings with participants, how each
+"""The attendance sheet of a session (docs/decisions.md 38): its confirmed bookings with participants, how each
 was paid, the mark, and each member's no-shows; 2 queries whatever the number of bookings."""
 
 from django.contrib.auth import get_user_model
@@ -79,7 +79,7 @@ def user_no_shows_annotation():
 
     On PostgreSQL, counted from the absences' index by member (bookings 0015 copies each attendance's member onto it):
     one index probe per listed member, where the join through the bookings probed the absences once per booking of
-    each member (issue 18: ~850 -> ~20 buffers for the bench's first page of users). Elsewhere, a plain
+    each member (~850 -> ~20 buffers for the bench's first page of users). Elsewhere, a plain
     `SELECT COUNT(*)` through the bookings (0 when none), without GROUP BY."""
     if connection.vendor == "postgresql":
         user = connection.ops.quote_name(get_user_model()._meta.db_table)

@@ -1,4 +1,4 @@
-"""The member's overlay on the calendar feed: their live reservations on the feed's sessions (issue 18).
+"""The member's overlay on the calendar feed: their live reservations on the feed's sessions.
 
 The feed is the hottest logged-in read (every calendar view, every week a member pages through). Its rows are the
 public feed's cached bytes (bookings/apis/feed.py) plus this one narrow query. Built with the ORM, the query cost
@@ -13,7 +13,7 @@ of scanning every session (measured on the bench's member, 208 reservations on 2
 statement runs: ~50 µs of execution for a month, 110 µs joining the sessions on the range).
 
 The ids travel as one parameter: on PostgreSQL a bigint array, unnested (`'{1,2,3}'::bigint[]`: parsed faster than
-the JSON array it was, 76 -> 50 µs of execution a month; `= ANY($2)` is slower still once the statement's plan is
+a JSON array, 76 -> 50 µs of execution a month; `= ANY($2)` is slower still once the statement's plan is
 generic: its array is searched row by row), on SQLite a JSON array (json_each). The statuses are written in the SQL
 text, not sent as parameters. On PostgreSQL the query is prepared once per connection (studio.statements): planning
 it with a month's ~300 ids cost ~0.7 ms of PostgreSQL's CPU per request, more than running it.

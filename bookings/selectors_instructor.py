@@ -1,4 +1,4 @@
-"""What an instructor account reaches (issue 20): the classes of the instructor record linked to it, and their
+"""What an instructor account reaches: the classes of the instructor record linked to it, and their
 attendance sheets. Staff reach every sheet; an instructor only their own, and only while their record is active."""
 
 from datetime import datetime, timedelta

@@ -1,4 +1,4 @@
-"""Waiting-list reads for staff (issue 21): how many wait per session of a page of the session list, and one
+"""Waiting-list reads for staff: how many wait per session of a page of the session list, and one
 session's line with each member's true position. A fixed number of queries whatever the sizes."""
 
 from django.db.models import Count

@@ -1,4 +1,4 @@
-"""Background work of bookings (DECISIONS.md 41)."""
+"""Background work of bookings (docs/decisions.md 41)."""
 
 from crontask import cron
 from django.tasks import task
@@ -25,7 +25,7 @@ def waitlist_offer_session(session_id: int) -> int:
 @task
 def waitlist_offers_sweep() -> int:
     """Every minute: unclaimed offers pass to the next member, seats freed by lapsed holds are offered. Each session
-    is handled under its row lock: two schedulers offer each seat once (DECISIONS.md 41)."""
+    is handled under its row lock: two schedulers offer each seat once (docs/decisions.md 41)."""
     from .services.waitlist import waitlist_sweep
 
     return waitlist_sweep()
@@ -35,7 +35,7 @@ def waitlist_offers_sweep() -> int:
 @task
 def reminders_send() -> int:
     """Every 5 minutes: the reminders due (24 h before a class, before the free cancellation closes), each sent once
-    even when two schedulers run it (a unique row per reservation and kind, DECISIONS.md 41)."""
+    even when two schedulers run it (a unique row per reservation and kind, docs/decisions.md 41)."""
     from .services.reminders import reminders_send_due
 
     return reminders_send_due()

@@ -91,8 +91,8 @@ def my_courses_page(request):
                 "listUrl": f"/api/course-feedback/user/{request.user.pk}",
                 "feedbackUrl": "/api/course-feedback",
                 "cancellationHours": settings.CANCELLATION_WINDOW_HOURS,
-                "waitlistUrl": "/api/waitlist/mine",  # issue 21: the waiting lists I am on
-                "preferencesUrl": "/api/booking-preferences",  # issue 21: reminders and calendar feed
+                "waitlistUrl": "/api/waitlist/mine",  # the waiting lists I am on
+                "preferencesUrl": "/api/booking-preferences",  # reminders and calendar feed
                 "calendarLocation": studio_location(),
                 "paymentConfig": payment_config(),  # an unpaid hold is paid from here
             },

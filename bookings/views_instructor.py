@@ -1,4 +1,4 @@
-"""An instructor's pages (issue 20): their classes, and each class's attendance sheet to mark at the door (the
+"""An instructor's pages: their classes, and each class's attendance sheet to mark at the door (the
 dashboard's sheet, in an island of its own). Another instructor's class is a 404; anyone not teaching, a 403."""
 
 from django.http import Http404

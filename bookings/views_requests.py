@@ -1,6 +1,6 @@
-"""The member's requests (issue 23): "Mes demandes" lists their EVJF/EVG and room-rental requests with their status;
-each request's page shows the quote, the history, the deposit to pay (the payment widget) and a cancel button while
-it is not confirmed. Another member's request is a 404. bookings may read messaging's rentals (a lower layer)."""
+"""The member's requests (docs/decisions.md 17): "Mes demandes" lists their EVJF/EVG and room-rental requests with their
+status; each request's page shows the quote, the history, the deposit to pay (the payment widget) and a cancel button
+while it is not confirmed. Another member's request is a 404. bookings may read messaging's rentals (a lower layer)."""
 
 from django.contrib import messages as django_messages
 from django.http import Http404

@@ -1,4 +1,6 @@
-"""Bookings API (SPEC.md 7; DECISIONS.md 1, 12-14). Thin views: parse, call a service or selector, shape the answer.
+"""Bookings API: the calls of the calendar, my courses, the tariffs and the party form, under /api/ (docs/decisions.md
+1), with the amounts and seats the server decides (docs/decisions.md 12-14). Thin views: parse, call a service or
+selector, shape the answer.
 
 One module per domain (feed, sessions, reservations, passes, parties, feedback); this package re-exports every
 name, so `from bookings import apis` keeps working.

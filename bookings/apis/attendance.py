@@ -1,4 +1,4 @@
-"""Attendance at the studio door (DECISIONS.md 38, issue 20), staff and supervisors, and the instructor of the class
+"""Attendance at the studio door (docs/decisions.md 38), staff and supervisors, and the instructor of the class
 (an instructor account reaches its own classes' sheets only; any other answers 404):
 
 - `GET /api/course-sessions/{id}/attendance`: the booked members, participants, payment, mark and no-shows;
@@ -138,7 +138,7 @@ def _sheet(session_id: int, message: str = "") -> dict:
 
 
 def _check_reach(request, session_id: int) -> None:
-    """Staff reach every sheet; an instructor account only its own classes' (issue 20): any other is "not found"."""
+    """Staff reach every sheet; an instructor account only its own classes': any other is "not found"."""
     if not user_reaches_session_sheet(user=request.user, session_id=session_id):
         raise AttendanceError.of("session_not_found")
 

@@ -1,4 +1,4 @@
-"""Reminder switches and the personal calendar feed (issue 21, DECISIONS.md 29).
+"""Reminder switches and the personal calendar feed (docs/decisions.md 29).
 
 `GET|PATCH /api/booking-preferences` (member): the two reminder switches and the member's secret feed URL (null until
 asked for). `POST /api/booking-preferences/calendar-link` (member): a new secret URL; the old one answers 404 from

@@ -1,4 +1,4 @@
-"""Staff cancel a class (DECISIONS.md 27, 35; issue 20): `POST /api/course-sessions/{id}/cancel` with `{reason}`."""
+"""Staff cancel a class (docs/decisions.md 27, 35): `POST /api/course-sessions/{id}/cancel` with `{reason}`."""
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema

@@ -117,16 +117,16 @@ class MessageOutput(serializers.Serializer):
 
 
 class ReservationPayloadSerializer(serializers.Serializer):
-    """SPEC.md 3's reservation payload plus session_id, as the calendar island sends it (ReservationForm.jsx).
+    """The calendar's reservation payload plus session_id, as the calendar island sends it (ReservationForm.jsx).
 
-    Fields in the order SPEC.md checks them (the first refusal is the one shown). `title`, `date`, `time`, `user_id`
-    and `name` are accepted and ignored: the server reserves the session for the logged-in member at its own price.
-    `total_amount` (or `totalAmount`), when sent, must match the server's price (DECISIONS.md 12). With `pass_id`,
-    the member's class card or subscription pays at once. A payload of `type` "evj" is a party request
-    (api/reservations-evj), read by the parties API before this serializer.
+    Fields in the order the reservation form checks them (names and e-mail, then participants): the first refusal is the
+    one shown. `title`, `date`, `time`, `user_id` and `name` are accepted and ignored: the server reserves the session
+    for the logged-in member at its own price. `total_amount` (or `totalAmount`), when sent, must match the server's
+    price (docs/decisions.md 12). With `pass_id`, the member's class card or subscription pays at once. A payload of
+    `type` "evj" is a party request (api/reservations-evj), read by the parties API before this serializer.
     """
 
-    # Bounded by the reservation's columns (issue 16): a 100,000-character name is refused, in French.
+    # Bounded by the reservation's columns: a 100,000-character name is refused, in French.
     first_name = _required_text(150)
     last_name = _required_text(150)
     email = _required_text(254)
@@ -165,7 +165,7 @@ class ReservationPayloadSerializer(serializers.Serializer):
             "max_string_length",
         ),
     )
-    totalAmount = CentsField(  # noqa: N815 (SPEC.md's client may send either spelling)
+    totalAmount = CentsField(  # noqa: N815 (the browser may send either spelling)
         max_value=MAX_TOTAL_AMOUNT,
         required=False,
         allow_null=True,
@@ -181,7 +181,7 @@ class ReservationPayloadSerializer(serializers.Serializer):
             "max_string_length",
         ),
     )
-    # A TextField has no column bound; 5,000 characters, as a contact message (issue 16).
+    # A TextField has no column bound; 5,000 characters, as a contact message.
     message = OptionalText(max_length=5000, default="", error_messages={"max_length": MSG_TEXT_TOO_LONG})
     type = serializers.RegexField(
         r"^cours$", required=False, max_length=5, error_messages=_messages(MSG_TYPE_INVALID, "invalid", "null", "blank")

@@ -91,7 +91,7 @@ def session_data(session, *, now=None, my_reservation=None) -> dict:
         "price_per_participant": f"{session.price_per_participant:.2f}",
         "is_full": seats_left == 0,
         "is_past": session.start <= now,
-        # Issue 20: a class the studio cancelled stays in the calendar, "Annulé" (status_label), and is not booked.
+        # A class the studio cancelled stays in the calendar, "Annulé" (status_label), and is not booked.
         "status": session.status,
         "status_label": session.get_status_display(),
         "cancellation_reason": session.cancellation_reason,

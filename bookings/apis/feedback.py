@@ -45,7 +45,7 @@ class FeedbackHistoryPagination(CheckedPagination):
 
 
 class HistoryPageRenderer(JSONRenderer):
-    """JSONRenderer for a page whose rows come already written (member_history.WrittenRow, issue 18): the page's
+    """JSONRenderer for a page whose rows come already written (member_history.WrittenRow): the page's
     bytes are the ones JSONRenderer writes for the same dicts (compact: the wrapper written with no rows, the rows'
     bytes joined by commas in its list). Asked indented (Accept: application/json; indent=N), or anything else, it
     is JSONRenderer itself."""
@@ -116,10 +116,10 @@ class CourseFeedbackUserApi(APIView):
     feedback (self or staff), upcoming first then the most recent past, 20 a page.
 
     A member reading their own history through their session (/my-courses' island, the bench's request) is
-    answered by `own_page` without DRF's request wrapper, authentication and negotiation (issue 18: ~0.17 ms of the
+    answered by `own_page` without DRF's request wrapper, authentication and negotiation (~0.17 ms of the
     request's ~0.58 ms in the view): the same bytes and headers, which tests compare with DRF's answer for the same
     requests. Anything else (a token, staff reading a member's, a page past the last, an odd parameter or Accept
-    header, another method) goes through DRF as before."""
+    header, another method) goes through DRF's full path."""
 
     permission_classes = [IsAuthenticated]
     renderer_classes = [HistoryPageRenderer]  # JSON as the default renderer writes it, rows already written

@@ -1,4 +1,4 @@
-"""An instructor's own classes (issue 20): `GET /api/instructor/sessions` answers the classes of the instructor
+"""An instructor's own classes: `GET /api/instructor/sessions` answers the classes of the instructor
 record linked to the account (from a week ago on), with the seats taken; each one's attendance sheet is at
 `/api/course-sessions/{id}/attendance`, which an instructor reaches for their own classes only."""
 

@@ -63,7 +63,7 @@ def party_data(party) -> dict:
 class PartyOutput(serializers.Serializer):
     id = serializers.IntegerField()
     user_id = serializers.IntegerField(allow_null=True)
-    eventType = serializers.CharField(help_text="EVJF | EVG")  # noqa: N815 (SPEC.md's field name)
+    eventType = serializers.CharField(help_text="EVJF | EVG")  # noqa: N815 (the party form's field name)
     event_type_label = serializers.CharField()
     date = serializers.DateField()
     time = serializers.CharField(help_text="HH:MM")
@@ -96,10 +96,10 @@ def _text(max_length: int):
 
 
 class PartyRequestInput(serializers.Serializer):
-    """SPEC.md 3's party payload: {eventType, date, time, participants, message, email}. user_id, type, title and
+    """The party form's payload: {eventType, date, time, participants, message, email}. user_id, type, title and
     the names are accepted (the server books for the logged-in member); the names and title are kept."""
 
-    eventType = serializers.ChoiceField(  # noqa: N815 (SPEC.md's field name)
+    eventType = serializers.ChoiceField(  # noqa: N815 (the party form's field name)
         choices=PartyEventType.choices,
         default=PartyEventType.EVJF,
         error_messages={"invalid_choice": MSG_PARTY_EVENT_TYPE_INVALID, "null": MSG_PARTY_EVENT_TYPE_INVALID},
@@ -145,7 +145,7 @@ class PartyRequestInput(serializers.Serializer):
             "max_length": MSG_TEXT_TOO_LONG,
         },
     )
-    # A TextField has no column bound; 5,000 characters, as a contact message (issue 16).
+    # A TextField has no column bound; 5,000 characters, as a contact message.
     message = _text(5000)
     first_name = _text(150)
     last_name = _text(150)

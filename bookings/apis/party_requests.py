@@ -1,6 +1,6 @@
-"""An EVJF/EVG request's life (issue 23): the member reads their requests and cancels one while it is not confirmed;
-staff quote (the server prices it), confirm or refuse. Another member's request is a 404, as one that does not exist.
-Refusals are QuoteErrors (studio.quotes) answered by the shared exception handler."""
+"""An EVJF/EVG request's life (docs/decisions.md 17): the member reads their requests and cancels one while it is not
+confirmed; staff quote (the server prices it), confirm or refuse. Another member's request is a 404, as one that does
+not exist. Refusals are QuoteErrors (studio.quotes) answered by the shared exception handler."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers

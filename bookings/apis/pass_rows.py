@@ -1,4 +1,4 @@
-"""The staff's passes list, page by page, without a serializer per row (issue 18).
+"""The staff's passes list, page by page, without a serializer per row.
 
 PassOutput stays the documented answer (`extend_schema`); each row here is the dict `passes.pass_data` builds, from a
 `.values()` row (the tests compare them), and the count and page run as compiled queries (studio.compiled_queries):

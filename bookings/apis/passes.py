@@ -316,7 +316,7 @@ class PassListApi(APIView):
         )
         paginator = CheckedPagination()
         page = paginate(paginator, passes, request, self)  # the count and the page: one query
-        # pass_data's rows as PassOutput writes them (issue 18: no model instances, no serializer per row).
+        # pass_data's rows as PassOutput writes them (no model instances, no serializer per row: cheaper).
         return paginator.get_paginated_response(pass_rows(page, today=timezone.localdate()))
 
     @extend_schema(request=PassGrantInput, responses={201: PassWithMessageOutput, 404: ErrorOutput})

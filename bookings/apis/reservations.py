@@ -148,7 +148,7 @@ class ReservationCourseCreateApi(APIView):
 
 
 class ReservationCancelApi(APIView):
-    """POST /api/reservations-courses/<id>/cancel: the member cancels their own confirmed reservation (issue 10), or
+    """POST /api/reservations-courses/<id>/cancel: the member cancels their own confirmed reservation, or
     releases their own unpaid hold (its seats freed, nothing charged; 409 while an approved payment may be captured)."""
 
     permission_classes = [IsAuthenticated]

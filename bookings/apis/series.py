@@ -1,4 +1,4 @@
-"""Weekly series (issue 20, DECISIONS.md 35): `POST /api/course-sessions/series` (staff). With `"preview": true` it
+"""Weekly series (docs/decisions.md 35): `POST /api/course-sessions/series` (staff). With `"preview": true` it
 only answers the dates it would create and the ones it skips (French public holidays, the studio's closures)."""
 
 from datetime import time

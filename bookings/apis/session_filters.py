@@ -1,4 +1,4 @@
-"""The staff session list's filters (issue 20): which sessions (`when`: upcoming, past, cancelled, full), a course,
+"""The staff session list's filters: which sessions (`when`: upcoming, past, cancelled, full), a course,
 an instructor, a search over course title and instructor. Checked as the schema states them (400 in French)."""
 
 from django.db.models import F, Q
@@ -63,7 +63,7 @@ def staff_sessions_filtered(qs, params, *, now):
     elif when == "cancelled":
         qs = qs.filter(status=SessionStatus.CANCELLED)
     elif when == "full":
-        # The full sessions as a subquery, so that the list stays a plain query to count and to page (issue 18).
+        # The full sessions as a subquery, so that the list stays a plain query to count and to page.
         upcoming = CourseSession.objects.filter(end__gt=now).exclude(status=SessionStatus.CANCELLED)
         full = selectors._with_seats_taken(upcoming, now).filter(seats_taken__gte=F("max_attendees"))
         qs = qs.filter(pk__in=full.values("pk"))

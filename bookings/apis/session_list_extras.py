@@ -1,9 +1,9 @@
-"""The staff session list's extras (issues 20 and 21), beside its query (session_query) and filters (session_filters):
+"""The staff session list's extras, beside its query (session_query) and filters (session_filters):
 
 - `?focus=<id>`: the answer is the page of the list (its filters and order kept) that holds that session, so that
   the dashboard shows a session just saved; the page asked is used when the session is not in the filtered list.
   Every staff page says which page it is (`page`).
-- each row carries its waiting list's length (`waitlist_count`, issue 21) and its weekly series (`series_id`), the
+- each row carries its waiting list's length (`waitlist_count`) and its weekly series (`series_id`), the
   whole page in one more query.
 """
 

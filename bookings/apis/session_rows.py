@@ -1,4 +1,4 @@
-"""The staff session list (GET /api/course-sessions?view=staff), page by page, from compiled queries (issue 18).
+"""The staff session list (GET /api/course-sessions?view=staff), page by page, from compiled queries.
 
 Each row is the dict `feed.staff_session_data` plus `session_list_extras.with_list_extras` build for a session, made
 here from `.values()` rows (the tests compare them): the list's count and its page run as one compiled query

@@ -82,12 +82,12 @@ DATE_ERRORS = {
 
 
 class SessionWriteSerializer(serializers.Serializer):
-    """SPEC.md 7's staff payload (the dashboard's Sessions.jsx): dates 'YYYY-MM-DD HH:MM:SS' (or ISO 8601) read in
+    """The staff's session payload (the dashboard's Sessions.jsx): dates 'YYYY-MM-DD HH:MM:SS' (or ISO 8601) read in
     Paris time when they carry no offset; `end_date` defaults to the start plus the course's duration."""
 
     course_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED)
     date = serializers.DateTimeField(input_formats=DATE_FORMATS, error_messages=DATE_ERRORS)
-    # Issue 20: one of the instructors list (GET /api/instructors); an unknown id is a 400 in French.
+    # One of the instructors list (GET /api/instructors); an unknown id is a 400 in French.
     instructor_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED, help_text="Un professeur de la liste.")
     end_date = serializers.DateTimeField(
         input_formats=DATE_FORMATS, required=False, allow_null=True, error_messages=DATE_ERRORS
@@ -208,7 +208,7 @@ class StaffSessionWrittenOutput(StaffSessionOutput):
 
 
 class StaffSessionListItemOutput(ListExtrasOutput, StaffSessionOutput):
-    """A row of the staff list: the staff session, its waiting list's length and its series (issues 20, 21)."""
+    """A row of the staff list: the staff session, its waiting list's length and its series."""
 
 
 class StaffSessionPageOutput(serializers.Serializer):
@@ -299,14 +299,14 @@ class CourseSessionListApi(APIView):
         start = end = None
         if "start" in params or "end" in params:
             start, end = parse_feed_range(params)
-        # Issue 20: ?focus= answers the page holding a session just saved; each row says its waiting list and series.
+        # ?focus= answers the page holding a session just saved; each row says its waiting list and series.
         focused = None
         if params.get("focus"):
             qs = staff_sessions_query(params, ordering=ordering, now=now, start=start, end=end)
             size = CheckedPagination().get_page_size(request)
             focused = focus_page(qs, params, page_size=size, descending=ordering[0] == "-")
         paginator = StaffListPagination(focused)
-        # Issue 18: count, page, seats and waiting lists as compiled queries, rows without model instances.
+        # Count, page, seats and waiting lists as compiled queries, rows without model instances: the cheapest read.
         sessions = staff_page_list(params, ordering=ordering, now=now, start=start, end=end)
         rows = staff_rows(paginate(paginator, sessions, request, self), now=now)  # count and page: one query
         return paginator.get_paginated_response(rows)

@@ -1,4 +1,4 @@
-"""Waiting lists (DECISIONS.md 28, 35; issue 21).
+"""Waiting lists (docs/decisions.md 28, 35).
 
 `GET /api/course-sessions/<id>/waitlist` (staff): the session's line. `POST` (member, `{auto_book, pass_id}`): join,
 answers `{position}`. `DELETE` (member): leave. `GET /api/waitlist/mine` (member): their live entries and positions,

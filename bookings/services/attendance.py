@@ -1,4 +1,4 @@
-"""Attendance (DECISIONS.md 38, issue 20): staff mark, per booked member, present or absent; an absence is a no-show
+"""Attendance (docs/decisions.md 38): staff mark, per booked member, present or absent; an absence is a no-show
 on the member's record (counted, no fee). Walk-ins added at the door are bookings like any other, confirmed at once,
 paid with a pass credit (spent under the pass lock, with a ledger line) or recorded as paid at the desk.
 

@@ -94,7 +94,7 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
     reservation.status = ReservationStatus.CANCELLED
     reservation.cancelled_at = now
     reservation.save(update_fields=["status", "cancelled_at"])
-    waitlist_offer_soon(session.pk)  # the freed seats go to the waiting list (issue 21)
+    waitlist_offer_soon(session.pk)  # the freed seats go to the waiting list
     credit_pass = None
     if pass_obj is not None:
         if pass_obj.kind == PassKind.CARD and reservation.credits_spent:
@@ -174,7 +174,7 @@ def bookings_release_for_refund(*, order) -> None:
     """
     yesterday = timezone.localdate() - timedelta(days=1)
     # Only the payment that confirmed the reservation takes it back: an order refunded because it paid for nothing
-    # (never completed, issue 16) leaves alone the reservation another payment or a pass paid for.
+    # (never completed) leaves alone the reservation another payment or a pass paid for.
     # Lock order (locking.py): the order is locked by payments; then the session, the pass, the reservation.
     takes_back_reservation = bool(order.reservation_id and order.completed_at is not None)
     if takes_back_reservation:

@@ -1,4 +1,4 @@
-"""The studio cancels a class (DECISIONS.md 27, 35; issue 20).
+"""The studio cancels a class (docs/decisions.md 27, 35).
 
 In one transaction, under the documented locks (locking.py: session → passes → reservations), the session becomes
 "Annulé" with its reason, and every booking of it held or confirmed is cancelled with the session's own
@@ -9,8 +9,8 @@ confirmed them, in tasks, retried until done) and every member whose booking was
 an iCalendar CANCEL of the event their confirmation carried.
 
 A card payment captured later for a hold of this class finds the reservation cancelled and is refunded by the capture
-itself (issue 16): whatever the order of a cancellation, a booking and a capture, no booking stays confirmed and every
-payment is refunded once.
+itself (docs/decisions.md 14): whatever the order of a cancellation, a booking and a capture, no booking stays
+confirmed and every payment is refunded once.
 """
 
 from dataclasses import dataclass, field
@@ -110,8 +110,8 @@ def course_session_cancel(*, session_id: int, reason: str) -> ClassCancellation:
                 reason=f"Cours annulé par le studio : {reason}",
             )
             credits_returned[reservation.pk] = reservation.credits_spent
-    # The waiting list is cleared (DECISIONS.md 27): no one waits for, nor is offered, a class that will not happen;
-    # each member who was on it is told.
+    # The waiting list is cleared (docs/decisions.md 27): no one waits for, nor is offered, a class that will not
+    # happen; each member who was on it is told.
     waiting = WaitlistEntry.objects.filter(
         session_id=session.pk, status__in=[WaitlistStatus.WAITING, WaitlistStatus.OFFERED]
     )

@@ -10,7 +10,7 @@ from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 # most participants a reservation can ask for: the API refuses more before the domain is reached.
 MAX_SESSION_PLACES = 32767
 
-# --- Reservation rules (SPEC.md 2.9, 5, 8; DECISIONS.md 12-13) ---
+# --- Reservation rules: the calendar popup's checks and French messages; price and seats (docs/decisions.md 12-13) ---
 MSG_SESSION_PAST = "Erreur - La date et l'heure sélectionnées sont déjà passées."
 MSG_SESSION_FULL = "Cette session est complète."
 MSG_NOT_ENOUGH_SEATS = "Il ne reste que {seats} place(s) pour cette session."
@@ -24,7 +24,7 @@ MSG_PARTICIPANTS_INVALID = "Le nombre de participants doit être un nombre entie
 MSG_AMOUNT_MISMATCH = "Le montant ne correspond pas au tarif de la session : {expected} €."
 MSG_RESERVATION_SENT = "✅ Réservation envoyée avec succès !"
 
-# --- What is confirmed equals what was paid (issue 16) ---
+# --- What is confirmed equals what was paid (docs/decisions.md 14) ---
 MSG_PARTICIPANTS_LOCKED_BY_PAYMENT = (
     "Un paiement est déjà en cours pour cette réservation de {participants} participant(s) : le nombre de "
     "participants ne peut plus changer. Terminez ou annulez ce paiement, puis réservez à nouveau."
@@ -42,7 +42,7 @@ MSG_RESERVATION_WAS_CANCELLED = "Cette réservation a été annulée."
 OPEN_PAYMENT_STATUSES = ("CREATED", "APPROVED", "DECLINED")
 
 
-# --- Staff session form (SPEC.md 5, 7, 8) ---
+# --- Staff session form: course, date and instructor required, French messages ---
 MSG_SESSION_FIELDS_REQUIRED = "Veuillez renseigner le cours, la date et le professeur."
 MSG_COURSE_NOT_FOUND = "Ce cours n'existe pas."
 MSG_SESSION_DATE_INVALID = "La date doit être au format AAAA-MM-JJ HH:MM:SS."

@@ -1,4 +1,4 @@
-"""A member leaving the studio (their account deleted, issue 23, DECISIONS.md 34): every future booking is cancelled
+"""A member leaving the studio (their account deleted, docs/decisions.md 34): every future booking is cancelled
 as their own cancellation would be, so their seats are free at once.
 
 A confirmed booking still inside the cancellation window goes through `reservation_cancel`, with its rules: credits

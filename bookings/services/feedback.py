@@ -12,7 +12,7 @@ from ..models import (
 )
 from .common import FeedbackError
 
-# --- Feedback (SPEC.md 2.19, 5, 8) ---
+# --- Feedback on a followed class: rating (1-5) and comment both required, French messages ---
 MSG_FEEDBACK_REQUIRED = "Veuillez remplir tous les champs pour le feedback"
 MSG_FEEDBACK_RATING_RANGE = "La note doit être comprise entre 1 et 5."
 MSG_FEEDBACK_NOT_FOLLOWED = "Vous ne pouvez donner votre avis que sur un cours que vous avez suivi."

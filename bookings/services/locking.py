@@ -23,7 +23,7 @@ SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks
 
 A hold, a booking paid with a pass, a confirmation and a cancellation on the same session therefore never deadlock.
 
-What is confirmed equals what was paid (issue 16): a card order for a hold is recorded under the session and
+What is confirmed equals what was paid (docs/decisions.md 14): a card order for a hold is recorded under the session and
 reservation locks (payments), and while one is open the hold's participants and price cannot change and no pass may
 pay it (both read the reservation's open orders under the session lock, `payment_open_on`). The capture confirms only
 a reservation whose participants and amount are the order's (`reservation_confirm_for_payment`); otherwise payments
@@ -135,8 +135,9 @@ def lock_member_live_reservation(*, session: CourseSession, user) -> Reservation
 
 
 def checked_request_on_locked_session(*, session_id: int, participants: int, first_name, last_name, email, now):
-    """The checks every reservation request passes, in SPEC.md's order, then the session row locked (first lock),
-    existing and not started. Returns the trimmed names and e-mail, the participant count and the locked session."""
+    """The checks every reservation request passes, in the calendar form's order (names and e-mail, then participants),
+    then the session row locked (first lock), existing and not started. Returns the trimmed names and e-mail, the
+    participant count and the locked session."""
     first_name, last_name, email = first_name.strip(), last_name.strip(), email.strip()
     if not (first_name and last_name and email):
         raise ReservationError.of("reservation_required")
@@ -159,7 +160,7 @@ def payment_open_on(reservation: Reservation | None) -> bool:
 
 def waiting_line_is_owed_the_seats(*, session: CourseSession, now) -> bool:
     """Under the session lock: members wait for this class and offers are still made (until 1 hour before it), so a
-    freed seat is theirs first (issue 21, DECISIONS.md 28); the waiting list's offer takes it within the minute."""
+    freed seat is theirs first (docs/decisions.md 13, 28); the waiting list's offer takes it within the minute."""
     return session.start - timedelta(hours=1) > now and bool(_WAITING.rows(session_id=session.pk))
 
 

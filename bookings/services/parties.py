@@ -1,4 +1,4 @@
-"""EVJF / EVG party requests: their own error class and codes (issue 17); typed values from the API's serializer."""
+"""EVJF / EVG party requests: their own error class and codes; typed values from the API's serializer."""
 
 import logging
 from datetime import date as date_type
@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 
 UNAUTHORIZED = 401
 
-# --- EVJF/EVG (SPEC.md 2.7, 5, 8) ---
+# --- EVJF/EVG: the party form's checks and French messages ---
 MSG_PARTY_REQUIRED = "Veuillez remplir tous les champs requis."
 MSG_PARTY_LOGIN_REQUIRED = "Vous devez être connecté pour réserver."
 MSG_PARTY_SUCCESS = "Réservation effectuée avec succès ! 🎉"

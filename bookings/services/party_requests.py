@@ -1,7 +1,7 @@
-"""The life of an EVJF/EVG request after it is sent (issue 23): staff quote it (priced here, DECISIONS.md 12), the
-member pays the deposit online (payments calls `party_deposit_record` under the order's lock), staff confirm or
-refuse, the member may cancel while it is not confirmed. Each step is recorded in the request's history and told to
-the other side by e-mail (the outbox, sent by a worker). The rules of the steps are studio.quotes'.
+"""The life of an EVJF/EVG request after it is sent (docs/decisions.md 17): staff quote it (priced here,
+docs/decisions.md 12), the member pays the deposit online (payments calls `party_deposit_record` under the order's
+lock), staff confirm or refuse, the member may cancel while it is not confirmed. Each step is recorded in the request's
+history and told to the other side by e-mail (the outbox, sent by a worker). The rules of the steps are studio.quotes'.
 
 Lock order: the PaymentOrder (payments), then the party row (`_lock_party`); nothing else is locked here.
 """
@@ -17,8 +17,9 @@ from studio.quotes import QuoteError
 
 from ..models import PartyRequestEvent, PartyReservation
 
-# SPEC.md 2.7 and 9: 25 € per participant, free for the bride or groom, 5 € per spectator, minimum 6 people. The
-# group is billed for at least 6 participants (the bride or groom among them), so a group of 4 pays 5 × 25 €.
+# The party price (docs/decisions.md 12): 25 € per participant, free for the bride or groom, 5 € per spectator,
+# minimum 6 people. The group is billed for at least 6 participants (the bride or groom among them), so a group of 4
+# pays 5 × 25 €.
 PARTY_PRICE_PER_PARTICIPANT = Decimal("25.00")
 PARTY_PRICE_PER_SPECTATOR = Decimal("5.00")
 PARTY_MIN_PEOPLE = 6

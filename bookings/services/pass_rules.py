@@ -1,6 +1,6 @@
-"""Subscription rules on a pass (issue 19): extend its validity through the last paid period, block new bookings while
-a period is unpaid for 7 days, cap the classes per week. Payments calls the writes; the booking-with-pass path calls
-`pass_check_rules` under the pass's row lock (bookings never imports payments)."""
+"""Subscription rules on a pass (docs/decisions.md 24-26): extend its validity through the last paid period, block new
+bookings while a period is unpaid for 7 days, cap the classes per week. Payments calls the writes; the
+booking-with-pass path calls `pass_check_rules` under the pass's row lock (bookings never imports payments)."""
 
 from datetime import date as date_type
 from datetime import datetime, time, timedelta
@@ -67,7 +67,7 @@ def pass_check_rules(*, pass_obj: Pass, session: CourseSession, today: date_type
 
 def pass_rules_from_tariff(*, pass_obj: Pass, tariff) -> None:
     """A pass just granted (in the caller's transaction, so no one else sees it yet) takes its tariff's booking rules:
-    the weekly cap (DECISIONS.md 26). Every grant calls it: an order's capture and a staff grant from a tariff."""
+    the weekly cap (docs/decisions.md 26). Every grant calls it: an order's capture and a staff grant from a tariff."""
     if tariff is not None and tariff.pass_weekly_cap:
         PassRule.objects.create(pass_ref=pass_obj, weekly_cap=tariff.pass_weekly_cap)
 

@@ -1,4 +1,4 @@
-"""Passes: class cards and subscriptions (issue 10): booking with a pass, granting one for an order."""
+"""Passes (class cards and subscriptions): booking with a pass, granting one for an order."""
 
 from calendar import monthrange
 from datetime import date as date_type
@@ -29,7 +29,7 @@ from .locking import (
 from .pass_rules import PassRuleError, pass_check_rules, pass_rules_from_tariff
 from .reservations import _reservation_details, _reservation_save, _send_reservation_confirmation
 
-# --- Passes: class cards and subscriptions (issue 10) ---
+# --- Passes: class cards and subscriptions ---
 
 MSG_PASS_NOT_FOUND = "Cette carte ou cet abonnement est introuvable."
 MSG_PASS_EXPIRED = "Cette carte ou cet abonnement n'est plus valable : il a expiré le {date}."
@@ -154,7 +154,7 @@ def reservation_book_with_pass(
     )
     existing = _member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
     if _payment_open_on(existing):
-        # card or pass, never both (issue 16)
+        # card or pass, never both: what is confirmed equals what was paid (docs/decisions.md 14)
         raise ReservationError(MSG_CARD_PAYMENT_IN_PROGRESS, code="card_payment_in_progress", status=CONFLICT)
     fields = {
         **_reservation_details(session, participants, first_name, last_name, email, message),
@@ -175,8 +175,8 @@ def reservation_book_with_pass(
     return reservation
 
 
-# A tariff priced per period ("55 € par mois", "120 € par trimestre"): until subscriptions bill each period
-# (DECISIONS.md 24, issue 19), a purchase grants exactly the periods paid, never the whole commitment (issue 16).
+# A tariff priced per period ("55 € par mois", "120 € par trimestre"): a purchase grants exactly the periods paid,
+# never the whole commitment; each later period extends the pass once it is paid (docs/decisions.md 24).
 BILLING_PERIOD_MONTHS = {"mois": 1, "trimestre": 3, "semestre": 6, "an": 12, "année": 12, "annee": 12}
 # Periods shorter than a month cannot be granted in months: such a tariff is not sold online.
 SHORT_BILLING_PERIODS = ("jour", "semaine", "quinzaine")

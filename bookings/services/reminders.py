@@ -1,4 +1,4 @@
-"""Reminder e-mails (issue 21, DECISIONS.md 29) and the member's booking preferences.
+"""Reminder e-mails (docs/decisions.md 29) and the member's booking preferences.
 
 Two reminders per confirmed booking, each switchable on the profile (`BookingPreferences`):
   - the day before: sent from 24 hours before the class (course, time, instructor, address, how and until when to

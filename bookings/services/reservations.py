@@ -64,7 +64,7 @@ def reservation_hold(
 
     A member who already holds (unpaid) seats on the session gets that same reservation back, updated and with a
     fresh hold, so closing the popup and trying again works. A confirmed reservation is refused as a duplicate.
-    `expected_total`, when the browser sends one, must equal the server's price (DECISIONS.md 12).
+    `expected_total`, when the browser sends one, must equal the server's price (docs/decisions.md 12).
     """
     now = timezone.now()
     first_name, last_name, email, participants, session = checked_request_on_locked_session(
@@ -86,10 +86,10 @@ def reservation_hold(
         "hold_expires_at": now + timedelta(minutes=settings.SEAT_HOLD_MINUTES),
     }
     if existing is not None and existing.hold_expires_at and existing.hold_expires_at > fields["hold_expires_at"]:
-        # A seat the waiting list offered keeps its longer hold while the member pays (issue 21).
+        # A seat the waiting list offered keeps its longer hold while the member pays.
         fields["hold_expires_at"] = existing.hold_expires_at
     if payment_open_on(existing):
-        # An order prices this hold: its seats and price stay what the order pays (issue 16).
+        # An order prices this hold: its seats and price stay what the order pays (docs/decisions.md 14).
         if participants != existing.participants:
             raise ReservationError.of("participants_locked_by_payment", participants=existing.participants)
         fields["unit_price"] = existing.unit_price

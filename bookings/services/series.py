@@ -1,4 +1,4 @@
-"""Weekly series of sessions (issue 20, DECISIONS.md 35): course, weekday(s), time, duration, instructor, places,
+"""Weekly series of sessions (docs/decisions.md 35): course, weekday(s), time, duration, instructor, places,
 price, from and to dates. The dates are planned first (`series_plan`: what would be created and what is skipped, with
 why: a French public holiday, a closure period of the studio, a date already past); staff preview that plan, then
 create it in one transaction. The sessions remember their series, so "this and the following" can be edited."""

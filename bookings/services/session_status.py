@@ -1,4 +1,4 @@
-"""A class the studio cancelled (issue 20, DECISIONS.md 27) is shown "Annulé" in the calendar and never booked again:
+"""A class the studio cancelled (docs/decisions.md 27) is shown "Annulé" in the calendar and never booked again:
 every booking path checks it under the session lock (locking.py's request checks, the confirmation)."""
 
 from courses.models import CourseSession, SessionStatus

@@ -36,7 +36,7 @@ from .waitlist import waitlist_offer_soon
 MSG_SESSION_ADDED = "Session ajoutée avec succès !"
 MSG_SESSION_UPDATED = "Session modifiée avec succès !"
 MSG_SESSION_DELETED = "Session supprimée avec succès !"
-# Issue 20: a session's instructor is a person of the instructors list, named by id.
+# A session's instructor is a person of the instructors list, named by id.
 MSG_INSTRUCTOR_UNKNOWN = "Ce professeur n'existe pas : choisissez-le dans la liste des professeurs."
 MSG_INSTRUCTOR_INACTIVE = "Ce professeur n'est plus actif : choisissez-en un autre dans la liste."
 
@@ -183,7 +183,7 @@ def course_session_update(
     for name, value in fields.items():
         setattr(session, name, value)
     session.save()
-    waitlist_offer_soon(session.pk)  # raised places go to the waiting list (issue 21)
+    waitlist_offer_soon(session.pk)  # raised places go to the waiting list
     bump_public_cache()
     return session
 

@@ -1,4 +1,4 @@
-"""Waiting lists (DECISIONS.md 28, 35; issue 21): join a full session's list, leave it, offer freed seats in order.
+"""Waiting lists (docs/decisions.md 28, 35): join a full session's list, leave it, offer freed seats in order.
 
 Every write of a session's waiting list takes the session row lock first (locking.py), like every seat write: the
 entries of a session are therefore read and changed by one transaction at a time, and an offer sees the true seats.
@@ -103,7 +103,7 @@ def offers_close_at(session) -> datetime:
 
 
 def _session_cancelled(session) -> bool:
-    """The studio cancelled the class (issue 20's `status`): no line, no offer."""
+    """The studio cancelled the class (the session's `status`): no line, no offer."""
     return getattr(session, "status", "") == "cancelled"
 
 
@@ -137,7 +137,7 @@ def _live_entry(*, session, user) -> WaitlistEntry | None:
 def waitlist_join(
     *, user, session_id: int, auto_book: bool = False, pass_id: int | None = None, participants: int = 1
 ) -> WaitlistEntry:
-    """Put the member in line for a full session (free of charge) for `participants` seats (issue 21), never more than
+    """Put the member in line for a full session (free of charge) for `participants` seats, never more than
     the class has. With `auto_book`, the pass must pay today for all of them."""
     now = timezone.now()
     session = lock_session(_as_id(session_id) or 0)

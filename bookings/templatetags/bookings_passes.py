@@ -1,4 +1,4 @@
-"""`{% load bookings_passes %}{% member_passes user %}`: a member's class cards and subscriptions (issue 10).
+"""`{% load bookings_passes %}{% member_passes user %}`: a member's class cards and subscriptions.
 
 Used on the profile page: one prepared query (studio.prepared), whatever the number of passes.
 """
@@ -10,8 +10,8 @@ from studio.day_text import day_text
 
 register = template.Library()
 
-# A pass's line, written here rather than by the template's number localisation, |pluralize and {% if %} (issue 18:
-# each costs the page a few microseconds per pass): the same text.
+# A pass's line, written here rather than by the template's number localisation, |pluralize and {% if %}
+# (each costs the page a few microseconds per pass): the same text.
 CREDITS_LEFT_TEXT = "{left} crédit{s} restant{s} sur {total}"
 UNLIMITED_TEXT = "Illimité"
 WEEKLY_CAP_TEXT = "{cap} cours par semaine"

@@ -1,5 +1,5 @@
 """`{% load bookings_reminders %}{% member_booking_preferences user own %}`: the reminder switches and the calendar
-link on the member's own profile (issue 21). A plain form posted to /my-courses/preferences: works without
+link on the member's own profile. A plain form posted to /my-courses/preferences: works without
 JavaScript. One query."""
 
 from django import template
