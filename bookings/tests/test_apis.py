@@ -96,7 +96,7 @@ def test_staff_listing_is_paginated_with_attendee_counts(api_client, staff, djan
     make_sessions(25, timezone.now() + timedelta(days=1))
     session = CourseSession.objects.order_by("start").first()
     ReservationFactory(session=session, participants=2)
-    # the count, the page, its seats and waiting lists in one query (never an aggregate over every session; issue 18)
+    # the count, the page, its seats and waiting lists in one query (never an aggregate over every session)
     with django_assert_num_queries(1):
         response = api_client.get(FEED, {"view": "staff", "page": 1})
     body = response.json()
@@ -232,7 +232,7 @@ def test_reservation_refusals_answer_french_messages(api_client, member):
     mismatch = api_client.post(
         "/api/reservations-courses", reservation_payload(session, participants=1, total_amount="1.00"), format="json"
     )
-    assert mismatch.status_code == 409  # issue 17: a well-formed amount that is not the session's price, a conflict
+    assert mismatch.status_code == 409  # a well-formed amount that is not the session's price: a conflict
     assert mismatch.json()["error"] == services.MSG_AMOUNT_MISMATCH.format(expected=Decimal("25.00"))
     missing = api_client.post("/api/reservations-courses", {"session_id": "abc"}, format="json")
     assert missing.status_code == 400
@@ -264,7 +264,7 @@ def test_evf_reservations_needs_login_and_staff_lists_them(api_client, staff, dj
     assert response.status_code == 401 and response.json()["error"] == services.MSG_PARTY_LOGIN_REQUIRED
     PartyReservationFactory.create_batch(12)
     api_client.force_authenticate(staff)
-    with django_assert_num_queries(3):  # count, page, the page's history (issue 23)
+    with django_assert_num_queries(3):  # count, page, the page's history
         body = api_client.get("/api/evf-reservations").json()
     assert body["count"] == 12 and len(body["results"]) == 10
     assert set(body["results"][0]) >= {"eventType", "date", "time", "participants", "email", "message"}
@@ -280,7 +280,7 @@ def test_feedback_list_is_self_or_staff(api_client, member, other_member, staff,
     ReservationFactory(session=future, user=member)
     CourseFeedbackFactory(user=member, course=past.course, rating=5, comment="Top")
     api_client.force_authenticate(member)
-    with django_assert_num_queries(1):  # count, page and feedback in one query (issue 18)
+    with django_assert_num_queries(1):  # count, page and feedback in one query
         body = api_client.get(f"/api/course-feedback/user/{member.pk}").json()
     summary = [(r["session_id"], r["is_past"], r["rating"]) for r in body["results"]]
     assert summary == [(future.pk, False, None), (past.pk, True, 5)]  # upcoming first, then the latest past
@@ -338,7 +338,7 @@ def test_feed_is_cached_and_a_reservation_refreshes_it(api_client, member, djang
     assert api_client.get("/api/course-sessions", params).json()[0]["seats_left"] == 1
 
 
-# --- Typed payloads, statuses carried by the errors (issue 17) ---
+# --- Typed payloads, statuses carried by the errors ---
 
 
 @pytest.mark.parametrize("participants", ["abc", 2.5, None, 10**6])

@@ -1,4 +1,4 @@
-"""Attendance at the studio door (DECISIONS.md 38, issue 20): present/absent per booked member, no-shows counted on
+"""Attendance at the studio door (docs/decisions.md 38): present/absent per booked member, no-shows counted on
 the member's record, walk-ins added with a pass credit or as paid at the desk."""
 
 from datetime import timedelta

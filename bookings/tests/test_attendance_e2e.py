@@ -1,4 +1,4 @@
-"""Attendance marked on a 390 px phone at the studio door (issue 20, DECISIONS.md 38): the dashboard's sessions list,
+"""Attendance marked on a 390 px phone at the studio door (docs/decisions.md 38): the dashboard's sessions list,
 'Présences', one member present and one absent, a walk-in paid at the desk; the marks and the no-show are recorded."""
 
 from datetime import timedelta

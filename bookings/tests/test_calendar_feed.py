@@ -1,4 +1,4 @@
-"""The personal calendar feed and the reminder switches (issue 21, DECISIONS.md 29)."""
+"""The personal calendar feed and the reminder switches (docs/decisions.md 29)."""
 
 import re
 from datetime import timedelta

@@ -1,7 +1,7 @@
-"""Issue 20's browser test: staff create a 10-week series with one public holiday skipped, two members book one of
-its classes (one by card, one with a class card), staff cancel it from the dashboard: one refund recorded at the
-(simulated) provider, one credit back, two e-mails with an iCalendar CANCEL, "Annulé" in the calendar, booking
-refused."""
+"""A class cancelled in a browser (docs/decisions.md 27): staff create a 10-week series with one public holiday skipped,
+two members book one of its classes (one by card, one with a class card), staff cancel it from the dashboard: one refund
+recorded at the (simulated) provider, one credit back, two e-mails with an iCalendar CANCEL, "Annulé" in the calendar,
+booking refused."""
 
 import base64
 import re
@@ -30,7 +30,7 @@ REASON = "Salle en travaux, toutes nos excuses."
 
 def test_series_booked_then_cancelled_end_to_end(page, live_server, login_as, staff):
     course = CourseFactory(title="Pole Exotic")
-    instructor_named("Camille Laurent")  # issue 20: chosen from the instructors list
+    instructor_named("Camille Laurent")  # chosen from the instructors list
     login_as(staff)
     page.goto(live_server.url + "/admin/sessions")
     page.get_by_role("button", name="Créer une série hebdomadaire").click()

@@ -1,4 +1,5 @@
-"""DECISIONS.md 13: a session never takes more participants than max_attendees, under any concurrency (PostgreSQL)."""
+"""A session never takes more participants than max_attendees, under any concurrency (docs/decisions.md 13;
+PostgreSQL)."""
 
 import threading
 from datetime import timedelta

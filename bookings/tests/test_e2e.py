@@ -1,4 +1,4 @@
-"""Browser journeys of the calendar, the EVJF/EVG page and my courses (issue 6), in Debian's Chromium."""
+"""Browser journeys of the calendar, the EVJF/EVG page and my courses, in Debian's Chromium."""
 
 import re
 from datetime import timedelta
@@ -103,7 +103,7 @@ def test_reserving_in_the_week_view_through_to_confirmation(page, live_server, l
     participants.blur()
     expect(participants).to_have_value("3")  # at most the seats left
     participants.fill("2")
-    expect(dialog.locator("[data-total]")).to_have_text("50,00 €")  # one French format (issue 24, bug 5)
+    expect(dialog.locator("[data-total]")).to_have_text("50,00 €")  # the French money format, as everywhere on the site
 
     dialog.get_by_label("Nom *", exact=True).fill("")
     dialog.get_by_role("button", name="Envoyer la réservation").click()

@@ -1,4 +1,4 @@
-"""Course feedback at the API boundary (issue 17): typed input in French, statuses from the error codes."""
+"""Course feedback at the API boundary: typed input in French, statuses from the error codes."""
 
 from datetime import timedelta
 

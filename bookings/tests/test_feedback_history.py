@@ -1,6 +1,6 @@
-"""The member's history API (GET /api/course-feedback/user/<id>) answers every field of every row as it did before
-issue 18 reworked its reads: the feedback on the course, the pass that paid, a live hold, a session's own level, a
-session without instructor, and neither a lapsed hold nor a cancelled booking."""
+"""The member's history API (GET /api/course-feedback/user/<id>) answers every field of every row as computed from the
+models, whichever way it reads them: the feedback on the course, the pass that paid, a live hold, a session's own level,
+a session without instructor, and neither a lapsed hold nor a cancelled booking."""
 
 from datetime import datetime, timedelta
 
@@ -144,7 +144,7 @@ def _history(member, *days):
 
 
 def test_a_page_is_one_query_count_rows_and_feedback_together(api_client, member, django_assert_num_queries):
-    """The count, the page's rows and the member's feedback on their courses come back in one query (issue 18),
+    """The count, the page's rows and the member's feedback on their courses come back in one query,
     whichever page is asked by its number; the same start twice is ordered by reservation."""
     now = timezone.now()
     course = CourseFactory(title="Pole Débutant")
@@ -296,8 +296,9 @@ def test_the_rows_dates_are_written_as_rfc3339_writes_them():
 
 
 def _expected_history(member, now) -> list[dict]:
-    """The history as SPEC.md 3 states it, computed here from the models: the member's confirmed reservations and live
-    holds, upcoming first (soonest first), then past (most recent first), same start by reservation."""
+    """The history of followed courses with their feedback, computed here from the models: the member's confirmed
+    reservations and live holds, upcoming first (soonest first), then past (most recent first), same start by
+    reservation."""
     from bookings.models import CourseFeedback, Reservation
     from bookings.services import cancellation_deadline
     from studio.fields import rfc3339
@@ -361,7 +362,7 @@ def test_every_page_answers_the_history_as_computed_from_the_models(api_client, 
     """Varied data, every page, as the member and as staff: past and upcoming, summer and winter time, a start with
     microseconds, twins at the same start, cancellable or not, held live or lapsed, cancelled, with or without
     feedback, paid by a pass or not, a session's own level, no instructor; someone else's rows and feedback stay out.
-    Taken before the rows' dates were formatted through a cache (issue 18): the same JSON before and after."""
+    It guards the cache of the rows' formatted dates: the JSON is what the models give, cached or not."""
     courses = [
         CourseFactory(title="Pole Débutant", description="Premiers pas.", level="Débutant"),
         CourseFactory(title="Exotic « talons »", description="", level="Intermédiaire"),

@@ -1,4 +1,4 @@
-"""Issue 20: an instructor account (role `instructor`, linked to an instructor record) sees its own classes and their
+"""An instructor account (role `instructor`, linked to an instructor record) sees its own classes and their
 attendance lists, and marks attendance there; never another instructor's (404), never the back office (403)."""
 
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""Instructors are people (issue 20), on a 390 px phone: staff create a session choosing its instructor from the list,
+"""Instructors are people, on a 390 px phone: staff create a session choosing its instructor from the list,
 the calendar shows the instructor's name; the instructor logs in, sees only their own classes and marks attendance."""
 
 import re

@@ -1,4 +1,4 @@
-"""The member's calendar feed made cheaper (issue 18): the overlay read with the feed's session ids as one array kept
+"""The member's calendar feed made cheaper: the overlay read with the feed's session ids as one array kept
 with the cached public feed, the reservations formatted straight into the cached bytes.
 
 The new selector finds exactly what the old one (kept verbatim below) found over a varied member, and the member's
@@ -154,7 +154,7 @@ def test_the_new_selector_finds_what_the_old_one_found(days):
         rows = member_reservation_rows(user_id=member.pk, session_ids_text=ids_text, now=NOW)
     assert len(queries) == 1
     assert len(rows) == len(old) and _as_dict(rows) == old
-    # The selector's dict form, with the ids given as before, agrees too.
+    # The selector's dict form, given the ids as a list, agrees too.
     assert member_reservations_on_sessions(user=member, session_ids=feed_ids, now=NOW) == old
     # Someone without reservations, and a feed without sessions, find nothing (in the same one query).
     assert member_reservation_rows(user_id=UserFactory().pk, session_ids_text=ids_text, now=NOW) == []

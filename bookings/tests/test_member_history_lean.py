@@ -1,5 +1,5 @@
-"""A member reading their own history through their session is answered without DRF's machinery (issue 18,
-CourseFeedbackUserApi.own_page): for every request, the status, headers and bytes are those DRF gives with the lean
+"""A member reading their own history through their session is answered without DRF's machinery
+(CourseFeedbackUserApi.own_page): for every request, the status, headers and bytes are those DRF gives with the lean
 answer turned off, and the requests it does not handle (a token, staff, odd parameters, a page past the last) still
 get DRF's answer."""
 

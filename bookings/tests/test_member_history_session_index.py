@@ -1,4 +1,4 @@
-"""The member's history orders the member's reservations by their session's start (issue 18). On SQLite it is looked
+"""The member's history orders the member's reservations by their session's start. On SQLite it is looked
 up by the session's id once per reservation, which an index on (id, start) answers alone (courses migration 0010);
 on PostgreSQL it is the copy each reservation carries (bookings migration 0014), and the sessions are read for the
 page's rows only."""

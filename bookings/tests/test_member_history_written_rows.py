@@ -1,4 +1,4 @@
-"""The member's history API writes each row's JSON once and keeps it (issue 18): a row whose values, time zone,
+"""The member's history API writes each row's JSON once and keeps it: a row whose values, time zone,
 cancellation deadline and place in time are unchanged is not built or encoded again, and the page's bytes are the
 ones Django REST framework's JSONRenderer writes for the same data, row for row, whatever changed in between."""
 

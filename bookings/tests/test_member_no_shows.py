@@ -1,4 +1,4 @@
-"""No-shows on the member's record in the staff's users list (issue 20, DECISIONS.md 38): each row says how many
+"""No-shows on the member's record in the staff's users list (docs/decisions.md 38): each row says how many
 absences were marked at the door, read with the page in the same query (bookings provides the annotation to accounts
 through studio.registry, accounts cannot import bookings)."""
 
@@ -45,7 +45,7 @@ def test_the_users_list_shows_each_members_no_shows(api_client, staff, superviso
     rows = {r["id"]: r for r in response.json()["results"]}
     assert rows[emma.pk]["no_shows"] == 3 and rows[zoe.pk]["no_shows"] == 1
     assert rows[staff.pk]["no_shows"] == 0
-    # A supervisor reads them too (DECISIONS.md 32: the permission walk includes supervisors).
+    # A supervisor reads them too (docs/decisions.md 11: supervisors reach every staff API).
     api_client.force_authenticate(supervisor)
     assert api_client.get(USERS, {"search": emma.email}).json()["results"][0]["no_shows"] == 3
 

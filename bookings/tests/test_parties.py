@@ -1,4 +1,4 @@
-"""EVJF/EVG requests at the API boundary (issue 17): typed input refused in French, a past date a conflict."""
+"""EVJF/EVG requests at the API boundary: typed input refused in French, a past date a conflict."""
 
 from datetime import timedelta
 

@@ -1,5 +1,6 @@
-"""An EVJF/EVG request's life (issue 23): quote priced by the server, deposit, confirmation, refusal, cancellation,
-history on both sides, e-mails through the outbox, another member's request a 404, bad input a French 400."""
+"""An EVJF/EVG request's life (docs/decisions.md 17): quote priced by the server, deposit, confirmation, refusal,
+cancellation, history on both sides, e-mails through the outbox, another member's request a 404, bad input a French
+400."""
 
 from datetime import time, timedelta
 from decimal import Decimal

@@ -1,6 +1,6 @@
-"""Issue 23 on a 390 px phone: a member sends an EVJF request, staff quote it in the dashboard, the member sees
-'Devis envoyé' in 'Mes demandes' and pays the deposit with the simulator, staff confirm, the member sees 'Confirmée'
-with the history. Then 'Nouveau message' on /user/messages starts a conversation with the studio."""
+"""An EVJF/EVG request's life on a 390 px phone: a member sends an EVJF request, staff quote it in the dashboard, the
+member sees 'Devis envoyé' in 'Mes demandes' and pays the deposit with the simulator, staff confirm, the member sees
+'Confirmée' with the history. Then 'Nouveau message' on /user/messages starts a conversation with the studio."""
 
 from datetime import timedelta
 from decimal import Decimal

@@ -1,4 +1,4 @@
-"""A tariff's weekly cap travels with every pass it grants (DECISIONS.md 26): bought online or given by staff, the
+"""A tariff's weekly cap travels with every pass it grants (docs/decisions.md 26): bought online or given by staff, the
 pass refuses a class beyond the cap, and the member's profile says the cap instead of "Illimité"."""
 
 from datetime import date, datetime, timedelta

@@ -1,4 +1,4 @@
-"""Issue 10: class cards and subscriptions bought online pay for reservations; members cancel; staff adjust passes."""
+"""Class cards and subscriptions bought online pay for reservations; members cancel; staff adjust passes."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -51,7 +51,7 @@ def annual_tariff(db):
 
 
 def buy(api_client, user, tariff, quantity=1):
-    """The simulator's path: create-order, the buyer approves, capture (DECISIONS.md 15)."""
+    """The simulator's path: create-order, the buyer approves, capture (docs/decisions.md 15)."""
     api_client.force_authenticate(user)
     created = api_client.post("/api/paypal/create-order", tariff_payload(tariff, user, quantity), format="json")
     assert created.status_code == 201, created.json()
@@ -181,7 +181,7 @@ def test_an_expired_pass_cannot_be_used(api_client, member):
     today = timezone.localdate()
     expired = PassFactory(member=member, starts_on=today - timedelta(days=200), expires_on=today - timedelta(days=1))
     response = book(api_client, member, future_session(), expired.pk)
-    assert response.status_code == 409  # issue 17: the pass as it stands refuses it, a conflict
+    assert response.status_code == 409  # the pass as it stands refuses it: a conflict
     assert response.json()["error"] == services.MSG_PASS_EXPIRED.format(date=expired.expires_on.strftime("%d/%m/%Y"))
     expired.refresh_from_db()
     assert expired.credits_left == 10 and not Reservation.objects.exists()
@@ -222,7 +222,7 @@ def test_someone_elses_pass_is_not_found(api_client, member, other_member):
     card = PassFactory(member=other_member)
     response = book(api_client, member, future_session(), card.pk)
     assert response.status_code == 404 and response.json()["error"] == services.MSG_PASS_NOT_FOUND
-    for pass_id in ("abc", 10**12):  # not an id at all: refused at the API boundary (issue 17's typed inputs)
+    for pass_id in ("abc", 10**12):  # not an id at all: refused at the API boundary (typed inputs)
         response = book(api_client, member, future_session(), pass_id)
         assert response.status_code == 400 and response.json()["errors"] == {"pass_id": [services.MSG_PASS_NOT_FOUND]}
     card.refresh_from_db()
@@ -292,7 +292,7 @@ def test_cancelling_inside_the_window_is_refused(api_client, member, settings):
     card = PassFactory(member=member)
     reservation_id = book(api_client, member, session, card.pk).json()["id"]
     response = api_client.post(cancel_url(reservation_id))
-    assert response.status_code == 409  # the calendar refuses it, not the request (issue 17)
+    assert response.status_code == 409  # the calendar refuses it, not the request
     assert response.json()["error"] == services.MSG_CANCEL_TOO_LATE.format(hours=24)
     card.refresh_from_db()
     assert card.credits_left == 9
@@ -458,7 +458,7 @@ def test_staff_list_is_paginated_searchable_in_fixed_queries(api_client, staff, 
     PassFactory(member=emma)
     api_client.force_authenticate(staff)
     api_client.get(PASSES)  # warm the session/auth queries
-    with django_assert_num_queries(1):  # the count with the page (member and tariff joined; issue 18)
+    with django_assert_num_queries(1):  # the count with the page (member and tariff joined)
         response = api_client.get(PASSES, {"page": 1, "page_size": 10})
     assert response.json()["count"] == 4
     for _ in range(6):

@@ -1,4 +1,4 @@
-"""Staff pass API at the boundary (issue 17): typed input refused in French, statuses from the error codes."""
+"""Staff pass API at the boundary: typed input refused in French, statuses from the error codes."""
 
 from datetime import timedelta
 

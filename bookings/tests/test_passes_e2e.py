@@ -1,4 +1,4 @@
-"""Issue 10 in a browser: buy a 10-class card on /tarifs with the simulator, book with it in the calendar popup,
+"""Class cards in a browser: buy a 10-class card on /tarifs with the simulator, book with it in the calendar popup,
 see it on /my-courses and the profile, cancel; staff adjust the pass in the dashboard."""
 
 import re

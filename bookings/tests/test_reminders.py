@@ -1,4 +1,5 @@
-"""Reminders (issue 21): 24 h before each booked class, once, switchable; before the free cancellation closes."""
+"""Reminders (docs/decisions.md 29): 24 h before each booked class, once, switchable; before the free cancellation
+closes."""
 
 import threading
 from datetime import datetime, timedelta

@@ -1,5 +1,6 @@
-"""'Mes demandes' (issue 23): the member's EVJF/EVG and room-rental requests with their status, quote, history,
-deposit widget and cancel button; another member's request is a 404; the list runs a fixed number of queries."""
+"""'Mes demandes' (docs/decisions.md 17): the member's EVJF/EVG and room-rental requests with their status, quote,
+history, deposit widget and cancel button; another member's request is a 404; the list runs a fixed number of
+queries."""
 
 from datetime import time, timedelta
 from decimal import Decimal

@@ -1,5 +1,5 @@
-"""axe-core on the pages of issue 23: 'Mes demandes', a quoted request with its deposit widget, the staff's request
-dialog, and /user/messages writing a new message: no serious or critical violation."""
+"""axe-core on the pages of a member's requests: 'Mes demandes', a quoted request with its deposit widget, the staff's
+request dialog, and /user/messages writing a new message: no serious or critical violation."""
 
 from datetime import time, timedelta
 from decimal import Decimal

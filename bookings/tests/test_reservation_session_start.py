@@ -1,4 +1,4 @@
-"""On PostgreSQL each reservation carries a copy of its session's start, kept by triggers (bookings 0014, issue 18):
+"""On PostgreSQL each reservation carries a copy of its session's start, kept by triggers (bookings migration 0014):
 whatever writes the rows (the ORM, a bulk insert, a queryset update), and whichever of a booking and a change of
 the session's start commits first, the copy equals the session's start once both have ended."""
 

@@ -1,4 +1,4 @@
-"""Weekly series (issue 20, DECISIONS.md 35): preview, French public holidays and closure periods skipped, creation."""
+"""Weekly series (docs/decisions.md 35): preview, French public holidays and closure periods skipped, creation."""
 
 from datetime import date
 from zoneinfo import ZoneInfo

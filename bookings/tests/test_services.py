@@ -172,7 +172,7 @@ def test_confirm_is_idempotent_and_mails_once_with_an_ics(member, mailoutbox, dj
     ((mimetype, method, content),) = calendar_parts(mail)
     assert mimetype == "text/calendar" and method == "REQUEST" and "METHOD:REQUEST" in content
     assert "BEGIN:VEVENT" in content and f"SUMMARY:{session.course.title}" in content
-    # Built with the icalendar library since issue 21: Europe/Paris local time with its VTIMEZONE, same instant.
+    # Built with the icalendar library: Europe/Paris local time with its VTIMEZONE, same instant.
     paris = session.start.astimezone(ZoneInfo("Europe/Paris"))
     assert "DTSTART;TZID=Europe/Paris:" + paris.strftime("%Y%m%dT%H%M%S") in content and "BEGIN:VTIMEZONE" in content
     assert session.start.astimezone(UTC) == paris.astimezone(UTC)

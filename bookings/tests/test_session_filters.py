@@ -1,4 +1,4 @@
-"""The staff session list (issue 20): filters by when (upcoming/past/cancelled/full), course, instructor, search."""
+"""The staff session list: filters by when (upcoming/past/cancelled/full), course, instructor, search."""
 
 from datetime import timedelta
 

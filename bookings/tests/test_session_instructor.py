@@ -1,4 +1,4 @@
-"""A session's instructor is one of the instructors list, named by id (issue 20): single session, weekly series and
+"""A session's instructor is one of the instructors list, named by id: single session, weekly series and
 "this and the following"; unknown id: 400 in French, an inactive instructor: 409 (unless the session already had them).
 Outputs keep the instructor's name where the calendar, e-mails and .ics read it."""
 

@@ -1,4 +1,4 @@
-"""The bookings APIs say in their OpenAPI schema what they enforce (issue 17, schemathesis with every check): list
+"""The bookings APIs say in their OpenAPI schema what they enforce (schemathesis with every check): list
 parameters refused as the schema states them, RFC 3339 dates, PATCH documented with PUT's required fields, DELETE's
 200, conflicts with the calendar answered 409."""
 

@@ -1,4 +1,4 @@
-"""Issue 18: the staff session and passes lists build their rows from `.values()` rows and compiled queries; each
+"""The staff session and passes lists build their rows from `.values()` rows and compiled queries; each
 row is exactly what the model-based builders write (feed.staff_session_data with its list extras, pass_data as
 PassOutput writes it), whatever the session's or the pass's state."""
 

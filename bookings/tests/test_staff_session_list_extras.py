@@ -1,5 +1,5 @@
-"""The staff session list's extras: each row's waiting list (issue 21) and series, `?focus=` answering the page that
-holds a session just saved (issue 20), and a session's waiting list as staff read it (position, member,
+"""The staff session list's extras: each row's waiting list and series, `?focus=` answering the page that
+holds a session just saved, and a session's waiting list as staff read it (position, member,
 participants, automatic booking, offer and its expiry)."""
 
 from datetime import timedelta

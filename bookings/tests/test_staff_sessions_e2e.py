@@ -1,4 +1,4 @@
-"""The staff session list in a browser (issues 20 and 21): a session's waiting list read on a 390 px phone, and the
+"""The staff session list in a browser: a session's waiting list read on a 390 px phone, and the
 list keeping its page, sort and filters through a reload and the back button, then showing a session just saved on
 its own page, highlighted."""
 

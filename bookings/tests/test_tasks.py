@@ -1,4 +1,4 @@
-"""The periodic hold expiry (DECISIONS.md 41): idempotent, and safe when two schedulers run it at once."""
+"""The periodic hold expiry (docs/decisions.md 41): idempotent, and safe when two schedulers run it at once."""
 
 import threading
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""Waiting lists (DECISIONS.md 28, 35; issue 21): join, leave, offers in order, auto-booking, lapsed offers."""
+"""Waiting lists (docs/decisions.md 28, 35): join, leave, offers in order, auto-booking, lapsed offers."""
 
 from datetime import timedelta
 

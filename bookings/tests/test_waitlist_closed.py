@@ -1,5 +1,5 @@
 """Joining a waiting list that is closed says why: the class was cancelled, has begun, has ended, or starts within
-the hour (DECISIONS.md 27, 28)."""
+the hour (docs/decisions.md 27, 28)."""
 
 from datetime import timedelta
 

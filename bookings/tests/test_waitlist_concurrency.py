@@ -1,4 +1,4 @@
-"""Waiting lists under concurrency (issue 21, PostgreSQL): offers in order, never more seats than places."""
+"""Waiting lists under concurrency (PostgreSQL): offers in order, never more seats than places."""
 
 import threading
 

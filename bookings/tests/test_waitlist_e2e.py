@@ -1,4 +1,4 @@
-"""The waiting list on a 390 px phone (issue 21): join a full class from the calendar popup, see the position there
+"""The waiting list on a 390 px phone: join a full class from the calendar popup, see the position there
 and in /my-courses, then take the seat offered by e-mail and pay it with the simulator."""
 
 import re

@@ -1,4 +1,4 @@
-"""Issue 21: a member joins a waiting list "with the number of participants" they need; an offer goes to the first in
+"""A member joins a waiting list "with the number of participants" they need; an offer goes to the first in
 line whose request fits the seats freed; a request larger than the class's places, or than the pass can pay for, is
 refused in French; the staff list and the member's answers say it."""
 

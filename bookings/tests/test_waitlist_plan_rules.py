@@ -1,5 +1,5 @@
-"""A plan's rules (DECISIONS.md 25–26: unpaid for 7 days, frozen, weekly cap) hold on the waiting list as they hold on
-a direct booking: joining with automatic booking is refused, and the automatic booking when a seat frees skips the
+"""A plan's rules (docs/decisions.md 25–26: unpaid for 7 days, frozen, weekly cap) hold on the waiting list as they hold
+on a direct booking: joining with automatic booking is refused, and the automatic booking when a seat frees skips the
 entry (nothing booked, nothing spent, the member told why) and offers the seat to the next in line."""
 
 from datetime import date, datetime, timedelta

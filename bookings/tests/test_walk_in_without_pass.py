@@ -1,4 +1,4 @@
-"""A walk-in "paid with a pass" for someone who has no pass that is still valid (issue 20, DECISIONS.md 38): the
+"""A walk-in "paid with a pass" for someone who has no pass that is still valid (docs/decisions.md 38): the
 request is well formed, the person's state refuses it, so 409 (not 400, schemathesis ST202), with a French message
 that says what to do: record it as paid at the desk."""
 
