@@ -51,7 +51,7 @@ module.exports = (env, argv) => {
         chunks: "all",
         cacheGroups: {
           react: { test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, name: "vendor-react", priority: 20, chunks: "all" },
-          // Chart.js stays in the overview's lazy "charts" chunk (issue 22): one file, loaded by that section only.
+          // Chart.js stays in the overview's lazy "charts" chunk: one file, loaded by that section only.
           charts: { test: /[\\/](node_modules[\\/](chart\.js|@kurkle)[\\/]|overview[\\/]chartjs\.js$)/, name: "charts", priority: 30, chunks: "async", enforce: true },
         },
       },

@@ -2,20 +2,20 @@
    Interface (owned by the payments work):
      <PaymentWidget
         order={{ kind: "reservation", reservationId } | { kind: "tariff", tariffId, quantity }
-               | { kind: "deposit", requestKind: "party" | "rental", requestId }}   // issue 23: a request's deposit
-        context="calendar" | "tariff" | "deposit"   // picks SPEC.md 8's success and failure messages
+               | { kind: "deposit", requestKind: "party" | "rental", requestId }}   // a request's deposit
+        context="calendar" | "tariff" | "deposit"   // picks the context's success and failure messages
         config={{ provider: "paypal" | "simulator", clientId, currency }}  // from payments.selectors
         payer={{ first_name, last_name, email }}
         details={{ title, type, date, time, message }}
         totalAmount="25.00"                // display only: the server prices the order
         disabled={false}                   // optional: keeps the start button inactive (e.g. invalid form)
-        subscription={false}               // issue 19: the simulator also offers a card that fails at later periods
+        subscription={false}               // the simulator also offers a card that fails at later periods
         onPhaseChange={(phase) => ...}     // optional: "initial" | "open" | "capturing" | "done"
         onSuccess={(result) => ...} onError={(error) => ...} onCancel={() => ...} />
 
-   Flow (SPEC.md 4): create the order on the server, the buyer approves at PayPal (or in the simulator's panel),
+   Flow: create the order on the server, the buyer approves at PayPal (or in the simulator's panel),
    then the server captures it; a spinner shows while capturing. PayPal's script is fetched from PayPal only when the
-   payment starts (DECISIONS.md 18), in a lazily loaded chunk, and its state is initial, pending, resolved or
+   payment starts (docs/decisions.md 18), in a lazily loaded chunk, and its state is initial, pending, resolved or
    rejected. Without PayPal credentials the simulator stands in and says plainly it is a demonstration. */
 import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
 import { api } from "./api.js";
@@ -113,7 +113,8 @@ export default function PaymentWidget({
         onSuccess?.(result);
       } catch (error) {
         if (error?.data?.refunded) {
-          // Captured, but it bought nothing: the server refunded it and says why (issue 16). Nothing to retry here.
+          // Captured, but it bought nothing: the server refunded it and says why (docs/decisions.md 14). Nothing to
+          // retry here.
           setPhase("done");
           fail(error, serverMessage(error));
           return;

@@ -1,4 +1,5 @@
-/* Islands call the API with the session cookie and the CSRF token (DECISIONS.md 6, STYLE.md 10). */
+/* Islands call the API with the session cookie and the CSRF token; no token is kept in the browser's storage
+   (docs/decisions.md 6). */
 export function csrfToken() {
   const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
   return match ? decodeURIComponent(match[1]) : "";
@@ -57,7 +58,7 @@ export async function api(path, { method = "GET", body, timeout, signal } = {}) 
 /**
  * The French text to show for a failed call: the server's own `{error}` (or `{message}`) when it refused the request
  * (4xx: it says why, e.g. "Cette session est complète."); otherwise the island's `fallback` (a 5xx or no answer keeps
- * SPEC.md 8's message); with no fallback, the server's text or the network message.
+ * the page's own French message); with no fallback, the server's text or the network message.
  */
 export function errorMessage(error, fallback = "") {
   if (!error) return "";

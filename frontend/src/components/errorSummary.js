@@ -1,4 +1,4 @@
-/* The error summary of forms with several fields in error (issue 24): a box at the top of the form, announced
+/* The error summary of forms with several fields in error: a box at the top of the form, announced
    (role="alert"), that lists each field in error as a link to it ("Nom", "Email : <message>"). No React here, so
    the vanilla account and contact pages use it without loading React; formFeedback.js re-exports it for islands. */
 

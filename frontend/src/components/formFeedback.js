@@ -1,4 +1,4 @@
-/* Forms that say what went wrong where the visitor looks (issue 24): after a failed submit, the first field marked
+/* Forms that say what went wrong where the visitor looks: after a failed submit, the first field marked
    aria-invalid (or else the form's alert) is scrolled into view and focused. Shared by the React islands; the
    vanilla account pages do the same in components/accounts/dom.js. */
 import { useEffect } from "react";

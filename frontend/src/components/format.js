@@ -1,4 +1,4 @@
-/* One French formatting of money, dates and times for every island (issue 24): Intl with fr-FR, shown in
+/* One French formatting of money, dates and times for every island: Intl with fr-FR, shown in
    Europe/Paris whatever the visitor's own time zone. The server's templates use the same shapes
    (studio/templatetags/formatting.py): "25,00 €", "lundi 10 mars 2031", "18:30", "10/03/2031 18:30". */
 export const TIME_ZONE = "Europe/Paris";

@@ -1,4 +1,5 @@
-/* Toasts top-right, closing after 3 s (SPEC.md 2.2). One container per page, mounted on first use. */
+/* Toasts top-right, closing after 3 s (the product's setting, not the library's 5 s). One container per page,
+   mounted on first use. */
 import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import { ToastContainer, toast } from "react-toastify";

@@ -1,4 +1,4 @@
-/* Cookie consent (SPEC.md 4, DECISIONS.md 18): `cookieConsent` is "accepted" or "declined".
+/* Cookie consent (docs/decisions.md 18): `cookieConsent` is "accepted" or "declined".
    Third-party embeds ([data-consent-embed]) load only once it is "accepted". */
 export const CONSENT_KEY = "cookieConsent";
 

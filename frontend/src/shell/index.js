@@ -1,4 +1,4 @@
-/* The app shell, on every page, without React (SPEC.md 2.2-2.3, 4). */
+/* The app shell, on every page, without React: sticky header, footer near the bottom, menus, cookie consent. */
 import { initShell } from "./shell.js";
 
 if (document.readyState === "loading") {

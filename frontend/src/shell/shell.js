@@ -118,7 +118,7 @@ function initDjangoMessages() {
 }
 
 /** A page the server sent back with a form in error (contact, room rental, the pages without JavaScript's help):
-    the first field in error is brought into view and focused, so its message is read (issue 24). */
+    the first field in error is brought into view and focused, so its message is read. */
 export function focusServerErrors(root = document) {
   const field = root.querySelector('main form [aria-invalid="true"]');
   if (!field) return null;

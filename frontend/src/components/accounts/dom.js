@@ -45,7 +45,7 @@ function fieldsNamed(form, names) {
 }
 
 /**
- * Show one message in the form's alert (error) region, clearing the success one (issue 24): the fields in error
+ * Show one message in the form's alert (error) region, clearing the success one: the fields in error
  * are marked (aria-invalid, the message tied with aria-describedby) and the first is brought into view and
  * focused; without a field, the message itself is. The region is role="alert": screen readers announce it. With
  * two fields or more, an error summary at the top of the form lists them as links (components/errorSummary.js),

@@ -10,7 +10,7 @@ export function normalizePhone(phone) {
   return (phone || "").replace(/[\s.-]/g, "");
 }
 
-/** SPEC.md 5's registration checks, in order: the first failing check's message, or "" when all pass. */
+/** The registration checks, in the product's order: the first failing check's message, or "" when all pass. */
 export function registrationError(values, messages, minLength = 6) {
   const v = (key) => (values[key] || "").trim();
   if (!v("last_name") || !v("first_name") || !v("email") || !(values.password || "")) return messages.required;
@@ -76,8 +76,8 @@ export function generatePassword(length, alphabet, random = (array) => crypto.ge
   return chars.join("");
 }
 
-/* SPEC.md 8's client mappings, as DECISIONS.md 8-9 adjust them. `error` is an ApiError (status 0: no answer,
-   -1: time-out) and `messages` the page's texts. */
+/* The French message the client shows for each error status, as docs/decisions.md 8-9 adjust them. `error` is an
+   ApiError (status 0: no answer, -1: time-out) and `messages` the page's texts. */
 
 export function loginErrorMessage(error, messages) {
   if (error.status === 0 || error.status === -1) return messages.network;

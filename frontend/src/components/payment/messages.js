@@ -1,4 +1,4 @@
-/* The payment widget's French messages (SPEC.md 8) and the small helpers it shares with the order modal. */
+/* The payment widget's French messages (the product's wording) and the small helpers it shares with the order modal. */
 import { MSG_NETWORK } from "../api.js";
 import { toAmount } from "../format.js";
 
@@ -14,7 +14,7 @@ export const MSG_DEMO_MODE =
 export const MSG_SCRIPT_PENDING = "Chargement du module de paiement PayPal…";
 export const MSG_SCRIPT_REJECTED = "Le module de paiement PayPal n'a pas pu être chargé. Vérifiez votre connexion puis réessayez.";
 export const MSG_CAPTURING = "Validation du paiement en cours…";
-// Issue 19: a simulated card that pays the purchase and is refused at the next periods (to try the unpaid path).
+// A simulated card that pays the purchase and is refused at the next periods (to try the unpaid path).
 export const MSG_DECLINES_LATER = "Payer, puis carte refusée aux échéances suivantes (simulation)";
 export { MSG_NETWORK };
 
@@ -40,10 +40,11 @@ export function serverMessage(error) {
   return error.message && error.message !== "network" && error.message !== "timeout" ? error.message : "";
 }
 
-/** The create-order payload (SPEC.md 7) plus what it pays for; the server prices it again. */
+/** The create-order payload (amount, title, type, payer and details) plus what it pays for; the server prices it
+    again (docs/decisions.md 12). */
 export function createOrderPayload({ order, payer = {}, details = {}, totalAmount }) {
   if (order?.kind === "deposit") {
-    // Issue 23: the deposit of a quoted request; the server prices it from the quote and knows the payer.
+    // The deposit of a quoted request; the server prices it from the quote and knows the payer.
     return { kind: order.requestKind, request_id: order.requestId, amount: toAmount(totalAmount) };
   }
   const body = {
@@ -61,11 +62,11 @@ export function createOrderPayload({ order, payer = {}, details = {}, totalAmoun
   if (order?.kind === "tariff") {
     body.tariff_id = order.tariffId;
     body.quantity = order.quantity;
-    Object.assign(body, order.reduced || {}); // issue 19: the reduced-rate confirmation (reduced_status, …)
+    Object.assign(body, order.reduced || {}); // the reduced-rate confirmation (reduced_status, …)
   }
   return body;
 }
 
-/* Amounts sent to the API as 2-decimal strings computed in cents ("190.00", unit price × quantity, SPEC.md 5)
+/* Amounts sent to the API as 2-decimal strings computed in cents ("190.00", unit price × quantity)
    and euros shown the French way ("190,00 €"): all from the shared formatter. */
 export { amountTimes as lineTotal, euros, toAmount as formatAmount } from "../format.js";
