@@ -1,4 +1,4 @@
-/* Deletions ask first (SPEC.md 2.21). */
+/* Deletions ask first: nothing is removed by one stray click. */
 import Modal from "../../components/Modal.jsx";
 
 export default function ConfirmDialog({ open, question, busy, error, onConfirm, onCancel, returnFocus }) {

@@ -1,4 +1,4 @@
-/* The back office (SPEC.md 2.21): a sidebar, the address selects the section, the back button works. */
+/* The back office: a sidebar, the address selects the section, the back button works. */
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useApi } from "../../components/useApi.js";
 import { SECTIONS, sectionFromPath, sectionPath } from "./sections.js";

@@ -1,4 +1,4 @@
-/* One modal for add and edit (SPEC.md 2.21). Field errors from the browser rules or the server show beside
+/* One modal for add and edit. Field errors from the browser rules or the server show beside
    their fields; the form-level message above the buttons. */
 import { useId, useRef, useState } from "react";
 import { useFocusFirstError } from "../../components/formFeedback.js";

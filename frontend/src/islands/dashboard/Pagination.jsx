@@ -1,4 +1,4 @@
-/* First, previous, a window of 5 page numbers, next, last (SPEC.md 2.21). */
+/* First, previous, a window of 5 page numbers, next, last. */
 import { pageWindow, totalPages } from "./paging.js";
 
 export default function Pagination({ page, count, pageSize, onPage }) {

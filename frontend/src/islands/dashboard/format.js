@@ -9,13 +9,13 @@ export function toInputDateTime(value) {
   return match ? `${match[1]}T${match[2]}` : "";
 }
 
-/** '2026-03-01T18:30' -> '2026-03-01 18:30:00' (SPEC.md 7's session payload). */
+/** '2026-03-01T18:30' -> '2026-03-01 18:30:00' (the session payload's date format). */
 export function toApiDateTime(value) {
   const match = value && String(value).match(NAIVE);
   return match ? `${match[1]} ${match[2]}${match[3] || ":00"}` : "";
 }
 
-// Display goes through the shared French formatter (issue 24): "10/03/2031 18:30", "10/03/2031", "25,00 €".
+// Display goes through the shared French formatter: "10/03/2031 18:30", "10/03/2031", "25,00 €".
 export { formatDate, formatDateTime } from "../../components/format.js";
 
 export function formatMoney(value, currency = "EUR") {

@@ -1,12 +1,12 @@
-/* Every French message the dashboard shows (SPEC.md 5 and 8). Tests import these constants. */
+/* Every French message the dashboard shows (form rules and errors). Tests import these constants. */
 
-// Users (SPEC.md 8)
+// Users
 export const MSG_USERS_LOAD = "Erreur lors du chargement des utilisateurs";
 export const MSG_USER_DELETE = "Erreur lors de la suppression de l’utilisateur";
 export const MSG_SAVE = "Erreur lors de la sauvegarde.";
 export const MSG_DELETE = "Erreur lors de la suppression.";
 
-// Sessions (SPEC.md 8, 4: success messages shown 3 s)
+// Sessions (success messages shown 3 s)
 export const MSG_SESSIONS_LOAD = "Erreur de chargement des sessions.";
 export const MSG_COURSES_LOAD = "Erreur de chargement des cours.";
 export const MSG_SESSION_UPDATED = "Session modifiée avec succès !";
@@ -14,10 +14,10 @@ export const MSG_SESSION_ADDED = "Session ajoutée avec succès !";
 export const MSG_SESSION_DELETED = "Session supprimée avec succès !";
 export const SUCCESS_DISPLAY_MS = 3000;
 
-// Tarifs (SPEC.md 8)
+// Tarifs
 export const MSG_TARIFS_LOAD = "Erreur lors de la récupération des tarifs.";
 
-// SPEC.md 8 leaves the other wordings open; these follow the same pattern.
+// The product fixes no wording for the other sections; these follow the same pattern.
 export const MSG_LOAD = "Erreur lors du chargement.";
 export const MSG_SLIDER_LOAD = "Erreur lors du chargement des images du slider.";
 export const MSG_SLIDESHOW_LOAD = "Erreur lors du chargement des images du diaporama.";
@@ -33,11 +33,11 @@ export const MSG_ROLE_ADMIN_ONLY = "Seul un administrateur peut changer le rôle
 export const MSG_EMAIL_STAFF_ADMIN_ONLY = "Seul un administrateur peut changer l'e-mail d'un membre de l'équipe.";
 export const MSG_EMAIL_CHANGE_CONFIRMED_BY_LINK = "Une nouvelle adresse ne remplace l'ancienne qu'une fois confirmée par le lien qui lui est envoyé.";
 
-// Admin form rules (SPEC.md 5)
+// Admin form rules
 export const MSG_FIELD_REQUIRED = "Ce champ est obligatoire.";
 export const MSG_SESSION_PLACES_MIN = "Le nombre de places doit être au moins 1.";
 export const MSG_PRICE_NUMBER = "Le prix doit être un nombre.";
-// The server's courses.services.MSG_TARIFF_WEEKLY_CAP_INVALID (DECISIONS.md 26).
+// The server's courses.services.MSG_TARIFF_WEEKLY_CAP_INVALID (docs/decisions.md 26).
 export const MSG_WEEKLY_CAP_INVALID = "Le nombre de cours par semaine est un nombre entier de 0 (illimité) à 14.";
 export const WEEKLY_CAP_MAX = 14;
 export const MSG_SLIDER_TYPES = "Seuls les fichiers JPEG, PNG, et GIF sont autorisés.";

@@ -1,4 +1,4 @@
-/* Choices shared by several forms (SPEC.md 3). */
+/* Choices shared by several forms. */
 export const LEVEL_OPTIONS = [
   { value: "Débutant", label: "Débutant" },
   { value: "Intermédiaire", label: "Intermédiaire" },

@@ -1,4 +1,4 @@
-/* Server-side pagination and sorting helpers (SPEC.md 2.21, 9: 10 a page, a window of 5 page numbers). */
+/* Server-side pagination and sorting helpers (10 a page, a window of 5 page numbers). */
 export const PAGE_SIZE = 10;
 export const PAGE_WINDOW = 5;
 

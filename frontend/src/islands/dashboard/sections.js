@@ -1,6 +1,6 @@
-/* The sidebar's sections, in SPEC.md 2.21's order; each loads its code on first visit (webpack splits them). */
+/* The sidebar's sections, in the product's order; each loads its code on first visit (webpack splits them). */
 export const SECTIONS = [
-  { key: "overview", label: "Vue d'ensemble", load: () => import("./sections/Overview.jsx") }, // issue 22
+  { key: "overview", label: "Vue d'ensemble", load: () => import("./sections/Overview.jsx") },
   { key: "users", label: "Utilisateurs", load: () => import("./sections/Users.jsx") },
   { key: "courses", label: "Cours", load: () => import("./sections/Courses.jsx") },
   { key: "tarifs", label: "Tarifs", load: () => import("./sections/Tarifs.jsx") },
@@ -21,7 +21,7 @@ export const SECTIONS = [
   { key: "exports", label: "Exports", load: () => import("./sections/Exports.jsx") },
 ];
 
-export const DEFAULT_SECTION = "overview"; // the owner's numbers first (issue 22)
+export const DEFAULT_SECTION = "overview"; // the owner's numbers first
 const KEYS = new Set(SECTIONS.map((s) => s.key));
 
 /** '/admin/sessions' -> 'sessions'; '/admin/dashboard' and anything unknown -> the overview. */

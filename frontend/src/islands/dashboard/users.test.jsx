@@ -1,4 +1,4 @@
-/* DECISIONS.md 32 in the dashboard: a supervisor is offered member rows only, never a staff member's e-mail. */
+/* docs/decisions.md 32 in the dashboard: a supervisor is offered member rows only, never a staff member's e-mail. */
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MSG_EMAIL_STAFF_ADMIN_ONLY } from "./messages.js";

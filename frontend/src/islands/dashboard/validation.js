@@ -1,4 +1,4 @@
-/* SPEC.md 5's admin form rules, mirrored in the browser (the server enforces them too).
+/* The admin form rules, mirrored in the browser (the server enforces them too).
    Each validator returns null when the values pass, else { message, errors: { field: message } }. */
 import {
   MSG_FIELD_REQUIRED,
@@ -101,7 +101,7 @@ export function validateMedia(values, mode = "add") {
   return null;
 }
 
-/** Choosing a video file sets the media type to video (SPEC.md 5). */
+/** Choosing a video file sets the media type to video. */
 export function mediaTypeFor(file, current = "photo") {
   if (file && file.type && file.type.startsWith("video/")) return "video";
   if (file && file.type && file.type.startsWith("image/")) return "photo";

@@ -1,4 +1,4 @@
-/* Issue 20 (DECISIONS.md 38): the attendance sheet of a session, used on a phone at the studio door: present or
+/* The attendance sheet of a session (docs/decisions.md 38), used on a phone at the studio door: present or
    absent per booked member (big buttons), the no-shows on each member's record, and walk-ins added at the door
    (paid with their class card or subscription, or at the desk). */
 import { useState } from "react";

@@ -1,4 +1,4 @@
-/* Issue 20 (DECISIONS.md 27, 35): staff cancel a class with a reason; per cancelled class, who was refunded or
+/* Staff cancel a class with a reason (docs/decisions.md 27, 35); per cancelled class, who was refunded or
    credited and which refunds are still pending. */
 import { useState } from "react";
 import { api, errorMessage } from "../../../components/api.js";

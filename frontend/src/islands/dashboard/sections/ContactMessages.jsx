@@ -1,4 +1,4 @@
-/* Contact messages: list, view (/messages/<id>), delete (SPEC.md 7). */
+/* Contact messages: list, view (/messages/<id>), delete. */
 import { formatDateTime } from "../format.js";
 import { MSG_MESSAGE_DELETE, MSG_MESSAGES_LOAD } from "../messages.js";
 import ResourceSection from "../ResourceSection.jsx";

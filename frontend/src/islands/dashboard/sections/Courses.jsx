@@ -1,5 +1,5 @@
-/* Courses: title, description, level (SPEC.md 7), and the course's picture (issue 24: sent as multipart when a new
-   one is chosen; the server checks it by content and size and makes its WebP/JPEG renditions). */
+/* Courses: title, description, level, and the course's picture (sent as multipart when a new one is chosen; the
+   server checks it by content and size, docs/decisions.md 22, and makes its WebP/JPEG renditions). */
 import { MSG_COURSES_LOAD, MSG_DELETE, MSG_SAVE } from "../messages.js";
 import { LEVEL_OPTIONS } from "../options.js";
 import { toFormData } from "../request.js";

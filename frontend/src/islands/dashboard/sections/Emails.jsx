@@ -1,5 +1,5 @@
-/* Undelivered e-mails (DECISIONS.md 41): what the mail server did not accept, still being retried or given up after
-   the last attempt; staff put a mail back in the queue with "Renvoyer". */
+/* Undelivered e-mails (docs/decisions.md 41): what the mail server did not accept, still being retried or given up
+   after the last attempt; staff put a mail back in the queue with "Renvoyer". */
 import { useState } from "react";
 import { api } from "../../../components/api.js";
 import { formatDateTime } from "../format.js";

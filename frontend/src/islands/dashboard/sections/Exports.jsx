@@ -1,4 +1,4 @@
-/* Issue 20 (DECISIONS.md 39): exports for a range of days, as an .xlsx workbook with typed cells (amounts, dates,
+/* Exports for a range of days (docs/decisions.md 39), as an .xlsx workbook with typed cells (amounts, dates,
    phone numbers and postcodes as text: no import wizard) or as CSV for other software (UTF-8 with BOM, « ; »,
    virgule décimale, JJ/MM/AAAA). The browser downloads the file the API answers. */
 import { useState } from "react";

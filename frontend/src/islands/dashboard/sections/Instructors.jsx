@@ -1,4 +1,4 @@
-/* Instructors are people (issue 20): a name the calendar shows, an optional account (an admin gives it the role
+/* Instructors are people: a name the calendar shows, an optional account (an admin gives it the role
    "Professeur" for it to see its own classes and attendance lists), an active flag, specialties and a short bio.
    An instructor who has classes is deactivated rather than deleted (the server answers 409). */
 import { MSG_DELETE, MSG_SAVE } from "../messages.js";

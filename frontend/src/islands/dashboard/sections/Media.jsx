@@ -1,4 +1,4 @@
-/* Media library: title and a file or an external URL; a video file sets the type to video (SPEC.md 5). */
+/* Media library: title and a file or an external URL; a video file sets the type to video. */
 import { MSG_DELETE, MSG_MEDIA_LOAD, MSG_SAVE } from "../messages.js";
 import { MEDIA_TYPE_OPTIONS } from "../options.js";
 import ResourceSection from "../ResourceSection.jsx";

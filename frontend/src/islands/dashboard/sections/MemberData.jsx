@@ -1,4 +1,4 @@
-/* Issue 23 (DECISIONS.md 34, 37): on a member's request, staff download everything held about them (JSON) or delete
+/* On a member's request (docs/decisions.md 34, 37), staff download everything held about them (JSON) or delete
    their account: personal data erased, future bookings cancelled, accounting records kept. Members only; the
    server refuses the rest. */
 import { useState } from "react";

@@ -1,4 +1,4 @@
-/* Card-payment orders (SPEC.md 3, 5, 7): e-mail, order id, amount, title, date, time required. */
+/* Card-payment orders: e-mail, order id, amount, title, date, time required. */
 import { formatMoney } from "../format.js";
 import { MSG_DELETE, MSG_ORDERS_LOAD, MSG_SAVE } from "../messages.js";
 import ResourceSection from "../ResourceSection.jsx";
@@ -7,7 +7,8 @@ import { validateOrder } from "../validation.js";
 const FIELDS = ["order_id", "email", "first_name", "last_name", "title", "amount", "currency", "date", "time", "type", "status", "message"];
 export const ORDER_DEFAULTS = { currency: "EUR", type: "UNKNOWN", status: "CREATED" };
 
-// Issue 23: a payment completed once has its invoice (issued in the payment's transaction), credited or not.
+// A payment completed once has its invoice, issued in the payment's transaction (docs/decisions.md 40), credited
+// or not.
 export function invoiceUrl(row) {
   return row.status === "COMPLETED" || row.completed_at ? `/api/invoices/orders/${encodeURIComponent(row.order_id)}/pdf` : "";
 }

@@ -1,4 +1,4 @@
-/* "Vue d'ensemble" (issue 22): the studio's numbers for a period beside the previous period of the same length:
+/* "Vue d'ensemble": the studio's numbers for a period beside the previous period of the same length:
    money, classes, members, and the next 7 days. Every figure links to the list behind it; every chart has its
    data as a table behind "Voir les données". Chart.js loads only here, in its own chunk (overview/chartjs.js). */
 import { useMemo, useState } from "react";

@@ -1,4 +1,4 @@
-/* Class cards and subscriptions (issue 10): staff see every member's passes, grant one (from a tariff or by hand),
+/* Class cards and subscriptions: staff see every member's passes, grant one (from a tariff or by hand),
    add or remove credits and move the end date; each change needs a reason and shows in the pass's history. */
 import { useState } from "react";
 import { useApi } from "../../../components/useApi.js";

@@ -1,6 +1,6 @@
-/* EVJF/EVG and room-rental requests (issue 23): each request with its status; "Gérer" opens its history and the
-   staff's steps: send a quote (the server prices a party: 25 € per participant, the bride or groom free, 5 € per
-   spectator, at least 6 people; a room rental's amount is the staff's), confirm once the deposit is paid, refuse
+/* EVJF/EVG and room-rental requests (docs/decisions.md 17): each request with its status; "Gérer" opens its history
+   and the staff's steps: send a quote (the server prices a party: 25 € per participant, the bride or groom free, 5 €
+   per spectator, at least 6 people; a room rental's amount is the staff's), confirm once the deposit is paid, refuse
    with a reason. Every refusal is the server's French message. */
 import { useState } from "react";
 import { api, errorMessage } from "../../../components/api.js";

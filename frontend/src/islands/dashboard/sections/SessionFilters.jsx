@@ -1,4 +1,4 @@
-/* Issue 20: the staff session list opens on upcoming sessions; filters (when, course, instructor, search) live in
+/* The staff session list opens on upcoming sessions; filters (when, course, instructor, search) live in
    the address (?when=&course_id=&instructor=&search=), so a reload or a shared link shows the same list. */
 import { useState } from "react";
 

@@ -1,4 +1,4 @@
-/* Issue 20 (DECISIONS.md 35): a weekly series of sessions, previewed (dates created, dates skipped and why: French
+/* A weekly series of sessions (docs/decisions.md 35), previewed (dates created, dates skipped and why: French
    public holidays, the studio's closures) before it is created. */
 import { useState } from "react";
 import { api, errorMessage } from "../../../components/api.js";

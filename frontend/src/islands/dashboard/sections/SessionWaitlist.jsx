@@ -1,4 +1,4 @@
-/* Issue 21 (DECISIONS.md 28, 35): staff see a session's waiting list from the sessions list, "Liste d'attente (N)":
+/* Staff see a session's waiting list (docs/decisions.md 28, 35) from the sessions list, "Liste d'attente (N)":
    each member's position, participants, whether a seat is booked automatically with their pass, and an offer
    made with its expiry. One card per member, so it reads on a 390 px phone. */
 import { useState } from "react";

@@ -1,4 +1,4 @@
-/* Course sessions: sorted by date on the server, 10 a page, and who is coming to each (SPEC.md 2.21, 5, 7). */
+/* Course sessions: sorted by date on the server, 10 a page, and who is coming to each. */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "../../../components/api.js";
 import { useApi } from "../../../components/useApi.js";
@@ -137,7 +137,7 @@ export const sessionsConfig = {
     level: row.level || "",
     max_attendees: String(row.max_attendees ?? SESSION_DEFAULT_PLACES),
     details: row.details || "",
-    // Issue 20: "this and the following" keeps each session's day and course (seriesFollowing.js).
+    // "This and the following" keeps each session's day and course (seriesFollowing.js).
     following: false,
     original_date: toInputDateTime(row.date),
     original_course_id: String(row.course_id ?? ""),
@@ -184,7 +184,7 @@ function useSessionListState() {
 }
 
 export default function Sessions(props) {
-  // Issue 20: opens on upcoming sessions; filters, sort and page are in the address; a saved session is shown.
+  // Opens on upcoming sessions; filters, sort and page are in the address; a saved session is shown.
   const [state, setState, setters] = useSessionListState();
   const [saved, setSaved] = useState(null); // {id, notice}
   const courses = useCourseOptions();

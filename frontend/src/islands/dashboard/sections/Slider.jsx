@@ -1,4 +1,4 @@
-/* Home slider images: JPEG, PNG, GIF; image and alt text required (SPEC.md 5). */
+/* Home slider images: JPEG, PNG, GIF; image and alt text required. */
 import { MSG_DELETE, MSG_SAVE, MSG_SLIDER_LOAD } from "../messages.js";
 import ResourceSection from "../ResourceSection.jsx";
 import { toFormData } from "../request.js";

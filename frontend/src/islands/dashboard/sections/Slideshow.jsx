@@ -1,4 +1,4 @@
-/* Home slideshow: a 16:9 crop before upload, sent as JPEG, with an upload progress bar (SPEC.md 5). */
+/* Home slideshow: a 16:9 crop before upload, sent as JPEG, with an upload progress bar. */
 import { MSG_DELETE, MSG_SAVE, MSG_SLIDESHOW_LOAD } from "../messages.js";
 import ResourceSection from "../ResourceSection.jsx";
 import { toFormData } from "../request.js";

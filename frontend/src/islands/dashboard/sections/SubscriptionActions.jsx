@@ -1,6 +1,6 @@
-/* Staff actions on a subscription (issue 19): retry the unpaid period now, cancel with or without the refund of the
-   current period, end a reduced (student, job-seeker) plan. Each opens a confirm dialog that says what will happen
-   and asks why; the server answers the French outcome, shown in the section. */
+/* Staff actions on a subscription (docs/decisions.md 25): retry the unpaid period now, cancel with or without the
+   refund of the current period, end a reduced (student, job-seeker) plan. Each opens a confirm dialog that says what
+   will happen and asks why; the server answers the French outcome, shown in the section. */
 import { useState } from "react";
 import { api, errorMessage } from "../../../components/api.js";
 import { formatDateTime } from "../format.js";

@@ -1,7 +1,7 @@
-/* Subscriptions billed per period (issue 19): every member's subscription with filters (active, unpaid, frozen,
-   ending within 30 days), its charges, the reduced rate the member confirmed, the staff's actions with who and why,
-   and the staff's freeze (from a day, for N weeks, with a reason), retry, cancel (with or without refund) and end of
-   a reduced plan, each behind a confirm dialog (SubscriptionActions.jsx). */
+/* Subscriptions billed per period (docs/decisions.md 24-25): every member's subscription with filters (active,
+   unpaid, frozen, ending within 30 days), its charges, the reduced rate the member confirmed, the staff's actions
+   with who and why, and the staff's freeze (from a day, for N weeks, with a reason), retry, cancel (with or without
+   refund) and end of a reduced plan, each behind a confirm dialog (SubscriptionActions.jsx). */
 import { useState } from "react";
 import { api, errorMessage } from "../../../components/api.js";
 import Modal from "../../../components/Modal.jsx";
@@ -21,7 +21,7 @@ export const FILTERS = [
   { value: "ending", label: "Se terminent sous 30 jours" },
 ];
 
-/** The filter the address names (?filter=unpaid, as the overview's figures link here; issue 22), or none. */
+/** The filter the address names (?filter=unpaid, as the overview's figures link here), or none. */
 export function filterFromAddress(search = typeof window !== "undefined" ? window.location.search : "") {
   const value = new URLSearchParams(search).get("filter") || "";
   return FILTERS.some((f) => f.value === value) ? value : "";

@@ -1,5 +1,5 @@
-/* Tarifs: title, price (a number) and type required, the rest optional (SPEC.md 3, 5); what a tariff grants,
-   with its weekly cap (DECISIONS.md 26: "Un cours par semaine" is a cap of 1, 0 = unlimited). */
+/* Tarifs: title, price (a number) and type required, the rest optional; what a tariff grants,
+   with its weekly cap (docs/decisions.md 26: "Un cours par semaine" is a cap of 1, 0 = unlimited). */
 import { formatMoney } from "../format.js";
 import { MSG_DELETE, MSG_SAVE, MSG_TARIFS_LOAD, WEEKLY_CAP_MAX } from "../messages.js";
 import { TARIF_TYPE_OPTIONS, tarifTypeLabel } from "../options.js";

@@ -1,4 +1,4 @@
-/* Testimonials: list, add, edit, delete (DECISIONS.md 19). */
+/* Testimonials: list, add, edit, delete (docs/decisions.md 19). */
 import { MSG_DELETE, MSG_SAVE } from "../messages.js";
 import ResourceSection from "../ResourceSection.jsx";
 import { validateTestimonial } from "../validation.js";

@@ -1,4 +1,4 @@
-/* A small preview; a broken image falls back to SPEC.md 8's text. */
+/* A small preview; a broken image falls back to the text 'Image non trouvée'. */
 import { useState } from "react";
 
 export const MSG_IMAGE_NOT_FOUND = "Image non trouvée";

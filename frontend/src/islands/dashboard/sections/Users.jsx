@@ -1,5 +1,5 @@
-/* Members and staff: edit, role (admins only, DECISIONS.md 11), delete, search by name or e-mail.
-   DECISIONS.md 32: supervisors edit and delete members only, and only an admin changes a staff member's e-mail.
+/* Members and staff: edit, role (admins only, docs/decisions.md 11), delete, search by name or e-mail.
+   docs/decisions.md 32: supervisors edit and delete members only, and only an admin changes a staff member's e-mail.
    The list says per row what the server accepts (`can_edit`); the server refuses the rest anyway. */
 import { MSG_EMAIL_CHANGE_CONFIRMED_BY_LINK, MSG_EMAIL_STAFF_ADMIN_ONLY, MSG_ROLE_ADMIN_ONLY, MSG_SAVE, MSG_USER_DELETE, MSG_USERS_LOAD } from "../messages.js";
 import { ROLE_OPTIONS, roleLabel } from "../options.js";
@@ -38,10 +38,10 @@ export const usersConfig = {
     { key: "email", label: "E-mail", sort: "email" },
     { key: "phone", label: "Téléphone" },
     { key: "role", label: "Rôle", sort: "role", render: (row) => roleLabel(row.role) },
-    // Issue 20 (DECISIONS.md 38): the absences marked at the studio door, on the member's record.
+    // The absences marked at the studio door, on the member's record (docs/decisions.md 38).
     { key: "no_shows", label: "Absences", render: noShowsLabel },
   ],
-  // Issue 23: a member's data (JSON) and the deletion of their account on their request.
+  // A member's data (JSON) and the deletion of their account on their request (docs/decisions.md 34).
   rowActions: (row, ctx) => <MemberDataActions row={row} onDone={() => ctx.reload()} />,
   fields: ({ user, row }) => [
     { name: "first_name", label: "Prénom", required: true },

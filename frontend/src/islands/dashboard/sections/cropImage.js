@@ -1,4 +1,4 @@
-/* Draws the chosen 16:9 area of an image on a canvas and returns it as a JPEG file (SPEC.md 5). */
+/* Draws the chosen 16:9 area of an image on a canvas and returns it as a JPEG file, the slideshow's format. */
 export const SLIDESHOW_ASPECT = 16 / 9;
 export const MAX_OUTPUT_WIDTH = 1920;
 export const JPEG_QUALITY = 0.9;

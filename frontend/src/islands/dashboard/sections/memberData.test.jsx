@@ -1,4 +1,4 @@
-/* Issue 23: staff download a member's data and delete their account on request, from the users list. */
+/* Staff download a member's data and delete their account on request, from the users list. */
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import ResourceSection from "../ResourceSection.jsx";

@@ -37,7 +37,7 @@ describe("dashboard weekly series (issue 20)", () => {
     render(<SeriesForm courses={[{ value: "3", label: "Pole Débutant" }]} instructors={instructors} onCreated={onCreated} />);
     expect(screen.getByRole("button", { name: "Créer la série" }).disabled).toBe(true);
     fireEvent.change(screen.getByLabelText("Cours"), { target: { value: "3" } });
-    // Issue 20: the instructor is chosen from the list (the inactive ones are not offered).
+    // The instructor is chosen from the list (the inactive ones are not offered).
     const select = screen.getByLabelText("Professeur");
     expect([...select.options].map((o) => o.textContent)).toEqual(["— Choisir —", "Camille Laurent"]);
     fireEvent.change(select, { target: { value: "7" } });

@@ -1,4 +1,4 @@
-/* Issue 20: a session of a weekly series is edited alone or with the following ones of its series ("Modifier ce
+/* A session of a weekly series is edited alone or with the following ones of its series ("Modifier ce
    cours et les suivants", PUT /api/course-sessions/{id}/following): the time, instructor, places, level, details
    and price then go to this session and the later ones (not the cancelled); each keeps its own day and course. */
 

@@ -1,4 +1,4 @@
-/* Issue 20: a session's instructor is a person of the instructors list, chosen in a select (single session, weekly
+/* A session's instructor is a person of the instructors list, chosen in a select (single session, weekly
    series and "this and the following" send `instructor_id`). Inactive instructors are not offered, except the one a
    session already has, so editing an old class keeps its teacher. */
 

@@ -1,4 +1,4 @@
-/* Issue 20: the staff session list keeps filters, sort and page in the address, opens on upcoming sessions, shows the
+/* The staff session list keeps filters, sort and page in the address, opens on upcoming sessions, shows the
    session just saved (its page, highlighted), and edits a session of a series "and the following". */
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

@@ -1,4 +1,4 @@
-/* Issue 20: the staff session list keeps its filters, sort and page in the address (?when=&course_id=&instructor=
+/* The staff session list keeps its filters, sort and page in the address (?when=&course_id=&instructor=
    &search=&ordering=&page=), so a reload, the back button or a shared link shows the same list; it opens on upcoming
    sessions (today first), sorted by date, page 1. After a save it shows the session saved: on the page that holds
    it, with filters that hold it. */

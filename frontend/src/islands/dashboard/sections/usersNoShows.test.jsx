@@ -1,4 +1,4 @@
-/* Issue 20 (DECISIONS.md 38): the no-shows on each member's record, in the staff's users list. */
+/* The no-shows on each member's record (docs/decisions.md 38), in the staff's users list. */
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import ResourceSection from "../ResourceSection.jsx";

@@ -1,5 +1,5 @@
 /* One chart of the overview: a bar chart drawn by Chart.js (loaded lazily, its own chunk) with a text equivalent,
-   the table of its data behind a "Voir les données" toggle (issue 22). */
+   the table of its data behind a "Voir les données" toggle, so the figures are not only in a picture. */
 import { useEffect, useId, useRef, useState } from "react";
 
 // One request for the library however many charts ask at once (a failed one may be tried again).

@@ -1,4 +1,4 @@
-/* A figure of the overview is a link to the list behind it (issue 22): inside the dashboard it moves there without
+/* A figure of the overview is a link to the list behind it: inside the dashboard it moves there without
    reloading (the dashboard follows the address on popstate), with its filter in the address (?when=full,
    ?filter=unpaid…) which the list reads. */
 export function goTo(event, href) {

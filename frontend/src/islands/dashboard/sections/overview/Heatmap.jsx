@@ -1,4 +1,4 @@
-/* How full the timetable is, day by hour (issue 22): a grid coloured by fill rate, and the same numbers in a table
+/* How full the timetable is, day by hour: a grid coloured by fill rate, and the same numbers in a table
    behind "Voir les données". Drawn in HTML (no chart library needed for a grid). */
 import { useId, useState } from "react";
 import { DataTable } from "./ChartFigure.jsx";

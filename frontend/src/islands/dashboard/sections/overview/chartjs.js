@@ -1,5 +1,5 @@
 /* Chart.js, only what the overview draws (bar charts), registered once. This module is the "charts" chunk: it is
-   imported lazily by ChartFigure, so no other page or dashboard section downloads it (issue 22). */
+   imported lazily by ChartFigure, so no other page or dashboard section downloads it. */
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from "chart.js";
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);

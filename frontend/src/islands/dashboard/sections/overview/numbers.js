@@ -1,4 +1,4 @@
-/* French numbers for the overview (issue 22): counts "1 234", percentages "87 %", euros "1 234,50 €", the change
+/* French numbers for the overview: counts "1 234", percentages "87 %", euros "1 234,50 €", the change
    against the previous period, and the labels of weeks, months and weekdays. */
 import { euros } from "../../../../components/format.js";
 

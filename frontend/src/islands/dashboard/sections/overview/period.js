@@ -1,4 +1,4 @@
-/* The overview's periods (issue 22), in Paris days "YYYY-MM-DD": each runs up to today, so that it compares with
+/* The overview's periods, in Paris days "YYYY-MM-DD": each runs up to today, so that it compares with
    the previous period of the same length on what has happened. The season starts on 1 September. */
 import { TIME_ZONE } from "../../../../components/format.js";
 
