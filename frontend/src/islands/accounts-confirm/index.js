@@ -1,5 +1,5 @@
-/* /confirm-email/<token>: loading, then the success message with a "Se connecter" link, and /login after 3 s
-   (SPEC.md 2.16), announced, with a button to stay for whoever reads slowly; or an error with a link to
+/* /confirm-email/<token>: loading, then the success message with a "Se connecter" link, and /login after 3 s,
+   announced, with a button to stay for whoever reads slowly; or an error with a link to
    /register. The call runs once per page load. */
 import { api } from "../../components/api.js";
 import { onReady, readProps, redirectWithNotice } from "../../components/accounts/dom.js";

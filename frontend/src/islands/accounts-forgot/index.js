@@ -1,4 +1,4 @@
-/* /forgot-password: trimmed e-mail required, POST with a 10 s time-out, SPEC.md 8's error texts. */
+/* /forgot-password: trimmed e-mail required, POST with a 10 s time-out, a French error text per status. */
 import { api } from "../../components/api.js";
 import { onReady, readProps, setBusy, showError, showSuccess } from "../../components/accounts/dom.js";
 import { forgotErrorMessage } from "../../components/accounts/rules.js";

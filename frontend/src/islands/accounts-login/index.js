@@ -1,5 +1,5 @@
 /* /login: show/hide password, blank-field check, API login (opens the session cookie; nothing is stored in
-   the browser), SPEC.md 8 error texts, and a resend link for an unconfirmed e-mail. */
+   the browser), the French error text for each status, and a resend link for an unconfirmed e-mail. */
 import { api } from "../../components/api.js";
 import { enablePasswordToggles, onReady, readProps, setBusy, showError, showSuccess } from "../../components/accounts/dom.js";
 import { loginErrorMessage } from "../../components/accounts/rules.js";

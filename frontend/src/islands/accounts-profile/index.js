@@ -1,6 +1,6 @@
 /* /user/profile: view and edit modes without a reload, avatar preview and checks, phone and postal code
    checked as at registration. Saving is a normal form post: the page reloads in view mode with the message, which
-   stays in the page (role="status", focused and in view; issue 24: it was a 3 s toast). */
+   stays in the page (role="status", focused and in view, rather than a toast that vanishes before it is read). */
 import { bringIntoView, onReady, readProps, showError } from "../../components/accounts/dom.js";
 import { normalizePhone, PHONE_RE, POSTAL_CODE_RE } from "../../components/accounts/rules.js";
 

@@ -1,4 +1,4 @@
-/* /register: SPEC.md 5's checks in order before sending, the live "passwords differ" warning, the password
+/* /register: the registration checks, in order, before sending, the live "passwords differ" warning, the password
    generator, then POST /api/users/register; on 201 the success text shows, in view, and stays. */
 import { api } from "../../components/api.js";
 import {
@@ -52,7 +52,7 @@ onReady(() => {
     setBusy(form, true);
     try {
       const data = await api("/api/users/register", { method: "POST", body: values });
-      // The message stays (issue 24: it used to vanish with a redirect after 1.5 s): the next step is in the mailbox.
+      // The message stays, with no redirect: the next step is in the mailbox, and a reader must have time to see it.
       for (const element of form.elements) element.disabled = true;
       showSuccess(form, (data && data.message) || messages.success);
       form.querySelector("[data-after-success]")?.removeAttribute("hidden");

@@ -1,5 +1,5 @@
 /* /reset-password/<token>: the two passwords must match (live warning too); on success the message, a link to
-   /login, and /login after 2 s (SPEC.md 2.17), announced, with a button to stay for whoever reads slowly. */
+   /login, and /login after 2 s, announced, with a button to stay for whoever reads slowly. */
 import { api } from "../../components/api.js";
 import {
   enablePasswordToggles,

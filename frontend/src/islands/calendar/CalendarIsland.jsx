@@ -1,5 +1,5 @@
-/* The planning calendar (SPEC.md 2.9): FullCalendar v7 fed by /api/course-sessions for the visible range.
-   The view follows the screen (issue 24): a phone gets the list of the coming seven days from now (FullCalendar's
+/* The planning calendar: FullCalendar v7 fed by /api/course-sessions for the visible range.
+   The view follows the screen: a phone gets the list of the coming seven days from now (FullCalendar's
    list view, part of @fullcalendar/react v7, ~4 kB gzipped), wider screens the month; Mois/Semaine/Jour stay in the
    switcher. A class that has started shows "En cours" or "Terminé" instead of its seats: it cannot be booked. */
 import { useCallback, useEffect, useRef, useState } from "react";

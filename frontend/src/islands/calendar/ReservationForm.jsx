@@ -1,5 +1,5 @@
-/* The reservation popup's form (SPEC.md 2.9, 5): hold the seats, then pay them with the shared payment widget;
-   or, for a member with a usable class card or subscription (issue 10), book with it: confirmed at once. */
+/* The reservation popup's form: hold the seats, then pay them with the shared payment widget;
+   or, for a member with a usable class card or subscription, book with it: confirmed at once. */
 import { useId, useMemo, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import PaymentWidget from "../../components/PaymentWidget.jsx";

@@ -1,4 +1,4 @@
-/* The waiting list of a full session (issue 21, DECISIONS.md 28): join (optionally booking automatically with a pass
+/* The waiting list of a full session (docs/decisions.md 28): join (optionally booking automatically with a pass
    that can pay), see the true position, leave. Shown in the "Session complète" popup to a logged-in member. */
 import { useCallback, useEffect, useId, useState } from "react";
 
@@ -57,7 +57,7 @@ export default function WaitlistPanel({ session, waitlistUrl = `/api/course-sess
     setError("");
     try {
       const body = autoBook ? { auto_book: true, pass_id: Number(passId) } : { auto_book: false };
-      // Issue 21: the seats asked for (1 by default); the server refuses more than the class has, in French.
+      // The seats asked for (1 by default); the server refuses more than the class has, in French.
       const asked = Number(participants);
       if (participants !== "1") body.participants = Number.isInteger(asked) ? asked : participants;
       await api(waitlistUrl, { method: "POST", body });

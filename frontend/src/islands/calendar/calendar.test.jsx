@@ -67,7 +67,7 @@ describe("ReservationForm", () => {
     fireEvent.change(screen.getByLabelText("Email *"), { target: { value: " " } });
     fireEvent.click(screen.getByRole("button", { name: "Envoyer la réservation" }));
     expect(screen.getByRole("alert").textContent).toBe(MSG_REQUIRED);
-    // issue 24: the blank field is marked, tied to the message and focused
+    // the blank field is marked, tied to the message and focused
     expect(screen.getByLabelText("Email *").getAttribute("aria-invalid")).toBe("true");
     expect(document.getElementById(screen.getByLabelText("Email *").getAttribute("aria-describedby")).textContent).toBe(MSG_REQUIRED);
     expect(document.activeElement).toBe(screen.getByLabelText("Email *"));

@@ -1,4 +1,4 @@
-/* The calendar's French messages (SPEC.md 2.9, 5, 8) and the small rules the popup applies before the server does. */
+/* The calendar's French messages and the small rules the popup applies before the server does. */
 import { amountTimes, formatDate } from "../../components/format.js";
 
 export const MSG_LOGIN_TO_RESERVE = "Vous devez être connecté pour réserver un cours.";
@@ -10,7 +10,7 @@ export const MSG_SENT = "✅ Réservation envoyée avec succès !";
 export const MSG_LOAD_ERROR = "Erreur lors du chargement des cours.";
 export const MSG_RESERVE_ERROR = "Erreur lors de la réservation.";
 export const LABEL_FULL = "Complet";
-// Issue 20: a class the studio cancelled stays in the calendar, marked "Annulé", and cannot be booked.
+// A class the studio cancelled stays in the calendar (docs/decisions.md 27), marked "Annulé", and cannot be booked.
 export const LABEL_CANCELLED = "Annulé";
 export const MSG_CANCELLED = "Ce cours est annulé par le studio : il ne peut plus être réservé.";
 // A class that has started is not bookable: it says so instead of a seats count.
@@ -60,7 +60,7 @@ export function passCost(pass, participants) {
   return participants === 1 ? "1 crédit" : `${participants} crédits`;
 }
 
-/** Participants: a number, at least 1, at most the seats left; anything non-numeric becomes 1 (SPEC.md 5). */
+/** Participants: a number, at least 1, at most the seats left; anything non-numeric becomes 1. */
 export function normalizeParticipants(value, max) {
   const parsed = Number.parseInt(String(value ?? "").trim(), 10);
   let n = Number.isFinite(parsed) && parsed >= 1 ? parsed : 1;

@@ -1,5 +1,5 @@
 /* The reservation popup with the real payment widget: every amount, before and after the hold, is written the
-   one French way of components/format.js ("25,00 €"), never "25.00 €" beside "50,00 €" (issue 17). */
+   one French way of components/format.js ("25,00 €"), never "25.00 €" beside "50,00 €". */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { euros } from "../../components/format.js";

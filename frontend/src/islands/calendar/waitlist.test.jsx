@@ -1,4 +1,4 @@
-/* The waiting list in the "Session complète" popup (issue 21): participants, automatic booking with a pass, the
+/* The waiting list in the "Session complète" popup: participants, automatic booking with a pass, the
    position after joining, leaving. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";

@@ -47,7 +47,7 @@ describe("contact form", () => {
     await flush();
     expect(form.querySelector("[data-form-status]").textContent).toBe("Erreur lors de l'envoi du message.");
     expect(form.elements.email.getAttribute("aria-invalid")).toBe("true");
-    // issue 24: the field in error is focused and its message tied to it
+    // the field in error is focused and its message tied to it
     expect(document.activeElement).toBe(form.elements.email);
     expect(document.getElementById(form.elements.email.getAttribute("aria-describedby")).textContent).toBe("Saisissez une adresse e-mail valide.");
   });

@@ -46,7 +46,7 @@ function showFieldErrors(form, errors) {
     input.insertAdjacentElement("afterend", p);
     summary.push({ field: input, message: p.textContent });
   }
-  // Issue 24: with several fields in error, a summary lists each as a link to it, in the form's order.
+  // With several fields in error, a summary lists each as a link to it, in the form's order.
   const order = Array.from(form.elements);
   summary.sort((a, b) => order.indexOf(a.field) - order.indexOf(b.field));
   showErrorSummary(form, summary);
@@ -76,10 +76,10 @@ export function enhanceContactForm(form) {
       showStatus(status, form.dataset.sent, true);
       reveal(status);
     } catch (error) {
-      // Past the per-address limit (DECISIONS.md 31) the server's French message says to wait: show it.
+      // Past the per-address limit (docs/decisions.md 31) the server's French message says to wait: show it.
       showStatus(status, error.status === 429 && error.message ? error.message : form.dataset.failed, false);
       showFieldErrors(form, error.data && error.data.errors);
-      // Issue 24: the first field in error (or the message) is brought into view and focused.
+      // The first field in error (or the message) is brought into view and focused, so its message is read.
       reveal(form.querySelector("[aria-invalid='true']") || status);
     } finally {
       button.disabled = false;

@@ -1,4 +1,4 @@
-/* Broken image → the default thumbnail with alt text 'Image non trouvée' (SPEC.md 8).
+/* Broken image → the default thumbnail with alt text 'Image non trouvée'.
    Inline onerror handlers are forbidden by the CSP, so one capturing listener watches every img[data-fallback]. */
 
 export function applyFallback(img, { src, alt }) {

@@ -1,5 +1,5 @@
-/* The gallery (SPEC.md 2.13): each item opens an accessible modal on the native <dialog> (Escape closes it, focus
-   returns to the item). Video-host players load only after cookie consent (DECISIONS.md 18). */
+/* The gallery, photos and videos: each item opens an accessible modal on the native <dialog> (Escape closes it, focus
+   returns to the item). Video-host players load only after cookie consent (docs/decisions.md 18). */
 import { getConsent, loadEmbeds } from "../../shell/consent.js";
 import { initImageFallback } from "./fallback.js";
 

@@ -1,4 +1,4 @@
-/* The home page without React: the link bar switches sections in place, the flip cards turn (SPEC.md 2.4).
+/* The home page without React: the link bar switches sections in place, the flip cards turn.
    Without JavaScript the links reload the page with ?section=..., and the cards show both faces. */
 
 export function initSectionTabs(root = document) {

@@ -1,4 +1,5 @@
-/* Issue 20: an instructor's attendance sheet for one of their classes, the dashboard's sheet on a page of its own. */
+/* An instructor's attendance sheet for one of their classes (docs/decisions.md 38), the dashboard's sheet on a page
+   of its own. */
 import { mountIsland } from "../../components/mount.jsx";
 import { AttendanceSheet } from "../dashboard/sections/Attendance.jsx";
 

@@ -112,7 +112,7 @@ export function Thread({ message, mode, texts, onReplied, focusOnOpen = false, c
 
 export const MSG_NEW_FAILED = "Le message n'a pas pu être envoyé. Veuillez réessayer.";
 
-/* "Nouveau message" (issue 23): a member writes to the studio from here, with a subject and a message. */
+/* "Nouveau message": a member writes to the studio from here, with a subject and a message. */
 export function NewConversation({ texts, onStarted, onClose }) {
   const [subject, setSubject] = useState("");
   const [text, setText] = useState("");

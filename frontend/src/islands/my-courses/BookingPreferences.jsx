@@ -1,4 +1,4 @@
-/* /my-courses: the reminder switches and the personal calendar link (issue 21, DECISIONS.md 29). */
+/* /my-courses: the reminder switches and the personal calendar link (docs/decisions.md 29). */
 import { useState } from "react";
 
 import { api } from "../../components/api.js";

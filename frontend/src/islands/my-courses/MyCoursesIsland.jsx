@@ -1,5 +1,5 @@
-/* 'Mes Cours de Pole Dance' (SPEC.md 2.19): upcoming and past sessions, how each was paid (card, class card or
-   subscription), cancellation up to the window before the class (issue 10), and one feedback per course followed. */
+/* 'Mes Cours de Pole Dance': upcoming and past sessions, how each was paid (card, class card or subscription),
+   cancellation up to the window before the class (docs/decisions.md 44), and one feedback per course followed. */
 import { useCallback, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import { formatShortDate, formatTime } from "../../components/format.js";

@@ -1,4 +1,5 @@
-/* /my-courses: the waiting lists I am on (issue 21), with my true position, an offer to pay, and a way to leave. */
+/* /my-courses: the waiting lists I am on (docs/decisions.md 28), with my true position, an offer to pay, and a way
+   to leave. */
 import { useState } from "react";
 
 import { api } from "../../components/api.js";

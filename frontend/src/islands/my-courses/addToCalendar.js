@@ -1,4 +1,4 @@
-/* "Ajouter à mon agenda" (issue 21): a Google Calendar link and the booking's .ics (Apple, Outlook). */
+/* "Ajouter à mon agenda": a Google Calendar link and the booking's .ics (Apple, Outlook). */
 
 function utcStamp(iso) {
   return new Date(iso).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");

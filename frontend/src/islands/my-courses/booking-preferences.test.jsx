@@ -1,4 +1,4 @@
-/* /my-courses (issue 21): reminder switches, the calendar link and its renewal, "Ajouter à mon agenda". */
+/* /my-courses: reminder switches, the calendar link and its renewal, "Ajouter à mon agenda". */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 

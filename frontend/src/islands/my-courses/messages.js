@@ -1,4 +1,4 @@
-/* My courses messages (SPEC.md 5, 8). */
+/* My courses messages: the feedback form's check and outcome, and the list's. */
 export const MSG_FEEDBACK_REQUIRED = "Veuillez remplir tous les champs pour le feedback";
 export const MSG_FEEDBACK_SAVED = "Feedback enregistré avec succès";
 export const MSG_FEEDBACK_ERROR = "Erreur lors de l’enregistrement du feedback";

@@ -1,4 +1,4 @@
-/* /my-courses shows the waiting lists I am on (issue 21): position, an offer to pay, leaving. */
+/* /my-courses shows the waiting lists I am on: position, an offer to pay, leaving. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 

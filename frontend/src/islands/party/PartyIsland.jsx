@@ -1,4 +1,4 @@
-/* The EVJF/EVG reserve button and form (SPEC.md 2.7, 4, 5): the form opens in place of the slider. */
+/* The EVJF/EVG reserve button and form: the form opens in place of the slider. */
 import { useEffect, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import { euros } from "../../components/format.js";
@@ -74,7 +74,7 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
   const [missing, setMissing] = useState([]);
   const [attempt, setAttempt] = useState(0);
   useFocusFirstError(formRef, attempt);
-  // The success message replaces the form: bring it into view so it is read (issue 24).
+  // The success message replaces the form: bring it into view so it is read.
   useEffect(() => {
     if (success) reveal(successRef.current);
   }, [success]);

@@ -28,7 +28,7 @@ describe("EVJF/EVG form (issue 24)", () => {
     const success = await screen.findByRole("status");
     expect(success.textContent).toBe(MSG_SUCCESS);
     await waitFor(() => expect(document.activeElement).toBe(success));
-    // Issue 23: the member is told where to follow the request.
+    // The member is told where to follow the request.
     expect(screen.getByText(MSG_FOLLOW, { exact: false })).toBeTruthy();
     expect(screen.getByRole("link", { name: "Mes demandes" }).getAttribute("href")).toBe("/user/requests");
     expect(MSG_FOLLOW).toBe("Le studio vous envoie un devis : suivez votre demande dans");

@@ -1,6 +1,6 @@
-/* "Payer l'acompte" on a member's request page (issue 23): the shared payment widget, for the deposit the studio
-   quoted (the server prices it again from the quote). Once paid, the widget's success stays on screen with a link
-   that reloads the page's status and history. */
+/* "Payer l'acompte" on a member's request page (docs/decisions.md 17): the shared payment widget, for the deposit
+   the studio quoted (the server prices it again from the quote). Once paid, the widget's success stays on screen
+   with a link that reloads the page's status and history. */
 import { useState } from "react";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
 import { euros } from "../../components/format.js";

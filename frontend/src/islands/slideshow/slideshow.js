@@ -1,4 +1,4 @@
-/* The home slideshow and the image slider (SPEC.md 2.4, 4, 9): autoplay every 3000 ms, 500 ms transition, one
+/* The home slideshow and the image slider: autoplay every 3000 ms, 500 ms transition, one
    slide at a time, dots, infinite loop; pauses on hover or focus, and for good with the Pause button or under
    prefers-reduced-motion; arrows, dots and the arrow keys work from the keyboard. */
 

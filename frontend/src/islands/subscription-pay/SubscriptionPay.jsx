@@ -1,6 +1,6 @@
-/* "Payer maintenant" for an unpaid period of a subscription (issue 19), on the member's profile. With the simulator
-   the member may pick a card that will be refused, to try the unpaid path; with PayPal, the server captures the
-   outstanding balance of the member's PayPal subscription. */
+/* "Payer maintenant" for an unpaid period of a subscription (docs/decisions.md 25), on the member's profile. With
+   the simulator the member may pick a card that will be refused, to try the unpaid path; with PayPal, the server
+   captures the outstanding balance of the member's PayPal subscription. */
 import { useState } from "react";
 import { api, errorMessage } from "../../components/api.js";
 

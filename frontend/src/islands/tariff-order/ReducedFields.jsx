@@ -1,4 +1,4 @@
-/* A student or job-seeker rate (issue 19): the member says which, confirms it (required, checked again by the
+/* A student or job-seeker rate: the member says which, confirms it (required, checked again by the
    server) and may send a proof, uploaded at once and checked by the server (content and size). */
 import { useId, useState } from "react";
 import { api, errorMessage } from "../../components/api.js";

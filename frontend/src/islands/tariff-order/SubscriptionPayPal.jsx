@@ -1,6 +1,6 @@
-/* Buying a subscription with PayPal (issue 19): PayPal's subscription popup (createSubscription → our server
-   creates it on the tariff's billing plan; onApprove → our server reads it from a task). PayPal then charges each
-   period and its webhooks keep the studio's records; the member sees it on the profile. */
+/* Buying a subscription with PayPal (docs/decisions.md 24): PayPal's subscription popup (createSubscription → our
+   server creates it on the tariff's billing plan; onApprove → our server reads it from a task). PayPal then charges
+   each period and its webhooks keep the studio's records; the member sees it on the profile. */
 import { Suspense, lazy, useCallback, useState } from "react";
 import { api, errorMessage } from "../../components/api.js";
 import { notify } from "../../components/toast.jsx";

@@ -1,10 +1,10 @@
-/* The tariff order modal (SPEC.md 2.11): the 'Commander' buttons of /tarifs and the buy buttons of /tarifs-page
-   open it in place for members; visitors are told to log in. Quantity starts at 1 each time; the total is
-   unit price × quantity to 2 decimals (display only: the server prices the order); the modal closes on cancel or
-   after a successful payment.
-   Issue 19: a tariff billed per period (asked to the server when the modal opens) is bought once (no quantity), says
-   what the member commits to, asks a reduced rate's status and confirmation (and an optional proof), offers the
-   simulator's card that fails at later periods, and with PayPal opens PayPal's subscription popup instead. */
+/* The tariff order modal: the 'Commander' buttons of /tarifs and the buy buttons of /tarifs-page open it in place for
+   members; visitors are told to log in. Quantity starts at 1 each time; the total is unit price × quantity to 2
+   decimals (display only: the server prices the order); the modal closes on cancel or after a successful payment.
+   A tariff billed per period (docs/decisions.md 24; asked to the server when the modal opens) is bought once (no
+   quantity), says what the member commits to, asks a reduced rate's status and confirmation (and an optional proof),
+   offers the simulator's card that fails at later periods, and with PayPal opens PayPal's subscription popup
+   instead. */
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import Modal from "../../components/Modal.jsx";
 import PaymentWidget from "../../components/PaymentWidget.jsx";

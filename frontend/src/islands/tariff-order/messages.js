@@ -1,4 +1,4 @@
-/* The tariff order modal's rules (SPEC.md 2.11, 5): members only, quantity at least 1, total to 2 decimals. */
+/* The tariff order modal's rules: members only, quantity at least 1, total to 2 decimals. */
 export const MSG_LOGIN_REQUIRED = "Vous devez être connecté pour effectuer une réservation.";
 export const MSG_NOT_ORDERABLE = "Cette offre ne se commande pas en ligne : contactez le studio pour la régler.";
 export const MIN_QUANTITY = 1;
@@ -21,7 +21,7 @@ export function tariffFromButton(button) {
   };
 }
 
-/* Issue 19: subscriptions billed per period, reduced rates, PayPal's subscription popup. */
+/* Subscriptions billed per period (docs/decisions.md 24), reduced rates, PayPal's subscription popup. */
 export const MSG_REDUCED_CONFIRM =
   "Ce tarif réduit est réservé aux étudiant(e)s et aux demandeur(se)s d'emploi : cochez la case pour confirmer votre statut.";
 export const MSG_REDUCED_STATUS = "Indiquez votre statut : étudiant(e) ou demandeur(se) d'emploi.";
