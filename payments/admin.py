@@ -24,7 +24,7 @@ class SimulatedProviderOrderAdmin(admin.ModelAdmin):
     list_display = ("order_id", "amount", "status", "capture_status", "created_at")
 
 
-# --- Subscriptions (issue 19) -------------------------------------------------------------------------------------
+# --- Subscriptions ------------------------------------------------------------------------------------------------
 
 
 @admin.register(SubscriptionPlan)

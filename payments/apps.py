@@ -10,7 +10,7 @@ class PaymentsConfig(AppConfig):
 
         from . import (
             receivers,  # noqa: F401 - connects the receipt's delivery to the order
-            subscription_tasks,  # noqa: F401 - the daily charge of subscriptions (issue 19)
+            subscription_tasks,  # noqa: F401 - the daily charge of subscriptions
         )
         from .selectors import payment_client_config
 

@@ -1,4 +1,4 @@
-"""Background work of deposits (issue 23): the refund of a deposit whose request was refused or cancelled."""
+"""Background work of deposits: the refund of a deposit whose request was refused or cancelled."""
 
 from django.tasks import task
 

@@ -1,4 +1,4 @@
-"""CSV and .xlsx exports for the studio's accounts (issue 20, DECISIONS.md 39). The CSV: UTF-8 with a byte-order mark,
+"""CSV and .xlsx exports for the studio's accounts (docs/decisions.md 39). The CSV: UTF-8 with a byte-order mark,
 `;` between columns, decimal comma, dates DD/MM/YYYY and times HH:MM in Europe/Paris, French headers; the .xlsx: the
 same table with typed cells (amounts in euros, dates, phone numbers and postcodes as text), which a spreadsheet opens
 without an import wizard. Both are written by `studio.spreadsheets`, which neutralises every text cell a spreadsheet

@@ -18,7 +18,8 @@ class PaymentStatus(models.TextChoices):
     REFUNDED = "REFUNDED", "Remboursée"
 
 
-# The statuses an order may hold only one of per reservation (issue 16): an order being paid, or the payment kept.
+# The statuses an order may hold only one of per reservation (docs/decisions.md 14): an order being paid, or the payment
+# kept.
 LIVE_STATUSES = (PaymentStatus.CREATED, PaymentStatus.APPROVED, PaymentStatus.DECLINED, PaymentStatus.COMPLETED)
 
 
@@ -29,7 +30,7 @@ class PaymentProviderName(models.TextChoices):
 
 
 class PaymentOrder(models.Model):
-    """A card payment order ('Payment order' in SPEC.md 3), priced by the server (DECISIONS.md 12).
+    """A card payment order, priced by the server (docs/decisions.md 12).
 
     It pays for a calendar reservation, or for `quantity` of a tariff; staff may also record one by hand.
     """
@@ -79,7 +80,7 @@ class PaymentOrder(models.Model):
         verbose_name="tarif",
     )
     quantity = models.PositiveSmallIntegerField("quantité", default=1, validators=[MinValueValidator(1)])
-    # The class card or subscription this tariff order granted (issue 17: recorded on the payments side, so that
+    # The class card or subscription this tariff order granted (recorded on the payments side, so that
     # bookings never points up at payments; one pass per order, one order per pass).
     granted_pass = models.OneToOneField(
         "bookings.Pass",
@@ -89,7 +90,7 @@ class PaymentOrder(models.Model):
         related_name="source_order",
         verbose_name="carte ou abonnement accordé",
     )
-    # Issue 23: the deposit of an EVJF/EVG request or of a member's room-rental request (payments points down at
+    # The deposit of an EVJF/EVG request or of a member's room-rental request (payments points down at
     # them; bookings and messaging hear of a refund through studio.quotes' signal).
     party = models.ForeignKey(
         "bookings.PartyReservation",
@@ -110,7 +111,8 @@ class PaymentOrder(models.Model):
 
     capture_id = models.CharField("identifiant de capture", max_length=64, blank=True, db_index=True)
     # Money captured for nothing in return (seats lost, reservation changed or already paid, order closed) goes back
-    # (issue 16): REFUND_PENDING until the provider has refunded, then REFUNDED with the provider's refund id.
+    # (docs/decisions.md 14): REFUND_PENDING until the provider has refunded, then REFUNDED with the provider's refund
+    # id.
     refund_id = models.CharField("identifiant de remboursement", max_length=64, blank=True)
     refunded_at = models.DateTimeField("remboursée le", null=True, blank=True)
     provider_note = models.TextField("note du prestataire", blank=True)
@@ -123,7 +125,7 @@ class PaymentOrder(models.Model):
         verbose_name = "commande de paiement"
         verbose_name_plural = "commandes de paiement"
         ordering = ["-created_at", "-id"]
-        # The staff's orders list, newest first by default (issue 18): read from the index, not sorted whole.
+        # The staff's orders list, newest first by default: read from the index, not sorted whole.
         indexes = [models.Index(fields=["created_at", "id"], name="payment_order_created_idx")]
         constraints = [
             models.CheckConstraint(condition=models.Q(amount__gte=0), name="payment_order_amount_not_negative"),
@@ -190,7 +192,7 @@ class SimulatedOrderStatus(models.TextChoices):
 
 
 class SimulatedProviderOrder(models.Model):
-    """The simulator's side of an order: what PayPal would keep (DECISIONS.md 15, demonstration mode)."""
+    """The simulator's side of an order: what PayPal would keep (docs/decisions.md 15, demonstration mode)."""
 
     order_id = models.CharField(max_length=64, unique=True)
     amount = models.DecimalField(max_digits=10, decimal_places=2)
@@ -198,7 +200,7 @@ class SimulatedProviderOrder(models.Model):
     description = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=20, choices=SimulatedOrderStatus.choices, default=SimulatedOrderStatus.CREATED)
     card_declined = models.BooleanField(default=False)
-    # The buyer's simulated card pays this order but will be refused at the subscription's next charges (issue 19).
+    # The buyer's simulated card pays this order but will be refused at the subscription's next charges.
     card_declines_later = models.BooleanField(default=False)
     capture_id = models.CharField(max_length=64, blank=True)
     capture_status = models.CharField(max_length=20, blank=True)
@@ -213,7 +215,7 @@ class SimulatedProviderOrder(models.Model):
         return f"{self.order_id} ({self.status})"
 
 
-# --- Subscriptions billed per period (issue 19, DECISIONS.md 24–26) ----------------------------------------------
+# --- Subscriptions billed per period (docs/decisions.md 24–26) ---------------------------------------------------
 
 
 class SubscriptionStatus(models.TextChoices):
@@ -325,9 +327,9 @@ class SubscriptionCharge(models.Model):
 
 
 class SubscriptionPlan(models.Model):
-    """What the studio sets for a tariff sold as a subscription (issue 19): the PayPal product and billing plan
+    """What the studio sets for a tariff sold as a subscription: the PayPal product and billing plan
     created once for it and reused, and whether it is a reduced rate. Its weekly cap is the tariff's own
-    (`Tariff.pass_weekly_cap`, DECISIONS.md 26), edited with the tariff in the dashboard."""
+    (`Tariff.pass_weekly_cap`, docs/decisions.md 26), edited with the tariff in the dashboard."""
 
     tariff = models.OneToOneField(
         "courses.Tariff", on_delete=models.CASCADE, related_name="subscription_plan", verbose_name="tarif"
@@ -355,7 +357,7 @@ class SubscriptionPlan(models.Model):
 
 
 class SubscriptionFreeze(models.Model):
-    """Staff froze a subscription (issue 19: an injury…) from a day for a number of weeks: nothing is charged and
+    """Staff froze a subscription (after an injury, say) from a day for a number of weeks: nothing is charged and
     nothing can be booked meanwhile; the commitment's end and every later due date move by as much. Who and why."""
 
     subscription = models.ForeignKey(
@@ -379,5 +381,5 @@ class SubscriptionFreeze(models.Model):
         return f"Gel de {self.subscription_id} du {self.starts_on} ({self.weeks} sem.)"
 
 
-# Staff actions, reduced-rate declarations (issue 19): in their own module, imported here.
+# Staff actions, reduced-rate declarations: in their own module, imported here.
 from .models_subscriptions import *  # noqa: E402, F401, F403

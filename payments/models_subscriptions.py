@@ -1,4 +1,4 @@
-"""Subscriptions' logs and declarations (issue 19), kept out of models.py to keep it short (imported there).
+"""Subscriptions' logs and declarations, kept out of models.py to keep it short (imported there).
 
 - SubscriptionAction: every staff action on a subscription (retry a charge, cancel with or without refund, end a
   reduced plan), with who and why.

@@ -1,4 +1,4 @@
-"""PayPal Subscriptions v1 (issue 19, DECISIONS.md 24): the catalog product and billing plan of a tariff, the
+"""PayPal Subscriptions v1 (docs/decisions.md 24): the catalog product and billing plan of a tariff, the
 member's subscription, its sales, cancellation, suspension, the capture of an outstanding balance and the refund of
 a sale.
 
@@ -148,7 +148,7 @@ class PayPalSubscriptions:
                     "pricing_scheme": {"fixed_price": {"value": f"{amount:.2f}", "currency_code": currency}},
                 }
             ],
-            # A failed period stays owed and is billed again (the studio retries it after 3 days, DECISIONS.md 25);
+            # A failed period stays owed and is billed again (the studio retries it after 3 days, docs/decisions.md 25);
             # PayPal suspends the subscription after 3 failures in a row.
             "payment_preferences": {
                 "auto_bill_outstanding": True,

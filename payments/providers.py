@@ -1,7 +1,7 @@
 """Payment providers behind one interface: PayPal's Orders v2 REST API, or the simulator (payments/simulator.py).
 
 Both answer the same small dataclasses, so services.py runs the same create and capture code whichever is configured
-(DECISIONS.md 15).
+(docs/decisions.md 15).
 """
 
 import logging
@@ -255,7 +255,7 @@ class PayPalProvider:
 def get_provider():
     from .simulator import SimulatorProvider  # the simulator's module answers this module's dataclasses
 
-    """The configured provider: PayPal with credentials, the simulator without (DECISIONS.md 15)."""
+    """The configured provider: PayPal with credentials, the simulator without (docs/decisions.md 15)."""
     if payment_provider_name() == "paypal":
         return PayPalProvider(
             base_url=settings.PAYPAL_API_BASE,

@@ -1,5 +1,5 @@
-"""Receivers of the core's signals: each only calls a payments service (STYLE.md). A subscription's, a charge's or a
-freeze's change also refreshes its member's cached profile page (accounts/views.py, studio.auth_cache)."""
+"""Receivers of the core's signals: each only calls a payments service (docs/architecture.md). A subscription's, a
+charge's or a freeze's change also refreshes its member's cached profile page (accounts/views.py, studio.auth_cache)."""
 
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -24,13 +24,13 @@ def receipt_delivered(sender, email: OutgoingEmail, **kwargs):
 
 @receiver(session_cancelled, dispatch_uid="payments.session_cancelled")
 def cancelled_class_refunds(sender, session_id: int, reservation_ids: list[int], **kwargs):
-    """The studio cancelled a class: its card payments are refunded in full, in tasks (DECISIONS.md 27)."""
+    """The studio cancelled a class: its card payments are refunded in full, in tasks (docs/decisions.md 27)."""
     class_refunds.payment_cancelled_class_refunds_queue(session_id=session_id, reservation_ids=reservation_ids)
 
 
 @receiver(quoted_request_closed, dispatch_uid="payments.quoted_request_closed")
 def closed_request_deposit_refund(sender, request_id: int, **kwargs):
-    """A request refused or cancelled after its deposit was paid: the deposit is refunded, in a task (issue 23)."""
+    """A request refused or cancelled after its deposit was paid: the deposit is refunded, in a task."""
     deposits.deposit_refund_for_closed_request(sender=sender, request_id=request_id)
 
 

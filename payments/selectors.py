@@ -6,7 +6,7 @@ CURRENCY = "EUR"
 
 
 def payment_provider_name() -> str:
-    """'paypal' when PayPal credentials are configured, else the built-in 'simulator' (DECISIONS.md 15)."""
+    """'paypal' when PayPal credentials are configured, else the built-in 'simulator' (docs/decisions.md 15)."""
     return "paypal" if settings.PAYPAL_CLIENT_ID and settings.PAYPAL_CLIENT_SECRET else "simulator"
 
 
@@ -57,7 +57,7 @@ def payment_orders_for_staff(*, ordering: str = DEFAULT_ORDERING, status: str = 
     return qs.order_by(*ORDERINGS.get(ordering, ORDERINGS[DEFAULT_ORDERING]))
 
 
-# --- Issue 20: who was refunded or credited when the studio cancelled a class ---------------------------------------
+# --- Who was refunded or credited when the studio cancelled a class -------------------------------------------------
 
 CANCELLATION_OUTCOME_LABELS = {
     "refunded": "Remboursé",
@@ -65,7 +65,7 @@ CANCELLATION_OUTCOME_LABELS = {
     "credits_returned": "Crédits rendus",
     "subscription": "Abonnement : place libérée",
     "unpaid": "Non payé",
-    # A walk-in paid at the desk (DECISIONS.md 38): no provider refund, the studio pays it back at the desk.
+    # A walk-in paid at the desk (docs/decisions.md 38): no provider refund, the studio pays it back at the desk.
     "desk": "Payé à l'accueil : à rembourser à l'accueil",
 }
 

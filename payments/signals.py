@@ -10,7 +10,7 @@ from django.dispatch import Signal
 # just cancelled the class: that order is REFUND_PENDING with its `completed_at` set (paid, then refunded at once).
 payment_completed = Signal()
 
-# A completed order's money went back, or staff voided a completed payment (DECISIONS.md 33): sent with `order_id`
+# A completed order's money went back, or staff voided a completed payment (docs/decisions.md 33): sent with `order_id`
 # (primary key) and `reason`. Also sent for a refund of money that bought nothing (never completed): a receiver
 # ignores the orders it issued nothing for.
 payment_refunded = Signal()

@@ -1,4 +1,4 @@
-"""The built-in payment simulator (DECISIONS.md 15): PayPal's order life cycle (create, approve, capture, refund)
+"""The built-in payment simulator (docs/decisions.md 15): PayPal's order life cycle (create, approve, capture, refund)
 played against the `SimulatedProviderOrder` table, answering the same dataclasses as PayPalProvider
 (payments/providers.py), so that the site can be tried end to end without PayPal.
 """
@@ -26,7 +26,8 @@ def _simulator_columns(*names: str) -> list:
     return [SimulatedProviderOrder._meta.get_field(name) for name in names]
 
 
-# The simulator's three writes of a booking, each one statement (issue 18): the order created, approved, captured.
+# The simulator's three writes of a booking, each one statement (one round trip each): the order created, approved,
+# captured.
 _SIM_CREATE = _simulator_columns(
     "order_id",
     "amount",
@@ -240,7 +241,7 @@ class SimulatorProvider:
     def charge_saved_card(
         self, *, amount: Decimal, currency: str, description: str, request_id: str, card_declined: bool
     ) -> ProviderCapture:
-        """Charge the subscriber's saved (simulated) card once per request id (issue 19): a repeated call with the
+        """Charge the subscriber's saved (simulated) card once per request id: a repeated call with the
         same id answers the first result, as PayPal's PayPal-Request-Id does."""
         order_id = f"SIMSUB-{uuid.uuid5(uuid.NAMESPACE_URL, request_id).hex[:20].upper()}"
         with transaction.atomic():

@@ -1,4 +1,4 @@
-"""Reads of subscriptions (issue 19, DECISIONS.md 36): a fixed number of queries whatever the number of rows."""
+"""Reads of subscriptions (docs/decisions.md 36): a fixed number of queries whatever the number of rows."""
 
 from dataclasses import dataclass
 from datetime import date as date_type
@@ -74,7 +74,7 @@ def subscriptions_of_member(*, user) -> list[SubscriptionView]:
     return [_view(s) for s in _base().filter(member=user).order_by("-created_at", "-id")]
 
 
-# The profile's reads (issue 18): the member's subscriptions with their charges in one prepared query (a row per
+# The profile's reads: the member's subscriptions with their charges in one prepared query (a row per
 # charge), their freezes in a second one only when there are some. What the member's page shows, nothing more.
 _SUBSCRIPTION_FIELDS = (
     "id", "title", "provider", "status", "amount", "period_months", "periods_committed", "periods_paid", "starts_on"

@@ -1,4 +1,4 @@
-"""Periodic and queued work of subscriptions (issue 19), with crontask and django.tasks like payments/tasks.py's jobs
+"""Periodic and queued work of subscriptions, with crontask and django.tasks like payments/tasks.py's jobs
 (imported by PaymentsConfig.ready so that the schedule registers them). Provider calls that can wait run here."""
 
 import logging

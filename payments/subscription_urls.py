@@ -1,4 +1,4 @@
-"""Routes of subscriptions (issue 19), under /api/ (included by project/urls.py)."""
+"""Routes of subscriptions, under /api/ (included by project/urls.py)."""
 
 from django.urls import path
 

@@ -1,4 +1,4 @@
-"""Background work of payments (DECISIONS.md 41): PayPal's webhooks, and the reconciliation of lost answers."""
+"""Background work of payments (docs/decisions.md 41): PayPal's webhooks, and the reconciliation of lost answers."""
 
 import logging
 from datetime import timedelta
@@ -52,13 +52,14 @@ def payment_orders_reconcile() -> dict:
 @cron("*/10 * * * *")
 @task
 def payment_refunds_retry() -> int:
-    """Money owed back (issue 16) whose refund the provider could not take at the time: refunded once, idempotent."""
+    """Money owed back (docs/decisions.md 14) whose refund the provider could not take at the time: refunded once,
+    idempotent."""
     return services.payment_refunds_retry()
 
 
 @task
 def payment_cancelled_class_refund(session_id: int, reservation_ids: list[int]) -> int:
-    """A class the studio cancelled (issue 20): refund its card payments in full, once each."""
+    """A class the studio cancelled (docs/decisions.md 27): refund its card payments in full, once each."""
     return class_refunds.payment_orders_refund_cancelled_class(session_id=session_id, reservation_ids=reservation_ids)
 
 
@@ -71,20 +72,20 @@ def payment_cancelled_classes_refund() -> int:
 
 @task
 def payment_completed_emails_send(order_pk: int) -> None:
-    """A captured order's e-mails (issue 18: one task per capture): the reservation's confirmation, then the receipt
+    """A captured order's e-mails (one task per capture): the reservation's confirmation, then the receipt
     with its invoice attached, each recorded in the outbox once."""
     services.receipts.completed_order_emails(order_pk=order_pk)
 
 
 @task
 def payment_receipt_send(order_pk: int) -> None:
-    """The receipt of a completed order, with its invoice attached (issue 23), recorded in the outbox."""
+    """The receipt of a completed order, with its invoice attached, recorded in the outbox."""
     services.receipts._send_receipt(order_pk=order_pk)
 
 
 @task
 def payment_subscription_charge_receipt_send(charge_id: int) -> None:
-    """The receipt of a subscription period paid, with its invoice attached (issue 23), recorded in the outbox."""
+    """The receipt of a subscription period paid, with its invoice attached, recorded in the outbox."""
     from .services.subscription_emails import _send_charge_email
 
     _send_charge_email(charge_id=charge_id, paid=True)

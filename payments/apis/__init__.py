@@ -1,5 +1,5 @@
-"""Payment APIs under /api/paypal/ (DECISIONS.md 1), split by who calls them: the member's checkout, PayPal's
-webhook, the staff's order list. The names of the former `payments/apis.py` are re-exported here."""
+"""Payment APIs under /api/paypal/ (docs/decisions.md 1), split by who calls them: the member's checkout, PayPal's
+webhook, the staff's order list. The views' names are re-exported here (`payments.apis.<name>`)."""
 
 from .checkout import (
     CancelOrderApi,

@@ -1,5 +1,5 @@
 """The member's payment: create an order priced by the server, approve it in the simulator, capture or cancel it
-(DECISIONS.md 12–15, issue 16). Thin: a typed input, one service call, a typed answer; refusals are PaymentErrors
+(docs/decisions.md 12–15). Thin: a typed input, one service call, a typed answer; refusals are PaymentErrors
 that the shared exception handler answers (never caught here)."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema

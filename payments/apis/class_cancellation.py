@@ -1,4 +1,5 @@
-"""Staff: per cancelled class, who was refunded or credited and which refunds are still pending (issue 20)."""
+"""Staff: per class the studio cancelled (docs/decisions.md 27), who was refunded or credited and which refunds are
+still pending."""
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers

@@ -1,4 +1,4 @@
-"""POST /api/paypal/deposit-order (issue 23): the member opens the order of their request's deposit; the widget then
+"""POST /api/paypal/deposit-order: the member opens the order of their request's deposit; the widget then
 approves, captures or cancels it through the usual endpoints. Refusals (another member's request: 404; no deposit
 due, amount changed: 409) are domain errors answered by the shared exception handler."""
 

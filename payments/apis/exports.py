@@ -1,4 +1,4 @@
-"""Staff: `GET /api/exports/{kind}?start=AAAA-MM-JJ&end=AAAA-MM-JJ` answers a CSV file (issue 20, DECISIONS.md 39);
+"""Staff: `GET /api/exports/{kind}?start=AAAA-MM-JJ&end=AAAA-MM-JJ` answers a CSV file (docs/decisions.md 39);
 with `format=xlsx` (or `Accept: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`), the same table
 as an .xlsx workbook. The file formats are DRF renderers, chosen by DRF's content negotiation; errors answer JSON."""
 
@@ -88,7 +88,7 @@ class ExportQuery(serializers.Serializer):
 
 class ExportApi(APIView):
     permission_classes = [IsStudioStaff]
-    renderer_classes = [CsvRenderer, XlsxRenderer]  # the first is the default: CSV, as before
+    renderer_classes = [CsvRenderer, XlsxRenderer]  # the first is the default: CSV
     content_negotiation_class = ExportNegotiation
     schema = ExportSchema()
 

@@ -1,4 +1,4 @@
-"""Input fields of the payment APIs that say in the OpenAPI schema exactly what they accept (issue 17)."""
+"""Input fields of the payment APIs that say in the OpenAPI schema exactly what they accept."""
 
 from decimal import Decimal
 

@@ -1,4 +1,4 @@
-"""The staff's payment orders list, page by page, without a serializer per row (issue 18).
+"""The staff's payment orders list, page by page, without a serializer per row.
 
 PaymentOrderOutput stays the documented answer (`extend_schema`); each row here is the same dict it writes, built
 from a `.values()` row (the tests compare them), and the count and page run as compiled queries

@@ -1,4 +1,4 @@
-"""The staff's payment orders (dashboard, SPEC.md 7): a paginated list, and orders typed in by hand."""
+"""The staff's payment orders (the dashboard's card-payment orders): a paginated list, and orders typed in by hand."""
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -134,7 +134,7 @@ class PaymentOrdersApi(StaffOrdersApi):
         )
         paginator = StandardPagination()
         page = paginate(paginator, orders, request, self)  # the count and the page: one query
-        # PaymentOrderOutput's rows, written without it (issue 18: the serializer was most of the list's CPU time).
+        # PaymentOrderOutput's rows, written without it (a serializer would be most of the list's CPU time).
         return paginator.get_paginated_response(order_rows(page))
 
     @extend_schema(request=PaymentOrderInput, responses={201: PaymentOrderOutput})

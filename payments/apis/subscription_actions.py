@@ -1,5 +1,5 @@
-"""Staff actions on a subscription from the dashboard (issue 19): retry the unpaid period now, cancel with or
-without the refund of the current period, end a reduced plan. Each answers the French outcome and the subscription
+"""Staff actions on a subscription from the dashboard (docs/decisions.md 25): retry the unpaid period now, cancel with
+or without the refund of the current period, end a reduced plan. Each answers the French outcome and the subscription
 as staff see it; each is logged with who and why."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema

@@ -1,4 +1,4 @@
-"""Buying a subscription (issue 19): the reduced-rate confirmation that create-order and PayPal's subscription take,
+"""Buying a subscription: the reduced-rate confirmation that create-order and PayPal's subscription take,
 the proof upload, and PayPal's subscription flow (the JS SDK's createSubscription asks this server for the
 subscription, the member approves it in PayPal's popup, then onApprove tells this server, which reads PayPal from a
 task; the webhooks do the rest)."""

@@ -1,4 +1,4 @@
-"""Subscriptions billed per period (issue 19, DECISIONS.md 36): the member's own, the staff's list with filters,
+"""Subscriptions billed per period (docs/decisions.md 36): the member's own, the staff's list with filters,
 and the member's "Payer maintenant"."""
 
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""POST /api/paypal/webhook: PayPal's notifications (DECISIONS.md 41)."""
+"""POST /api/paypal/webhook: PayPal's notifications (docs/decisions.md 41)."""
 
 import json
 import logging
@@ -43,8 +43,8 @@ class WebhookOutput(serializers.Serializer):
 
 class WebhookApi(APIView):
     """PayPal's notifications, verified with PayPal, then acknowledged at once (202) and applied by a worker, once per
-    event id (DECISIONS.md 41). The check stays in the request so that nobody but PayPal can fill the queue; what an
-    event then does (a capture, a fulfilment, a receipt) never holds PayPal's delivery.
+    event id (docs/decisions.md 41). The check stays in the request so that nobody but PayPal can fill the queue; what
+    an event then does (a capture, a fulfilment, a receipt) never holds PayPal's delivery.
 
     The body is PayPal's event as it sent it (the signature covers it byte for byte): a JSON object, read here
     rather than by a serializer."""

@@ -1,4 +1,4 @@
-"""The `manage.py export_*` commands (issue 20, DECISIONS.md 39): one export for a range of Paris days, as CSV or
+"""The `manage.py export_*` commands (docs/decisions.md 39): one export for a range of Paris days, as CSV or
 .xlsx."""
 
 from datetime import date

@@ -1,7 +1,7 @@
 """Payment writes, split by what they do (create, capture, refunds, webhooks, receipts, staff edits).
 
-This package re-exports the names of the former `payments/services.py`, so `from payments import services`
-and `from payments.services import ...` keep working. The submodules import each other directly, never this
+This package re-exports its submodules' public names, so callers write `from payments import services` or
+`from payments.services import ...`. The submodules import each other directly, never this
 package. The lock order and the capture invariant are documented in `capture.py`."""
 
 from ..providers import get_provider

@@ -1,10 +1,10 @@
 """Capture an order once and fulfil it once: what is confirmed equals what was paid, under the order's row lock.
 
 Provider calls (HTTP) run outside database transactions; every state change then happens under a row lock on the
-PaymentOrder (STYLE.md 3), so two captures, or a capture and a webhook, fulfil an order exactly once
-(DECISIONS.md 14).
+PaymentOrder (the lock order of docs/architecture.md), so two captures, or a capture and a webhook, fulfil an order
+exactly once (docs/decisions.md 14).
 
-Issue 16: a reservation has at most one live order (CREATED, APPROVED, DECLINED or COMPLETED; a database constraint),
+A reservation has at most one live order (CREATED, APPROVED, DECLINED or COMPLETED; a database constraint),
 and money captured for nothing in return (seats lost, reservation changed or paid already, order cancelled) is never
 kept: the order becomes REFUND_PENDING under its lock, the provider refunds it after the commit (idempotency key
 `refund-<order id>`), then REFUNDED, the member told in the answer and by e-mail.
@@ -96,8 +96,8 @@ def payment_order_fulfil(
     """Money was captured for this order: confirm what it paid for and send one receipt, once. Idempotent.
 
     Called by the browser's capture and by PayPal's webhooks, possibly at the same moment: the row lock decides.
-    What is confirmed equals what was paid (issue 16): the order must still be open and, for a reservation, the
-    reservation still held, unpaid, with the participants and amount of the order and its seats. Otherwise nothing
+    What is confirmed equals what was paid (docs/decisions.md 14): the order must still be open and, for a reservation,
+    the reservation still held, unpaid, with the participants and amount of the order and its seats. Otherwise nothing
     is confirmed and the money goes back (REFUND_PENDING, then the provider's refund after the commit). `order_pk`,
     when the caller has read the order already, locks the same row by its key (a prepared query).
     """
@@ -127,7 +127,7 @@ def payment_order_fulfil(
                 refusal = exc.message
         elif order.party_id or order.rental_id:
             try:
-                deposit_record_for_order(order)  # issue 23: the deposit of a quoted request, recorded once
+                deposit_record_for_order(order)  # the deposit of a quoted request, recorded once
             except QuoteError as exc:
                 refusal = exc.message
         if refusal:
@@ -154,16 +154,16 @@ def payment_order_fulfil(
             order.status = PaymentStatus.COMPLETED
             order.completed_at = now
             if order.tariff_id:
-                # Issue 10: a tariff order grants its class card or subscription, once (the order row lock above
+                # A tariff order grants its class card or subscription, once (the order row lock above
                 # and PaymentOrder.granted_pass's uniqueness), in this same transaction.
                 order.granted_pass = pass_grant_for_order(order=order)
             order.provider_note = ""
             order.save(
                 update_fields=["status", "completed_at", "capture_id", "provider_note", "granted_pass", "updated_at"]
             )
-            # Issue 19: a tariff priced per period starts its subscription (the order paid its first period).
+            # A tariff priced per period starts its subscription (the order paid its first period).
             subscription_start_for_order(order=order)
-            # Issue 23: the invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap.
+            # The invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap.
             payment_completed.send(sender=PaymentOrder, order_id=order.pk)
             # The receipt (with the invoice's PDF) and a reservation's confirmation are rendered by one task, queued
             # in this transaction (receipts.py); the receipt is recorded as sent once its mail has left.

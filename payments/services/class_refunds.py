@@ -1,4 +1,4 @@
-"""Card payments of a class the studio cancelled are refunded in full (DECISIONS.md 27, issue 20).
+"""Card payments of a class the studio cancelled are refunded in full (docs/decisions.md 27).
 
 bookings cancels the class and sends `session_cancelled` after its commit; payments' receiver queues
 `payment_cancelled_class_refund` (payments/tasks.py), which calls `payment_orders_refund_cancelled_class`. Each paid
@@ -32,7 +32,8 @@ def _class_cancelled_reason(*, title: str, start) -> str:
 
 def class_cancelled_refund_reason(*, reservation_id: int) -> str:
     """Why money captured for this reservation goes back when the studio cancelled its class ('' when it did not,
-    or when the member had cancelled the booking before: then the money bought nothing, as issue 16 says)."""
+    or when the member had cancelled the booking before: the money then goes back because it bought nothing, as
+    docs/decisions.md 14 says)."""
     row = (
         Reservation.objects.filter(pk=reservation_id, session__status=SessionStatus.CANCELLED)
         .filter(~Q(status=ReservationStatus.CANCELLED) | Q(cancelled_at=F("session__cancelled_at")))

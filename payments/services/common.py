@@ -32,7 +32,8 @@ MSG_PENDING = "Votre paiement est en cours de vérification par PayPal. Vous rec
 MSG_ORDER_CLOSED = "Cette commande n'est plus payable."
 MSG_ORDER_NOT_CANCELLABLE = "Ce paiement est déjà terminé : il ne peut plus être annulé ici."
 MSG_AMOUNT_CAPTURED_MISMATCH = "Montant capturé différent du montant de la commande : vérification manuelle requise."
-# Money captured for nothing in return goes back (issue 16). {reason} says why, {amount} is in French ("25,00").
+# Money captured for nothing in return goes back (docs/decisions.md 14). {reason} says why, {amount} is in French
+# ("25,00").
 MSG_REFUNDED = (
     "{reason} Votre paiement de {amount} € vous est remboursé automatiquement : le remboursement apparaîtra sous "
     "quelques jours sur votre moyen de paiement."

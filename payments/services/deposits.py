@@ -1,6 +1,7 @@
-"""Deposits of quoted requests (issue 23): an EVJF/EVG request (bookings) or a member's room rental (messaging).
+"""Deposits of quoted requests (docs/decisions.md 17): an EVJF/EVG request (bookings) or a member's room rental
+(messaging).
 
-The member pays the deposit with the same widget, provider and records as any order (DECISIONS.md 15): the order is
+The member pays the deposit with the same widget, provider and records as any order (docs/decisions.md 15): the order is
 priced from the request (the browser's amount is only compared), at most one is live per request (a database
 constraint), the capture goes through `payment_order_fulfil`, which records the deposit on the request under the
 order's lock (`deposit_record_for_order`): a request no longer waiting for it (cancelled, refused, re-quoted) makes

@@ -1,4 +1,5 @@
-"""Create a payment order priced by the server (DECISIONS.md 12), at most one live per reservation (issue 16)."""
+"""Create a payment order priced by the server (docs/decisions.md 12), at most one live per reservation
+(docs/decisions.md 14)."""
 
 import logging
 import uuid
@@ -59,7 +60,7 @@ _LIVE_ORDER = PreparedModels(
 
 
 def _held_reservation(*, user, reservation_id: int) -> Reservation:
-    """The member's reservation, with its seats still held (DECISIONS.md 13), or PaymentError."""
+    """The member's reservation, with its seats still held (docs/decisions.md 13), or PaymentError."""
     reservation = _MEMBER_RESERVATION.first(reservation_id=reservation_id, user_id=user.pk)
     if reservation is None:
         raise PaymentError.of("reservation_not_found")
@@ -95,7 +96,7 @@ def payment_order_create(
 ) -> PaymentOrder:
     """Open an order at the provider for a held reservation or a tariff × quantity, priced from the database.
 
-    The browser's `amount` is only compared with the server's price (DECISIONS.md 12): a mismatch is refused (409).
+    The browser's `amount` is only compared with the server's price (docs/decisions.md 12): a mismatch is refused (409).
     The API has typed and bounded every value (payments/apis/checkout.py); the checks here are the domain's.
     """
     if not all(str(v or "").strip() for v in (email, first_name, last_name, title, type)):
@@ -129,7 +130,7 @@ def payment_order_create(
         if tariff.is_party or tariff.price <= 0 or (tariff.grants_pass and tariff_priced_per_short_period(tariff)):
             raise PaymentError.of("tariff_not_orderable")
         server_amount = (tariff.price * order_quantity).quantize(Decimal("0.01"))
-        # Issue 19: a student or job-seeker rate needs the member's confirmation of the status (400 otherwise).
+        # A student or job-seeker rate needs the member's confirmation of the status (400 otherwise).
         proof = reduced_claim_check(user=user, tariff=tariff, claim=reduced)
         order_title = tariff.title
         order_type = tariff.type.upper()
@@ -142,7 +143,7 @@ def payment_order_create(
 
     provider = get_provider()
     if reservation is not None:
-        # One live order per reservation (issue 16): asking again answers the order being paid.
+        # One live order per reservation (docs/decisions.md 14): asking again answers the order being paid.
         live = _LIVE_ORDER.first(reservation_id=reservation.pk) if reservation.live_order_id is not None else None
         if live is not None:
             if live.provider == provider.name and live.amount == server_amount and live.quantity == order_quantity:

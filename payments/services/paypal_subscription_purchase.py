@@ -1,4 +1,4 @@
-"""Buying a subscription through PayPal (issue 19): the tariff's catalog product and billing plan, created once and
+"""Buying a subscription through PayPal: the tariff's catalog product and billing plan, created once and
 reused (SubscriptionPlan keeps their ids and the price; a changed price gets a new plan); the subscription the JS
 SDK's createSubscription asks for, recorded as an open PaymentOrder named by PayPal's id; the popup's onApprove; and
 how the purchase modal sells a tariff (per period, reduced). Split from paypal_subscriptions.py (what PayPal says

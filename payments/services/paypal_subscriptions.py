@@ -1,4 +1,4 @@
-"""Subscriptions through PayPal (issue 19, DECISIONS.md 24): a catalog product and a billing plan per tariff,
+"""Subscriptions through PayPal (docs/decisions.md 24): a catalog product and a billing plan per tariff,
 created once and reused (SubscriptionPlan keeps their ids); the member approves a PayPal Subscription in PayPal's
 popup; PayPal charges each period and tells us by webhooks, which this module applies (once per event id, in
 webhooks.py), and the daily job reads what a lost webhook would have said.

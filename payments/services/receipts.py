@@ -1,5 +1,5 @@
 """The payment receipt: rendered and recorded in the outbox by a task after the capture commits (the invoice's PDF
-attached, issue 23), recorded as sent once its mail has left."""
+attached), recorded as sent once its mail has left."""
 
 import logging
 from datetime import date
@@ -42,7 +42,7 @@ def receipt_send_queue_with_payment(*, order_pk: int) -> None:
     With the database queue on the payment's own database (django-tasks-db, production's default), the task's row is
     written in this transaction: the payment, its reservation, its invoice and its e-mails' task commit together or
     not at all, in one commit (one wait for the disk) instead of a second write after it; the worker cannot see the
-    row before the commit. Any other queue (Redis) is told after the commit, as before (`receipt_send_queue`)."""
+    row before the commit. Any other queue (Redis) is told after the commit (`receipt_send_queue`)."""
     from ..tasks import payment_completed_emails_send
 
     if _queue_in_payments_database(payment_completed_emails_send.get_backend()):
@@ -86,7 +86,7 @@ def _send_receipt(*, order_pk: int) -> None:
     elif order.tariff_id:
         what = f"{order.title} × {order.quantity}"
     attachments = _receipt_attachments(order.pk)
-    # Recorded in the outbox and sent by a worker (DECISIONS.md 41): the capture never waits on the mail server.
+    # Recorded in the outbox and sent by a worker (docs/decisions.md 41): the capture never waits on the mail server.
     send_templated_email(
         to=order.email,
         subject=RECEIPT_SUBJECT,

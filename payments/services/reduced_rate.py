@@ -1,4 +1,4 @@
-"""Student and job-seeker rates (issue 19): the member confirms the status at purchase (a required checkbox, and an
+"""Student and job-seeker rates: the member confirms the status at purchase (a required checkbox, and an
 optional proof checked by its content and size like every upload, media_library.uploads); staff see it and can end
 the reduced plan (subscription_staff.subscription_end_reduced)."""
 
@@ -114,7 +114,7 @@ def reduced_proof_upload(*, user, upload) -> ReducedRateProof:
     except UploadRejected as exc:
         raise ReducedRateError(exc.message, code="proof_rejected", field="file") from None
     with transaction.atomic():
-        # The member's row lock makes concurrent uploads count one after the other (STYLE.md 3).
+        # The member's row lock makes concurrent uploads count one after the other.
         get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
         _proof_quota_check(member_id=user.pk)
         proof = ReducedRateProof(member=user)

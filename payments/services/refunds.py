@@ -1,4 +1,5 @@
-"""Give back money captured for nothing in return (issue 16): REFUND_PENDING, the provider's refund, REFUNDED."""
+"""Give back money captured for nothing in return (docs/decisions.md 14): REFUND_PENDING, the provider's refund,
+REFUNDED."""
 
 import logging
 from decimal import Decimal
@@ -61,7 +62,8 @@ def payment_order_refund(*, order_id: str) -> PaymentOrder:
         order.refund_id = refund.id[:64]
         order.refunded_at = timezone.now()
         order.save(update_fields=["status", "refund_id", "refunded_at", "updated_at"])
-        # Issue 23: a completed order's invoice gets its credit note in this transaction (invoices' receiver).
+        # A completed order's invoice gets its credit note in this transaction (invoices' receiver,
+        # docs/decisions.md 40).
         payment_refunded.send(sender=PaymentOrder, order_id=order.pk, reason=order.provider_note)
         transaction.on_commit(lambda: _send_refund_notice(order_pk=order.pk))
     return order

@@ -35,7 +35,7 @@ STAFF_REQUIRED = ("email", "order_id", "amount", "title", "date", "time")
 
 
 def _staff_values(data: dict) -> dict:
-    """The model fields of a staff edit: the known names only, in euros (DECISIONS.md 16); a blank status or type
+    """The model fields of a staff edit: the known names only, in euros (docs/decisions.md 16); a blank status or type
     keeps the order's (or the model's default)."""
     values = {name: data[name] for name in (*STAFF_FIELDS, "message") if data.get(name) is not None}
     if any(values.get(name) in (None, "") for name in STAFF_REQUIRED):
@@ -60,13 +60,13 @@ def payment_order_staff_create(*, data: dict) -> PaymentOrder:
         raise PaymentError.of("order_id_taken") from None
 
 
-# Staff closing a completed payment (DECISIONS.md 33): the money went back or the payment is void.
+# Staff closing a completed payment (docs/decisions.md 33): the money went back or the payment is void.
 CLOSED_AFTER_PAYMENT = (PaymentStatus.VOIDED, PaymentStatus.REFUNDED)
 
 
 def _announce_status_change(*, order: PaymentOrder, before: str) -> None:
     """A payment staff recorded as completed is invoiced; one they void or mark refunded gets its credit note
-    (issue 23, invoices' receivers, in this transaction)."""
+    (docs/decisions.md 40: invoices' receivers, in this transaction)."""
     if order.status == before:
         return
     if order.status == PaymentStatus.COMPLETED:
@@ -91,12 +91,12 @@ def payment_order_staff_update(*, order_id: str, data: dict) -> PaymentOrder:
             order.save()
             _announce_status_change(order=order, before=before)
     except IntegrityError:
-        raise PaymentError.of("order_live_taken") from None  # one live order per reservation (issue 16)
+        raise PaymentError.of("order_live_taken") from None  # one live order per reservation (docs/decisions.md 14)
     return order
 
 
 def payment_order_staff_delete(*, order_id: str) -> None:
-    """Delete an order typed in by mistake. A payment that moved money stays in the records (DECISIONS.md 33)."""
+    """Delete an order typed in by mistake. A payment that moved money stays in the records (docs/decisions.md 33)."""
     order = PaymentOrder.objects.filter(order_id=order_id).first()
     if order is None:
         raise PaymentError.of("order_not_found")
@@ -104,7 +104,7 @@ def payment_order_staff_delete(*, order_id: str) -> None:
         raise PaymentError.of("paid_not_deleted")
     try:
         deleted, _ = PaymentOrder.objects.filter(pk=order.pk).exclude(status=PaymentStatus.COMPLETED).delete()
-    except (ProtectedError, RestrictedError):  # an invoice or a credit note refers to it (issue 23): kept
+    except (ProtectedError, RestrictedError):  # an invoice or a credit note refers to it: the accounting records stay
         raise PaymentError.of("paid_not_deleted") from None
     if not deleted:
         raise PaymentError.of("paid_not_deleted")

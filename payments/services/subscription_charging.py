@@ -1,4 +1,4 @@
-"""Charging a subscription's periods (issue 19), split from `subscriptions.py` (which re-exports the names): the
+"""Charging a subscription's periods, split from `subscriptions.py` (which re-exports the names): the
 charge rows come due, one period charged once (the scheduler, "Payer maintenant", staff's retry), its outcome
 recorded (paid: the pass extended, the unpaid block lifted; refused: retried in 3 days, the member e-mailed, the pass
 blocked 7 days after the due date).
@@ -162,8 +162,8 @@ def subscription_charge_paid(*, charge_id: int, reference: str) -> SubscriptionC
             )
         if not still_unpaid:
             pass_rule_set(pass_id=pass_obj.pk, blocked_from=None)
-        # Issue 23: the period's invoice is numbered in this transaction (invoices' receiver); its receipt, with the
-        # invoice's PDF, is built by a task.
+        # The period's invoice is numbered in this transaction (invoices' receiver, docs/decisions.md 40); its receipt,
+        # with the invoice's PDF, is built by a task.
         subscription_charge_paid_signal.send(sender=SubscriptionCharge, charge_id=charge.pk)
         transaction.on_commit(lambda: _charge_paid_email_queue(charge_id=charge.pk))
     return charge

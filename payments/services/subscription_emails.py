@@ -1,4 +1,4 @@
-"""The e-mails of subscriptions (issue 19): a period's receipt (with its invoice attached when invoices provide it)
+"""The e-mails of subscriptions: a period's receipt (with its invoice attached when invoices provide it)
 or its refusal with "Payer maintenant", and the invitation to renew 15 days before the commitment ends. Split from
 `subscriptions.py` (which re-exports the names); sent after the commit, through the task queue."""
 

@@ -1,4 +1,4 @@
-"""Subscriptions over time (issue 19): staff freezes, the daily run that charges due periods, ends finished
+"""Subscriptions over time: staff freezes, the daily run that charges due periods, ends finished
 commitments and invites renewals. Split from `subscriptions.py` (charging one period) to keep each module short; the
 names are re-exported there."""
 
@@ -28,9 +28,9 @@ from .subscriptions import (
 def subscription_freeze(
     *, subscription_id: int, starts_on: date_type, weeks: int, reason: str, by, today: date_type | None = None
 ) -> Subscription:
-    """Staff freeze a subscription from `starts_on` for `weeks` weeks (issue 19): nothing is charged meanwhile (the
-    due dates after it move), no session of those days can be booked with the pass, and the commitment's end and the
-    pass's end move by as much. Logged with who and why (SubscriptionFreeze)."""
+    """Staff freeze a subscription from `starts_on` for `weeks` weeks (docs/decisions.md 25): nothing is charged
+    meanwhile (the due dates after it move), no session of those days can be booked with the pass, and the commitment's
+    end and the pass's end move by as much. Logged with who and why (SubscriptionFreeze)."""
     today = today or timezone.localdate()
     reason = (reason or "").strip()
     if not reason:
@@ -110,7 +110,7 @@ def subscriptions_end_finished(*, as_of: date_type) -> int:
 
 
 def subscriptions_invite_renewal(*, as_of: date_type) -> int:
-    """15 days before the commitment ends, the member is invited once to renew (no tacit renewal, DECISIONS.md 24).
+    """15 days before the commitment ends, the member is invited once to renew (no tacit renewal, docs/decisions.md 24).
     Two schedulers: the conditional update lets one of them send it."""
     invited = 0
     candidates = Subscription.objects.filter(

@@ -1,5 +1,5 @@
-"""Staff actions on a subscription (issue 19), from the dashboard: retry an unpaid period now, cancel with or
-without the refund of the current period, end a reduced (student, job-seeker) plan. Each is logged with who and why
+"""Staff actions on a subscription (docs/decisions.md 25), from the dashboard: retry an unpaid period now, cancel with
+or without the refund of the current period, end a reduced (student, job-seeker) plan. Each is logged with who and why
 (SubscriptionAction). Provider calls that can wait (PayPal's capture and cancellation, every refund) run in tasks
 after the commit; a refund is made once per period (idempotency key per charge, refund id kept)."""
 
@@ -173,7 +173,8 @@ def subscription_cancel(*, subscription_id: int, by, reason: str, refund: bool, 
                 # REFUNDED without a refund id: the provider's refund is on its way (task now, retried every 10 min).
                 SubscriptionCharge.objects.filter(pk=charge.pk).update(status=ChargeStatus.REFUNDED)
                 bump_member_data(subscription.member_id)
-                # Issue 23: the period's invoice gets its credit note in this transaction (invoices' receiver).
+                # The period's invoice gets its credit note in this transaction (invoices' receiver,
+                # docs/decisions.md 40).
                 subscription_charge_refunded.send(sender=SubscriptionCharge, charge_id=charge.pk, reason=reason)
                 subscription.periods_paid = subscription.charges.filter(status=ChargeStatus.PAID).count()
                 subscription.save(update_fields=["periods_paid", "updated_at"])

@@ -1,4 +1,4 @@
-"""Subscriptions billed per period (issue 19, DECISIONS.md 24–26): what a subscription is and when its periods fall.
+"""Subscriptions billed per period (docs/decisions.md 24–26): what a subscription is and when its periods fall.
 
 A tariff priced per period ("55 € par mois") bought online starts a Subscription: the purchase order pays the first
 period(s), each later period is a SubscriptionCharge row (unique per subscription and period) charged on its due date.
@@ -162,7 +162,7 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
         for n in range(1, paid + 1)
     )
     bump_member_data(subscription.member_id)  # bulk_create sends no signal (the profile, studio.auth_cache)
-    # The tariff's weekly cap came with the pass at its grant (bookings' pass_rules_from_tariff, DECISIONS.md 26).
+    # The tariff's weekly cap came with the pass at its grant (bookings' pass_rules_from_tariff, docs/decisions.md 26).
     return subscription
 
 

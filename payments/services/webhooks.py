@@ -48,7 +48,7 @@ def payment_webhook_handle(*, event: dict) -> str:
     if PaymentWebhookEvent.objects.filter(event_id=event_id).exists():
         return "duplicate"
     if event_type in SUBSCRIPTION_WEBHOOKS:
-        result = paypal_subscription_webhook(event_type, resource)  # issue 19: PayPal Subscriptions v1
+        result = paypal_subscription_webhook(event_type, resource)  # PayPal Subscriptions v1
     elif event_type not in HANDLED_WEBHOOKS:
         result = "ignored"
     else:
@@ -70,7 +70,7 @@ def _handle_event(event_type: str, resource: dict) -> str:
             return "unknown order"
         order = _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, only_from=(PaymentStatus.CREATED,))
         if order.status not in OPEN_STATUSES:
-            return "closed"  # cancelled by the buyer, or paid already: capture nothing (issue 16)
+            return "closed"  # cancelled by the buyer, or paid already: capture nothing (docs/decisions.md 14)
         # The buyer approved but the browser may never come back: capture from here too (same idempotency key).
         provider = get_provider()
         try:

@@ -1,5 +1,5 @@
 """`{% load payments_subscriptions %}{% member_subscriptions target %}`: a member's subscriptions billed per period on
-the profile (issue 19): status, periods paid and left, next due date and amount, the charges with their references,
+the profile: status, periods paid and left, next due date and amount, the charges with their references,
 and "Payer maintenant" for an unpaid period (the member's own profile only). One query (two when a subscription was
 ever frozen): `member_subscription_rows`."""
 
@@ -12,7 +12,7 @@ from ..subscription_selectors import member_subscription_rows
 
 register = template.Library()
 
-# Lines written here rather than by the template's number localisation, |pluralize and {% if %} (issue 18: each
+# Lines written here rather than by the template's number localisation, |pluralize and {% if %} (each
 # costs the page a few microseconds per subscription and per charge): the same text.
 PERIODS_TEXT = "{paid} période{paid_s} payée{paid_s} sur {committed} · {left} restante{left_s}"
 RETRY_TEXT = "{status} (nouvel essai le {day})"

@@ -1,4 +1,4 @@
-"""The fake PayPal's Subscriptions v1 (issue 19): catalogs/products, billing/plans, billing/subscriptions (create,
+"""The fake PayPal's Subscriptions v1: catalogs/products, billing/plans, billing/subscriptions (create,
 get, cancel, suspend, transactions, capture of the outstanding balance) and Payments v1's sale refund, with PayPal's
 documented shapes and statuses (a subscription is APPROVAL_PENDING, then APPROVED by the buyer, ACTIVE, SUSPENDED,
 CANCELLED). FakePayPal mixes this in; tests drive the buyer's and PayPal's side with `approve_subscription()`,

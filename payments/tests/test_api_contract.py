@@ -1,4 +1,4 @@
-"""The payment APIs' typed boundary (issue 17): rubbish is a French 400 naming the field, conflicts are 409 with a
+"""The payment APIs' typed boundary: rubbish is a French 400 naming the field, conflicts are 409 with a
 code, and every answer has the shape the OpenAPI schema gives it."""
 
 from decimal import Decimal

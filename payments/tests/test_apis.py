@@ -88,7 +88,7 @@ def test_tampered_amount_is_refused_and_changes_nothing(api_client, member, make
         tariff_payload(card_tariff, member, amount="0.01"),
     ):
         response = _create(api_client, payload)
-        assert response.status_code == 409  # issue 17: a conflict with the server's price
+        assert response.status_code == 409  # a conflict with the server's price
         assert response.json()["error"] == services.MSG_AMOUNT_MISMATCH
     assert not PaymentOrder.objects.exists()
     assert not SimulatedProviderOrder.objects.exists()
@@ -253,7 +253,7 @@ def test_paid_after_the_hold_lapsed_and_the_seats_went_elsewhere(
     make_reservation(other_member, participants=2, session=session, status=ReservationStatus.CONFIRMED)
     with django_capture_on_commit_callbacks(execute=True):
         response = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
-    # Issue 16: money with nothing in return goes back at once, and the member is told so.
+    # Money with nothing in return goes back at once, and the member is told so (docs/decisions.md 14).
     expected = services.MSG_REFUNDED.format(reason=MSG_HOLD_LOST, amount="50,00")
     assert response.status_code == 409 and response.json()["error"] == expected
     order = PaymentOrder.objects.get(order_id=order_id)
@@ -450,7 +450,7 @@ def test_webhook_with_a_forged_signature_changes_nothing(api_client, member, mak
     reservation = make_reservation(member)
     order = _paypal_order(api_client, member, reservation)
     response = _post_webhook(api_client, _capture_event(order), signature="forged")
-    # Issue 17: unsigned is unauthenticated (403); 400 is for a body that is not a JSON object.
+    # Unsigned is unauthenticated (403); 400 is for a body that is not a JSON object.
     assert response.status_code == 403 and response.json()["error"] == MSG_WEBHOOK_REFUSED
     order.refresh_from_db()
     assert order.status == PaymentStatus.CREATED
@@ -567,7 +567,7 @@ def test_staff_lists_orders_paginated_and_sorted_in_fixed_queries(
             date=f"2025-01-{20 - i:02d}",
         )
     api_client.force_authenticate(staff)
-    with django_assert_num_queries(1):  # the count with the page (issue 18)
+    with django_assert_num_queries(1):  # the count with the page
         response = api_client.get(ORDERS, {"ordering": "amount"})
     data = response.json()
     assert data["count"] == 12 and len(data["results"]) == 10
@@ -610,7 +610,8 @@ def test_staff_creates_updates_and_deletes_an_order(api_client, supervisor):
     assert invalid_email.json()["error"] == services.MSG_EMAIL_INVALID
     assert api_client.post(ORDERS, _staff_payload(), format="json").json()["error"] == services.MSG_ORDER_ID_TAKEN
 
-    # Recorded as paid, it was invoiced, then credited (issue 23): the accounting records stay, so does the order.
+    # Recorded as paid, it was invoiced, then credited (docs/decisions.md 40): the accounting records stay, so does the
+    # order.
     kept = api_client.delete(f"{ORDERS}/MANUAL-1")
     assert kept.status_code == 409 and kept.json()["error"] == services.MSG_PAID_NOT_DELETED
     # An order typed in by mistake, never paid, goes.

@@ -1,5 +1,6 @@
-"""Issue 16, money and seats: the attacks made from outside, replayed at the API, and what an attacker would try next
-on every money write endpoint (create-order, capture, cancel, the simulator's approval, holds and pass bookings).
+"""Money and seats (docs/decisions.md 14): the attacks made from outside, replayed at the API, and what an attacker
+would try next on every money write endpoint (create-order, capture, cancel, the simulator's approval, holds and pass
+bookings).
 
 The promise under test: what is confirmed equals what was paid. No seat without money, no money kept without a
 seat (it is refunded, and the member told so in French), one live order per reservation, card or pass, never both.
@@ -463,7 +464,7 @@ def test_item7_when_the_provider_is_down_the_refund_is_owed_said_and_retried(
 def test_create_order_refuses_any_amount_but_the_servers(api_client, member, make_reservation, amount):
     reservation = make_reservation(member, participants=1)
     response = open_order(api_client, member, reservation, amount=amount)
-    # Issue 17: an amount that is not one is a 400; a well-formed amount other than the server's price, a 409.
+    # An amount that is not one is a 400; a well-formed amount other than the server's price, a 409.
     assert response.status_code in (400, 409)
     if amount is None or isinstance(amount, str):
         assert response.json()["error"] in (services.MSG_INCOMPLETE, services.MSG_AMOUNT_MISMATCH)
@@ -621,7 +622,7 @@ def test_a_forged_webhook_moves_nothing(api_client, member, session):
     }
     api_client.force_authenticate(None)
     headers = {**WEBHOOK_HEADERS, "PAYPAL-TRANSMISSION-SIG": "forged"}
-    # Issue 17: a notification PayPal did not sign is refused as unauthenticated (403), not as malformed (400).
+    # A notification PayPal did not sign is refused as unauthenticated (403), not as malformed (400).
     assert api_client.post(WEBHOOK, event, format="json", headers=headers).status_code == 403
     assert api_client.post(WEBHOOK, event, format="json").status_code == 403
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.CREATED
@@ -652,7 +653,7 @@ def test_fake_paypal_signature_is_what_the_tests_send():
 
 
 def test_a_payment_that_moved_money_is_never_deleted(api_client, staff, member, session):
-    """DECISIONS.md 33: staff void a completed payment with a reason; deleting it would erase what was paid."""
+    """docs/decisions.md 33: staff void a completed payment with a reason; deleting it would erase what was paid."""
     reservation = Reservation.objects.get(pk=hold(api_client, member, session, 1).json()["id"])
     order_id = open_order(api_client, member, reservation).json()["id"]
     approve(api_client, order_id)

@@ -1,5 +1,5 @@
 """Payments never wait on mail, webhooks are acknowledged before their work, lost captures are reconciled
-(DECISIONS.md 41)."""
+(docs/decisions.md 41)."""
 
 import socket
 import threading

@@ -1,7 +1,7 @@
-"""What the booking rush's requests no longer do themselves (issue 18), and what they still guarantee.
+"""What the booking rush's requests leave to a worker, and what they still guarantee.
 
 A capture queues one task after its commit, which renders the reservation's confirmation (templates and .ics) and
-the receipt with the invoice's PDF; the answers of the four steps are the same JSON as before; an order's invoice
+the receipt with the invoice's PDF; the answers of the four steps keep their exact JSON; an order's invoice
 issued a second time is the same invoice and takes no number.
 """
 
@@ -144,7 +144,7 @@ def test_an_orders_invoice_issued_again_is_the_same_and_takes_no_number(
     assert numbers == [(first.sequence,), (first.sequence + 1,)]  # no gap: the second call gave its number back
 
 
-# --- Fewer waits for the disk (issue 18, fourth pass) ------------------------------------------------------------
+# --- Fewer waits for the disk ------------------------------------------------------------------------------------
 
 DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 

@@ -1,4 +1,4 @@
-"""Issue 20 (DECISIONS.md 27, 35): the studio cancels a class. Every booking cancelled, card payments refunded in
+"""The studio cancels a class (docs/decisions.md 27, 35). Every booking cancelled, card payments refunded in
 full through the provider (once, recorded on the order), class-card credits back, each member e-mailed the reason
 with an iCalendar CANCEL, the class "Annulé" in the calendar and no longer bookable; staff see who got what."""
 

@@ -1,5 +1,5 @@
-"""Issue 20 on PostgreSQL (real row locks): a class cancellation racing a booking with a class card and the capture
-of another member's card payment on the same class ends with no confirmed booking, every card payment refunded
+"""Class cancellation on PostgreSQL (real row locks): a class cancellation racing a booking with a class card and the
+capture of another member's card payment on the same class ends with no confirmed booking, every card payment refunded
 exactly once, and every credit back on its card, whatever the order the three land in."""
 
 import threading

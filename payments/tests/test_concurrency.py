@@ -1,4 +1,4 @@
-"""DECISIONS.md 14 on PostgreSQL (real row locks): however captures and webhooks race, one payment is recorded,
+"""docs/decisions.md 14 on PostgreSQL (real row locks): however captures and webhooks race, one payment is recorded,
 one reservation confirmed, one receipt sent."""
 
 import threading
@@ -142,7 +142,7 @@ def test_capture_racing_the_order_approved_webhook(
     _assert_paid_once(order, reservation, mailoutbox)
 
 
-# --- issue 16: what is confirmed equals what was paid, under races ------------------------------------------------
+# --- What is confirmed equals what was paid, under races (docs/decisions.md 14) -----------------------------------
 
 MANY = 20
 

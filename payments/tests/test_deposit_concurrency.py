@@ -1,4 +1,4 @@
-"""Deposits of quoted requests on PostgreSQL (issue 23, real row locks): two captures of one deposit record it once;
+"""Deposits of quoted requests on PostgreSQL (real row locks): two captures of one deposit record it once;
 a member cancelling while the capture lands never leaves money kept for a cancelled request; two tabs opening the
 deposit order at once get one live order."""
 

@@ -1,4 +1,4 @@
-"""Deposits of quoted requests (issue 23): the member pays their own request's deposit with the simulator, once;
+"""Deposits of quoted requests: the member pays their own request's deposit with the simulator, once;
 another member's request is a 404; a request cancelled or refused after its deposit was paid is refunded; a capture
 that arrives after the request was cancelled refunds instead of recording."""
 

@@ -1,4 +1,4 @@
-"""Issue 20 (DECISIONS.md 27, 38): a walk-in paid at the desk, then the class cancelled by the studio. No card payment
+"""A walk-in paid at the desk, then the class cancelled by the studio (docs/decisions.md 27, 38). No card payment
 was taken, so nothing goes through the provider: the member is told the desk refunds them, and staff see it in the
 cancellation report ("Payé à l'accueil : à rembourser à l'accueil", with the amount), not "Non payé". A walk-in
 cannot be added to a class already cancelled: refused with a French message that says so."""

@@ -1,4 +1,4 @@
-"""Browser journeys of payments with the simulator (issue 7), in Debian's Chromium."""
+"""Browser journeys of payments with the simulator, in Debian's Chromium."""
 
 import re
 from datetime import timedelta
@@ -15,7 +15,7 @@ from payments.services import MSG_DECLINED, RECEIPT_SUBJECT
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-# SPEC.md 5 and 8, as the islands show them (asserted against the JS constants by the Vitest tests).
+# The payment alerts' French messages, as the islands show them (asserted against the JS constants by the Vitest tests).
 MSG_CALENDAR_PAID = "✅ Paiement réussi ! Un Email avec votre recu vous a été envoyé"
 MSG_CALENDAR_FAILED = "❌ Erreur de paiement"
 MSG_TARIFF_PAID = "Paiement réussi ! Un email de confirmation avec votre reçu vous a été envoyé."

@@ -1,4 +1,4 @@
-"""CSV exports (issue 20, DECISIONS.md 39): opened by Python's csv module as French Excel would (UTF-8 with BOM,
+"""CSV exports (docs/decisions.md 39): opened by Python's csv module as French Excel would (UTF-8 with BOM,
 `;`, decimal comma, DD/MM/YYYY, HH:MM Paris), French headers and accents intact, totals matching the database."""
 
 import csv

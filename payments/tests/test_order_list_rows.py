@@ -1,4 +1,4 @@
-"""Issue 18: the staff's payment orders list builds its rows from `.values()` rows and compiled queries; each row is
+"""The staff's payment orders list builds its rows from `.values()` rows and compiled queries; each row is
 exactly what PaymentOrderOutput writes (amounts as text with two decimals, dates in Paris time, nulls)."""
 
 import json

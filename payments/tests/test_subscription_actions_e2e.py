@@ -1,4 +1,4 @@
-"""Issue 19 in a browser: a student buys the reduced plan (the confirmation is required, a proof is sent) with the
+"""Subscriptions in a browser: a student buys the reduced plan (the confirmation is required, a proof is sent) with the
 simulator's card that pays now and fails later; the next period is refused; staff see "Impayé" and the reduced
 status, retry it from a confirm dialog (refused again); the member pays it from the profile; staff end the reduced
 plan from a confirm dialog."""

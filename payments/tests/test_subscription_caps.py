@@ -1,4 +1,4 @@
-"""Weekly caps of subscriptions (DECISIONS.md 26): counted Monday–Sunday in Europe/Paris, under the pass's lock."""
+"""Weekly caps of subscriptions (docs/decisions.md 26): counted Monday–Sunday in Europe/Paris, under the pass's lock."""
 
 from datetime import date, timedelta
 from decimal import Decimal

@@ -1,4 +1,4 @@
-"""Issue 19 on PostgreSQL (real row locks): a period charged once by concurrent schedulers; a weekly cap of 1 holds
+"""Subscriptions on PostgreSQL (real row locks): a period charged once by concurrent schedulers; a weekly cap of 1 holds
 when the member books two classes of the same week at once."""
 
 from datetime import timedelta

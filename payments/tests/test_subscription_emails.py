@@ -1,4 +1,4 @@
-"""Subscription e-mails (issue 19) as HTML and text, recorded in the outbox and sent by the task queue: the failed
+"""Subscription e-mails as HTML and text, recorded in the outbox and sent by the task queue: the failed
 period (with "Payer maintenant"), the period's receipt, the invitation to renew."""
 
 from datetime import date

@@ -1,5 +1,5 @@
-"""Freezes (issue 19): staff freeze a subscription from a day for N weeks; nothing charged or booked meanwhile, the
-commitment's end and the pass's end move by as much, logged with who and why."""
+"""Freezes (docs/decisions.md 25): staff freeze a subscription from a day for N weeks; nothing charged or booked
+meanwhile, the commitment's end and the pass's end move by as much, logged with who and why."""
 
 from datetime import date
 

@@ -1,11 +1,11 @@
-"""Issue 19 on PostgreSQL: the scheduler's charge of a period and a staff action on the same subscription (cancel,
+"""Subscriptions on PostgreSQL: the scheduler's charge of a period and a staff action on the same subscription (cancel,
 freeze) at once. Every writer locks in the documented order (payments/services/locking.py: Subscription before its
 SubscriptionCharge), so neither deadlocks nor fails, and the end state is consistent.
 
 The interleaving is forced, not hoped for: while the charge holds a lock on the period's charge row, the staff action
-starts and runs until it waits on a lock (or ends); only then does the charge go on. With the former order (the
-charge row first, then the subscription) the cancel held the subscription and waited for the charge, which waited
-for the subscription: PostgreSQL's deadlock detector aborted one of them."""
+starts and runs until it waits on a lock (or ends); only then does the charge go on. In the other order (the
+charge row first, then the subscription) the cancel would hold the subscription and wait for the charge, which
+would wait for the subscription: PostgreSQL's deadlock detector would abort one of them."""
 
 import re
 import threading

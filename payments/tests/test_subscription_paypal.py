@@ -1,4 +1,4 @@
-"""Subscriptions through PayPal Subscriptions v1 (issue 19), against the fake PayPal server: the tariff's product and
+"""Subscriptions through PayPal Subscriptions v1, against the fake PayPal server: the tariff's product and
 billing plan created once and reused, the member's approval in PayPal's popup (our server side: createSubscription
 and onApprove), and the webhooks driving the periods, verified and applied once each."""
 

@@ -1,4 +1,4 @@
-"""Issue 19 on PostgreSQL (real row locks): a PayPal subscription's period reported by the PAYMENT.SALE.COMPLETED
+"""On PostgreSQL (real row locks): a PayPal subscription's period reported by the PAYMENT.SALE.COMPLETED
 webhook while two schedulers read the same sale from PayPal at once is paid once: one charge row, PAID, with the
 sale's id, one receipt."""
 

@@ -1,4 +1,4 @@
-"""Student and job-seeker plans (issue 19): the member confirms the status at purchase (a required checkbox, a French
+"""Student and job-seeker plans: the member confirms the status at purchase (a required checkbox, a French
 message without it, an optional proof checked by its content and size), staff see it and can end the reduced plan."""
 
 from datetime import date

@@ -1,5 +1,5 @@
-"""Staff actions on a subscription from the dashboard (issue 19): retry a charge now, cancel with or without the
-refund of the current period (through the provider, once), each logged with who and why; and the simulated card
+"""Staff actions on a subscription from the dashboard (docs/decisions.md 25): retry a charge now, cancel with or without
+the refund of the current period (through the provider, once), each logged with who and why; and the simulated card
 that pays the purchase but fails later (to try the unpaid path)."""
 
 from datetime import date

@@ -1,4 +1,4 @@
-"""Subscriptions billed per period (issue 19): the first period at purchase, the next ones by the scheduler, once."""
+"""Subscriptions billed per period: the first period at purchase, the next ones by the scheduler, once."""
 
 from datetime import date, datetime, timedelta
 from decimal import Decimal

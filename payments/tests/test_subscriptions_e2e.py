@@ -1,5 +1,5 @@
-"""Issue 19 in a browser: buy the annual plan on /tarifs with the simulator, see it on the profile, staff freeze it in
-the dashboard, the member sees the new end of the commitment."""
+"""Subscriptions in a browser: buy the annual plan on /tarifs with the simulator, see it on the profile, staff freeze it
+in the dashboard, the member sees the new end of the commitment."""
 
 from datetime import timedelta
 from decimal import Decimal

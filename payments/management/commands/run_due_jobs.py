@@ -1,4 +1,4 @@
-"""Run the due jobs of subscriptions "as of" a day, to try billing by period without waiting (issue 19)."""
+"""Run the due jobs of subscriptions "as of" a day, to try billing by period without waiting."""
 
 from datetime import date
 
