@@ -5,7 +5,7 @@ from .models import Invoice, InvoiceCounter
 
 @admin.register(Invoice)
 class InvoiceAdmin(admin.ModelAdmin):
-    """Read only: an issued invoice is never changed or deleted (DECISIONS.md 40)."""
+    """Read only: an issued invoice is never changed or deleted (docs/decisions.md 40)."""
 
     list_display = ("number", "kind", "issued_at", "customer_name", "total_amount", "payment_order")
     list_filter = ("kind", "year")

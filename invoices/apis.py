@@ -1,4 +1,4 @@
-"""Invoices over the API (issue 23): a member lists theirs and downloads each PDF; staff download any, also by the
+"""Invoices over the API: a member lists theirs and downloads each PDF; staff download any, also by the
 payment order's id (the dashboard's orders list). Someone else's invoice answers 404, as one that does not exist."""
 
 from django.http import HttpResponse

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class InvoicesConfig(AppConfig):
-    """Invoices and credit notes of completed payments (DECISIONS.md 40, issue 23). Above payments: it hears of
+    """Invoices and credit notes of completed payments (docs/decisions.md 40). Above payments: it hears of
     payments through `payments.signals` and gives the receipts their PDF through `studio.registry`."""
 
     name = "invoices"

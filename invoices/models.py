@@ -1,11 +1,11 @@
-"""Invoices ("factures") and credit notes ("avoirs") of completed payments (DECISIONS.md 40, issue 23).
+"""Invoices ("factures") and credit notes ("avoirs") of completed payments (docs/decisions.md 40).
 
 A document is written once, when the payment completes (or its money goes back), in the same transaction: its number
 comes from a counter row per series and year taken under a row lock, so numbers run without gaps or duplicates even
 when payments complete at the same moment, and a rolled-back payment leaves no hole. What the document says (the
 studio's legal mentions, the customer, the line, the amount) is copied onto it then: a later change of the settings,
 the tariff or the member's profile never alters it. Nothing updates a document afterwards, with one exception the law
-asks for: a deleted account's identity is erased from it (DECISIONS.md 34), its number, line and amounts kept.
+asks for: a deleted account's identity is erased from it (docs/decisions.md 34), its number, line and amounts kept.
 """
 
 from django.conf import settings
@@ -141,7 +141,7 @@ class Invoice(models.Model):
 
 
 class InvoiceDocument(models.Model):
-    """The PDF of an invoice, rendered once by a worker from what the invoice holds (issue 23): downloads and the
+    """The PDF of an invoice, rendered once by a worker from what the invoice holds: downloads and the
     receipt's attachment serve these bytes. Kept apart so the invoice row itself is never written again."""
 
     invoice = models.OneToOneField(Invoice, on_delete=models.CASCADE, related_name="document", primary_key=True)

@@ -1,6 +1,6 @@
-"""Receivers of payments' signals: each only calls an invoices service (STYLE.md). They run inside the payment's
-transaction, so an invoice and its number commit or roll back with the payment; in a savepoint of their own, so a
-failure here never undoes a payment (its number is given back with the savepoint, and the periodic
+"""Receivers of payments' signals: each only calls an invoices service (docs/architecture.md). They run inside the
+payment's transaction, so an invoice and its number commit or roll back with the payment; in a savepoint of their own,
+so a failure here never undoes a payment (its number is given back with the savepoint, and the periodic
 `invoices_issue_missing` job issues the document later). An invoice's change refreshes its member's cached profile
 page (accounts/views.py, studio.auth_cache)."""
 

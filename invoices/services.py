@@ -1,5 +1,5 @@
-"""Issuing invoices and credit notes (DECISIONS.md 40, issue 23), rendering their PDF, erasing a deleted member's
-identity from them (DECISIONS.md 34).
+"""Issuing invoices and credit notes (docs/decisions.md 40), rendering their PDF, erasing a deleted member's
+identity from them (docs/decisions.md 34).
 
 Called by the receivers of payments' signals, inside the payment's own transaction and under its row lock (the
 PaymentOrder, or the SubscriptionCharge): lock order PaymentOrder → CourseSession → Pass → Reservation (payments and
@@ -140,7 +140,7 @@ _ORDER_INVOICE_FIELDS = (
 
 def _order_invoice_queryset(order_id):
     # The class's start through the order's own reservation (a subquery, one index lookup): joined, PostgreSQL merged
-    # the order with the reservations' primary-key index, reading it up to a new booking's reservation (issue 18).
+    # the order with the reservations' primary-key index, reading it up to a new booking's reservation.
     session_start = Subquery(Reservation.objects.filter(pk=OuterRef("reservation_id")).values("session__start")[:1])
     return (
         PaymentOrder.objects.filter(pk=order_id)
@@ -400,7 +400,7 @@ def charge_receipt_attachments(*, charge_id: int) -> list[tuple[str, bytes, str]
     return _attachments(Invoice.objects.filter(subscription_charge_id=charge_id, kind=InvoiceKind.INVOICE))
 
 
-# --- a deleted account (DECISIONS.md 34) -------------------------------------------------------------------------
+# --- a deleted account (docs/decisions.md 34) --------------------------------------------------------------------
 
 
 def invoices_erase_customer(*, member_id: int, email: str = "") -> int:

@@ -1,4 +1,4 @@
-"""Background work of invoices: the PDF is rendered by a worker once the invoice is committed (issue 23)."""
+"""Background work of invoices: the PDF is rendered by a worker once the invoice is committed."""
 
 from crontask import cron
 from django.tasks import task

@@ -1,5 +1,5 @@
-"""`{% load invoices_tags %}{% member_invoices target %}`: the member's invoices and credit notes on the profile
-(issue 23), each with its PDF link; shown to the member and to staff. One prepared query."""
+"""`{% load invoices_tags %}{% member_invoices target %}`: the member's invoices and credit notes on the profile,
+each with its PDF link; shown to the member and to staff. One prepared query."""
 
 from types import SimpleNamespace
 
@@ -14,8 +14,8 @@ from ..selectors import member_invoice_rows
 
 register = template.Library()
 
-# An invoice's amount and credit-note mention, written here rather than by |floatformat and {% if %} in the loop
-# (issue 18): the same text (the amount through the filter's own function).
+# An invoice's amount and credit-note mention, written here rather than by |floatformat and {% if %} in the loop,
+# which cost the page time per row: the same text (the amount through the filter's own function).
 CREDIT_NOTE_TEXT = " (avoir sur la facture {number})"
 
 

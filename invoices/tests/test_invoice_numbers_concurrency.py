@@ -1,4 +1,4 @@
-"""Issue 23's must-show on PostgreSQL (real row locks): payments completing at the same moment get consecutive
+"""Invoice numbers on PostgreSQL (real row locks): payments completing at the same moment get consecutive
 invoice numbers, none twice and none skipped, including the first ones of a year (the counter row created by
 whichever transaction comes first) and when one of the racing payments rolls back."""
 

@@ -1,4 +1,4 @@
-"""What other software reads in an invoice's PDF (DECISIONS.md 54): any name the site accepts prints (poppler's
+"""What other software reads in an invoice's PDF (docs/decisions.md 54): any name the site accepts prints (poppler's
 pdftotext reads it back), every font is embedded (pdffonts), and the metadata are true (pypdf): the document's date is
 the invoice's, its title, author, creator and producer the studio's."""
 

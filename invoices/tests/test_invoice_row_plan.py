@@ -1,4 +1,4 @@
-"""An order's invoice row reads its class's start through the order's own reservation (issue 18): joined, PostgreSQL
+"""An order's invoice row reads its class's start through the order's own reservation: joined, PostgreSQL
 merged the order with the reservations' primary-key index and read it up to the order's reservation, every
 reservation of the studio for a new booking (1.7 ms at 9,000 reservations, 6.3 ms at 12,000, inside each capture's
 locks)."""

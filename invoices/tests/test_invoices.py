@@ -1,4 +1,4 @@
-"""Invoices (DECISIONS.md 40, issue 23): every completed payment is invoiced once, numbered per year without gaps,
+"""Invoices (docs/decisions.md 40): every completed payment is invoiced once, numbered per year without gaps,
 never changed; a refund issues a credit note referring to it; the PDF carries the legal mentions from the settings,
 rides with the receipt e-mail, and only its member (or staff) downloads it."""
 
@@ -341,7 +341,7 @@ def test_a_capture_refused_because_the_class_was_just_cancelled_is_invoiced_and_
     api_client, member, make_reservation, mailoutbox
 ):
     """The member approved the payment, the studio cancelled the class, then the capture arrived: the money was
-    taken and goes back, so the books show it as any refund of a paid class does (DECISIONS.md 40)."""
+    taken and goes back, so the books show it as any refund of a paid class does (docs/decisions.md 40)."""
     from bookings.services.class_cancellation import course_session_cancel
     from invoices.services import invoices_issue_missing
     from payments.services.class_refunds import MSG_CLASS_CANCELLED_REFUND

@@ -1,6 +1,6 @@
-"""Nothing missed, nothing in the way (issue 23): an invoice that cannot be issued at the capture never undoes the
-payment, and the periodic job (also `manage.py invoices_issue_missing`, and the demo seed) issues what is missing:
-payments older than invoicing, seeded ones, credit notes of refunds, once."""
+"""Nothing missed, nothing in the way (docs/decisions.md 40): an invoice that cannot be issued at the capture never
+undoes the payment, and the periodic job (also `manage.py invoices_issue_missing`, and the demo seed) issues what is
+missing: payments older than invoicing, seeded ones, credit notes of refunds, once."""
 
 from decimal import Decimal
 from io import StringIO
