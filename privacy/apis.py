@@ -1,4 +1,4 @@
-"""A member's data and account over the API (DECISIONS.md 37, issue 23): `GET /api/users/me/export`,
+"""A member's data and account over the API (docs/decisions.md 37): `GET /api/users/me/export`,
 `DELETE /api/users/me` with `{password}`; staff, on the member's request: `GET /api/users/{id}/export` and
 `POST /api/users/{id}/erase`."""
 

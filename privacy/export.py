@@ -1,4 +1,4 @@
-"""Everything the studio holds about a member, as one JSON document (DECISIONS.md 34, 37, issue 23): "Télécharger
+"""Everything the studio holds about a member, as one JSON document (docs/decisions.md 34, 37): "Télécharger
 mes données" on the profile, and staff on the member's request. One query per section, whatever the history's size.
 """
 

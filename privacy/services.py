@@ -1,4 +1,4 @@
-"""Deleting an account (DECISIONS.md 34, 37, issue 23): by the member (with their password) or by staff on the
+"""Deleting an account (docs/decisions.md 34, 37): by the member (with their password) or by staff on the
 member's request. Orchestrated here, in the top layer, because it touches every app; each step calls the owning
 app's service where one exists.
 
@@ -86,7 +86,7 @@ def account_delete_by_member(*, user: User, password: str) -> None:
 
 
 def account_erase_by_staff(*, actor: User, user_id: int) -> None:
-    """Staff delete a member's account on the member's request (DECISIONS.md 34): members only."""
+    """Staff delete a member's account on the member's request (docs/decisions.md 34): members only."""
     target = User.objects.filter(pk=user_id).first() if 0 < user_id < 2**31 else None
     if target is None:
         raise AccountDeletionError.of("user_not_found")

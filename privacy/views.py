@@ -1,4 +1,4 @@
-"""The page of "Supprimer mon compte" (issue 23): what deletion does, the password to confirm it; without JavaScript."""
+"""The page of "Supprimer mon compte": what deletion does, the password to confirm it; without JavaScript."""
 
 from django.contrib import messages
 from django.contrib.auth import logout

@@ -1,4 +1,4 @@
-"""`{% load privacy_tags %}{% member_personal_data target %}`: "Mes données" on the member's own profile (issue 23):
+"""`{% load privacy_tags %}{% member_personal_data target %}`: "Mes données" on the member's own profile:
 download everything held about them, delete the account. No query."""
 
 from django import template

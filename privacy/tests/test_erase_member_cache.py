@@ -1,4 +1,4 @@
-"""An erased member's cached values (their user row in the shared cache, issue 18) are rebuilt at the next read."""
+"""An erased member's cached values (their user row in the shared cache) are rebuilt at the next read."""
 
 import pytest
 from django.core.cache import cache

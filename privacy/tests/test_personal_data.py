@@ -1,4 +1,4 @@
-"""A member's personal data (DECISIONS.md 34, 37, issue 23): "Télécharger mes données" answers everything held about
+"""A member's personal data (docs/decisions.md 34, 37): "Télécharger mes données" answers everything held about
 them as JSON; "Supprimer mon compte" (their password) or staff on their request erase it everywhere, cancel their
 future bookings as their own cancellation would, end every session and token, and keep the accounting records."""
 

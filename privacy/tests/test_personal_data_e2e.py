@@ -1,4 +1,4 @@
-"""Issue 23 on a 390 px phone: book and pay a class, download its invoice from the profile (read back: number,
+"""On a 390 px phone: book and pay a class, download its invoice from the profile (read back: number,
 amount, legal mentions), download one's data, then delete the account with the password; the seat is free again."""
 
 import json
