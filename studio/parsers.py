@@ -26,8 +26,7 @@ MAX_AMOUNT = Decimal("1000000")
 
 
 def amount_is_sane(value: Decimal) -> bool:
-    """A finite, positive amount below MAX_AMOUNT: not Infinity, NaN, sNaN, 1e400 or 1e-400, which
-    would pass a plain comparison or overflow the database's column."""
+    """A finite, positive amount below MAX_AMOUNT: not Infinity, NaN, sNaN, 1e400 or 1e-400."""
     try:
         return value.is_finite() and Decimal("0.01") <= value < MAX_AMOUNT
     except InvalidOperation:  # comparing a signalling NaN

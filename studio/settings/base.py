@@ -182,7 +182,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # Standard JSON only, bounded depth, French errors; views that take a file add multipart
-    # (studio.parsers.JSON_OR_MULTIPART). No form-encoded bodies: one parser, one error shape.
+    # (studio.parsers.JSON_OR_MULTIPART). No form-encoded bodies (studio/parsers.py says why).
     "DEFAULT_PARSER_CLASSES": ["studio.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "studio.schema.StudioAutoSchema",
     "EXCEPTION_HANDLER": "studio.api.exception_handler",
