@@ -36,9 +36,10 @@ def send_reservation_confirmation(*, reservation_id: int) -> None:
     )
 
 
-def send_party_reservation_emails(*, party_id: int) -> None:
+def send_party_reservation_emails(*, party_id: int, estimate=None) -> None:
+    """`estimate`: the request's price by the staff's quoting rule, so both sides read the same figure."""
     party = PartyReservation.objects.select_related("user").get(pk=party_id)
-    context = {"party": party}
+    context = {"party": party, "estimate": estimate}
     send_templated_email(
         to=settings.STAFF_NOTIFICATION_EMAIL,
         subject=SUBJECT_PARTY_STAFF,

@@ -14,7 +14,7 @@ from ..models import (
     PartyReservation,
 )
 from .common import MSG_PARTICIPANTS_MIN, PartyReservationError
-from .party_requests import MAX_PARTY_SPECTATORS, MSG_PARTY_SPECTATORS_INVALID
+from .party_requests import MAX_PARTY_SPECTATORS, MSG_PARTY_SPECTATORS_INVALID, party_quote_amount
 
 logger = logging.getLogger(__name__)
 
@@ -98,15 +98,18 @@ def party_reservation_create(
         spectators=spectators,
         guest_of_honour=guest_of_honour,
     )
-    transaction.on_commit(lambda: _send_party_emails(party.pk))
+    estimate = party_quote_amount(
+        participants=party.participants, spectators=spectators, guest_of_honour=guest_of_honour
+    )
+    transaction.on_commit(lambda: _send_party_emails(party.pk, estimate))
     return party
 
 
-def _send_party_emails(party_id: int) -> None:
+def _send_party_emails(party_id: int, estimate) -> None:
     from ..emails import send_party_reservation_emails
 
     try:
-        send_party_reservation_emails(party_id=party_id)
+        send_party_reservation_emails(party_id=party_id, estimate=estimate)
     except Exception:
         logger.exception("Party reservation e-mails failed for %s", party_id)
 

@@ -108,3 +108,20 @@ def test_the_party_page_has_no_aria_label_on_a_plain_div(client, db):
     plain = [tag for tag in re.findall(r"<div\b[^>]*>", html) if "aria-label=" in tag and " role=" not in tag]
     assert plain == []
     assert 'class="party-prices" role="group" aria-label="Tarifs EVJF et EVG"' in html
+
+
+def test_the_request_emails_carry_the_spectators_the_bride_or_groom_and_the_estimate(
+    api_client, member, mailoutbox, django_capture_on_commit_callbacks
+):
+    api_client.force_authenticate(member)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(URL, payload(spectators=3, guest_of_honour=True), format="json")
+    assert response.status_code == 201
+    staff_mail, member_mail = sorted(mailoutbox, key=lambda m: m.to != ["a@example.fr"])[::-1]
+    assert member_mail.to == ["a@example.fr"]
+    for mail in (staff_mail, member_mail):
+        assert "Spectateurs : 3" in mail.body
+        assert "La future mariée ou le futur marié prend le cours : oui" in mail.body
+        assert "Estimation : 190,00\xa0€" in mail.body  # (8 − 1) × 25 € + 3 × 5 €, a no-break space before €
+    html = member_mail.alternatives[0].content
+    assert "190,00\xa0€" in html and "Spectateurs" in html
