@@ -71,7 +71,7 @@ def query_counts(python: str, root, env) -> dict:
 def print_table(rows: list[dict], queries: dict) -> None:
     if not rows:
         return
-    print("\n| owner's view (issue 22) | conns | p50 ms | p95 ms | req/s | goal | met | non-2xx | queries |")
+    print("\n| owner's view | conns | p50 ms | p95 ms | req/s | goal | met | non-2xx | queries |")
     print("|---|---:|---:|---:|---:|---:|---|---:|---:|")
     for r in rows:
         period = r["name"].rsplit(": ", 1)[-1]

@@ -28,7 +28,7 @@ class UserOutput(serializers.ModelSerializer):
     avatar = serializers.SerializerMethodField()
     email_confirmed = serializers.BooleanField(read_only=True)
     can_edit = serializers.SerializerMethodField(
-        help_text="Le compte qui lit peut-il modifier celui-ci (DECISIONS.md 32)."
+        help_text="Le compte qui lit peut-il modifier celui-ci (docs/decisions.md 32)."
     )
 
     class Meta:
@@ -71,7 +71,7 @@ class StaffUserOutput(UserOutput):
     """A row of the staff's users list: the account and the no-shows on the member's record (docs/decisions.md 38)."""
 
     no_shows = serializers.IntegerField(
-        read_only=True, default=0, help_text="Absences marquées à ses cours (DECISIONS.md 38)."
+        read_only=True, default=0, help_text="Absences marquées à ses cours (docs/decisions.md 38)."
     )
 
     class Meta(UserOutput.Meta):

@@ -19,7 +19,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("error summary (issue 24)", () => {
+describe("error summary", () => {
   it("says how many fields are to be corrected, in French", () => {
     expect(summaryTitle(2)).toBe("2 champs à corriger :");
     expect(summaryTitle(3)).toBe("3 champs à corriger :");

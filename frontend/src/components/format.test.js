@@ -4,7 +4,7 @@ import { amountTimes, euros, eurosTimes, formatDate, formatDateTime, formatLongD
 const NBSP = /[\u00a0\u202f]/g;
 const plain = (text) => text.replace(NBSP, " ");
 
-describe("the shared French formatter (issue 24)", () => {
+describe("the shared French formatter", () => {
   it("formats euros the French way, with a space that never breaks before the sign", () => {
     expect(plain(euros("25.00"))).toBe("25,00 €");
     expect(plain(euros(1234.5))).toBe("1 234,50 €");
@@ -15,14 +15,14 @@ describe("the shared French formatter (issue 24)", () => {
     expect(toCents("0.1")).toBe(10);
   });
 
-  it("gives the amount Intl writes for fr-FR/EUR: a narrow or plain no-break space, a decimal comma (issue 17)", () => {
+  it("gives the amount Intl writes for fr-FR/EUR: a narrow or plain no-break space, a decimal comma", () => {
     expect(euros("25.00")).toBe(new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" }).format(25));
     expect(euros("25.00")).toMatch(/^25,00[\u00a0\u202f]€$/);
     expect(plain(euros("1234.5"))).toBe("1 234,50 €");
     expect(plain(euros("abc"))).toBe("0,00 €");
   });
 
-  it("keeps the API's decimal strings apart from what is shown (issue 17)", () => {
+  it("keeps the API's decimal strings apart from what is shown", () => {
     expect(toAmount("25,5")).toBe("25.50");
     expect(toAmount(190)).toBe("190.00");
     expect(toAmount(undefined)).toBe("0.00");

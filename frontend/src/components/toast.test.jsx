@@ -5,7 +5,7 @@ import { notify } from "./toast.jsx";
 const shown = (text) => Array.from(document.querySelectorAll(".Toastify__toast")).filter((el) => el.textContent.includes(text));
 
 describe("toast", () => {
-  it("shows a message once even when it is sent twice while still on screen (issue 24, bug 6)", async () => {
+  it("shows a message once even when it is sent twice while still on screen", async () => {
     notify("Feedback enregistré avec succès", "success");
     notify("Feedback enregistré avec succès", "success");
     await waitFor(() => expect(shown("Feedback enregistré").length).toBeGreaterThan(0));

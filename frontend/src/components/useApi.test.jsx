@@ -24,7 +24,7 @@ function deferredFetch() {
   return calls;
 }
 
-describe("useApi, the islands' data hook (issue 17)", () => {
+describe("useApi, the islands' data hook", () => {
   it("loads on mount: loading, then the data", async () => {
     const fetchMock = vi.spyOn(globalThis, "fetch").mockResolvedValue(json(200, [{ id: 1 }]));
     const { result } = renderHook(() => useApi("/api/passes/mine"));

@@ -38,7 +38,7 @@ describe("cookie consent", () => {
     expect(document.querySelector("iframe")).toBeNull();
   });
 
-  it("keeps room below the page while the banner shows, so it covers no button (issue 24)", () => {
+  it("keeps room below the page while the banner shows, so it covers no button", () => {
     const banner = document.getElementById("cookie-banner");
     banner.getBoundingClientRect = () => ({ height: 96 });
     initConsent();
@@ -70,7 +70,7 @@ describe("pictures hosted elsewhere", () => {
   });
 });
 
-describe("forms the server sent back in error (issue 24)", () => {
+describe("forms the server sent back in error", () => {
   it("focus the first field in error", () => {
     document.body.innerHTML = `<main><form><input name="name"><input name="email" aria-invalid="true"><input name="phone" aria-invalid="true"></form></main>`;
     Element.prototype.scrollIntoView = vi.fn();

@@ -69,7 +69,7 @@ describe("password generator", () => {
   });
 });
 
-describe("SPEC.md 8 client mappings", () => {
+describe("the server's error codes mapped to French messages", () => {
   const err = (status, message = "") => ({ status, message });
   it("login", () => {
     const m = { network: "net", other: "other" };

@@ -53,7 +53,7 @@ const props = (extra = {}) => ({
 beforeEach(() => vi.mocked(notify).mockClear());
 afterEach(cleanup);
 
-describe("SPEC.md 8 payment messages", () => {
+describe("payment messages", () => {
   it("keeps the exact wording", () => {
     expect(M.MSG_CALENDAR_SUCCESS).toBe("✅ Paiement réussi ! Un Email avec votre recu vous a été envoyé");
     expect(M.MSG_CALENDAR_FAILURE).toBe("❌ Erreur de paiement");

@@ -27,7 +27,7 @@ const session = {
   price_per_participant: "25.00",
 };
 
-describe("the calendar's view follows the screen (issue 24)", () => {
+describe("the calendar's view follows the screen", () => {
   it("chooses the list on a phone and the month on a wider screen", () => {
     expect(viewForWidth(390)).toBe("listUpcoming");
     expect(viewForWidth(768)).toBe("dayGridMonth");

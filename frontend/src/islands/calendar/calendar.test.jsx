@@ -83,7 +83,7 @@ describe("ReservationForm", () => {
   });
 });
 
-describe("passes in the popup (issue 10)", () => {
+describe("passes in the popup", () => {
   const card = { id: 5, kind: "card", title: "Carte 10 cours", credits_left: 7, state: "active", expires_on: "2031-05-22" };
   const subscription = { id: 6, kind: "subscription", title: "Abonnement annuel illimité", credits_left: null, state: "active", expires_on: "2031-12-31" };
 
@@ -135,7 +135,7 @@ describe("passes in the popup (issue 10)", () => {
   });
 });
 
-describe("one number format and one 'Annuler' in the popup (issue 24, bugs 5 and 6)", () => {
+describe("one number format and one 'Annuler' in the popup", () => {
   it("writes every amount the French way", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("[]", { status: 200 }));
     render(<ReservationForm session={session} user={user} reserveUrl="/api/reservations-courses" loginUrl="/login" onCancel={() => {}} onHeld={() => {}} onPaid={() => {}} />);

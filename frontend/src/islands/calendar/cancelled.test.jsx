@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LABEL_CANCELLED, MSG_CANCELLED, clickOutcome } from "./messages.js";
 
-describe("calendar: a class the studio cancelled (issue 20)", () => {
+describe("calendar: a class the studio cancelled", () => {
   const session = { id: 7, date: "2031-03-10T18:30:00+01:00", seats_left: 4, status: "cancelled", my_reservation: null };
   const now = new Date("2031-03-01T00:00:00Z");
 

@@ -24,7 +24,7 @@ const session = {
 const user = { id: 3, first_name: "Emma", last_name: "Petit", email: "emma@example.fr" };
 const held = { id: 44, total_amount: "25.00", hold_expires_at: "2031-03-01T10:15:00+01:00", first_name: "Emma", last_name: "Petit", email: "emma@example.fr" };
 
-describe("the calendar's reservation and payment popup (issue 17)", () => {
+describe("the calendar's reservation and payment popup", () => {
   it("shows 25,00 € everywhere, from the price to the payment button", async () => {
     const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
       String(url).includes("/api/passes/mine") ? new Response("[]", { status: 200 }) : new Response(JSON.stringify(held), { status: 201 }),

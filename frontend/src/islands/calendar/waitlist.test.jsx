@@ -69,7 +69,7 @@ describe("the waiting list popup", () => {
     expect(await screen.findByText(MSG_WAITLIST_INTRO)).toBeTruthy();
   });
 
-  it("joins with the number of participants asked (issue 21)", async () => {
+  it("joins with the number of participants asked", async () => {
     let inLine = false;
     const calls = serve((url, method) => {
       if (url.includes("/api/passes/mine")) return { body: [] };

@@ -21,7 +21,7 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 afterEach(() => vi.restoreAllMocks());
 
 describe("contact form", () => {
-  it("builds SPEC.md's payload", () => {
+  it("builds the contact API's payload", () => {
     expect(contactPayload(setup())).toEqual({
       name: "Léa", email: "lea@example.fr", phone: "", subject: "Essai", message: "Bonjour", followUp: true, user_id: 4,
     });
@@ -52,7 +52,7 @@ describe("contact form", () => {
     expect(document.getElementById(form.elements.email.getAttribute("aria-describedby")).textContent).toBe("Saisissez une adresse e-mail valide.");
   });
 
-  it("says to wait when the server answers 429 (DECISIONS.md 31)", async () => {
+  it("says to wait when the server answers 429 (docs/decisions.md 31)", async () => {
     const waitMessage = "Trop de demandes depuis votre connexion. Merci de réessayer dans quelques minutes.";
     const body = JSON.stringify({ error: waitMessage, message: waitMessage });
     vi.spyOn(globalThis, "fetch").mockResolvedValue({ ok: false, status: 429, text: () => Promise.resolve(body) });
@@ -64,7 +64,7 @@ describe("contact form", () => {
   });
 });
 
-describe("contact form error summary (issue 24)", () => {
+describe("contact form error summary", () => {
   it("lists every field the server refused, as links", async () => {
     const body = JSON.stringify({
       error: "x",

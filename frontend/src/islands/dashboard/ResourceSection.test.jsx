@@ -24,7 +24,7 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe("ResourceSection", () => {
-  it("shows SPEC.md 8's load error", async () => {
+  it("shows the load error", async () => {
     mockServer(() => json({ error: "boom" }, 503));
     render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
     expect(await screen.findByRole("alert")).toHaveProperty("textContent", MSG_TARIFS_LOAD);
@@ -88,7 +88,7 @@ describe("ResourceSection", () => {
   });
 });
 
-describe("read-only lists (issue 24, bug 9)", () => {
+describe("read-only lists", () => {
   it("have no empty 'Actions' column", async () => {
     const { reservationsConfig } = await import("./sections/Lists.jsx");
     mockServer(() => json([{ id: 3, date: "2031-03-10T18:30:00+01:00", course_title: "Exotic Pole", instructor: "Léa", seats_taken: 2, max_attendees: 10, attendees: [] }]));
@@ -105,7 +105,7 @@ describe("read-only lists (issue 24, bug 9)", () => {
   });
 });
 
-describe("dashboard forms in error (issue 24)", () => {
+describe("dashboard forms in error", () => {
   it("focus the first field in error after a failed submit, and not while typing", async () => {
     mockServer(() => json([TARIF]));
     render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);

@@ -19,7 +19,7 @@ import Pagination from "./Pagination.jsx";
 
 afterEach(cleanup);
 
-describe("SPEC.md 8 admin messages", () => {
+describe("admin messages", () => {
   it("keeps the exact wording", () => {
     expect(M.MSG_USERS_LOAD).toBe("Erreur lors du chargement des utilisateurs");
     expect(M.MSG_USER_DELETE).toBe("Erreur lors de la suppression de l’utilisateur");
@@ -35,7 +35,7 @@ describe("SPEC.md 8 admin messages", () => {
   });
 });
 
-describe("SPEC.md 5 admin form rules", () => {
+describe("admin form rules", () => {
   it("session: course, date-time and instructor required, places at least 1", () => {
     const invalid = validateSession({ course_id: "", date: "", instructor_id: "", max_attendees: "0" });
     expect(invalid.errors).toEqual({
@@ -121,7 +121,7 @@ describe("pagination and sorting", () => {
 });
 
 describe("helpers", () => {
-  it("formats the session date as SPEC.md 7 says", () => {
+  it("formats the session date the French way", () => {
     expect(toApiDateTime("2026-03-01T18:30")).toBe("2026-03-01 18:30:00");
     expect(toInputDateTime("2026-03-01T18:30:00+01:00")).toBe("2026-03-01T18:30");
     expect(formatDateTime("2026-03-01T18:30:00+01:00")).toBe("01/03/2026 18:30");
@@ -132,7 +132,7 @@ describe("helpers", () => {
     expect(fieldErrors({ data: null })).toEqual({});
   });
 
-  it("maps the address to a section, the overview by default (issue 22)", () => {
+  it("maps the address to a section, the overview by default", () => {
     expect(sectionFromPath("/admin/dashboard")).toBe("overview");
     expect(sectionFromPath("/admin/sessions")).toBe("sessions");
     expect(sectionFromPath("/admin/nope")).toBe("overview");

@@ -27,7 +27,7 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-describe("users section (DECISIONS.md 32)", () => {
+describe("users section (docs/decisions.md 32)", () => {
   it("offers a supervisor no edit or delete on admin and supervisor rows", async () => {
     mockServer([row(2, "admin", { can_edit: false }), row(3, "supervisor", { can_edit: false }), row(4, "user")]);
     render(<ResourceSection config={usersConfig} user={{ id: 9, role: "supervisor", isAdmin: false }} />);

@@ -49,7 +49,7 @@ describe("member messages", () => {
     expect(window.location.pathname).toBe("/user/messages/7");
   });
 
-  it("shows the API's French reason when it refuses the list, and aborts the request on unmount (issue 17)", async () => {
+  it("shows the API's French reason when it refuses the list, and aborts the request on unmount", async () => {
     const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(() => respond(403, { error: "Vous n'avez pas la permission d'effectuer cette action." }));
     render(<MessagesApp mode="member" userId={3} texts={texts} />);
     expect((await screen.findByRole("alert")).textContent).toBe("Vous n'avez pas la permission d'effectuer cette action.");

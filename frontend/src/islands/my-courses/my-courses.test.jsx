@@ -29,7 +29,7 @@ const row = {
   credits_spent: 1,
 };
 
-describe("my courses: passes and cancellation (issue 10)", () => {
+describe("my courses: passes and cancellation", () => {
   it("says how each reservation was paid", () => {
     expect(paymentLabel(row)).toBe("Carte 10 cours (1 crédit)");
     expect(paymentLabel({ ...row, credits_spent: 2 })).toBe("Carte 10 cours (2 crédits)");
@@ -79,7 +79,7 @@ describe("my courses: passes and cancellation (issue 10)", () => {
   });
 });
 
-describe("feedback form (issue 24, bug 6)", () => {
+describe("feedback form", () => {
   it("says in French what is missing, marks the fields and focuses the first one", async () => {
     const past = { ...row, reservation_id: 12, is_past: true, can_cancel: false, can_give_feedback: true, rating: null, comment: "" };
     const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(JSON.stringify(page([past])), { status: 200 }));

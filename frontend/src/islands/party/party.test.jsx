@@ -9,7 +9,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("EVJF/EVG form (issue 24)", () => {
+describe("EVJF/EVG form", () => {
   it("marks the missing fields, focuses the first, then keeps the success message in view", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(JSON.stringify({ message: "ok" }), { status: 201 }));
     render(<PartyIsland user={{ id: 3, email: "emma@example.fr" }} />);
@@ -35,7 +35,7 @@ describe("EVJF/EVG form (issue 24)", () => {
   });
 });
 
-describe("EVJF/EVG prices (issue 17)", () => {
+describe("EVJF/EVG prices", () => {
   it("writes its prices through the shared French formatter", () => {
     render(<PartyIsland user={{ id: 3, email: "emma@example.fr" }} />);
     fireEvent.click(screen.getByRole("button", { name: "Réserver votre EVJF / EVG" }));

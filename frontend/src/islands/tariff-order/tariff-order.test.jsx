@@ -37,7 +37,7 @@ afterEach(() => {
 });
 
 describe("tariff order rules", () => {
-  it("keeps SPEC.md 5's wording and quantity rule", () => {
+  it("keeps the order form's wording and quantity rule", () => {
     expect(MSG_LOGIN_REQUIRED).toBe("Vous devez être connecté pour effectuer une réservation.");
     expect(normalizeQuantity("0")).toBe(1);
     expect(normalizeQuantity("abc")).toBe(1);
@@ -72,7 +72,7 @@ describe("TariffOrder", () => {
   });
 });
 
-describe("TariffOrder for a subscription billed per period (issue 19)", () => {
+describe("TariffOrder for a subscription billed per period", () => {
   const OFFER = { tariff_id: 4, per_period: true, reduced: true, period_months: 1, periods_committed: 12, amount: "44.00" };
 
   function answer(status, body) {

@@ -12,7 +12,7 @@ const json = (status, body) => Promise.resolve(new Response(JSON.stringify(body)
 const LINE = { reservation_id: 5, user_id: 9, first_name: "Emma", last_name: "Petit", email: "emma@example.fr", participants: 1, payment: "Carte bancaire", attendance: null, walk_in: false, no_shows: 2 };
 const SHEET = { session: { id: 3, attendance_open: true, attendance_opens_at: "2026-11-28T16:30:00+01:00" }, counts: { booked: 1, present: 0, absent: 0, unmarked: 1 }, results: [LINE] };
 
-describe("dashboard attendance sheet (issue 20)", () => {
+describe("dashboard attendance sheet", () => {
   it("marks a member present and shows the counts and no-shows", async () => {
     const fetchMock = vi.fn((url, options) =>
       options?.method === "POST"

@@ -14,7 +14,7 @@ function answer(status, body) {
 
 const SESSION = { id: 12, course_title: "Pole Dance", date: "2030-01-14T18:30:00+01:00", status: "scheduled", is_past: false };
 
-describe("dashboard: cancel a class (issue 20)", () => {
+describe("dashboard: cancel a class", () => {
   it("shows the status of each session and the class actions in the sessions list", () => {
     expect(sessionStatusLabel({ status: "cancelled" })).toBe("Annulé");
     expect(sessionStatusLabel({ status: "scheduled", is_past: false })).toBe("À venir");

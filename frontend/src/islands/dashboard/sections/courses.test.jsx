@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { coursesConfig } from "./Courses.jsx";
 
-describe("course form: the picture (issue 24)", () => {
+describe("course form: the picture", () => {
   it("offers a picture upload and its alt text", () => {
     const fields = coursesConfig.fields();
     const image = fields.find((field) => field.name === "image");

@@ -12,7 +12,7 @@ function answer(status, body) {
   return vi.fn(() => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } })));
 }
 
-describe("dashboard undelivered e-mails section (issue 15)", () => {
+describe("dashboard undelivered e-mails section", () => {
   it("is a section of the sidebar at /admin/emails", () => {
     expect(SECTIONS.find((s) => s.key === "emails").label).toBe("E-mails non remis");
     expect(sectionFromPath("/admin/emails")).toBe("emails");

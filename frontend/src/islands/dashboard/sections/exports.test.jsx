@@ -5,7 +5,7 @@ import Exports, { EXPORTS, FORMATS, MSG_EXPORT_RANGE, exportUrl } from "./Export
 
 afterEach(cleanup);
 
-describe("dashboard exports (issue 20)", () => {
+describe("dashboard exports", () => {
   it("is a section at /admin/exports", () => {
     expect(SECTIONS.find((s) => s.key === "exports").label).toBe("Exports");
     expect(sectionFromPath("/admin/exports")).toBe("exports");

@@ -34,7 +34,7 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-describe("a member's data from the users list (issue 23)", () => {
+describe("a member's data from the users list", () => {
   it("links a member's data export and deletes the account after confirming", async () => {
     render(<ResourceSection config={usersConfig} user={{ id: 9, role: "admin", isAdmin: true }} />);
     const link = await screen.findByRole("link", { name: "Données de P4 N4 (JSON)" });

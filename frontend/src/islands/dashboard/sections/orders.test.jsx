@@ -6,7 +6,7 @@ afterEach(cleanup);
 
 const column = ordersConfig.columns.find((c) => c.key === "invoice");
 
-describe("orders list: the invoice of each paid order (issue 23)", () => {
+describe("orders list: the invoice of each paid order", () => {
   it("links a paid order, or one paid then refunded, to its invoice's PDF", () => {
     expect(column.label).toBe("Facture");
     expect(invoiceUrl({ order_id: "SIM A/1", status: "COMPLETED", completed_at: null })).toBe("/api/invoices/orders/SIM%20A%2F1/pdf");

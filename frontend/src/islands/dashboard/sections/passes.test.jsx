@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MSG_FIELD_REQUIRED } from "../messages.js";
 import { MSG_CREDITS_INTEGER, creditsText, passesConfig, validatePass } from "./Passes.jsx";
 
-describe("dashboard passes section (issue 10)", () => {
+describe("dashboard passes section", () => {
   it("always asks for a reason, and a member's e-mail to grant", () => {
     expect(validatePass({ reason: "", member_email: "" }, "add").errors).toEqual({ reason: MSG_FIELD_REQUIRED, member_email: MSG_FIELD_REQUIRED });
     expect(validatePass({ reason: "Geste commercial", credits_delta: "2.5" }, "edit").errors).toEqual({ credits_delta: MSG_CREDITS_INTEGER });

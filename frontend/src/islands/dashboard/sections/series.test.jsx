@@ -17,7 +17,7 @@ const PLAN = {
   skipped: [{ date: "2026-05-14", label: "jeudi 14/05/2026", reason: "Jour férié : Ascension" }],
 };
 
-describe("dashboard weekly series (issue 20)", () => {
+describe("dashboard weekly series", () => {
   it("sends what the API expects", () => {
     const values = { course_id: "3", weekdays: [3, 0], time: "18:30", duration: "75", instructor_id: "7", max_attendees: "8", price_per_participant: "22,50", starts_on: "2026-05-04", ends_on: "2026-05-15" };
     expect(seriesPayload(values, true)).toEqual({ course_id: 3, weekdays: [0, 3], time: "18:30", duration: 75, instructor_id: 7, max_attendees: 8, price_per_participant: "22.50", starts_on: "2026-05-04", ends_on: "2026-05-15", preview: true });

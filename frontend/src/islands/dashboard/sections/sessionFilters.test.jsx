@@ -4,7 +4,7 @@ import { SessionFilters, filterParams, filtersFromSearch } from "./SessionFilter
 
 afterEach(cleanup);
 
-describe("staff session list filters (issue 20)", () => {
+describe("staff session list filters", () => {
   it("opens on upcoming sessions and reads the filters from the address", () => {
     expect(filtersFromSearch("")).toEqual({ when: "upcoming" });
     expect(filtersFromSearch("?when=cancelled&course_id=3&search=flow")).toEqual({ when: "cancelled", course_id: "3", search: "flow" });

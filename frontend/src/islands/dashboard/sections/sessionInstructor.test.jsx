@@ -16,7 +16,7 @@ const LIST = [
   { id: 8, name: "Ancienne Prof", active: false, user_id: 3, user_email: "prof@example.fr", bio: "", specialties: "" },
 ];
 
-describe("a session's instructor is chosen from the list (issue 20)", () => {
+describe("a session's instructor is chosen from the list", () => {
   it("offers the active instructors, and the session's own one even when inactive", () => {
     const all = instructorsSource.map(LIST);
     expect(instructorChoices(all).map((o) => o.label)).toEqual(["Camille Laurent"]);
@@ -34,7 +34,7 @@ describe("a session's instructor is chosen from the list (issue 20)", () => {
   });
 });
 
-describe("dashboard instructors section (issue 20)", () => {
+describe("dashboard instructors section", () => {
   it("lists instructors with their account and status, and adds one by name with an optional account", async () => {
     const calls = [];
     vi.stubGlobal(

@@ -16,7 +16,7 @@ const ENTRIES = [
   { id: 3, status: "waiting", status_label: "En liste d'attente", position: 2, first_name: "Léa", last_name: "Durand", email: "lea@example.fr", participants: 1, auto_book: false, offer_expires_at: null, joined_at: "2030-01-11T10:00:00+01:00" },
 ];
 
-describe("dashboard: a session's waiting list (issue 21)", () => {
+describe("dashboard: a session's waiting list", () => {
   it("is offered on every row of the sessions list with its length", () => {
     expect(waitlistButtonLabel(3)).toBe("Liste d'attente (3)");
     expect(waitlistButtonLabel(undefined)).toBe("Liste d'attente (0)");

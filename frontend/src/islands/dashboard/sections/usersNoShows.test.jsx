@@ -11,7 +11,7 @@ afterEach(() => {
 
 const user = (id, no_shows) => ({ id, role: "user", first_name: `P${id}`, last_name: `N${id}`, email: `u${id}@example.fr`, phone: "", can_edit: true, no_shows });
 
-describe("users list: no-shows (issue 20)", () => {
+describe("users list: no-shows", () => {
   it("words the count", () => {
     expect(noShowsLabel({ no_shows: 0 })).toBe("Aucune");
     expect(noShowsLabel({})).toBe("Aucune");
