@@ -5,6 +5,7 @@ after a confirmed e-mail and 2 s after a new password)."""
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -13,7 +14,6 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
 from studio import auth_cache
-from studio.csrf import page_token
 from studio.decorators import login_required_page
 from studio.ratelimit import rate_limited_page
 
@@ -438,7 +438,7 @@ def _own_profile_body(request, context: dict, *, edit: bool) -> str | None:
     html = auth_cache.cached_per_member(name, request.user.pk, build, local=True)
     if html is None:
         return None
-    return mark_safe(html.replace(_SLOT_ATTRIBUTE, f'value="{page_token(request)}"'))  # noqa: S308 (rendered above)
+    return mark_safe(html.replace(_SLOT_ATTRIBUTE, f'value="{get_token(request)}"'))  # noqa: S308 (rendered above)
 
 
 # --- A changed e-mail, confirmed at the new address (docs/decisions.md 32) --------------------------------------

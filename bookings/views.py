@@ -1,10 +1,10 @@
 """The bookings pages: the calendar, the EVJF/EVG offer and the member's courses. Islands get their props here."""
 
 from django.conf import settings
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 
 from studio.cache import cache_public_page
-from studio.csrf import page_token
 from studio.decorators import login_required_page
 from studio.registry import provided
 
@@ -29,7 +29,7 @@ def _member(request) -> dict | None:
     user = request.user
     if not user.is_authenticated:
         return None
-    page_token(request)
+    get_token(request)
     return {"id": user.pk, "first_name": user.first_name, "last_name": user.last_name, "email": user.email}
 
 

@@ -2,11 +2,11 @@
 dashboard's sheet, in an island of its own). Another instructor's class is a 404; anyone not teaching, a 403."""
 
 from django.http import Http404
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils import timezone
 
 from courses.models import CourseSession
-from studio.csrf import page_token
 from studio.decorators import login_required_page
 
 from .apis.instructor import MSG_NOT_AN_INSTRUCTOR
@@ -45,7 +45,7 @@ def instructor_class_page(request, session_id: int):
     session = CourseSession.objects.select_related("course", "instructor").filter(pk=session_id).first()
     if session is None or (session.instructor_id != instructor.pk and not request.user.is_studio_staff):
         raise Http404("Ce cours n'est pas le vôtre.")
-    page_token(request)  # the island's marks send the CSRF cookie back
+    get_token(request)  # the island's marks send the CSRF cookie back
     return render(
         request,
         "bookings/instructor_class.html",

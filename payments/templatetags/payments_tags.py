@@ -1,8 +1,8 @@
 """`{% tariff_order_island %}`: mounts the tariff order modal on /tarifs and /tarifs-page with its props."""
 
 from django import template
+from django.middleware.csrf import get_token
 
-from studio.csrf import page_token
 from studio.templatetags.islands import island
 
 from ..selectors import payment_client_config
@@ -22,5 +22,5 @@ def tariff_order_island(context):
     request = context.get("request")
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        page_token(request)  # members pay through the API: make sure the CSRF cookie is there
+        get_token(request)  # members pay through the API: make sure the CSRF cookie is there
     return island(context, "tariff-order", tariff_order_props(user))

@@ -76,7 +76,6 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "studio.context_processors.studio",
-                "studio.csrf.csrf",  # one masked CSRF token a page
             ],
         },
     },
