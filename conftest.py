@@ -104,6 +104,7 @@ def _fresh_cache():
 @pytest.fixture(autouse=True)
 def _media_root(tmp_path, settings):
     settings.MEDIA_ROOT = tmp_path / "uploads"
+    settings.PRIVATE_MEDIA_ROOT = tmp_path / "private-uploads"
 
 
 @pytest.fixture

@@ -1,11 +1,13 @@
 """The gallery page and local serving of uploads."""
 
 from django.conf import settings
+from django.http import Http404
 from django.shortcuts import render
 from django.views.static import serve
 
 from studio.cache import cache_public_page
 
+from .private import is_private_upload
 from .selectors import gallery_columns
 
 # What an empty column of the gallery says.
@@ -33,5 +35,8 @@ def gallery_page(request):
 
 
 def serve_upload(request, path):
-    """Uploads on local disk, from the MEDIA_ROOT in force now (tests point it at a temporary folder)."""
+    """Uploads on local disk, from the MEDIA_ROOT in force now (tests point it at a temporary folder). Identity
+    documents once stored there are refused, as if absent, should a file have been left behind."""
+    if is_private_upload(path):
+        raise Http404
     return serve(request, path, document_root=settings.MEDIA_ROOT)

@@ -9,6 +9,8 @@
 from django.conf import settings
 from django.db import models
 
+from media_library.private import private_storage
+
 
 class SubscriptionActionKind(models.TextChoices):
     RETRY = "retry", "Échéance relancée"
@@ -50,12 +52,13 @@ class ReducedStatus(models.TextChoices):
 
 class ReducedRateProof(models.Model):
     """A proof (student card, France Travail certificate) the member uploaded before paying: an image checked by its
-    content and size (media_library.uploads), stored under a name the server makes."""
+    content and size (media_library.uploads), stored under a name the server makes. An identity document: kept on
+    the private storage (no public address) and read only through the view that lets its member and staff in."""
 
     member = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name="membre"
     )
-    file = models.FileField("justificatif", max_length=255, upload_to="justificatifs/")
+    file = models.FileField("justificatif", max_length=255, upload_to="justificatifs/", storage=private_storage)
     uploaded_at = models.DateTimeField("envoyé le", auto_now_add=True)
 
     class Meta:

@@ -8,10 +8,12 @@ from decimal import Decimal
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.utils import timezone
 
+from studio.permissions import is_studio_staff
 from studio.prepared import PreparedQuery
 
 from .models import (
     ChargeStatus,
+    ReducedRateProof,
     Subscription,
     SubscriptionAction,
     SubscriptionCharge,
@@ -161,3 +163,14 @@ def subscriptions_for_staff(*, filter: str = "", today: date_type | None = None)
 def subscription_for_staff(*, subscription_id: int) -> SubscriptionView:
     """One subscription as staff see it (after an action)."""
     return _view(_base().get(pk=subscription_id))
+
+
+def reduced_proof_for_reader(*, proof_id: int, user) -> ReducedRateProof | None:
+    """The reduced-rate proof if `user` sent it or is staff; otherwise None, as for one that does not exist: an
+    identity document, whose existence is not told to anyone else."""
+    if not (user and user.is_authenticated) or not 0 < proof_id < 2**31:
+        return None
+    proof = ReducedRateProof.objects.filter(pk=proof_id).exclude(file="").first()
+    if proof is None or (proof.member_id != user.pk and not is_studio_staff(user)):
+        return None
+    return proof

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from . import apis
+from . import apis, views
 from .apis.class_cancellation import CourseSessionCancellationReportApi
 from .apis.deposits import DepositOrderApi
 from .apis.exports import ExportApi
@@ -21,7 +21,9 @@ class OrderIdConverter:
 
 register_converter(OrderIdConverter, "order_id")
 
-urlpatterns = []
+urlpatterns = [
+    path("reduced-proofs/<int:proof_id>/file", views.reduced_proof_file, name="reduced-proof-file"),
+]
 
 api_urlpatterns = [
     path("paypal/config", apis.PaymentConfigApi.as_view(), name="paypal-config"),

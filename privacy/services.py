@@ -16,6 +16,7 @@ Each step is idempotent: an interrupted deletion is completed by running it agai
 
 import logging
 
+from django.core.files.storage import Storage
 from django.db import transaction
 from django.db.models import Q
 
@@ -163,16 +164,17 @@ def _payments_and_bookings_stop(*, user: User, by: User | None) -> None:
             pass  # ended meanwhile
 
 
-def _personal_data_erase(*, user_id: int, original_email: str) -> str:
-    """Erase the personal data of every app in one transaction; answers the names of the files to delete (the
-    avatar, the reduced-rate proofs)."""
+def _personal_data_erase(*, user_id: int, original_email: str) -> list[tuple[Storage, str]]:
+    """Erase the personal data of every app in one transaction; answers the files to delete, each with the storage
+    that holds it (the avatar on the public one, the reduced-rate proofs on the private one)."""
     email = erased_email(user_id)
     mine = Q(user_id=user_id) | Q(email__iexact=original_email)
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
-        files = [user.avatar.name] if user.avatar else []
+        files = [(user.avatar.storage, user.avatar.name)] if user.avatar else []
         proofs = ReducedRateProof.objects.filter(member_id=user_id)
-        files += [name for name in proofs.values_list("file", flat=True) if name]
+        proof_storage = ReducedRateProof._meta.get_field("file").storage
+        files += [(proof_storage, name) for name in proofs.values_list("file", flat=True) if name]
         proofs.delete()  # a student card or a France Travail certificate: the declarations keep their status only
         User.objects.filter(pk=user_id).update(
             email=email,
@@ -209,11 +211,9 @@ def _personal_data_erase(*, user_id: int, original_email: str) -> str:
     return files
 
 
-def _files_delete(names: list[str]) -> None:
-    from django.core.files.storage import default_storage
-
-    for name in names:
+def _files_delete(files: list[tuple[Storage, str]]) -> None:
+    for storage, name in files:
         try:
-            default_storage.delete(name)
+            storage.delete(name)
         except Exception:  # noqa: BLE001 - the account is deleted; a file left behind is logged
             logger.exception("Could not delete the file %s of a deleted account", name)

@@ -22,6 +22,7 @@ from ..subscription_selectors import (
     subscriptions_for_staff,
     subscriptions_of_member,
 )
+from ..views import reduced_proof_url
 from .fields import Text, choice, messages
 
 MSG_FILTER_INVALID = "Filtre inconnu : « active », « unpaid », « frozen » ou « ending »."
@@ -82,7 +83,9 @@ class ReducedOutput(serializers.Serializer):
     status = choice(ReducedStatus.choices, message="")
     status_label = serializers.CharField()
     confirmed_at = serializers.DateTimeField()
-    proof_url = serializers.CharField(help_text="Le justificatif envoyé, ou vide.")
+    proof_url = serializers.CharField(
+        help_text="Le justificatif envoyé (téléchargé par l'équipe ou le membre, connecté), ou vide."
+    )
     ended_at = serializers.DateTimeField(allow_null=True, help_text="Tarif réduit terminé par l'équipe le.")
 
 
@@ -115,7 +118,7 @@ def _reduced(subscription) -> dict | None:
         "status": declaration.status,
         "status_label": declaration.get_status_display(),
         "confirmed_at": declaration.confirmed_at,
-        "proof_url": declaration.proof.file.url if declaration.proof_id and declaration.proof else "",
+        "proof_url": reduced_proof_url(declaration.proof) if declaration.proof_id and declaration.proof else "",
         "ended_at": declaration.ended_at,
     }
 

@@ -9,7 +9,6 @@ from decimal import Decimal
 import pytest
 from django.apps import apps
 from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db import connection, models, reset_queries
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -202,6 +201,7 @@ def test_deleting_the_account_erases_the_member_everywhere_frees_their_seats_and
 ):
     history = a_month_of_classes(api_client, ophelie)
     assert where_is(IDENTITY["email"])  # the scan does find what is there
+    assert ReducedRateProof._meta.get_field("file").storage.exists(history["proof"])
     tokens = api_client.post(
         "/api/users/login", {"email": IDENTITY["email"], "password": DEFAULT_PASSWORD}, format="json"
     ).json()
@@ -222,7 +222,8 @@ def test_deleting_the_account_erases_the_member_everywhere_frees_their_seats_and
 
     for value in IDENTITY.values():
         assert where_is(value) == [], value
-    assert not ReducedRateProof.objects.exists() and not default_storage.exists(history["proof"])
+    proofs = ReducedRateProof._meta.get_field("file").storage
+    assert not ReducedRateProof.objects.exists() and not proofs.exists(history["proof"])
     assert where_is("Vasseur") == [] and where_is("Ophélie") == []
 
     # Future seats are free: the card-paid class became an 'avoir' (in time), the late one and the hold are gone.

@@ -71,7 +71,7 @@ describe("Subscription staff actions", () => {
   const REDUCED = {
     ...ROW,
     provider: "simulator",
-    reduced: { status: "student", status_label: "Étudiant(e)", confirmed_at: "2030-01-10T10:00:00+01:00", proof_url: "/uploads/justificatifs/a.png", ended_at: null },
+    reduced: { status: "student", status_label: "Étudiant(e)", confirmed_at: "2030-01-10T10:00:00+01:00", proof_url: "/reduced-proofs/7/file", ended_at: null },
     actions: [{ kind: "retry", label: "Échéance relancée", reason: "Appel", outcome: "Échéance 2 relancée : elle est payée.", by: "Camille Laurent", created_at: "2030-02-11T09:00:00+01:00" }],
   };
 
@@ -120,7 +120,7 @@ describe("Subscription staff actions", () => {
     const fetchMock = mockFetch(() => answer(200, { message: "Tarif réduit terminé : plus aucune échéance ne sera prélevée sur cet abonnement.", subscription: REDUCED }));
     render(<Subscriptions />);
     fireEvent.click(await screen.findByRole("button", { name: "Échéances de l'abonnement 7" }));
-    expect(screen.getByRole("link", { name: "voir le justificatif" }).getAttribute("href")).toBe("/uploads/justificatifs/a.png");
+    expect(screen.getByRole("link", { name: "voir le justificatif" }).getAttribute("href")).toBe("/reduced-proofs/7/file");
     expect(screen.getByText(/Échéance relancée par Camille Laurent : Appel/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Terminer le tarif réduit de l'abonnement 7" }));
     const dialog = screen.getByRole("dialog", { hidden: true });

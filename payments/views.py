@@ -1,0 +1,35 @@
+"""Payments' pages: the download of a reduced-rate proof."""
+
+import mimetypes
+
+from django.http import FileResponse, Http404
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from .models import ReducedRateProof
+from .subscription_selectors import reduced_proof_for_reader
+
+
+def reduced_proof_url(proof: ReducedRateProof) -> str:
+    """Where staff and the member read a proof: this view, never the storage's address (it has none)."""
+    return reverse("reduced-proof-file", args=[proof.pk])
+
+
+@require_GET
+def reduced_proof_file(request, proof_id: int):
+    """The proof's file for the member who sent it and for staff; 404 for anyone else, logged in or not, as for a
+    proof that does not exist. Sent as a download: a browser never renders the member's file in the site's origin."""
+    proof = reduced_proof_for_reader(proof_id=proof_id, user=request.user)
+    if proof is None:
+        raise Http404
+    try:
+        content = proof.file.storage.open(proof.file.name, "rb")
+    except OSError:  # the row outlived its file (deleted by hand, a failed restore): nothing to send
+        raise Http404 from None
+    extension = proof.file.name.rsplit(".", 1)[-1].lower() if "." in proof.file.name else ""
+    filename = f"justificatif-{proof.pk}.{extension}" if extension else f"justificatif-{proof.pk}"
+    content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+    response = FileResponse(content, as_attachment=True, filename=filename, content_type=content_type)
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, no-store"
+    return response
