@@ -49,15 +49,15 @@ MIDDLEWARE = [
     "studio.request_limits.RequestSizeLimitMiddleware",  # 413 before anything reads an oversized body
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "studio.cache.PublicPageCacheMiddleware",  # cached public pages for visitors, before sessions and CSRF
-    "studio.middleware_lean.CorsMiddleware",  # corsheaders', without request.headers when there is no Origin
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "studio.middleware_lean.LocaleMiddleware",  # Django's, knowing the site has one language
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "studio.middleware_lean.MessageMiddleware",  # Django's, the storage made when first used
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "studio.csp.ContentSecurityPolicyMiddleware",  # Django's, the policy without a nonce built once
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",  # the policy is SECURE_CSP, below
     "studio.request_limits.RefusedMethodPageMiddleware",  # a page's empty 405 becomes a French page
 ]
 
