@@ -88,9 +88,6 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # workers or hosts, PgBouncer in transaction mode sits in front of PostgreSQL (README, "Déploiement").
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=600)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Django's backend whose health check skips the `SELECT 1` when the idle connection's socket is quiet.
-    DATABASES["default"]["ENGINE"] = "studio.db.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves several threads or workers: wait for the write lock instead of failing, take it
     # at the start of a transaction (no upgrade deadlock), and let readers work during writes (WAL).

@@ -37,7 +37,7 @@ EMAILS_PER_RECIPIENT_PER_HOUR = None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}  # noqa: F405
-elif DATABASES["default"]["ENGINE"] == "studio.db.postgresql":  # noqa: F405
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
     # One test database per run, so that two runs on one machine (a developer and CI, or parallel checks) never
     # drop each other's database.
     DATABASES["default"]["TEST"] = {"NAME": f"test_studio_{os.getpid()}"}  # noqa: F405
