@@ -1,8 +1,8 @@
 """Per-member values every logged-in request reads, kept in the shared cache under a version per member.
 
 A logged-in request used to fetch its user row from the database (Django's ModelBackend.get_user) and, on every
-page, count the member's unread messages. Both are now read from the cache with the session, in one round trip
-each, and rebuilt only when that member's data changed:
+page, count the member's unread messages. Both are now read from the cache, in one round trip after the session's,
+and rebuilt only when that member's data changed:
 
 - `cached_per_member(name, member_id, builder)`: the value is stored with the member's version, read together with
   it (`get_many`, one MGET on Redis) and used only if it was built under the current one. The version is read
@@ -24,7 +24,7 @@ each, and rebuilt only when that member's data changed:
   is also kept in this process (`_local`, at most LOCAL_MAX_ENTRIES, least recently used out) and used without a
   round trip while the member's version *read with this request's user row* is the one it was built under, and until
   the shared entry's own expiry (stored in it). A change through another worker bumps the shared version, which the
-  next request reads with its session: the copy is dropped exactly when the shared entry would be.
+  next request reads with the user row: the copy is dropped exactly when the shared entry would be.
 
 Only with a cache every worker shares (`MEMBER_CACHE_SECONDS` > 0, the default when `REDIS_URL` is set): a
 per-process memory cache would keep serving a row another worker changed. Entries also expire after
@@ -57,8 +57,6 @@ def enabled() -> bool:
 _WITH_USER: list[tuple[str | None, str]] = []
 # This request's values read with its user row, {(owner, name): value}; reset as each request starts.
 _read_ahead: ContextVar[dict | None] = ContextVar("member_values_read_ahead", default=None)
-# (member id, entries) read with this request's session (offer_member_values); reset as each request starts.
-_offered: ContextVar[tuple[str, dict] | None] = ContextVar("member_values_offered", default=None)
 # {member id: version} read with this request's user row (get_user); reset as each request starts, and a member's
 # dropped when this request bumps it.
 _versions_read: ContextVar[dict | None] = ContextVar("member_versions_read", default=None)
@@ -112,7 +110,6 @@ def read_with_user(name: str, owner: str | None = None) -> None:
 def forget_read_ahead(**_kwargs) -> None:
     """request_started: what a request read ahead is never served to the next one."""
     _read_ahead.set(None)
-    _offered.set(None)
     _versions_read.set(None)
 
 
@@ -126,12 +123,6 @@ def member_keys(user_id) -> list[str]:
     owners = dict.fromkeys([str(user_id), *(owner for owner, _name in owned)])
     keys = [ROW_VERSION_KEY.format(id=user_id), *(VERSION_KEY.format(id=owner) for owner in owners)]
     return keys + [ENTRY_KEY.format(id=owner, name=name) for owner, name in [(str(user_id), ROW), *owned]]
-
-
-def offer_member_values(user_id, found: dict) -> None:
-    """`member_keys(user_id)`'s entries, read by the session store in the session's round trip: the next
-    `get_user(user_id)` of this request uses them instead of reading them again."""
-    _offered.set((str(user_id), found))
 
 
 def _current(found: dict, owner, name: str):
@@ -208,9 +199,6 @@ def bump_member_data(member_id) -> None:
     if ahead:
         for owner_name in [k for k in ahead if k[0] == str(member_id)]:
             del ahead[owner_name]
-    offered = _offered.get()
-    if offered is not None and offered[0] == str(member_id):
-        _offered.set(None)
     versions = _versions_read.get()
     if versions:
         versions.pop(str(member_id), None)
@@ -240,14 +228,8 @@ class CachedModelBackend(ModelBackend):
             except (model.DoesNotExist, ValueError, TypeError):
                 return None
 
-        # One round trip: the user row, and the values every page shows (read_with_user), under their versions;
-        # none when the session store read them with the session (studio.sessions).
-        offered = _offered.get()
-        _offered.set(None)
-        if offered is not None and offered[0] == str(user_id):
-            found = offered[1]
-        else:
-            found = cache.get_many(member_keys(user_id))
+        # One round trip: the user row, and the values every page shows (read_with_user), under their versions.
+        found = cache.get_many(member_keys(user_id))
         ahead = {}
         for owner, name in _owned(user_id):
             value = _current(found, owner, name)

@@ -19,10 +19,8 @@ unpickle). A local copy is used only under the very versions read from the share
 until the shared entry's own expiry (stored in it), so a change made through another worker, or a timeout meant to
 refresh an entry, is seen exactly as without the local copy.
 
-A logged-in member's calendar feed is the cached public feed with their reservations spliced in: its versions are
-read in the session's own round trip (`read_versions_ahead`, studio/sessions.py), so a warm member's feed is one
-round trip too. Those versions are read at the start of the request, as a separate read a moment later would be,
-and belong to that request alone (the middleware clears them when it answers).
+A logged-in member's calendar feed is the cached public feed with their reservations spliced in, checked against
+the same versions, read when the feed is asked for.
 """
 
 import functools
@@ -31,7 +29,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from contextvars import ContextVar
 
 from django.apps import apps
 from django.conf import settings
@@ -110,22 +107,14 @@ def _keep_local(name: str, entry: tuple) -> None:
             _local.popitem(last=False)
 
 
-def _versions(keys: list[str]) -> dict:
-    """The cache's values of these version keys: those this request read ahead with its session, or one read."""
-    ahead = _versions_ahead.get()
-    if ahead is not None and all(key in ahead for key in keys):
-        return ahead
-    return cache.get_many(keys)
-
-
 def _read(name: str, depends_on: Iterable[str] = ()):
     """(current versions, the entry's value or None): one round trip to the cache, which reads the versions alone
-    when this process holds a copy of the entry (none when the request read them ahead)."""
+    when this process holds a copy of the entry."""
     keys = [VERSION_KEY, *depends_on]
     with _local_lock:
         local = _local.get(name)
     if local is not None and local[2] > _now():
-        found = _versions(keys)
+        found = cache.get_many(keys)
         versions = tuple(found.get(key) for key in keys)
         if local[0] == versions:
             with _local_lock:
@@ -159,41 +148,6 @@ def cached_public(name: str, builder, timeout: int | None = None, depends_on: It
         value = builder()
         _write(name, versions, value, timeout)
     return value
-
-
-# Paths whose logged-in GETs check a cached public entry against the versions `depends_on(request)` names (the
-# member's feed): the session store reads those versions along with the session (read_versions_ahead).
-_AHEAD_PATHS: dict[str, "DependsOn"] = {}
-_ahead_keys: ContextVar[list[str] | None] = ContextVar("public_versions_ahead_keys", default=None)
-_versions_ahead: ContextVar[dict | None] = ContextVar("public_versions_ahead", default=None)
-
-
-def read_versions_ahead(request, depends_on: "DependsOn") -> None:
-    """A view serving logged-in members an entry checked against `depends_on(request)`'s versions (and the public
-    one) calls this: from the next such request on, this process reads them in the session's round trip."""
-    _AHEAD_PATHS[request.path] = depends_on
-
-
-def versions_ahead_keys() -> list[str]:
-    """The version keys the current request's session read should fetch along (studio/sessions.py)."""
-    return _ahead_keys.get() or []
-
-
-def offer_versions(found: dict) -> None:
-    """What the session's round trip read of `versions_ahead_keys()` (a key it did not find is None, as missing)."""
-    keys = _ahead_keys.get()
-    if keys:
-        _versions_ahead.set({key: found.get(key) for key in keys})
-
-
-def _versions_to_read_ahead(request) -> list[str] | None:
-    depends_on = _AHEAD_PATHS.get(request.path)
-    if depends_on is None or request.method not in ("GET", "HEAD"):
-        return None
-    if not request.COOKIES.get(settings.SESSION_COOKIE_NAME):
-        return None
-    keys = depends_on(request)
-    return None if keys is None else [VERSION_KEY, *keys]
 
 
 # Paths whose views are decorated with cache_public_page (or whose API marks its answer), learnt from their answers:
@@ -236,13 +190,7 @@ class PublicPageCacheMiddleware:
             if page is not None:
                 status, content, headers = page
                 return HttpResponse(content, status=status, headers=headers)
-        _ahead_keys.set(_versions_to_read_ahead(request) if _AHEAD_PATHS else None)
-        _versions_ahead.set(None)
-        try:
-            response = self.get_response(request)
-        finally:  # read for this request only
-            _ahead_keys.set(None)
-            _versions_ahead.set(None)
+        response = self.get_response(request)
         marked = getattr(response, "_public_page", None)
         if marked is not None and response.status_code == 200 and not response.cookies:
             name, versions, timeout = marked

@@ -50,8 +50,8 @@ def _checked_range(start: datetime, end: datetime) -> tuple[datetime, datetime]:
 @lru_cache(maxsize=1024)
 def _explicit_range(raw_start: str, raw_end: str, _zone) -> tuple[datetime, datetime]:
     """A range whose two bounds are given: a function of their text (and of the default time zone, which the
-    dates are read in), kept, since a member's feed reads the same few ranges again and again (twice a request:
-    the session's round trip reads its versions, then the view). A refused range raises, and is not kept."""
+    dates are read in), kept, since the feed reads the same few ranges again and again (a visitor's request twice:
+    the page cache's check, then the view). A refused range raises, and is not kept."""
     return _checked_range(_parse_range_bound(raw_start), _parse_range_bound(raw_end))
 
 

@@ -14,14 +14,13 @@ from rest_framework.views import APIView
 from courses.models import Level
 from courses.serializers import CentsField
 from studio.api import MSG_TEXT_TOO_LONG
-from studio.cache import read_versions_ahead
 from studio.compiled_queries import paginate
 from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
 from .. import selectors, services
-from ..cache import feed_keys_for_request, feed_versions, mark_feed_answer
+from ..cache import feed_versions, mark_feed_answer
 from ..models import ReservationStatus
 from .common import MAX_ID, MessageOutput, OptionalText, _iso, id_field
 from .feed import (
@@ -284,7 +283,6 @@ class CourseSessionListApi(APIView):
         start, end = parse_feed_range(request.query_params)
         # Everyone shares one encoded copy of the range; a member's own reservations are spliced into it.
         if request.user.is_authenticated:
-            read_versions_ahead(request, feed_keys_for_request)  # the next ones read its versions with the session
             body = member_feed_encoded(user=request.user, start=start, end=end, now=now)
             return HttpResponse(body, content_type="application/json")
         # Visitors: the whole answer is kept for the middleware, which serves the next ones before DRF and sessions.

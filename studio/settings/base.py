@@ -228,8 +228,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
-    # Django's Redis cache, reusing one client per pool (studio/redis_cache.py).
-    CACHES = {"default": {"BACKEND": "studio.redis_cache.StudioRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     # Without Redis, Django's file cache: shared by every process on the machine (the gunicorn workers, the task
     # worker, the scheduler), so a change made in one drops the cached pages for all, and the rate limits and the
@@ -276,9 +275,8 @@ if REDIS_URL:
     CRONTASK = {"REDIS_URL": REDIS_URL}
 EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", default=6)
 # Sessions read from the cache, written through to the database, when the cache is one every worker
-# shares: a per-process memory cache would keep serving a session another worker logged out. studio.sessions is
-# Django's cached_db reading the member's cached user row in the session's round trip.
-SESSION_ENGINE = "studio.sessions" if REDIS_URL else "django.contrib.sessions.backends.db"
+# shares: a per-process memory cache would keep serving a session another worker logged out.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"
 # The logged-in user's row and per-member counts read from the cache, under a version each change bumps
 # (studio/auth_cache.py); only with a cache every worker shares (0 turns it off).
 MEMBER_CACHE_SECONDS = env.int("MEMBER_CACHE_SECONDS", default=300 if REDIS_URL else 0)

@@ -13,7 +13,7 @@ from studio.tests.test_bench_queries import BENCH_SIZED, MEMBER, SMALL, STAFF, _
 
 pytestmark = pytest.mark.django_db
 
-AS_IN_PRODUCTION = {"MEMBER_CACHE_SECONDS": 300, "SESSION_ENGINE": "studio.sessions"}
+AS_IN_PRODUCTION = {"MEMBER_CACHE_SECONDS": 300, "SESSION_ENGINE": "django.contrib.sessions.backends.cached_db"}
 NONE_ONCE_WARM = {"/my-courses", "/user/profile", "/user/messages", "/admin/dashboard"}
 ENDPOINTS = [("member", p) for p in MEMBER] + [("staff", p) for p in STAFF]
 

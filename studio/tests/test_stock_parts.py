@@ -1,5 +1,5 @@
-"""The request path is Django's and django-cors-headers' own, as shipped: the settings name their middleware
-classes, and the site answers with their headers.
+"""The request path is Django's and django-cors-headers' own, as shipped: the settings name their classes for the
+middleware, the session engine, the cache backend and the database engine, and the site answers with their headers.
 """
 
 import json
@@ -41,7 +41,7 @@ def _production_like_settings() -> dict:
     return json.loads(out.stdout)
 
 
-def test_the_settings_name_djangos_own_middleware():
+def test_the_settings_name_djangos_own_classes():
     found = _production_like_settings()
     own_prefixes = ("django.", "corsheaders.", "whitenoise.")
     stock = [name for name in found["middleware"] if name.startswith(own_prefixes)]
@@ -58,6 +58,10 @@ def test_the_settings_name_djangos_own_middleware():
         "django.middleware.clickjacking.XFrameOptionsMiddleware",
         "django.middleware.csp.ContentSecurityPolicyMiddleware",
     ]
+    assert found["session"] == "django.contrib.sessions.backends.cached_db"
+    assert found["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert found["db"]["ENGINE"] == "django.db.backends.postgresql"
+    assert found["db"]["CONN_HEALTH_CHECKS"] is True and found["db"]["CONN_MAX_AGE"] > 0
 
 
 @pytest.mark.django_db
