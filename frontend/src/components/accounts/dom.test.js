@@ -18,7 +18,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("form feedback (issue 24)", () => {
+describe("form feedback", () => {
   it("marks the fields in error, ties them to the message and focuses the first one, in view", () => {
     const f = form();
     const scrolled = vi.fn();
@@ -62,7 +62,7 @@ describe("form feedback (issue 24)", () => {
   });
 });
 
-describe("error summary on account forms (issue 24)", () => {
+describe("error summary on account forms", () => {
   it("lists the fields when several are in error, and goes with the error", () => {
     document.body.innerHTML = `
       <form>
@@ -88,7 +88,7 @@ describe("error summary on account forms (issue 24)", () => {
   });
 });
 
-describe("redirect after a success (SPEC.md 2.16, 2.17)", () => {
+describe("redirect after a success to /login", () => {
   const messages = { redirecting: "Redirection dans 2 secondes.", stay: "Rester sur cette page", stayed: "Redirection annulée." };
 
   it("goes to the page after the delay, said in the live region, and a button cancels it", async () => {
