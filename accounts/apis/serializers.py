@@ -117,7 +117,12 @@ class RegisterInput(Input):
         max_length=20,
         help_text="Ignoré : une inscription crée toujours un compte membre.",
     )
-    name = Text(required=False, allow_blank=True, max_length=150, help_text="Synonyme de last_name, pour les clients qui l'envoient sous ce nom.")
+    name = Text(
+        required=False,
+        allow_blank=True,
+        max_length=150,
+        help_text="Synonyme de last_name, pour les clients qui l'envoient sous ce nom.",
+    )
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping) and "last_name" not in data and "name" in data:

@@ -128,6 +128,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/uploads/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "uploads")
+# Identity documents (reduced-rate proofs) live outside MEDIA_ROOT, which is served publicly; only their member and
+# staff download them, through a view (media_library/private.py). Back it up with MEDIA_ROOT.
+PRIVATE_MEDIA_ROOT = env.path("PRIVATE_MEDIA_ROOT", default=BASE_DIR / "private-uploads")
 
 # Uploads go to local disk unless an S3-compatible bucket is configured (docs/decisions.md 22).
 AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")

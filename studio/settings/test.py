@@ -15,6 +15,7 @@ WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}
 MEDIA_ROOT = env.path("TEST_MEDIA_ROOT", default=BASE_DIR / ".test-uploads")
+PRIVATE_MEDIA_ROOT = env.path("TEST_PRIVATE_MEDIA_ROOT", default=BASE_DIR / ".test-private-uploads")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
