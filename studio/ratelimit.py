@@ -142,6 +142,11 @@ def recipient_quota_take(address: str, *, cap: int | None = None, scope: str = "
         except ValueError:  # expired between add and incr
             cache.add(key, 1, timeout=HOUR)
             count = 1
+        else:
+            if count == 1:
+                # Expired between Django's existence check and Redis' INCR, which then made a new key with no
+                # expiry: give it the hour, or the address would stay counted for good.
+                cache.touch(key, timeout=HOUR)
     return count <= cap
 
 
