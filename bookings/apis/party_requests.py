@@ -40,7 +40,9 @@ def party_request_data(party, *, viewer) -> dict:
     }
 
 
-class PartyQuoteInput(serializers.Serializer):
+class PartyPeopleFields(serializers.Serializer):
+    """Who comes to a party, as the staff's quote and the request form's estimate both read it."""
+
     participants = serializers.IntegerField(
         min_value=1,
         max_value=MAX_PARTY_PARTICIPANTS,
@@ -58,6 +60,9 @@ class PartyQuoteInput(serializers.Serializer):
             ("null", "invalid", "min_value", "max_value", "max_string_length"), MSG_SPECTATORS_INVALID
         ),
     )
+
+
+class PartyQuoteInput(PartyPeopleFields):
     deposit = deposit_field()
     note = note_field()
 
@@ -155,24 +160,7 @@ class PartyCancelApi(APIView):
         return _answer(request, party_id)
 
 
-class PartyEstimateQuery(serializers.Serializer):
-    participants = serializers.IntegerField(
-        min_value=1,
-        max_value=MAX_PARTY_PARTICIPANTS,
-        help_text="participants, la future mariée ou le futur marié compris",
-        error_messages={
-            **dict.fromkeys(("required", "null", "invalid", "min_value", "max_string_length"), MSG_PARTICIPANTS_MIN),
-            "max_value": MSG_PARTY_PARTICIPANTS_MAX,
-        },
-    )
-    spectators = serializers.IntegerField(
-        min_value=0,
-        max_value=services.MAX_PARTY_SPECTATORS,
-        default=0,
-        error_messages=dict.fromkeys(
-            ("null", "invalid", "min_value", "max_value", "max_string_length"), MSG_SPECTATORS_INVALID
-        ),
-    )
+class PartyEstimateQuery(PartyPeopleFields):
     guest_of_honour = serializers.BooleanField(
         default=True,
         help_text="la future mariée ou le futur marié prend le cours (gratuit)",

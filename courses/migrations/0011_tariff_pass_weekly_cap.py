@@ -3,7 +3,7 @@
 import django.core.validators
 from django.db import migrations, models
 
-# The demo quarterly plans promise one class a week (DECISIONS.md 26: "Un cours par semaine" is a cap of 1); a
+# The demo quarterly plans promise one class a week (docs/decisions.md 26: "Un cours par semaine" is a cap of 1); a
 # database seeded before the cap was a tariff's field gets it here, where the tariff still says what the demo says.
 DEMO_CAPPED = [
     ("Abonnement trimestriel", "Un cours par semaine pendant trois mois."),
