@@ -6,19 +6,16 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.compiled_queries import paginate
 from studio.pagination import StandardPagination
 from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
-from studio.valid_queries import validated_query
 
 from .. import services
 from ..models import CURRENCY_EUR, PaymentStatus
-from ..selectors import DEFAULT_ORDERING, ORDERINGS
+from ..selectors import DEFAULT_ORDERING, ORDERINGS, payment_orders_for_staff
 from .checkout import MESSAGE_MAX, ORDER_ID_MAX
 from .fields import MAX_ID, NO_NUL, Amount, Email, Text, choice, messages, optional_text
-from .order_rows import order_rows, orders_page_list
 
 MSG_CURRENCY_INVALID = "Seul l'euro (EUR) est accepté."
 MSG_ORDERING_INVALID = "Tri inconnu."
@@ -128,14 +125,15 @@ class PaymentOrdersApi(StaffOrdersApi):
     )
     def get(self, request):
         # A plain dict: a QueryDict would let a blank `page` or `ordering` fall back to the default unsaid.
-        values = validated_query(PaymentOrdersQuery, request.query_params.dict())
-        orders = orders_page_list(
+        query = PaymentOrdersQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        values = query.validated_data
+        orders = payment_orders_for_staff(
             ordering=values["ordering"], status=values.get("status", ""), search=values.get("search", "")
         )
         paginator = StandardPagination()
-        page = paginate(paginator, orders, request, self)  # the count and the page: one query
-        # PaymentOrderOutput's rows, written without it (a serializer would be most of the list's CPU time).
-        return paginator.get_paginated_response(order_rows(page))
+        page = paginator.paginate_queryset(orders, request, view=self)  # the count, then the page
+        return paginator.get_paginated_response(PaymentOrderOutput(page, many=True).data)
 
     @extend_schema(request=PaymentOrderInput, responses={201: PaymentOrderOutput})
     def post(self, request):
