@@ -10,7 +10,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from studio.api import MSG_TEXT_TOO_LONG
-from studio.compiled_queries import paginate
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
@@ -33,7 +32,6 @@ from ..services.pass_admin import (
 )
 from .common import FILLED, NO_NUL, _iso, filled
 from .pages import MAX_ID, PAGE_PARAMETERS, CheckedPagination, page_output
-from .pass_rows import pass_rows, passes_page_list
 
 MAX_REASON = 2000
 TEXT_PARAMETER = {"type": "string", "pattern": NO_NUL}  # a NUL in a query answers 400 (studio/request_limits.py)
@@ -310,14 +308,14 @@ class PassListApi(APIView):
         responses={200: PassPageOutput, 404: ErrorOutput},
     )
     def get(self, request):
-        passes = passes_page_list(
+        passes = selectors.passes_staff_list(
             search=request.query_params.get("search", ""),
             ordering=request.query_params.get("ordering", "-created_at"),
         )
         paginator = CheckedPagination()
-        page = paginate(paginator, passes, request, self)  # the count and the page: one query
-        # pass_data's rows as PassOutput writes them (no model instances, no serializer per row: cheaper).
-        return paginator.get_paginated_response(pass_rows(page, today=timezone.localdate()))
+        page = paginator.paginate_queryset(passes, request, view=self)  # the count, then the page with its members
+        today = timezone.localdate()
+        return paginator.get_paginated_response(PassOutput([pass_data(p, today=today) for p in page], many=True).data)
 
     @extend_schema(request=PassGrantInput, responses={201: PassWithMessageOutput, 404: ErrorOutput})
     def post(self, request):

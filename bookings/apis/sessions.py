@@ -3,6 +3,8 @@
 The staff writes go to bookings.services.sessions (they need the seat counts); refusals propagate to the handler.
 """
 
+from django.db.models import Count, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
@@ -14,14 +16,13 @@ from rest_framework.views import APIView
 from courses.models import Level
 from courses.serializers import CentsField
 from studio.api import MSG_TEXT_TOO_LONG
-from studio.compiled_queries import paginate
 from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
 from .. import selectors, services
 from ..cache import feed_versions, mark_feed_answer
-from ..models import ReservationStatus
+from ..models import WAITLIST_LIVE_STATUSES, Reservation, ReservationStatus, WaitlistEntry
 from .common import MAX_ID, MessageOutput, OptionalText, _iso, id_field
 from .feed import (
     FEED_CACHE_SECONDS,
@@ -32,7 +33,7 @@ from .feed import (
     staff_session_data,
 )
 from .pages import CheckedPagination
-from .session_filters import FILTER_PARAMETERS, check_filter_parameters
+from .session_filters import FILTER_PARAMETERS, check_filter_parameters, staff_sessions_filtered
 from .session_list_extras import (
     FOCUS_PARAMETER,
     ListExtrasOutput,
@@ -47,7 +48,6 @@ from .session_query import (  # noqa: F401 (MSG_* re-exported: tests import them
     MSG_VIEW_INVALID,
     check_list_parameters,
 )
-from .session_rows import staff_page_list, staff_rows, staff_sessions_query
 
 
 def attendee_data(reservation) -> dict:
@@ -206,8 +206,8 @@ class StaffSessionWrittenOutput(StaffSessionOutput):
     message = serializers.CharField()
 
 
-class StaffSessionListItemOutput(ListExtrasOutput, StaffSessionOutput):
-    """A row of the staff list: the staff session, its waiting list's length and its series."""
+class StaffSessionListItemOutput(StaffSessionOutput, ListExtrasOutput):
+    """A row of the staff list: the staff session, then its waiting list's length and its series."""
 
 
 class StaffSessionPageOutput(serializers.Serializer):
@@ -257,6 +257,23 @@ SESSION_ID = OpenApiParameter("session_id", {"type": "integer", "minimum": 1, "m
 FEED_PARAMETERS = [*LIST_PARAMETERS, *FILTER_PARAMETERS, FOCUS_PARAMETER]
 
 
+def _with_seats_and_waitlist(sessions: QuerySet, *, now) -> QuerySet:
+    """Each session with its seats taken and live reservations (confirmed, or held and not expired: as
+    selectors.sessions_with_seats counts them) and its live waiting list (as selectors_waitlist.waitlist_counts):
+    subqueries of the page's own query, so that a page is one query whatever its size. The count leaves them out."""
+    live = Reservation.objects.filter(services.active_reservations_q(now), session=OuterRef("pk")).order_by()
+    waiting = WaitlistEntry.objects.filter(session=OuterRef("pk"), status__in=WAITLIST_LIVE_STATUSES).order_by()
+
+    def per_session(rows, aggregate):
+        return Coalesce(Subquery(rows.values("session").annotate(total=aggregate).values("total")), 0)
+
+    return sessions.annotate(
+        seats_taken=per_session(live, Sum("participants")),
+        reservations_count=per_session(live, Count("pk")),
+        waitlist_count=per_session(waiting, Count("pk")),
+    )
+
+
 class CourseSessionListApi(APIView):
     """GET: the public feed (or, with ?view=staff, the staff list). POST: staff create a session."""
 
@@ -294,20 +311,27 @@ class CourseSessionListApi(APIView):
     def _staff_list(self, request, now):
         params = request.query_params
         ordering = "-start" if params.get("ordering", "date").startswith("-") else "start"
-        start = end = None
+        sessions = selectors.sessions_staff_page_list(ordering=ordering)
         if "start" in params or "end" in params:
             start, end = parse_feed_range(params)
-        # ?focus= answers the page holding a session just saved; each row says its waiting list and series.
+            sessions = sessions.filter(start__lt=end, end__gt=start)
+        sessions = staff_sessions_filtered(sessions, params, now=now)
+        # ?focus= answers the page holding a session just saved.
         focused = None
         if params.get("focus"):
-            qs = staff_sessions_query(params, ordering=ordering, now=now, start=start, end=end)
             size = CheckedPagination().get_page_size(request)
-            focused = focus_page(qs, params, page_size=size, descending=ordering[0] == "-")
+            focused = focus_page(sessions, params, page_size=size, descending=ordering[0] == "-")
         paginator = StaffListPagination(focused)
-        # Count, page, seats and waiting lists as compiled queries, rows without model instances: the cheapest read.
-        sessions = staff_page_list(params, ordering=ordering, now=now, start=start, end=end)
-        rows = staff_rows(paginate(paginator, sessions, request, self), now=now)  # count and page: one query
-        return paginator.get_paginated_response(rows)
+        page = paginator.paginate_queryset(_with_seats_and_waitlist(sessions, now=now), request, view=self)
+        rows = [
+            {
+                **staff_session_data(session, now=now),
+                "waitlist_count": session.waitlist_count,
+                "series_id": session.series_id,
+            }
+            for session in page
+        ]
+        return paginator.get_paginated_response(StaffSessionListItemOutput(rows, many=True).data)
 
     @extend_schema(request=SessionWriteSerializer, responses={201: StaffSessionWrittenOutput, 404: ErrorOutput})
     def post(self, request):
