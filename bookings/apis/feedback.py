@@ -1,15 +1,11 @@
 """Course feedback: a member's history and their feedback on one course. Typed input and output serializers; a
 refused feedback propagates as a CourseFeedbackError (its code and status) to studio.api's exception handler."""
 
-import json
-
-from django.core.paginator import InvalidPage, Paginator
-from django.http import HttpResponse
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -18,7 +14,7 @@ from studio.errors import FORBIDDEN, NOT_FOUND
 from studio.fields import DateTimeOutputField
 from studio.permissions import is_studio_staff
 
-from ..member_history import FollowedCourses, WrittenRow
+from ..member_history import followed_course, member_followed_reservations
 from ..models import ReservationStatus
 from ..services.feedback import (
     MSG_FEEDBACK_RATING_RANGE,
@@ -28,7 +24,7 @@ from ..services.feedback import (
     course_feedback_save,
 )
 from ..services.sessions import MSG_COURSE_NOT_FOUND
-from .common import FILLED, MSG_FEEDBACK_FORBIDDEN, _iso
+from .common import FILLED, MSG_FEEDBACK_FORBIDDEN
 from .pages import MAX_ID, PAGE_PARAMETERS, CheckedPagination, page_output
 
 MSG_MEMBER_UNKNOWN = "Utilisateur introuvable."
@@ -37,27 +33,6 @@ MAX_FEEDBACK_COMMENT = 5000
 
 class FeedbackHistoryPagination(CheckedPagination):
     page_size = 20
-
-    def paginate_queryset(self, queryset, request, view=None):
-        if isinstance(queryset, FollowedCourses):  # the count comes with the page's rows: one query
-            queryset.expect_page(self.get_page_size(request), request.query_params.get(self.page_query_param) or 1)
-        return super().paginate_queryset(queryset, request, view=view)
-
-
-class HistoryPageRenderer(JSONRenderer):
-    """JSONRenderer for a page whose rows come already written (member_history.WrittenRow): the page's
-    bytes are the ones JSONRenderer writes for the same dicts (compact: the wrapper written with no rows, the rows'
-    bytes joined by commas in its list). Asked indented (Accept: application/json; indent=N), or anything else, it
-    is JSONRenderer itself."""
-
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        results = data.get("results") if isinstance(data, dict) else None
-        if results and isinstance(results, list) and all(type(row) is WrittenRow for row in results):
-            if self.get_indent(accepted_media_type, renderer_context or {}) is None and list(data)[-1] == "results":
-                head = super().render({**data, "results": []}, accepted_media_type, renderer_context)
-                return b"".join((head[:-3], b"[", b",".join(results), b"]}"))  # head ends with b'[]}'
-            data = {**data, "results": [json.loads(row) for row in results]}
-        return super().render(data, accepted_media_type, renderer_context)
 
 
 class FollowedPaidWithPassOutput(serializers.Serializer):
@@ -96,94 +71,28 @@ class FollowedCourseOutput(serializers.Serializer):
 FollowedCoursePageOutput = page_output("FollowedCoursePageOutput", FollowedCourseOutput)
 
 
-# The query parameters the lean answer takes: the page, its size, and `t`, the cache-buster the island adds to every
-# request (frontend/src/components/useApi.js `fresh`), which DRF ignores but keeps in the next and previous links.
-_OWN_PAGE_PARAMETERS = frozenset(("page", "page_size", "t"))
-
-# The Accept headers for which DRF's negotiation picks the JSON renderer with nothing to add (no indent).
-_PLAIN_ACCEPT = frozenset(("", "*/*", "application/json"))
-
-
-def _whole(text: str | None, default: int) -> int | None:
-    """A query parameter that is a plain whole number (ASCII digits only), or `default` when absent; else None."""
-    if text is None:
-        return default
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
-
-
 class CourseFeedbackUserApi(APIView):
     """GET /api/course-feedback/user/<id>?page=&page_size=: that member's followed sessions with their course
-    feedback (self or staff), upcoming first then the most recent past, 20 a page.
-
-    A member reading their own history through their session (/my-courses' island, the bench's request) is
-    answered by `own_page` without DRF's request wrapper, authentication and negotiation (~0.17 ms of the
-    request's ~0.58 ms in the view): the same bytes and headers, which tests compare with DRF's answer for the same
-    requests. Anything else (a token, staff reading a member's, a page past the last, an odd parameter or Accept
-    header, another method) goes through DRF's full path."""
+    feedback (self or staff), upcoming first then the most recent past, 20 a page."""
 
     permission_classes = [IsAuthenticated]
-    renderer_classes = [HistoryPageRenderer]  # JSON as the default renderer writes it, rows already written
-    lean = True  # whether `own_page` may answer (tests turn it off to compare with DRF)
-
-    def dispatch(self, request, *args, **kwargs):
-        if self.lean and request.method == "GET":
-            response = self.own_page(request, kwargs.get("user_id"))
-            if response is not None:
-                return response
-        return super().dispatch(request, *args, **kwargs)
-
-    def own_page(self, request, user_id) -> HttpResponse | None:
-        """The answer DRF would give to a member asking for a page of their own history through their session, or
-        None when the request is not that simple case (DRF then answers it)."""
-        meta = request.META
-        if "HTTP_AUTHORIZATION" in meta or meta.get("HTTP_ACCEPT", "") not in _PLAIN_ACCEPT:
-            return None  # a token (JWTAuthentication comes first), or a negotiation DRF should do
-        query = request.GET
-        if any(name not in _OWN_PAGE_PARAMETERS for name in query) or any(len(query.getlist(n)) > 1 for n in query):
-            return None
-        user = request.user  # SessionAuthentication's user: the session's, if active
-        if not user.is_authenticated or not user.is_active or user.pk != user_id:
-            return None
-        pagination = FeedbackHistoryPagination()
-        number = _whole(query.get(pagination.page_query_param), 1)
-        size = _whole(query.get(pagination.page_size_query_param), pagination.page_size)
-        if not number or not size or size > pagination.max_page_size:
-            return None
-        history = FollowedCourses(member_id=user.pk, now=timezone.now(), written=True)
-        history.expect_page(size, number)
-        try:  # Django's paginator, as DRF's pagination uses it: one query for the count and the page
-            pagination.page = Paginator(history, size).page(number)
-        except InvalidPage:
-            return None  # past the last page: DRF's 404
-        pagination.request = request  # its links read build_absolute_uri(), which Django's request has
-        body = {
-            "count": pagination.page.paginator.count,
-            "next": pagination.get_next_link(),
-            "previous": pagination.get_previous_link(),
-            "results": list(pagination.page),
-        }
-        response = HttpResponse(HistoryPageRenderer().render(body), content_type="application/json")
-        for name, value in self.default_response_headers.items():  # Allow, as DRF's finalize_response sets it
-            response[name] = value
-        return response
 
     @extend_schema(parameters=PAGE_PARAMETERS, responses=FollowedCoursePageOutput)
     def get(self, request, user_id: int):
         if user_id != request.user.pk and not is_studio_staff(request.user):
             raise CourseFeedbackError(MSG_FEEDBACK_FORBIDDEN, code="feedback_forbidden", status=FORBIDDEN)
-        from accounts.models import User
-
         member = request.user if user_id == request.user.pk else None
         if member is None and user_id <= MAX_ID:
-            member = User.objects.filter(pk=user_id).first()
+            member = get_user_model().objects.filter(pk=user_id).first()
         if member is None:
             raise CourseFeedbackError(MSG_MEMBER_UNKNOWN, code="member_not_found", status=NOT_FOUND)
+        now = timezone.now()
         paginator = FeedbackHistoryPagination()
-        # The rows are built as FollowedCourseOutput states them (tests compare every field): no serializer pass;
-        # they come written as JSON (WrittenRow), which HistoryPageRenderer puts in the page as they are.
-        history = FollowedCourses(member_id=member.pk, now=timezone.now(), written=True)
-        rows = paginator.paginate_queryset(history, request, view=self)
-        return paginator.get_paginated_response(rows)
+        page = paginator.paginate_queryset(
+            member_followed_reservations(member_id=member.pk, now=now), request, view=self
+        )
+        rows = [followed_course(reservation, now=now) for reservation in page]
+        return paginator.get_paginated_response(FollowedCourseOutput(rows, many=True).data)
 
 
 def _id_field(message: str, *, missing: str | None = None, **kwargs):
@@ -228,7 +137,7 @@ class FeedbackOutput(serializers.Serializer):
     course_id = serializers.IntegerField()
     rating = serializers.IntegerField(min_value=1, max_value=5)
     comment = serializers.CharField()
-    updated_at = serializers.DateTimeField(allow_null=True)
+    updated_at = DateTimeOutputField(allow_null=True)
 
 
 class FeedbackSavedOutput(serializers.Serializer):
@@ -256,17 +165,4 @@ class CourseFeedbackApi(APIView):
         feedback = course_feedback_save(
             user=request.user, course_id=data["course_id"], rating=data["rating"], comment=data["comment"]
         )
-        body = {
-            "message": MSG_FEEDBACK_SAVED,
-            "feedback": {
-                "id": feedback.pk,
-                "course_id": feedback.course_id,
-                "rating": feedback.rating,
-                "comment": feedback.comment,
-                "updated_at": _iso(feedback.updated_at),
-            },
-        }
-        return Response(FeedbackSavedOutput(body).data)
-
-
-FeedbackSerializer = FeedbackInput  # the old name, re-exported by bookings.apis
+        return Response(FeedbackSavedOutput({"message": MSG_FEEDBACK_SAVED, "feedback": feedback}).data)
