@@ -1,9 +1,8 @@
-"""The member's calendar feed made cheaper: the overlay read with the feed's session ids as one array kept
-with the cached public feed, the reservations formatted straight into the cached bytes.
+"""The member's calendar feed: the cached public events with the member's reservations written in.
 
-The new selector finds exactly what the old one (kept verbatim below) found over a varied member, and the member's
-answer is byte for byte what the model-based build writes (every event encoded from the models, with the member's
-reservation as `active_reservations_q` defines it), on SQLite and on PostgreSQL.
+Over a member with every kind of reservation, the answer is byte for byte what the model-based build writes (every
+event encoded from the models, with the member's reservation as `active_reservations_q` defines it), built or from
+the cache, on SQLite and on PostgreSQL; a change shows at the next request; the queries do not grow with the range.
 """
 
 import json
@@ -18,17 +17,9 @@ from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
 from bookings import selectors
-from bookings.apis.feed import (
-    MY_RESERVATION_NULL,
-    member_feed_json,
-    parse_feed_range,
-    public_feed_encoded,
-    public_feed_for_members,
-    session_data,
-    splice_member_rows,
-)
+from bookings.apis.feed import MY_RESERVATION_NULL, member_feed_json, parse_feed_range, session_data
 from bookings.models import Reservation, ReservationStatus
-from bookings.selectors_feed import member_reservation_rows, member_reservations_on_sessions
+from bookings.selectors_feed import member_reservations_in_range
 from bookings.services import active_reservations_q
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession
@@ -39,32 +30,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.database]
 NOW = datetime(2026, 3, 11, 9, 30, tzinfo=UTC)  # a Wednesday
 WEEK = ("2026-03-09", "2026-03-16")
 MONTH = ("2026-02-23", "2026-04-06")
-
-
-def old_member_reservations_on_sessions(*, user, session_ids, now) -> dict[int, dict]:
-    """The selector as it was before this change (bookings/selectors_feed.py at 1a02ae5), run as plain SQL."""
-    qn = connection.ops.quote_name
-    ids_from_json = {
-        "postgresql": "SELECT (jsonb_array_elements_text(%s::jsonb))::bigint",
-        "sqlite": "SELECT value FROM json_each(%s)",
-    }[connection.vendor]
-    sql = (
-        f"SELECT r.{qn('session_id')}, r.{qn('id')}, r.{qn('status')}, r.{qn('participants')}"
-        f" FROM {qn('bookings_reservation')} r"
-        f" WHERE r.{qn('user_id')} = %s AND r.{qn('session_id')} IN ({ids_from_json})"
-        f" AND (r.{qn('status')} = %s OR (r.{qn('status')} = %s AND r.{qn('hold_expires_at')} > %s))"
-    )
-    params = [
-        user.pk,
-        json.dumps([int(i) for i in session_ids]),
-        str(ReservationStatus.CONFIRMED),
-        str(ReservationStatus.HELD),
-        connection.ops.adapt_datetimefield_value(now),
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return {sid: {"id": pk, "status": status, "participants": n} for sid, pk, status, n in rows}
 
 
 def _session(start, minutes=75):
@@ -134,32 +99,19 @@ def _range(days):
     return parse_feed_range({"start": days[0], "end": days[1]})
 
 
-def _as_dict(rows):
-    return {sid: {"id": pk, "status": status, "participants": n} for sid, pk, status, n in rows}
-
-
 @freeze_time(NOW)
 @pytest.mark.parametrize("days", [WEEK, MONTH], ids=["week", "month"])
-def test_the_new_selector_finds_what_the_old_one_found(days):
+def test_the_overlay_is_the_orm_definition_over_every_kind_of_reservation(days):
     member = varied_member()
     start, end = _range(days)
     feed_ids = list(
         CourseSession.objects.filter(start__lt=end, end__gt=start).order_by("start", "id").values_list("pk", flat=True)
     )
-    old = old_member_reservations_on_sessions(user=member, session_ids=feed_ids, now=NOW)
-    assert len(old) >= 6  # confirmed, held, rebooked, the edges, the cancelled class: the comparison means something
-    assert old == orm_definition(user=member, session_ids=feed_ids, now=NOW)
-    _body, _offsets, ids_text = public_feed_for_members(start=start, end=end, now=NOW)
+    expected = orm_definition(user=member, session_ids=feed_ids, now=NOW)
+    # Confirmed, held, rebooked, the edges, the cancelled class: the comparison means something.
+    assert len(expected) >= 6
     with CaptureQueriesContext(connection) as queries:
-        rows = member_reservation_rows(user_id=member.pk, session_ids_text=ids_text, now=NOW)
-    assert len(queries) == 1
-    assert len(rows) == len(old) and _as_dict(rows) == old
-    # The selector's dict form, given the ids as a list, agrees too.
-    assert member_reservations_on_sessions(user=member, session_ids=feed_ids, now=NOW) == old
-    # Someone without reservations, and a feed without sessions, find nothing (in the same one query).
-    assert member_reservation_rows(user_id=UserFactory().pk, session_ids_text=ids_text, now=NOW) == []
-    with CaptureQueriesContext(connection) as queries:
-        assert member_reservation_rows(user_id=member.pk, session_ids_text="", now=NOW) == []
+        assert member_reservations_in_range(user=member, start=start, end=end, now=NOW) == expected
     assert len(queries) == 1
 
 
@@ -189,6 +141,15 @@ def test_the_members_feed_is_byte_for_byte_the_model_based_build(days):
     assert response.content.count(b'"my_reservation": {') >= 6
     # A visitor still gets the public bytes, without anyone's reservation.
     assert Client().get(url).content == model_based_feed(member=UserFactory(), start=start, end=end, now=NOW)
+    # Another member on the same feed gets theirs, none of the first member's.
+    other = UserFactory()
+    ReservationFactory(
+        session=selectors.sessions_in_range(start=start, end=end, now=NOW)[0], user=other, participants=4
+    )
+    client.force_login(other)
+    theirs = client.get(url).content
+    assert theirs == model_based_feed(member=other, start=start, end=end, now=NOW)
+    assert theirs.count(b'"my_reservation": {') == 1 and b'"participants": 4}' in theirs
 
 
 @freeze_time(NOW)
@@ -208,76 +169,35 @@ def test_a_hold_lapsing_or_a_reservation_confirmed_shows_at_the_next_request():
         assert client.get(url).content == model_based_feed(member=member, start=start, end=end, now=later)
 
 
-def test_the_splice_writes_what_json_dumps_writes():
-    """The reservations are formatted straight into the bytes: the same bytes as the dicts through json.dumps."""
+def test_the_members_reservations_are_written_where_the_events_nulls_are():
     body = b'[{"id": 1, "my_reservation": null}, {"id": 2, "my_reservation": null}, {"id": 3, "my_reservation": null}]'
     offsets = {sid: body.index(MY_RESERVATION_NULL, body.index(b'"id": %d' % sid)) for sid in (1, 2, 3)}
-    rows = [(3, 9_000_000_001, "held", 1), (1, 7, "confirmed", 32_767)]
-    expected = member_feed_json(body=body, offsets=offsets, mine=_as_dict(rows))
-    assert splice_member_rows(body, offsets, rows) == expected
-    assert json.loads(expected)[0]["my_reservation"] == {"id": 7, "status": "confirmed", "participants": 32_767}
-    assert splice_member_rows(body, offsets, []) == body
-    assert splice_member_rows(body, offsets, [(99, 1, "held", 1)]) == body  # not in the feed: nothing spliced
-    # A status the query never answers is still written as JSON writes it.
-    assert splice_member_rows(body, offsets, [(2, 5, 'odd "one"', 1)]) == member_feed_json(
-        body=body, offsets=offsets, mine={2: {"id": 5, "status": 'odd "one"', "participants": 1}}
-    )
+    mine = {
+        3: {"id": 9_000_000_001, "status": "held", "participants": 1},
+        1: {"id": 7, "status": "confirmed", "participants": 2},
+    }
+    written = json.loads(member_feed_json(body=body, offsets=offsets, mine=mine))
+    assert [event["my_reservation"] for event in written] == [mine[1], None, mine[3]]
+    assert member_feed_json(body=body, offsets=offsets, mine={}) == body
+    assert member_feed_json(body=body, offsets=offsets, mine={99: mine[1]}) == body  # not in the feed: left out
 
 
 @freeze_time(NOW)
-def test_the_feed_entry_keeps_its_session_ids_for_the_overlay():
-    varied_member()
-    start, end = _range(MONTH)
-    body, offsets, ids_text = public_feed_for_members(start=start, end=end, now=NOW)
-    assert (body, offsets) == public_feed_encoded(start=start, end=end, now=NOW)
-    assert [int(i) for i in ids_text.split(",")] == list(offsets)
-    assert list(offsets) == [s.pk for s in selectors.sessions_in_range(start=start, end=end, now=NOW)]
-
-
-@pytest.mark.postgres
-@freeze_time(NOW)
-def test_on_postgresql_the_overlay_is_prepared_with_three_parameters():
-    """Prepared once per connection; the statuses are written in its text and the ids travel as one bigint array."""
+def test_a_members_feed_runs_as_many_queries_for_a_full_month_as_for_an_empty_week(client):
     member = varied_member()
-    start, end = _range(MONTH)
-    _body, _offsets, ids_text = public_feed_for_members(start=start, end=end, now=NOW)
-    connection.close()
-    with CaptureQueriesContext(connection) as run:
-        for _ in range(2):
-            rows = member_reservation_rows(user_id=member.pk, session_ids_text=ids_text, now=NOW)
-    executes = [q["sql"] for q in run.captured_queries]
-    assert [sql.split()[0] for sql in executes] == ["EXECUTE", "EXECUTE"]
-    assert executes[0].count(",") == 2 + ids_text.count(",")  # member, '{ids}', now
-    assert _as_dict(rows) == orm_definition(user=member, session_ids=[int(i) for i in ids_text.split(",")], now=NOW)
+    client.force_login(member)
+    empty_week = ("2027-03-08", "2027-03-15")
+    counts = []
+    for days in (empty_week, MONTH):
+        url = f"/api/course-sessions?start={days[0]}&end={days[1]}"
+        assert client.get(url).status_code == 200  # the public events built and cached
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
 
 
-def test_a_members_answer_is_spliced_again_only_when_the_feed_or_their_rows_change(monkeypatch):
-    """The answer last spliced is kept under what it is made of (the cached feed's very bytes object and the rows the
-    query just read): the same inputs give the same bytes without copying the feed again; any change splices anew."""
-    from bookings.apis import feed
-
-    monkeypatch.setattr(feed, "_spliced", feed.OrderedDict())
-    monkeypatch.setattr(feed, "_spliced_size", 0)
-    body = b'[{"id": 1, "my_reservation": null}, {"id": 2, "my_reservation": null}]'
-    offsets = {sid: body.index(MY_RESERVATION_NULL, body.index(b'"id": %d' % sid)) for sid in (1, 2)}
-    rows = [(1, 10, "confirmed", 2)]
-    first = feed._splice_kept(body, offsets, list(rows))
-    assert first == splice_member_rows(body, offsets, rows)
-    assert feed._splice_kept(body, offsets, list(rows)) is first  # the same inputs: the kept answer
-    held = feed._splice_kept(body, offsets, [(1, 10, "held", 2)])  # the member's row changed: spliced again
-    assert held == splice_member_rows(body, offsets, [(1, 10, "held", 2)]) != first
-    rebuilt = bytes(bytearray(body))  # the feed rebuilt (equal bytes, another entry): spliced again
-    assert feed._splice_kept(rebuilt, dict(offsets), list(rows)) == first
-    assert feed._splice_kept(body, offsets, []) is body  # no reservation: the public bytes themselves
-    # Bounded: the oldest answers go first.
-    monkeypatch.setattr(feed, "SPLICED_KEPT_BYTES", 4 * (len(body) + len(first)))
-    for pk in range(20):
-        feed._splice_kept(body, offsets, [(2, pk, "confirmed", 1)])
-    assert feed._spliced_size <= feed.SPLICED_KEPT_BYTES and len(feed._spliced) == 4
-    assert feed._spliced_size == sum(len(b) + len(s) for b, _o, s in feed._spliced.values())
-
-
-def test_a_range_given_by_its_two_bounds_is_read_once_and_refused_every_time():
+def test_a_range_is_read_from_its_two_bounds_or_from_today():
     from django.test import override_settings
 
     from bookings.services.common import ReservationError
@@ -287,8 +207,7 @@ def test_a_range_given_by_its_two_bounds_is_read_once_and_refused_every_time():
         datetime(2026, 3, 8, 23, tzinfo=UTC),
         datetime(2026, 3, 15, 23, tzinfo=UTC),
     )
-    assert parse_feed_range(dict(week)) is parse_feed_range(week)  # kept
-    with override_settings(TIME_ZONE="UTC"):  # read in the default time zone, kept per zone
+    with override_settings(TIME_ZONE="UTC"):  # dates are read in the default time zone
         assert parse_feed_range(week) == (datetime(2026, 3, 9, tzinfo=UTC), datetime(2026, 3, 16, tzinfo=UTC))
     assert parse_feed_range(week)[0] == datetime(2026, 3, 8, 23, tzinfo=UTC)
     for refused in (
@@ -297,38 +216,9 @@ def test_a_range_given_by_its_two_bounds_is_read_once_and_refused_every_time():
         {"start": "", "end": "2026-03-09"},
         {"start": "2025-01-01", "end": "2026-03-09"},
     ):
-        for _ in range(2):
-            with pytest.raises(ReservationError):
-                parse_feed_range(refused)
-    # Without both bounds, the range depends on today: read each time.
+        with pytest.raises(ReservationError):
+            parse_feed_range(refused)
     with freeze_time(NOW):
         assert parse_feed_range({}) == (NOW - timedelta(days=7), NOW + timedelta(days=55))
     with freeze_time(NOW + timedelta(days=1)):
         assert parse_feed_range({})[0] == NOW - timedelta(days=6)
-
-
-def test_the_overlay_resolves_its_connection_once_and_the_ranges_entry_name_once(monkeypatch):
-    """Each use of django.db's `connection` proxy looks the connection up again (a thread-local read): the overlay
-    takes the connection itself once. The cache entry's name and week keys are written once per range."""
-    from bookings import selectors_feed
-    from bookings.apis import feed
-
-    member = varied_member()
-    start, end = _range(WEEK)
-    _body, _offsets, ids_text = public_feed_for_members(start=start, end=end, now=NOW)
-    expected = member_reservation_rows(user_id=member.pk, session_ids_text=ids_text, now=NOW)  # its SQL written
-
-    class NoProxy:
-        def __getattr__(self, name):
-            raise AssertionError(f"connection.{name} read through the proxy")
-
-    monkeypatch.setattr(selectors_feed, "connection", NoProxy())
-    assert member_reservation_rows(user_id=member.pk, session_ids_text=ids_text, now=NOW) == expected
-
-    names = []
-    monkeypatch.setattr(feed, "feed_version_keys", lambda s, e: names.append((s, e)) or ["feed:week:x"])
-    feed._entry_name_and_keys.cache_clear()
-    for _ in range(3):
-        public_feed_for_members(start=start, end=end, now=NOW)
-    assert names == [(start, end)]
-    feed._entry_name_and_keys.cache_clear()

@@ -1,5 +1,6 @@
-"""The member's feed overlay, written as SQL (bookings/selectors_feed.py), finds exactly the reservations the ORM's
-definition of "takes a seat" (`active_reservations_q`) finds on the feed's sessions, on SQLite and on PostgreSQL."""
+"""The member's feed overlay (bookings/selectors_feed.py) finds the member's reservations that take a seat
+(`active_reservations_q`: confirmed, or held and not lapsed) on the sessions the feed shows, those overlapping its
+range, in one query, on SQLite and on PostgreSQL."""
 
 from datetime import timedelta
 
@@ -10,7 +11,7 @@ from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from bookings.models import Reservation, ReservationStatus
-from bookings.selectors_feed import member_reservations_on_sessions
+from bookings.selectors_feed import member_reservations_in_range
 from bookings.services import active_reservations_q
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession
@@ -56,7 +57,7 @@ def test_the_overlay_is_the_orm_definition_on_every_kind_of_reservation():
     # The feed's sessions: those overlapping the range (what public_feed_encoded holds).
     feed = list(CourseSession.objects.filter(start__lt=end, end__gt=start).values_list("pk", flat=True))
     with CaptureQueriesContext(connection) as queries:
-        found = member_reservations_on_sessions(user=member, session_ids=feed, now=now)
+        found = member_reservations_in_range(user=member, start=start, end=end, now=now)
 
     assert len(queries) == 1
     assert found == orm_definition(user=member, session_ids=feed, now=now)
@@ -70,36 +71,17 @@ def test_the_overlay_is_the_orm_definition_on_every_kind_of_reservation():
 def test_a_member_without_reservations_gets_an_empty_overlay():
     now = timezone.now()
     taken = ReservationFactory(session=CourseSessionFactory(start=now + timedelta(days=2)))
-    assert member_reservations_on_sessions(user=UserFactory(), session_ids=[taken.session_id], now=now) == {}
+    start, end = now, now + timedelta(days=7)
+    assert member_reservations_in_range(user=UserFactory(), start=start, end=end, now=now) == {}
+    assert member_reservations_in_range(user=taken.user, start=start, end=end, now=now) != {}
 
 
-def test_an_empty_feed_finds_nothing_in_the_same_one_query():
+def test_a_range_without_sessions_finds_nothing_in_the_same_one_query():
+    now = timezone.now()
     member = UserFactory()
-    ReservationFactory(user=member)
+    ReservationFactory(user=member, session=CourseSessionFactory(start=now + timedelta(days=2)))
     with CaptureQueriesContext(connection) as queries:
-        assert member_reservations_on_sessions(user=member, session_ids=[], now=timezone.now()) == {}
-    assert len(queries) == 1
-
-
-@pytest.mark.postgres
-def test_on_postgresql_the_overlay_is_prepared_once_per_connection():
-    """PostgreSQL plans the overlay once per connection (studio.statements): a month's feed sends ~300 session ids,
-    whose planning cost more than running the query. Same rows either way; in a transaction the plain SQL."""
-    from django.db import transaction
-
-    now = timezone.now().replace(microsecond=0)
-    member = UserFactory()
-    sessions = [CourseSessionFactory(start=now + timedelta(days=d + 1)) for d in range(3)]
-    ReservationFactory(session=sessions[1], user=member, participants=2)
-    ids = [s.pk for s in sessions]
-    expected = orm_definition(user=member, session_ids=ids, now=now)
-    connection.close()
-    answers = []
-    with CaptureQueriesContext(connection) as run:
-        for _ in range(2):
-            answers.append(member_reservations_on_sessions(user=member, session_ids=ids, now=now))
-    assert answers == [expected, expected] and len(expected) == 1
-    assert [q["sql"].split()[0] for q in run.captured_queries] == ["EXECUTE", "EXECUTE"]
-    with transaction.atomic(), CaptureQueriesContext(connection) as run:
-        assert member_reservations_on_sessions(user=member, session_ids=ids, now=now) == expected
-    assert run.captured_queries[0]["sql"].startswith("SELECT ")
+        empty = member_reservations_in_range(
+            user=member, start=now + timedelta(days=30), end=now + timedelta(days=37), now=now
+        )
+    assert empty == {} and len(queries) == 1
