@@ -1,4 +1,4 @@
-"""The profile's pass rows (member_pass_rows, one prepared query) list what member_passes lists, in its order, with
+"""The profile's pass rows (member_pass_rows, one query) list what member_passes lists, in its order, with
 the same states, for passes in every state."""
 
 from datetime import date
