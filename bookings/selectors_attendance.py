@@ -1,10 +1,7 @@
 """The attendance sheet of a session (docs/decisions.md 38): its confirmed bookings with participants, how each
 was paid, the mark, and each member's no-shows; 2 queries whatever the number of bookings."""
 
-from django.contrib.auth import get_user_model
-from django.db import connection
-from django.db.models import Count, Func, IntegerField, OuterRef, Subquery
-from django.db.models.expressions import RawSQL
+from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from courses.models import CourseSession
@@ -26,17 +23,23 @@ def _payment_label(reservation: Reservation) -> str:
     return "Carte bancaire"
 
 
-def no_shows_subquery():
-    """Per member (OuterRef user), their absences ever marked: the no-shows on their record."""
+def _no_shows_of(member) -> Coalesce:
+    """The absences ever marked for `member` (an OuterRef to the outer query's member): the no-shows on their
+    record, 0 when none."""
     return Coalesce(
         Subquery(
-            Attendance.objects.filter(reservation__user=OuterRef("user"), status=AttendanceStatus.ABSENT)
+            Attendance.objects.filter(reservation__user=member, status=AttendanceStatus.ABSENT)
             .values("reservation__user")
             .annotate(n=Count("pk"))
             .values("n")[:1]
         ),
         0,
     )
+
+
+def no_shows_subquery():
+    """Per member of the outer reservation (OuterRef user), their no-shows."""
+    return _no_shows_of(OuterRef("user"))
 
 
 def attendance_sheet(*, session: CourseSession) -> list[dict]:
@@ -73,25 +76,6 @@ def member_no_shows(*, user_id: int) -> int:
 
 
 def user_no_shows_annotation():
-    """Per user (the outer query's row of accounts_user), their absences ever marked: the no-shows on their record,
-    as an annotation of the users list (its page stays one query whatever its size). Bookings provides it to accounts
-    (studio.registry).
-
-    On PostgreSQL, counted from the absences' index by member (bookings 0015 copies each attendance's member onto it):
-    one index probe per listed member, where the join through the bookings probed the absences once per booking of
-    each member (~850 -> ~20 buffers for the bench's first page of users). Elsewhere, a plain
-    `SELECT COUNT(*)` through the bookings (0 when none), without GROUP BY."""
-    if connection.vendor == "postgresql":
-        user = connection.ops.quote_name(get_user_model()._meta.db_table)
-        return RawSQL(
-            f'SELECT COUNT(*) FROM "bookings_attendance" "absence" WHERE "absence"."member_id" = {user}."id"'
-            ' AND "absence"."status" = %s',
-            (AttendanceStatus.ABSENT,),
-            output_field=IntegerField(),
-        )
-    return Subquery(
-        Attendance.objects.filter(reservation__user=OuterRef("pk"), status=AttendanceStatus.ABSENT)
-        .order_by()
-        .values(n=Func(template="COUNT(*)", output_field=IntegerField())),
-        output_field=IntegerField(),
-    )
+    """Per user (the outer query's row of accounts_user), their no-shows, as an annotation of the users list (its
+    page stays one query whatever its size). Bookings provides it to accounts (studio.registry)."""
+    return _no_shows_of(OuterRef("pk"))
