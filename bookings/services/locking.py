@@ -15,12 +15,6 @@ SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks
   spent twice. Staff adjustments lock the pass alone.
 - Then the reservations (`lock_reservation`, `lock_member_live_reservation`).
 
-- On PostgreSQL, triggers keep each reservation's copy of its session's start (migration 0014) in the same order: a
-  reservation inserted or moved reads its session FOR KEY SHARE (the lock its foreign key's check takes anyway); a
-  session whose start changes locks its own row FOR UPDATE, then writes its reservations. Likewise each attendance's
-  copy of its reservation's member (migration 0015): an attendance inserted or moved reads its reservation FOR KEY
-  SHARE; a reservation whose member changes locks its own row FOR UPDATE, then writes its attendance.
-
 A hold, a booking paid with a pass, a confirmation and a cancellation on the same session therefore never deadlock.
 
 What is confirmed equals what was paid (docs/decisions.md 14): a card order for a hold is recorded under the session and
@@ -35,7 +29,6 @@ from datetime import timedelta
 from django.db.models import Exists, OuterRef, Subquery, Sum
 
 from courses.models import CourseSession
-from studio.prepared import PreparedQuery
 
 from ..models import (
     Pass,
@@ -45,69 +38,28 @@ from ..models import (
 )
 from .availability import _check_seats, active_reservations_q, reservations_release_expired
 from .common import OPEN_PAYMENT_STATUSES, ReservationError
-from .prepared_models import PreparedModels
 from .session_status import refuse_if_cancelled
-
-# The hot locks, compiled once (prepared_models.py): the same SQL as the querysets written here, without compiling it
-# at each request.
-_SESSION = PreparedModels(
-    CourseSession, lambda session_id: CourseSession.objects.select_for_update().filter(pk=session_id), session_id="int"
-)
-_SESSION_WITH_COURSE = PreparedModels(
-    CourseSession,
-    lambda session_id: CourseSession.objects.select_for_update(of=("self",)).filter(pk=session_id),
-    related={"course": None},
-    session_id="int",
-)
-_SESSION_OF_RESERVATION = PreparedModels(
-    CourseSession,
-    lambda reservation_id: CourseSession.objects.select_for_update(of=("self",)).filter(
-        reservations__pk=reservation_id
-    ),
-    reservation_id="int",
-)
-_SESSION_OF_MEMBER_RESERVATION = PreparedModels(
-    CourseSession,
-    lambda reservation_id, user_id: CourseSession.objects.select_for_update(of=("self",)).filter(
-        reservations__pk=reservation_id, reservations__user_id=user_id
-    ),
-    reservation_id="int",
-    user_id="int",
-)
-_RESERVATION = PreparedModels(
-    Reservation,
-    lambda reservation_id: Reservation.objects.select_for_update().filter(pk=reservation_id),
-    reservation_id="int",
-)
-_MEMBER_LIVE_RESERVATION = PreparedModels(
-    Reservation,
-    lambda session_id, user_id: Reservation.objects.select_for_update().filter(
-        session_id=session_id, user_id=user_id, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED]
-    ),
-    session_id="int",
-    user_id="int",
-)
-_WAITING = PreparedQuery(
-    lambda session_id: (
-        WaitlistEntry.objects.filter(session_id=session_id, status="waiting").order_by().values_list("pk")[:1]
-    ),
-    session_id="int",
-)
 
 
 def lock_session(session_id: int, *, with_course: bool = False) -> CourseSession | None:
     """The session row, locked (the first lock of every seat write), or None when it does not exist. `with_course`
     reads its course in the same query (only the session's row is locked)."""
-    return (_SESSION_WITH_COURSE if with_course else _SESSION).first(session_id=session_id)
+    sessions = CourseSession.objects.filter(pk=session_id)
+    if with_course:
+        sessions = sessions.select_related("course").select_for_update(of=("self",))
+    else:
+        sessions = sessions.select_for_update()
+    return sessions.first()
 
 
 def lock_session_of_reservation(reservation_id: int, *, user=None) -> CourseSession | None:
     """The session of a reservation (the member's own when `user` is given), locked; None when there is no such
     reservation. The reservation itself is locked afterwards (`lock_reservation`), after any pass. One query: the
     session joined to the reservation, only the session's row locked (a reservation never changes session)."""
-    if user is None:
-        return _SESSION_OF_RESERVATION.first(reservation_id=reservation_id)
-    return _SESSION_OF_MEMBER_RESERVATION.first(reservation_id=reservation_id, user_id=user.pk)
+    sessions = CourseSession.objects.select_for_update(of=("self",)).filter(reservations__pk=reservation_id)
+    if user is not None:
+        sessions = sessions.filter(reservations__user_id=user.pk)
+    return sessions.first()
 
 
 def lock_pass(pass_id: int, *, member=None) -> Pass | None:
@@ -120,15 +72,18 @@ def lock_pass(pass_id: int, *, member=None) -> Pass | None:
 
 def lock_reservation(reservation_id: int) -> Reservation:
     """A reservation row, locked (last: after its session and any pass). Reservation.DoesNotExist if there is none."""
-    reservation = _RESERVATION.first(reservation_id=reservation_id)
-    if reservation is None:
-        raise Reservation.DoesNotExist("Reservation matching query does not exist.")
-    return reservation
+    return Reservation.objects.select_for_update().get(pk=reservation_id)
 
 
 def lock_member_live_reservation(*, session: CourseSession, user) -> Reservation | None:
     """Under the session lock: the member's held or confirmed reservation on the session, locked."""
-    reservation = _MEMBER_LIVE_RESERVATION.first(session_id=session.pk, user_id=user.pk)
+    reservation = (
+        Reservation.objects.select_for_update()
+        .filter(
+            session_id=session.pk, user_id=user.pk, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED]
+        )
+        .first()
+    )
     if reservation is not None:
         reservation.session = session
     return reservation
@@ -161,29 +116,11 @@ def payment_open_on(reservation: Reservation | None) -> bool:
 def waiting_line_is_owed_the_seats(*, session: CourseSession, now) -> bool:
     """Under the session lock: members wait for this class and offers are still made (until 1 hour before it), so a
     freed seat is theirs first (docs/decisions.md 13, 28); the waiting list's offer takes it within the minute."""
-    return session.start - timedelta(hours=1) > now and bool(_WAITING.rows(session_id=session.pk))
+    return session.start - timedelta(hours=1) > now and _waiting(session).exists()
 
 
-# The seats taken and whether anyone waits, in one query (a hold runs both under the session's lock).
-_SEATS_TAKEN_AND_WAITING = PreparedQuery(
-    lambda session_id, now: (
-        CourseSession.objects.filter(pk=session_id)
-        .order_by()
-        .annotate(
-            taken=Subquery(
-                Reservation.objects.filter(active_reservations_q(now), session_id=OuterRef("pk"))
-                .order_by()
-                .values("session_id")
-                .annotate(total=Sum("participants"))
-                .values("total")[:1]
-            ),
-            waiting=Exists(WaitlistEntry.objects.filter(session_id=OuterRef("pk"), status="waiting")),
-        )
-        .values_list("taken", "waiting")
-    ),
-    session_id="int",
-    now="datetime",
-)
+def _waiting(session: CourseSession):
+    return WaitlistEntry.objects.filter(session=session, status="waiting")
 
 
 def member_hold_with_seats_checked(*, session: CourseSession, user, participants: int, now) -> Reservation | None:
@@ -195,8 +132,22 @@ def member_hold_with_seats_checked(*, session: CourseSession, user, participants
     existing = lock_member_live_reservation(session=session, user=user)
     if existing is not None and existing.status == ReservationStatus.CONFIRMED:
         raise ReservationError.of("already_reserved")
-    # What `waiting_line_is_owed_the_seats` and the seat count read, in one round trip.
-    taken, waiting = _SEATS_TAKEN_AND_WAITING.rows(session_id=session.pk, now=now)[0]
+    # What `waiting_line_is_owed_the_seats` and the seat count read, in one query.
+    taken, waiting = (
+        CourseSession.objects.filter(pk=session.pk)
+        .annotate(
+            taken=Subquery(
+                Reservation.objects.filter(active_reservations_q(now), session_id=OuterRef("pk"))
+                .order_by()
+                .values("session_id")
+                .annotate(total=Sum("participants"))
+                .values("total")[:1]
+            ),
+            waiting=Exists(_waiting(OuterRef("pk"))),
+        )
+        .values_list("taken", "waiting")
+        .get()
+    )
     if existing is None and waiting and session.start - timedelta(hours=1) > now:
         raise ReservationError.of("session_full")
     _check_seats(session=session, existing=existing, participants=participants, now=now, taken=taken or 0)

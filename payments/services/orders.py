@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
 from bookings.services import lock_reservation, lock_session, tariff_priced_per_short_period
-from bookings.services.prepared_models import PreparedModels
 from courses.models import Tariff
 from studio.day_text import day_text
 
@@ -32,36 +31,21 @@ MAX_QUANTITY = 50
 RESERVATION_TYPE = "COURS"
 
 
-# Compiled once (bookings' prepared_models): the member's reservation with its session and course's title, and the
-# order being paid for it.
-# The reservation's live order is only looked for by the query: when there is one (a second tab, a retry), it is
-# read afterwards (_LIVE_ORDER).
-_MEMBER_RESERVATION = PreparedModels(
-    Reservation,
-    lambda reservation_id, user_id: Reservation.objects.filter(pk=reservation_id, user_id=user_id).annotate(
-        live_order_id=Subquery(
-            PaymentOrder.objects.filter(reservation_id=OuterRef("pk"), status__in=OPEN_STATUSES)
-            .order_by("-id")
-            .values("id")[:1]
-        )
-    ),
-    related={"session": None, "session__course": ("id", "title")},
-    annotations=("live_order_id",),
-    reservation_id="int",
-    user_id="int",
-)
-_LIVE_ORDER = PreparedModels(
-    PaymentOrder,
-    lambda reservation_id: PaymentOrder.objects.filter(
-        reservation_id=reservation_id, status__in=OPEN_STATUSES
-    ).order_by("-id"),
-    reservation_id="int",
-)
-
-
 def _held_reservation(*, user, reservation_id: int) -> Reservation:
     """The member's reservation, with its seats still held (docs/decisions.md 13), or PaymentError."""
-    reservation = _MEMBER_RESERVATION.first(reservation_id=reservation_id, user_id=user.pk)
+    # With the order being paid for it only looked for: it is read when there is one (a second tab, a retry).
+    reservation = (
+        Reservation.objects.filter(pk=reservation_id, user_id=user.pk)
+        .select_related("session__course")
+        .annotate(
+            live_order_id=Subquery(
+                PaymentOrder.objects.filter(reservation_id=OuterRef("pk"), status__in=OPEN_STATUSES)
+                .order_by("-id")
+                .values("id")[:1]
+            )
+        )
+        .first()
+    )
     if reservation is None:
         raise PaymentError.of("reservation_not_found")
     if reservation.status == ReservationStatus.CONFIRMED:
@@ -144,7 +128,9 @@ def payment_order_create(
     provider = get_provider()
     if reservation is not None:
         # One live order per reservation (docs/decisions.md 14): asking again answers the order being paid.
-        live = _LIVE_ORDER.first(reservation_id=reservation.pk) if reservation.live_order_id is not None else None
+        live = None
+        if reservation.live_order_id is not None:
+            live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
         if live is not None:
             if live.provider == provider.name and live.amount == server_amount and live.quantity == order_quantity:
                 return live
