@@ -8,7 +8,6 @@ from django.utils import timezone
 
 from courses.models import CourseSession
 from studio.fields import rfc3339
-from studio.prepared import PreparedQuery
 
 from .models import (
     CourseFeedback,
@@ -186,23 +185,18 @@ def member_passes(*, user) -> list[Pass]:
     return usable + [p for p in passes if p.state not in USABLE_STATES]
 
 
-_MEMBER_PASS_ROWS = PreparedQuery(
-    lambda member_id: (
+def member_pass_rows(*, member_id: int) -> list[dict]:
+    """What the profile shows of `member_passes` (same order, same states), as dicts: one query."""
+    today = timezone.localdate()
+    usable, others = [], []
+    rows = (
         Pass.objects.filter(member_id=member_id)
         .order_by("-expires_on", "-id")
         .values_list(
             "id", "kind", "title", "credits_total", "credits_left", "starts_on", "expires_on", "rule__weekly_cap"
         )
-    ),
-    member_id="int",
-)
-
-
-def member_pass_rows(*, member_id: int) -> list[dict]:
-    """What the profile shows of `member_passes` (same order, same states), as dicts: one prepared query."""
-    today = timezone.localdate()
-    usable, others = [], []
-    for pk, kind, title, total, left, starts_on, expires_on, weekly_cap in _MEMBER_PASS_ROWS.rows(member_id=member_id):
+    )
+    for pk, kind, title, total, left, starts_on, expires_on, weekly_cap in rows:
         state = _state(kind, left, starts_on, expires_on, today)
         row = {
             "pk": pk,

@@ -9,7 +9,6 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.utils import timezone
 
 from studio.permissions import is_studio_staff
-from studio.prepared import PreparedQuery
 
 from .models import (
     ChargeStatus,
@@ -76,31 +75,12 @@ def subscriptions_of_member(*, user) -> list[SubscriptionView]:
     return [_view(s) for s in _base().filter(member=user).order_by("-created_at", "-id")]
 
 
-# The profile's reads: the member's subscriptions with their charges in one prepared query (a row per
-# charge), their freezes in a second one only when there are some. What the member's page shows, nothing more.
+# The profile's reads: the member's subscriptions with their charges in one query (a row per charge), their freezes
+# in a second one only when there are some. What the member's page shows, nothing more.
 _SUBSCRIPTION_FIELDS = (
     "id", "title", "provider", "status", "amount", "period_months", "periods_committed", "periods_paid", "starts_on"
 )  # fmt: skip
 _CHARGE_FIELDS = ("period", "due_on", "amount", "status", "next_attempt_on", "provider_reference", "paid_at")
-_MEMBER_SUBSCRIPTIONS = PreparedQuery(
-    lambda member_id: (
-        Subscription.objects.filter(member_id=member_id)
-        .annotate(has_freezes=Exists(SubscriptionFreeze.objects.filter(subscription=OuterRef("pk"))))
-        .order_by("-created_at", "-id", "charges__period")
-        .values_list(
-            *_SUBSCRIPTION_FIELDS, "granted_pass__expires_on", "has_freezes", *(f"charges__{f}" for f in _CHARGE_FIELDS)
-        )
-    ),
-    member_id="int",
-)
-_MEMBER_FREEZES = PreparedQuery(
-    lambda member_id: (
-        SubscriptionFreeze.objects.filter(subscription__member_id=member_id)
-        .order_by("starts_on", "id")
-        .values_list("id", "subscription_id", "starts_on", "weeks")
-    ),
-    member_id="int",
-)
 _CHARGE_LABELS = dict(ChargeStatus.choices)
 
 
@@ -111,13 +91,26 @@ def member_subscription_rows(*, member_id: int) -> list[dict]:
     paid_at}]. One query, two when a subscription was ever frozen."""
     width = len(_SUBSCRIPTION_FIELDS)
     found: dict[int, tuple] = {}
-    for row in _MEMBER_SUBSCRIPTIONS.rows(member_id=member_id):
+    subscriptions = (
+        Subscription.objects.filter(member_id=member_id)
+        .annotate(has_freezes=Exists(SubscriptionFreeze.objects.filter(subscription=OuterRef("pk"))))
+        .order_by("-created_at", "-id", "charges__period")
+        .values_list(
+            *_SUBSCRIPTION_FIELDS, "granted_pass__expires_on", "has_freezes", *(f"charges__{f}" for f in _CHARGE_FIELDS)
+        )
+    )
+    for row in subscriptions:
         _fields, charges = found.get(row[0]) or found.setdefault(row[0], (row[: width + 2], []))
         if row[width + 2] is not None:  # a charge (the LEFT JOIN gives one row of NULLs when there is none)
             charges.append(dict(zip(_CHARGE_FIELDS, row[width + 2 :], strict=True)))
     freezes: dict[int, list] = {}
     if any(fields[width + 1] for fields, _ in found.values()):
-        for pk, subscription_id, starts_on, weeks in _MEMBER_FREEZES.rows(member_id=member_id):
+        member_freezes = (
+            SubscriptionFreeze.objects.filter(subscription__member_id=member_id)
+            .order_by("starts_on", "id")
+            .values_list("id", "subscription_id", "starts_on", "weeks")
+        )
+        for pk, subscription_id, starts_on, weeks in member_freezes:
             freezes.setdefault(subscription_id, []).append(
                 SubscriptionFreeze(id=pk, subscription_id=subscription_id, starts_on=starts_on, weeks=weeks)
             )

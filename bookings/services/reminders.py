@@ -26,7 +26,6 @@ from django.utils import timezone
 from courses.models import SessionStatus
 from studio.day_text import day_text
 from studio.errors import NOT_FOUND, ApplicationError
-from studio.prepared import PreparedQuery
 
 from ..models import BookingPreferences, ReminderKind, Reservation, ReservationReminder, ReservationStatus
 from .cancellation import cancellation_deadline
@@ -56,15 +55,12 @@ def booking_preferences_get(*, user) -> BookingPreferences:
 
 
 _REMINDER_FLAGS = ("remind_day_before", "remind_cancellation_deadline")
-_PREFERENCES_FLAGS = PreparedQuery(
-    lambda user_id: BookingPreferences.objects.filter(user_id=user_id).order_by().values_list(*_REMINDER_FLAGS),
-    user_id="int",
-)
 
 
 def booking_preferences_flags(*, user_id: int) -> dict[str, bool]:
-    """The two reminder switches as the profile shows them (the defaults without a row): one prepared query."""
-    for row in _PREFERENCES_FLAGS.rows(user_id=user_id, limit=1):
+    """The two reminder switches as the profile shows them (the defaults without a row): one query."""
+    row = BookingPreferences.objects.filter(user_id=user_id).values_list(*_REMINDER_FLAGS).first()
+    if row is not None:
         return dict(zip(_REMINDER_FLAGS, row, strict=True))
     return {name: BookingPreferences._meta.get_field(name).default for name in _REMINDER_FLAGS}
 

@@ -1,6 +1,6 @@
 """`{% load bookings_passes %}{% member_passes user %}`: a member's class cards and subscriptions.
 
-Used on the profile page: one prepared query (studio.prepared), whatever the number of passes.
+Used on the profile page: one query, whatever the number of passes.
 """
 
 from django import template

@@ -1,4 +1,4 @@
-"""The profile's subscription rows (member_subscription_rows, prepared queries) say what subscriptions_of_member
+"""The profile's subscription rows (member_subscription_rows) say what subscriptions_of_member
 (the model reads the API uses) says, in every case: no charge yet, charges paid, failed, cancelled, a freeze."""
 
 from datetime import date
@@ -39,7 +39,7 @@ def as_rows(member):
     ]
 
 
-def prepared_rows(member):
+def profile_rows(member):
     keys = ("pk", "title", "status", "status_label", "provider", "periods_paid", "periods_committed", "periods_left",
             "ends_on", "pass_expires_on", "next_due_on", "next_due_amount")  # fmt: skip
     return [
@@ -65,7 +65,7 @@ def prepared_rows(member):
 @freeze_time("2030-03-15 10:00:00")
 def test_the_rows_say_what_the_views_say(member, other_member):
     tariff = TariffFactory(title="Abonnement mensuel", pass_unlimited=True, pass_validity_months=12)
-    assert prepared_rows(member) == as_rows(member) == []
+    assert profile_rows(member) == as_rows(member) == []
     fresh = subscription_of(member, tariff, "neuf", status=SubscriptionStatus.ACTIVE)  # no charge row yet
     frozen = subscription_of(member, tariff, "gelé", status=SubscriptionStatus.FROZEN, starts_on=date(2030, 2, 1))
     charge(frozen, 1, ChargeStatus.PAID, provider_reference="R1")
@@ -76,7 +76,7 @@ def test_the_rows_say_what_the_views_say(member, other_member):
     ended = subscription_of(member, tariff, "fini", status=SubscriptionStatus.ENDED, periods_paid=12)
     charge(ended, 1, ChargeStatus.CANCELLED)
     subscription_of(other_member, tariff, "autre", status=SubscriptionStatus.ACTIVE)
-    rows = prepared_rows(member)
+    rows = profile_rows(member)
     assert rows == as_rows(member)
     assert [r["pk"] for r in rows] == [ended.pk, unpaid.pk, frozen.pk, fresh.pk]
     assert rows[3]["charges"] == [] and rows[3]["next_due_amount"] == Decimal("55.00")
