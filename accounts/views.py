@@ -5,15 +5,10 @@ after a confirmed e-mail and 2 s after a new password)."""
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
-from studio import auth_cache
 from studio.decorators import login_required_page
 from studio.ratelimit import rate_limited_page
 
@@ -399,46 +394,7 @@ def profile_page(request, user_id=None):
         },
     )
     title = "Mon profil" if own else f"Profil de {target.get_full_name()}"
-    if user_id is None and request.method != "POST" and "saved_message" not in context:
-        context["body"] = _own_profile_body(request, {"page_title": title, **context}, edit=edit)
     return _page(request, "accounts/profile.html", title, context, status)
-
-
-# The member's own profile page (its <section>, not the site's header) is kept in the shared cache under the member's
-# version (~190 template nodes and four queries a request otherwise). Every change it shows bumps that
-# version: the user row (studio.auth_cache), and each app for its rows (bookings: passes, reminder switches;
-# payments: subscriptions, their charges and freezes; invoices), by signal and where a queryset update writes them.
-# The day is in the name (a pass becomes valid or expired at midnight). The page's CSRF tokens are the request's own:
-# the cached copy holds a slot in their place, which nothing a member types can write (it holds quotes, which the
-# template escapes in their data). A page with a payment button (an island, whose scripts take their place among the
-# page's) is rendered in place each time, never kept.
-PROFILE_BODY_NAME = "profile-body:{day}:{edit}"
-PROFILE_TOKEN_SLOT = "csrf-token-slot"
-_SLOT_ATTRIBUTE = f'value="{PROFILE_TOKEN_SLOT}"'
-
-
-def _own_profile_body(request, context: dict, *, edit: bool) -> str | None:
-    """The rendered _profile_body.html for the member's own profile, or None to render it in the page."""
-    if not auth_cache.enabled():
-        return None
-
-    def build() -> str | None:
-        used = getattr(request, "_webpack_loader_used_urls", None)
-        html = render_to_string(
-            "accounts/_profile_body.html", {**context, "csrf_token": PROFILE_TOKEN_SLOT}, request=request
-        )
-        if getattr(request, "_webpack_loader_used_urls", None) != used:
-            request._webpack_loader_used_urls = used  # the page renders its island in place, in its order
-            if used is None:
-                del request._webpack_loader_used_urls
-            return None
-        return html
-
-    name = PROFILE_BODY_NAME.format(day=timezone.localdate().isoformat(), edit=int(edit))
-    html = auth_cache.cached_per_member(name, request.user.pk, build, local=True)
-    if html is None:
-        return None
-    return mark_safe(html.replace(_SLOT_ATTRIBUTE, f'value="{get_token(request)}"'))  # noqa: S308 (rendered above)
 
 
 # --- A changed e-mail, confirmed at the new address (docs/decisions.md 32) --------------------------------------

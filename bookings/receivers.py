@@ -1,15 +1,13 @@
-"""Receivers of the bookings app: a reservation's change refreshes the cached feeds of its session's weeks; a pass's
-or reminder switches' change, its member's cached profile page (accounts/views.py, studio.auth_cache)."""
+"""Receivers of the bookings app: a reservation's change refreshes the cached feeds of its session's weeks."""
 
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from courses.models import CourseSession
-from studio.auth_cache import bump_member_data
 
 from .cache import bump_session_feeds
-from .models import BookingPreferences, Pass, Reservation
+from .models import Reservation
 
 
 def _session_of(reservation):
@@ -27,15 +25,3 @@ def reservation_changed(sender, instance, **kwargs):
     bump_session_feeds(session)
     # Again once the change is committed: a feed rebuilt meanwhile, from the data before it, is not kept.
     transaction.on_commit(lambda: bump_session_feeds(session))
-
-
-@receiver(post_save, sender=Pass, dispatch_uid="bookings-member-pass-saved")
-@receiver(post_delete, sender=Pass, dispatch_uid="bookings-member-pass-deleted")
-def pass_changed(sender, instance, **kwargs):
-    bump_member_data(instance.member_id)
-
-
-@receiver(post_save, sender=BookingPreferences, dispatch_uid="bookings-member-preferences-saved")
-@receiver(post_delete, sender=BookingPreferences, dispatch_uid="bookings-member-preferences-deleted")
-def preferences_changed(sender, instance, **kwargs):
-    bump_member_data(instance.user_id)

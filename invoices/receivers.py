@@ -1,10 +1,8 @@
 """Receivers of payments' signals: each only calls an invoices service (docs/architecture.md). They run inside the
 payment's transaction, so an invoice and its number commit or roll back with the payment; in a savepoint of their own,
 so a failure here never undoes a payment (its number is given back with the savepoint, and the periodic
-`invoices_issue_missing` job issues the document later). An invoice's change refreshes its member's cached profile
-page (accounts/views.py, studio.auth_cache)."""
+`invoices_issue_missing` job issues the document later)."""
 
-from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from payments.models import PaymentOrder, SubscriptionCharge
@@ -14,10 +12,8 @@ from payments.signals import (
     subscription_charge_paid,
     subscription_charge_refunded,
 )
-from studio.auth_cache import bump_member_data
 
 from . import services
-from .models import Invoice
 
 
 @receiver(payment_completed, sender=PaymentOrder, dispatch_uid="invoices.payment_completed")
@@ -38,9 +34,3 @@ def invoice_for_paid_period(sender, charge_id: int, **kwargs):
 @receiver(subscription_charge_refunded, sender=SubscriptionCharge, dispatch_uid="invoices.subscription_charge_refunded")
 def credit_note_for_refunded_period(sender, charge_id: int, reason: str = "", **kwargs):
     services.issue_safely(services.credit_note_issue_for_charge, charge_id=charge_id, reason=reason)
-
-
-@receiver(post_save, sender=Invoice, dispatch_uid="invoices.invoice_saved")
-@receiver(post_delete, sender=Invoice, dispatch_uid="invoices.invoice_deleted")
-def invoice_changed(sender, instance, **kwargs):
-    bump_member_data(instance.member_id)

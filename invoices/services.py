@@ -17,7 +17,6 @@ from django.utils import timezone
 from bookings.models import Reservation
 from payments.models import ChargeStatus, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
 from payments.services.subscriptions import period_due_on, period_ends_on
-from studio.auth_cache import bump_member_data
 from studio.errors import NOT_FOUND, ApplicationError
 from studio.prepared import PreparedQuery
 
@@ -417,5 +416,4 @@ def invoices_erase_customer(*, member_id: int, email: str = "") -> int:
         customer_erased_at=now,
     )
     InvoiceDocument.objects.filter(invoice_id__in=ids).delete()
-    bump_member_data(member_id)  # the update sends no signal: the profile (studio.auth_cache)
     return len(ids)

@@ -2,8 +2,6 @@
 
 from django.db.models import Prefetch, QuerySet
 
-from studio.auth_cache import cached_per_member
-
 from .models import ContactMessage, ContactReply, RoomRentalRequest
 
 # Sort keys the staff lists accept (?ordering=key or -key); anything else falls back to the default.
@@ -46,18 +44,14 @@ def unread_count_for_staff() -> int:
     return ContactMessage.objects.filter(staff_unread=True).count()
 
 
-# Who the cached counts belong to (studio/auth_cache.py): a member by id, the studio's staff as one.
-STAFF_UNREAD_OWNER = "staff-inbox"
-
-
 def unread_count_for(*, user) -> int:
-    """What the account menu shows: for staff the messages waiting for the studio, for a member their own. Read from
-    the shared cache while nothing changed (bumped by messaging.receivers and the mark-read service)."""
+    """What the account menu shows: for staff the messages waiting for the studio, for a member their own (one
+    COUNT)."""
     if not (user and user.is_authenticated):
         return 0
     if user.is_studio_staff:
-        return cached_per_member("unread", STAFF_UNREAD_OWNER, unread_count_for_staff)
-    return cached_per_member("unread", user.pk, lambda: unread_count_for_member(user=user))
+        return unread_count_for_staff()
+    return unread_count_for_member(user=user)
 
 
 def rental_requests_for_staff(*, ordering: str | None = None) -> QuerySet:

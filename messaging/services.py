@@ -14,7 +14,6 @@ from studio.errors import NOT_FOUND, ApplicationError
 from studio.ratelimit import staff_notification_recipients
 
 from .models import ContactMessage, ContactReply, RentalEventType, ReplyAuthorRole, RoomRentalRequest
-from .receivers import unread_counts_changed
 from .selectors import contact_message_get
 
 logger = logging.getLogger(__name__)
@@ -177,11 +176,9 @@ def contact_message_mark_read(*, message: ContactMessage, reader) -> None:
         if message.staff_unread:
             ContactMessage.objects.filter(pk=message.pk).update(staff_unread=False)
             message.staff_unread = False
-            unread_counts_changed(message)  # an update() sends no signal
     elif message.user_id == reader.pk and message.member_unread:
         ContactMessage.objects.filter(pk=message.pk).update(member_unread=False)
         message.member_unread = False
-        unread_counts_changed(message)
 
 
 def contact_message_delete(*, message_id: int) -> None:

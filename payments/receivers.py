@@ -1,19 +1,14 @@
-"""Receivers of the core's signals: each only calls a payments service (docs/architecture.md). A subscription's, a
-charge's or a freeze's change also refreshes its member's cached profile page (accounts/views.py, studio.auth_cache)."""
+"""Receivers of the core's signals: each only calls a payments service (docs/architecture.md)."""
 
-from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from bookings.signals import session_cancelled
-from studio.auth_cache import bump_member_data
 from studio.models import OutgoingEmail
 from studio.quotes import quoted_request_closed
 from studio.signals import email_delivered
 
 from . import services
-from .models import Subscription, SubscriptionCharge, SubscriptionFreeze
 from .services import class_refunds, deposits
-from .services.subscriptions import subscription_member_bump
 
 
 @receiver(email_delivered, sender=OutgoingEmail, dispatch_uid="payments.receipt_delivered")
@@ -32,18 +27,3 @@ def cancelled_class_refunds(sender, session_id: int, reservation_ids: list[int],
 def closed_request_deposit_refund(sender, request_id: int, **kwargs):
     """A request refused or cancelled after its deposit was paid: the deposit is refunded, in a task."""
     deposits.deposit_refund_for_closed_request(sender=sender, request_id=request_id)
-
-
-@receiver(post_save, sender=Subscription, dispatch_uid="payments.subscription_saved")
-@receiver(post_delete, sender=Subscription, dispatch_uid="payments.subscription_deleted")
-def subscription_changed(sender, instance, **kwargs):
-    bump_member_data(instance.member_id)
-
-
-@receiver(post_save, sender=SubscriptionCharge, dispatch_uid="payments.subscription_charge_saved")
-@receiver(post_delete, sender=SubscriptionCharge, dispatch_uid="payments.subscription_charge_deleted")
-@receiver(post_save, sender=SubscriptionFreeze, dispatch_uid="payments.subscription_freeze_saved")
-@receiver(post_delete, sender=SubscriptionFreeze, dispatch_uid="payments.subscription_freeze_deleted")
-def subscription_part_changed(sender, instance, **kwargs):
-    at_hand = instance.subscription if sender.subscription.is_cached(instance) else None  # else one query
-    subscription_member_bump(subscription_id=instance.subscription_id, subscription=at_hand)

@@ -33,7 +33,6 @@ from payments.services.common import OPEN_STATUSES
 from payments.services.subscription_staff import subscription_cancel
 from payments.services.subscriptions import LIVE_STATUSES as LIVE_SUBSCRIPTIONS
 from payments.services.subscriptions import SubscriptionError
-from studio.auth_cache import bump_member
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 from studio.models import OutgoingEmail
 
@@ -189,9 +188,6 @@ def _personal_data_erase(*, user_id: int, original_email: str) -> list[tuple[Sto
             avatar="",
             is_active=False,
         )
-        # A queryset update sends no post_save: the member's values in the shared cache are dropped here, at once and
-        # when this commits (a request between the account's closing and now may have cached the old row).
-        bump_member(user_id)
         BookingPreferences.objects.filter(user_id=user_id).delete()  # the calendar feed's secret URL stops working
         Reservation.objects.filter(mine).update(first_name="", last_name="", email=email, message="")
         parties = PartyReservation.objects.filter(mine)

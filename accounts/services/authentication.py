@@ -9,8 +9,6 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from studio.auth_cache import bump_member
-
 from ..models import User
 from .common import normalize_email
 from .errors import MSG_EMAIL_NOT_CONFIRMED, AccountError
@@ -149,7 +147,6 @@ def user_deactivate(*, user: User) -> User:
     """Close an account without deleting it: it can no longer log in, and its tokens stop working at once."""
     with transaction.atomic():
         User.objects.filter(pk=user.pk).update(is_active=False)
-        bump_member(user.pk)  # an update() sends no signal: the cached row goes (studio/auth_cache.py)
         user_refresh_tokens_revoke(user_id=user.pk)
     user.is_active = False
     return user

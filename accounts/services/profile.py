@@ -10,7 +10,6 @@ from django.urls import reverse
 from django.utils import timezone
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from studio.auth_cache import bump_member
 from studio.emails import send_templated_email
 from studio.ratelimit import recipient_quota_take
 
@@ -158,7 +157,6 @@ def email_change_request(*, user: User, new_email: str) -> None:
             used_at=now
         )
         User.objects.filter(pk=user.pk).update(pending_email=new_email)
-        bump_member(user.pk)  # an update() sends no signal: the cached row goes (studio/auth_cache.py)
         user.pending_email = new_email
         token = account_token_create(user=user, purpose=TokenPurpose.CHANGE_EMAIL)
         if recipient_quota_take(new_email):

@@ -24,7 +24,6 @@ from django.db.models import Max
 from django.utils import timezone
 
 from bookings.services import pass_rule_set
-from studio.auth_cache import bump_member_data
 from studio.errors import CONFLICT, ApplicationError
 
 from ..models import (
@@ -181,7 +180,6 @@ def paypal_subscription_closed(*, provider_subscription_id: str, status: str) ->
         subscription.status = SubscriptionStatus.ENDED if all_paid else SubscriptionStatus.CANCELLED
         subscription.save(update_fields=["status", "updated_at"])
         subscription.charges.filter(status__in=UNPAID).update(status=ChargeStatus.CANCELLED, next_attempt_on=None)
-        bump_member_data(subscription.member_id)  # the update sends no signal: the profile (studio.auth_cache)
     return "cancelled"
 
 

@@ -9,7 +9,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from bookings.services import pass_rule_set, pass_validity_set
-from studio.auth_cache import bump_member_data
 
 from ..models import ChargeStatus, Subscription, SubscriptionFreeze, SubscriptionStatus
 from ..selectors import payment_provider_name
@@ -91,9 +90,6 @@ def subscriptions_freeze_status(*, as_of: date_type) -> int:
         )
         if status != subscription.status:
             changed += Subscription.objects.filter(pk=subscription.pk, status=subscription.status).update(status=status)
-            bump_member_data(
-                subscription.member_id
-            )  # an update sends no signal: the member's profile (studio.auth_cache)
     return changed
 
 
@@ -105,7 +101,6 @@ def subscriptions_end_finished(*, as_of: date_type) -> int:
             ended += Subscription.objects.filter(pk=subscription.pk, status=SubscriptionStatus.ACTIVE).update(
                 status=SubscriptionStatus.ENDED
             )
-            bump_member_data(subscription.member_id)
     return ended
 
 

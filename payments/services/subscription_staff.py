@@ -12,7 +12,6 @@ from django.db.models import Q
 from django.utils import timezone
 
 from bookings.services import pass_validity_set
-from studio.auth_cache import bump_member_data
 from studio.errors import CONFLICT, ApplicationError
 
 from ..models import (
@@ -143,7 +142,6 @@ def _close(subscription: Subscription, *, status: str) -> None:
     subscription.charges.filter(status__in=(ChargeStatus.DUE, ChargeStatus.FAILED, ChargeStatus.PROCESSING)).update(
         status=ChargeStatus.CANCELLED, next_attempt_on=None
     )
-    bump_member_data(subscription.member_id)  # the update sends no signal: the profile (studio.auth_cache)
     if subscription.provider == PaymentProviderName.PAYPAL:
         pk = subscription.pk
         transaction.on_commit(lambda: subscription_paypal_cancel.enqueue(subscription_id=pk))
@@ -172,7 +170,6 @@ def subscription_cancel(*, subscription_id: int, by, reason: str, refund: bool, 
             else:
                 # REFUNDED without a refund id: the provider's refund is on its way (task now, retried every 10 min).
                 SubscriptionCharge.objects.filter(pk=charge.pk).update(status=ChargeStatus.REFUNDED)
-                bump_member_data(subscription.member_id)
                 # The period's invoice gets its credit note in this transaction (invoices' receiver,
                 # docs/decisions.md 40).
                 subscription_charge_refunded.send(sender=SubscriptionCharge, charge_id=charge.pk, reason=reason)

@@ -19,7 +19,6 @@ from datetime import timedelta
 from django.utils import timezone
 
 from bookings.services import add_months, tariff_billing_period_months
-from studio.auth_cache import bump_member_data
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
 from ..models import (
@@ -54,16 +53,6 @@ RENEWAL_DAYS_BEFORE = 15
 # What a higher app attaches to a period's receipt (invoices: the invoice's PDF), through `studio.registry`:
 # a function (charge_id=...) -> [(file name, bytes, mimetype)].
 CHARGE_RECEIPT_ATTACHMENTS = "subscription_charge_receipt_attachments"
-
-
-def subscription_member_bump(*, subscription_id: int, subscription: Subscription | None = None) -> None:
-    """A subscription's charges or freezes changed: its member's cached profile page is rebuilt (studio.auth_cache).
-    `subscription`: the row when the caller has it at hand (no query); else its member is read."""
-    if subscription is not None:
-        member_id = subscription.member_id
-    else:
-        member_id = Subscription.objects.filter(pk=subscription_id).values_list("member_id", flat=True).first()
-    bump_member_data(member_id)
 
 
 class SubscriptionError(ApplicationError):
@@ -161,7 +150,6 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
         )
         for n in range(1, paid + 1)
     )
-    bump_member_data(subscription.member_id)  # bulk_create sends no signal (the profile, studio.auth_cache)
     # The tariff's weekly cap came with the pass at its grant (bookings' pass_rules_from_tariff, docs/decisions.md 26).
     return subscription
 

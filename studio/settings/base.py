@@ -99,8 +99,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
-# Django's ModelBackend, reading the logged-in user's row from the shared cache (studio/auth_cache.py).
-AUTHENTICATION_BACKENDS = ["studio.auth_cache.CachedModelBackend"]
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "/login"
 LOGIN_REDIRECT_URL = "/"
 # Argon2id first (Django's recommendation); hashes made by the others are upgraded at the member's next login. The
@@ -280,9 +279,6 @@ EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", default=6)
 # Sessions read from the cache, written through to the database, when the cache is one every worker
 # shares: a per-process memory cache would keep serving a session another worker logged out.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"
-# The logged-in user's row and per-member counts read from the cache, under a version each change bumps
-# (studio/auth_cache.py); only with a cache every worker shares (0 turns it off).
-MEMBER_CACHE_SECONDS = env.int("MEMBER_CACHE_SECONDS", default=300 if REDIS_URL else 0)
 
 # The studio's identity (docs/decisions.md 20): configuration with demo defaults.
 STUDIO = {
