@@ -1,7 +1,5 @@
 """Reads of invoices: a member's own, and one document for whoever may read it (per object: 404 otherwise)."""
 
-from studio.prepared import PreparedQuery
-
 from .models import Invoice, InvoiceKind
 from .services import InvoiceError
 
@@ -25,18 +23,12 @@ def member_invoices(*, member_id: int):
     )
 
 
-_MEMBER_INVOICE_ROWS = PreparedQuery(
-    lambda member_id: member_invoices(member_id=member_id).values_list(
-        "id", "kind", "number", "issued_at", "description", "total_amount", "credited_invoice__number"
-    ),
-    member_id="int",
-)
 _KIND_LABELS = dict(InvoiceKind.choices)
 
 
 def member_invoice_rows(*, member_id: int) -> list[dict]:
     """`member_invoices` as the profile shows it, as dicts {pk, kind, kind_label, number, issued_at, description,
-    total_amount, credited_number (None for an invoice)}: one prepared query."""
+    total_amount, credited_number (None for an invoice)}: one query."""
     return [
         {
             "pk": pk,
@@ -48,9 +40,9 @@ def member_invoice_rows(*, member_id: int) -> list[dict]:
             "total_amount": total,
             "credited_number": credited_number,
         }
-        for pk, kind, number, issued_at, description, total, credited_number in _MEMBER_INVOICE_ROWS.rows(
+        for pk, kind, number, issued_at, description, total, credited_number in member_invoices(
             member_id=member_id
-        )
+        ).values_list("id", "kind", "number", "issued_at", "description", "total_amount", "credited_invoice__number")
     ]
 
 

@@ -10,7 +10,7 @@ import logging
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -18,7 +18,6 @@ from bookings.models import Reservation
 from payments.models import ChargeStatus, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
 from payments.services.subscriptions import period_due_on, period_ends_on
 from studio.errors import NOT_FOUND, ApplicationError
-from studio.prepared import PreparedQuery
 
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind
 from .pdf import invoice_pdf_render
@@ -46,28 +45,12 @@ class InvoiceError(ApplicationError):
 def _next_sequence(*, kind: str, year: int) -> int:
     """The next number of a series in a year, under the counter row's lock (held until the caller commits).
 
-    The year's row is created once (INSERT … ON CONFLICT DO NOTHING: a second transaction creating it at the same
-    moment waits for the first, then finds it), then locked: two payments completing together are numbered one
-    after the other, and a transaction that rolls back gives its number back with it."""
-    number = _counter_increment(kind=kind, year=year)
-    if number is None:
-        InvoiceCounter.objects.bulk_create([InvoiceCounter(kind=kind, year=year)], ignore_conflicts=True)
-        number = _counter_increment(kind=kind, year=year)
-    return number
-
-
-def _counter_increment(*, kind: str, year: int) -> int | None:
-    """last_number + 1 in one statement, which locks the row until the caller's transaction ends and answers the
-    new number (UPDATE … RETURNING: PostgreSQL, SQLite ≥ 3.35); None when the year's row does not exist yet."""
-    qn = connection.ops.quote_name
-    sql = (
-        f"UPDATE {qn(InvoiceCounter._meta.db_table)} SET {qn('last_number')} = {qn('last_number')} + 1 "
-        f"WHERE {qn('kind')} = %s AND {qn('year')} = %s RETURNING {qn('last_number')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [kind, year])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
+    The year's row is created once: a second transaction creating it at the same moment waits on the unique
+    constraint for the first, then finds and locks it (get_or_create). Locked, the row gives two payments completing
+    together numbers one after the other, and a transaction that rolls back gives its number back with it."""
+    counter, _ = InvoiceCounter.objects.select_for_update().get_or_create(kind=kind, year=year)
+    InvoiceCounter.objects.filter(pk=counter.pk).update(last_number=F("last_number") + 1)
+    return counter.last_number + 1
 
 
 def _number(kind: str, year: int, sequence: int) -> str:
@@ -137,7 +120,7 @@ _ORDER_INVOICE_FIELDS = (
 )
 
 
-def _order_invoice_queryset(order_id):
+def _order_invoice_row(order_id: int) -> dict | None:
     # The class's start through the order's own reservation (a subquery, one index lookup): joined, PostgreSQL merged
     # the order with the reservations' primary-key index, reading it up to a new booking's reservation.
     session_start = Subquery(Reservation.objects.filter(pk=OuterRef("reservation_id")).values("session__start")[:1])
@@ -145,11 +128,9 @@ def _order_invoice_queryset(order_id):
         PaymentOrder.objects.filter(pk=order_id)
         .order_by()
         .annotate(session_start=session_start)
-        .values_list(*_ORDER_INVOICE_FIELDS)[:1]
+        .values(*_ORDER_INVOICE_FIELDS)
+        .first()
     )
-
-
-_ORDER_INVOICE_ROW = PreparedQuery(_order_invoice_queryset, order_id="int")  # compiled once (studio.prepared)
 
 
 # A payment completed, then refunded or voided, keeps its completion time: it was a sale (its credit note follows).
@@ -165,8 +146,7 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
     """The invoice of a completed payment order, issued once (the caller holds the order's row lock; the unique
     constraint on the order backs it: an order invoiced already gets its invoice back, the savepoint giving the
     number back). None when the order was never completed (money refunded because it bought nothing)."""
-    rows = _ORDER_INVOICE_ROW.dicts(order_id=order_id)
-    row = rows[0] if rows else None
+    row = _order_invoice_row(order_id)
     if row is None or not (row["status"] == PaymentStatus.COMPLETED or _paid_then_closed(row)):
         return None
     title = row["title"]
