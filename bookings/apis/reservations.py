@@ -13,7 +13,6 @@ from rest_framework.views import APIView
 
 from studio.api import error_response
 from studio.fields import DateTimeOutputField
-from studio.flat_serializers import FlatInput
 from studio.schema import ErrorOutput
 
 from .. import selectors, services
@@ -83,7 +82,7 @@ class CancellationOutput(serializers.Serializer):
     credit_pass = PassOutput(allow_null=True, help_text="L'avoir créé (carte de crédits), ou null.")
 
 
-class HoldInput(FlatInput, ReservationPayloadSerializer):
+class HoldInput(ReservationPayloadSerializer):
     """The hold's body (ReservationPayloadSerializer), its plain fields copied shallowly for each request."""
 
 

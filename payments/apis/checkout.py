@@ -8,7 +8,6 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.flat_serializers import FlatInput
 from studio.parsers import BoundedJSONParser
 from studio.schema import ErrorOutput, StudioAutoSchema
 
@@ -29,7 +28,7 @@ NOT_FOUND_ANSWER = OpenApiResponse(ErrorOutput, description="Commande, réservat
 REFUNDED = "refunded"
 
 
-class CreateOrderInput(FlatInput, ReducedClaimInput):
+class CreateOrderInput(ReducedClaimInput):
     """What the payment widget sends (frontend/src/components/payment/messages.js, createOrderPayload): the payer,
     the labels it shows, the amount it shows (compared with the server's price, never trusted) and what the order
     pays for, exactly one of `reservation_id` (a held reservation) and `tariff_id` (with `quantity`)."""
@@ -98,7 +97,7 @@ class CaptureRefusedOutput(ErrorOutput):
     title = serializers.CharField(required=False)
 
 
-class OrderIdInput(FlatInput, serializers.Serializer):
+class OrderIdInput(serializers.Serializer):
     orderId = Text(  # noqa: N815 (the widget's name)
         missing=services.MSG_ORDER_NOT_FOUND,
         max_length=ORDER_ID_MAX,
