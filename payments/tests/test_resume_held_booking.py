@@ -4,7 +4,6 @@ cancellation, which releases the seats and charges nothing)."""
 
 from decimal import Decimal
 
-import pytest
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
