@@ -4,43 +4,16 @@ bundle without an island."""
 from django import template
 from django.utils.html import format_html, json_script
 from django.utils.safestring import mark_safe
-from webpack_loader.utils import get_as_url_to_tag_dict, get_loader
+from webpack_loader.templatetags.webpack_loader import render_bundle
 
 register = template.Library()
-
-# (bundle, extension, attrs) -> {url: tag}, when the loader caches its stats (production): the stats file does not
-# change while the process runs, and with no CSP nonce the tags do not depend on the request, so
-# each is built once per process instead of at every page.
-_tags: dict[tuple, dict[str, str]] = {}
-
-
-def forget_bundles() -> None:
-    _tags.clear()
-
-
-def _bundle_tags(name: str, extension: str, attrs: str) -> dict[str, str]:
-    config = get_loader("DEFAULT").config
-    if not config.get("CACHE") or config.get("CSP_NONCE"):
-        return get_as_url_to_tag_dict(name, extension=extension, attrs=attrs)
-    key = (name, extension, attrs)
-    tags = _tags.get(key)
-    if tags is None:
-        tags = _tags[key] = dict(get_as_url_to_tag_dict(name, extension=extension, attrs=attrs))
-    return tags
 
 
 @register.simple_tag(takes_context=True)
 def bundle(context, name, extension, attrs=""):
-    """webpack_loader's `render_bundle(..., skip_common_chunks=True)`: a chunk already on the page is not repeated."""
-    tags = _bundle_tags(name, extension, attrs)
-    request = context.get("request")
-    if request is not None:
-        used = getattr(request, "_webpack_loader_used_urls", None)
-        if used is None:
-            used = request._webpack_loader_used_urls = set()
-        tags = {url: tag for url, tag in tags.items() if url not in used}
-        used.update(tags)
-    return mark_safe("\n".join(tags.values()))
+    """webpack_loader's own tag, with each chunk written once a page: the shared vendor chunk that the shell and an
+    island both need is not repeated. The loader adds a CSP nonce when its CSP_NONCE option is on."""
+    return render_bundle(context, name, extension, attrs=attrs, skip_common_chunks=True)
 
 
 @register.simple_tag(takes_context=True)
