@@ -1,172 +1,182 @@
-"""The booking rush and the login measure for `make bench`, as a browser does them: session cookie plus CSRF token.
+"""The class opening of `make bench`: every member, already logged in, books the same class in the same instant, over
+HTTP as the calendar does (session cookie and CSRF token): hold a seat (`POST /api/reservations-courses`) → create
+the order (`POST /api/paypal/create-order`) → approve it with the payment simulator (`POST
+/api/paypal/simulator/approve`) → capture (`POST /api/paypal/capture-payment`).
 
-Each simulated member runs hold → create order → approve (the payment simulator) → capture in a loop, on a random
-session among the next upcoming ones, so that sessions fill up and members compete for the last seats. Each thread
-books as its own members only (a member never runs two flows at once). Everything a client saw completed is written
-down so that the database can be checked against it afterwards.
+A member whose hold is refused because the class is full is then checked the way the calendar treats them: the
+class reads full (`seats_left` 0, which opens the calendar's "Session complète" popup with the waiting list), and
+joining the waiting list (`POST /api/course-sessions/<id>/waitlist`) succeeds.
 """
 
 import http.client
 import json
-import random
 import secrets
 import statistics
 import threading
 import time
-from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
-STEPS = ("hold", "create order", "approve", "capture")
+TIMEOUT_S = 30  # a member who waits this long has given up: a timeout counts as an error
 
 
 class Client:
-    def __init__(self, base: str, cookie: str | None = None):
+    """One member's browser: its session cookie, a CSRF cookie and the matching header, a new connection a request."""
+
+    def __init__(self, base: str, session_cookie: str | None = None):
         parts = urlsplit(base)
         self.host, self.port = parts.hostname, parts.port
-        self.csrf = secrets.token_hex(16)  # 32 characters: an unmasked CSRF secret, as the cookie carries
-        self.cookie = f"csrftoken={self.csrf}" + (f"; sessionid={cookie}" if cookie else "")
+        self.csrf = secrets.token_hex(16)  # 32 characters: an unmasked CSRF secret, as the cookie may carry
+        self.cookie = f"csrftoken={self.csrf}" + (f"; sessionid={session_cookie}" if session_cookie else "")
 
-    def post(self, path: str, body: dict) -> tuple[int, dict, float]:
-        data = json.dumps(body).encode()
-        headers = {
-            "Content-Type": "application/json",
-            "Cookie": self.cookie,
-            "X-CSRFToken": self.csrf,
-            "Content-Length": str(len(data)),
-        }
+    def request(self, method: str, path: str, body: dict | None = None) -> dict:
+        """{status (None when no answer came), body, ms, error}."""
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"Cookie": self.cookie, "X-CSRFToken": self.csrf}
+        if data is not None:
+            headers.update({"Content-Type": "application/json", "Content-Length": str(len(data))})
         started = time.perf_counter()
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT_S)
         try:
-            conn.request("POST", path, body=data, headers=headers)
+            conn.request(method, path, body=data, headers=headers)
             response = conn.getresponse()
             raw = response.read()
+        except OSError as error:  # timeout, refused or reset connection: the member got no answer
+            return {"status": None, "body": {}, "ms": (time.perf_counter() - started) * 1000, "error": repr(error)}
         finally:
             conn.close()
-        elapsed = (time.perf_counter() - started) * 1000
+        ms = (time.perf_counter() - started) * 1000
         try:
             payload = json.loads(raw or b"{}")
         except ValueError:
             payload = {"raw": raw[:200].decode(errors="replace")}
-        return response.status, payload, elapsed
+        return {"status": response.status, "body": payload, "ms": ms, "error": None}
 
 
-def _percentiles(values: list[float]) -> dict:
+def told_full(answer: dict) -> bool:
+    """The hold's refusal when no seat is left: 409, code `session_full`, "Cette session est complète." """
+    body = answer["body"] if isinstance(answer["body"], dict) else {}
+    return answer["status"] == 409 and body.get("code") == "session_full" and "complète" in str(body.get("message"))
+
+
+def book(client: Client, member: dict, session_id: int) -> dict:
+    """The member flow; returns each step's answer and how it ended: confirmed, full, or error (with the step)."""
+    identity = {k: member[k] for k in ("first_name", "last_name", "email")}
+    steps = {}
+    hold = steps["hold"] = client.request(
+        "POST", "/api/reservations-courses", {"session_id": session_id, "participants": 1, **identity}
+    )
+    if told_full(hold):
+        return {"outcome": "full", "steps": steps}
+    if hold["status"] != 201:
+        return {"outcome": "error", "step": "hold", "steps": steps}
+    reservation = hold["body"]
+    order = steps["create order"] = client.request(
+        "POST",
+        "/api/paypal/create-order",
+        {
+            "amount": reservation["total_amount"],
+            "reservation_id": reservation["id"],
+            "type": "cours",
+            "title": reservation["title"],
+            **identity,
+        },
+    )
+    if order["status"] != 201:
+        return {"outcome": "error", "step": "create order", "steps": steps}
+    order_id = order["body"]["id"]
+    approve = steps["approve"] = client.request("POST", "/api/paypal/simulator/approve", {"orderId": order_id})
+    if approve["status"] != 200:
+        return {"outcome": "error", "step": "approve", "steps": steps}
+    capture = steps["capture"] = client.request("POST", "/api/paypal/capture-payment", {"orderId": order_id})
+    if capture["status"] != 200 or capture["body"].get("status") != "COMPLETED":
+        return {"outcome": "error", "step": "capture", "steps": steps}
+    return {"outcome": "confirmed", "steps": steps, "reservation_id": reservation["id"], "order_id": order_id}
+
+
+def warm_up(base: str, members: list[dict], session_id: int) -> list[str]:
+    """A few members book another class first, two at a time, so that each gunicorn worker has run the flow once (a
+    class opens on a site in service, not on one just started). Returns the errors seen."""
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda m: book(Client(base, m["cookie"]), m, session_id), members))
+    return [f"{r.get('step')}: {r['steps'][r['step']]}" for r in results if r["outcome"] == "error"]
+
+
+def percentile(values: list[float], q: int) -> float:
     if not values:
-        return {"n": 0, "p50_ms": 0.0, "p95_ms": 0.0}
+        return 0.0
     if len(values) == 1:
-        return {"n": 1, "p50_ms": values[0], "p95_ms": values[0]}
-    q = statistics.quantiles(values, n=100, method="inclusive")
-    return {"n": len(values), "p50_ms": round(q[49], 1), "p95_ms": round(q[94], 1)}
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def booking_rush(base: str, cookies: dict, *, members: int, seconds: float, seen_path: Path) -> dict:
-    rush = cookies["rush"]
-    sessions = cookies["sessions"]
-    latencies = {step: [] for step in STEPS}
-    completed, flows_ms, errors = [], [], []
-    counts = {"refused": 0, "paid_but_full": 0}
-    lock = threading.Lock()
-    deadline = time.perf_counter() + seconds
+def class_opening(base: str, members: list[dict], session_id: int) -> dict:
+    """Every member's flow started in the same instant (one thread each, released together)."""
+    results: list[dict | None] = [None] * len(members)
+    gate = threading.Barrier(len(members) + 1)
 
-    def member_loop(index: int) -> None:
-        mine = rush[index::members]
-        rng = random.Random(index)
-        clients = [(m, Client(base, m["cookie"])) for m in mine]
-        turn = 0
-        while time.perf_counter() < deadline:
-            member, client = clients[turn % len(clients)]
-            turn += 1
-            flow_started = time.perf_counter()
-            identity = {"first_name": member["first_name"], "last_name": member["last_name"], "email": member["email"]}
-            code, body, ms = client.post(
-                "/api/reservations-courses", {"session_id": rng.choice(sessions), "participants": 1, **identity}
-            )
-            with lock:
-                latencies["hold"].append(ms)
-            if code == 409:
-                with lock:
-                    counts["refused"] += 1
-                continue
-            if code != 201:
-                with lock:
-                    errors.append(["hold", code, str(body)[:200]])
-                continue
-            reservation_id = body["id"]
-            code, order, ms = client.post(
-                "/api/paypal/create-order",
-                {
-                    "amount": body["total_amount"],
-                    "reservation_id": reservation_id,
-                    "type": "cours",
-                    "title": body["title"],
-                    **identity,
-                },
-            )
-            with lock:
-                latencies["create order"].append(ms)
-            if code != 201:
-                with lock:
-                    errors.append(["create order", code, str(order)[:200]])
-                continue
-            code, approved, ms = client.post("/api/paypal/simulator/approve", {"orderId": order["id"]})
-            with lock:
-                latencies["approve"].append(ms)
-            if code != 200:
-                with lock:
-                    errors.append(["approve", code, str(approved)[:200]])
-                continue
-            code, captured, ms = client.post("/api/paypal/capture-payment", {"orderId": order["id"]})
-            with lock:
-                latencies["capture"].append(ms)
-                if code == 200 and captured.get("status") == "COMPLETED":
-                    completed.append([reservation_id, order["id"]])
-                    flows_ms.append((time.perf_counter() - flow_started) * 1000)
-                elif code == 409:
-                    counts["paid_but_full"] += 1
-                else:
-                    errors.append(["capture", code, str(captured)[:200]])
+    def member_flow(index: int) -> None:
+        member = members[index]
+        client = Client(base, member["cookie"])
+        gate.wait()
+        results[index] = book(client, member, session_id)
 
-    started = time.perf_counter()
-    threads = [threading.Thread(target=member_loop, args=(i,)) for i in range(members)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - started
-    seen_path.write_text(json.dumps({"sessions": sessions, "completed": completed}))
+    threads = [threading.Thread(target=member_flow, args=(i,), daemon=True) for i in range(len(members))]
+    for thread in threads:
+        thread.start()
+    gate.wait()
+    opened = time.perf_counter()
+    for thread in threads:
+        thread.join(TIMEOUT_S * 5)
+    elapsed = time.perf_counter() - opened
+
+    finished = [r for r in results if r is not None]
+    first = [r["steps"]["hold"] for r in finished]
+    errors = [r for r in finished if r["outcome"] == "error"]
+    confirmed = [r for r in finished if r["outcome"] == "confirmed"]
+    full = [i for i, r in enumerate(results) if r is not None and r["outcome"] == "full"]
+    step_ms = {}
+    for step in ("hold", "create order", "approve", "capture"):
+        values = [r["steps"][step]["ms"] for r in finished if step in r["steps"]]
+        step_ms[step] = {"n": len(values), "p50": round(percentile(values, 50)), "p95": round(percentile(values, 95))}
     return {
-        "members": members,
-        "seconds": round(elapsed, 1),
-        "completed": len(completed),
-        "completed_per_s": round(len(completed) / elapsed, 1),
-        "steps": {step: _percentiles(values) for step, values in latencies.items()},
-        "whole_flow": _percentiles(flows_ms),
-        "refused": counts["refused"],
-        "paid_but_full": counts["paid_but_full"],
-        "errors": len(errors),
-        "error_samples": errors[:5],
+        "members": len(members),
+        "seconds": round(elapsed, 2),
+        "answered": sum(1 for a in first if a["status"] is not None),
+        "first_answer_p50_ms": round(percentile([a["ms"] for a in first], 50)),
+        "first_answer_p95_ms": round(percentile([a["ms"] for a in first], 95)),
+        "first_answer_max_ms": round(max((a["ms"] for a in first), default=0)),
+        "confirmed_seen": len(confirmed),
+        "captured_seen": [[r["reservation_id"], r["order_id"]] for r in confirmed],
+        "told_full": len(full),
+        "full_members": full,
+        "errors": len(errors) + sum(1 for r in results if r is None),
+        "server_errors": sum(
+            1 for r in errors if (r["steps"][r["step"]]["status"] or 0) >= 500 or r["steps"][r["step"]]["error"]
+        ),
+        "error_samples": [
+            {"step": r["step"], **{k: str(v)[:200] for k, v in r["steps"][r["step"]].items() if k != "ms"}}
+            for r in errors[:5]
+        ],
+        "steps_ms": step_ms,
     }
 
 
-def login_times(base: str, email: str, password: str, runs: int = 7) -> dict:
-    """One login at a time (median of `runs`), then four at once (the slowest)."""
+def waiting_list_offered(base: str, members: list[dict], session_id: int) -> dict:
+    """For each member told the class is full: the class reads full to them (the calendar then shows its waiting
+    list), and they can join that waiting list."""
 
-    def once() -> float:
-        code, body, ms = Client(base).post("/api/users/login", {"email": email, "password": password})
-        if code != 200:
-            raise RuntimeError(f"login failed: {code} {body}")
-        return ms
+    def check(member: dict) -> tuple[bool, bool, str]:
+        client = Client(base, member["cookie"])
+        detail = client.request("GET", f"/api/course-sessions/{session_id}")
+        reads_full = detail["status"] == 200 and detail["body"].get("seats_left") == 0
+        joined = client.request("POST", f"/api/course-sessions/{session_id}/waitlist", {})
+        return reads_full, joined["status"] == 201, f"{joined['status']} {str(joined['body'])[:160]}"
 
-    once()  # the first login may upgrade the stored hash
-    alone = [once() for _ in range(runs)]
-    together: list[float] = []
-    threads = [threading.Thread(target=lambda: together.append(once())) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with ThreadPoolExecutor(4) as pool:
+        checks = list(pool.map(check, members))
     return {
-        "runs": runs,
-        "one_ms": round(statistics.median(alone), 1),
-        "four_at_once_max_ms": round(max(together), 1),
+        "reads_full": sum(1 for c in checks if c[0]),
+        "joined": sum(1 for c in checks if c[1]),
+        "refusals": [c[2] for c in checks if not c[1]][:5],
     }

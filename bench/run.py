@@ -1,16 +1,22 @@
-"""`make bench`: the site as members, staff and visitors use it, on SQLite and on PostgreSQL with Redis.
+"""`make bench`: the performance people feel, one table of goals, each PASS or FAIL.
 
-For each database (BENCH_DATABASES, default "sqlite,postgres"; PostgreSQL is skipped, saying so, when it is not
-reachable): seed a large studio into a fresh database, serve it with gunicorn and the production settings on
-127.0.0.1, then
-- measure each page and API with wrk (BENCH_CONNECTIONS, default 10) against a static file of the home page's size
-  served by the same gunicorn through whitenoise (the ceiling, measured again right before each page, so that each
-  ratio compares two measures taken under the same load);
-- run the booking flow (hold → create order → approve with the simulator → capture) with 10 and 50 members at once
-  (BENCH_FLOW_SECONDS each), then check that the database agrees with what the clients saw;
-- time one login (and four at once);
-- time the owner's view (GET /api/dashboard/stats, a week and the year) at one connection (bench/stats_bench.py).
-Prints the tables and writes bench/results/bench-<time>.json.
+On PostgreSQL + Redis, with the processes `make run` starts (the checkout's Procfile: gunicorn with
+gunicorn.conf.py, the task worker, the scheduler; production settings), on a freshly seeded large studio
+(`manage.py seed_bench`):
+
+1. class opening: 300 members, logged in beforehand, book one 12-place class in the same instant (bench/flow.py);
+2. every logged-in page and API with 10 connections at once (wrk, a member's or staff's session cookie);
+3. every public page, anonymous, against a static file of the same size served by the same gunicorn;
+4. queries per page, small vs large studio (studio/tests/test_bench_queries.py);
+5. Lighthouse mobile on every page, against the same server (bench/lighthouse.py).
+
+Prints the table with the date and the machine's load, writes it to bench/runs/<date>-<label>.md with the details
+and bench/runs/<date>-<label>.json, and exits 1 when a goal is missed.
+
+Environment: BENCH_PROJECT (the checkout to measure, default this one, served with this venv), BENCH_LABEL (default:
+the checkout's short commit), BENCH_QUICK=1 (a smoke run: a small studio, 1 s a page, one Lighthouse run on a few
+pages), BENCH_ROWS (e.g. "1,4": only those rows), GUNICORN_WORKERS (2, as `make run`), BENCH_PG_URL, BENCH_PG_DB,
+BENCH_REDIS_URL (a Redis database the bench empties).
 """
 
 import json
@@ -21,351 +27,608 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
-from datetime import datetime, timedelta
+import traceback
+import xml.etree.ElementTree as ET
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import stats_bench  # noqa: E402
-from flow import booking_rush, login_times  # noqa: E402
-from server import PY, ROOT, gunicorn, prepare, production_env  # noqa: E402
+import lighthouse  # noqa: E402
+from flow import Client, class_opening, waiting_list_offered, warm_up  # noqa: E402
+from server import PY, ROOT, prepare, production_env, site  # noqa: E402
 
-# BENCH_QUICK=1: shorter measures (2 s a page, 5 s a rush) for a run in about half the time; same rows.
+sys.path.insert(0, str(ROOT))
+from studio.public_pages import PUBLIC_PAGES  # noqa: E402
+
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
-DURATION = os.environ.get("BENCH_DURATION", "2s" if QUICK else "5s")
-WORKERS = os.environ.get("BENCH_WORKERS", "4")
-CONNECTIONS = [int(c) for c in os.environ.get("BENCH_CONNECTIONS", "10").split(",")]
-DATABASES = os.environ.get("BENCH_DATABASES", "sqlite,postgres").split(",")
-FLOW_SECONDS = float(os.environ.get("BENCH_FLOW_SECONDS", "5" if QUICK else "10"))
-FLOW_MEMBERS = [int(c) for c in os.environ.get("BENCH_FLOW_MEMBERS", "10,50").split(",") if c]
+PROJECT = Path(os.environ.get("BENCH_PROJECT") or ROOT).resolve()
+ROWS = {r.strip() for r in os.environ.get("BENCH_ROWS", "1,2,3,4,5").split(",") if r.strip()}
+WORKERS = os.environ.get("GUNICORN_WORKERS", "2")
 PG_ADMIN_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
-PG_DATABASE = os.environ.get("BENCH_PG_DB", "studio_bench")  # another name keeps two runs on one machine apart
+PG_DATABASE = os.environ.get("BENCH_PG_DB", "studio_bench")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
-ONLY = os.environ.get("BENCH_ONLY", "")  # a substring of the endpoint names to measure (development)
+
+DURATION = "1s" if QUICK else "5s"  # wrk, each page (and each static ceiling)
+SEED_ARGS = ("--sessions", "300", "--members", "100", "--reservations", "800") if QUICK else ()
+RUSH_MEMBERS, RUSH_PLACES, FIRST_ANSWER_GOAL_MS = 300, 12, 2000
+CONNECTIONS, SERVER_TIME_GOAL_MS = 10, 150
+PUBLIC_RATIO_GOAL = 0.5
+LIGHTHOUSE_RUNS = 1 if QUICK else 3
+
 LUA = """
 done = function(summary, latency, requests)
-  io.write(string.format("BENCH p50=%d p95=%d\\n", latency:percentile(50), latency:percentile(95)))
+  io.write(string.format("BENCH p50=%d p95=%d timeouts=%d\\n", latency:percentile(50), latency:percentile(95),
+                         summary.errors.timeout))
 end
 """
 
-# Made by the bench's seed (project/management/commands/seed_bench.py).
-STAFF_EMAIL = "bench-admin@example.fr"
-MEMBER_EMAIL = "bench-member-0@example.fr"
-MEMBER_PASSWORD = "bench-mot-de-passe-2026"
 
-SESSIONS_CODE = """
-import json, secrets
-from importlib import import_module
-from django.conf import settings
-from django.contrib.auth import SESSION_KEY, BACKEND_SESSION_KEY, HASH_SESSION_KEY
-from accounts.models import User
-from courses.models import CourseSession
-from django.utils import timezone
-store = import_module(settings.SESSION_ENGINE).SessionStore
-def cookie(u):
-    s = store(); s[SESSION_KEY] = str(u.pk)
-    s[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    s[HASH_SESSION_KEY] = u.get_session_auth_hash(); s.save(); return s.session_key
-staff = User.objects.get(email=%(staff)r)
-member = User.objects.get(email=%(member)r)
-rush = list(User.objects.filter(email__startswith='bench-member-').exclude(pk=member.pk).order_by('pk')[:%(rush)d])
-sessions = list(CourseSession.objects.filter(start__gt=timezone.now() + timezone.timedelta(days=2), details='bench')
-                .order_by('start').values_list('pk', flat=True)[:%(sessions)d])
-print(json.dumps({
-    'staff': cookie(staff), 'member': cookie(member), 'member_id': member.pk,
-    'rush': [{'id': u.pk, 'cookie': cookie(u), 'email': u.email, 'first_name': u.first_name,
-              'last_name': u.last_name} for u in rush],
-    'sessions': sessions,
-}))
-"""
-
-CHECK_CODE = """
-import json, sys
-from django.db.models import Sum, Q, Count
-from django.utils import timezone
-from bookings.models import Reservation, ReservationStatus
-from courses.models import CourseSession
-from payments.models import PaymentOrder, PaymentStatus
-seen = json.load(open(%(seen)r))
-now = timezone.now()
-over = []
-for s in CourseSession.objects.filter(pk__in=seen['sessions']).annotate(
-        taken=Sum('reservations__participants', filter=Q(reservations__status=ReservationStatus.CONFIRMED)
-                  | Q(reservations__status=ReservationStatus.HELD, reservations__hold_expires_at__gt=now))):
-    if (s.taken or 0) > s.max_attendees:
-        over.append([s.pk, s.taken, s.max_attendees])
-orders = {o.order_id: o for o in PaymentOrder.objects.filter(order_id__in=[c[1] for c in seen['completed']])}
-bad = []
-for reservation_id, order_id in seen['completed']:
-    o = orders.get(order_id)
-    if o is None or o.status != PaymentStatus.COMPLETED or o.reservation_id != reservation_id or not o.capture_id:
-        bad.append([reservation_id, order_id, 'order not completed'])
-confirmed = set(Reservation.objects.filter(pk__in=[c[0] for c in seen['completed']],
-                                           status=ReservationStatus.CONFIRMED).values_list('pk', flat=True))
-bad += [[r, o, 'reservation not confirmed'] for r, o in seen['completed'] if r not in confirmed]
-twice = list(PaymentOrder.objects.filter(reservation_id__in=[c[0] for c in seen['completed']],
-    status=PaymentStatus.COMPLETED).values('reservation_id').annotate(n=Count('id')).filter(n__gt=1)
-    .values_list('reservation_id', flat=True))
-print(json.dumps({'sessions_over_capacity': over, 'payments_not_confirmed': bad,
-                  'reservations_paid_twice': twice, 'completed_checked': len(seen['completed'])}))
-"""
+def label_of(project: Path) -> str:
+    if os.environ.get("BENCH_LABEL"):
+        return re.sub(r"[^A-Za-z0-9_.-]+", "-", os.environ["BENCH_LABEL"])
+    git = ["git", "-C", str(project)]
+    commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True)
+    return (commit or project.name) + ("-dirty" if dirty.stdout.strip() else "") + ("-quick" if QUICK else "")
 
 
-def shell(env, code: str) -> dict:
-    out = subprocess.run([PY, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+def shell(env: dict, script: str, **extra_env: str) -> dict:
+    """Run a bench script inside the measured checkout's `manage.py shell`; its last output line is JSON."""
+    code = (Path(__file__).resolve().parent / script).read_text()
+    out = subprocess.run(
+        [PY, "manage.py", "shell", "-c", code],
+        cwd=PROJECT,
+        env={**env, **extra_env},
+        capture_output=True,
+        text=True,
+    )
     if out.returncode != 0:
-        raise RuntimeError(f"manage.py shell failed ({out.returncode}):\n{out.stderr[-3000:]}")
+        raise RuntimeError(f"{script} failed ({out.returncode}):\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def wrk(url: str, connections: int, lua: Path, headers: list[str], duration: str = DURATION) -> dict:
+def fresh_database(env: dict) -> None:
+    import psycopg
+    import redis
+
+    with psycopg.connect(f"{PG_ADMIN_URL}/postgres", autocommit=True, connect_timeout=5) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{PG_DATABASE}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{PG_DATABASE}"')
+    redis.Redis.from_url(REDIS_URL, socket_connect_timeout=5).flushdb()
+    env["DATABASE_URL"] = f"{PG_ADMIN_URL}/{PG_DATABASE}"
+    env["REDIS_URL"] = REDIS_URL
+
+
+def vacuum(env: dict) -> None:
+    """Rows just bulk-loaded vacuumed and analysed, as autovacuum leaves a database in service: otherwise autovacuum
+    starts in the middle of the measures and the planner has no statistics yet."""
+    import psycopg
+
+    with psycopg.connect(env["DATABASE_URL"], autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+
+
+def build_other_checkout() -> None:
+    """Another checkout's islands built with its own sources (this repository's node_modules when the lock files
+    agree, else its own `npm ci`)."""
+    modules = PROJECT / "node_modules"
+    if not modules.exists():
+        same_lock = (PROJECT / "package-lock.json").read_bytes() == (ROOT / "package-lock.json").read_bytes()
+        if same_lock:
+            modules.symlink_to(ROOT / "node_modules")
+        else:
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=PROJECT, check=True)
+    subprocess.run(["npm", "run", "--silent", "build"], cwd=PROJECT, check=True, stdout=subprocess.DEVNULL)
+
+
+# --- wrk ------------------------------------------------------------------------------------------------------------
+
+
+def wrk(url: str, lua: Path, headers: list[str], duration: str, connections: int = CONNECTIONS) -> dict:
     cmd = ["wrk", f"-t{min(connections, 2)}", f"-c{connections}", f"-d{duration}", "-s", str(lua), "--timeout", "10s"]
-    for h in headers:
-        cmd += ["-H", h]
+    for header in headers:
+        cmd += ["-H", header]
     out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    p = re.search(r"BENCH p50=(\d+) p95=(\d+)", out)
+    p = re.search(r"BENCH p50=(\d+) p95=(\d+) timeouts=(\d+)", out)
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     return {
-        "rps": rps,
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
         "p50_ms": int(p.group(1)) / 1000,
         "p95_ms": int(p.group(2)) / 1000,
-        "errors": int(non2xx.group(1)) if non2xx else 0,
+        "errors": (int(non2xx.group(1)) if non2xx else 0)
+        + (sum(int(n) for n in socket_errors.groups()) if socket_errors else 0),
     }
 
 
-def targets(cookies: dict) -> list[tuple[str, str, str, list[str]]]:
-    """(group, name, path, headers) for every measured page; the group sets its goal."""
-    today = datetime.now().date()
+def probe(base: str, path: str, session_cookie: str | None) -> tuple[int | None, str]:
+    """One GET as the measure sends it: the status must be 200 (a redirect to the login page would be measured as a
+    success by wrk)."""
+    answer = Client(base, session_cookie).request("GET", path)
+    return answer["status"], str(answer["body"])[:200] if answer["status"] != 200 else ""
+
+
+# --- the pages ------------------------------------------------------------------------------------------------------
+
+
+def month_range(today: date) -> str:
+    first = today.replace(day=1)
+    return f"start={(first - timedelta(days=7)).isoformat()}&end={(first + timedelta(days=42)).isoformat()}"
+
+
+def week_range(today: date) -> str:
     monday = today - timedelta(days=today.weekday())
-    week = f"start={monday.isoformat()}&end={(monday + timedelta(days=7)).isoformat()}"
-    month_start = today.replace(day=1)
-    month_end = month_start + timedelta(days=42)
-    month = f"start={(month_start - timedelta(days=7)).isoformat()}&end={month_end.isoformat()}"
-    # A browser sends the CSRF cookie it got with its first page: without it every page would mint a new one.
-    csrf = "csrftoken=benchbenchbenchbenchbenchbench12"
-    member = [f"Cookie: sessionid={cookies['member']}; {csrf}"]
-    staff = [f"Cookie: sessionid={cookies['staff']}; {csrf}"]
+    return f"start={monday.isoformat()}&end={(monday + timedelta(days=7)).isoformat()}"
+
+
+def public_pages(setup: dict) -> list[str]:
+    today = date.today()
     return [
-        ("ceiling", "ceiling: static file (home size)", "/static/bench/ceiling.html", []),
-        ("public", "home /", "/", []),
-        ("public", "/tarifs", "/tarifs", []),
-        ("public", "/courses/calendar", "/courses/calendar", []),
-        ("public", "/gallery", "/gallery", []),
-        ("public", "feed: one week", f"/api/course-sessions?{week}", []),
-        ("public", "feed: one month", f"/api/course-sessions?{month}", []),
-        ("member", "member feed: one week", f"/api/course-sessions?{week}", member),
-        ("member", "member feed: one month", f"/api/course-sessions?{month}", member),
-        ("member", "member /my-courses", "/my-courses", member),
-        ("member", "member /user/profile", "/user/profile", member),
-        ("member", "member /user/messages", "/user/messages", member),
-        (
-            "member",
-            "member feedback history API (page 1)",
-            f"/api/course-feedback/user/{cookies['member_id']}",
-            member,
-        ),
-        ("staff", "staff /admin/dashboard", "/admin/dashboard", staff),
-        ("staff", "staff users API", "/api/users?page=1", staff),
-        ("staff", "staff orders API", "/api/paypal/orders?page=1", staff),
-        ("staff", "staff passes API", "/api/passes?page=1", staff),
-        ("staff", "staff session list (view=staff)", "/api/course-sessions?view=staff&page=1", staff),
+        *PUBLIC_PAGES,
+        f"/courses/{setup['course']}",
+        f"/api/course-sessions?{week_range(today)}",
+        f"/api/course-sessions?{month_range(today)}",
     ]
 
 
-GOALS = {"public": 0.5, "member": 0.25, "staff": 0.2}
+def logged_in_pages(setup: dict, calendar_feed: str | None) -> list[tuple[str, str, str | None]]:
+    """(who, path, session cookie) for every page and API (GET) a member or the staff opens, from the URLconfs.
+
+    Left out: forms that only take a POST, pages reached by a one-time token from an e-mail, Django's own admin."""
+    today = date.today()
+    month_before = (today.replace(day=1) - timedelta(days=1)).replace(day=1)
+    last_month = f"start={month_before.isoformat()}&end={(today.replace(day=1) - timedelta(days=1)).isoformat()}"
+    year = f"from={(today - timedelta(days=364)).isoformat()}&to={today.isoformat()}"
+    week = f"from={(today - timedelta(days=today.weekday())).isoformat()}&to={today.isoformat()}"
+    m, s = setup["member"], setup["staff"]
+    pages = [
+        # A member browsing the site: the public pages are not the cached copies once logged in.
+        *[("member", path, m) for path in ("/", "/courses/calendar", "/tarifs", "/weekly", "/gallery", "/contact")],
+        ("member", f"/courses/{setup['course']}", m),
+        ("member", f"/api/course-sessions?{week_range(today)}", m),
+        ("member", f"/api/course-sessions?{month_range(today)}", m),
+        ("member", f"/api/course-sessions/{setup['session']}", m),
+        ("member", "/my-courses", m),
+        ("member", "/user/profile", m),
+        ("member", "/user/messages", m),
+        ("member", "/user/requests", m),
+        ("member", "/user/delete-account", m),
+        ("member", "/api/users/profile", m),
+        ("member", "/api/passes/mine", m),
+        ("member", "/api/waitlist/mine", m),
+        ("member", "/api/booking-preferences", m),
+        ("member", "/api/invoices/mine", m),
+        ("member", "/api/subscriptions/mine", m),
+        ("member", "/api/evf-reservations/mine", m),
+        ("member", "/api/rental-requests/mine", m),
+        ("member", f"/api/course-feedback/user/{setup['member_id']}", m),
+        ("member", "/api/paypal/config", m),
+        ("member", "/api/users/me/export", m),
+        # The back office: the dashboard's sections and the APIs they read.
+        ("staff", "/admin/dashboard", s),
+        *[
+            ("staff", f"/admin/{section}", s)
+            for section in (
+                "users courses testimonials instructors contact-messages sessions slider tarifs media slideshow orders "
+                "reservations rentals parties passes emails subscriptions exports overview"
+            ).split()
+        ],
+        ("staff", "/api/users?page=1", s),
+        ("staff", f"/api/users/{setup['member_id']}", s),
+        ("staff", f"/user/profile/{setup['member_id']}", s),
+        ("staff", f"/api/users/{setup['member_id']}/export", s),
+        ("staff", "/api/paypal/orders?page=1", s),
+        ("staff", "/api/passes?page=1", s),
+        ("staff", "/api/course-sessions?view=staff&page=1", s),
+        ("staff", f"/api/course-sessions/{setup['session']}?view=staff", s),
+        ("staff", f"/api/course-sessions/{setup['session']}/attendees", s),
+        ("staff", f"/api/course-sessions/{setup['session']}/waitlist", s),
+        ("staff", f"/api/course-sessions/{setup['past_session']}/attendance", s),
+        ("staff", "/api/contact-messages", s),
+        ("staff", "/api/contact-messages/unread-count", s),
+        ("staff", "/api/rental-requests", s),
+        ("staff", "/api/evf-reservations", s),
+        ("staff", "/api/subscriptions", s),
+        ("staff", "/api/emails/undelivered", s),
+        ("staff", f"/api/dashboard/stats?{week}", s),
+        ("staff", f"/api/dashboard/stats?{year}", s),
+        *[("staff", f"/api/exports/{kind}?{last_month}", s) for kind in ("orders", "reservations", "members")],
+        ("staff", f"/api/exports/passes?{last_month}", s),
+        *[
+            ("staff", f"/api/{name}", s)
+            for name in ("courses", "tarifs", "testimonials", "instructors", "media", "slider", "slideshow-images")
+        ],
+    ]
+    if setup["cancelled_session"]:
+        pages.append(("staff", f"/api/course-sessions/{setup['cancelled_session']}/cancellation", s))
+    if setup["subscribed_tariff"]:
+        pages.append(("member", f"/api/subscriptions/offers/{setup['subscribed_tariff']}", m))
+    if setup["instructor"]:  # an instructor's own pages: the classes they teach
+        pages += [("instructor", "/instructor/classes", setup["instructor"])]
+        pages += [("instructor", "/api/instructor/sessions", setup["instructor"])]
+        if setup["instructor_session"]:
+            pages += [("instructor", f"/instructor/classes/{setup['instructor_session']}", setup["instructor"])]
+    if setup["member_reservation"]:
+        pages.append(("member", f"/my-courses/{setup['member_reservation']}.ics", m))
+    if calendar_feed:
+        pages.append(("member", calendar_feed, None))  # the calendar application, with the secret link alone
+    if setup["pass"]:
+        pages.append(("staff", f"/api/passes/{setup['pass']}", s))
+    if setup["message"]:
+        pages += [
+            ("member", f"/user/messages/{setup['message']}", setup["message_owner"]),
+            ("staff", f"/messages/{setup['message']}", s),
+            ("staff", f"/api/contact-messages/{setup['message']}", s),
+            ("staff", f"/api/contact-messages/user/{setup['message_owner_id']}", s),
+        ]
+    if setup["party"]:
+        pages += [
+            ("member", f"/user/requests/evjf/{setup['party']}", setup["party_owner"]),
+            ("staff", f"/api/evf-reservations/{setup['party']}", s),
+        ]
+    if setup["rental"]:
+        pages += [
+            ("member", f"/user/requests/location/{setup['rental']}", setup["rental_owner"]),
+            ("staff", f"/api/rental-requests/{setup['rental']}", s),
+        ]
+    if setup["invoice"]:
+        pages.append(("member", f"/api/invoices/{setup['invoice']}/pdf", setup["invoice_owner"]))
+        if setup["invoice_order"]:
+            pages.append(("staff", f"/api/invoices/orders/{setup['invoice_order']}/pdf", s))
+    return pages
 
 
-def fresh_postgres(name: str) -> str | None:
+def calendar_feed_path(base: str, member_cookie: str) -> str | None:
+    """The member's secret calendar link, made as the profile page makes it."""
+    client = Client(base, member_cookie)
+    made = client.request("POST", "/api/booking-preferences/calendar-link", {})
+    url = made["body"].get("calendar_url") if isinstance(made["body"], dict) else None
+    return "/" + url.split("/", 3)[3] if url else None
+
+
+# --- rows -----------------------------------------------------------------------------------------------------------
+
+
+def row(figure: str, goal: str, measured: str, passed: bool | None, **details) -> dict:
+    verdict = "PASS" if passed else ("not run" if passed is None else "FAIL")
+    return {"figure": figure, "goal": goal, "measured": measured, "verdict": verdict, **details}
+
+
+def rush_rows(base: str, env: dict, setup: dict) -> tuple[list[dict], dict]:
+    errors = warm_up(base, setup["warm"], setup["warm_session"])
+    if errors:
+        raise RuntimeError(f"the warm-up bookings failed: {errors[:3]}")
+    print(f"  class opening: {len(setup['rush'])} members, one {setup['rush_places']}-place class…", flush=True)
+    seen = class_opening(base, setup["rush"], setup["rush_session"])
+    refused = [setup["rush"][i] for i in seen["full_members"]]
+    offered = waiting_list_offered(base, refused, setup["rush_session"])
+    db = shell(
+        env,
+        "rush_check.py",
+        BENCH_CHECK=json.dumps({"session": setup["rush_session"], "seen_captured": seen["captured_seen"]}),
+    )
+    members, places = seen["members"], setup["rush_places"]
+    others = members - db["reservations_confirmed"]
+    paid_ok = (
+        db["confirmed_paid_once"] == db["reservations_confirmed"] == len(seen["captured_seen"])
+        and not db["paid_twice"]
+        and not db["paid_not_confirmed"]
+        and not db["orders_without_capture"]
+        and not db["provider_not_captured"]
+        and not db["seen_not_in_database"]
+    )
+    alarms = []
+    if db["seats_confirmed"] > places:
+        alarms.append(f"OVERBOOKED: {db['seats_confirmed']} seats confirmed in a {places}-place class")
+    if db["paid_twice"]:
+        alarms.append(f"PAID TWICE: reservations {db['paid_twice']} have more than one completed payment")
+    if db["paid_not_confirmed"]:
+        alarms.append(f"PAID BUT NOT CONFIRMED: reservations {db['paid_not_confirmed']}")
+    details = {"clients": seen, "database": db, "waiting_list": offered, "alarms": alarms}
+    rows = [
+        row("class opening: seats confirmed (database)", f"exactly {places}", str(db["seats_confirmed"]),
+            db["seats_confirmed"] == places and db["holds_left"] == 0),
+        row("class opening: payments captured per confirmed seat (database)", "exactly 1 each",
+            f"{db['confirmed_paid_once']}/{db['reservations_confirmed']} once; twice {len(db['paid_twice'])}, "
+            f"unpaid {len(db['confirmed_unpaid'])}, paid unconfirmed {len(db['paid_not_confirmed'])}", paid_ok),
+        row("class opening: members answered", f"{members}/{members}", f"{seen['answered']}/{members}",
+            seen["answered"] == members),
+        row("class opening: errors (5xx, timeouts, unexpected answers)", "0",
+            f"{seen['errors']} ({seen['server_errors']} 5xx or timeouts)", seen["errors"] == 0),
+        row("class opening: p95 of each member's first answer", f"< {FIRST_ANSWER_GOAL_MS / 1000:g} s",
+            f"{seen['first_answer_p95_ms'] / 1000:.2f} s (p50 {seen['first_answer_p50_ms'] / 1000:.2f}, max "
+            f"{seen['first_answer_max_ms'] / 1000:.2f})", seen["first_answer_p95_ms"] < FIRST_ANSWER_GOAL_MS),
+        row("class opening: every other member told full, offered the waiting list",
+            f"{others}/{others}",
+            f"told full {seen['told_full']}/{others}, class read full {offered['reads_full']}, "
+            f"joined the waiting list {offered['joined']}",
+            seen["told_full"] == others == offered["reads_full"] == offered["joined"]),
+    ]  # fmt: skip
+    return rows, details
+
+
+def measure_pages(base: str, lua: Path, pages: list[tuple[str, str, str | None]]) -> list[dict]:
+    results = []
+    for who, path, session_cookie in pages:
+        status, body = probe(base, path, session_cookie)
+        result = {"who": who, "path": path, "status": status}
+        if status != 200:
+            result.update(p95_ms=None, errors=1, note=f"HTTP {status} {body}")
+            print(f"  {who} {path}: HTTP {status}", flush=True)
+        else:
+            headers = [f"Cookie: sessionid={session_cookie}"] if session_cookie else []
+            wrk(base + path, lua, headers, "1s")  # every worker warm first
+            result.update(wrk(base + path, lua, headers, DURATION))
+            if not result["rps"]:  # not one answer within the measure
+                result["errors"] += 1
+            print(f"  {who} {path}: p95 {result['p95_ms']:.0f} ms", flush=True)
+        results.append(result)
+    return results
+
+
+def logged_in_row(base: str, lua: Path, setup: dict) -> tuple[list[dict], dict]:
+    pages = logged_in_pages(setup, calendar_feed_path(base, setup["member"]))
+    results = measure_pages(base, lua, pages)
+    measured = [r for r in results if r["p95_ms"] is not None]
+    worst = max(measured, key=lambda r: r["p95_ms"], default=None)
+    bad = [r for r in results if r["errors"] or r["p95_ms"] is None or r["p95_ms"] >= SERVER_TIME_GOAL_MS]
+    text = (
+        f"worst {worst['p95_ms']:.0f} ms ({worst['who']} {worst['path']}); {len(results)} pages, "
+        f"{len(bad)} over or in error"
+        if worst
+        else "nothing measured"
+    )
+    return [
+        row(f"logged-in pages and APIs, {CONNECTIONS} at once: p95 response time", f"< {SERVER_TIME_GOAL_MS} ms each",
+            text, bool(measured) and not bad)
+    ], {"pages": results}  # fmt: skip
+
+
+def public_row(base: str, lua: Path, setup: dict) -> tuple[list[dict], dict]:
+    results = []
+    for path in public_pages(setup):
+        status, body = probe(base, path, None)
+        ceiling = setup["ceilings"].get(path)
+        result = {"path": path, "status": status}
+        if status != 200 or ceiling is None:
+            result.update(ratio=None, errors=1, note=f"HTTP {status} {body}")
+            print(f"  public {path}: HTTP {status}", flush=True)
+            results.append(result)
+            continue
+        wrk(base + path, lua, [], "1s")
+        wrk(base + ceiling["static"], lua, [], "1s")
+        # The static file right before the page: on a shared machine the load drifts, and each ratio compares two
+        # measures taken under the same load.
+        static = wrk(base + ceiling["static"], lua, [], DURATION)
+        page = wrk(base + path, lua, [], DURATION)
+        result.update(
+            page,
+            bytes=ceiling["bytes"],
+            static_rps=static["rps"],
+            static_errors=static["errors"],
+            ratio=round(page["rps"] / static["rps"], 3),
+        )
+        print(f"  public {path}: {page['rps']:.0f} req/s, static {static['rps']:.0f}", flush=True)
+        results.append(result)
+    measured = [r for r in results if r.get("ratio") is not None]
+    worst = min(measured, key=lambda r: r["ratio"], default=None)
+    bad = [r for r in results if r["errors"] or r.get("ratio") is None or r["ratio"] < PUBLIC_RATIO_GOAL]
+    text = (
+        f"worst {worst['ratio']:.2f} ({worst['path']}); {len(results)} pages, {len(bad)} under or in error"
+        if worst
+        else "nothing measured"
+    )
+    return [
+        row("public pages, anonymous: requests/s against a static file of the same size", f"≥ {PUBLIC_RATIO_GOAL}",
+            text, bool(measured) and not bad)
+    ], {"pages": results}  # fmt: skip
+
+
+def queries_row(workdir: Path) -> tuple[list[dict], dict]:
+    test = "studio/tests/test_bench_queries.py"
+    report = workdir / "queries.xml"
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["DJANGO_SETTINGS_MODULE"] = "studio.settings.test"
+    out = subprocess.run(
+        [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", test, f"--junitxml={report}"],
+        cwd=PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    cases = list(ET.parse(report).getroot().iter("testcase")) if report.exists() else []
+    failed = [c for c in cases if c.find("failure") is not None or c.find("error") is not None]
+    pages = [c for c in cases if c.get("name", "").startswith("test_every_measured_page")]
+    pages_equal = [c for c in pages if c not in failed]
+    passed = out.returncode == 0 and bool(pages) and not failed
+    text = f"{len(pages_equal)}/{len(pages)} pages equal; {len(cases) - len(failed)}/{len(cases)} tests pass"
+    details = {"returncode": out.returncode, "tail": out.stdout[-1500:], "failed": [c.get("name") for c in failed]}
+    return [row("queries per page, small vs large studio", "equal", text, passed)], details
+
+
+def lighthouse_rows(base: str, setup: dict) -> tuple[list[dict], dict]:
+    accounts = {"member": setup["member"], "staff": setup["staff"], "course": setup["course"]}
+    pages, headers = lighthouse.pages_and_headers(accounts, logged_in=True)
+    if QUICK:
+        pages = ["/", "/courses/calendar", "/my-courses", "/admin/dashboard"]
+    print(f"  Lighthouse: {len(pages)} pages × {LIGHTHOUSE_RUNS} run(s)…", flush=True)
+    scores = lighthouse.audit(base, pages, LIGHTHOUSE_RUNS, ["performance"], headers)
+    per_page = lighthouse.medians(scores, ["performance"])
+    n = len(per_page)
+    worst_perf = min(per_page.items(), key=lambda kv: kv[1]["performance"])
+    worst_lcp = max(per_page.items(), key=lambda kv: kv[1]["lcp_ms"])
+    worst_cls = max(per_page.items(), key=lambda kv: kv[1]["cls"])
+    return [
+        row("Lighthouse mobile: performance", f"≥ {lighthouse.THRESHOLDS['performance']} on every page",
+            f"worst {worst_perf[1]['performance']:.0f} ({worst_perf[0]}); {n} pages",
+            worst_perf[1]["performance"] >= lighthouse.THRESHOLDS["performance"]),
+        row("Lighthouse mobile: Largest Contentful Paint", f"< {lighthouse.LCP_LIMIT_MS / 1000:.1f} s on every page",
+            f"worst {worst_lcp[1]['lcp_ms'] / 1000:.2f} s ({worst_lcp[0]})",
+            worst_lcp[1]["lcp_ms"] < lighthouse.LCP_LIMIT_MS),
+        row("Lighthouse mobile: Cumulative Layout Shift", f"< {lighthouse.CLS_LIMIT} on every page",
+            f"worst {worst_cls[1]['cls']:.3f} ({worst_cls[0]})", worst_cls[1]["cls"] < lighthouse.CLS_LIMIT),
+    ], {"pages": per_page, "runs": LIGHTHOUSE_RUNS}  # fmt: skip
+
+
+ROW_TITLES = {
+    "1": ["class opening: 300 members, one 12-place class"],
+    "2": ["logged-in pages and APIs"],
+    "3": ["public pages, anonymous"],
+    "4": ["queries per page, small vs large studio"],
+    "5": ["Lighthouse mobile"],
+}
+
+
+def attempt(number: str, rows: dict, details: dict, measure) -> None:
+    """Run one row; a row that crashes is a FAIL with its traceback, and the others still run."""
+    if number not in ROWS:
+        rows[number] = [row(ROW_TITLES[number][0], "", "not run (BENCH_ROWS)", None)]
+        return
     try:
-        import psycopg
-    except ImportError:
-        return None
-    try:
-        with psycopg.connect(f"{PG_ADMIN_URL}/postgres", autocommit=True, connect_timeout=3) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-    except psycopg.OperationalError as error:
-        print(f"PostgreSQL is not reachable ({error}); its run is skipped.", file=sys.stderr)
-        return None
-    return f"{PG_ADMIN_URL}/{name}"
+        rows[number], details[number] = measure()
+    except Exception as error:  # noqa: BLE001 - reported in the table and the run file
+        rows[number] = [row(ROW_TITLES[number][0], "", f"crashed: {error.__class__.__name__}: {error}"[:300], False)]
+        details[number] = {"traceback": traceback.format_exc()}
+        print(traceback.format_exc(), file=sys.stderr)
 
 
-def flush_redis(url: str) -> bool:
-    try:
-        import redis
-
-        redis.Redis.from_url(url, socket_connect_timeout=3).flushdb()
-    except Exception as error:  # noqa: BLE001 - any failure means no Redis for the run
-        print(f"Redis is not reachable at {url} ({error}); the PostgreSQL run is skipped.", file=sys.stderr)
-        return False
-    return True
+# --- the report -----------------------------------------------------------------------------------------------------
 
 
-def run_database(kind: str, lua: Path) -> dict | None:
-    workdir = Path(tempfile.mkdtemp(prefix=f"studio-bench-{kind}-"))
-    env = production_env(workdir)
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)
-    if kind == "postgres":
-        url = fresh_postgres(PG_DATABASE)
-        if url is None or not flush_redis(REDIS_URL):
-            return None
-        env["DATABASE_URL"] = url
-        env["REDIS_URL"] = REDIS_URL
-        label = "PostgreSQL + Redis"
-    else:
-        env["DATABASE_URL"] = f"sqlite:///{workdir / 'site.sqlite3'}"
-        label = "SQLite + local-memory cache"
-    env["GUNICORN_MAX_REQUESTS"] = "0"  # no worker recycling (and cold caches) in the middle of a measure
-    print(f"\n== {label}: seeding ==", flush=True)
-    prepare(env, "seed_bench")
-    if kind == "postgres":
-        # The rows just bulk-loaded vacuumed and their planner statistics taken, as a database in service has them
-        # (autovacuum): otherwise autovacuum starts on the new tables in the middle of the measures, and counts read
-        # every row instead of the index alone (no visibility map yet).
-        import psycopg
+def table(rows: list[dict]) -> str:
+    lines = ["| figure | goal | measured | verdict |", "|---|---|---|---|"]
+    lines += [f"| {r['figure']} | {r['goal']} | {r['measured']} | {r['verdict']} |" for r in rows]
+    return "\n".join(lines)
 
-        with psycopg.connect(env["DATABASE_URL"], autocommit=True) as conn:
-            conn.execute("VACUUM ANALYZE")
-    cookies = shell(env, SESSIONS_CODE % {"staff": STAFF_EMAIL, "member": MEMBER_EMAIL, "rush": 300, "sessions": 150})
-    results, flows, login, stats, stats_queries = [], [], {}, [], {}
-    ceiling_dir = ROOT / "staticfiles" / "bench"
-    try:
-        with gunicorn(env, workdir, "1") as (base, _server):
-            home = urllib.request.urlopen(base + "/", timeout=30).read()
-        ceiling_dir.mkdir(parents=True, exist_ok=True)
-        (ceiling_dir / "ceiling.html").write_bytes(home)
-        with gunicorn(env, workdir, WORKERS) as (base, _server):
-            ceiling_path = targets(cookies)[0][2]
-            for connections in CONNECTIONS:
-                for group, name, path, headers in targets(cookies):
-                    if ONLY and group != "ceiling" and ONLY not in name:
-                        continue
-                    # Warm every worker (connections, caches) first: the measure is of the steady state.
-                    wrk(base + path, 8, lua, headers, duration="1s")
-                    r = wrk(base + path, connections, lua, headers)
-                    # The ceiling is measured again right before each page: on a machine shared with other work the
-                    # load drifts, and each ratio compares two measures taken under the same load.
-                    ceiling = r["rps"] if group == "ceiling" else wrk(base + ceiling_path, connections, lua, [])["rps"]
-                    r.update(
-                        group=group,
-                        name=name,
-                        path=path,
-                        connections=connections,
-                        ceiling_rps=ceiling,
-                        ratio=round(r["rps"] / ceiling, 3),
-                        goal=GOALS.get(group),
-                    )
-                    results.append(r)
-                    print(f"  {name} @{connections}: {r['rps']:.0f} req/s ({r['ratio']:.2f})", flush=True)
-            if not ONLY or ONLY in "staff stats API":
-                # The owner's view: one owner at a time, a week and the whole year.
-                # 15 s (BENCH_STATS_DURATION): at a few answers a second, enough of them for a p95.
-                duration = os.environ.get("BENCH_STATS_DURATION", "15s")
-                stats = stats_bench.measure(base, targets(cookies)[-1][3], lua, wrk, duration)
-                stats_queries = stats_bench.query_counts(PY, ROOT, env)
-            for members in FLOW_MEMBERS:
-                seen_path = workdir / f"seen-{members}.json"
-                flow = booking_rush(base, cookies, members=members, seconds=FLOW_SECONDS, seen_path=seen_path)
-                flow["check"] = shell(env, CHECK_CODE % {"seen": str(seen_path)})
-                flows.append(flow)
-                print(
-                    f"  booking flow, {members} members: {flow['completed_per_s']:.1f} completed bookings/s, "
-                    f"check {flow['check']}",
-                    flush=True,
+
+def detail_sections(details: dict) -> str:
+    out = []
+    if "1" in details and "clients" in details["1"]:
+        c = details["1"]["clients"]
+        out.append("### Class opening, step by step (ms, as the clients saw them)\n")
+        out.append("| step | answers | p50 | p95 |\n|---|---:|---:|---:|")
+        out += [f"| {s} | {v['n']} | {v['p50']} | {v['p95']} |" for s, v in c["steps_ms"].items()]
+        if c["error_samples"]:
+            samples = "; ".join(json.dumps(e, ensure_ascii=False) for e in c["error_samples"])
+            out.append(f"\nErrors (first five): {samples}")
+    if "2" in details and "pages" in details["2"]:
+        out.append(f"\n### Logged-in pages and APIs ({CONNECTIONS} connections, {DURATION} each)\n")
+        out.append("| who | page | req/s | p50 ms | p95 ms | errors |\n|---|---|---:|---:|---:|---:|")
+        for r in sorted(details["2"]["pages"], key=lambda r: -(r["p95_ms"] or 1e9)):
+            if r["p95_ms"] is None:
+                out.append(f"| {r['who']} | {r['path']} | | | | {r.get('note', '')} |")
+            else:
+                out.append(
+                    f"| {r['who']} | {r['path']} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | "
+                    f"{r['errors']} |"
                 )
-            login = login_times(base, MEMBER_EMAIL, MEMBER_PASSWORD)
-            print(f"  login: {login}", flush=True)
-    finally:
-        shutil.rmtree(ceiling_dir, ignore_errors=True)
-        shutil.rmtree(workdir, ignore_errors=True)
-    return {
-        "database": kind,
-        "label": label,
-        "results": results,
-        "booking_flow": flows,
-        "login": login,
-        "stats_api": stats,
-        "stats_queries": stats_queries,
-    }
-
-
-def print_tables(run: dict) -> None:
-    print(f"\n### {run['label']}\n")
-    print("| endpoint | conns | req/s | p50 ms | p95 ms | static ceiling req/s | ratio | goal | non-2xx |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in run["results"]:
-        goal = f"≥ {r['goal']}" if r["goal"] else ""
-        print(
-            f"| {r['name']} | {r['connections']} | {r['rps']:.0f} | {r['p50_ms']:.2f} | {r['p95_ms']:.2f} | "
-            f"{r['ceiling_rps']:.0f} | {r['ratio']:.2f} | {goal} | {r['errors']} |"
-        )
-    stats_bench.print_table(run.get("stats_api", []), run.get("stats_queries", {}))
-    if run["booking_flow"]:
-        steps = list(run["booking_flow"][0]["steps"])
-        print(
-            "\n| booking flow | completed bookings/s | "
-            + " | ".join(f"{s} p50 / p95 ms" for s in steps)
-            + " | refused (full) | errors | over capacity | payments not confirmed |"
-        )
-        print("|---|---:|" + "---:|" * len(steps) + "---:|---:|---:|---:|")
-        for f in run["booking_flow"]:
-            cells = " | ".join(f"{f['steps'][s]['p50_ms']:.0f} / {f['steps'][s]['p95_ms']:.0f}" for s in steps)
-            check = f["check"]
-            print(
-                f"| {f['members']} members, {f['seconds']:.0f} s | {f['completed_per_s']:.1f} | {cells} | "
-                f"{f['refused']} | {f['errors']} | {len(check['sessions_over_capacity'])} | "
-                f"{len(check['payments_not_confirmed']) + len(check['reservations_paid_twice'])} |"
-            )
-    if run["login"]:
-        lg = run["login"]
-        print(
-            f"\nLogin: median {lg['one_ms']:.0f} ms alone (of {lg['runs']}), {lg['four_at_once_max_ms']:.0f} ms "
-            "for the slowest of four at once."
-        )
+    if "3" in details and "pages" in details["3"]:
+        out.append(f"\n### Public pages ({CONNECTIONS} connections, {DURATION} each)\n")
+        out.append("| page | bytes | req/s | static req/s | ratio | p95 ms | errors |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|")
+        for r in details["3"]["pages"]:
+            if r.get("ratio") is None:
+                out.append(f"| {r['path']} | | | | | | {r.get('note', '')} |")
+            else:
+                out.append(
+                    f"| {r['path']} | {r['bytes']} | {r['rps']:.0f} | {r['static_rps']:.0f} | {r['ratio']:.2f} | "
+                    f"{r['p95_ms']:.1f} | {r['errors'] + r['static_errors']} |"
+                )
+    if "5" in details and "pages" in details["5"]:
+        out.append(f"\n### Lighthouse mobile (median of {details['5']['runs']})\n")
+        out.append("| page | performance | LCP s | CLS |\n|---|---:|---:|---:|")
+        for page, r in details["5"]["pages"].items():
+            out.append(f"| {page} | {r['performance']:.0f} | {r['lcp_ms'] / 1000:.2f} | {r['cls']:.3f} |")
+    return "\n".join(out)
 
 
 def main() -> int:
     if not shutil.which("wrk"):
         print("wrk is missing: `apt-get install wrk` (make bench does it).", file=sys.stderr)
         return 1
-    lua = Path(tempfile.mkdtemp(prefix="studio-bench-lua-")) / "report.lua"
-    lua.write_text(LUA)
-    started = time.time()
+    started_at, started = datetime.now(), time.time()
     load_before = os.getloadavg()
-    runs = [run for kind in DATABASES if (run := run_database(kind.strip(), lua)) is not None]
-    for run in runs:
-        print_tables(run)
-    out_dir = ROOT / "bench" / "results"
-    out_dir.mkdir(parents=True, exist_ok=True)
-    out = out_dir / f"bench-{datetime.now():%Y%m%d-%H%M%S}.json"
+    label = label_of(PROJECT)
+    workdir = Path(tempfile.mkdtemp(prefix="studio-bench-"))
+    lua = workdir / "report.lua"
+    lua.write_text(LUA)
+    env = production_env(workdir)
+    rows: dict[str, list[dict]] = {}
+    details: dict[str, dict] = {}
+    ceiling_dir = PROJECT / "staticfiles" / "bench"
+    kind = "quick" if QUICK else "full"
+    print(f"make bench: {PROJECT} ({label}), {kind} run, {started_at:%Y-%m-%d %H:%M}", flush=True)
+    try:
+        fresh_database(env)
+        if PROJECT != ROOT:
+            print("  building the islands of the checkout measured…", flush=True)
+            build_other_checkout()
+        print("  seeding a large studio (seed_bench)…", flush=True)
+        prepare(env, "seed_bench", *SEED_ARGS, root=PROJECT)
+        setup_args = {
+            "members": RUSH_MEMBERS,
+            "places": RUSH_PLACES,
+            "warm_members": 4,
+            "public_pages": public_pages({"course": "{course}"}),
+        }
+        setup = shell(env, "setup_data.py", BENCH_SETUP=json.dumps(setup_args))
+        vacuum(env)
+        # Queries per page runs on its own SQLite test database, before the server starts (not beside a measure).
+        attempt("4", rows, details, lambda: queries_row(workdir))
+        with site(env, workdir, root=PROJECT, workers=WORKERS) as (base, _processes):
+            print(f"  serving {base}: gunicorn ({WORKERS} workers), task worker, scheduler", flush=True)
+            attempt("3", rows, details, lambda: public_row(base, lua, setup))
+            attempt("2", rows, details, lambda: logged_in_row(base, lua, setup))
+            attempt("1", rows, details, lambda: rush_rows(base, env, setup))
+            attempt("5", rows, details, lambda: lighthouse_rows(base, setup))
+    except Exception as error:  # noqa: BLE001 - the setup failed: reported as such
+        traceback.print_exc()
+        rows.setdefault("setup", [row("bench setup", "", f"crashed: {error.__class__.__name__}: {error}"[:300], False)])
+    finally:
+        shutil.rmtree(ceiling_dir, ignore_errors=True)
+
+    load_after = os.getloadavg()
+    ordered = [r for key in ("setup", "1", "2", "3", "4", "5") for r in rows.get(key, [])]
+    failed = [r for r in ordered if r["verdict"] == "FAIL"]
+    header = (
+        f"## make bench, {started_at:%Y-%m-%d %H:%M} — {label}\n\n"
+        f"Checkout {PROJECT} ({label}); PostgreSQL + Redis; gunicorn ({WORKERS} workers, gunicorn.conf.py's threads), "
+        f"task worker and scheduler; {'quick smoke run (small studio, short measures)' if QUICK else 'seed_bench'}. "
+        f"Load average (1/5/15 min) {load_before[0]:.2f}/{load_before[1]:.2f}/{load_before[2]:.2f} before, "
+        f"{load_after[0]:.2f}/{load_after[1]:.2f}/{load_after[2]:.2f} after, on {os.cpu_count()} cores; "
+        f"{round(time.time() - started)} s."
+    )
+    alarms = details.get("1", {}).get("alarms", [])
+    report = header + "\n\n" + table(ordered) + "\n"
+    if alarms:
+        report += "\n" + "\n".join(f"**{a}**" for a in alarms) + "\n"
+    print("\n" + report)
+    for alarm in alarms:
+        print(f"RELIABILITY FAILURE: {alarm}", file=sys.stderr)
+
+    runs = ROOT / "bench" / "runs"
+    runs.mkdir(parents=True, exist_ok=True)
+    stem = f"{started_at:%Y-%m-%d-%H%M}-{label}"
     summary = {
-        "date": datetime.now().isoformat(timespec="seconds"),
-        "duration": DURATION,
+        "date": started_at.isoformat(timespec="seconds"),
+        "label": label,
+        "project": str(PROJECT),
         "quick": QUICK,
         "workers": WORKERS,
-        "flow_seconds": FLOW_SECONDS,
         "cpus": os.cpu_count(),
         "load_average_before": load_before,
-        "load_average_after": os.getloadavg(),
+        "load_average_after": load_after,
         "elapsed_s": round(time.time() - started),
-        "runs": runs,
+        "rows": ordered,
+        "details": details,
     }
-    out.write_text(json.dumps(summary, indent=2))
-    print(f"\nLoad average before/after: {load_before[0]:.2f} / {summary['load_average_after'][0]:.2f}")
-    print(f"Written to {out.relative_to(ROOT)}")
-    failures = [
-        f"{run['database']}: {f['members']} members: {f['check']}"
-        for run in runs
-        for f in run["booking_flow"]
-        if f["check"]["sessions_over_capacity"]
-        or f["check"]["payments_not_confirmed"]
-        or f["check"]["reservations_paid_twice"]
-    ]
-    for failure in failures:
-        print(f"RELIABILITY FAILURE: {failure}", file=sys.stderr)
-    return 1 if failures else 0
+    (runs / f"{stem}.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False))
+    (runs / f"{stem}.md").write_text(
+        report + f"\nRaw figures: [{stem}.json]({stem}.json)\n\n" + detail_sections(details) + "\n"
+    )
+    print(f"Written to bench/runs/{stem}.md and .json")
+    shutil.rmtree(workdir, ignore_errors=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

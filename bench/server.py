@@ -1,6 +1,10 @@
-"""Start the site with gunicorn and the production settings on 127.0.0.1, for the benchmark and Lighthouse."""
+"""Start the site with gunicorn and the production settings on 127.0.0.1, for the benchmark and Lighthouse.
+
+`root` is the checkout served (make bench's BENCH_PROJECT may name another one); this venv runs it.
+"""
 
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -11,6 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
+VENV_BIN = Path(PY).parent
 
 
 def free_port() -> int:
@@ -38,18 +43,82 @@ def production_env(workdir: Path) -> dict:
     return env
 
 
-def manage(env: dict, *args: str) -> None:
-    subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+def manage(env: dict, *args: str, root: Path = ROOT) -> None:
+    subprocess.run([PY, "manage.py", *args], cwd=root, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
-def prepare(env: dict, seed_command: str = "seed_demo") -> None:
-    manage(env, "migrate", "--noinput")
-    manage(env, seed_command)
-    manage(env, "collectstatic", "--noinput")
+def prepare(env: dict, seed_command: str = "seed_demo", *seed_args: str, root: Path = ROOT) -> None:
+    manage(env, "migrate", "--noinput", root=root)
+    manage(env, seed_command, *seed_args, root=root)
+    manage(env, "collectstatic", "--noinput", root=root)
+
+
+def wait_until_served(base: str, web: subprocess.Popen, log_path: Path) -> None:
+    last_error = None
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(base + "/", timeout=30).read()
+            return
+        except OSError as error:
+            last_error = error
+            if web.poll() is not None:
+                break
+            time.sleep(0.5)
+    raise RuntimeError(f"gunicorn did not answer: {last_error}\n{log_path.read_text(errors='replace')[-3000:]}")
+
+
+def stop(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 @contextmanager
-def gunicorn(env: dict, workdir: Path, workers: str = "4"):
+def site(env: dict, workdir: Path, *, root: Path = ROOT, workers: str = "2"):
+    """The processes `make serve` starts, from the checkout's Procfile (gunicorn with gunicorn.conf.py, the task
+    worker, the scheduler), with this venv's programs; yields the base URL and stops them all afterwards.
+
+    gunicorn as `make serve` sets it (GUNICORN_WORKERS, 2 by default, and gunicorn.conf.py's threads), except that
+    workers are not recycled (GUNICORN_MAX_REQUESTS=0): a measure does not straddle a worker's cold start."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        **env,
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_WORKERS": workers,
+        "GUNICORN_MAX_REQUESTS": "0",
+        "PYTHONUNBUFFERED": "1",
+        "SITE_URL": base,
+    }
+    processes: dict[str, subprocess.Popen] = {}
+    logs = []
+    try:
+        for line in (root / "Procfile").read_text().splitlines():
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            name, command = (part.strip() for part in line.split(":", 1))
+            argv = shlex.split(command)
+            if argv[0].startswith(".venv/bin/"):
+                argv[0] = str(VENV_BIN / argv[0].removeprefix(".venv/bin/"))
+            log = open(workdir / f"{name}.log", "wb")  # noqa: SIM115 - closed in finally
+            logs.append(log)
+            processes[name] = subprocess.Popen(argv, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+        wait_until_served(base, processes["web"], workdir / "web.log")
+        yield base, processes
+    finally:
+        stop(list(processes.values()))
+        for log in logs:
+            log.close()
+
+
+@contextmanager
+def gunicorn(env: dict, workdir: Path, workers: str = "4", *, root: Path = ROOT):
     """Yield the base URL of a running gunicorn; stop it afterwards."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -60,7 +129,7 @@ def gunicorn(env: dict, workdir: Path, workers: str = "4"):
                 PY, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
                 "--workers", workers, "--threads", "1", "--access-logfile", "/dev/null", "studio.wsgi",
             ],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         try:
             last_error = None
