@@ -307,7 +307,14 @@ def rush_rows(base: str, env: dict, setup: dict) -> tuple[list[dict], dict]:
         "rush_check.py",
         BENCH_CHECK=json.dumps({"session": setup["rush_session"], "seen_captured": seen["captured_seen"]}),
     )
-    members, places = seen["members"], setup["rush_places"]
+    rows, alarms = rush_verdicts(seen, db, offered, setup["rush_places"])
+    return rows, {"clients": seen, "database": db, "waiting_list": offered, "alarms": alarms}
+
+
+def rush_verdicts(seen: dict, db: dict, offered: dict, places: int) -> tuple[list[dict], list[str]]:
+    """The class opening's rows, from what the clients saw and what the database holds; and the alarms for what
+    must never happen (more seats confirmed than the class has, a seat paid twice)."""
+    members = seen["members"]
     others = members - db["reservations_confirmed"]
     paid_ok = (
         db["confirmed_paid_once"] == db["reservations_confirmed"] == len(seen["captured_seen"])
@@ -324,7 +331,6 @@ def rush_rows(base: str, env: dict, setup: dict) -> tuple[list[dict], dict]:
         alarms.append(f"PAID TWICE: reservations {db['paid_twice']} have more than one completed payment")
     if db["paid_not_confirmed"]:
         alarms.append(f"PAID BUT NOT CONFIRMED: reservations {db['paid_not_confirmed']}")
-    details = {"clients": seen, "database": db, "waiting_list": offered, "alarms": alarms}
     rows = [
         row("class opening: seats confirmed (database)", f"exactly {places}", str(db["seats_confirmed"]),
             db["seats_confirmed"] == places and db["holds_left"] == 0),
@@ -344,7 +350,7 @@ def rush_rows(base: str, env: dict, setup: dict) -> tuple[list[dict], dict]:
             f"joined the waiting list {offered['joined']}",
             seen["told_full"] == others == offered["reads_full"] == offered["joined"]),
     ]  # fmt: skip
-    return rows, details
+    return rows, alarms
 
 
 def measure_pages(base: str, lua: Path, pages: list[tuple[str, str, str | None]]) -> list[dict]:
