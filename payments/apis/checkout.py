@@ -134,13 +134,15 @@ def _valid(serializer_class, request):
     return data.validated_data
 
 
-def _order_body(order, *, with_title: bool = False) -> dict:
-    """OrderRefOutput's (or CaptureOutput's) body, already in its JSON form: answered as it is (the output
-    serializers document it; running them on these strings would give the same body at ~0.2 ms a call)."""
-    body = {"id": order.order_id, "status": order.status, "amount": f"{order.amount:.2f}", "currency": order.currency}
-    if with_title:
-        body["title"] = order.title
-    return body
+def _order_body(order) -> dict:
+    """What OrderRefOutput and CaptureOutput (and a refused capture's CaptureRefusedOutput) show of an order."""
+    return {
+        "id": order.order_id,
+        "status": order.status,
+        "amount": order.amount,
+        "currency": order.currency,
+        "title": order.title,
+    }
 
 
 class PaymentApi(APIView):
@@ -172,7 +174,7 @@ class CreateOrderApi(PaymentApi):
             quantity=values.get("quantity"),
             reduced=reduced_claim_from(values),
         )
-        return Response(_order_body(order), status=status.HTTP_201_CREATED)
+        return Response(OrderRefOutput(_order_body(order)).data, status=status.HTTP_201_CREATED)
 
 
 class CapturePaymentApi(PaymentApi):
@@ -194,9 +196,9 @@ class CapturePaymentApi(PaymentApi):
     def post(self, request):
         values = _valid(OrderIdInput, request)
         outcome = services.payment_order_capture(order_id=values["orderId"], user=request.user)
-        body = _order_body(outcome.order, with_title=True)
+        body = _order_body(outcome.order)
         if outcome.completed:
-            return Response(body)
+            return Response(CaptureOutput(body).data)
         if outcome.refunded:
             code, http_status, extra = REFUNDED, status.HTTP_409_CONFLICT, {"refunded": True}
         else:

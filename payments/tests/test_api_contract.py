@@ -119,6 +119,21 @@ def test_a_capture_refusal_says_its_code_and_the_order(api_client, member, card_
     }
 
 
+def test_a_capture_answers_the_paid_order(api_client, member, card_tariff):
+    api_client.force_authenticate(member)
+    order_id = _post(api_client, CREATE, tariff_payload(card_tariff, member)).json()["id"]
+    _post(api_client, APPROVE, {"orderId": order_id})
+    response = _post(api_client, CAPTURE, {"orderId": order_id})
+    assert response.status_code == 200
+    assert response.json() == {
+        "id": order_id,
+        "status": "COMPLETED",
+        "amount": "190.00",
+        "currency": "EUR",
+        "title": card_tariff.title,
+    }
+
+
 def test_a_webhook_body_that_is_not_a_json_object_is_a_400(api_client):
     for body in (b"[1, 2]", b"{pas du json"):
         response = api_client.post(WEBHOOK, body, content_type="application/json")
