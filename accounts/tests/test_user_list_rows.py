@@ -15,7 +15,7 @@ from bookings.models import Attendance, AttendanceStatus
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseSessionFactory
 
-# The no-shows are counted one way on SQLite, another on PostgreSQL: run on both.
+# The rows' dates and amounts are converted by each database's driver: run on both.
 pytestmark = [pytest.mark.django_db, pytest.mark.database]
 
 USERS = "/api/users"

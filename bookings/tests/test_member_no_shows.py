@@ -14,7 +14,7 @@ from bookings.selectors_attendance import user_no_shows_annotation
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseSessionFactory
 
-# Counted through the bookings on SQLite, from bookings 0015's copy of the member on PostgreSQL: run on both.
+# The same ORM count on both databases: run on both.
 pytestmark = pytest.mark.database
 
 USERS = "/api/users"
