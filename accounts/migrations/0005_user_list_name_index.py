@@ -1,5 +1,5 @@
 """The staff's users list in its default order (last name, first name, id) reads its page from this index instead
-of sorting every account (issue 18; EXPLAIN ANALYZE on the bench's data: a top-N sort of 511 accounts became an
+of sorting every account (EXPLAIN ANALYZE on the bench's data: a top-N sort of 511 accounts became an
 index scan stopping after 10: PostgreSQL CPU for the first page ~0.77 -> ~0.70 ms, ~0.30 -> ~0.14 ms without
 its no-shows).
 

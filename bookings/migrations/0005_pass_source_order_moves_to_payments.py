@@ -1,4 +1,4 @@
-"""Issue 17: `Pass.source_order` is now `PaymentOrder.granted_pass` (payments 0003 copied the links)."""
+"""`Pass.source_order` is now `PaymentOrder.granted_pass` (payments 0003 copied the links)."""
 
 from django.db import migrations
 

@@ -1,4 +1,4 @@
-"""On PostgreSQL, each reservation carries a copy of its session's start, kept by the database itself (issue 18).
+"""On PostgreSQL, each reservation carries a copy of its session's start, kept by the database itself (since removed by 0017).
 
 Why: the member's history (bookings/member_history.py) orders the member's reservations by their session's start;
 without the copy PostgreSQL looks up the start of each of them (~210 for the bench's member) in the sessions' index.

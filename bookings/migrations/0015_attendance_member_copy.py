@@ -1,4 +1,4 @@
-"""On PostgreSQL, each attendance carries a copy of its reservation's member, kept by the database itself (issue 18).
+"""On PostgreSQL, each attendance carries a copy of its reservation's member, kept by the database itself (since removed by 0017).
 
 Why: the staff's users list counts each listed member's no-shows (selectors_attendance.user_no_shows_annotation).
 Through the reservation, PostgreSQL walks every booking of each member (~38 for the bench's first page) and probes

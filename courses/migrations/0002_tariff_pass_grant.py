@@ -3,7 +3,7 @@
 from django.db import migrations, models
 
 
-# What the eight offers of SPEC.md 9 grant, for databases seeded before these fields existed.
+# What the eight offers of the price list grant, for databases seeded before these fields existed.
 GRANTS = {
     "Cours à l'unité": (1, 1, False),
     "Carte 10 cours": (10, 6, False),

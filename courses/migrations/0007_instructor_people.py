@@ -1,4 +1,4 @@
-"""Issue 20, "instructors are people" (1/3): instructors get a name, an optional account and an active flag; sessions
+"""Instructors are people (1/3): instructors get a name, an optional account and an active flag; sessions
 get a link to one (filled from their free-text instructor by 0008, which then becomes the link in 0009)."""
 
 import django.db.models.deletion

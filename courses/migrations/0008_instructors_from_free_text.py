@@ -1,4 +1,4 @@
-"""Issue 20, "instructors are people" (2/3): each session's free-text instructor becomes an instructor record.
+"""Instructors are people (2/3): each session's free-text instructor becomes an instructor record.
 
 Names are compared trimmed and case-insensitively ("Léa Garnier", " léa garnier " are one person); the record keeps
 the first spelling met in session order. Instructor records that existed (linked to an account) are named after

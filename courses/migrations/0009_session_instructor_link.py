@@ -1,4 +1,4 @@
-"""Issue 20, "instructors are people" (3/3): the session's link replaces its free text and keeps its name,
+"""Instructors are people (3/3): the session's link replaces its free text and keeps its name,
 `instructor`; instructor names are unique whatever their case."""
 
 import django.db.models.deletion

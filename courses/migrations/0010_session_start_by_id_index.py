@@ -1,4 +1,4 @@
-"""Each session's start read from an index alone, by the session's id (issue 18): the member's history API orders
+"""Each session's start read from an index alone, by the session's id: the member's history API orders
 the member's reservations by their session's start, which PostgreSQL looks up once per reservation (~210 for the
 bench's member) through the primary key and then the table; with (id, start) in one index each lookup is an
 index-only scan (two pages read instead of three). EXPLAIN (ANALYZE, BUFFERS) of the history's first page on the

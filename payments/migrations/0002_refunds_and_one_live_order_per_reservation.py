@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 LIVE = ["CREATED", "APPROVED", "DECLINED", "COMPLETED"]
 DUPLICATE_NOTE = (
-    "Commande en double sur une même réservation, close à la mise à jour (issue 16). "
+    "Commande en double sur une même réservation, close à la mise à jour. "
     "Si elle a été payée, le studio la rembourse."
 )
 

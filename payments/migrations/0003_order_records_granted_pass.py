@@ -1,4 +1,4 @@
-"""Issue 17: the pass a tariff order granted is recorded on the order (payments → bookings), no longer on the pass
+"""the pass a tariff order granted is recorded on the order (payments → bookings), no longer on the pass
 (which made bookings point up at payments). Existing links are copied before bookings drops `Pass.source_order`."""
 
 import django.db.models.deletion
