@@ -13,21 +13,12 @@ worker's next request.
 A hit is one cache round trip: the versions and the entry are read together (`get_many`, one MGET on
 Redis). Pages are stored as their bytes and headers rather than a pickled response.
 
-Each process also keeps the entries it used (`_local`, at most LOCAL_MAX_ENTRIES, least recently used out): while it
-holds a copy, a hit reads only the versions from Redis, not the entry (a month's feed is 165 KB to transfer and
-unpickle). A local copy is used only under the very versions read from the shared cache in that round trip, and
-until the shared entry's own expiry (stored in it), so a change made through another worker, or a timeout meant to
-refresh an entry, is seen exactly as without the local copy.
-
 A logged-in member's calendar feed is the cached public feed with their reservations spliced in, checked against
 the same versions, read when the feed is asked for.
 """
 
 import functools
 import secrets
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from django.apps import apps
@@ -44,7 +35,7 @@ PUBLIC_MODELS: list[str] = []
 
 def _new_version() -> int:
     # Not 1: if the version key is ever evicted, a fresh start must not match entries built under an old version,
-    # in the shared cache or in a process's local copies. Random rather than the time: two starts at the same
+    # in the shared cache. Random rather than the time: two starts at the same
     # instant (a frozen clock in tests, two workers) still differ.
     return secrets.randbits(62)
 
@@ -84,60 +75,22 @@ def _entry_key(name: str) -> str:
     return f"public:entry:{name}"
 
 
-LOCAL_MAX_ENTRIES = 64
-# name -> (versions, value, expires at): copies of shared entries, this process only.
-_local: OrderedDict = OrderedDict()
-_local_lock = threading.Lock()
-
-
-def _now() -> float:
-    return time.time()
-
-
-def forget_local() -> None:
-    with _local_lock:
-        _local.clear()
-
-
-def _keep_local(name: str, entry: tuple) -> None:
-    with _local_lock:
-        _local[name] = entry
-        _local.move_to_end(name)
-        while len(_local) > LOCAL_MAX_ENTRIES:
-            _local.popitem(last=False)
-
-
 def _read(name: str, depends_on: Iterable[str] = ()):
-    """(current versions, the entry's value or None): one round trip to the cache, which reads the versions alone
-    when this process holds a copy of the entry."""
+    """(current versions, the entry's value or None): one round trip to the cache."""
     keys = [VERSION_KEY, *depends_on]
-    with _local_lock:
-        local = _local.get(name)
-    if local is not None and local[2] > _now():
-        found = cache.get_many(keys)
-        versions = tuple(found.get(key) for key in keys)
-        if local[0] == versions:
-            with _local_lock:
-                if name in _local:
-                    _local.move_to_end(name)
-            return versions, local[1]
     found = cache.get_many([*keys, _entry_key(name)])
     versions = tuple(found.get(key) for key in keys)
     if None in versions:
         return cache_versions(depends_on), None
     entry = found.get(_entry_key(name))
     if entry is not None and entry[0] == versions:
-        if len(entry) == 3:  # (versions, value, expires at); an entry stored before the local layer has no expiry
-            _keep_local(name, entry)
         return versions, entry[1]
     return versions, None
 
 
 def _write(name: str, versions: tuple, value, timeout: int | None) -> None:
     timeout = timeout or settings.PUBLIC_CACHE_SECONDS
-    entry = (versions, value, _now() + timeout)
-    cache.set(_entry_key(name), entry, timeout)
-    _keep_local(name, entry)
+    cache.set(_entry_key(name), (versions, value), timeout)
 
 
 def cached_public(name: str, builder, timeout: int | None = None, depends_on: Iterable[str] = ()):
