@@ -1,5 +1,5 @@
-"""Dates written as the templates' `|date:"d/m/Y"` writes them, and amounts as `|floatformat:"2"` does, without the
-filters' machinery: a page that writes tens of them (the profile's charges) spent a third of its rendering there."""
+"""Dates written as the templates' `|date:"d/m/Y"` writes them, and amounts as `|floatformat:"2"` does, for the
+French text built in Python (messages, e-mails, PDFs, exports), so that it reads exactly like the pages."""
 
 from datetime import datetime
 
