@@ -1,15 +1,16 @@
 // Runs Lighthouse (mobile settings, the default config) on each page with Debian's Chromium.
 // Usage: node bench/lighthouse.mjs <baseUrl> <runs> <categories,comma,separated> <path> [<path> ...]
-// LIGHTHOUSE_HEADERS (optional, JSON): { "<path>": { "Cookie": "sessionid=…" } }, headers sent with that page's requests
-// (a logged-in page).
+// LIGHTHOUSE_COOKIES (optional, JSON): { "<path>": { "sessionid": "…" } }, the browser's cookies for that page (a
+// logged-in page); set in the browser itself, so that the page's own requests carry them as a visitor's would.
 // Prints one JSON object: { "<path>": { "<category>": [score, score, ...], "metrics": [...], "failing": [...] } }
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import puppeteer from "puppeteer-core";
 
 const [baseUrl, runsArg, categoriesArg, ...paths] = process.argv.slice(2);
 const runs = Number(runsArg) || 1;
 const categories = categoriesArg.split(",");
-const headers = JSON.parse(process.env.LIGHTHOUSE_HEADERS || "{}");
+const cookies = JSON.parse(process.env.LIGHTHOUSE_COOKIES || "{}");
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
   chromeFlags: [
@@ -24,9 +25,14 @@ const chrome = await chromeLauncher.launch({
   ],
 });
 const scores = {};
+const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+const cdp = await browser.target().createCDPSession();
 try {
   for (const path of paths) {
     scores[path] = {};
+    await cdp.send("Storage.clearCookies");
+    const pageCookies = Object.entries(cookies[path] || {}).map(([name, value]) => ({ name, value, url: baseUrl }));
+    if (pageCookies.length) await cdp.send("Storage.setCookies", { cookies: pageCookies });
     for (let i = 0; i < runs; i += 1) {
       let lhr;
       // A run that fails to load the page at all (runtimeError, e.g. NO_NAVSTART on a busy machine) is tried once
@@ -37,7 +43,6 @@ try {
           output: "json",
           logLevel: "error",
           onlyCategories: categories,
-          extraHeaders: headers[path],
         });
         lhr = result.lhr;
       }
@@ -60,6 +65,7 @@ try {
     }
   }
 } finally {
+  await browser.disconnect();
   await chrome.kill();
 }
 process.stdout.write(JSON.stringify(scores));
