@@ -19,6 +19,9 @@ class ErrorOutput(serializers.Serializer):
     message = serializers.CharField()
     code = serializers.CharField(required=False)
     errors = serializers.DictField(required=False, help_text="Messages par champ : {champ: [message, …]}.")
+    waitlist_open = serializers.BooleanField(
+        required=False, help_text="Cours complet : sa liste d'attente accepte-t-elle encore des inscriptions ?"
+    )
 
 
 ALWAYS = ("400", "401", "403", "413", "415", "429")

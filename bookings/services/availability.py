@@ -9,7 +9,7 @@ from ..models import (
     Reservation,
     ReservationStatus,
 )
-from .common import ReservationError
+from .common import ReservationError, session_full
 
 
 def active_reservations_q(now=None, prefix: str = "") -> Q:
@@ -57,6 +57,6 @@ def _check_seats(
         taken = session_seats_taken(session=session, now=now)
     seats_left = max(session.max_attendees - taken, 0) + (existing.participants if existing else 0)
     if seats_left <= 0:
-        raise ReservationError.of("session_full")
+        raise session_full(session, now)
     if participants > seats_left:
         raise ReservationError.of("not_enough_seats", field="participants", seats=seats_left)

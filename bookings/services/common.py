@@ -4,6 +4,8 @@ A service raises `ReservationError.of("session_full")`: the text comes from the 
 status from its `statuses` table (studio/errors.py), so no API chooses a status by reading a message.
 """
 
+from datetime import timedelta
+
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
 # The most places a session can have (courses.CourseSession.max_attendees is a PositiveSmallIntegerField), hence the
@@ -143,3 +145,15 @@ def _as_id(value) -> int | None:
     except (TypeError, ValueError):
         return None
     return number if 0 < number < 2**31 else None
+
+
+# A waiting list's offers stop this long before the class, and no one joins it later (docs/decisions.md 28).
+WAITLIST_OFFER_STOP_HOURS = 1
+
+
+def session_full(session, now) -> ReservationError:
+    """A full class's refusal, saying whether its waiting list still takes members (`waitlist_open`): the calendar
+    then offers the list at once instead of a dead end."""
+    error = ReservationError.of("session_full")
+    error.extra["waitlist_open"] = session.start - timedelta(hours=WAITLIST_OFFER_STOP_HOURS) > now
+    return error

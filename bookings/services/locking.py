@@ -37,7 +37,7 @@ from ..models import (
     WaitlistEntry,
 )
 from .availability import _check_seats, active_reservations_q, reservations_release_expired
-from .common import OPEN_PAYMENT_STATUSES, ReservationError
+from .common import OPEN_PAYMENT_STATUSES, WAITLIST_OFFER_STOP_HOURS, ReservationError, session_full
 from .session_status import refuse_if_cancelled
 
 
@@ -116,7 +116,7 @@ def payment_open_on(reservation: Reservation | None) -> bool:
 def waiting_line_is_owed_the_seats(*, session: CourseSession, now) -> bool:
     """Under the session lock: members wait for this class and offers are still made (until 1 hour before it), so a
     freed seat is theirs first (docs/decisions.md 13, 28); the waiting list's offer takes it within the minute."""
-    return session.start - timedelta(hours=1) > now and _waiting(session).exists()
+    return session.start - timedelta(hours=WAITLIST_OFFER_STOP_HOURS) > now and _waiting(session).exists()
 
 
 def _waiting(session: CourseSession):
@@ -148,8 +148,8 @@ def member_hold_with_seats_checked(*, session: CourseSession, user, participants
         .values_list("taken", "waiting")
         .get()
     )
-    if existing is None and waiting and session.start - timedelta(hours=1) > now:
-        raise ReservationError.of("session_full")
+    if existing is None and waiting and session.start - timedelta(hours=WAITLIST_OFFER_STOP_HOURS) > now:
+        raise session_full(session, now)
     _check_seats(session=session, existing=existing, participants=participants, now=now, taken=taken or 0)
     return existing
 

@@ -38,14 +38,13 @@ from ..models import (
     WaitlistStatus,
 )
 from .availability import reservations_release_expired, session_seats_left
-from .common import OPEN_PAYMENT_STATUSES, ReservationError, _as_id
+from .common import OPEN_PAYMENT_STATUSES, WAITLIST_OFFER_STOP_HOURS, ReservationError, _as_id
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session
 from .passes import PASS_REFUSALS, PassError, pass_check_booking
 
 logger = logging.getLogger(__name__)
 
 WAITLIST_OFFER_HOURS = 2  # an e-mailed offer holds the seats this long...
-WAITLIST_OFFER_STOP_HOURS = 1  # ...never later than this before the class, and no offer is made after it
 
 MSG_WAITLIST_JOINED = "Vous êtes inscrit(e) sur la liste d'attente : position {position}."
 MSG_WAITLIST_LEFT = "Vous avez quitté la liste d'attente."

@@ -165,6 +165,11 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
 
   const handleHeld = useCallback(() => refresh(), [refresh]);
 
+  const handleFull = useCallback(() => {
+    setPopup("full");
+    refresh();
+  }, [refresh]);
+
   const notice = popup && popup !== "reserve";
   return (
     <div className="calendar-island">
@@ -221,6 +226,7 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
             onCancel={close}
             onHeld={handleHeld}
             onPaid={handlePaid}
+            onFull={handleFull}
           />
         )}
       </Modal>

@@ -26,7 +26,7 @@ import {
 
 const CARD = "card";
 
-export default function ReservationForm({ session, user, paymentConfig, reserveUrl, loginUrl, passesUrl = "/api/passes/mine", onCancel, onHeld, onPaid }) {
+export default function ReservationForm({ session, user, paymentConfig, reserveUrl, loginUrl, passesUrl = "/api/passes/mine", onCancel, onHeld, onPaid, onFull }) {
   const id = useId();
   // A hold of the member's own (unpaid) on this class is theirs: its seats count for them, and sending the form
   // resumes it (the server renews the same reservation's hold) before its payment.
@@ -107,6 +107,11 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
     } catch (err) {
       if (err.status === 401) {
         window.location.assign(loginUrl);
+        return;
+      }
+      // Taken by others meanwhile (a class opening): the waiting list's form rather than a dead end.
+      if (err.status === 409 && err.data?.code === "session_full" && err.data?.waitlist_open && onFull) {
+        onFull();
         return;
       }
       console.error("Réservation échouée", err);
