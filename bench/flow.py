@@ -67,7 +67,7 @@ def book(client: Client, member: dict, session_id: int) -> dict:
         "POST", "/api/reservations-courses", {"session_id": session_id, "participants": 1, **identity}
     )
     if told_full(hold):
-        return {"outcome": "full", "steps": steps}
+        return {"outcome": "full", "steps": steps, "waitlist_in_answer": hold["body"].get("waitlist_open") is True}
     if hold["status"] != 201:
         return {"outcome": "error", "step": "hold", "steps": steps}
     reservation = hold["body"]
@@ -149,6 +149,7 @@ def class_opening(base: str, members: list[dict], session_id: int) -> dict:
         "confirmed_seen": len(confirmed),
         "captured_seen": [[r["reservation_id"], r["order_id"]] for r in confirmed],
         "told_full": len(full),
+        "waitlist_in_answer": sum(1 for r in results if r and r["outcome"] == "full" and r.get("waitlist_in_answer")),
         "full_members": full,
         "errors": len(errors) + sum(1 for r in results if r is None),
         "server_errors": sum(

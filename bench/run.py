@@ -349,9 +349,11 @@ def rush_verdicts(seen: dict, db: dict, offered: dict, places: int) -> tuple[lis
             f"{seen['first_answer_max_ms'] / 1000:.2f})", seen["first_answer_p95_ms"] < FIRST_ANSWER_GOAL_MS),
         row("class opening: every other member told full, offered the waiting list",
             f"{others}/{others}",
-            f"told full {seen['told_full']}/{others}, class read full {offered['reads_full']}, "
+            f"told full {seen['told_full']}/{others}, waiting list offered in that answer "
+            f"{seen.get('waitlist_in_answer', 0)}, class read full {offered['reads_full']}, "
             f"joined the waiting list {offered['joined']}",
-            seen["told_full"] == others == offered["reads_full"] == offered["joined"]),
+            seen["told_full"] == others == seen.get("waitlist_in_answer", 0) == offered["reads_full"]
+            == offered["joined"]),
     ]  # fmt: skip
     return rows, alarms
 
