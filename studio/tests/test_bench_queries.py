@@ -1,6 +1,6 @@
-"""Every page and API that `make bench` measures runs a fixed number of queries, with a small studio and with one
-grown towards the bench's size, so that a page's cost does not grow with the data. Query counts only: speed is
-measured by `make bench`."""
+"""The main public, member and staff pages and APIs run a fixed number of queries, with a small studio and with one
+grown towards the bench's size, so that a page's cost does not grow with the data (`make bench` runs this file as
+its "queries per page" row). Query counts only: speed is measured by `make bench`."""
 
 import json
 import random
