@@ -10,8 +10,14 @@ export const LABEL_REMIND_DEADLINE = "M'avertir avant la fin de l'annulation gra
 export const LABEL_REGENERATE = "Regénérer le lien";
 export const LABEL_CREATE_LINK = "Créer mon lien de calendrier";
 
-export default function BookingPreferences({ url = "/api/booking-preferences" }) {
-  const { data, error, setData } = useApi(url, { fresh: true, fallback: MSG_PREFERENCES_LOAD_ERROR });
+/** `source`: the preferences already requested by the page (usePreferences), so that they arrive with its other data. */
+export function usePreferences(url) {
+  return useApi(url || null, { fresh: true, fallback: MSG_PREFERENCES_LOAD_ERROR });
+}
+
+export default function BookingPreferences({ url = "/api/booking-preferences", source }) {
+  const own = usePreferences(source ? null : url);
+  const { data, error, setData } = source || own;
   const [message, setMessage] = useState("");
   const [failure, setFailure] = useState("");
 

@@ -7,8 +7,8 @@ import { useApi } from "../../components/useApi.js";
 import { useFocusFirstError } from "../../components/formFeedback.js";
 import Modal from "../../components/Modal.jsx";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
-import MyWaitlist from "./MyWaitlist.jsx";
-import BookingPreferences from "./BookingPreferences.jsx";
+import MyWaitlist, { useWaitlist } from "./MyWaitlist.jsx";
+import BookingPreferences, { usePreferences } from "./BookingPreferences.jsx";
 import { googleCalendarUrl, icsUrl } from "./addToCalendar.js";
 import { notify } from "../../components/toast.jsx";
 import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, MSG_LOAD_MORE, MSG_PAY_TITLE, cancelConsequence, holdUntilLabel, paymentLabel } from "./messages.js";
@@ -227,6 +227,11 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
   const first = useApi(`${listUrl}?page=1`, { fresh: true, fallback: MSG_LOAD_ERROR });
   const { reload: reloadFirst, setData: setList } = first;
   const rows = first.data ? first.data.results : first.failure ? [] : null;
+  // The waiting lists and the reminder settings are asked for at the same time as the history and the page shows
+  // them all at once: a part arriving later would push the tables below it down under the reader's eyes.
+  const waitlist = useWaitlist(waitlistUrl);
+  const preferences = usePreferences(preferencesUrl);
+  const answered = (part) => !part.loading || part.data !== null || part.failure !== null;
   const [pagesShown, setPagesShown] = useState(1);
   const nextPage = first.data?.next ? pagesShown + 1 : null;
   const [loadingMore, setLoadingMore] = useState(false);
@@ -265,7 +270,7 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
     [setList],
   );
 
-  if (rows === null) return <p role="status">Chargement de vos cours…</p>;
+  if (rows === null || !answered(waitlist) || !answered(preferences)) return <p role="status">Chargement de vos cours…</p>;
   const upcoming = rows.filter((row) => !row.is_past);
   const past = rows.filter((row) => row.is_past);
   const feedbackCourses = [];
@@ -285,8 +290,8 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
       )}
       <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" onCancel={setCancelling} onPay={setPaying} cancellationHours={cancellationHours} calendarLocation={calendarLocation} />
       <p className="help">Vous pouvez annuler une réservation jusqu'à {cancellationHours} heures avant le cours.</p>
-      {waitlistUrl && <MyWaitlist url={waitlistUrl} />}
-      {preferencesUrl && <BookingPreferences url={preferencesUrl} />}
+      {waitlistUrl && <MyWaitlist url={waitlistUrl} source={waitlist} />}
+      {preferencesUrl && <BookingPreferences url={preferencesUrl} source={preferences} />}
       {paying && (
         <PayDialog
           row={paying}

@@ -16,8 +16,14 @@ export function waitlistStatusLabel(entry) {
   return `Position ${entry.position}`;
 }
 
-export default function MyWaitlist({ url = "/api/waitlist/mine", calendarUrl = "/courses/calendar" }) {
-  const { data, error, reload } = useApi(url, { fresh: true, fallback: MSG_WAITLIST_MINE_ERROR });
+/** `source`: the list already requested by the page (useWaitlist), so that it arrives with the page's other data. */
+export function useWaitlist(url) {
+  return useApi(url || null, { fresh: true, fallback: MSG_WAITLIST_MINE_ERROR });
+}
+
+export default function MyWaitlist({ url = "/api/waitlist/mine", calendarUrl = "/courses/calendar", source }) {
+  const own = useWaitlist(source ? null : url);
+  const { data, error, reload } = source || own;
   const [leaveError, setLeaveError] = useState("");
   const entries = Array.isArray(data) ? data : [];
   if (!error && entries.length === 0) return null;

@@ -155,3 +155,30 @@ describe("my courses: an unpaid hold is paid or released (it was listed with no 
     expect(fetchMock.mock.calls.find(([url]) => String(url).includes("/cancel"))[0]).toBe("/api/reservations-courses/12/cancel");
   });
 });
+
+describe("my courses: the page shows its parts together", () => {
+  it("asks for the history, the waiting lists and the reminders at once and shows them when all have answered", async () => {
+    let answerWaitlist;
+    const waitlistAnswered = new Promise((resolve) => {
+      answerWaitlist = resolve;
+    });
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async (url) => {
+      const text = String(url);
+      if (text.startsWith("/api/waitlist/mine")) {
+        await waitlistAnswered;
+        return new Response(JSON.stringify([{ id: 4, session_id: 9, title: "Pole Flow", date: "2031-03-12T19:00:00+01:00", status: "waiting", position: 2 }]), { status: 200 });
+      }
+      if (text.startsWith("/api/booking-preferences")) return new Response(JSON.stringify({ remind_day_before: true, remind_cancellation_deadline: false, calendar_url: "" }), { status: 200 });
+      return new Response(JSON.stringify(page([row])), { status: 200 });
+    });
+    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" waitlistUrl="/api/waitlist/mine" preferencesUrl="/api/booking-preferences" />);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+    expect(screen.getByRole("status").textContent).toBe("Chargement de vos cours…");
+    expect(screen.queryByRole("table", { name: "Cours à venir" })).toBeNull();
+    answerWaitlist();
+    expect(await screen.findByRole("table", { name: "Cours à venir" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Mes listes d'attente" })).toBeTruthy();
+    expect(screen.getByRole("checkbox", { name: /24 heures avant chaque cours/ }).checked).toBe(true);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+  });
+});
