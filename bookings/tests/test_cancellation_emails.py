@@ -42,18 +42,20 @@ def _future_session(**kwargs):
 
 
 def test_a_member_who_cancels_is_emailed_a_calendar_cancel_of_the_confirmations_event(
-    api_client, member, mailoutbox, settings
+    api_client, member, mailoutbox, settings, django_capture_on_commit_callbacks
 ):
     card = PassFactory(member=member, credits_total=10, credits_left=9)
     reservation = ReservationFactory(user=member, session=_future_session(), paid_with_pass=card, credits_spent=1)
-    reservation_confirmation_email(reservation_id=reservation.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        reservation_confirmation_email(reservation_id=reservation.pk)
     (confirmation,) = mailoutbox
     ((confirmation_type, confirmation_method, confirmation_ics),) = calendar_parts(confirmation)
     assert (confirmation_type, confirmation_method) == ("text/calendar", "REQUEST")
     invited = the_event(confirmation_ics, method="REQUEST")
 
     api_client.force_authenticate(member)
-    response = api_client.post(f"/api/reservations-courses/{reservation.pk}/cancel")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(f"/api/reservations-courses/{reservation.pk}/cancel")
     assert response.status_code == 200
 
     (mail,) = mailoutbox[1:]
@@ -76,37 +78,45 @@ def test_a_member_who_cancels_is_emailed_a_calendar_cancel_of_the_confirmations_
     assert event.decoded("dtstart") == reservation.session.start
 
 
-def test_a_cancellation_paid_by_card_says_the_avoir_in_the_email(api_client, member, mailoutbox):
+def test_a_cancellation_paid_by_card_says_the_avoir_in_the_email(
+    api_client, member, mailoutbox, django_capture_on_commit_callbacks
+):
     reservation = ReservationFactory(user=member, session=_future_session())
     api_client.force_authenticate(member)
-    assert api_client.post(f"/api/reservations-courses/{reservation.pk}/cancel").status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api_client.post(f"/api/reservations-courses/{reservation.pk}/cancel").status_code == 200
     (mail,) = mailoutbox
     assert MSG_CANCELLED_CREDIT_PASS.split("{")[0] in mail.body
     assert mail.body.count("Réservation annulée : 1 crédit(s) valable(s) jusqu'au ") == 1
 
 
-def test_a_refused_cancellation_sends_nothing(api_client, member, mailoutbox):
+def test_a_refused_cancellation_sends_nothing(api_client, member, mailoutbox, django_capture_on_commit_callbacks):
     reservation = ReservationFactory(
         user=member, session=CourseSessionFactory(start=timezone.now() + timedelta(hours=2))
     )
     api_client.force_authenticate(member)
-    assert api_client.post(f"/api/reservations-courses/{reservation.pk}/cancel").status_code == 409
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api_client.post(f"/api/reservations-courses/{reservation.pk}/cancel").status_code == 409
     assert mailoutbox == []
 
 
-def test_closing_an_account_sends_no_cancellation_email(api_client, member, mailoutbox):
+def test_closing_an_account_sends_no_cancellation_email(
+    api_client, member, mailoutbox, django_capture_on_commit_callbacks
+):
     ReservationFactory(user=member, session=_future_session())
-    account_erase(user_id=member.pk, by=None)
+    with django_capture_on_commit_callbacks(execute=True):
+        account_erase(user_id=member.pk, by=None)
     assert not [m for m in mailoutbox if m.to == [member.email] or m.to == [erased_email(member.pk)]]
 
 
 def test_the_studios_cancellation_sends_the_same_kind_of_cancel_and_tells_the_waiting_list(
-    member, other_member, mailoutbox, settings
+    member, other_member, mailoutbox, settings, django_capture_on_commit_callbacks
 ):
     session = _future_session()
     reservation = ReservationFactory(user=member, session=session)
     waiting = WaitlistEntry.objects.create(session=session, user=other_member, participants=1)
-    course_session_cancel(session_id=session.pk, reason=REASON)
+    with django_capture_on_commit_callbacks(execute=True):
+        course_session_cancel(session_id=session.pk, reason=REASON)
 
     start = timezone.localtime(session.start)
     subject = SUBJECT_CLASS_CANCELLED.format(title=session.course.title, date=f"{start:%d/%m/%Y}")

@@ -143,12 +143,14 @@ def _paris(*args) -> datetime:
         (_paris(2027, 3, 29, 0, 15), _paris(2027, 3, 28, 1, 0), DAY_TOMORROW),
     ],
 )
-def test_the_reminder_says_today_or_tomorrow_as_seen_in_paris(class_start, sent_at, day, mailoutbox, settings):
+def test_the_reminder_says_today_or_tomorrow_as_seen_in_paris(
+    class_start, sent_at, day, mailoutbox, settings, django_capture_on_commit_callbacks
+):
     settings.CANCELLATION_WINDOW_HOURS = 24
     booking = ReservationFactory(
         session=CourseSessionFactory(start=class_start), confirmed_at=class_start - timedelta(days=7)
     )
-    with freeze_time(sent_at):
+    with freeze_time(sent_at), django_capture_on_commit_callbacks(execute=True):
         assert reminders_send.call() == 1
     (mail,) = mailoutbox
     title = booking.session.course.title
@@ -163,12 +165,12 @@ def _headers(mail):
 
 @pytest.mark.parametrize("kind", ["bookings_reminder_day_before", "bookings_reminder_cancellation_deadline"])
 def test_reminders_have_an_html_part_and_a_one_click_unsubscribe_that_works_without_login(
-    kind, member, client, mailoutbox, settings
+    kind, member, client, mailoutbox, settings, django_capture_on_commit_callbacks
 ):
     settings.CANCELLATION_WINDOW_HOURS = 24
     booking = _booking(user=member)
     moment = timedelta(hours=23) if kind.endswith("day_before") else timedelta(hours=25, minutes=55)
-    with freeze_time(booking.session.start - moment):
+    with freeze_time(booking.session.start - moment), django_capture_on_commit_callbacks(execute=True):
         reminders_send.call()
     (mail,) = [m for m in mailoutbox if m.to == [booking.email]]
     assert OutgoingEmail.objects.get(to=[booking.email]).template == kind

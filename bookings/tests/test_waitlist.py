@@ -66,12 +66,15 @@ def test_joining_is_refused_in_french_when_it_makes_no_sense(member):
 
 
 @pytest.mark.django_db
-def test_a_cancellation_offers_the_seat_to_the_first_in_line_with_a_two_hour_hold_and_a_link():
+def test_a_cancellation_offers_the_seat_to_the_first_in_line_with_a_two_hour_hold_and_a_link(
+    django_capture_on_commit_callbacks,
+):
     session, booked = _full_session()
     first, second = UserFactory(), UserFactory()
     wl.waitlist_join(user=first, session_id=session.pk)
     wl.waitlist_join(user=second, session_id=session.pk)
-    services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     entry = WaitlistEntry.objects.get(user=first)
     assert entry.status == WaitlistStatus.OFFERED
     hold = entry.reservation
@@ -85,18 +88,20 @@ def test_a_cancellation_offers_the_seat_to_the_first_in_line_with_a_two_hour_hol
 
 
 @pytest.mark.django_db
-def test_an_unclaimed_offer_passes_to_the_next_after_two_hours():
+def test_an_unclaimed_offer_passes_to_the_next_after_two_hours(django_capture_on_commit_callbacks):
     session, booked = _full_session(start=timezone.now() + timedelta(days=2))
     first, second = UserFactory(), UserFactory()
     wl.waitlist_join(user=first, session_id=session.pk)
     wl.waitlist_join(user=second, session_id=session.pk)
     with freeze_time(timezone.now()) as clock:
-        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
         clock.tick(timedelta(hours=1, minutes=59))
         assert waitlist_offers_sweep.call() == 0
         assert WaitlistEntry.objects.get(user=first).status == WaitlistStatus.OFFERED
         clock.tick(timedelta(minutes=2))
-        assert waitlist_offers_sweep.call() == 1
+        with django_capture_on_commit_callbacks(execute=True):
+            assert waitlist_offers_sweep.call() == 1
     assert WaitlistEntry.objects.get(user=first).status == WaitlistStatus.EXPIRED
     assert WaitlistEntry.objects.get(user=second).status == WaitlistStatus.OFFERED
     assert _mails(second, "bookings_waitlist_offered").count() == 1
@@ -124,7 +129,9 @@ def test_an_offer_never_holds_later_than_one_hour_before_and_none_is_made_in_the
 
 
 @pytest.mark.django_db
-def test_auto_booking_books_with_the_pass_and_a_pass_without_credits_is_skipped_not_charged():
+def test_auto_booking_books_with_the_pass_and_a_pass_without_credits_is_skipped_not_charged(
+    django_capture_on_commit_callbacks,
+):
     session, booked = _full_session(places=2)
     empty_card_owner, card_owner = UserFactory(), UserFactory()
     empty = PassFactory(member=empty_card_owner, credits_total=10, credits_left=1)
@@ -132,7 +139,8 @@ def test_auto_booking_books_with_the_pass_and_a_pass_without_credits_is_skipped_
     wl.waitlist_join(user=empty_card_owner, session_id=session.pk, auto_book=True, pass_id=empty.pk)
     wl.waitlist_join(user=card_owner, session_id=session.pk, auto_book=True, pass_id=card.pk)
     Pass.objects.filter(pk=empty.pk).update(credits_left=0)  # spent elsewhere meanwhile
-    services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     skipped = WaitlistEntry.objects.get(user=empty_card_owner)
     assert skipped.status == WaitlistStatus.SKIPPED and skipped.reservation is None
     assert Pass.objects.get(pk=empty.pk).credits_left == 0
@@ -145,32 +153,35 @@ def test_auto_booking_books_with_the_pass_and_a_pass_without_credits_is_skipped_
 
 
 @pytest.mark.django_db
-def test_staff_raising_the_places_offers_them(staff):
+def test_staff_raising_the_places_offers_them(staff, django_capture_on_commit_callbacks):
     session, _ = _full_session()
     member = UserFactory()
     wl.waitlist_join(user=member, session_id=session.pk)
-    services.course_session_update(
-        session_id=session.pk,
-        course_id=session.course_id,
-        start=session.start,
-        end=session.end,
-        instructor_id=session.instructor_id,
-        max_attendees=2,
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.course_session_update(
+            session_id=session.pk,
+            course_id=session.course_id,
+            start=session.start,
+            end=session.end,
+            instructor_id=session.instructor_id,
+            max_attendees=2,
+        )
     assert WaitlistEntry.objects.get(user=member).status == WaitlistStatus.OFFERED
 
 
 @pytest.mark.django_db
-def test_paying_the_offered_hold_books_it_and_leaving_withdraws_an_offer():
+def test_paying_the_offered_hold_books_it_and_leaving_withdraws_an_offer(django_capture_on_commit_callbacks):
     session, booked = _full_session(places=2)
     payer, leaver, next_one = UserFactory(), UserFactory(), UserFactory()
     for user in (payer, leaver, next_one):
         wl.waitlist_join(user=user, session_id=session.pk)
     for reservation in booked:
-        services.reservation_cancel(user=reservation.user, reservation_id=reservation.pk)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.reservation_cancel(user=reservation.user, reservation_id=reservation.pk)
     paid = WaitlistEntry.objects.get(user=payer)
     services.reservation_confirm(reservation_id=paid.reservation_id)
-    wl.waitlist_leave(user=leaver, session_id=session.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        wl.waitlist_leave(user=leaver, session_id=session.pk)
     assert Reservation.objects.get(pk=WaitlistEntry.objects.get(user=leaver).reservation_id).status == "cancelled"
     assert WaitlistEntry.objects.get(user=next_one).status == WaitlistStatus.OFFERED
     waitlist_offers_sweep.call()
@@ -266,11 +277,12 @@ def test_my_waitlist_answers_in_a_fixed_number_of_queries(api_client, member, dj
 
 
 @pytest.mark.django_db
-def test_opening_the_payment_of_an_offer_keeps_its_two_hour_hold():
+def test_opening_the_payment_of_an_offer_keeps_its_two_hour_hold(django_capture_on_commit_callbacks):
     session, booked = _full_session()
     member = UserFactory()
     wl.waitlist_join(user=member, session_id=session.pk)
-    services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     entry = WaitlistEntry.objects.get(user=member)
     hold = services.reservation_hold(
         user=member, session_id=session.pk, participants=1, first_name="E", last_name="P", email=member.email

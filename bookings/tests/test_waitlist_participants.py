@@ -22,7 +22,9 @@ def _full(places):
     return session, [ReservationFactory(session=session) for _ in range(places)]
 
 
-def test_members_join_with_their_participants_and_the_first_that_fits_is_offered(api_client, staff):
+def test_members_join_with_their_participants_and_the_first_that_fits_is_offered(
+    api_client, staff, django_capture_on_commit_callbacks
+):
     session, booked = _full(3)
     duo, solo = UserFactory(), UserFactory()
     api_client.force_authenticate(duo)
@@ -35,15 +37,18 @@ def test_members_join_with_their_participants_and_the_first_that_fits_is_offered
     assert WaitlistEntry.objects.get(user=solo).participants == 1
 
     # One seat frees: the duo does not fit, the next one does; the duo keeps the first place in line.
-    services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     assert WaitlistEntry.objects.get(user=solo).status == WaitlistStatus.OFFERED
     assert WaitlistEntry.objects.get(user=duo).status == WaitlistStatus.WAITING
     api_client.force_authenticate(staff)
     rows = api_client.get(WAITLIST.format(session.pk)).json()["results"]
     assert [(r["participants"], r["position"]) for r in rows] == [(2, 1), (1, None)]
     # Two more seats free: now the duo fits.
-    services.reservation_cancel(user=booked[1].user, reservation_id=booked[1].pk)
-    services.reservation_cancel(user=booked[2].user, reservation_id=booked[2].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_cancel(user=booked[1].user, reservation_id=booked[1].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_cancel(user=booked[2].user, reservation_id=booked[2].pk)
     duo_entry = WaitlistEntry.objects.get(user=duo)
     assert duo_entry.status == WaitlistStatus.OFFERED and duo_entry.reservation.participants == 2
 

@@ -110,7 +110,9 @@ def test_joining_without_automatic_booking_stays_open(api_client, member, rule):
 
 
 @RULES
-def test_the_automatic_booking_skips_an_entry_the_plan_now_refuses_and_offers_the_seat_to_the_next(member, rule):
+def test_the_automatic_booking_skips_an_entry_the_plan_now_refuses_and_offers_the_seat_to_the_next(
+    member, rule, django_capture_on_commit_callbacks
+):
     pass_obj = _subscription(member)
     full_class, booked = _session_on(WEDNESDAY)
     wl.waitlist_join(user=member, session_id=full_class.pk, auto_book=True, pass_id=pass_obj.pk)
@@ -118,7 +120,8 @@ def test_the_automatic_booking_skips_an_entry_the_plan_now_refuses_and_offers_th
     wl.waitlist_join(user=next_in_line, session_id=full_class.pk)
     message = rule(pass_obj)  # the plan changed while the member waited
 
-    services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
 
     entry = WaitlistEntry.objects.get(user=member)
     assert entry.status == WaitlistStatus.SKIPPED and entry.reservation is None
@@ -131,26 +134,28 @@ def test_the_automatic_booking_skips_an_entry_the_plan_now_refuses_and_offers_th
     assert offered.status == WaitlistStatus.OFFERED and offered.reservation.status == ReservationStatus.HELD
 
 
-def test_the_automatic_booking_still_books_within_the_weekly_cap(member):
+def test_the_automatic_booking_still_books_within_the_weekly_cap(member, django_capture_on_commit_callbacks):
     pass_obj = _subscription(member)
     pass_rule_set(pass_id=pass_obj.pk, weekly_cap=2)
     _over_its_weekly_cap_by_one = _session_on(TUESDAY, places=2, hour=12)[0]
     ReservationFactory(session=_over_its_weekly_cap_by_one, user=member, paid_with_pass=pass_obj)
     full_class, booked = _session_on(WEDNESDAY)
     wl.waitlist_join(user=member, session_id=full_class.pk, auto_book=True, pass_id=pass_obj.pk)
-    services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     entry = WaitlistEntry.objects.get(user=member)
     assert entry.status == WaitlistStatus.BOOKED
     assert entry.reservation.paid_with_pass_id == pass_obj.pk
     assert entry.reservation.status == ReservationStatus.CONFIRMED
 
 
-def test_a_skipped_member_reads_why_in_plain_text(member):
+def test_a_skipped_member_reads_why_in_plain_text(member, django_capture_on_commit_callbacks):
     card = PassFactory(member=member, credits_total=10, credits_left=1, starts_on=date(2030, 1, 1))
     full_class, booked = _session_on(WEDNESDAY)
     wl.waitlist_join(user=member, session_id=full_class.pk, auto_book=True, pass_id=card.pk)
     card.credits_left = 0
     card.save(update_fields=["credits_left"])
-    services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     mail = OutgoingEmail.objects.get(to=[member.email], template="bookings_waitlist_skipped")
     assert f"automatiquement : {MSG_PASS_NO_CREDITS} Rien ne vous a été débité" in mail.body_text
