@@ -25,8 +25,9 @@ CONTACT = {
 # --- POST /api/contact-messages ------------------------------------------------------------------------
 
 
-def test_visitor_posts_a_contact_message(api_client, mailoutbox):
-    response = api_client.post("/api/contact-messages", CONTACT, format="json")
+def test_visitor_posts_a_contact_message(api_client, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post("/api/contact-messages", CONTACT, format="json")
     assert response.status_code == 201
     assert response.json()["message"] == services.MSG_CONTACT_SENT
     message = ContactMessage.objects.get()
@@ -47,8 +48,11 @@ def test_visitor_cannot_file_a_message_under_a_member(api_client, member):
 
 
 @pytest.mark.parametrize("field", ["name", "email", "message"])
-def test_missing_required_field_answers_the_failure_message(api_client, field, mailoutbox):
-    response = api_client.post("/api/contact-messages", {**CONTACT, field: ""}, format="json")
+def test_missing_required_field_answers_the_failure_message(
+    api_client, field, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post("/api/contact-messages", {**CONTACT, field: ""}, format="json")
     assert response.status_code == 400
     body = response.json()
     assert body["error"] == services.MSG_CONTACT_FAILED
@@ -139,13 +143,16 @@ def test_member_replies_to_own_message(api_client, member, mailoutbox):
     assert updated[0]["author_role"] == ReplyAuthorRole.MEMBER
 
 
-def test_staff_reply_is_signed_admin_and_mailed_to_the_member(api_client, member, staff, mailoutbox):
+def test_staff_reply_is_signed_admin_and_mailed_to_the_member(
+    api_client, member, staff, mailoutbox, django_capture_on_commit_callbacks
+):
     message = ContactMessageFactory.for_member(member)
     ContactReplyFactory(message=message, author=member, author_role=ReplyAuthorRole.MEMBER, text="Une précision")
     api_client.force_authenticate(staff)
-    response = api_client.put(
-        f"/api/contact-messages/{message.pk}/response", {"response_text": "Réponse du studio"}, format="json"
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.put(
+            f"/api/contact-messages/{message.pk}/response", {"response_text": "Réponse du studio"}, format="json"
+        )
     assert response.status_code == 201
     updated = response.json()["updatedResponses"]
     assert [r["response_text"] for r in updated] == ["Une précision", "Réponse du studio"]
@@ -153,12 +160,15 @@ def test_staff_reply_is_signed_admin_and_mailed_to_the_member(api_client, member
     assert mailoutbox[-1].to == [member.email]
 
 
-def test_member_cannot_answer_another_members_message(api_client, member, other_member, mailoutbox):
+def test_member_cannot_answer_another_members_message(
+    api_client, member, other_member, mailoutbox, django_capture_on_commit_callbacks
+):
     message = ContactMessageFactory.for_member(other_member)
     api_client.force_authenticate(member)
-    response = api_client.put(
-        f"/api/contact-messages/{message.pk}/response", {"response_text": "Intrus"}, format="json"
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.put(
+            f"/api/contact-messages/{message.pk}/response", {"response_text": "Intrus"}, format="json"
+        )
     assert response.status_code == 403
     assert not ContactReply.objects.exists() and not mailoutbox
 
@@ -269,10 +279,11 @@ def test_unread_counts(api_client, member, other_member, staff):
 # --- Room rental ------------------------------------------------------------------------------------------
 
 
-def test_visitor_posts_a_rental_request(api_client, mailoutbox):
+def test_visitor_posts_a_rental_request(api_client, mailoutbox, django_capture_on_commit_callbacks):
     date = (timezone.localdate() + datetime.timedelta(days=7)).isoformat()
     payload = {"name": "Léa", "email": "lea@example.fr", "phone": "0612345678", "eventType": "Réunion"}
-    response = api_client.post("/api/rental-requests", {**payload, "date": date, "time": "10:00"}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post("/api/rental-requests", {**payload, "date": date, "time": "10:00"}, format="json")
     assert response.status_code == 201 and response.json()["eventType"] == "Réunion"
     assert RoomRentalRequest.objects.count() == 1 and len(mailoutbox) == 1
 

@@ -13,10 +13,11 @@ from messaging.tests.factories import ContactMessageFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_contact_message_is_stored_and_emailed_to_the_studio(mailoutbox, member):
-    message = services.contact_message_create(
-        name=" Emma  Petit ", email="emma@example.fr", text="Bonjour !", subject="Cours\nd'essai", user=member
-    )
+def test_contact_message_is_stored_and_emailed_to_the_studio(mailoutbox, member, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        message = services.contact_message_create(
+            name=" Emma  Petit ", email="emma@example.fr", text="Bonjour !", subject="Cours\nd'essai", user=member
+        )
     assert message.user == member and message.name == "Emma Petit" and message.subject == "Cours d'essai"
     assert message.staff_unread and not message.member_unread
     assert len(mailoutbox) == 1
@@ -34,10 +35,10 @@ def test_anonymous_visitor_message_has_no_member(mailoutbox):
 
 
 @pytest.mark.parametrize("field", ["name", "email", "text"])
-def test_contact_message_requires_name_email_and_text(field, mailoutbox):
+def test_contact_message_requires_name_email_and_text(field, mailoutbox, django_capture_on_commit_callbacks):
     data = {"name": "Léa", "email": "lea@example.fr", "text": "Bonjour"}
     data[field] = "   "
-    with pytest.raises(services.MessagingError) as exc:
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.MessagingError) as exc:
         services.contact_message_create(**data)
     assert exc.value.message == services.MSG_CONTACT_REQUIRED
     assert not ContactMessage.objects.exists() and not mailoutbox
@@ -52,9 +53,12 @@ def test_a_mail_failure_does_not_lose_the_message(monkeypatch):
     assert ContactMessage.objects.filter(pk=message.pk).exists()
 
 
-def test_staff_reply_flags_the_member_and_emails_a_link_to_the_thread(mailoutbox, member, staff):
+def test_staff_reply_flags_the_member_and_emails_a_link_to_the_thread(
+    mailoutbox, member, staff, django_capture_on_commit_callbacks
+):
     message = ContactMessageFactory.for_member(member)
-    services.contact_reply_add(message_id=message.pk, author=staff, text="Avec plaisir.")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.contact_reply_add(message_id=message.pk, author=staff, text="Avec plaisir.")
     message.refresh_from_db()
     assert message.member_unread and not message.staff_unread
     reply = message.replies.get()
@@ -63,16 +67,18 @@ def test_staff_reply_flags_the_member_and_emails_a_link_to_the_thread(mailoutbox
     assert f"{settings.SITE_URL}/user/messages/{message.pk}" in mailoutbox[-1].body
 
 
-def test_staff_reply_to_a_visitor_is_emailed_without_a_link(mailoutbox, staff):
+def test_staff_reply_to_a_visitor_is_emailed_without_a_link(mailoutbox, staff, django_capture_on_commit_callbacks):
     message = ContactMessageFactory(email="lea@example.fr")
-    services.contact_reply_add(message_id=message.pk, author=staff, text="Bonjour Léa.")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.contact_reply_add(message_id=message.pk, author=staff, text="Bonjour Léa.")
     assert mailoutbox[-1].to == ["lea@example.fr"]
     assert "/user/messages/" not in mailoutbox[-1].body and "Bonjour Léa." in mailoutbox[-1].body
 
 
-def test_member_reply_tells_the_studio(mailoutbox, member):
+def test_member_reply_tells_the_studio(mailoutbox, member, django_capture_on_commit_callbacks):
     message = ContactMessageFactory.for_member(member, staff_unread=False, member_unread=True)
-    services.contact_reply_add(message_id=message.pk, author=member, text="Merci !")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.contact_reply_add(message_id=message.pk, author=member, text="Merci !")
     message.refresh_from_db()
     assert message.staff_unread and not message.member_unread
     assert message.replies.get().author_role == ReplyAuthorRole.MEMBER
@@ -80,9 +86,9 @@ def test_member_reply_tells_the_studio(mailoutbox, member):
     assert f"/messages/{message.pk}" in mailoutbox[-1].body
 
 
-def test_a_blank_reply_is_refused(member, mailoutbox):
+def test_a_blank_reply_is_refused(member, mailoutbox, django_capture_on_commit_callbacks):
     message = ContactMessageFactory.for_member(member)
-    with pytest.raises(services.MessagingError) as exc:
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.MessagingError) as exc:
         services.contact_reply_add(message_id=message.pk, author=member, text=" \n ")
     assert exc.value.message == services.MSG_REPLY_BLANK
     assert not message.replies.exists() and not mailoutbox
@@ -112,8 +118,9 @@ def _rental(**overrides):
     return data
 
 
-def test_rental_request_is_stored_and_emailed(mailoutbox):
-    rental = services.room_rental_request_create(**_rental())
+def test_rental_request_is_stored_and_emailed(mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        rental = services.room_rental_request_create(**_rental())
     assert rental.phone == "0612345678"
     assert mailoutbox[0].to == [settings.STAFF_NOTIFICATION_EMAIL]
     assert "Anniversaire" in mailoutbox[0].subject
@@ -132,8 +139,8 @@ def test_rental_request_is_stored_and_emailed(mailoutbox):
         ({"date": datetime.date(2020, 1, 1)}, services.MSG_RENTAL_DATE_PAST),
     ],
 )
-def test_rental_request_rules(overrides, expected, mailoutbox):
-    with pytest.raises(services.MessagingError) as exc:
+def test_rental_request_rules(overrides, expected, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.MessagingError) as exc:
         services.room_rental_request_create(**_rental(**overrides))
     assert exc.value.message == expected
     assert not RoomRentalRequest.objects.exists() and not mailoutbox
@@ -151,13 +158,15 @@ def test_demo_seed_is_idempotent(member, staff):
     assert ContactMessage.objects.get(user=member).replies.get().author_label == "Admin"
 
 
-def test_html_in_a_message_is_escaped_in_the_html_emails(mailoutbox, staff, member):
+def test_html_in_a_message_is_escaped_in_the_html_emails(mailoutbox, staff, member, django_capture_on_commit_callbacks):
     hostile = '<script>alert(1)</script><b id="injected">x</b>'
-    message = services.contact_message_create(name=hostile, email="lea@example.fr", text=hostile, subject=hostile)
+    with django_capture_on_commit_callbacks(execute=True):
+        message = services.contact_message_create(name=hostile, email="lea@example.fr", text=hostile, subject=hostile)
     html = mailoutbox[0].alternatives[0][0]
     assert "<script>" not in html and "&lt;script&gt;" in html
     message.user = member
     message.save()
-    services.contact_reply_add(message_id=message.pk, author=staff, text=hostile)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.contact_reply_add(message_id=message.pk, author=staff, text=hostile)
     html = mailoutbox[-1].alternatives[0][0]
     assert "<script>" not in html and '<b id="injected">' not in html

@@ -51,10 +51,11 @@ def test_contact_page_shows_studio_details_and_the_map_behind_consent(client, se
     assert 'type="email"' in html
 
 
-def test_contact_form_without_javascript_posts_and_redirects(client, mailoutbox):
-    response = client.post(
-        "/contact", {"name": "Léa", "email": "lea@example.fr", "message": "Bonjour", "followUp": "on"}
-    )
+def test_contact_form_without_javascript_posts_and_redirects(client, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            "/contact", {"name": "Léa", "email": "lea@example.fr", "message": "Bonjour", "followUp": "on"}
+        )
     assert response.status_code == 302 and response["Location"] == "/contact"
     assert ContactMessage.objects.get().follow_up is True
     assert len(mailoutbox) == 1
@@ -62,8 +63,11 @@ def test_contact_form_without_javascript_posts_and_redirects(client, mailoutbox)
     assert services.MSG_CONTACT_SENT in page.content.decode()
 
 
-def test_contact_form_without_javascript_shows_errors_and_keeps_input(client, mailoutbox):
-    response = client.post("/contact", {"name": "Léa", "email": "", "message": "Mon texte"})
+def test_contact_form_without_javascript_shows_errors_and_keeps_input(
+    client, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/contact", {"name": "Léa", "email": "", "message": "Mon texte"})
     assert response.status_code == 400
     html = response.content.decode()
     assert escape(services.MSG_CONTACT_FAILED) in html and "Mon texte" in html
@@ -105,8 +109,9 @@ def test_room_rental_page_has_the_modal_and_a_no_js_link(client):
         assert label in html
 
 
-def test_rental_form_page_stores_emails_and_confirms(client, mailoutbox):
-    response = client.post("/rental-form", _rental_post())
+def test_rental_form_page_stores_emails_and_confirms(client, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/rental-form", _rental_post())
     assert response.status_code == 302 and response["Location"] == "/confirmation"
     rental = RoomRentalRequest.objects.get()
     assert len(mailoutbox) == 1
@@ -121,8 +126,11 @@ def test_rental_form_page_stores_emails_and_confirms(client, mailoutbox):
         ({"date": "2020-01-01"}, services.MSG_RENTAL_DATE_PAST),
     ],
 )
-def test_rental_form_refuses_bad_input_with_a_french_message(client, overrides, message, mailoutbox):
-    response = client.post("/rental-form", _rental_post(**overrides))
+def test_rental_form_refuses_bad_input_with_a_french_message(
+    client, overrides, message, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/rental-form", _rental_post(**overrides))
     assert response.status_code == 400
     assert escape(message) in response.content.decode()
     assert not RoomRentalRequest.objects.exists() and not mailoutbox
