@@ -15,8 +15,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def registered(api_client, mailoutbox):
-    api_client.post("/api/users/register", VALID_REGISTRATION, format="json")
+def registered(api_client, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.post("/api/users/register", VALID_REGISTRATION, format="json")
     user = User.objects.get(email=VALID_REGISTRATION["email"])
     return user, link_token(mailoutbox[-1], "confirm-email")
 
@@ -47,27 +48,32 @@ def test_an_unknown_link_is_refused(api_client):
     assert response.status_code == 400 and response.json()["error"] == MSG_CONFIRM_LINK_INVALID
 
 
-def test_a_reset_link_does_not_confirm(api_client, mailoutbox):
+def test_a_reset_link_does_not_confirm(api_client, mailoutbox, django_capture_on_commit_callbacks):
     user = UserFactory(email_confirmed_at=None)
-    api_client.post("/api/users/forgot-password", {"email": user.email}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.post("/api/users/forgot-password", {"email": user.email}, format="json")
     token = link_token(mailoutbox[-1], "reset-password")
     assert api_client.get(f"/api/users/validate-email/{token}").status_code == 400
 
 
-def test_resend_sends_a_new_link_only_to_unconfirmed_accounts(api_client, mailoutbox, member):
+def test_resend_sends_a_new_link_only_to_unconfirmed_accounts(
+    api_client, mailoutbox, member, django_capture_on_commit_callbacks
+):
     user = UserFactory(email_confirmed_at=None)
-    for email in (user.email, member.email, "personne@example.fr"):
-        response = api_client.post("/api/users/resend-confirmation", {"email": email}, format="json")
-        assert response.status_code == 200 and response.json()["message"] == MSG_CONFIRMATION_RESENT
+    with django_capture_on_commit_callbacks(execute=True):
+        for email in (user.email, member.email, "personne@example.fr"):
+            response = api_client.post("/api/users/resend-confirmation", {"email": email}, format="json")
+            assert response.status_code == 200 and response.json()["message"] == MSG_CONFIRMATION_RESENT
     assert [m.to for m in mailoutbox] == [[user.email]]
     token = link_token(mailoutbox[0], "confirm-email")
     assert api_client.get(f"/api/users/validate-email/{token}").status_code == 200
     assert api_client.post("/api/users/login", {"email": user.email, "password": DEFAULT_PASSWORD}).status_code == 200
 
 
-def test_resend_page_form(client, mailoutbox):
+def test_resend_page_form(client, mailoutbox, django_capture_on_commit_callbacks):
     user = UserFactory(email_confirmed_at=None)
-    response = client.post("/confirm-email/resend", {"email": user.email}, follow=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/confirm-email/resend", {"email": user.email}, follow=True)
     assert MSG_CONFIRMATION_RESENT.replace("'", "&#x27;") in response.text
     assert len(mailoutbox) == 1
 

@@ -31,14 +31,18 @@ def reset(api_client, token, password=NEW_PASSWORD, **extra):
 
 
 @pytest.fixture
-def reset_token(api_client, member, mailoutbox):
-    forgot(api_client, member.email)
+def reset_token(api_client, member, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        forgot(api_client, member.email)
     return link_token(mailoutbox[-1], "reset-password")
 
 
-def test_forgot_always_answers_the_same_and_mails_only_existing_accounts(api_client, member, mailoutbox):
-    known = forgot(api_client, "  EMMA@example.fr ")
-    unknown = forgot(api_client, "personne@example.fr")
+def test_forgot_always_answers_the_same_and_mails_only_existing_accounts(
+    api_client, member, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        known = forgot(api_client, "  EMMA@example.fr ")
+        unknown = forgot(api_client, "personne@example.fr")
     assert known.status_code == unknown.status_code == 200
     assert known.json() == unknown.json() == {"message": MSG_FORGOT_SENT}
     assert len(mailoutbox) == 1 and mailoutbox[0].to == [member.email]
@@ -69,9 +73,12 @@ def test_reset_link_expires_after_an_hour(api_client, member, reset_token):
     assert member.check_password(DEFAULT_PASSWORD)
 
 
-def test_a_new_link_and_a_reset_spend_the_older_links(api_client, member, mailoutbox):
-    forgot(api_client, member.email)
-    forgot(api_client, member.email)
+def test_a_new_link_and_a_reset_spend_the_older_links(
+    api_client, member, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        forgot(api_client, member.email)
+        forgot(api_client, member.email)
     first, second = (link_token(m, "reset-password") for m in mailoutbox)
     assert reset(api_client, second).status_code == 200
     assert reset(api_client, first).json()["error"] == MSG_RESET_LINK_INVALID
@@ -91,9 +98,10 @@ def test_reset_checks_the_password_and_keeps_the_link(api_client, member, reset_
     assert reset(api_client, reset_token).status_code == 200  # a refused password does not spend the link
 
 
-def test_reset_confirms_an_unconfirmed_email(api_client, mailoutbox):
+def test_reset_confirms_an_unconfirmed_email(api_client, mailoutbox, django_capture_on_commit_callbacks):
     user = UserFactory(email_confirmed_at=None)
-    forgot(api_client, user.email)
+    with django_capture_on_commit_callbacks(execute=True):
+        forgot(api_client, user.email)
     assert reset(api_client, link_token(mailoutbox[-1], "reset-password")).status_code == 200
     login = api_client.post("/api/users/login", {"email": user.email, "password": NEW_PASSWORD}, format="json")
     assert login.status_code == 200
@@ -109,8 +117,9 @@ def test_reset_logs_out_other_sessions(client, member, reset_token, api_client):
 # --- The pages ------------------------------------------------------------------------------------------------
 
 
-def test_forgot_page_form(client, member, mailoutbox):
-    response = client.post("/forgot-password", {"email": member.email})
+def test_forgot_page_form(client, member, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/forgot-password", {"email": member.email})
     assert MSG_FORGOT_SENT.replace("'", "&#x27;") in response.text
     assert len(mailoutbox) == 1
     blank = client.post("/forgot-password", {"email": " "})

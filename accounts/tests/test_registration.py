@@ -43,8 +43,11 @@ FAILURES = [
 
 
 @pytest.mark.parametrize(("change", "message"), FAILURES)
-def test_each_check_answers_its_message_and_creates_nothing(api_client, mailoutbox, change, message):
-    response = api_client.post(REGISTER_URL, {**VALID_REGISTRATION, **change}, format="json")
+def test_each_check_answers_its_message_and_creates_nothing(
+    api_client, mailoutbox, change, message, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(REGISTER_URL, {**VALID_REGISTRATION, **change}, format="json")
     assert response.status_code == 400
     assert response.json()["error"] == message
     assert response.json()["message"] == message
@@ -68,8 +71,11 @@ def test_two_failures_give_the_earlier_message(api_client, change, message):
     assert response.json()["error"] == message
 
 
-def test_api_registration_creates_an_unconfirmed_member_and_sends_the_confirmation(api_client, mailoutbox):
-    response = api_client.post(REGISTER_URL, {**VALID_REGISTRATION, "role": "admin"}, format="json")
+def test_api_registration_creates_an_unconfirmed_member_and_sends_the_confirmation(
+    api_client, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(REGISTER_URL, {**VALID_REGISTRATION, "role": "admin"}, format="json")
     assert response.status_code == 201
     assert response.json()["message"] == MSG_REGISTERED
     user = User.objects.get(email="chloe@example.fr")
@@ -101,9 +107,12 @@ def test_country_defaults_to_france_and_phone_spaces_are_accepted(api_client):
     assert (user.country, user.phone) == ("France", "0611223344")
 
 
-def test_an_email_already_registered_answers_as_a_new_one_and_mails_its_owner(api_client, member, mailoutbox):
+def test_an_email_already_registered_answers_as_a_new_one_and_mails_its_owner(
+    api_client, member, mailoutbox, django_capture_on_commit_callbacks
+):
     """docs/decisions.md 30: a 409 'Un compte existe déjà' would tell anyone who has an account."""
-    response = api_client.post(REGISTER_URL, {**VALID_REGISTRATION, "email": "EMMA@example.fr"}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(REGISTER_URL, {**VALID_REGISTRATION, "email": "EMMA@example.fr"}, format="json")
     assert response.status_code == 201
     assert response.json() == {"message": MSG_REGISTERED}
     assert User.objects.count() == 1
@@ -111,9 +120,10 @@ def test_an_email_already_registered_answers_as_a_new_one_and_mails_its_owner(ap
     assert mailoutbox[0].subject.endswith(services.SUBJECT_ACCOUNT_EXISTS)
 
 
-def test_the_form_page_registers_through_the_same_service(client, mailoutbox):
+def test_the_form_page_registers_through_the_same_service(client, mailoutbox, django_capture_on_commit_callbacks):
     form = {**VALID_REGISTRATION, "acceptCGU": "true"}
-    response = client.post("/register", form)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/register", form)
     assert response.status_code == 302 and response["Location"] == "/"
     assert User.objects.filter(email="chloe@example.fr", role=Role.USER).exists()
     assert len(mailoutbox) == 1
