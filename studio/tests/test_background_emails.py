@@ -124,7 +124,9 @@ def test_the_request_never_talks_to_the_mail_server(api_client, member, smtp_set
     assert OutgoingEmail.objects.filter(status=EmailStatus.SENT).count() == OutgoingEmail.objects.count() == 2
 
 
-def test_a_mail_that_keeps_failing_is_given_up_after_the_last_attempt(db, settings, caplog):
+def test_a_mail_that_keeps_failing_is_given_up_after_the_last_attempt(
+    db, settings, caplog, django_capture_on_commit_callbacks
+):
     settings.EMAIL_MAX_ATTEMPTS = 2
     settings.MAILERS = {
         "default": {
@@ -132,7 +134,8 @@ def test_a_mail_that_keeps_failing_is_given_up_after_the_last_attempt(db, settin
             "OPTIONS": {"host": "127.0.0.1", "port": free_port(), "timeout": 2},
         }
     }
-    email = emails.send_templated_email(to="a@example.fr", subject="Test", template="messaging_contact_staff")
+    with django_capture_on_commit_callbacks(execute=True):
+        email = emails.send_templated_email(to="a@example.fr", subject="Test", template="messaging_contact_staff")
     email.refresh_from_db()
     assert email.status == EmailStatus.PENDING and email.attempts == 1
     assert "not sent (attempt 1)" in caplog.text
@@ -164,24 +167,28 @@ def test_a_claimed_mail_is_not_sent_by_a_second_worker(db, mailoutbox, settings)
     assert len(mailoutbox) == 1
 
 
-def test_attachments_and_html_survive_the_outbox(db, mailoutbox):
-    emails.send_templated_email(
-        to=["a@example.fr"],
-        subject="Test",
-        template="messaging_contact_staff",
-        attachments=[("cours.ics", "BEGIN:VCALENDAR\r\n", "text/calendar"), ("x.bin", b"\x00\x01", "application/x")],
-        reply_to=["b@example.fr"],
-    )
+def test_attachments_and_html_survive_the_outbox(db, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        emails.send_templated_email(
+            to=["a@example.fr"],
+            subject="Test",
+            template="messaging_contact_staff",
+            attachments=[
+                ("cours.ics", "BEGIN:VCALENDAR\r\n", "text/calendar"),
+                ("x.bin", b"\x00\x01", "application/x"),
+            ],
+            reply_to=["b@example.fr"],
+        )
     (message,) = mailoutbox
     assert message.reply_to == ["b@example.fr"]
     assert [(a[0], a[2]) for a in message.attachments] == [("cours.ics", "text/calendar"), ("x.bin", "application/x")]
     assert message.attachments[1][1] == b"\x00\x01"
 
 
-def test_nothing_is_sent_when_the_transaction_rolls_back(db, mailoutbox):
+def test_nothing_is_sent_when_the_transaction_rolls_back(db, mailoutbox, django_capture_on_commit_callbacks):
     from django.db import transaction
 
-    with pytest.raises(RuntimeError), transaction.atomic():
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError), transaction.atomic():
         emails.send_templated_email(to="a@example.fr", subject="Test", template="messaging_contact_staff")
         raise RuntimeError
     assert mailoutbox == [] and not OutgoingEmail.objects.exists()
@@ -192,9 +199,12 @@ class QueueDownBackend(BaseTaskBackend):
         raise ConnectionError("queue down")
 
 
-def test_a_queue_that_is_down_at_the_commit_loses_no_mail(db, mailoutbox, settings, caplog):
+def test_a_queue_that_is_down_at_the_commit_loses_no_mail(
+    db, mailoutbox, settings, caplog, django_capture_on_commit_callbacks
+):
     settings.TASKS = {"default": {"BACKEND": f"{__name__}.QueueDownBackend"}}
-    email = emails.send_templated_email(to="a@example.fr", subject="Test", template="messaging_contact_staff")
+    with django_capture_on_commit_callbacks(execute=True):
+        email = emails.send_templated_email(to="a@example.fr", subject="Test", template="messaging_contact_staff")
     assert "the retry job will send it" in caplog.text
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
     assert emails.emails_due() == []
@@ -205,7 +215,7 @@ def test_a_queue_that_is_down_at_the_commit_loses_no_mail(db, mailoutbox, settin
     assert len(mailoutbox) == 1
 
 
-def test_staff_hear_of_a_delivery_through_the_signal(db, mailoutbox):
+def test_staff_hear_of_a_delivery_through_the_signal(db, mailoutbox, django_capture_on_commit_callbacks):
     from studio.signals import email_delivered
 
     heard = []
@@ -215,9 +225,10 @@ def test_staff_hear_of_a_delivery_through_the_signal(db, mailoutbox):
 
     email_delivered.connect(receiver)
     try:
-        emails.send_templated_email(
-            to="a@example.fr", subject="Test", template="messaging_contact_staff", topic="test.topic", topic_id=7
-        )
+        with django_capture_on_commit_callbacks(execute=True):
+            emails.send_templated_email(
+                to="a@example.fr", subject="Test", template="messaging_contact_staff", topic="test.topic", topic_id=7
+            )
     finally:
         email_delivered.disconnect(receiver)
     assert heard == [("test.topic", "7", EmailStatus.SENT)]

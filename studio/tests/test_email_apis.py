@@ -52,10 +52,11 @@ def test_the_list_shows_failed_and_retrying_mails_not_sent_or_fresh_ones(api_cli
     assert rows[retrying.pk]["status_label"] == "À envoyer"
 
 
-def test_resend_sends_the_mail_and_says_so(api_client, staff, mailoutbox):
+def test_resend_sends_the_mail_and_says_so(api_client, staff, mailoutbox, django_capture_on_commit_callbacks):
     email = _undelivered()
     api_client.force_authenticate(staff)
-    response = api_client.post(f"/api/emails/{email.pk}/resend")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(f"/api/emails/{email.pk}/resend")
     assert response.status_code == 200
     assert response.json()["message"] == emails.MSG_EMAIL_REQUEUED == "L'e-mail est remis en file d'envoi."
     assert len(mailoutbox) == 1 and mailoutbox[0].to == ["lea@example.fr"]

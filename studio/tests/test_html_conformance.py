@@ -185,9 +185,12 @@ MEMBER_PAGES = [
 ]
 
 
-def test_every_autocomplete_token_suits_its_control_on_public_and_member_pages(client, member, mailoutbox):
+def test_every_autocomplete_token_suits_its_control_on_public_and_member_pages(
+    client, member, mailoutbox, django_capture_on_commit_callbacks
+):
     course = CourseFactory()
-    client.post("/forgot-password", {"email": member.email})
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/forgot-password", {"email": member.email})
     reset_page = f"/reset-password/{link_token(mailoutbox[-1], 'reset-password')}"
     problems = {}
     seen = 0
