@@ -219,9 +219,12 @@ def test_ids_beyond_the_databases_integers_answer_404_or_403(client, staff, path
 # --- Replays --------------------------------------------------------------------------------------------------
 
 
-def test_reset_confirmation_and_email_change_links_are_single_use(api_client, client, mailoutbox):
+def test_reset_confirmation_and_email_change_links_are_single_use(
+    api_client, client, mailoutbox, django_capture_on_commit_callbacks
+):
     member = UserFactory(email="emma@example.fr")
-    api_client.post("/api/users/forgot-password", {"email": member.email}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.post("/api/users/forgot-password", {"email": member.email}, format="json")
     reset = link_token(mailoutbox[-1], "reset-password")
     ok = api_client.post(f"/api/users/reset-password/{reset}", {"newPassword": "Nouveau-Cerceau-77"}, format="json")
     assert ok.status_code == 200
@@ -229,9 +232,11 @@ def test_reset_confirmation_and_email_change_links_are_single_use(api_client, cl
     assert again.status_code == 400 and again.json()["error"] == services.MSG_RESET_LINK_INVALID
 
     api_client.force_authenticate(StaffFactory())
-    api_client.put(f"/api/users/{member.pk}", {"email": "premiere@example.fr"}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.put(f"/api/users/{member.pk}", {"email": "premiere@example.fr"}, format="json")
     first = link_token([m for m in mailoutbox if m.to == ["premiere@example.fr"]][-1], "confirm-new-email")
-    api_client.put(f"/api/users/{member.pk}", {"email": "seconde@example.fr"}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.put(f"/api/users/{member.pk}", {"email": "seconde@example.fr"}, format="json")
     assert client.post(f"/confirm-new-email/{first}").status_code == 400  # superseded by the second change
     second = link_token([m for m in mailoutbox if m.to == ["seconde@example.fr"]][-1], "confirm-new-email")
     assert client.post(f"/confirm-new-email/{second}").status_code == 200
@@ -240,12 +245,16 @@ def test_reset_confirmation_and_email_change_links_are_single_use(api_client, cl
     assert member.email == "seconde@example.fr"
 
 
-def test_a_reset_link_sent_to_the_old_address_dies_when_the_email_changes(api_client, client, mailoutbox):
+def test_a_reset_link_sent_to_the_old_address_dies_when_the_email_changes(
+    api_client, client, mailoutbox, django_capture_on_commit_callbacks
+):
     member = UserFactory(email="ancienne@example.fr")
-    api_client.post("/api/users/forgot-password", {"email": member.email}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.post("/api/users/forgot-password", {"email": member.email}, format="json")
     reset = link_token(mailoutbox[-1], "reset-password")
     api_client.force_authenticate(StaffFactory())
-    api_client.put(f"/api/users/{member.pk}", {"email": "nouvelle@example.fr"}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.put(f"/api/users/{member.pk}", {"email": "nouvelle@example.fr"}, format="json")
     change = link_token([m for m in mailoutbox if m.to == ["nouvelle@example.fr"]][-1], "confirm-new-email")
     client.post(f"/confirm-new-email/{change}")
     api_client.force_authenticate(None)
@@ -319,14 +328,15 @@ def test_session_writes_without_the_csrf_token_are_refused(browser, member, meth
     assert member.city == "Lyon"
 
 
-def test_a_cross_site_form_post_cannot_register_or_mail(browser, mailoutbox):
+def test_a_cross_site_form_post_cannot_register_or_mail(browser, mailoutbox, django_capture_on_commit_callbacks):
     """A form on another site posts form-encoded bodies: without the token, nothing is created or mailed."""
-    for path, data in (
-        ("/api/users/register", {**VALID_REGISTRATION, "acceptCGU": "true"}),
-        ("/api/users/forgot-password", {"email": "victime@example.fr"}),
-        ("/api/contact-messages", {"name": "A", "email": "a@b.fr", "message": "B"}),
-    ):
-        assert browser.post(path, data).status_code == 403
+    with django_capture_on_commit_callbacks(execute=True):
+        for path, data in (
+            ("/api/users/register", {**VALID_REGISTRATION, "acceptCGU": "true"}),
+            ("/api/users/forgot-password", {"email": "victime@example.fr"}),
+            ("/api/contact-messages", {"name": "A", "email": "a@b.fr", "message": "B"}),
+        ):
+            assert browser.post(path, data).status_code == 403
     assert not User.objects.exists() and mailoutbox == []
 
 

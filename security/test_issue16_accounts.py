@@ -31,7 +31,9 @@ def refresh(api_client, token):
 # --- Item 4: a supervisor can become admin ---------------------------------------------------------------------
 
 
-def test_item4_supervisor_cannot_take_the_admins_email_then_reset_its_password(api_client, mailoutbox):
+def test_item4_supervisor_cannot_take_the_admins_email_then_reset_its_password(
+    api_client, mailoutbox, django_capture_on_commit_callbacks
+):
     admin = StaffFactory(email="patronne@example.fr")
     supervisor = SupervisorFactory(email="sup@example.fr")
     api_client.force_authenticate(supervisor)
@@ -41,7 +43,8 @@ def test_item4_supervisor_cannot_take_the_admins_email_then_reset_its_password(a
     admin.refresh_from_db()
     assert admin.email == "patronne@example.fr" and admin.pending_email == ""
     api_client.force_authenticate(None)
-    api_client.post("/api/users/forgot-password", {"email": "sup+admin@example.fr"}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.post("/api/users/forgot-password", {"email": "sup+admin@example.fr"}, format="json")
     assert not any("sup+admin@example.fr" in message.to for message in mailoutbox)
 
 
@@ -96,11 +99,14 @@ def test_item4_a_supervisor_cannot_change_their_own_email(api_client):
     assert supervisor.email == "sup@example.fr" and supervisor.pending_email == ""
 
 
-def test_item4_a_changed_email_waits_for_the_new_address_and_tells_the_old_one(api_client, client, mailoutbox):
+def test_item4_a_changed_email_waits_for_the_new_address_and_tells_the_old_one(
+    api_client, client, mailoutbox, django_capture_on_commit_callbacks
+):
     supervisor = SupervisorFactory()
     member = UserFactory(email="ancienne@example.fr")
     api_client.force_authenticate(supervisor)
-    response = api_client.put(f"/api/users/{member.pk}", {"email": "Nouvelle@Example.fr"}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.put(f"/api/users/{member.pk}", {"email": "Nouvelle@Example.fr"}, format="json")
     assert response.status_code == 200
     assert response.json()["message"] == services.MSG_EMAIL_CHANGE_PENDING
     assert response.json()["email"] == "ancienne@example.fr"
@@ -156,10 +162,13 @@ def test_item4_the_dashboard_offers_supervisors_member_rows_only():
 # --- Item 5: logins survive a password reset ---------------------------------------------------------------
 
 
-def test_item5_a_reset_by_the_emailed_link_ends_every_refresh_token(api_client, member, mailoutbox):
+def test_item5_a_reset_by_the_emailed_link_ends_every_refresh_token(
+    api_client, member, mailoutbox, django_capture_on_commit_callbacks
+):
     tokens = login(api_client, member)
     second_device = login(api_client, member)
-    api_client.post("/api/users/forgot-password", {"email": member.email}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.post("/api/users/forgot-password", {"email": member.email}, format="json")
     token = link_token(mailoutbox[-1], "reset-password")
     done = api_client.post(f"/api/users/reset-password/{token}", {"newPassword": NEW_PASSWORD}, format="json")
     assert done.status_code == 200
@@ -211,10 +220,13 @@ def test_item5_logout_revokes_every_refresh_token_of_the_user(api_client, member
     assert refresh(api_client, second["refresh"]).status_code == 401
 
 
-def test_item5_a_reset_ends_the_other_browser_sessions(client, member, mailoutbox, api_client):
+def test_item5_a_reset_ends_the_other_browser_sessions(
+    client, member, mailoutbox, api_client, django_capture_on_commit_callbacks
+):
     client.force_login(member)
     assert client.get("/user/profile").status_code == 200
-    api_client.post("/api/users/forgot-password", {"email": member.email}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.post("/api/users/forgot-password", {"email": member.email}, format="json")
     token = link_token(mailoutbox[-1], "reset-password")
     api_client.post(f"/api/users/reset-password/{token}", {"newPassword": NEW_PASSWORD}, format="json")
     assert client.get("/user/profile").status_code == 302  # the session auth hash changed with the password
@@ -223,10 +235,15 @@ def test_item5_a_reset_ends_the_other_browser_sessions(client, member, mailoutbo
 # --- Item 9: registration tells who has an account; forgot-password timing --------------------------------
 
 
-def test_item9_registering_a_taken_email_answers_exactly_like_a_new_one(api_client, mailoutbox):
+def test_item9_registering_a_taken_email_answers_exactly_like_a_new_one(
+    api_client, mailoutbox, django_capture_on_commit_callbacks
+):
     UserFactory(email="emma@example.fr")
-    new = api_client.post("/api/users/register", {**VALID_REGISTRATION, "email": "new@example.fr"}, format="json")
-    taken = api_client.post("/api/users/register", {**VALID_REGISTRATION, "email": "EMMA@example.fr"}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        new = api_client.post("/api/users/register", {**VALID_REGISTRATION, "email": "new@example.fr"}, format="json")
+        taken = api_client.post(
+            "/api/users/register", {**VALID_REGISTRATION, "email": "EMMA@example.fr"}, format="json"
+        )
     assert (taken.status_code, new.status_code) == (201, 201)
     assert taken.json() == new.json() == {"message": services.MSG_REGISTERED}
     assert User.objects.filter(email__iexact="emma@example.fr").count() == 1
