@@ -215,12 +215,15 @@ def test_simulated_payment_confirms_the_reservation_and_sends_one_receipt(
     assert order_id in html and "50,00" in html
 
 
-def test_declined_payment_leaves_the_reservation_held_and_says_so(api_client, member, make_reservation, mailoutbox):
+def test_declined_payment_leaves_the_reservation_held_and_says_so(
+    api_client, member, make_reservation, mailoutbox, django_capture_on_commit_callbacks
+):
     reservation = make_reservation(member)
     api_client.force_authenticate(member)
     order_id = _create(api_client, reservation_payload(reservation)).json()["id"]
     _simulate_buyer(api_client, order_id, outcome="decline")
-    response = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
     assert response.status_code == 402
     until = timezone.localtime(reservation.hold_expires_at).strftime("%H:%M")
     assert response.json()["error"] == services.MSG_DECLINED.format(until=until)

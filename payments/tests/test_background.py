@@ -84,11 +84,14 @@ def test_a_capture_never_waits_on_the_mail_server(api_client, member, make_reser
     assert len(receipts(mail.outbox)) == 1
 
 
-def test_a_receipt_that_did_not_leave_is_not_recorded_as_sent(api_client, member, make_reservation, settings):
+def test_a_receipt_that_did_not_leave_is_not_recorded_as_sent(
+    api_client, member, make_reservation, settings, django_capture_on_commit_callbacks
+):
     settings.MAILERS = {"default": {"BACKEND": f"{__name__}.DownMailBackend"}}
     reservation = make_reservation(member)
     order_id = _simulated_order(api_client, member, reservation)
-    assert api_client.post(CAPTURE, {"orderId": order_id}, format="json").json()["status"] == "COMPLETED"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api_client.post(CAPTURE, {"orderId": order_id}, format="json").json()["status"] == "COMPLETED"
     order = PaymentOrder.objects.get(order_id=order_id)
     assert order.status == PaymentStatus.COMPLETED and order.receipt_sent_at is None
     receipt = OutgoingEmail.objects.get(topic=services.RECEIPT_EMAIL_TOPIC, topic_id=str(order.pk))
@@ -98,7 +101,8 @@ def test_a_receipt_that_did_not_leave_is_not_recorded_as_sent(api_client, member
     from studio.tasks import outgoing_emails_retry
 
     with freeze_time(timezone.now() + timedelta(minutes=2)):
-        outgoing_emails_retry.call()
+        with django_capture_on_commit_callbacks(execute=True):
+            outgoing_emails_retry.call()
     order.refresh_from_db()
     assert order.receipt_sent_at is not None
     assert len(receipts(mail.outbox)) == 1
@@ -126,7 +130,9 @@ def test_the_webhook_answers_before_its_work_is_done(api_client, member, make_re
     assert len(receipts(mail.outbox)) == 1
 
 
-def test_a_forged_webhook_is_refused_before_anything_is_queued(api_client, member, make_reservation, paypal_settings):
+def test_a_forged_webhook_is_refused_before_anything_is_queued(
+    api_client, member, make_reservation, paypal_settings, django_capture_on_commit_callbacks
+):
     from django_tasks_db.models import DBTaskResult
 
     paypal_settings.TASKS = DATABASE_TASKS
@@ -134,7 +140,8 @@ def test_a_forged_webhook_is_refused_before_anything_is_queued(api_client, membe
     api_client.force_authenticate(member)
     order_id = api_client.post(CREATE, reservation_payload(reservation), format="json").json()["id"]
     order = PaymentOrder.objects.get(order_id=order_id)
-    assert _post_webhook(api_client, _capture_event(order), signature="forged").status_code == 403
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _post_webhook(api_client, _capture_event(order), signature="forged").status_code == 403
     assert not DBTaskResult.objects.exists()
 
 
@@ -148,14 +155,14 @@ def _lost_capture(api_client, member, reservation, fake_paypal):
 
 
 def test_reconcile_confirms_an_order_captured_at_paypal_whose_answer_was_lost(
-    api_client, member, make_reservation, paypal_settings, fake_paypal, mailoutbox
+    api_client, member, make_reservation, paypal_settings, fake_paypal, mailoutbox, django_capture_on_commit_callbacks
 ):
     reservation = make_reservation(member)
     order = _lost_capture(api_client, member, reservation, fake_paypal)
     assert order.status == PaymentStatus.CREATED
 
     assert payment_orders_reconcile.call() == {}  # the member may still be paying: left alone for now
-    with freeze_time(timezone.now() + timedelta(minutes=6)):
+    with freeze_time(timezone.now() + timedelta(minutes=6)), django_capture_on_commit_callbacks(execute=True):
         assert payment_orders_reconcile.call() == {"completed": 1}
         assert payment_orders_reconcile.call() == {}  # a second scheduler, or the next run: nothing more
     order.refresh_from_db()
@@ -167,13 +174,13 @@ def test_reconcile_confirms_an_order_captured_at_paypal_whose_answer_was_lost(
 
 
 def test_reconcile_captures_an_order_approved_at_paypal_that_nobody_captured(
-    api_client, member, make_reservation, paypal_settings, fake_paypal, mailoutbox
+    api_client, member, make_reservation, paypal_settings, fake_paypal, mailoutbox, django_capture_on_commit_callbacks
 ):
     reservation = make_reservation(member)
     api_client.force_authenticate(member)
     order_id = api_client.post(CREATE, reservation_payload(reservation), format="json").json()["id"]
     fake_paypal.approve(order_id)
-    with freeze_time(timezone.now() + timedelta(minutes=6)):
+    with freeze_time(timezone.now() + timedelta(minutes=6)), django_capture_on_commit_callbacks(execute=True):
         assert payment_orders_reconcile.call() == {"completed": 1}
     order = PaymentOrder.objects.get(order_id=order_id)
     assert order.status == PaymentStatus.COMPLETED

@@ -78,12 +78,15 @@ def booked_class(member, other_member, make_reservation):
     return session, held, order, with_pass, card
 
 
-def test_staff_cancel_a_class_refunds_credits_and_emails_everyone(api_client, staff, booked_class, mailoutbox):
+def test_staff_cancel_a_class_refunds_credits_and_emails_everyone(
+    api_client, staff, booked_class, mailoutbox, django_capture_on_commit_callbacks
+):
     session, held, order, with_pass, card = booked_class
     mailoutbox.clear()
     api_client.force_authenticate(staff)
 
-    response = api_client.post(CANCEL.format(session.pk), {"reason": REASON}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(CANCEL.format(session.pk), {"reason": REASON}, format="json")
 
     assert response.status_code == 200, response.json()
     body = response.json()
@@ -130,9 +133,12 @@ def test_staff_cancel_a_class_refunds_credits_and_emails_everyone(api_client, st
     assert PaymentOrder.objects.get(pk=order.pk).refund_id == order.refund_id
 
 
-def test_staff_see_who_was_refunded_or_credited(api_client, staff, booked_class, django_assert_max_num_queries):
+def test_staff_see_who_was_refunded_or_credited(
+    api_client, staff, booked_class, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
     session, held, order, with_pass, card = booked_class
-    course_session_cancel(session_id=session.pk, reason=REASON)
+    with django_capture_on_commit_callbacks(execute=True):
+        course_session_cancel(session_id=session.pk, reason=REASON)
     api_client.force_authenticate(staff)
     with django_assert_max_num_queries(8):
         response = api_client.get(REPORT.format(session.pk))
@@ -144,7 +150,9 @@ def test_staff_see_who_was_refunded_or_credited(api_client, staff, booked_class,
     assert response.json()["refunds_pending"] == 0
 
 
-def test_a_refund_the_provider_could_not_take_is_pending_then_retried(api_client, staff, booked_class, monkeypatch):
+def test_a_refund_the_provider_could_not_take_is_pending_then_retried(
+    api_client, staff, booked_class, monkeypatch, django_capture_on_commit_callbacks
+):
     session, held, order, with_pass, card = booked_class
     from payments.providers import ProviderError
 
@@ -152,7 +160,8 @@ def test_a_refund_the_provider_could_not_take_is_pending_then_retried(api_client
         raise ProviderError("indisponible", issue="DOWN", status_code=503)
 
     monkeypatch.setattr(SimulatorProvider, "refund_capture", down)
-    course_session_cancel(session_id=session.pk, reason=REASON)
+    with django_capture_on_commit_callbacks(execute=True):
+        course_session_cancel(session_id=session.pk, reason=REASON)
     order.refresh_from_db()
     assert order.status == PaymentStatus.REFUND_PENDING
     api_client.force_authenticate(staff)
@@ -208,13 +217,17 @@ def test_members_and_visitors_cannot_cancel_a_class(api_client, member):
     assert api_client.get(REPORT.format(session.pk)).status_code == 403
 
 
-def test_a_member_who_cancelled_earlier_keeps_the_avoir_and_is_not_refunded(member, make_reservation):
+def test_a_member_who_cancelled_earlier_keeps_the_avoir_and_is_not_refunded(
+    member, make_reservation, django_capture_on_commit_callbacks
+):
     session = CourseSessionFactory(price_per_participant=Decimal("25.00"))
     held = make_reservation(member, participants=1, session=session)
     order = pay_by_card(member, held)
-    outcome = booking_services.reservation_cancel(user=member, reservation_id=held.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        outcome = booking_services.reservation_cancel(user=member, reservation_id=held.pk)
     assert outcome.credit_pass is not None
-    course_session_cancel(session_id=session.pk, reason=REASON)
+    with django_capture_on_commit_callbacks(execute=True):
+        course_session_cancel(session_id=session.pk, reason=REASON)
     order.refresh_from_db()
     assert order.status == PaymentStatus.COMPLETED  # the money became an 'avoir' when the member cancelled
 

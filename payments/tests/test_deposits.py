@@ -111,10 +111,13 @@ def test_a_request_not_quoted_has_no_deposit_to_pay(api_client, member):
     assert response.status_code == 409 and response.json()["error"] == quotes.MSG_DEPOSIT_NOT_DUE
 
 
-def test_cancelled_after_the_deposit_the_member_is_refunded(api_client, member, quoted_party):
+def test_cancelled_after_the_deposit_the_member_is_refunded(
+    api_client, member, quoted_party, django_capture_on_commit_callbacks
+):
     api_client.force_authenticate(member)
     order_id, _ = pay(api_client, request_id=quoted_party.pk)
-    response = api_client.post(f"/api/evf-reservations/{quoted_party.pk}/cancel", format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(f"/api/evf-reservations/{quoted_party.pk}/cancel", format="json")
     assert response.status_code == 200 and response.json()["status"] == "cancelled"
     assert response.json()["events"][-1]["note"] == "L'acompte sera remboursé."
     order = PaymentOrder.objects.get(order_id=order_id)
@@ -123,22 +126,29 @@ def test_cancelled_after_the_deposit_the_member_is_refunded(api_client, member, 
     assert OutgoingEmail.objects.filter(subject__contains="Votre remboursement").count() == 1
 
 
-def test_refused_after_the_deposit_the_member_is_refunded(api_client, member, staff, quoted_party):
+def test_refused_after_the_deposit_the_member_is_refunded(
+    api_client, member, staff, quoted_party, django_capture_on_commit_callbacks
+):
     api_client.force_authenticate(member)
     order_id, _ = pay(api_client, request_id=quoted_party.pk)
-    party_requests.party_refuse(party_id=quoted_party.pk, staff=staff, reason="Salle indisponible")
+    with django_capture_on_commit_callbacks(execute=True):
+        party_requests.party_refuse(party_id=quoted_party.pk, staff=staff, reason="Salle indisponible")
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.REFUNDED
 
 
-def test_a_capture_after_the_member_cancelled_is_refunded_not_recorded(api_client, member, quoted_party):
+def test_a_capture_after_the_member_cancelled_is_refunded_not_recorded(
+    api_client, member, quoted_party, django_capture_on_commit_callbacks
+):
     api_client.force_authenticate(member)
     created = api_client.post(
         DEPOSIT, {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00"}, format="json"
     )
     order_id = created.json()["id"]
     api_client.post(APPROVE, {"orderId": order_id}, format="json")
-    party_requests.party_cancel(party_id=quoted_party.pk, member=member)
-    captured = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        party_requests.party_cancel(party_id=quoted_party.pk, member=member)
+    with django_capture_on_commit_callbacks(execute=True):
+        captured = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
     assert captured.status_code == 409 and captured.json()["refunded"] is True
     assert quotes.MSG_DEPOSIT_NOT_DUE in captured.json()["error"]
     quoted_party.refresh_from_db()
@@ -167,16 +177,20 @@ def test_a_members_room_rental_deposit(api_client, member, other_member, staff):
     assert rental.status == "confirmed" and PaymentOrder.objects.get(order_id=order_id).rental_id == rental.pk
 
 
-def test_the_refund_of_a_closed_request_is_idempotent(api_client, member, quoted_party):
+def test_the_refund_of_a_closed_request_is_idempotent(
+    api_client, member, quoted_party, django_capture_on_commit_callbacks
+):
     from payments.services import deposits
     from payments.services.refunds import payment_refunds_retry
 
     api_client.force_authenticate(member)
     order_id, _ = pay(api_client, request_id=quoted_party.pk)
-    party_requests.party_cancel(party_id=quoted_party.pk, member=member)
+    with django_capture_on_commit_callbacks(execute=True):
+        party_requests.party_cancel(party_id=quoted_party.pk, member=member)
     # The signal delivered again, the periodic retry run: nothing more happens.
-    assert deposits.deposit_refund_for_closed_request(sender=PartyReservation, request_id=quoted_party.pk) == []
-    assert payment_refunds_retry() == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deposits.deposit_refund_for_closed_request(sender=PartyReservation, request_id=quoted_party.pk) == []
+        assert payment_refunds_retry() == 0
     order = PaymentOrder.objects.get(order_id=order_id)
     assert order.status == PaymentStatus.REFUNDED
     assert OutgoingEmail.objects.filter(subject__contains="Votre remboursement").count() == 1

@@ -30,7 +30,7 @@ def class_soon(db):
 
 
 def test_a_desk_paid_walk_in_of_a_cancelled_class_is_refunded_at_the_desk(
-    api_client, staff, member, class_soon, mailoutbox, django_assert_max_num_queries
+    api_client, staff, member, class_soon, mailoutbox, django_assert_max_num_queries, django_capture_on_commit_callbacks
 ):
     api_client.force_authenticate(staff)
     added = api_client.post(
@@ -40,7 +40,8 @@ def test_a_desk_paid_walk_in_of_a_cancelled_class_is_refunded_at_the_desk(
     reservation = class_soon.reservations.get(user=member)
     mailoutbox.clear()
 
-    course_session_cancel(session_id=class_soon.pk, reason=REASON)
+    with django_capture_on_commit_callbacks(execute=True):
+        course_session_cancel(session_id=class_soon.pk, reason=REASON)
 
     # The member: told the desk refunds the 50 € they paid there, never that their card is refunded.
     mail = next(m for m in mailoutbox if m.to == [member.email] and "Cours annulé" in m.subject)

@@ -14,14 +14,17 @@ from .conftest import reservation_payload
 pytestmark = pytest.mark.django_db
 
 
-def test_the_receipt_writes_the_class_date_the_french_way(api_client, member, make_reservation, mailoutbox):
+def test_the_receipt_writes_the_class_date_the_french_way(
+    api_client, member, make_reservation, mailoutbox, django_capture_on_commit_callbacks
+):
     start = datetime(2031, 12, 1, 18, 30, tzinfo=ZoneInfo("Europe/Paris"))
     session = CourseSessionFactory(start=start)
     reservation = make_reservation(member, participants=1, session=session)
     api_client.force_authenticate(member)
     order_id = api_client.post("/api/paypal/create-order", reservation_payload(reservation), format="json").json()["id"]
     api_client.post("/api/paypal/simulator/approve", {"orderId": order_id, "outcome": "approve"}, format="json")
-    assert api_client.post("/api/paypal/capture-payment", {"orderId": order_id}, format="json").status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api_client.post("/api/paypal/capture-payment", {"orderId": order_id}, format="json").status_code == 200
     assert PaymentOrder.objects.get(order_id=order_id).date == "2031-12-01"  # the order's own record is unchanged
     (receipt,) = [m for m in mailoutbox if services.RECEIPT_SUBJECT in m.subject]
     assert "séance du 01/12/2031 à 18:30" in receipt.body

@@ -84,10 +84,11 @@ def test_a_proof_whose_file_is_gone_answers_404(api_client, client, member, sett
     assert client.get(f"/reduced-proofs/{proof.pk}/file").status_code == 404
 
 
-def test_deleting_the_account_deletes_the_proof_file(api_client, member, settings):
+def test_deleting_the_account_deletes_the_proof_file(api_client, member, settings, django_capture_on_commit_callbacks):
     _upload(api_client, member)
     assert len(_files_under(settings.PRIVATE_MEDIA_ROOT)) == 1
-    done = api_client.delete("/api/users/me", {"password": DEFAULT_PASSWORD}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        done = api_client.delete("/api/users/me", {"password": DEFAULT_PASSWORD}, format="json")
     assert done.status_code == 200
     assert not ReducedRateProof.objects.exists()
     assert _files_under(settings.PRIVATE_MEDIA_ROOT) == []

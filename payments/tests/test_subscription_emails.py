@@ -37,13 +37,20 @@ def html_of(mail) -> str:
     return html
 
 
-def test_a_failed_period_is_mailed_as_html_and_text_with_pay_now(api_client, member, annual, mailoutbox, sent_by_tasks):  # noqa: F811,E501
+def test_a_failed_period_is_mailed_as_html_and_text_with_pay_now(
+    api_client,
+    member,
+    annual,  # noqa: F811
+    mailoutbox,
+    sent_by_tasks,
+    django_capture_on_commit_callbacks,
+):
     with freeze_time("2030-01-10 10:00:00"):
         subscription = buy(api_client, member, annual)
     Subscription.objects.filter(pk=subscription.pk).update(simulated_card_declines=True)
     mailoutbox.clear()
     sent_by_tasks.clear()
-    with freeze_time("2030-02-10 07:00:00"):
+    with freeze_time("2030-02-10 07:00:00"), django_capture_on_commit_callbacks(execute=True):
         subs.subscription_charges_run(as_of=date(2030, 2, 10))
     [mail] = [m for m in mailoutbox if subs.CHARGE_FAILED_SUBJECT in m.subject]
     assert "Payer maintenant : http://" in mail.body and "55,00 €" in mail.body
@@ -56,7 +63,9 @@ def test_a_failed_period_is_mailed_as_html_and_text_with_pay_now(api_client, mem
     assert record.body_html and record.body_text
 
 
-def test_the_renewal_invitation_is_html_and_text(api_client, member, mailoutbox, sent_by_tasks):
+def test_the_renewal_invitation_is_html_and_text(
+    api_client, member, mailoutbox, sent_by_tasks, django_capture_on_commit_callbacks
+):
     quarterly = TariffFactory(
         title="Abonnement trimestriel",
         type="abonnement",
@@ -68,7 +77,7 @@ def test_the_renewal_invitation_is_html_and_text(api_client, member, mailoutbox,
     with freeze_time("2030-01-10 10:00:00"):
         buy(api_client, member, quarterly)
     mailoutbox.clear()
-    with freeze_time("2030-03-25 07:00:00"):
+    with freeze_time("2030-03-25 07:00:00"), django_capture_on_commit_callbacks(execute=True):
         subs.subscription_charges_run(as_of=date(2030, 3, 25))
     [mail] = [m for m in mailoutbox if subs.RENEWAL_SUBJECT in m.subject]
     html = html_of(mail)
@@ -77,11 +86,17 @@ def test_the_renewal_invitation_is_html_and_text(api_client, member, mailoutbox,
     assert "outgoing_email_send" in sent_by_tasks
 
 
-def test_a_paid_period_receipt_is_html_and_text(api_client, member, annual, mailoutbox):  # noqa: F811
+def test_a_paid_period_receipt_is_html_and_text(
+    api_client,
+    member,
+    annual,  # noqa: F811
+    mailoutbox,
+    django_capture_on_commit_callbacks,
+):
     with freeze_time("2030-01-10 10:00:00"):
         buy(api_client, member, annual)
     mailoutbox.clear()
-    with freeze_time("2030-02-10 07:00:00"):
+    with freeze_time("2030-02-10 07:00:00"), django_capture_on_commit_callbacks(execute=True):
         subs.subscription_charges_run(as_of=date(2030, 2, 10))
     [mail] = [m for m in mailoutbox if subs.CHARGE_PAID_SUBJECT in m.subject]
     assert "Montant payé : 55,00 €" in mail.body

@@ -286,10 +286,12 @@ def test_every_provider_call_has_a_timeout_and_a_budget(paypal_settings, fake_pa
     assert all(0 < connect <= 5 and 0 < read <= 20 for connect, read in seen)
 
 
-def test_the_scheduler_leaves_paypal_subscriptions_to_paypal(api_client, member, annual, paypal_settings, fake_paypal):
+def test_the_scheduler_leaves_paypal_subscriptions_to_paypal(
+    api_client, member, annual, paypal_settings, fake_paypal, django_capture_on_commit_callbacks
+):
     with freeze_time("2030-01-10 10:00:00"):
         sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
-    with freeze_time("2030-02-10 07:00:00"):
+    with freeze_time("2030-02-10 07:00:00"), django_capture_on_commit_callbacks(execute=True):
         subs.subscription_charges_run(as_of=date(2030, 2, 10))  # PayPal has not billed: nothing charged here
     assert not fake_paypal.calls("/capture")
     assert not subscription.charges.filter(period=2, status=ChargeStatus.PAID).exists()
@@ -335,24 +337,26 @@ def test_an_approval_whose_answers_were_all_lost_is_reconciled(
 
 
 def test_a_frozen_paypal_subscription_is_suspended_at_paypal_and_reactivated_after(
-    api_client, member, staff, annual, paypal_settings, fake_paypal
+    api_client, member, staff, annual, paypal_settings, fake_paypal, django_capture_on_commit_callbacks
 ):
     with freeze_time("2030-01-10 10:00:00"):
         sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
     with freeze_time("2030-01-15 10:00:00"):
         api_client.force_authenticate(staff)
         body = {"starts_on": "2030-01-15", "weeks": 2, "reason": "Entorse"}
-        assert api_client.post(f"/api/subscriptions/{subscription.pk}/freeze", body, format="json").status_code == 200
+        with django_capture_on_commit_callbacks(execute=True):
+            frozen = api_client.post(f"/api/subscriptions/{subscription.pk}/freeze", body, format="json")
+        assert frozen.status_code == 200
         assert fake_paypal.subscriptions[sub_id]["status"] == "SUSPENDED"  # nothing charged during the freeze
         suspended = fake_paypal.event("BILLING.SUBSCRIPTION.SUSPENDED", "subscription", fake_paypal._sub_view(sub_id))
         assert _post_webhook(api_client, suspended).task_result == "suspended for the freeze"
     subscription.refresh_from_db()
     assert subscription.status == SubscriptionStatus.FROZEN
     assert PassRule.objects.get(pass_ref_id=subscription.granted_pass_id).blocked_from is None
-    with freeze_time("2030-01-28 07:00:00"):
+    with freeze_time("2030-01-28 07:00:00"), django_capture_on_commit_callbacks(execute=True):
         subs.subscription_charges_run(as_of=date(2030, 1, 28))  # still frozen: stays suspended
     assert fake_paypal.subscriptions[sub_id]["status"] == "SUSPENDED"
-    with freeze_time("2030-01-29 07:00:00"):
+    with freeze_time("2030-01-29 07:00:00"), django_capture_on_commit_callbacks(execute=True):
         outcome = subs.subscription_charges_run(as_of=date(2030, 1, 29))
     assert outcome["paypal"]["freezes"] == 1
     assert fake_paypal.subscriptions[sub_id]["status"] == "ACTIVE"

@@ -220,7 +220,9 @@ def test_proof_uploads_are_limited_per_member_and_hour(api_client, member, other
         assert api_client.post(PROOFS, {"file": png("carte.png")}, format="multipart").status_code == 201
 
 
-def test_proofs_not_attached_to_a_purchase_are_deleted_after_a_day(api_client, member, other_member, settings, student):
+def test_proofs_not_attached_to_a_purchase_are_deleted_after_a_day(
+    api_client, member, other_member, settings, student, django_capture_on_commit_callbacks
+):
     """An identity document nobody bought with is deleted (row and file) a day after its upload by a periodic job;
     one a purchase names stays. Running the job again (or from two schedulers) deletes nothing more."""
     from payments.subscription_tasks import reduced_proofs_unattached_delete
@@ -237,9 +239,9 @@ def test_proofs_not_attached_to_a_purchase_are_deleted_after_a_day(api_client, m
     recent_file = ReducedRateProof.objects.get(pk=recent).file.name.rsplit("/", 1)[-1]
     assert len(_stored(settings)) == 3
 
-    with freeze_time("2030-01-11 09:59:00"):  # not a day old yet
+    with freeze_time("2030-01-11 09:59:00"), django_capture_on_commit_callbacks(execute=True):  # not a day old yet
         assert reduced_proofs_unattached_delete.call() == 0
-    with freeze_time("2030-01-11 10:01:00"):
+    with freeze_time("2030-01-11 10:01:00"), django_capture_on_commit_callbacks(execute=True):
         assert reduced_proofs_unattached_delete.call() == 1
         assert reduced_proofs_unattached_delete.call() == 0
     assert set(ReducedRateProof.objects.values_list("pk", flat=True)) == {kept, recent}

@@ -135,16 +135,23 @@ def test_cancel_without_refund_keeps_the_paid_period_and_charges_nothing_more(
     assert again.json()["error"] == subs.MSG_NOT_LIVE
 
 
-def test_cancel_with_refund_gives_the_current_period_back_once(api_client, member, staff, annual):  # noqa: F811
+def test_cancel_with_refund_gives_the_current_period_back_once(
+    api_client,
+    member,
+    staff,
+    annual,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
     with freeze_time("2030-01-10 10:00:00"):
         subscription = buy(api_client, member, annual)
     with freeze_time("2030-02-10 07:00:00"):
         subs.subscription_charges_run(as_of=date(2030, 2, 10))  # period 2 paid
     api_client.force_authenticate(staff)
     with freeze_time("2030-02-15 10:00:00"):
-        response = api_client.post(
-            url(subscription, "cancel"), {"refund": True, "reason": "Blessure longue"}, format="json"
-        )
+        with django_capture_on_commit_callbacks(execute=True):
+            response = api_client.post(
+                url(subscription, "cancel"), {"refund": True, "reason": "Blessure longue"}, format="json"
+            )
     assert response.status_code == 200
     assert response.json()["message"] == (
         "Abonnement annulé : la période 2 (55,00 €) est remboursée via le prestataire de paiement."
@@ -165,7 +172,14 @@ def test_cancel_with_refund_gives_the_current_period_back_once(api_client, membe
     assert SubscriptionAction.objects.get().kind == SubscriptionActionKind.CANCEL_REFUND
 
 
-def test_a_refund_the_provider_could_not_take_is_retried(api_client, member, staff, annual, monkeypatch):  # noqa: F811
+def test_a_refund_the_provider_could_not_take_is_retried(
+    api_client,
+    member,
+    staff,
+    annual,  # noqa: F811
+    monkeypatch,
+    django_capture_on_commit_callbacks,
+):
     from payments.providers import ProviderError
     from payments.simulator import SimulatorProvider
 
@@ -177,7 +191,8 @@ def test_a_refund_the_provider_could_not_take_is_retried(api_client, member, sta
 
     monkeypatch.setattr(SimulatorProvider, "refund_capture", down)
     with freeze_time("2030-01-12 10:00:00"):
-        staff_actions.subscription_cancel(subscription_id=subscription.pk, by=staff, reason="Test", refund=True)
+        with django_capture_on_commit_callbacks(execute=True):
+            staff_actions.subscription_cancel(subscription_id=subscription.pk, by=staff, reason="Test", refund=True)
     charge = subscription.charges.get(period=1)
     assert charge.status == ChargeStatus.REFUNDED and charge.refund_id == ""
     monkeypatch.undo()
@@ -193,13 +208,15 @@ def test_staff_cancel_a_paypal_subscription_with_refund(
     annual,  # noqa: F811
     paypal_settings,
     fake_paypal,
+    django_capture_on_commit_callbacks,
 ):
     with freeze_time("2030-01-10 10:00:00"):
         sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
         api_client.force_authenticate(staff)
-        response = api_client.post(
-            url(subscription, "cancel"), {"refund": True, "reason": "Erreur de tarif"}, format="json"
-        )
+        with django_capture_on_commit_callbacks(execute=True):
+            response = api_client.post(
+                url(subscription, "cancel"), {"refund": True, "reason": "Erreur de tarif"}, format="json"
+            )
     assert response.status_code == 200
     sale_id = fake_paypal.subscriptions[sub_id]["_sales"][0]
     assert sale_id in fake_paypal.sale_refunds
@@ -223,6 +240,7 @@ def test_staff_retry_of_a_paypal_period_goes_through_a_task(
     annual,  # noqa: F811
     paypal_settings,
     fake_paypal,
+    django_capture_on_commit_callbacks,
 ):
     with freeze_time("2030-01-10 10:00:00"):
         sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
@@ -231,7 +249,8 @@ def test_staff_retry_of_a_paypal_period_goes_through_a_task(
     with freeze_time("2030-02-10 06:00:00"):
         _post_webhook(api_client, fake_paypal.fail_cycle(sub_id))
         api_client.force_authenticate(staff)
-        response = api_client.post(url(subscription, "retry"), {"reason": "Carte mise à jour"}, format="json")
+        with django_capture_on_commit_callbacks(execute=True):
+            response = api_client.post(url(subscription, "retry"), {"reason": "Carte mise à jour"}, format="json")
     assert response.status_code == 200
     assert response.json()["message"] == staff_actions.MSG_RETRY_SENT.format(period=2)
     subscription.refresh_from_db()
