@@ -38,13 +38,15 @@ def card_tariff(db):
 
 
 def test_a_paid_reservation_gets_one_invoice_with_the_legal_mentions_attached_to_the_receipt(
-    api_client, member, make_reservation, mailoutbox
+    api_client, member, make_reservation, mailoutbox, django_capture_on_commit_callbacks
 ):
     member.address, member.postal_code, member.city = "3 rue des Lilas", "69003", "Lyon"
     member.save()
     reservation = make_reservation(member, participants=2)
-    order = pay_reservation(api_client, member, reservation)
-    assert api_client.post("/api/paypal/capture-payment", {"orderId": order.order_id}, format="json").status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        order = pay_reservation(api_client, member, reservation)
+        again = api_client.post("/api/paypal/capture-payment", {"orderId": order.order_id}, format="json")
+    assert again.status_code == 200
 
     invoice = Invoice.objects.get()  # the second capture issued nothing more
     assert invoice.kind == InvoiceKind.INVOICE and invoice.payment_order == order and invoice.member == member
@@ -183,7 +185,9 @@ def test_staff_recording_a_completed_payment_invoices_it(api_client, staff, memb
     assert invoice.total_amount == Decimal("60.00") and invoice.payment_method == "paiement enregistré par le studio"
 
 
-def test_a_paid_subscription_period_is_invoiced_and_its_receipt_carries_the_pdf(api_client, member, mailoutbox):
+def test_a_paid_subscription_period_is_invoiced_and_its_receipt_carries_the_pdf(
+    api_client, member, mailoutbox, django_capture_on_commit_callbacks
+):
     annual = TariffFactory(
         title="Abonnement annuel illimité",
         type="abonnement",
@@ -195,7 +199,7 @@ def test_a_paid_subscription_period_is_invoiced_and_its_receipt_carries_the_pdf(
     )
     with freeze_time("2030-01-10 10:00:00"):
         pay_tariff(api_client, member, annual)
-    with freeze_time("2030-02-10 07:00:00"):
+    with freeze_time("2030-02-10 07:00:00"), django_capture_on_commit_callbacks(execute=True):
         subs.subscription_charges_run(as_of=date(2030, 2, 10))
         subs.subscription_charges_run(as_of=date(2030, 2, 10))
     first, second = Invoice.objects.order_by("sequence")
@@ -294,7 +298,9 @@ def test_a_session_of_the_course_shows_in_the_line(api_client, member, make_rese
     )
 
 
-def test_staff_refunding_a_subscription_period_issues_its_credit_note(api_client, member, staff):
+def test_staff_refunding_a_subscription_period_issues_its_credit_note(
+    api_client, member, staff, django_capture_on_commit_callbacks
+):
     annual = TariffFactory(
         title="Abonnement annuel illimité",
         type="abonnement",
@@ -312,9 +318,12 @@ def test_staff_refunding_a_subscription_period_issues_its_credit_note(api_client
     api_client.force_authenticate(staff)
     with freeze_time("2030-02-15 10:00:00"):
         subscription_id = period_invoice.subscription_charge.subscription_id
-        response = api_client.post(
-            f"/api/subscriptions/{subscription_id}/cancel", {"refund": True, "reason": "Blessure longue"}, format="json"
-        )
+        with django_capture_on_commit_callbacks(execute=True):
+            response = api_client.post(
+                f"/api/subscriptions/{subscription_id}/cancel",
+                {"refund": True, "reason": "Blessure longue"},
+                format="json",
+            )
     assert response.status_code == 200, response.json()
     note = Invoice.objects.get(kind=InvoiceKind.CREDIT_NOTE)
     assert (note.number, note.credited_invoice, note.reason) == ("AV-2030-000001", period_invoice, "Blessure longue")
@@ -323,11 +332,14 @@ def test_staff_refunding_a_subscription_period_issues_its_credit_note(api_client
     )
 
 
-def test_a_class_the_studio_cancels_refunds_the_card_payment_with_a_credit_note(api_client, member, make_reservation):
+def test_a_class_the_studio_cancels_refunds_the_card_payment_with_a_credit_note(
+    api_client, member, make_reservation, django_capture_on_commit_callbacks
+):
     from bookings.services.class_cancellation import course_session_cancel
 
     order = pay_reservation(api_client, member, make_reservation(member, participants=2))
-    course_session_cancel(session_id=order.reservation.session_id, reason="Professeure malade")
+    with django_capture_on_commit_callbacks(execute=True):
+        course_session_cancel(session_id=order.reservation.session_id, reason="Professeure malade")
     order.refresh_from_db()
     assert order.status == PaymentStatus.REFUNDED
     invoice = Invoice.objects.get(kind=InvoiceKind.INVOICE)
@@ -338,7 +350,7 @@ def test_a_class_the_studio_cancels_refunds_the_card_payment_with_a_credit_note(
 
 
 def test_a_capture_refused_because_the_class_was_just_cancelled_is_invoiced_and_credited_once(
-    api_client, member, make_reservation, mailoutbox
+    api_client, member, make_reservation, mailoutbox, django_capture_on_commit_callbacks
 ):
     """The member approved the payment, the studio cancelled the class, then the capture arrived: the money was
     taken and goes back, so the books show it as any refund of a paid class does (docs/decisions.md 40)."""
@@ -351,9 +363,11 @@ def test_a_capture_refused_because_the_class_was_just_cancelled_is_invoiced_and_
     reservation = make_reservation(member, participants=2)
     order_id = open_order(api_client, member, reservation).json()["id"]
     approve(api_client, order_id)
-    course_session_cancel(session_id=reservation.session_id, reason="Professeure malade")
+    with django_capture_on_commit_callbacks(execute=True):
+        course_session_cancel(session_id=reservation.session_id, reason="Professeure malade")
 
-    answer = capture(api_client, order_id)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = capture(api_client, order_id)
     assert answer.status_code == 409 and answer.json()["refunded"] is True
     session = reservation.session
     why = MSG_CLASS_CANCELLED_REFUND.format(
@@ -372,10 +386,11 @@ def test_a_capture_refused_because_the_class_was_just_cancelled_is_invoiced_and_
     assert f"Avoir sur la facture n° {invoice.number}" in pdf_text(invoice_document(invoice=note))
 
     # A retried capture (the browser's, or the provider's webhook) says the same and issues nothing more.
-    again = capture(api_client, order_id)
-    assert again.status_code == 409 and again.json()["error"] == answer.json()["error"]
-    assert payment_services.payment_order_fulfil(order_id=order_id).refunded
-    assert invoices_issue_missing() == {"invoices": 0, "credit_notes": 0}
+    with django_capture_on_commit_callbacks(execute=True):
+        again = capture(api_client, order_id)
+        assert again.status_code == 409 and again.json()["error"] == answer.json()["error"]
+        assert payment_services.payment_order_fulfil(order_id=order_id).refunded
+        assert invoices_issue_missing() == {"invoices": 0, "credit_notes": 0}
     assert Invoice.objects.count() == 2
     assert not receipts(mailoutbox)  # no receipt: the class was never booked; the refund notice says it all
 
