@@ -104,11 +104,12 @@ def test_pictures_add_no_query_to_the_home_page():
     assert count() == without
 
 
-def test_replacing_a_picture_deletes_the_old_files():
+def test_replacing_a_picture_deletes_the_old_files(django_capture_on_commit_callbacks):
     course = CourseFactory()
     course_set_picture(course=course, image=files.jpeg())
     old = [course.image.name, *(name for _w, name in course.image_renditions["jpeg"])]
-    course_set_picture(course=course, image=files.png())
+    with django_capture_on_commit_callbacks(execute=True):
+        course_set_picture(course=course, image=files.png())
     assert course.image.name.endswith(".png")
     assert not any(default_storage.exists(name) for name in old)
 
