@@ -36,63 +36,6 @@ def _require_postgres(request):
 
 
 @pytest.fixture(autouse=True)
-def _on_commit_as_in_production(monkeypatch):
-    """Run `transaction.on_commit` callbacks when the code's own outermost atomic block ends, as the commit does in
-    production, instead of never (pytest-django wraps each test in a transaction that is rolled back).
-
-    E-mails, the PayPal webhook's work and other tasks are enqueued after the commit (docs/decisions.md 41); with the
-    immediate task backend of the test settings they then run at that point, so a test sees what a worker would do.
-    Tests on a real transaction (`transaction=True`, the live server) keep Django's own behaviour.
-    """
-    from django.db import transaction
-    from django.db.backends.base.base import BaseDatabaseWrapper
-
-    original_on_commit = BaseDatabaseWrapper.on_commit
-    original_exit = transaction.Atomic.__exit__
-
-    def only_test_transactions(connection) -> bool:
-        return bool(connection.atomic_blocks) and all(block._from_testcase for block in connection.atomic_blocks)
-
-    def run(func, robust):
-        if robust:
-            try:
-                func()
-            except Exception:  # noqa: BLE001 - as Django does for robust callbacks
-                import logging
-
-                logging.getLogger("django.db.backends.base").exception("Error calling %s in on_commit()", func)
-        else:
-            func()
-
-    def on_commit(self, func, robust=False):
-        if self.in_atomic_block and only_test_transactions(self):
-            if not callable(func):
-                raise TypeError("on_commit()'s callback must be a callable.")
-            run(func, robust)
-            return
-        original_on_commit(self, func, robust)
-
-    def atomic_exit(self, exc_type, exc_value, traceback):
-        result = original_exit(self, exc_type, exc_value, traceback)
-        connection = transaction.get_connection(self.using)
-        if (
-            exc_type is None
-            and not self._from_testcase
-            and connection.in_atomic_block
-            and not connection.needs_rollback
-            and only_test_transactions(connection)
-            and connection.run_on_commit
-        ):
-            pending, connection.run_on_commit = connection.run_on_commit, []
-            for _sids, func, robust in pending:
-                run(func, robust)
-        return result
-
-    monkeypatch.setattr(BaseDatabaseWrapper, "on_commit", on_commit)
-    monkeypatch.setattr(transaction.Atomic, "__exit__", atomic_exit)
-
-
-@pytest.fixture(autouse=True)
 def _fresh_cache():
     from django.core.cache import cache
 
