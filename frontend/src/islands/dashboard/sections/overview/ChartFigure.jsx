@@ -1,5 +1,7 @@
 /* One chart of the overview: a bar chart drawn by Chart.js (loaded lazily, its own chunk) with a text equivalent,
-   the table of its data behind a "Voir les données" toggle, so the figures are not only in a picture. */
+   the table of its data behind a "Voir les données" toggle, so the figures are not only in a picture. The library is
+   fetched and run when a chart comes near the screen: on a phone the charts sit below the figures, and running it
+   while the page first shows would hold back the figures and block the first taps. */
 import { useEffect, useId, useRef, useState } from "react";
 
 // One request for the library however many charts ask at once (a failed one may be tried again).
@@ -20,9 +22,21 @@ export function ChartFigure({ title, summary, labels, datasets, horizontal = fal
   const [failed, setFailed] = useState(false);
   const canvas = useRef(null);
   const tableId = useId();
+  // Without IntersectionObserver (an old browser), drawn at once as before.
+  const [near, setNear] = useState(() => typeof IntersectionObserver === "undefined");
+  const tableShown = showData || failed;
 
   useEffect(() => {
-    if (showData || failed || !labels.length) return undefined;
+    if (near || tableShown || !labels.length || !canvas.current) return undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+    }, { rootMargin: "200px 0px" });
+    observer.observe(canvas.current);
+    return () => observer.disconnect();
+  }, [near, tableShown, labels.length]);
+
+  useEffect(() => {
+    if (!near || showData || failed || !labels.length) return undefined;
     let chart = null;
     let cancelled = false;
     loadChartLibrary().then(
@@ -58,9 +72,8 @@ export function ChartFigure({ title, summary, labels, datasets, horizontal = fal
       cancelled = true;
       if (chart) chart.destroy();
     };
-  }, [showData, failed, labels, datasets, horizontal, format]);
+  }, [near, showData, failed, labels, datasets, horizontal, format]);
 
-  const tableShown = showData || failed;
   const height = horizontal ? Math.max(160, labels.length * 34 + 60) : 260;
   return (
     <figure className="ov-chart">
