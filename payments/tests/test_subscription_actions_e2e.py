@@ -78,9 +78,10 @@ def test_student_plan_card_fails_later_staff_retry_member_pays_staff_end_reduced
     expect(confirm).to_contain_text("Relancer maintenant le paiement de l'échéance impayée ?")
     confirm.get_by_label("Raison (facultatif)").fill("Appel du membre")
     confirm.get_by_role("button", name="Relancer l'échéance").click()
+    # The same words also join the subscription's history once it is fetched again: the answer is the status line.
     expect(
-        page.get_by_text(
-            "Échéance 2 relancée : le paiement a de nouveau été refusé (le membre est prévenu par e-mail)."
+        page.get_by_role("status").filter(
+            has_text="Échéance 2 relancée : le paiement a de nouveau été refusé (le membre est prévenu par e-mail)."
         )
     ).to_be_visible()
 
