@@ -22,7 +22,7 @@ export function ChartFigure({ title, summary, labels, datasets, horizontal = fal
   const [failed, setFailed] = useState(false);
   const canvas = useRef(null);
   const tableId = useId();
-  // Without IntersectionObserver (an old browser), drawn at once as before.
+  // Without IntersectionObserver (an old browser), the chart is drawn at once: it then costs the first paint.
   const [near, setNear] = useState(() => typeof IntersectionObserver === "undefined");
   const tableShown = showData || failed;
 
