@@ -204,11 +204,15 @@ export default function Sessions(props) {
         target = changed ? 1 : page;
       }
       setState((current) => ({ ...current, filters: next, page: target }));
-      setSaved({ id: session.id, notice: changed ? MSG_FILTERS_CHANGED_FOR_SAVED : "" });
+      setSaved({ id: session.id, date: session.date, notice: changed ? MSG_FILTERS_CHANGED_FOR_SAVED : "" });
     },
     [filters, page, ordering, setState]
   );
 
+  // The list keeps showing the page it had until the saved session's page arrives, and that page may still hold
+  // the session as it was (a session moved to another date): only its row as saved is highlighted and scrolled to,
+  // else the scroll lands on the old row and the new one shows up out of view.
+  const isSaved = useCallback((row) => Boolean(saved) && row.id === saved.id && (!saved.date || row.date === saved.date), [saved]);
   // When the saved session's row appears, bring it into view (once per save).
   const scrolled = useRef(null);
   const showSaved = useCallback(
@@ -227,7 +231,7 @@ export default function Sessions(props) {
       listParams: () => ({ view: "staff", ...filterParams(filters) }),
       listState: { page, ordering, ...setters },
       onSaved,
-      rowClass: (row) => (saved && row.id === saved.id ? "dash-row-saved" : ""),
+      rowClass: (row) => (isSaved(row) ? "dash-row-saved" : ""),
       columns: sessionsConfig.columns.map((column) =>
         column.key === "date"
           ? {
@@ -235,7 +239,7 @@ export default function Sessions(props) {
               render: (row) => (
                 <>
                   {formatDateTime(row.date)}
-                  {saved && row.id === saved.id && (
+                  {isSaved(row) && (
                     <span ref={showSaved} className="badge dash-saved-badge">
                       Enregistrée
                     </span>
@@ -246,7 +250,7 @@ export default function Sessions(props) {
           : column
       ),
     }),
-    [filters, page, ordering, setters, onSaved, saved, showSaved]
+    [filters, page, ordering, setters, onSaved, isSaved, showSaved]
   );
 
   const changeFilters = (next) => {

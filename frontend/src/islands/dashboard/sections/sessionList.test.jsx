@@ -161,6 +161,56 @@ describe("the sessions section", () => {
     expect(screen.getByText(MSG_FILTERS_CHANGED_FOR_SAVED)).toBeTruthy();
     expect(MSG_FILTERS_CHANGED_FOR_SAVED).toBe("Les filtres ont changé pour montrer la session enregistrée.");
   });
+
+  it("brings the saved session into view only once its new page is shown, not on the row it left", async () => {
+    window.history.replaceState(null, "", "/admin/sessions?when=upcoming");
+    const before = row(1, "2030-01-11T18:30:00+01:00");
+    const after = row(1, "2030-02-20T18:30:00+01:00");
+    const pageOne = [before, row(2, "2030-01-12T18:30:00+01:00")];
+    const pageThree = [row(20, "2030-02-19T18:30:00+01:00"), after];
+    let releasePageThree;
+    const pageThreeHeld = new Promise((resolve) => {
+      releasePageThree = resolve;
+    });
+    server((url, method) => {
+      if (method === "PUT" || method === "PATCH") return json({ ...after, message: "Session modifiée avec succès !" });
+      if (url.startsWith("/api/course-sessions?")) {
+        const params = new URL(url, "http://x").searchParams;
+        if (params.get("focus")) return json({ count: 22, next: null, previous: null, page: 3, results: pageThree });
+        // Page 3 answers late: meanwhile the list still shows page 1, where the session was before.
+        if (params.get("page") === "3") return pageThreeHeld.then(() => json({ count: 22, next: null, previous: null, page: 3, results: pageThree }));
+        return json({ count: 22, next: "?page=2", previous: null, page: 1, results: pageOne });
+      }
+      if (url.startsWith("/api/courses")) return json([{ id: 3, title: "Pole Flow" }]);
+      if (url.startsWith("/api/instructors")) return json([{ id: 7, name: "Inès Robert", active: true }]);
+      return json([]);
+    });
+    const scrolled = [];
+    const scrollIntoView = vi.fn(function track() {
+      scrolled.push(this.textContent);
+    });
+    Element.prototype.scrollIntoView = scrollIntoView;
+    try {
+      render(<Sessions user={{ role: "admin" }} />);
+      await waitFor(() => expect(screen.getAllByRole("button", { name: /^Modifier/ }).length).toBe(2));
+      fireEvent.click(screen.getAllByRole("button", { name: /^Modifier/ })[0]);
+      const dialog = openDialog();
+      fireEvent.change(within(dialog).getByLabelText(/Date et heure/), { target: { value: "2030-02-20T18:30" } });
+      fireEvent.click(within(dialog).getByRole("button", { name: "Enregistrer" }));
+      await waitFor(() => expect(window.location.search).toBe("?when=upcoming&page=3"));
+      // Page 1 is still on screen with the session's old date: nothing is highlighted or scrolled to there.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(screen.queryByText("Enregistrée")).toBeNull();
+      expect(scrolled.filter((text) => text.includes("11/01/2030"))).toEqual([]);
+      releasePageThree();
+      await waitFor(() => expect(screen.getByText("Enregistrée")).toBeTruthy());
+      const saved = screen.getByText("Enregistrée").closest("tr");
+      expect(saved.textContent).toContain("20/02/2030");
+      await waitFor(() => expect(scrolled.some((text) => text.includes("20/02/2030"))).toBe(true));
+    } finally {
+      delete Element.prototype.scrollIntoView;
+    }
+  });
 });
 
 describe("Modifier ce cours et les suivants", () => {
