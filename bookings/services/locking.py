@@ -25,10 +25,11 @@ refunds.
 """
 
 from datetime import timedelta
+from decimal import Decimal
 
 from django.db.models import Exists, OuterRef, Subquery, Sum
 
-from courses.models import CourseSession
+from courses.models import CourseSession, SessionStatus
 
 from ..models import (
     Pass,
@@ -87,6 +88,58 @@ def lock_member_live_reservation(*, session: CourseSession, user) -> Reservation
     if reservation is not None:
         reservation.session = session
     return reservation
+
+
+def priced_total(session: CourseSession, participants: int) -> Decimal:
+    return (session.price_per_participant * participants).quantize(Decimal("0.01"))
+
+
+def total_as_priced(session: CourseSession, participants: int, expected_total: Decimal | None) -> bool:
+    """The total the browser showed (when it sent one) is the server's price (docs/decisions.md 12)."""
+    return expected_total is None or expected_total.quantize(Decimal("0.01")) == priced_total(session, participants)
+
+
+def plainly_full_for(*, session_id, user, participants: int, first_name, last_name, email, now, expected_total=None):
+    """Before any lock: the refusal a member would get under the lock, when the committed state already says the
+    class is full for them (every earlier check of the request passes, they have no live reservation on it, and no
+    seat is left or its waiting line is owed the seats). Else None, and the locked path decides.
+
+    At a class opening nearly everyone asks after the last seat went; they are answered from one read instead of
+    queuing behind the seat lock of those still booking. Only a refusal is decided here: seats only ever free up
+    later (a cancellation, a lapsed hold), so a class full in a committed state was full when the member asked, and
+    a seat is still only given under the lock.
+    """
+    if not (first_name.strip() and last_name.strip() and email.strip()) or participants < 1:
+        return None
+    session = (
+        CourseSession.objects.filter(pk=session_id)
+        .annotate(
+            taken=Subquery(
+                Reservation.objects.filter(active_reservations_q(now), session_id=OuterRef("pk"))
+                .order_by()
+                .values("session_id")
+                .annotate(total=Sum("participants"))
+                .values("total")[:1]
+            ),
+            waiting=Exists(_waiting(OuterRef("pk"))),
+            mine=Exists(
+                Reservation.objects.filter(
+                    session_id=OuterRef("pk"),
+                    user_id=user.pk,
+                    status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED],
+                )
+            ),
+        )
+        .first()
+    )
+    if session is None or session.start <= now or session.status == SessionStatus.CANCELLED or session.mine:
+        return None
+    if not total_as_priced(session, participants, expected_total):
+        return None
+    owed = session.waiting and session.start - timedelta(hours=WAITLIST_OFFER_STOP_HOURS) > now
+    if owed or session.max_attendees - (session.taken or 0) <= 0:
+        return session_full(session, now)
+    return None
 
 
 def checked_request_on_locked_session(*, session_id: int, participants: int, first_name, last_name, email, now):

@@ -21,6 +21,9 @@ from .locking import (
     lock_session_of_reservation,
     member_hold_with_seats_checked,
     payment_open_on,
+    plainly_full_for,
+    priced_total,
+    total_as_priced,
 )
 from .session_status import refuse_if_cancelled
 
@@ -48,7 +51,6 @@ def _reservation_save(*, existing: Reservation | None, session, user, fields: di
     return existing
 
 
-@transaction.atomic
 def reservation_hold(
     *,
     user,
@@ -67,6 +69,45 @@ def reservation_hold(
     `expected_total`, when the browser sends one, must equal the server's price (docs/decisions.md 12).
     """
     now = timezone.now()
+    refused = plainly_full_for(
+        session_id=session_id,
+        user=user,
+        participants=participants,
+        first_name=first_name,
+        last_name=last_name,
+        email=email,
+        now=now,
+        expected_total=expected_total,
+    )
+    if refused is not None:
+        raise refused
+    return _reservation_hold_locked(
+        user=user,
+        session_id=session_id,
+        participants=participants,
+        first_name=first_name,
+        last_name=last_name,
+        email=email,
+        message=message,
+        expected_total=expected_total,
+        now=now,
+    )
+
+
+@transaction.atomic
+def _reservation_hold_locked(
+    *,
+    user,
+    session_id: int,
+    participants: int,
+    first_name: str,
+    last_name: str,
+    email: str,
+    message: str = "",
+    expected_total: Decimal | None,
+    now,
+) -> Reservation:
+    """The hold itself, under the session lock: every check again, then the seat."""
     first_name, last_name, email, participants, session = checked_request_on_locked_session(
         session_id=session_id,
         participants=participants,
@@ -75,10 +116,8 @@ def reservation_hold(
         email=email,
         now=now,
     )
-    if expected_total is not None:
-        expected = (session.price_per_participant * participants).quantize(Decimal("0.01"))
-        if expected_total.quantize(Decimal("0.01")) != expected:
-            raise ReservationError.of("amount_mismatch", field="total_amount", expected=expected)
+    if not total_as_priced(session, participants, expected_total):
+        raise ReservationError.of("amount_mismatch", field="total_amount", expected=priced_total(session, participants))
     existing = member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
     fields = {
         **_reservation_details(session, participants, first_name, last_name, email, message),

@@ -40,3 +40,46 @@ def test_in_the_last_hour_the_full_class_says_its_waiting_list_is_closed(api_cli
     refused = _hold(api_client, member, session)
     assert refused.status_code == 409
     assert refused.json()["error"] == "Cette session est complète." and refused.json()["waitlist_open"] is False
+
+
+@pytest.mark.postgres
+def test_a_full_class_answers_at_once_even_while_a_booking_holds_its_lock():
+    """At a class opening most members ask after the last seat went: they are told so from what is committed,
+    without queuing behind the seat lock that the members still paying or booking hold."""
+    import threading
+
+    import psycopg
+    from django.db import connection
+
+    from accounts.tests.factories import UserFactory
+
+    session = CourseSessionFactory(max_attendees=1, start=timezone.now() + timedelta(days=2))
+    ReservationFactory(session=session)
+    member = UserFactory()
+    locked, release = threading.Event(), threading.Event()
+    params = connection.get_connection_params()
+    conninfo = {k: v for k, v in params.items() if k in ("host", "port", "user", "password", "dbname")}
+
+    def hold_the_lock():
+        with psycopg.connect(**conninfo) as other, other.transaction():
+            other.execute("SELECT id FROM courses_coursesession WHERE id = %s FOR UPDATE", [session.pk])
+            locked.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '2s'")
+        with pytest.raises(services.ReservationError) as refused:
+            services.reservation_hold(
+                user=member, session_id=session.pk, participants=1, first_name="A", last_name="B", email=member.email
+            )
+        assert refused.value.message == "Cette session est complète."
+        assert refused.value.extra["waitlist_open"] is True
+    finally:
+        release.set()
+        holder.join()
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
