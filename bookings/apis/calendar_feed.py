@@ -3,14 +3,17 @@
 `GET|PATCH /api/booking-preferences` (member): the two reminder switches and the member's secret feed URL (null until
 asked for). `POST /api/booking-preferences/calendar-link` (member): a new secret URL; the old one answers 404 from
 then on. `GET|HEAD /calendar/<token>.ics` (anyone holding the secret): the member's bookings from FEED_HISTORY_DAYS
-back (a calendar keeps the member's history) and every upcoming one, Europe/Paris times, built on each request so it
-follows every booking, cancellation and class the studio cancels.
+back (a calendar keeps the member's history) and every upcoming one, Europe/Paris times. Each request reads what the
+feed shows, so it follows every booking, cancellation and class the studio cancels at once; the iCalendar text is
+built again only when that changed (see `_feed_body`).
 """
 
+import hashlib
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -42,6 +45,22 @@ MSG_SWITCH_INVALID = "Chaque rappel s'active ou se désactive par vrai ou faux."
 MSG_CALENDAR_LINK_RENEWED = "Nouveau lien créé : l'ancien ne fonctionne plus."
 # A subscribed calendar drops what the feed no longer lists: classes stay this long after they end.
 FEED_HISTORY_DAYS = 90
+# Everything an event of the feed shows (bookings/ics.py `reservation_event`), read in one light query: the key of the
+# built feed, so that any change to one of them builds it again.
+FEED_FIELDS = (
+    "pk",
+    "participants",
+    "unit_price",
+    "status",
+    "session__start",
+    "session__end",
+    "session__status",
+    "session__course__title",
+    "session__instructor__name",
+)
+# A built feed is kept a day: longer than the hour between two fetches of a calendar app, so an unchanged feed is
+# not serialised again (for a long history that is most of the request's time).
+FEED_CACHE_SECONDS = 24 * 60 * 60
 
 
 def _switch(help_text: str):
@@ -113,6 +132,20 @@ def member_feed_reservations(*, user_id: int, now):
     )
 
 
+def _feed_body(*, user_id: int, now) -> str:
+    """The feed's iCalendar text, kept in the cache under a digest of everything it shows (and of the studio's
+    settings it names): a change to a booking, a session, a course title or an instructor gives another key, so the
+    answer is never stale; only its DTSTAMPs say when it was built."""
+    reservations = member_feed_reservations(user_id=user_id, now=now)
+    shown = repr((settings.SITE_URL, settings.STUDIO, list(reservations.values_list(*FEED_FIELDS))))
+    key = f"calendar-feed:{user_id}:{hashlib.sha256(shown.encode()).hexdigest()}"
+    body = cache.get(key)
+    if body is None:
+        body = member_feed_ics(reservations)
+        cache.set(key, body, FEED_CACHE_SECONDS)
+    return body
+
+
 def _without_body_for_head(request, response: HttpResponse) -> HttpResponse:
     """HEAD answers as GET does, headers and length included, without the body (RFC 9110)."""
     if request.method == "HEAD":
@@ -128,7 +161,7 @@ def calendar_feed(request, token: str):
     user_id = BookingPreferences.objects.filter(calendar_token=token).values_list("user_id", flat=True).first()
     if user_id is None or not token:
         raise Http404
-    body = member_feed_ics(member_feed_reservations(user_id=user_id, now=timezone.now()))
+    body = _feed_body(user_id=user_id, now=timezone.now())
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="mes-cours.ics"'
     response["Cache-Control"] = "private, no-store"

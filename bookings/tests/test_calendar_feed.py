@@ -214,3 +214,29 @@ def test_the_feed_says_how_often_to_refresh_and_writes_amounts_the_french_way(ap
     assert "1 participant(s) – 25,00\u00a0€ – " in str(event["DESCRIPTION"])
     assert "25.00" not in str(event["DESCRIPTION"])
     assert parsed.vevent.description.value == str(event["DESCRIPTION"])
+
+
+def test_an_unchanged_feed_is_not_built_again_and_a_change_shows_at_once(api_client, client, member, monkeypatch):
+    """A calendar app fetches the feed every hour: while nothing it shows has changed, the answer is the one already
+    built (the events are not serialised again); any change to what it shows is in the next answer."""
+    from bookings import ics
+
+    reservation = ReservationFactory(
+        user=member, session=CourseSessionFactory(start=timezone.now() + timedelta(days=3))
+    )
+    path = _feed_path(api_client, member)
+    built = []
+    real_event = ics.reservation_event
+    monkeypatch.setattr(ics, "reservation_event", lambda *a, **kw: built.append(1) or real_event(*a, **kw))
+    first = client.get(path).content
+    assert built == [1]
+    assert client.get(path).content == first and client.head(path)["Content-Length"] == str(len(first))
+    assert built == [1]
+    # What the feed shows changed: the course's title, the instructor, a new booking.
+    course = reservation.session.course
+    course.title = "Pole exotique"
+    course.save()
+    events = icalendar.Calendar.from_ical(client.get(path).content).walk("VEVENT")
+    assert [str(event["summary"]) for event in events] == ["Pole exotique"]
+    ReservationFactory(user=member, session=CourseSessionFactory(start=timezone.now() + timedelta(days=6)))
+    assert len(icalendar.Calendar.from_ical(client.get(path).content).walk("VEVENT")) == 2
