@@ -1,9 +1,12 @@
 """Everything the studio holds about a member, as one JSON document (docs/decisions.md 34, 37): "Télécharger
-mes données" on the profile, and staff on the member's request. One query per section, whatever the history's size.
+mes données" on the profile, and staff on the member's request. One query per section, whatever the history's size;
+a booking or a review reads its course's title alone (`values`), not a course row per booking.
 """
 
+from collections import defaultdict
+
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -32,22 +35,51 @@ def _money(value):
     return f"{value:.2f}" if value is not None else None
 
 
+def _display(model, field: str):
+    """What `get_<field>_display()` answers, for rows read with `values()`."""
+    labels = dict(model._meta.get_field(field).flatchoices)
+    return lambda value: str(labels.get(value, value))
+
+
+def _grouped(rows, key: str) -> dict:
+    groups = defaultdict(list)
+    for row in rows:
+        groups[getattr(row, key)].append(row)
+    return groups
+
+
 def member_data_export(*, user: User) -> dict:
     mine = Q(user_id=user.pk) | Q(email__iexact=user.email)
     prefs = BookingPreferences.objects.filter(user_id=user.pk).first()
-    reservations = list(
+    reservations = (
         Reservation.objects.filter(user_id=user.pk)
-        .select_related("session__course", "attendance")
         .order_by("session__start", "pk")
+        .values(
+            "pk",
+            "participants",
+            "unit_price",
+            "status",
+            "created_at",
+            "confirmed_at",
+            "cancelled_at",
+            "paid_with_pass_id",
+            "credits_spent",
+            "message",
+            course_title=F("session__course__title"),
+            session_start=F("session__start"),
+            attendance_status=F("attendance__status"),
+        )
     )
+    reservation_status = _display(Reservation, "status")
     passes = list(Pass.objects.filter(member_id=user.pk).order_by("pk"))
-    adjustments = list(PassAdjustment.objects.filter(pass_ref__member_id=user.pk).order_by("pk"))
+    adjustments = _grouped(PassAdjustment.objects.filter(pass_ref__member_id=user.pk).order_by("pk"), "pass_ref_id")
     subscriptions = list(Subscription.objects.filter(member_id=user.pk).order_by("pk"))
-    charges = list(
-        SubscriptionCharge.objects.filter(subscription__member_id=user.pk).order_by("subscription_id", "period")
+    charges = _grouped(
+        SubscriptionCharge.objects.filter(subscription__member_id=user.pk).order_by("subscription_id", "period"),
+        "subscription_id",
     )
     messages = list(ContactMessage.objects.filter(mine).order_by("pk"))
-    replies = list(ContactReply.objects.filter(message__in=[m.pk for m in messages]).order_by("pk"))
+    replies = _grouped(ContactReply.objects.filter(message__in=[m.pk for m in messages]).order_by("pk"), "message_id")
     return {
         "format": EXPORT_FORMAT,
         "exported_at": _dt(timezone.now()),
@@ -77,19 +109,19 @@ def member_data_export(*, user: User) -> dict:
         },
         "bookings": [
             {
-                "id": r.pk,
-                "course": r.session.course.title,
-                "session_start": _dt(r.session.start),
-                "participants": r.participants,
-                "unit_price": _money(r.unit_price),
-                "status": r.get_status_display(),
-                "booked_at": _dt(r.created_at),
-                "confirmed_at": _dt(r.confirmed_at),
-                "cancelled_at": _dt(r.cancelled_at),
-                "paid_with_pass_id": r.paid_with_pass_id,
-                "credits_spent": r.credits_spent,
-                "message": r.message,
-                "attendance": getattr(getattr(r, "attendance", None), "status", None),
+                "id": r["pk"],
+                "course": r["course_title"],
+                "session_start": _dt(r["session_start"]),
+                "participants": r["participants"],
+                "unit_price": _money(r["unit_price"]),
+                "status": reservation_status(r["status"]),
+                "booked_at": _dt(r["created_at"]),
+                "confirmed_at": _dt(r["confirmed_at"]),
+                "cancelled_at": _dt(r["cancelled_at"]),
+                "paid_with_pass_id": r["paid_with_pass_id"],
+                "credits_spent": r["credits_spent"],
+                "message": r["message"],
+                "attendance": r["attendance_status"],
             }
             for r in reservations
         ],
@@ -165,8 +197,7 @@ def member_data_export(*, user: User) -> dict:
                         "reason": a.reason,
                         "at": _dt(a.at),
                     }
-                    for a in adjustments
-                    if a.pass_ref_id == p.pk
+                    for a in adjustments[p.pk]
                 ],
             }
             for p in passes
@@ -189,8 +220,7 @@ def member_data_export(*, user: User) -> dict:
                         "status": c.get_status_display(),
                         "paid_at": _dt(c.paid_at),
                     }
-                    for c in charges
-                    if c.subscription_id == s.pk
+                    for c in charges[s.pk]
                 ],
             }
             for s in subscriptions
@@ -219,11 +249,7 @@ def member_data_export(*, user: User) -> dict:
                 "email": m.email,
                 "phone": m.phone,
                 "sent_at": _dt(m.created_at),
-                "replies": [
-                    {"by": r.author_role, "text": r.text, "at": _dt(r.created_at)}
-                    for r in replies
-                    if r.message_id == m.pk
-                ],
+                "replies": [{"by": r.author_role, "text": r.text, "at": _dt(r.created_at)} for r in replies[m.pk]],
             }
             for m in messages
         ],
@@ -243,12 +269,14 @@ def member_data_export(*, user: User) -> dict:
         ],
         "feedback": [
             {
-                "course": f.course.title,
-                "rating": f.rating,
-                "comment": f.comment,
-                "created_at": _dt(f.created_at),
-                "updated_at": _dt(f.updated_at),
+                "course": f["course_title"],
+                "rating": f["rating"],
+                "comment": f["comment"],
+                "created_at": _dt(f["created_at"]),
+                "updated_at": _dt(f["updated_at"]),
             }
-            for f in CourseFeedback.objects.filter(user_id=user.pk).select_related("course").order_by("pk")
+            for f in CourseFeedback.objects.filter(user_id=user.pk)
+            .order_by("pk")
+            .values("rating", "comment", "created_at", "updated_at", course_title=F("course__title"))
         ],
     }

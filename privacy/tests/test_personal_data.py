@@ -3,6 +3,7 @@ them as JSON; "Supprimer mon compte" (their password) or staff on their request 
 future bookings as their own cancellation would, end every session and token, and keep the accounting records."""
 
 import json
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -161,6 +162,23 @@ def test_the_export_holds_everything_about_the_member_and_nothing_of_others(
     reset_queries()
     with django_assert_max_num_queries(queries):
         assert len(api_client.get(EXPORT).json()["bookings"]) == 6
+
+
+def test_the_export_reads_only_the_course_titles_it_shows(api_client, ophelie, django_capture_on_commit_callbacks):
+    """A booking or a review names its course by title: the export does not load each course's whole row (its
+    description, pictures and their renditions), once per booking of a long history."""
+    with django_capture_on_commit_callbacks(execute=True):
+        a_month_of_classes(api_client, ophelie)
+    api_client.force_authenticate(ophelie)
+    with CaptureQueriesContext(connection) as export:
+        data = api_client.get(EXPORT).json()
+    assert len(data["bookings"]) == 3 and data["bookings"][0]["course"] and data["feedback"][0]["course"]
+    course_columns = {
+        column
+        for query in export.captured_queries
+        for column in re.findall(r'"courses_course"\."(\w+)"', query["sql"].split(" FROM ")[0])
+    }
+    assert course_columns <= {"title"}
 
 
 def test_staff_export_a_members_data_and_nobody_else_does(api_client, ophelie, other_member, supervisor):
