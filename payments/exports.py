@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
-from bookings.models import Pass, Reservation
+from bookings.models import Attendance, Pass, Reservation
 from studio.spreadsheets import CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE, CellType, Column, table_csv, table_xlsx
 
 from .models import PaymentOrder, PaymentStatus, Subscription
@@ -90,25 +90,42 @@ def _orders_of_reservation(*statuses: str):
     return PaymentOrder.objects.filter(reservation=OuterRef("pk"), status__in=statuses)
 
 
-def reservation_payment(r: Reservation) -> tuple[str, Decimal]:
+def _labels(model, field: str) -> dict:
+    """A field's value → label, as `get_<field>_display()` reads them (an unknown value shows as itself)."""
+    return dict(model._meta.get_field(field).flatchoices)
+
+
+def reservation_payment(
+    *, pass_kind: str, paid_online: Decimal, refunded_online: bool, at_desk: bool, total_amount: Decimal
+) -> tuple[str, Decimal]:
     """How the seats were paid and the money they brought in. A card credit or a subscription brings in nothing (the
     pass was paid when it was sold: its order is in the orders export); a payment online brings in what was captured
     and kept, even when the reservation was cancelled in time and became an 'avoir'; a payment at the desk brings in
-    the seats at their price; a refund, a hold not yet paid and a free seat bring in nothing."""
-    attendance = getattr(r, "attendance", None)
-    at_desk = attendance is not None and attendance.paid_at_desk and not r.paid_with_pass_id
-    received = r.paid_online + (r.total_amount if at_desk else Decimal("0"))
-    if r.paid_with_pass_id:
-        return r.paid_with_pass.get_kind_display(), received
-    if r.paid_online:
+    the seats at their price; a refund, a hold not yet paid and a free seat bring in nothing. `pass_kind` is the label
+    of the card or subscription that paid (empty if none); `at_desk`: paid at the desk and not with a pass."""
+    received = paid_online + (total_amount if at_desk else Decimal("0"))
+    if pass_kind:
+        return pass_kind, received
+    if paid_online:
         return PAID_ONLINE, received
-    if r.refunded_online:
+    if refunded_online:
         return PAYMENT_REFUNDED, received
     if at_desk:
         return PAID_AT_DESK, received
-    if not r.total_amount:
+    if not total_amount:
         return PAYMENT_FREE, received
     return PAYMENT_DUE, received
+
+
+# What a row reads, as plain values: a month of a busy studio is a thousand bookings, each joining five tables, which
+# as model instances (a reservation, its class, course, instructor, pass and attendance) cost far more than the file.
+_RESERVATION_VALUES = (
+    "session__start", "session__course__title", "session__instructor__name", "session__status",
+    "first_name", "last_name", "email", "participants", "unit_price", "status", "credits_spent",
+    "paid_with_pass_id", "paid_with_pass__kind", "paid_with_pass__title",
+    "attendance__pk", "attendance__status", "attendance__walk_in", "attendance__paid_at_desk",
+    "paid_online", "refunded_online",
+)  # fmt: skip
 
 
 def reservations_rows(start: date, end: date):
@@ -117,7 +134,6 @@ def reservations_rows(start: date, end: date):
     money = DecimalField(max_digits=10, decimal_places=2)
     reservations = (
         Reservation.objects.filter(session__start__gte=low, session__start__lt=high)
-        .select_related("session__course", "session__instructor", "paid_with_pass", "attendance")
         .annotate(
             paid_online=Coalesce(Subquery(paid[:1], output_field=money), Value(Decimal("0")), output_field=money),
             refunded_online=Exists(
@@ -127,28 +143,46 @@ def reservations_rows(start: date, end: date):
             ),
         )
         .order_by("session__start", "last_name", "pk")
+        .values_list(*_RESERVATION_VALUES)
     )
-    for r in reservations:
-        attendance = getattr(r, "attendance", None)
-        paid_by, received = reservation_payment(r)
+    statuses = _labels(Reservation, "status")
+    pass_kinds = _labels(Pass, "kind")
+    attendance_statuses = _labels(Attendance, "status")
+    cent = Decimal("0.01")
+    for (
+        session_start, course_title, instructor_name, session_status,
+        first_name, last_name, email, participants, unit_price, status, credits_spent,
+        pass_id, pass_kind, pass_title,
+        attendance_id, attendance_status, walk_in, paid_at_desk,
+        paid_online, refunded_online,
+    ) in reservations:  # fmt: skip
+        total_amount = (unit_price * participants).quantize(cent)  # Reservation.total_amount
+        attended = attendance_id is not None
+        paid_by, received = reservation_payment(
+            pass_kind=pass_kinds.get(pass_kind, pass_kind) if pass_id else "",
+            paid_online=paid_online,
+            refunded_online=refunded_online,
+            at_desk=attended and paid_at_desk and not pass_id,
+            total_amount=total_amount,
+        )
         yield [
-            r.session.start,
-            r.session.start,
-            r.session.course.title,
-            r.session.instructor_name,
-            "Annulé" if r.session.status == "cancelled" else "",
-            f"{r.first_name} {r.last_name}".strip(),
-            r.email,
-            r.participants,
-            r.unit_price,
-            r.total_amount,
+            session_start,
+            session_start,
+            course_title,
+            instructor_name or "",  # CourseSession.instructor_name: '' without an instructor
+            "Annulé" if session_status == "cancelled" else "",
+            f"{first_name} {last_name}".strip(),
+            email,
+            participants,
+            unit_price,
+            total_amount,
             paid_by,
-            r.paid_with_pass.title if r.paid_with_pass_id else "",
-            r.credits_spent,
+            pass_title if pass_id else "",
+            credits_spent,
             received,
-            r.get_status_display(),
-            attendance.get_status_display() if attendance else "",
-            "Oui" if attendance and attendance.walk_in else "",
+            statuses.get(status, status),
+            attendance_statuses.get(attendance_status, attendance_status) if attended else "",
+            "Oui" if attended and walk_in else "",
         ]
 
 

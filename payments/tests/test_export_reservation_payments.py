@@ -108,6 +108,25 @@ def test_the_reservations_export_reads_a_fixed_number_of_queries(api_client, sta
         export_file("reservations", start=start, end=end, file_format="xlsx")
 
 
+def test_the_reservations_export_reads_plain_values_not_a_model_per_booking(seats):
+    """A month of a busy studio is a thousand bookings: as model instances (each with its class, course, instructor,
+    pass and attendance) they cost several times the file itself."""
+    from django.db.models.signals import pre_init
+
+    built = []
+
+    def count(sender, **kwargs):
+        built.append(sender)
+
+    pre_init.connect(count)
+    try:
+        for file_format in ("csv", "xlsx"):
+            export_file("reservations", start=date(2026, 4, 1), end=date(2026, 4, 30), file_format=file_format)
+    finally:
+        pre_init.disconnect(count)
+    assert built == []
+
+
 def test_the_export_command_sums_the_same(tmp_path, seats):
     from django.core.management import call_command
 
