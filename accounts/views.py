@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from studio.cache import cache_public_page
 from studio.decorators import login_required_page
 from studio.ratelimit import rate_limited_page
 
@@ -85,6 +86,7 @@ def _page(request, template, title, context, status=200, description=""):
 # --- Login and logout -----------------------------------------------------------------------------------------
 
 
+@cache_public_page(forms=True)
 @require_http_methods(["GET", "POST"])
 def login_page(request):
     if request.user.is_authenticated:
@@ -162,6 +164,7 @@ def _register_messages():
     }
 
 
+@cache_public_page(forms=True)
 @require_http_methods(["GET", "POST"])
 @rate_limited_page("register")
 def register_page(request):
@@ -235,6 +238,7 @@ def confirm_email_page(request, token):
 # --- Forgot and reset password ----------------------------------------------------------------------------
 
 
+@cache_public_page(forms=True)
 @require_http_methods(["GET", "POST"])
 @rate_limited_page("forgot_password")
 def forgot_password_page(request):

@@ -6,6 +6,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from studio.cache import cache_public_page
 from studio.decorators import login_required_page, staff_required_page
 from studio.ratelimit import rate_limited_page
 
@@ -56,6 +57,7 @@ def _studio_context() -> dict:
     }
 
 
+@cache_public_page(forms=True)
 @rate_limited_page("contact")
 def contact_page(request):
     """The contact form posts here without JavaScript (PRG); the island posts to /api/contact-messages."""
@@ -96,6 +98,7 @@ def contact_page(request):
     return render(request, "messaging/contact.html", context, status=status)
 
 
+@cache_public_page(forms=True)
 def room_rental_page(request):
     return render(
         request,

@@ -13,11 +13,16 @@ worker's next request.
 A hit is one cache round trip: the versions and the entry are read together (`get_many`, one MGET on
 Redis). Pages are stored as their bytes and headers rather than a pickled response.
 
+A page with a form (login, contact…) is kept with a hole where each form's CSRF token goes, never with a token: a
+hit fills the hole with a token of the visitor's own, as `{% csrf_token %}` would (`get_token`), and Django's CSRF
+middleware sets the visitor's cookie as it does after any render (`cache_public_page(forms=True)`).
+
 A logged-in member's calendar feed is the cached public feed with their reservations spliced in, checked against
 the same versions, read when the feed is asked for.
 """
 
 import functools
+import re
 import secrets
 from collections.abc import Callable, Iterable
 
@@ -26,6 +31,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware, get_token
 
 VERSION_KEY = "public:version"
 
@@ -125,6 +131,29 @@ def _page_name(request) -> str:
     return f"page:{request.get_full_path()}"
 
 
+# The value of every form's token in a stored page; the hit puts the visitor's own in its place.
+TOKEN_HOLE = b"csrf-token-hole"
+_TOKEN_FIELD = re.compile(rb'(<input type="hidden" name="csrfmiddlewaretoken" value=")[^"]*(")')
+
+
+def _with_token_holes(content: bytes) -> bytes:
+    return _TOKEN_FIELD.sub(rb"\g<1>" + TOKEN_HOLE + rb"\g<2>", content)
+
+
+def _answer(request, page, csrf: CsrfViewMiddleware | None = None) -> HttpResponse:
+    """A stored page as this visitor's answer. A page with token holes gets the visitor's token (their cookie's
+    secret when they have one); `csrf` is Django's CSRF middleware when the hit is answered before it ran."""
+    status, content, headers, *holes = page
+    if holes and holes[0]:
+        if csrf is not None:
+            csrf.process_request(request)  # reads the visitor's CSRF cookie, as the middleware does first
+        content = content.replace(TOKEN_HOLE, get_token(request).encode())
+    response = HttpResponse(content, status=status, headers=headers)
+    if holes and holes[0] and csrf is not None:
+        response = csrf.process_response(request, response)  # the cookie for a new visitor, and Vary: Cookie
+    return response
+
+
 class PublicPageCacheMiddleware:
     """Answer anonymous visitors' cached public pages right after whitenoise, before sessions, CSRF, authentication
     and the view; store each public page with the headers it has after every middleware (frame and content security
@@ -133,6 +162,7 @@ class PublicPageCacheMiddleware:
 
     def __init__(self, get_response):
         self.get_response = get_response
+        self.csrf = CsrfViewMiddleware(get_response)
 
     def __call__(self, request):
         if request.path in _PUBLIC_PATHS and _anonymous_get(request):
@@ -141,13 +171,17 @@ class PublicPageCacheMiddleware:
             keys = depends_on(request) if depends_on is not None else []
             page = _read(_page_name(request), keys)[1] if keys is not None else None
             if page is not None:
-                status, content, headers = page
-                return HttpResponse(content, status=status, headers=headers)
+                return _answer(request, page, self.csrf)
         response = self.get_response(request)
         marked = getattr(response, "_public_page", None)
-        if marked is not None and response.status_code == 200 and not response.cookies:
-            name, versions, timeout = marked
-            _write(name, versions, (response.status_code, response.content, list(response.items())), timeout)
+        if marked is not None and response.status_code == 200:
+            name, versions, timeout, *forms = marked
+            forms = bool(forms and forms[0])
+            # A page's own cookies make it someone's; a form page's CSRF cookie is the one the hit sets again.
+            cookies = set(response.cookies) - ({settings.CSRF_COOKIE_NAME} if forms else set())
+            if not cookies:
+                content = _with_token_holes(response.content) if forms else response.content
+                _write(name, versions, (response.status_code, content, list(response.items()), forms), timeout)
         return response
 
 
@@ -165,9 +199,13 @@ def mark_public_answer(
     return response
 
 
-def cache_public_page(view):
-    """Serve a cached copy to anonymous GETs; skip responses that set cookies (CSRF, session). The copy is stored by
-    PublicPageCacheMiddleware once every middleware has answered."""
+def cache_public_page(view=None, *, forms: bool = False):
+    """Serve a cached copy to anonymous GETs; skip responses that set cookies (session, or CSRF unless `forms`). The
+    copy is stored by PublicPageCacheMiddleware once every middleware has answered. `forms=True`: the page's forms
+    carry CSRF tokens, stored as holes that each hit fills with the visitor's own (see the module's docstring); the
+    page must show nothing else of the visitor's."""
+    if view is None:
+        return functools.partial(cache_public_page, forms=forms)
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
@@ -177,13 +215,13 @@ def cache_public_page(view):
         name = _page_name(request)
         versions, page = _read(name)
         if page is not None:
-            status, content, headers = page
-            return HttpResponse(content, status=status, headers=headers)
+            return _answer(request, page)  # inside the middleware: Django's CSRF middleware sets the cookie
         response = view(request, *args, **kwargs)
         if hasattr(response, "render") and callable(response.render):
             response = response.render()
-        if response.status_code == 200 and not response.cookies and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-            response._public_page = (name, versions, None)
+        if response.status_code == 200 and not response.cookies:
+            if forms or not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+                response._public_page = (name, versions, None, forms)
         return response
 
     return wrapper
