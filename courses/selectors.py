@@ -7,6 +7,7 @@ from urllib.parse import parse_qs, quote, urlencode, urlparse
 
 from django.conf import settings
 from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models.functions import TruncWeek
 from django.utils import timezone
 
 from .models import Course, CourseSession, Instructor, Tariff, Testimonial
@@ -110,7 +111,9 @@ def weekly_timetable(*, today: date | None = None) -> Timetable:
     Friday, the next one from Saturday (the last day of the studio's week, whose classes the planning shows) and on
     Sunday, so the page is never titled with the week that is ending.
 
-    When that week has no session, the first of the following weeks that has some is shown. One query."""
+    When that week has no session, the first of the following weeks that has some is shown. One query: the week is
+    found in the database (that of the first Monday-to-Saturday session of the window), and only its sessions are read
+    with their course and instructor, not the whole window's."""
     today = today or timezone.localdate()
     monday = today - timedelta(days=today.weekday())
     if today.weekday() >= 5:
@@ -118,22 +121,21 @@ def weekly_timetable(*, today: date | None = None) -> Timetable:
     tz = timezone.get_current_timezone()
     window_start = timezone.make_aware(datetime.combine(monday, datetime.min.time()), tz)
     window_end = window_start + timedelta(weeks=WEEKLY_LOOKAHEAD_WEEKS)
-    sessions = list(
+    # Sundays are not shown (iso_week_day in the current time zone, Paris).
+    shown = (
         CourseSession.objects.filter(start__gte=window_start, start__lt=window_end)
-        .select_related("course", "instructor")
-        .order_by("start", "id")
+        .exclude(start__iso_week_day=7)
+        .annotate(week=TruncWeek("start", tzinfo=tz))
     )
-    by_week: dict[date, list[CourseSession]] = {}
-    for session in sessions:
-        local_day = timezone.localtime(session.start, tz).date()
-        if local_day.weekday() == 6:
-            continue
-        week_monday = local_day - timedelta(days=local_day.weekday())
-        by_week.setdefault(week_monday, []).append(session)
-    if by_week and monday not in by_week:
-        monday = min(by_week)
+    first_week = shown.order_by("start", "id").values("week")[:1]
+    sessions = list(
+        shown.filter(week=Subquery(first_week)).select_related("course", "instructor").order_by("start", "id")
+    )
+    if sessions:
+        first_day = timezone.localtime(sessions[0].start, tz).date()
+        monday = first_day - timedelta(days=first_day.weekday())
     days = [TimetableDay(name, monday + timedelta(days=i)) for i, name in enumerate(WEEKDAY_NAMES)]
-    for session in by_week.get(monday, []):
+    for session in sessions:
         days[timezone.localtime(session.start, tz).weekday()].sessions.append(session)
     return Timetable(monday=monday, saturday=monday + timedelta(days=5), days=days)
 

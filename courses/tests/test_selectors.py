@@ -95,6 +95,34 @@ def test_weekly_timetable_shows_the_next_week_on_sunday_and_when_this_week_is_em
     assert selectors.weekly_timetable(today=date(2025, 6, 4)).is_empty
 
 
+def test_weekly_timetable_reads_only_the_week_it_shows(django_assert_num_queries):
+    """The page shows one week: the sessions of the weeks after it (read to find a week with classes) are not loaded
+    with their course and instructor, whatever the planning holds."""
+    from django.db.models.signals import post_init
+
+    from courses.models import CourseSession
+
+    course = CourseFactory()
+    CourseSessionFactory(course=course, start=paris(2025, 3, 16, 10, 0))  # this week's Sunday only: not shown
+    for week in range(3):
+        for day in (0, 1, 5):  # Monday, Tuesday and Saturday of the weeks after
+            CourseSessionFactory(course=course, start=paris(2025, 3, 17, 18, 0) + timedelta(weeks=week, days=day))
+    built = []
+
+    def count(sender, instance, **kwargs):
+        built.append(instance)
+
+    post_init.connect(count, sender=CourseSession)
+    try:
+        with django_assert_num_queries(1):
+            timetable = selectors.weekly_timetable(today=date(2025, 3, 12))
+    finally:
+        post_init.disconnect(count, sender=CourseSession)
+    assert timetable.monday == date(2025, 3, 17)
+    assert [len(day.sessions) for day in timetable.days] == [1, 1, 0, 0, 0, 1]
+    assert len(built) == 3
+
+
 def test_price_list_has_the_eight_offers_and_links_tariffs_by_title():
     tariff = TariffFactory(title="Carte 10 cours", price=Decimal("190.00"))
     offers = selectors.price_list()
