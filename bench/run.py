@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import lighthouse  # noqa: E402
-from flow import Client, class_opening, waiting_list_offered, warm_up  # noqa: E402
+from flow import Client, class_opening, percentile, waiting_list_offered, warm_up  # noqa: E402
 from server import PY, ROOT, prepare, production_env, site  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
@@ -358,41 +358,67 @@ def rush_verdicts(seen: dict, db: dict, offered: dict, places: int) -> tuple[lis
     return rows, alarms
 
 
-def measure_pages(base: str, lua: Path, pages: list[tuple[str, str, str | None]]) -> list[dict]:
+ACCESS_LINE = re.compile(r'"(?:GET|HEAD|POST) (\S+) HTTP/[\d.]+" \d{3} \S+ (\d+)$')
+
+
+def server_times(access_log: Path, offset: int, path: str) -> list[int]:
+    """The server's own time (ms, gunicorn's %(M)s) of each request for `path` logged after `offset`."""
+    with open(access_log, "rb") as log:
+        log.seek(offset)
+        lines = log.read().decode(errors="replace").splitlines()
+    times = []
+    for line in lines:
+        found = ACCESS_LINE.search(line.strip())
+        if found and found.group(1) == path:
+            times.append(int(found.group(2)))
+    return times
+
+
+def measure_pages(base: str, lua: Path, pages: list[tuple[str, str, str | None]], access_log: Path) -> list[dict]:
+    """Each page with CONNECTIONS clients at once: what the clients saw (wrk: throughput, latency including the
+    wait for a free worker) and the server time of each answer (the access log), whose p95 is the goal."""
     results = []
     for who, path, session_cookie in pages:
         status, body = probe(base, path, session_cookie)
         result = {"who": who, "path": path, "status": status}
         if status != 200:
-            result.update(p95_ms=None, errors=1, note=f"HTTP {status} {body}")
+            result.update(p95_ms=None, server_p95_ms=None, errors=1, note=f"HTTP {status} {body}")
             print(f"  {who} {path}: HTTP {status}", flush=True)
         else:
             headers = [f"Cookie: sessionid={session_cookie}"] if session_cookie else []
             wrk(base + path, lua, headers, "1s")  # every worker warm first
+            offset = access_log.stat().st_size
             result.update(wrk(base + path, lua, headers, LOGGED_IN_DURATION))
-            if not result["rps"]:
-                result.update(p95_ms=None, errors=result["errors"] + 1, note=f"no answer within {LOGGED_IN_DURATION}")
+            time.sleep(0.2)  # the last answers' lines reach the log
+            times = server_times(access_log, offset, path)
+            result.update(served=len(times), server_p50_ms=percentile(times, 50), server_p95_ms=percentile(times, 95))
+            if not result["rps"] or not times:
+                note = f"no answer within {LOGGED_IN_DURATION}"
+                result.update(server_p95_ms=None, errors=result["errors"] + 1, note=note)
                 print(f"  {who} {path}: no answer within {LOGGED_IN_DURATION}", flush=True)
             else:
-                print(f"  {who} {path}: p95 {result['p95_ms']:.0f} ms", flush=True)
+                seen = f"server p95 {result['server_p95_ms']:.0f} ms, clients p95 {result['p95_ms']:.0f} ms"
+                print(f"  {who} {path}: {seen}", flush=True)
         results.append(result)
     return results
 
 
-def logged_in_row(base: str, lua: Path, setup: dict) -> tuple[list[dict], dict]:
+def logged_in_row(base: str, lua: Path, setup: dict, access_log: Path) -> tuple[list[dict], dict]:
     pages = logged_in_pages(setup, calendar_feed_path(base, setup["member"]))
-    results = measure_pages(base, lua, pages)
-    measured = [r for r in results if r["p95_ms"] is not None]
-    worst = max(measured, key=lambda r: r["p95_ms"], default=None)
-    bad = [r for r in results if r["errors"] or r["p95_ms"] is None or r["p95_ms"] >= SERVER_TIME_GOAL_MS]
+    results = measure_pages(base, lua, pages, access_log)
+    measured = [r for r in results if r["server_p95_ms"] is not None]
+    worst = max(measured, key=lambda r: r["server_p95_ms"], default=None)
+    bad = [r for r in results if r["errors"] or r["server_p95_ms"] is None or r["server_p95_ms"] >= SERVER_TIME_GOAL_MS]
+    clients = max(measured, key=lambda r: r["p95_ms"], default=None)
     text = (
-        f"worst {worst['p95_ms']:.0f} ms ({worst['who']} {worst['path']}); {len(results)} pages, "
-        f"{len(bad)} over or in error"
+        f"worst {worst['server_p95_ms']:.0f} ms ({worst['who']} {worst['path']}); {len(results)} pages, "
+        f"{len(bad)} over or in error; as the clients saw it, with the wait for a free worker: worst p95 "
+        f"{clients['p95_ms']:.0f} ms, {sum(1 for r in measured if r['p95_ms'] >= SERVER_TIME_GOAL_MS)} over"
         if worst
         else "nothing measured"
     )
     return [
-        row(f"logged-in pages and APIs, {CONNECTIONS} at once: p95 response time", f"< {SERVER_TIME_GOAL_MS} ms each",
+        row(f"logged-in pages and APIs, {CONNECTIONS} at once: p95 server time", f"< {SERVER_TIME_GOAL_MS} ms each",
             text, bool(measured) and not bad)
     ], {"pages": results}  # fmt: skip
 
@@ -526,14 +552,17 @@ def detail_sections(details: dict) -> str:
             out.append(f"\nErrors (first five): {samples}")
     if "2" in details and "pages" in details["2"]:
         out.append(f"\n### Logged-in pages and APIs ({CONNECTIONS} connections, {LOGGED_IN_DURATION} each)\n")
-        out.append("| who | page | req/s | p50 ms | p95 ms | errors |\n|---|---|---:|---:|---:|---:|")
-        for r in sorted(details["2"]["pages"], key=lambda r: -(r["p95_ms"] or 1e9)):
-            if r["p95_ms"] is None:
-                out.append(f"| {r['who']} | {r['path']} | | | | {r.get('note', '')} |")
+        out.append("Server time: gunicorn's own time for each answer (its access log); clients: as wrk saw them, with")
+        out.append(f"the wait for a free worker ({WORKERS} workers of gunicorn.conf.py's threads).\n")
+        out.append("| who | page | req/s | server p50 ms | server p95 ms | clients p50 ms | clients p95 ms | errors |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|")
+        for r in sorted(details["2"]["pages"], key=lambda r: -(r.get("server_p95_ms") or 1e9)):
+            if r.get("server_p95_ms") is None:
+                out.append(f"| {r['who']} | {r['path']} | | | | | | {r.get('note', '')} |")
             else:
                 out.append(
-                    f"| {r['who']} | {r['path']} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | "
-                    f"{r['errors']} |"
+                    f"| {r['who']} | {r['path']} | {r['rps']:.0f} | {r['server_p50_ms']:.0f} | "
+                    f"{r['server_p95_ms']:.0f} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['errors']} |"
                 )
     if "3" in details and "pages" in details["3"]:
         out.append(f"\n### Public pages ({CONNECTIONS} connections, {DURATION} each)\n")
@@ -591,7 +620,7 @@ def main() -> int:
         with site(env, workdir, root=PROJECT, workers=WORKERS) as (base, _processes):
             print(f"  serving {base}: gunicorn ({WORKERS} workers), task worker, scheduler", flush=True)
             attempt("3", rows, details, lambda: public_row(base, lua, setup))
-            attempt("2", rows, details, lambda: logged_in_row(base, lua, setup))
+            attempt("2", rows, details, lambda: logged_in_row(base, lua, setup, workdir / "web.log"))
             attempt("1", rows, details, lambda: rush_rows(base, env, setup))
             attempt("5", rows, details, lambda: lighthouse_rows(base, setup))
     except Exception as error:  # noqa: BLE001 - the setup failed: reported as such

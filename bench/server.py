@@ -15,6 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
+ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)s'
 VENV_BIN = Path(PY).parent
 
 
@@ -82,7 +83,8 @@ def stop(processes: list[subprocess.Popen]) -> None:
 @contextmanager
 def site(env: dict, workdir: Path, *, root: Path = ROOT, workers: str = "2"):
     """The processes `make serve` starts, from the checkout's Procfile (gunicorn with gunicorn.conf.py, the task
-    worker, the scheduler), with this venv's programs; yields the base URL and stops them all afterwards.
+    worker, the scheduler), with this venv's programs; yields the base URL and stops them all afterwards. The web
+    process's output (its access log) is `workdir / "web.log"`.
 
     gunicorn as `make serve` sets it (GUNICORN_WORKERS, 2 by default, and gunicorn.conf.py's threads), except that
     workers are not recycled (GUNICORN_MAX_REQUESTS=0): a measure does not straddle a worker's cold start."""
@@ -93,6 +95,9 @@ def site(env: dict, workdir: Path, *, root: Path = ROOT, workers: str = "2"):
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "GUNICORN_WORKERS": workers,
         "GUNICORN_MAX_REQUESTS": "0",
+        # Each access line ends with the request's time in the server (ms), which row 2 reads, whatever the
+        # measured checkout's gunicorn.conf.py says.
+        "GUNICORN_CMD_ARGS": f"--access-logformat '{ACCESS_LOG_FORMAT}'",
         "PYTHONUNBUFFERED": "1",
         "SITE_URL": base,
     }
