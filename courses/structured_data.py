@@ -41,11 +41,14 @@ def session_events(request, sessions, *, now=None) -> list[dict]:
     default_image = structured_data.share_image(request)["url"]
     booking_url = request.build_absolute_uri(BOOKING_PATH)
     events = []
+    images = {}  # a course's preview, made once however many of its sessions are listed
     for session in sessions:
         if session.start <= now:
             continue
         course = session.course
-        image = course_share_image(request, course)
+        if course.pk not in images:
+            images[course.pk] = course_share_image(request, course)
+        image = images[course.pk]
         event = {
             "@context": "https://schema.org",
             "@type": "Event",

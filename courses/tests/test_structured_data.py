@@ -119,3 +119,21 @@ def test_a_course_with_its_own_picture_shows_it_in_previews_and_events(client):
     assert meta(html, "og:image:alt") == "Illustration : un éventail"
     (event,) = of_type(html, "Event")
     assert event["image"] == image
+
+
+@freeze_time(NOW)
+def test_a_courses_preview_image_is_made_once_for_all_its_sessions(client, course_with_sessions, monkeypatch):
+    """A week's planning lists a course many times: its picture's preview (srcset, sizes, URLs) is made once per
+    course, not once per session."""
+    from courses import structured_data
+
+    other = CourseFactory(title="Cabaret")
+    for day in (2, 3, 4, 5):
+        CourseSessionFactory(course=course_with_sessions, start=paris(day, 12))
+        CourseSessionFactory(course=other, start=paris(day, 14))
+    made = []
+    real = structured_data.course_share_image
+    monkeypatch.setattr(structured_data, "course_share_image", lambda *a, **kw: made.append(a[1].pk) or real(*a, **kw))
+    events = of_type(client.get("/weekly").text, "Event")
+    assert len(events) >= 10 and {event["name"] for event in events} == {"Cerceau aérien", "Cabaret"}
+    assert sorted(made) == sorted([course_with_sessions.pk, other.pk])
