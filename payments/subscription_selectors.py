@@ -12,6 +12,7 @@ from studio.permissions import is_studio_staff
 
 from .models import (
     ChargeStatus,
+    ReducedRateDeclaration,
     ReducedRateProof,
     Subscription,
     SubscriptionAction,
@@ -139,18 +140,152 @@ def member_subscription_rows(*, member_id: int) -> list[dict]:
     return rows
 
 
-def subscriptions_for_staff(*, filter: str = "", today: date_type | None = None) -> list[SubscriptionView]:
-    """Every subscription, or those active, unpaid, frozen, or whose commitment ends within 30 days."""
+# The staff's list reads plain values: a studio's year is hundreds of subscriptions and thousands of charges, which as
+# model instances (each subscription with its member, pass, order, declaration and proof, each charge) cost several
+# times the answer. Four queries whatever the number of rows: the subscriptions (joined to what they show of their
+# member, pass and reduced-rate declaration), their charges, freezes and staff actions.
+_STAFF_FIELDS = (
+    "id", "title", "provider", "status", "amount", "currency", "period_months", "periods_committed", "periods_paid",
+    "starts_on",
+)  # fmt: skip
+_STAFF_JOINED = (
+    "granted_pass__expires_on",
+    "member_id", "member__first_name", "member__last_name", "member__email",
+    "source_order__reduced_declaration__id", "source_order__reduced_declaration__status",
+    "source_order__reduced_declaration__confirmed_at", "source_order__reduced_declaration__proof_id",
+    "source_order__reduced_declaration__ended_at",
+)  # fmt: skip
+_STAFF_CHARGE_FIELDS = (
+    "period", "due_on", "amount", "status", "attempts", "next_attempt_on", "paid_at", "provider_reference",
+    "refunded_at",
+)  # fmt: skip
+_STAFF_CHARGE_KEYS = tuple("reference" if f == "provider_reference" else f for f in _STAFF_CHARGE_FIELDS)
+
+
+def _label(model, field: str) -> dict:
+    """A field's value → label, as `get_<field>_display()` reads them (an unknown value shows as itself)."""
+    return dict(model._meta.get_field(field).flatchoices)
+
+
+def _name(first_name, last_name, email) -> str:
+    """`User.get_full_name() or email`, '' without a user (a LEFT JOIN's NULLs)."""
+    if email is None:
+        return ""
+    return f"{first_name} {last_name}".strip() or email
+
+
+def staff_subscription_rows(*, filter: str = "", today: date_type | None = None) -> list[dict]:
+    """What staff see of every subscription, or those active, unpaid, frozen, or whose commitment ends within 30 days
+    (`filter`), newest first, as dicts: the subscription's fields, status_label,
+    periods_left, ends_on, pass_expires_on, next_due_on, next_due_amount, charges (with `reference`, the provider's),
+    freezes, provider, reduced ({status, status_label, confirmed_at, proof_id, ended_at} or None), actions and member
+    ({id, first_name, last_name, email})."""
     today = today or timezone.localdate()
-    queryset = _base().order_by("-created_at", "-id")
+    queryset = Subscription.objects.order_by("-created_at", "-id")
     if filter in ("active", "unpaid", "frozen"):
         queryset = queryset.filter(status=filter)
     elif filter == "ending":
         queryset = queryset.filter(status__in=(SubscriptionStatus.ACTIVE, SubscriptionStatus.UNPAID))
-    views = [_view(s) for s in queryset]
-    if filter == "ending":
-        views = [v for v in views if today <= v.ends_on <= today + timedelta(days=ENDING_WITHIN_DAYS)]
-    return views
+    found = list(queryset.values_list(*_STAFF_FIELDS, *_STAFF_JOINED))
+    ids = [row[0] for row in found]
+    charges: dict[int, list] = {}
+    freezes: dict[int, list] = {}
+    actions: dict[int, list] = {}
+    if ids:
+        charge_rows = (
+            SubscriptionCharge.objects.filter(subscription_id__in=ids)
+            .order_by("period")
+            .values_list("subscription_id", *_STAFF_CHARGE_FIELDS)
+        )
+        for subscription, *values in charge_rows:
+            charges.setdefault(subscription, []).append(dict(zip(_STAFF_CHARGE_KEYS, values, strict=True)))
+        freeze_rows = (
+            SubscriptionFreeze.objects.filter(subscription_id__in=ids)
+            .order_by("starts_on", "id")
+            .values_list(
+                "id", "subscription_id", "starts_on", "weeks", "reason", "by__first_name", "by__last_name", "by__email"
+            )
+        )
+        for pk, subscription, starts_on, weeks, reason, *by in freeze_rows:
+            freezes.setdefault(subscription, []).append(
+                (SubscriptionFreeze(id=pk, subscription_id=subscription, starts_on=starts_on, weeks=weeks), reason, by)
+            )
+        action_rows = (
+            SubscriptionAction.objects.filter(subscription_id__in=ids)
+            .order_by("created_at", "id")
+            .values_list(
+                "subscription_id", "kind", "reason", "outcome", "created_at", "by__first_name", "by__last_name",
+                "by__email",
+            )
+        )  # fmt: skip
+        kinds = _label(SubscriptionAction, "kind")
+        for subscription, kind, reason, outcome, created_at, *by in action_rows:
+            actions.setdefault(subscription, []).append(
+                {
+                    "kind": kind,
+                    "label": kinds.get(kind, kind),
+                    "reason": reason,
+                    "outcome": outcome,
+                    "by": _name(*by),
+                    "created_at": created_at,
+                }
+            )
+    charge_labels = _label(SubscriptionCharge, "status")
+    reduced_labels = _label(ReducedRateDeclaration, "status")
+    width = len(_STAFF_FIELDS)
+    rows = []
+    for row in found:
+        named = dict(zip(_STAFF_FIELDS, row[:width], strict=True))
+        (
+            pass_expires_on, member_id, first_name, last_name, email,
+            declaration_id, declaration_status, confirmed_at, proof_id, ended_at,
+        ) = row[width:]  # fmt: skip
+        pk = named["id"]
+        subscription = Subscription(member_id=member_id, **named)
+        own_freezes = freezes.get(pk, [])
+        # The dates read the freezes through `subscription.freezes.all()`: given here as prefetch_related would.
+        subscription._prefetched_objects_cache = {"freezes": [freeze for freeze, _, _ in own_freezes]}
+        own_charges = charges.get(pk, [])
+        for charge in own_charges:
+            charge["status_label"] = charge_labels.get(charge["status"], charge["status"])
+        next_due_on, next_due_amount = _next_due(
+            subscription, [(c["period"], c["due_on"], c["amount"], c["status"]) for c in own_charges]
+        )
+        ends_on = commitment_ends_on(subscription)
+        if filter == "ending" and not today <= ends_on <= today + timedelta(days=ENDING_WITHIN_DAYS):
+            continue
+        named.update(
+            status_label=subscription.get_status_display(),
+            periods_left=subscription.periods_committed - subscription.periods_paid,
+            ends_on=ends_on,
+            pass_expires_on=pass_expires_on,
+            next_due_on=next_due_on,
+            next_due_amount=next_due_amount,
+            charges=own_charges,
+            freezes=[
+                {
+                    "starts_on": freeze.starts_on,
+                    "weeks": freeze.weeks,
+                    "ends_on": freeze.starts_on + timedelta(weeks=freeze.weeks) - timedelta(days=1),
+                    "reason": reason,
+                    "by": _name(*by),
+                }
+                for freeze, reason, by in own_freezes
+            ],
+            reduced=None
+            if declaration_id is None
+            else {
+                "status": declaration_status,
+                "status_label": reduced_labels.get(declaration_status, declaration_status),
+                "confirmed_at": confirmed_at,
+                "proof_id": proof_id,
+                "ended_at": ended_at,
+            },
+            actions=actions.get(pk, []),
+            member={"id": member_id, "first_name": first_name, "last_name": last_name, "email": email},
+        )
+        rows.append(named)
+    return rows
 
 
 def subscription_for_staff(*, subscription_id: int) -> SubscriptionView:

@@ -14,12 +14,12 @@ from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
-from ..models import ChargeStatus, ReducedStatus, SubscriptionActionKind, SubscriptionStatus
+from ..models import ChargeStatus, ReducedRateProof, ReducedStatus, SubscriptionActionKind, SubscriptionStatus
 from ..services import subscriptions as services
 from ..subscription_selectors import (
     FILTERS,
+    staff_subscription_rows,
     subscription_for_staff,
-    subscriptions_for_staff,
     subscriptions_of_member,
 )
 from ..views import reduced_proof_url
@@ -186,6 +186,15 @@ def _body(view, *, with_member: bool = False) -> dict:
     return body
 
 
+def _staff_body(row: dict) -> dict:
+    """A row of `staff_subscription_rows` as `_body(view, with_member=True)` answers it: the proof's address."""
+    reduced = row["reduced"]
+    if reduced is not None:
+        proof_id = reduced.pop("proof_id")
+        reduced["proof_url"] = reduced_proof_url(ReducedRateProof(pk=proof_id)) if proof_id else ""
+    return row
+
+
 class StaffSubscriptionsQuery(serializers.Serializer):
     filter = choice(list(FILTERS), message=MSG_FILTER_INVALID, required=False)
 
@@ -231,8 +240,8 @@ class SubscriptionsApi(APIView):
     def get(self, request):
         query = StaffSubscriptionsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        views = subscriptions_for_staff(filter=query.validated_data.get("filter", ""))
-        return Response(StaffSubscriptionOutput([_body(v, with_member=True) for v in views], many=True).data)
+        rows = staff_subscription_rows(filter=query.validated_data.get("filter", ""))
+        return Response(StaffSubscriptionOutput([_staff_body(row) for row in rows], many=True).data)
 
 
 class SubscriptionPayNowApi(APIView):

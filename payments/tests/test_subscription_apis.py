@@ -118,6 +118,39 @@ def test_the_lists_take_a_fixed_number_of_queries(
         assert len(api_client.get(MINE).json()) == 1
 
 
+def test_the_staff_list_reads_values_not_a_model_per_charge_member_or_pass(
+    api_client,
+    staff,
+    annual,  # noqa: F811
+):
+    """A studio's year is hundreds of subscriptions and thousands of charges: as model instances (each subscription with
+    its member, pass, order and charges) they cost several times the answer. At most one object per subscription (the
+    arithmetic of its dates), none for its charges, member, pass or order."""
+    from django.db.models.signals import pre_init
+
+    from accounts.tests.factories import UserFactory
+
+    with freeze_time("2030-01-10 10:00:00"):
+        for _ in range(3):
+            buy(api_client, UserFactory(), annual)
+    with freeze_time("2030-04-12 10:00:00"):
+        for day in ("2030-02-10", "2030-03-10", "2030-04-10"):
+            run_due_jobs(day)
+        api_client.force_authenticate(staff)
+        built = []
+
+        def count(sender, **kwargs):
+            built.append(sender.__name__)
+
+        pre_init.connect(count)
+        try:
+            rows = api_client.get(STAFF_LIST).json()
+        finally:
+            pre_init.disconnect(count)
+    assert [len(row["charges"]) for row in rows] == [4, 4, 4]
+    assert built == ["Subscription"] * 3
+
+
 def test_the_profile_shows_the_subscription_and_pay_now_when_unpaid(client, api_client, member, annual):  # noqa: F811
     with freeze_time("2030-01-10 10:00:00"):
         subscription = buy(api_client, member, annual)
