@@ -11,6 +11,7 @@ from .selectors import sessions_with_seats
 # The list shows the classes of the last week (attendance is marked after the class too) and the coming ones.
 RECENT_DAYS = 7
 MAX_LISTED = 60
+LISTED_FIELDS = ("start", "end", "status", "max_attendees", "instructor_id", "course__title")
 
 
 def teaching_instructor(user) -> Instructor | None:
@@ -22,12 +23,18 @@ def teaching_instructor(user) -> Instructor | None:
 
 
 def instructor_sessions(*, instructor: Instructor, now: datetime) -> list[CourseSession]:
-    """Their classes from a week ago on, soonest first, with seats taken: three queries whatever their number."""
+    """Their classes from a week ago on, soonest first, with seats taken: three queries whatever their number.
+
+    The list (page and API) shows each class's course by its title alone: the course's other columns (description,
+    pictures) are not read, and the instructor is the one given."""
     sessions = list(
         CourseSession.objects.filter(instructor=instructor, start__gte=now - timedelta(days=RECENT_DAYS))
-        .select_related("course", "instructor")
+        .select_related("course")
+        .only(*LISTED_FIELDS)
         .order_by("start", "id")[:MAX_LISTED]
     )
+    for session in sessions:
+        session.instructor = instructor
     return sessions_with_seats(sessions, now=now)
 
 

@@ -189,3 +189,24 @@ def test_the_classes_page_runs_the_same_queries_for_one_class_or_fifteen(client,
         page = client.get("/instructor/classes")
     assert page.text.count("/instructor/classes/") == 15
     assert len(fifteen.captured_queries) == len(one.captured_queries)
+
+
+@pytest.mark.parametrize("path", ["/instructor/classes", MINE])
+def test_the_class_list_reads_each_courses_title_only(client, lea, path):
+    """Sixty classes name their course by title: the list does not load each course's whole row (description,
+    pictures and their renditions) nor the instructor again for each class."""
+    import re
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for n in range(3):
+        ReservationFactory(session=soon(lea, f"Cours {n}"))
+    client.force_login(lea.user)
+    with CaptureQueriesContext(connection) as listed:
+        response = client.get(path)
+    assert response.status_code == 200 and "Cours 2" in response.text
+    selected = [query["sql"].split(" FROM ")[0] for query in listed.captured_queries]
+    course_columns = {column for sql in selected for column in re.findall(r'"courses_course"\."(\w+)"', sql)}
+    assert course_columns <= {"id", "title"}
+    assert not any('"courses_instructor"' in sql and '"courses_coursesession"' in sql for sql in selected)
