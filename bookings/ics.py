@@ -26,6 +26,10 @@ CONFIRMED_SEQUENCE = 0
 CANCELLED_SEQUENCE = 1  # higher than the confirmation's: the cancellation supersedes it
 # How often an app subscribed to the personal feed fetches it again (RFC 7986 and Outlook's X-PUBLISHED-TTL).
 FEED_REFRESH = timedelta(hours=1)
+# The feed's text as this code writes it: part of the key under which a built feed is kept in the cache
+# (bookings/apis/calendar_feed.py), with the library's version. Change it with what an event says or how, so that a
+# release serves the new text at once, not the one kept from before.
+FEED_FORMAT = 1
 
 
 def _host() -> str:

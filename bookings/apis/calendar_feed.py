@@ -11,6 +11,7 @@ built again only when that changed (see `_feed_body`).
 import hashlib
 from datetime import timedelta
 
+import icalendar
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
@@ -28,6 +29,7 @@ from rest_framework.views import APIView
 
 from courses.serializers import StrictBooleanField
 
+from .. import ics
 from ..ics import member_feed_ics, reservation_ics
 from ..models import BookingPreferences, Reservation, ReservationStatus
 from ..services.reminders import (
@@ -134,10 +136,11 @@ def member_feed_reservations(*, user_id: int, now):
 
 def _feed_body(*, user_id: int, now) -> str:
     """The feed's iCalendar text, kept in the cache under a digest of everything it shows (and of the studio's
-    settings it names): a change to a booking, a session, a course title or an instructor gives another key, so the
-    answer is never stale; only its DTSTAMPs say when it was built."""
+    settings it names, and of the code that writes it): a change to a booking, a session, a course title or an
+    instructor gives another key, so the answer is never stale; only its DTSTAMPs say when it was built."""
     reservations = member_feed_reservations(user_id=user_id, now=now)
-    shown = repr((settings.SITE_URL, settings.STUDIO, list(reservations.values_list(*FEED_FIELDS))))
+    written_by = (ics.FEED_FORMAT, icalendar.__version__)
+    shown = repr((written_by, settings.SITE_URL, settings.STUDIO, list(reservations.values_list(*FEED_FIELDS))))
     key = f"calendar-feed:{user_id}:{hashlib.sha256(shown.encode()).hexdigest()}"
     body = cache.get(key)
     if body is None:

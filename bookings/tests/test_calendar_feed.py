@@ -240,3 +240,21 @@ def test_an_unchanged_feed_is_not_built_again_and_a_change_shows_at_once(api_cli
     assert [str(event["summary"]) for event in events] == ["Pole exotique"]
     ReservationFactory(user=member, session=CourseSessionFactory(start=timezone.now() + timedelta(days=6)))
     assert len(icalendar.Calendar.from_ical(client.get(path).content).walk("VEVENT")) == 2
+
+
+def test_a_new_release_of_the_feeds_text_is_served_at_once(api_client, client, member, monkeypatch):
+    """A feed kept in the cache was written by the code of its day: once the feed's text changes (FEED_FORMAT), the
+    next answer is written anew, not the one kept from before."""
+    from bookings import ics
+
+    ReservationFactory(user=member, session=CourseSessionFactory(start=timezone.now() + timedelta(days=3)))
+    path = _feed_path(api_client, member)
+    client.get(path)
+    built = []
+    real_event = ics.reservation_event
+    monkeypatch.setattr(ics, "reservation_event", lambda *a, **kw: built.append(1) or real_event(*a, **kw))
+    client.get(path)
+    assert built == []
+    monkeypatch.setattr(ics, "FEED_FORMAT", ics.FEED_FORMAT + 1)
+    client.get(path)
+    assert built == [1]
