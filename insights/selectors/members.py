@@ -15,7 +15,8 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from accounts.models import Role, User
-from bookings.models import Pass, PassKind, Reservation, ReservationStatus
+from bookings.models import Pass, PassKind, ReservationStatus
+from courses.models import CourseSession
 from payments.models import SubscriptionStatus
 
 from ..period import Period
@@ -59,11 +60,14 @@ def member_stats(*, period: Period, now=None) -> dict:
     now = now or timezone.now()
     today = timezone.localdate(now)
     before = period.previous()
-    active = Reservation.objects.filter(
-        status=ReservationStatus.CONFIRMED, **{"session__start__gte": before.start, "session__start__lt": period.end}
-    ).aggregate(
-        active_now=Count("user", distinct=True, filter=during("session__start", period)),
-        active_before=Count("user", distinct=True, filter=during("session__start", before)),
+    # From the classes of both periods to their bookings, not the other way: the database then reads the few hundred
+    # classes by their start and each one's bookings by its index. Read from the bookings side, a database without
+    # fresh statistics (just after a large import) compared every booking with every class: 250 ms for a year of the
+    # bench's studio against 8 ms this way, which is also twice as fast with statistics.
+    booked = Q(reservations__status=ReservationStatus.CONFIRMED)
+    active = CourseSession.objects.filter(start__gte=before.start, start__lt=period.end).aggregate(
+        active_now=Count("reservations__user", distinct=True, filter=booked & during("start", period)),
+        active_before=Count("reservations__user", distinct=True, filter=booked & during("start", before)),
     )
     joined = User.objects.filter(during("date_joined", spanning(period)), role=Role.USER).aggregate(
         new_now=Count("id", filter=during("date_joined", period)),
