@@ -3,7 +3,16 @@ import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useApi } from "../../components/useApi.js";
 import { SECTIONS, sectionFromPath, sectionPath } from "./sections.js";
 
-const components = Object.fromEntries(SECTIONS.map((s) => [s.key, lazy(s.load)]));
+// The section the address opens on starts downloading with the dashboard's own code, not once the dashboard has
+// rendered: one round trip less before a phone shows it. The others load on first visit.
+const opening = sectionFromPath(window.location.pathname);
+const components = Object.fromEntries(
+  SECTIONS.map((s) => {
+    if (s.key !== opening) return [s.key, lazy(s.load)];
+    const loading = s.load();
+    return [s.key, lazy(() => loading)];
+  })
+);
 export const UNREAD_ENDPOINT = "/api/contact-messages/unread-count";
 
 // Counted again on each section change; a failure shows no badge.
