@@ -166,6 +166,7 @@ def rental_form_page(request):
     )
 
 
+@cache_public_page  # a visitor without a session sees no request of theirs: the same page for all of them
 def confirmation_page(request):
     rental_id = request.session.get(RENTAL_SESSION_KEY)
     rental = RoomRentalRequest.objects.filter(pk=rental_id).first() if rental_id else None

@@ -242,3 +242,15 @@ def test_member_messages_page_runs_the_same_queries_whatever_the_data(client, me
     for _ in range(20):
         ContactMessageFactory.for_member(member, member_unread=True)
     assert _page_queries(client, "/user/messages") == few
+
+
+def test_the_confirmation_page_is_the_stored_copy_for_visitors_and_shows_a_senders_own_request():
+    from django.test import Client
+
+    assert Client().get("/confirmation").templates  # a visitor without a session: built once, then stored
+    visitor = Client().get("/confirmation")
+    assert visitor.status_code == 200 and visitor.templates == []
+    sender = Client()
+    assert sender.post("/rental-form", _rental_post(eventType="Anniversaire")).status_code == 302
+    own = sender.get("/confirmation")
+    assert own.templates and "Anniversaire" in own.content.decode()
