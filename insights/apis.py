@@ -3,12 +3,14 @@ of the owner's view for those Paris days, each beside the previous period of the
 
 from datetime import date
 
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from payments.staff_cache import STATS_VERSION, cached_for_staff
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
@@ -62,13 +64,20 @@ class DashboardStatsApi(APIView):
     )
     def get(self, request):
         period = period_from_query(request.query_params)
-        previous = period.previous()
-        body = {
-            "period": {"from": period.first_day, "to": period.last_day, "days": period.days},
-            "previous": {"from": previous.first_day, "to": previous.last_day, "days": previous.days},
-            "money": money_stats(period=period),
-            "classes": class_stats(period=period),
-            "members": member_stats(period=period),
-            "upcoming": upcoming_stats(),
-        }
-        return Response(StatsOutput(body).data)
+        # The figures of a period depend on the day too ("already due", who stopped coming, the next 7 days); what
+        # moves within the day is bounded by the entry's short lifetime (payments/staff_cache.py).
+        name = f"dashboard-stats:{period.first_day}:{period.last_day}:{timezone.localdate()}"
+        return Response(cached_for_staff(name, STATS_VERSION, lambda: _stats(period)))
+
+
+def _stats(period: Period) -> dict:
+    previous = period.previous()
+    body = {
+        "period": {"from": period.first_day, "to": period.last_day, "days": period.days},
+        "previous": {"from": previous.first_day, "to": previous.last_day, "days": previous.days},
+        "money": money_stats(period=period),
+        "classes": class_stats(period=period),
+        "members": member_stats(period=period),
+        "upcoming": upcoming_stats(),
+    }
+    return StatsOutput(body).data

@@ -13,5 +13,8 @@ class PaymentsConfig(AppConfig):
             subscription_tasks,  # noqa: F401 - the daily charge of subscriptions
         )
         from .selectors import payment_client_config
+        from .staff_cache import register_receivers
+
+        register_receivers()  # the staff's cached figures and subscriptions list follow every change they read
 
         provide("payment_client_config", payment_client_config)  # the calendar's payment widget (bookings/views.py)
