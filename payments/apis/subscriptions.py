@@ -3,6 +3,7 @@ and the member's "Payer maintenant"."""
 
 from datetime import timedelta
 
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -16,6 +17,7 @@ from studio.schema import ErrorOutput
 
 from ..models import ChargeStatus, ReducedRateProof, ReducedStatus, SubscriptionActionKind, SubscriptionStatus
 from ..services import subscriptions as services
+from ..staff_cache import SUBSCRIPTIONS_VERSION, cached_for_staff
 from ..subscription_selectors import (
     FILTERS,
     staff_subscription_rows,
@@ -240,8 +242,15 @@ class SubscriptionsApi(APIView):
     def get(self, request):
         query = StaffSubscriptionsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        rows = staff_subscription_rows(filter=query.validated_data.get("filter", ""))
-        return Response(StaffSubscriptionOutput([_staff_body(row) for row in rows], many=True).data)
+        filter = query.validated_data.get("filter", "")
+        # "ending" reads today's date; what bulk updates change without a signal lasts a minute at most.
+        name = f"staff-subscriptions:{filter}:{timezone.localdate()}"
+        return Response(cached_for_staff(name, SUBSCRIPTIONS_VERSION, lambda: _staff_list(filter)))
+
+
+def _staff_list(filter: str) -> list:
+    rows = staff_subscription_rows(filter=filter)
+    return StaffSubscriptionOutput([_staff_body(row) for row in rows], many=True).data
 
 
 class SubscriptionPayNowApi(APIView):

@@ -1,0 +1,109 @@
+"""GET /api/subscriptions (staff) is kept in the cache per filter until a row it shows changes: the same list again
+costs no query beyond the request's user, and the list after a charge, a freeze, an action, a reduced-rate
+declaration, a pass or a member's name changes is the one a fresh read gives."""
+
+from datetime import date, timedelta
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from freezegun import freeze_time
+
+from accounts.tests.factories import UserFactory
+from payments.models import (
+    ChargeStatus,
+    ReducedRateDeclaration,
+    Subscription,
+    SubscriptionAction,
+    SubscriptionCharge,
+    SubscriptionFreeze,
+)
+from payments.models_subscriptions import SubscriptionActionKind
+
+from .test_subscriptions import annual, buy, run_due_jobs  # noqa: F401 - fixture
+
+pytestmark = pytest.mark.django_db
+
+STAFF_LIST = "/api/subscriptions"
+NOW = "2030-03-12 10:00:00"
+
+
+@pytest.fixture
+def studio(api_client, staff, annual):  # noqa: F811
+    with freeze_time("2030-01-10 10:00:00"):
+        for _ in range(3):
+            buy(api_client, UserFactory(), annual)
+    with freeze_time(NOW):
+        for day in ("2030-02-10", "2030-03-10"):
+            run_due_jobs(day)
+    api_client.force_authenticate(staff)
+    return api_client
+
+
+def _list(api_client, query=""):
+    response = api_client.get(f"{STAFF_LIST}{query}")
+    assert response.status_code == 200
+    return response.json()
+
+
+@pytest.mark.parametrize("query", ["", "?filter=active", "?filter=ending"])
+def test_the_same_list_again_makes_no_query(studio, query):
+    with freeze_time(NOW):
+        first = _list(studio, query)
+        with CaptureQueriesContext(connection) as context:
+            again = _list(studio, query)
+    assert again == first
+    assert context.captured_queries == []
+
+
+def _charge_paid(staff):
+    charge = SubscriptionCharge.objects.exclude(status=ChargeStatus.PAID).order_by("id").first()
+    if charge is None:
+        charge = SubscriptionCharge.objects.order_by("id").first()
+        charge.status = ChargeStatus.FAILED
+    else:
+        charge.status = ChargeStatus.PAID
+    charge.save()
+
+
+def _freeze(staff):
+    subscription = Subscription.objects.order_by("id").first()
+    SubscriptionFreeze.objects.create(
+        subscription=subscription, starts_on=date(2030, 3, 20), weeks=2, reason="Cheville", by=staff
+    )
+
+
+def _action(staff):
+    subscription = Subscription.objects.order_by("id").first()
+    SubscriptionAction.objects.create(
+        subscription=subscription, kind=SubscriptionActionKind.values[0], reason="Appel", by=staff
+    )
+
+
+def _reduced(staff):
+    subscription = Subscription.objects.order_by("id").first()
+    ReducedRateDeclaration.objects.create(order=subscription.source_order, status="student")
+
+
+def _pass_extended(staff):
+    granted = Subscription.objects.order_by("id").first().granted_pass
+    granted.expires_on += timedelta(days=30)
+    granted.save()
+
+
+def _renamed(staff):
+    member = Subscription.objects.order_by("id").first().member
+    member.last_name = "Nouveau-Nom"
+    member.save()
+
+
+@pytest.mark.parametrize("change", [_charge_paid, _freeze, _action, _reduced, _pass_extended, _renamed])
+def test_a_change_shows_on_the_next_list(studio, staff, change):
+    with freeze_time(NOW):
+        before = _list(studio)
+        change(staff)
+        after = _list(studio)
+        assert after != before
+        cache.clear()
+        assert after == _list(studio)
