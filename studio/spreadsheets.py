@@ -101,14 +101,67 @@ def csv_cell(column: Column, value) -> str:
             return neutralise(str(value))
 
 
+def _local_times():
+    """`timezone.localtime` for one table: the current time zone read once, and each instant converted once (a class's
+    start is in two columns of every booking of the class)."""
+    zone = timezone.get_current_timezone()
+    seen: dict[datetime, datetime] = {}
+
+    def local(value: datetime) -> datetime:
+        found = seen.get(value)
+        if found is None:
+            if timezone.is_naive(value):
+                raise ValueError("localtime() cannot be applied to a naive datetime")
+            found = seen[value] = value.astimezone(zone)
+        return found
+
+    return local
+
+
+def _csv_writers(columns: Sequence[Column]) -> list:
+    """Per column, what `csv_cell` writes for a value, its type decided once for the table rather than per cell, with
+    the table's Paris times (`_local_times`)."""
+    local = _local_times()
+
+    def as_date(value) -> str:
+        return f"{local(value).date() if isinstance(value, datetime) else value:%d/%m/%Y}"
+
+    def as_time(value) -> str:
+        return f"{local(value) if isinstance(value, datetime) else value:%H:%M}"
+
+    texts: dict[str, str] = {}
+
+    def as_text(value) -> str:
+        # Titles, names and statuses repeat from row to row: each text is neutralised once.
+        if type(value) is not str:
+            return neutralise(str(value))
+        found = texts.get(value)
+        if found is None:
+            found = texts[value] = neutralise(value)
+        return found
+
+    kinds = {
+        CellType.INTEGER: lambda value: str(int(value)),
+        CellType.MONEY: lambda value: f"{Decimal(value):.2f}".replace(".", ","),
+        CellType.DATE: as_date,
+        CellType.TIME: as_time,
+        CellType.PHONE: lambda value: neutralise(_grouped_phone(str(value))),
+    }
+    return [kinds.get(column.type, as_text) for column in columns]
+
+
 def table_csv(columns: Sequence[Column], rows: Iterable[Sequence]) -> str:
-    """The table as CSV text (docs/decisions.md 39), starting with the byte-order mark."""
+    """The table as CSV text (docs/decisions.md 39), starting with the byte-order mark. Each cell is what `csv_cell`
+    writes."""
     buffer = io.StringIO()
     buffer.write(BOM)
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
     writer.writerow([neutralise(c.header) for c in columns])
+    writers = _csv_writers(columns)
     for row in rows:
-        writer.writerow([csv_cell(column, value) for column, value in zip(columns, row, strict=True)])
+        writer.writerow(
+            ["" if value is None or value == "" else write(value) for write, value in zip(writers, row, strict=True)]
+        )
     return buffer.getvalue()
 
 
@@ -119,8 +172,9 @@ def _text_cell(new_cell, text: str):
     return cell
 
 
-def _xlsx_cell(new_cell, column: Column, value):
-    """The cell of `value`; `new_cell(value)` makes a write-only cell of the sheet."""
+def _xlsx_cell(new_cell, column: Column, value, local=timezone.localtime):
+    """The cell of `value`; `new_cell(value)` makes a write-only cell of the sheet; `local` converts an instant to
+    Paris time (`_local_times`)."""
     if value is None or (value == "" and column.type not in (CellType.TEXT, CellType.PHONE, CellType.CODE)):
         return new_cell(None)
     match column.type:
@@ -130,10 +184,10 @@ def _xlsx_cell(new_cell, column: Column, value):
             cell = new_cell(Decimal(value))
             cell.number_format = MONEY_FORMAT
         case CellType.DATE:
-            cell = new_cell(_as_date(value))
+            cell = new_cell(local(value).date() if isinstance(value, datetime) else value)
             cell.number_format = DATE_FORMAT
         case CellType.TIME:
-            cell = new_cell(_as_time(value))
+            cell = new_cell(_as_time(local(value).time() if isinstance(value, datetime) else value))
             cell.number_format = TIME_FORMAT
         case _:
             cell = _text_cell(new_cell, str(value))
@@ -168,8 +222,9 @@ def table_xlsx(columns: Sequence[Column], rows: Iterable[Sequence], *, title: st
         header.append(cell)
     sheet.append(header)
     count = 0
+    local = _local_times()
     for row in rows:
-        sheet.append([_xlsx_cell(new_cell, column, value) for column, value in zip(columns, row, strict=True)])
+        sheet.append([_xlsx_cell(new_cell, column, value, local) for column, value in zip(columns, row, strict=True)])
         count += 1
     sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{count + 1}"
     buffer = io.BytesIO()

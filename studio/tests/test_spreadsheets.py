@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import openpyxl
 import pytest
 
-from studio.spreadsheets import CellType, Column, neutralise, table_csv, table_xlsx
+from studio.spreadsheets import CellType, Column, csv_cell, neutralise, table_csv, table_xlsx
 
 COLUMNS = [
     Column("Nom"),
@@ -114,3 +114,60 @@ def test_libreoffice_opens_the_csv_with_french_settings_and_evaluates_nothing(tm
     assert (first[1].value, second[1].value) == (-12.5, 25)
     assert first[2].value == "06 12 34 56 78"
     assert first[4].value == datetime(2026, 4, 2)
+
+
+class CountedInstant(datetime):
+    """An instant that counts its time-zone conversions."""
+
+    conversions = 0
+
+    def astimezone(self, tz=None):
+        CountedInstant.conversions += 1
+        return datetime(*self.timetuple()[:6], self.microsecond, tzinfo=self.tzinfo).astimezone(tz)
+
+
+def _class_rows(count: int):
+    """Rows of a class export: the class's start in a date and a time column, the same instant read again (another
+    object) for each booking of the class."""
+    starts = [AT, datetime(2026, 4, 3, 8, 15, tzinfo=ZoneInfo("UTC"))]
+    return [
+        [
+            f"Membre {i}",
+            Decimal("12.50"),
+            "",
+            "",
+            CountedInstant.fromtimestamp(start.timestamp(), start.tzinfo),
+            None,
+            i,
+        ]
+        for i, start in enumerate(starts * count)
+    ]
+
+
+@pytest.mark.parametrize("write", [table_csv, lambda columns, rows: table_xlsx(columns, rows, title="Essai")])
+def test_each_instant_is_converted_to_paris_time_once_per_table(write):
+    rows = _class_rows(10)
+    for row in rows:
+        row[5] = row[4]
+    CountedInstant.conversions = 0
+    write(COLUMNS, rows)
+    assert CountedInstant.conversions == 2
+
+
+def test_the_csv_is_the_cells_as_csv_cell_writes_them():
+    """Whatever the table reuses from one cell to the next, every cell is the one `csv_cell` writes on its own."""
+    values = {
+        CellType.TEXT: ["=1+1", "Zoé", "", None, 1, True, "#N/A", "a\x00b"],
+        CellType.MONEY: [Decimal("-12.5"), Decimal("0"), 3, "", None, Decimal("1.005")],
+        CellType.PHONE: ["0612345678", "+33612345678", "", None, "06 12"],
+        CellType.CODE: ["01000", "", None, 75001],
+        CellType.DATE: [AT, date(2026, 4, 2), datetime(2026, 3, 28, 23, 30, tzinfo=ZoneInfo("UTC")), None, ""],
+        CellType.TIME: [AT, time(9, 5, 30), datetime(2026, 3, 29, 1, 0, 59, tzinfo=ZoneInfo("UTC")), None],
+        CellType.INTEGER: [0, 2, True, "", None, Decimal("3")],
+    }
+    columns = [c for c in COLUMNS]
+    rows = [[values[c.type][(i + j) % len(values[c.type])] for j, c in enumerate(columns)] for i in range(40)]
+    expected = [[neutralise(c.header) for c in columns]] + [
+        [csv_cell(c, value) for c, value in zip(columns, row, strict=True)] for row in rows
+    ]
+    assert read_csv(table_csv(columns, rows)) == expected
