@@ -114,3 +114,24 @@ def test_the_list_keeps_its_place_and_shows_the_session_just_saved(page, live_se
     expect(saved).to_be_in_viewport()
     page.screenshot(path="test-artifacts/sessions-saved-highlighted.png", full_page=False)
     assert CourseSession.objects.get(pk=moved.pk).start == new_start
+
+
+def test_the_session_list_does_not_move_under_the_eyes_while_it_loads_on_a_phone(page, live_server, login_as, staff):
+    """Nothing already on screen moves when the sessions arrive (Lighthouse's layout shift): the actions stay above
+    the list, which only grows downwards."""
+    now = timezone.localtime(timezone.now())
+    for day in range(12):
+        CourseSessionFactory(course=CourseFactory(title=f"Cours {day}"), start=now + timedelta(days=day + 1))
+    page.set_viewport_size({"width": 390, "height": 844})
+    login_as(staff)
+    page.add_init_script(
+        """window.__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shifts.push(entry.value);
+        }).observe({ type: "layout-shift", buffered: true });"""
+    )
+    page.goto(live_server.url + "/admin/sessions")
+    expect(page.locator(".dash-table tbody tr")).to_have_count(10)
+    expect(page.get_by_role("button", name="Créer une série hebdomadaire")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert sum(page.evaluate("window.__shifts")) < 0.01

@@ -191,6 +191,8 @@ export default function ResourceSection({ config, user }) {
             Ajouter {config.noun}
           </button>
         )}
+        {/* A section's own actions sit with "Ajouter", above the list: below it, they moved down when the rows arrived. */}
+        {!missing && config.extra?.(ctx)}
       </div>
       {config.intro && <p className="help">{config.intro}</p>}
       {config.searchable && (
@@ -304,7 +306,6 @@ export default function ResourceSection({ config, user }) {
           returnFocus={afterDelete}
         />
       )}
-      {config.extra?.(ctx)}
     </section>
   );
 }
