@@ -3,4 +3,4 @@ import CalendarIsland from "./CalendarIsland.jsx";
 import { setupTabs } from "./tabs.js";
 
 setupTabs(document.querySelector("[data-planning-tabs]"));
-mountIsland("calendar", CalendarIsland);
+mountIsland("calendar", CalendarIsland, { sliced: true });
