@@ -121,6 +121,7 @@ def _back_url(request) -> str:
     return "/room-rental"
 
 
+@cache_public_page(forms=True, variant=_back_url)  # one stored page per place "Annuler" leads back to
 @rate_limited_page("rental")
 def rental_form_page(request):
     if request.method == "POST":

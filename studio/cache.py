@@ -127,8 +127,13 @@ def _anonymous_get(request) -> bool:
     )
 
 
+# Pages that show one of a few versions according to the request (cache_public_page's `variant`), by path.
+_VARIANTS: dict[str, Callable[[object], str]] = {}
+
+
 def _page_name(request) -> str:
-    return f"page:{request.get_full_path()}"
+    variant = _VARIANTS.get(request.path)
+    return f"page:{request.get_full_path()}" + (f"#{variant(request)}" if variant is not None else "")
 
 
 # The value of every form's token in a stored page; the hit puts the visitor's own in its place.
@@ -199,18 +204,22 @@ def mark_public_answer(
     return response
 
 
-def cache_public_page(view=None, *, forms: bool = False):
+def cache_public_page(view=None, *, forms: bool = False, variant: Callable[[object], str] | None = None):
     """Serve a cached copy to anonymous GETs; skip responses that set cookies (session, or CSRF unless `forms`). The
     copy is stored by PublicPageCacheMiddleware once every middleware has answered. `forms=True`: the page's forms
     carry CSRF tokens, stored as holes that each hit fills with the visitor's own (see the module's docstring); the
-    page must show nothing else of the visitor's."""
+    page must show nothing else of the visitor's. `variant(request)`: for a page that shows one of a few versions
+    according to the request (e.g. where "Annuler" leads), the version, kept apart under its own name; the view must
+    derive what varies from the same function."""
     if view is None:
-        return functools.partial(cache_public_page, forms=forms)
+        return functools.partial(cache_public_page, forms=forms, variant=variant)
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         if not (_anonymous_get(request) and not request.user.is_authenticated):
             return view(request, *args, **kwargs)
+        if variant is not None:
+            _VARIANTS[request.path] = variant
         _PUBLIC_PATHS.setdefault(request.path, None)  # from now on this worker's middleware answers hits on this path
         name = _page_name(request)
         versions, page = _read(name)

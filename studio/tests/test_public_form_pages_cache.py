@@ -73,3 +73,19 @@ def test_a_returning_visitor_keeps_their_cookie_and_gets_a_token_for_it():
     token = TOKEN.findall(again.content.decode())[0]
     posted = client.post("/contact", {"csrfmiddlewaretoken": token})
     assert posted.status_code == 400  # past the CSRF check: the empty form is refused in French
+
+
+def test_the_rental_form_is_stored_once_per_page_its_cancel_link_leads_back_to():
+    def visit(referer):
+        answer = Client().get("/rental-form", HTTP_REFERER=referer)
+        assert answer.status_code == 200
+        return answer
+
+    assert visit("http://testserver/tarifs").templates
+    from_prices = visit("http://testserver/tarifs")
+    assert from_prices.templates == []  # the stored copy
+    assert 'href="http://testserver/tarifs" data-history-back' in from_prices.content.decode()
+    from_elsewhere = visit("https://evil.example/")
+    assert 'href="/room-rental" data-history-back' in from_elsewhere.content.decode()
+    assert 'href="/room-rental" data-history-back' in visit("https://evil.example/").content.decode()
+    assert 'href="http://testserver/tarifs" data-history-back' in visit("http://testserver/tarifs").content.decode()
