@@ -3,11 +3,12 @@ version that any save or delete of a model it reads bumps, so a change shows on 
 
 The receivers are connected from PaymentsConfig.ready(): payments sits above every app these reads use (bookings,
 courses, accounts), and insights, which builds the figures, has no AppConfig of its own. A bulk `update()` sends no
-signal: the entries also expire after a minute, which bounds both that and the figures that move with the clock
-(live seat holds, the classes of the next 7 days, "already due")."""
+signal: payments calls `changed()` after its own, and the entries also expire after a minute, which bounds both the
+others and the figures that move with the clock (live seat holds, the classes of the next 7 days, "already due")."""
 
 from django.apps import apps
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
 from studio.cache import bump_versions, cache_versions
@@ -61,9 +62,18 @@ def cached_for_staff(name: str, version: str, builder, timeout: int = TIMEOUT):
     return value
 
 
+def changed(*versions: str) -> None:
+    """Rows the answers of `versions` read changed (a receiver, or a bulk update that sends no signal). Bumped now, and
+    again once the transaction commits: a staff request that read the new version before the commit built its answer
+    from the rows as they were, and the second bump sets that answer aside."""
+    versions = versions or tuple(READS)
+    bump_versions(*versions)
+    transaction.on_commit(lambda: bump_versions(*versions), robust=True)
+
+
 def _bumper(version: str):
     def bump(**_kwargs) -> None:
-        bump_versions(version)
+        changed(version)
 
     return bump
 

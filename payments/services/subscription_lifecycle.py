@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from bookings.services import pass_rule_set, pass_validity_set
 
+from .. import staff_cache
 from ..models import ChargeStatus, Subscription, SubscriptionFreeze, SubscriptionStatus
 from ..selectors import payment_provider_name
 from .locking import lock_subscription
@@ -90,6 +91,8 @@ def subscriptions_freeze_status(*, as_of: date_type) -> int:
         )
         if status != subscription.status:
             changed += Subscription.objects.filter(pk=subscription.pk, status=subscription.status).update(status=status)
+    if changed:
+        staff_cache.changed()  # an update() sends no post_save: the staff's cached figures and list
     return changed
 
 
@@ -101,6 +104,8 @@ def subscriptions_end_finished(*, as_of: date_type) -> int:
             ended += Subscription.objects.filter(pk=subscription.pk, status=SubscriptionStatus.ACTIVE).update(
                 status=SubscriptionStatus.ENDED
             )
+    if ended:
+        staff_cache.changed()
     return ended
 
 

@@ -107,3 +107,36 @@ def test_a_change_shows_on_the_next_list(studio, staff, change):
         assert after != before
         cache.clear()
         assert after == _list(studio)
+
+
+def test_the_daily_status_update_shows_on_the_next_list(studio, staff):
+    """The daily job sets statuses with update(), which sends no signal."""
+    from payments.services.subscription_lifecycle import subscriptions_freeze_status
+
+    with freeze_time(NOW):
+        _freeze(staff)
+        before = _list(studio, "?filter=frozen")
+        assert before == []
+    with freeze_time("2030-03-21 10:00:00"):
+        assert _list(studio, "?filter=frozen") == []
+        assert subscriptions_freeze_status(as_of=date(2030, 3, 21)) == 1
+        assert len(_list(studio, "?filter=frozen")) == 1
+
+
+def test_a_list_read_before_the_change_commits_is_set_aside_at_the_commit(
+    studio, staff, django_capture_on_commit_callbacks
+):
+    """Another worker may read the list between the change and its commit, still without the change: the version is
+    bumped again at the commit, so that list is not kept."""
+    with freeze_time(NOW):
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            _renamed(staff)
+            _list(studio)  # cached under the version bumped by the change, as a concurrent reader would
+        with CaptureQueriesContext(connection) as context:
+            _list(studio)
+        assert context.captured_queries == []
+        for callback in callbacks:
+            callback()
+        with CaptureQueriesContext(connection) as context:
+            _list(studio)
+        assert context.captured_queries != []
