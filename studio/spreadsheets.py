@@ -118,6 +118,20 @@ def _local_times():
     return local
 
 
+def _remembered(write):
+    """`write`, each value written once: a class's date and time repeat for every booking of the class (an instant is
+    equal to itself whatever its time zone, and `date` never equals a `datetime`)."""
+    seen: dict = {}
+
+    def remembered(value) -> str:
+        found = seen.get(value)
+        if found is None:
+            found = seen[value] = write(value)
+        return found
+
+    return remembered
+
+
 def _csv_writers(columns: Sequence[Column]) -> list:
     """Per column, what `csv_cell` writes for a value, its type decided once for the table rather than per cell, with
     the table's Paris times (`_local_times`)."""
@@ -141,13 +155,13 @@ def _csv_writers(columns: Sequence[Column]) -> list:
         return found
 
     kinds = {
-        CellType.INTEGER: lambda value: str(int(value)),
-        CellType.MONEY: lambda value: f"{Decimal(value):.2f}".replace(".", ","),
-        CellType.DATE: as_date,
-        CellType.TIME: as_time,
-        CellType.PHONE: lambda value: neutralise(_grouped_phone(str(value))),
+        CellType.INTEGER: lambda: lambda value: str(int(value)),
+        CellType.MONEY: lambda: lambda value: f"{Decimal(value):.2f}".replace(".", ","),
+        CellType.DATE: lambda: _remembered(as_date),
+        CellType.TIME: lambda: _remembered(as_time),
+        CellType.PHONE: lambda: lambda value: neutralise(_grouped_phone(str(value))),
     }
-    return [kinds.get(column.type, as_text) for column in columns]
+    return [kinds.get(column.type, lambda: as_text)() for column in columns]
 
 
 def table_csv(columns: Sequence[Column], rows: Iterable[Sequence]) -> str:
