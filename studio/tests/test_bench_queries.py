@@ -35,6 +35,17 @@ def _month(now):
     return f"start={(first - timedelta(days=7)).isoformat()}&end={(first + timedelta(days=42)).isoformat()}"
 
 
+def _stats_range(days: int) -> str:
+    today = timezone.localdate()
+    return f"from={(today - timedelta(days=days)).isoformat()}&to={today.isoformat()}"
+
+
+def _last_month() -> str:
+    first = timezone.localdate().replace(day=1)
+    before = (first - timedelta(days=1)).replace(day=1)
+    return f"start={before.isoformat()}&end={(first - timedelta(days=1)).isoformat()}"
+
+
 # (who, path) as bench/run.py measures them; {member} is the member's id.
 PUBLIC = [
     "/",
@@ -51,6 +62,19 @@ MEMBER = [
     "/user/profile",
     "/user/messages",
     "/api/course-feedback/user/{member}",
+    "/weekly",
+    "/tarifs",
+    "/user/requests",
+    "/user/delete-account",
+    "/api/users/profile",
+    "/api/passes/mine",
+    "/api/waitlist/mine",
+    "/api/booking-preferences",
+    "/api/invoices/mine",
+    "/api/subscriptions/mine",
+    "/api/evf-reservations/mine",
+    "/api/rental-requests/mine",
+    "/api/users/me/export",
 ]
 STAFF = [
     "/admin/dashboard",
@@ -58,6 +82,26 @@ STAFF = [
     "/api/paypal/orders?page=1",
     "/api/passes?page=1",
     "/api/course-sessions?view=staff&page=1",
+    "/admin/sessions",
+    "/admin/overview",
+    "/api/users/{member}",
+    "/user/profile/{member}",
+    "/api/users/{member}/export",
+    "/api/contact-messages",
+    "/api/contact-messages/unread-count",
+    "/api/rental-requests",
+    "/api/evf-reservations",
+    "/api/subscriptions",
+    "/api/emails/undelivered",
+    "/api/dashboard/stats?{stats_week}",
+    "/api/dashboard/stats?{stats_year}",
+    "/api/exports/orders?{last_month}",
+    "/api/exports/reservations?{last_month}",
+    "/api/exports/members?{last_month}",
+    "/api/exports/passes?{last_month}",
+    "/api/courses",
+    "/api/tarifs",
+    "/api/instructors",
 ]
 ENDPOINTS = [("anonymous", p) for p in PUBLIC] + [("member", p) for p in MEMBER] + [("staff", p) for p in STAFF]
 
@@ -163,7 +207,14 @@ def test_every_measured_page_runs_the_same_queries_small_and_bench_sized(who, pa
     if who != "anonymous":
         client.force_login(StaffFactory() if who == "staff" else member)
     now = timezone.now()
-    url = path.format(week=_week(now), month=_month(now), member=member.pk)
+    url = path.format(
+        week=_week(now),
+        month=_month(now),
+        member=member.pk,
+        stats_week=_stats_range(6),
+        stats_year=_stats_range(364),
+        last_month=_last_month(),
+    )
     grow(member, **SMALL)
     few = count_queries(client, url)
     grow(member, **BENCH_SIZED)
