@@ -29,41 +29,29 @@ import tempfile
 import time
 import traceback
 import xml.etree.ElementTree as ET
-from datetime import date, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import lighthouse  # noqa: E402
-from flow import Client, class_opening, percentile, waiting_list_offered, warm_up  # noqa: E402
-from server import PY, ROOT, prepare, production_env, site  # noqa: E402
-
-sys.path.insert(0, str(ROOT))
-from studio.public_pages import PUBLIC_PAGES  # noqa: E402
-
-QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
-PROJECT = Path(os.environ.get("BENCH_PROJECT") or ROOT).resolve()
-ROWS = {r.strip() for r in os.environ.get("BENCH_ROWS", "1,2,3,4,5").split(",") if r.strip()}
-WORKERS = os.environ.get("GUNICORN_WORKERS", "2")
-PG_ADMIN_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
-PG_DATABASE = os.environ.get("BENCH_PG_DB", "studio_bench")
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
-
-# wrk's measure of each page: a public page and its static ceiling (the median ratio of pairs of short measures),
-# a logged-in page (a p95: a few hundred answers are enough).
-PUBLIC_PAIRS, PAIR_DURATION = (1, "1s") if QUICK else (5, "2s")
-LOGGED_IN_DURATION = "1s" if QUICK else "3s"
-SEED_ARGS = ("--sessions", "300", "--members", "100", "--reservations", "800") if QUICK else ()
-RUSH_MEMBERS, RUSH_PLACES, FIRST_ANSWER_GOAL_MS = 300, 12, 2000
-CONNECTIONS, SERVER_TIME_GOAL_MS = 10, 150
-PUBLIC_RATIO_GOAL = 0.5
-LIGHTHOUSE_RUNS = 1 if QUICK else 3
-
-LUA = """
-done = function(summary, latency, requests)
-  io.write(string.format("BENCH p50=%d p95=%d timeouts=%d\\n", latency:percentile(50), latency:percentile(95),
-                         summary.errors.timeout))
-end
-"""
+from config import (  # noqa: E402
+    LIGHTHOUSE_RUNS,
+    LUA,
+    PG_ADMIN_URL,
+    PG_DATABASE,
+    PROJECT,
+    QUICK,
+    REDIS_URL,
+    ROWS,
+    RUSH_MEMBERS,
+    RUSH_PLACES,
+    SEED_ARGS,
+    WORKERS,
+)
+from opening import rush_rows  # noqa: E402
+from pages import logged_in_row, public_pages, public_row  # noqa: E402
+from report import detail_sections, row, table  # noqa: E402
+from server import PY, ROOT, prepare, production_env, shell, site  # noqa: E402
 
 
 def label_of(project: Path) -> str:
@@ -73,21 +61,6 @@ def label_of(project: Path) -> str:
     commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True)
     return (commit or project.name) + ("-dirty" if dirty.stdout.strip() else "") + ("-quick" if QUICK else "")
-
-
-def shell(env: dict, script: str, **extra_env: str) -> dict:
-    """Run a bench script inside the measured checkout's `manage.py shell`; its last output line is JSON."""
-    code = (Path(__file__).resolve().parent / script).read_text()
-    out = subprocess.run(
-        [PY, "manage.py", "shell", "-c", code],
-        cwd=PROJECT,
-        env={**env, **extra_env},
-        capture_output=True,
-        text=True,
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"{script} failed ({out.returncode}):\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def fresh_database(env: dict) -> None:
@@ -122,352 +95,6 @@ def build_other_checkout() -> None:
         else:
             subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=PROJECT, check=True)
     subprocess.run(["npm", "run", "--silent", "build"], cwd=PROJECT, check=True, stdout=subprocess.DEVNULL)
-
-
-# --- wrk ------------------------------------------------------------------------------------------------------------
-
-
-def wrk(url: str, lua: Path, headers: list[str], duration: str, connections: int = CONNECTIONS) -> dict:
-    cmd = ["wrk", f"-t{min(connections, 2)}", f"-c{connections}", f"-d{duration}", "-s", str(lua), "--timeout", "10s"]
-    for header in headers:
-        cmd += ["-H", header]
-    out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
-    p = re.search(r"BENCH p50=(\d+) p95=(\d+) timeouts=(\d+)", out)
-    non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    return {
-        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-        "p50_ms": int(p.group(1)) / 1000,
-        "p95_ms": int(p.group(2)) / 1000,
-        "errors": (int(non2xx.group(1)) if non2xx else 0)
-        + (sum(int(n) for n in socket_errors.groups()) if socket_errors else 0),
-    }
-
-
-def probe(base: str, path: str, session_cookie: str | None) -> tuple[int | None, str]:
-    """One GET as the measure sends it: the status must be 200 (a redirect to the login page would be measured as a
-    success by wrk)."""
-    answer = Client(base, session_cookie).request("GET", path)
-    return answer["status"], str(answer["body"])[:200] if answer["status"] != 200 else ""
-
-
-# --- the pages ------------------------------------------------------------------------------------------------------
-
-
-def month_range(today: date) -> str:
-    first = today.replace(day=1)
-    return f"start={(first - timedelta(days=7)).isoformat()}&end={(first + timedelta(days=42)).isoformat()}"
-
-
-def week_range(today: date) -> str:
-    monday = today - timedelta(days=today.weekday())
-    return f"start={monday.isoformat()}&end={(monday + timedelta(days=7)).isoformat()}"
-
-
-def public_pages(setup: dict) -> list[str]:
-    today = date.today()
-    return [
-        *PUBLIC_PAGES,
-        f"/courses/{setup['course']}",
-        f"/api/course-sessions?{week_range(today)}",
-        f"/api/course-sessions?{month_range(today)}",
-    ]
-
-
-def logged_in_pages(setup: dict, calendar_feed: str | None) -> list[tuple[str, str, str | None]]:
-    """(who, path, session cookie) for every page and API (GET) a member or the staff opens, from the URLconfs.
-
-    Left out: forms that only take a POST, pages reached by a one-time token from an e-mail, Django's own admin."""
-    today = date.today()
-    month_before = (today.replace(day=1) - timedelta(days=1)).replace(day=1)
-    last_month = f"start={month_before.isoformat()}&end={(today.replace(day=1) - timedelta(days=1)).isoformat()}"
-    year = f"from={(today - timedelta(days=364)).isoformat()}&to={today.isoformat()}"
-    week = f"from={(today - timedelta(days=today.weekday())).isoformat()}&to={today.isoformat()}"
-    m, s = setup["member"], setup["staff"]
-    pages = [
-        # A member browsing the site: the public pages are not the cached copies once logged in.
-        *[("member", path, m) for path in ("/", "/courses/calendar", "/tarifs", "/weekly", "/gallery", "/contact")],
-        ("member", f"/courses/{setup['course']}", m),
-        ("member", f"/api/course-sessions?{week_range(today)}", m),
-        ("member", f"/api/course-sessions?{month_range(today)}", m),
-        ("member", f"/api/course-sessions/{setup['session']}", m),
-        ("member", "/my-courses", m),
-        ("member", "/user/profile", m),
-        ("member", "/user/messages", m),
-        ("member", "/user/requests", m),
-        ("member", "/user/delete-account", m),
-        ("member", "/api/users/profile", m),
-        ("member", "/api/passes/mine", m),
-        ("member", "/api/waitlist/mine", m),
-        ("member", "/api/booking-preferences", m),
-        ("member", "/api/invoices/mine", m),
-        ("member", "/api/subscriptions/mine", m),
-        ("member", "/api/evf-reservations/mine", m),
-        ("member", "/api/rental-requests/mine", m),
-        ("member", f"/api/course-feedback/user/{setup['member_id']}", m),
-        ("member", "/api/paypal/config", m),
-        ("member", "/api/users/me/export", m),
-        # The back office: the dashboard's sections and the APIs they read.
-        ("staff", "/admin/dashboard", s),
-        *[
-            ("staff", f"/admin/{section}", s)
-            for section in (
-                "users courses testimonials instructors contact-messages sessions slider tarifs media slideshow orders "
-                "reservations rentals parties passes emails subscriptions exports overview"
-            ).split()
-        ],
-        ("staff", "/api/users?page=1", s),
-        ("staff", f"/api/users/{setup['member_id']}", s),
-        ("staff", f"/user/profile/{setup['member_id']}", s),
-        ("staff", f"/api/users/{setup['member_id']}/export", s),
-        ("staff", "/api/paypal/orders?page=1", s),
-        ("staff", "/api/passes?page=1", s),
-        ("staff", "/api/course-sessions?view=staff&page=1", s),
-        ("staff", f"/api/course-sessions/{setup['session']}?view=staff", s),
-        ("staff", f"/api/course-sessions/{setup['session']}/attendees", s),
-        ("staff", f"/api/course-sessions/{setup['session']}/waitlist", s),
-        ("staff", f"/api/course-sessions/{setup['past_session']}/attendance", s),
-        ("staff", "/api/contact-messages", s),
-        ("staff", "/api/contact-messages/unread-count", s),
-        ("staff", "/api/rental-requests", s),
-        ("staff", "/api/evf-reservations", s),
-        ("staff", "/api/subscriptions", s),
-        ("staff", "/api/emails/undelivered", s),
-        ("staff", f"/api/dashboard/stats?{week}", s),
-        ("staff", f"/api/dashboard/stats?{year}", s),
-        *[("staff", f"/api/exports/{kind}?{last_month}", s) for kind in ("orders", "reservations", "members")],
-        ("staff", f"/api/exports/passes?{last_month}", s),
-        *[
-            ("staff", f"/api/{name}", s)
-            for name in ("courses", "tarifs", "testimonials", "instructors", "media", "slider", "slideshow-images")
-        ],
-    ]
-    if setup["cancelled_session"]:
-        pages.append(("staff", f"/api/course-sessions/{setup['cancelled_session']}/cancellation", s))
-    if setup["subscribed_tariff"]:
-        pages.append(("member", f"/api/subscriptions/offers/{setup['subscribed_tariff']}", m))
-    if setup["instructor"]:  # an instructor's own pages: the classes they teach
-        pages += [("instructor", "/instructor/classes", setup["instructor"])]
-        pages += [("instructor", "/api/instructor/sessions", setup["instructor"])]
-        if setup["instructor_session"]:
-            pages += [("instructor", f"/instructor/classes/{setup['instructor_session']}", setup["instructor"])]
-    if setup["member_reservation"]:
-        pages.append(("member", f"/my-courses/{setup['member_reservation']}.ics", m))
-    if calendar_feed:
-        pages.append(("member", calendar_feed, None))  # the calendar application, with the secret link alone
-    if setup["pass"]:
-        pages.append(("staff", f"/api/passes/{setup['pass']}", s))
-    if setup["message"]:
-        pages += [
-            ("member", f"/user/messages/{setup['message']}", setup["message_owner"]),
-            ("staff", f"/messages/{setup['message']}", s),
-            ("staff", f"/api/contact-messages/{setup['message']}", s),
-            ("staff", f"/api/contact-messages/user/{setup['message_owner_id']}", s),
-        ]
-    if setup["party"]:
-        pages += [
-            ("member", f"/user/requests/evjf/{setup['party']}", setup["party_owner"]),
-            ("staff", f"/api/evf-reservations/{setup['party']}", s),
-        ]
-    if setup["rental"]:
-        pages += [
-            ("member", f"/user/requests/location/{setup['rental']}", setup["rental_owner"]),
-            ("staff", f"/api/rental-requests/{setup['rental']}", s),
-        ]
-    if setup["invoice"]:
-        pages.append(("member", f"/api/invoices/{setup['invoice']}/pdf", setup["invoice_owner"]))
-        if setup["invoice_order"]:
-            pages.append(("staff", f"/api/invoices/orders/{setup['invoice_order']}/pdf", s))
-    return pages
-
-
-def calendar_feed_path(base: str, member_cookie: str) -> str | None:
-    """The member's secret calendar link, made as the profile page makes it."""
-    client = Client(base, member_cookie)
-    made = client.request("POST", "/api/booking-preferences/calendar-link", {})
-    url = made["body"].get("calendar_url") if isinstance(made["body"], dict) else None
-    return "/" + url.split("/", 3)[3] if url else None
-
-
-# --- rows -----------------------------------------------------------------------------------------------------------
-
-
-def row(figure: str, goal: str, measured: str, passed: bool | None, **details) -> dict:
-    verdict = "PASS" if passed else ("not run" if passed is None else "FAIL")
-    return {"figure": figure, "goal": goal, "measured": measured, "verdict": verdict, **details}
-
-
-def rush_rows(base: str, env: dict, setup: dict) -> tuple[list[dict], dict]:
-    errors = warm_up(base, setup["warm"], setup["warm_session"])
-    if errors:
-        raise RuntimeError(f"the warm-up bookings failed: {errors[:3]}")
-    print(f"  class opening: {len(setup['rush'])} members, one {setup['rush_places']}-place class…", flush=True)
-    seen = class_opening(base, setup["rush"], setup["rush_session"])
-    refused = [setup["rush"][i] for i in seen["full_members"]]
-    offered = waiting_list_offered(base, refused, setup["rush_session"])
-    db = shell(
-        env,
-        "rush_check.py",
-        BENCH_CHECK=json.dumps({"session": setup["rush_session"], "seen_captured": seen["captured_seen"]}),
-    )
-    rows, alarms = rush_verdicts(seen, db, offered, setup["rush_places"])
-    return rows, {"clients": seen, "database": db, "waiting_list": offered, "alarms": alarms}
-
-
-def rush_verdicts(seen: dict, db: dict, offered: dict, places: int) -> tuple[list[dict], list[str]]:
-    """The class opening's rows, from what the clients saw and what the database holds; and the alarms for what
-    must never happen (more seats confirmed than the class has, a seat paid twice)."""
-    members = seen["members"]
-    others = members - db["reservations_confirmed"]
-    paid_ok = (
-        db["confirmed_paid_once"] == db["reservations_confirmed"] == len(seen["captured_seen"])
-        and not db["paid_twice"]
-        and not db["paid_not_confirmed"]
-        and not db["orders_without_capture"]
-        and not db["provider_not_captured"]
-        and not db["seen_not_in_database"]
-    )
-    alarms = []
-    if db["seats_confirmed"] > places:
-        alarms.append(f"OVERBOOKED: {db['seats_confirmed']} seats confirmed in a {places}-place class")
-    if db["paid_twice"]:
-        alarms.append(f"PAID TWICE: reservations {db['paid_twice']} have more than one completed payment")
-    if db["paid_not_confirmed"]:
-        alarms.append(f"PAID BUT NOT CONFIRMED: reservations {db['paid_not_confirmed']}")
-    rows = [
-        row("class opening: seats confirmed (database)", f"exactly {places}", str(db["seats_confirmed"]),
-            db["seats_confirmed"] == places and db["holds_left"] == 0),
-        row("class opening: payments captured per confirmed seat (database)", "exactly 1 each",
-            f"{db['confirmed_paid_once']}/{db['reservations_confirmed']} once; twice {len(db['paid_twice'])}, "
-            f"unpaid {len(db['confirmed_unpaid'])}, paid unconfirmed {len(db['paid_not_confirmed'])}", paid_ok),
-        row("class opening: members answered", f"{members}/{members}", f"{seen['answered']}/{members}",
-            seen["answered"] == members),
-        row("class opening: errors (5xx, timeouts, unexpected answers)", "0",
-            f"{seen['errors']} ({seen['server_errors']} 5xx or timeouts)", seen["errors"] == 0),
-        row("class opening: p95 of each member's first answer", f"< {FIRST_ANSWER_GOAL_MS / 1000:g} s",
-            f"{seen['first_answer_p95_ms'] / 1000:.2f} s (p50 {seen['first_answer_p50_ms'] / 1000:.2f}, max "
-            f"{seen['first_answer_max_ms'] / 1000:.2f})", seen["first_answer_p95_ms"] < FIRST_ANSWER_GOAL_MS),
-        row("class opening: every other member told full, offered the waiting list",
-            f"{others}/{others}",
-            f"told full {seen['told_full']}/{others}, waiting list offered in that answer "
-            f"{seen.get('waitlist_in_answer', 0)}, class read full {offered['reads_full']}, "
-            f"joined the waiting list {offered['joined']}",
-            seen["told_full"] == others == seen.get("waitlist_in_answer", 0) == offered["reads_full"]
-            == offered["joined"]),
-    ]  # fmt: skip
-    return rows, alarms
-
-
-ACCESS_LINE = re.compile(r'"(?:GET|HEAD|POST) (\S+) HTTP/[\d.]+" \d{3} \S+ (\d+)$')
-
-
-def server_times(access_log: Path, offset: int, path: str) -> list[int]:
-    """The server's own time (ms, gunicorn's %(M)s) of each request for `path` logged after `offset`."""
-    with open(access_log, "rb") as log:
-        log.seek(offset)
-        lines = log.read().decode(errors="replace").splitlines()
-    times = []
-    for line in lines:
-        found = ACCESS_LINE.search(line.strip())
-        if found and found.group(1) == path:
-            times.append(int(found.group(2)))
-    return times
-
-
-def measure_pages(base: str, lua: Path, pages: list[tuple[str, str, str | None]], access_log: Path) -> list[dict]:
-    """Each page with CONNECTIONS clients at once: what the clients saw (wrk: throughput, latency including the
-    wait for a free worker) and the server time of each answer (the access log), whose p95 is the goal."""
-    results = []
-    for who, path, session_cookie in pages:
-        status, body = probe(base, path, session_cookie)
-        result = {"who": who, "path": path, "status": status}
-        if status != 200:
-            result.update(p95_ms=None, server_p95_ms=None, errors=1, note=f"HTTP {status} {body}")
-            print(f"  {who} {path}: HTTP {status}", flush=True)
-        else:
-            headers = [f"Cookie: sessionid={session_cookie}"] if session_cookie else []
-            wrk(base + path, lua, headers, "1s")  # every worker warm first
-            offset = access_log.stat().st_size
-            result.update(wrk(base + path, lua, headers, LOGGED_IN_DURATION))
-            time.sleep(0.2)  # the last answers' lines reach the log
-            times = server_times(access_log, offset, path)
-            result.update(served=len(times), server_p50_ms=percentile(times, 50), server_p95_ms=percentile(times, 95))
-            if not result["rps"] or not times:
-                note = f"no answer within {LOGGED_IN_DURATION}"
-                result.update(server_p95_ms=None, errors=result["errors"] + 1, note=note)
-                print(f"  {who} {path}: no answer within {LOGGED_IN_DURATION}", flush=True)
-            else:
-                seen = f"server p95 {result['server_p95_ms']:.0f} ms, clients p95 {result['p95_ms']:.0f} ms"
-                print(f"  {who} {path}: {seen}", flush=True)
-        results.append(result)
-    return results
-
-
-def logged_in_row(base: str, lua: Path, setup: dict, access_log: Path) -> tuple[list[dict], dict]:
-    pages = logged_in_pages(setup, calendar_feed_path(base, setup["member"]))
-    results = measure_pages(base, lua, pages, access_log)
-    measured = [r for r in results if r["server_p95_ms"] is not None]
-    worst = max(measured, key=lambda r: r["server_p95_ms"], default=None)
-    bad = [r for r in results if r["errors"] or r["server_p95_ms"] is None or r["server_p95_ms"] >= SERVER_TIME_GOAL_MS]
-    clients = max(measured, key=lambda r: r["p95_ms"], default=None)
-    text = (
-        f"worst {worst['server_p95_ms']:.0f} ms ({worst['who']} {worst['path']}); {len(results)} pages, "
-        f"{len(bad)} over or in error; as the clients saw it, with the wait for a free worker: worst p95 "
-        f"{clients['p95_ms']:.0f} ms, {sum(1 for r in measured if r['p95_ms'] >= SERVER_TIME_GOAL_MS)} over"
-        if worst
-        else "nothing measured"
-    )
-    return [
-        row(f"logged-in pages and APIs, {CONNECTIONS} at once: p95 server time", f"< {SERVER_TIME_GOAL_MS} ms each",
-            text, bool(measured) and not bad)
-    ], {"pages": results}  # fmt: skip
-
-
-def public_row(base: str, lua: Path, setup: dict) -> tuple[list[dict], dict]:
-    results = []
-    for path in public_pages(setup):
-        status, body = probe(base, path, None)
-        ceiling = setup["ceilings"].get(path)
-        result = {"path": path, "status": status}
-        if status != 200 or ceiling is None:
-            result.update(ratio=None, errors=1, note=f"HTTP {status} {body}")
-            print(f"  public {path}: HTTP {status}", flush=True)
-            results.append(result)
-            continue
-        wrk(base + path, lua, [], "1s")
-        wrk(base + ceiling["static"], lua, [], "1s")
-        # Pairs of short measures, the static file right before the page, and the median of their ratios: on a
-        # shared machine the load drifts (the task worker and the scheduler wake up now and then), and each ratio
-        # compares two measures taken under the same load.
-        pairs = []
-        for _ in range(PUBLIC_PAIRS):
-            static = wrk(base + ceiling["static"], lua, [], PAIR_DURATION)
-            page = wrk(base + path, lua, [], PAIR_DURATION)
-            pairs.append((page["rps"] / static["rps"] if static["rps"] else 0.0, page, static))
-        ratio, page, static = sorted(pairs, key=lambda pair: pair[0])[len(pairs) // 2]
-        result.update(
-            page,
-            bytes=ceiling["bytes"],
-            static_rps=static["rps"],
-            static_errors=sum(pair[2]["errors"] for pair in pairs),
-            errors=sum(pair[1]["errors"] for pair in pairs),
-            ratio=round(ratio, 3),
-            ratios=[round(pair[0], 3) for pair in pairs],
-        )
-        print(f"  public {path}: {page['rps']:.0f} req/s, static {static['rps']:.0f}", flush=True)
-        results.append(result)
-    measured = [r for r in results if r.get("ratio") is not None]
-    worst = min(measured, key=lambda r: r["ratio"], default=None)
-    bad = [r for r in results if r["errors"] or r.get("ratio") is None or r["ratio"] < PUBLIC_RATIO_GOAL]
-    text = (
-        f"worst {worst['ratio']:.2f} ({worst['path']}); {len(results)} pages, {len(bad)} under or in error"
-        if worst
-        else "nothing measured"
-    )
-    return [
-        row("public pages, anonymous: requests/s against a static file of the same size", f"≥ {PUBLIC_RATIO_GOAL}",
-            text, bool(measured) and not bad)
-    ], {"pages": results}  # fmt: skip
 
 
 def queries_row(workdir: Path) -> tuple[list[dict], dict]:
@@ -538,62 +165,6 @@ def attempt(number: str, rows: dict, details: dict, measure) -> None:
         print(traceback.format_exc(), file=sys.stderr)
 
 
-# --- the report -----------------------------------------------------------------------------------------------------
-
-
-def table(rows: list[dict]) -> str:
-    lines = ["| figure | goal | measured | verdict |", "|---|---|---|---|"]
-    lines += [f"| {r['figure']} | {r['goal']} | {r['measured']} | {r['verdict']} |" for r in rows]
-    return "\n".join(lines)
-
-
-def detail_sections(details: dict) -> str:
-    out = []
-    if "1" in details and "clients" in details["1"]:
-        c = details["1"]["clients"]
-        out.append("### Class opening, step by step (ms, as the clients saw them)\n")
-        out.append("| step | answers | p50 | p95 |\n|---|---:|---:|---:|")
-        out += [f"| {s} | {v['n']} | {v['p50']} | {v['p95']} |" for s, v in c["steps_ms"].items()]
-        if c["error_samples"]:
-            samples = "; ".join(json.dumps(e, ensure_ascii=False) for e in c["error_samples"])
-            out.append(f"\nErrors (first five): {samples}")
-    if "2" in details and "pages" in details["2"]:
-        out.append(f"\n### Logged-in pages and APIs ({CONNECTIONS} connections, {LOGGED_IN_DURATION} each)\n")
-        out.append("Server time: gunicorn's own time for each answer (its access log); clients: as wrk saw them, with")
-        out.append(f"the wait for a free worker ({WORKERS} workers of gunicorn.conf.py's threads).\n")
-        out.append("| who | page | req/s | server p50 ms | server p95 ms | clients p50 ms | clients p95 ms | errors |")
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|")
-        for r in sorted(details["2"]["pages"], key=lambda r: -(r.get("server_p95_ms") or 1e9)):
-            if r.get("server_p95_ms") is None:
-                out.append(f"| {r['who']} | {r['path']} | | | | | | {r.get('note', '')} |")
-            else:
-                out.append(
-                    f"| {r['who']} | {r['path']} | {r['rps']:.0f} | {r['server_p50_ms']:.0f} | "
-                    f"{r['server_p95_ms']:.0f} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['errors']} |"
-                )
-    if "3" in details and "pages" in details["3"]:
-        out.append(
-            f"\n### Public pages ({CONNECTIONS} connections; the median of {PUBLIC_PAIRS} ratios, each of "
-            f"{PAIR_DURATION} of the static file then the page)\n"
-        )
-        out.append("| page | bytes | req/s | static req/s | ratio | p95 ms | errors |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|")
-        for r in details["3"]["pages"]:
-            if r.get("ratio") is None:
-                out.append(f"| {r['path']} | | | | | | {r.get('note', '')} |")
-            else:
-                out.append(
-                    f"| {r['path']} | {r['bytes']} | {r['rps']:.0f} | {r['static_rps']:.0f} | {r['ratio']:.2f} | "
-                    f"{r['p95_ms']:.1f} | {r['errors'] + r['static_errors']} |"
-                )
-    if "5" in details and "pages" in details["5"]:
-        out.append(f"\n### Lighthouse mobile (median of {details['5']['runs']})\n")
-        out.append("| page | performance | LCP s | CLS |\n|---|---:|---:|---:|")
-        for page, r in details["5"]["pages"].items():
-            out.append(f"| {page} | {r['performance']:.0f} | {r['lcp_ms'] / 1000:.2f} | {r['cls']:.3f} |")
-    return "\n".join(out)
-
-
 def main() -> int:
     if not shutil.which("wrk"):
         print("wrk is missing: `apt-get install wrk` (make bench does it).", file=sys.stderr)
@@ -623,7 +194,7 @@ def main() -> int:
             "warm_members": 4,
             "public_pages": public_pages({"course": "{course}"}),
         }
-        setup = shell(env, "setup_data.py", BENCH_SETUP=json.dumps(setup_args))
+        setup = shell(env, "setup_data.py", root=PROJECT, BENCH_SETUP=json.dumps(setup_args))
         vacuum(env)
         # Queries per page runs on its own SQLite test database, before the server starts (not beside a measure).
         attempt("4", rows, details, lambda: queries_row(workdir))

@@ -3,6 +3,7 @@
 `root` is the checkout served (make bench's BENCH_PROJECT may name another one); this venv runs it.
 """
 
+import json
 import os
 import shlex
 import socket
@@ -158,3 +159,18 @@ def gunicorn(env: dict, workdir: Path, workers: str = "4", *, root: Path = ROOT)
                 server.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 server.kill()
+
+
+def shell(env: dict, script: str, *, root: Path = ROOT, **extra_env: str) -> dict:
+    """Run a bench script (a file of bench/) inside `root`'s `manage.py shell`; its last output line is JSON."""
+    code = (Path(__file__).resolve().parent / script).read_text()
+    out = subprocess.run(
+        [PY, "manage.py", "shell", "-c", code],
+        cwd=root,
+        env={**env, **extra_env},
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"{script} failed ({out.returncode}):\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])

@@ -46,7 +46,7 @@ def _last_month() -> str:
     return f"start={before.isoformat()}&end={(first - timedelta(days=1)).isoformat()}"
 
 
-# (who, path) as bench/run.py measures them; {member} is the member's id.
+# (who, path) as bench/pages.py measures them; {member} is the member's id.
 PUBLIC = [
     "/",
     "/tarifs",

@@ -1,0 +1,71 @@
+"""Row 1 of make bench: the class opening, 300 members booking one 12-place class in the same instant (flow.py),
+then what the database holds (rush_check.py)."""
+
+import json
+
+from config import FIRST_ANSWER_GOAL_MS, PROJECT
+from flow import class_opening, waiting_list_offered, warm_up
+from report import row
+from server import shell
+
+
+def rush_rows(base: str, env: dict, setup: dict) -> tuple[list[dict], dict]:
+    errors = warm_up(base, setup["warm"], setup["warm_session"])
+    if errors:
+        raise RuntimeError(f"the warm-up bookings failed: {errors[:3]}")
+    print(f"  class opening: {len(setup['rush'])} members, one {setup['rush_places']}-place class…", flush=True)
+    seen = class_opening(base, setup["rush"], setup["rush_session"])
+    refused = [setup["rush"][i] for i in seen["full_members"]]
+    offered = waiting_list_offered(base, refused, setup["rush_session"])
+    db = shell(
+        env,
+        "rush_check.py",
+        root=PROJECT,
+        BENCH_CHECK=json.dumps({"session": setup["rush_session"], "seen_captured": seen["captured_seen"]}),
+    )
+    rows, alarms = rush_verdicts(seen, db, offered, setup["rush_places"])
+    return rows, {"clients": seen, "database": db, "waiting_list": offered, "alarms": alarms}
+
+
+def rush_verdicts(seen: dict, db: dict, offered: dict, places: int) -> tuple[list[dict], list[str]]:
+    """The class opening's rows, from what the clients saw and what the database holds; and the alarms for what
+    must never happen (more seats confirmed than the class has, a seat paid twice)."""
+    members = seen["members"]
+    others = members - db["reservations_confirmed"]
+    paid_ok = (
+        db["confirmed_paid_once"] == db["reservations_confirmed"] == len(seen["captured_seen"])
+        and not db["paid_twice"]
+        and not db["paid_not_confirmed"]
+        and not db["orders_without_capture"]
+        and not db["provider_not_captured"]
+        and not db["seen_not_in_database"]
+    )
+    alarms = []
+    if db["seats_confirmed"] > places:
+        alarms.append(f"OVERBOOKED: {db['seats_confirmed']} seats confirmed in a {places}-place class")
+    if db["paid_twice"]:
+        alarms.append(f"PAID TWICE: reservations {db['paid_twice']} have more than one completed payment")
+    if db["paid_not_confirmed"]:
+        alarms.append(f"PAID BUT NOT CONFIRMED: reservations {db['paid_not_confirmed']}")
+    rows = [
+        row("class opening: seats confirmed (database)", f"exactly {places}", str(db["seats_confirmed"]),
+            db["seats_confirmed"] == places and db["holds_left"] == 0),
+        row("class opening: payments captured per confirmed seat (database)", "exactly 1 each",
+            f"{db['confirmed_paid_once']}/{db['reservations_confirmed']} once; twice {len(db['paid_twice'])}, "
+            f"unpaid {len(db['confirmed_unpaid'])}, paid unconfirmed {len(db['paid_not_confirmed'])}", paid_ok),
+        row("class opening: members answered", f"{members}/{members}", f"{seen['answered']}/{members}",
+            seen["answered"] == members),
+        row("class opening: errors (5xx, timeouts, unexpected answers)", "0",
+            f"{seen['errors']} ({seen['server_errors']} 5xx or timeouts)", seen["errors"] == 0),
+        row("class opening: p95 of each member's first answer", f"< {FIRST_ANSWER_GOAL_MS / 1000:g} s",
+            f"{seen['first_answer_p95_ms'] / 1000:.2f} s (p50 {seen['first_answer_p50_ms'] / 1000:.2f}, max "
+            f"{seen['first_answer_max_ms'] / 1000:.2f})", seen["first_answer_p95_ms"] < FIRST_ANSWER_GOAL_MS),
+        row("class opening: every other member told full, offered the waiting list",
+            f"{others}/{others}",
+            f"told full {seen['told_full']}/{others}, waiting list offered in that answer "
+            f"{seen.get('waitlist_in_answer', 0)}, class read full {offered['reads_full']}, "
+            f"joined the waiting list {offered['joined']}",
+            seen["told_full"] == others == seen.get("waitlist_in_answer", 0) == offered["reads_full"]
+            == offered["joined"]),
+    ]  # fmt: skip
+    return rows, alarms
