@@ -114,13 +114,7 @@ def plainly_full_for(*, session_id, user, participants: int, first_name, last_na
     session = (
         CourseSession.objects.filter(pk=session_id)
         .annotate(
-            taken=Subquery(
-                Reservation.objects.filter(active_reservations_q(now), session_id=OuterRef("pk"))
-                .order_by()
-                .values("session_id")
-                .annotate(total=Sum("participants"))
-                .values("total")[:1]
-            ),
+            taken=_seats_taken(now),
             waiting=Exists(_waiting(OuterRef("pk"))),
             mine=Exists(
                 Reservation.objects.filter(
@@ -136,8 +130,7 @@ def plainly_full_for(*, session_id, user, participants: int, first_name, last_na
         return None
     if not total_as_priced(session, participants, expected_total):
         return None
-    owed = session.waiting and session.start - timedelta(hours=WAITLIST_OFFER_STOP_HOURS) > now
-    if owed or session.max_attendees - (session.taken or 0) <= 0:
+    if _line_is_owed(session, session.waiting, now) or session.max_attendees - (session.taken or 0) <= 0:
         return session_full(session, now)
     return None
 
@@ -176,6 +169,22 @@ def _waiting(session: CourseSession):
     return WaitlistEntry.objects.filter(session=session, status="waiting")
 
 
+def _seats_taken(now) -> Subquery:
+    """A session query's annotation: the participants its live reservations take (None when there are none)."""
+    return Subquery(
+        Reservation.objects.filter(active_reservations_q(now), session_id=OuterRef("pk"))
+        .order_by()
+        .values("session_id")
+        .annotate(total=Sum("participants"))
+        .values("total")[:1]
+    )
+
+
+def _line_is_owed(session: CourseSession, waiting: bool, now) -> bool:
+    """Members wait for the class and offers are still made: a seat is theirs first (docs/decisions.md 13, 28)."""
+    return waiting and session.start - timedelta(hours=WAITLIST_OFFER_STOP_HOURS) > now
+
+
 def member_hold_with_seats_checked(*, session: CourseSession, user, participants: int, now) -> Reservation | None:
     """Under the session lock: free lapsed holds, refuse a second confirmed reservation, check the seats.
 
@@ -189,19 +198,13 @@ def member_hold_with_seats_checked(*, session: CourseSession, user, participants
     taken, waiting = (
         CourseSession.objects.filter(pk=session.pk)
         .annotate(
-            taken=Subquery(
-                Reservation.objects.filter(active_reservations_q(now), session_id=OuterRef("pk"))
-                .order_by()
-                .values("session_id")
-                .annotate(total=Sum("participants"))
-                .values("total")[:1]
-            ),
+            taken=_seats_taken(now),
             waiting=Exists(_waiting(OuterRef("pk"))),
         )
         .values_list("taken", "waiting")
         .get()
     )
-    if existing is None and waiting and session.start - timedelta(hours=WAITLIST_OFFER_STOP_HOURS) > now:
+    if existing is None and _line_is_owed(session, waiting, now):
         raise session_full(session, now)
     _check_seats(session=session, existing=existing, participants=participants, now=now, taken=taken or 0)
     return existing

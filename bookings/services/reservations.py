@@ -81,33 +81,20 @@ def reservation_hold(
     )
     if refused is not None:
         raise refused
-    return _reservation_hold_locked(
-        user=user,
-        session_id=session_id,
-        participants=participants,
-        first_name=first_name,
-        last_name=last_name,
-        email=email,
-        message=message,
-        expected_total=expected_total,
-        now=now,
-    )
+    with transaction.atomic():  # the hold itself, under the session lock: every check again, then the seat
+        return _hold_under_lock(
+            user=user,
+            session_id=session_id,
+            participants=participants,
+            names=(first_name, last_name, email),
+            message=message,
+            expected_total=expected_total,
+            now=now,
+        )
 
 
-@transaction.atomic
-def _reservation_hold_locked(
-    *,
-    user,
-    session_id: int,
-    participants: int,
-    first_name: str,
-    last_name: str,
-    email: str,
-    message: str = "",
-    expected_total: Decimal | None,
-    now,
-) -> Reservation:
-    """The hold itself, under the session lock: every check again, then the seat."""
+def _hold_under_lock(*, user, session_id: int, participants: int, names, message: str, expected_total, now):
+    first_name, last_name, email = names
     first_name, last_name, email, participants, session = checked_request_on_locked_session(
         session_id=session_id,
         participants=participants,

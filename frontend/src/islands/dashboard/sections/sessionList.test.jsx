@@ -177,7 +177,7 @@ describe("the sessions section", () => {
       if (url.startsWith("/api/course-sessions?")) {
         const params = new URL(url, "http://x").searchParams;
         if (params.get("focus")) return json({ count: 22, next: null, previous: null, page: 3, results: pageThree });
-        // Page 3 answers late: meanwhile the list still shows page 1, where the session was before.
+        // The third page answers late: meanwhile the list still shows the first, with the class at its old date.
         if (params.get("page") === "3") return pageThreeHeld.then(() => json({ count: 22, next: null, previous: null, page: 3, results: pageThree }));
         return json({ count: 22, next: "?page=2", previous: null, page: 1, results: pageOne });
       }
