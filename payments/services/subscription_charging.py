@@ -120,8 +120,13 @@ def subscription_charge_attempt(*, charge_id: int, as_of: date_type, force: bool
         logger.exception("Charge %s: provider unreachable, left for the next run", charge_id)
         return charge
     if result.capture_status == CAPTURE_COMPLETED and result.amount == charge.amount:
-        return subscription_charge_paid(charge_id=charge.pk, reference=result.capture_id)
-    return subscription_charge_failed(charge_id=charge.pk, as_of=as_of, note=result.capture_status or "DECLINED")
+        charged = subscription_charge_paid(charge_id=charge.pk, reference=result.capture_id)
+    else:
+        charged = subscription_charge_failed(charge_id=charge.pk, as_of=as_of, note=result.capture_status or "DECLINED")
+    # This call asked the provider: a runner that found the period already paid (or being paid) did not, and the
+    # daily job counts only what it did itself.
+    charged.attempted_now = True
+    return charged
 
 
 def _contiguous_paid(subscription: Subscription) -> int:

@@ -139,7 +139,8 @@ def subscription_charges_run(*, as_of: date_type | None = None) -> dict:
     outcome = {"paid": 0, "failed": 0, "skipped": 0}
     for charge_id in subscription_charges_due(as_of=as_of):
         charge = subscription_charge_attempt(charge_id=charge_id, as_of=as_of)
-        key = {"paid": "paid", "failed": "failed"}.get(charge.status, "skipped")
+        attempted = getattr(charge, "attempted_now", False)
+        key = {"paid": "paid", "failed": "failed"}.get(charge.status, "skipped") if attempted else "skipped"
         outcome[key] += 1
     if payment_provider_name() == "paypal":
         # PayPal charges its subscriptions itself: retry refused periods, read what lost webhooks would have said.

@@ -95,3 +95,19 @@ def test_a_weekly_cap_of_one_holds_when_two_classes_of_the_week_are_booked_at_on
     outcomes = _race(*(lambda s=s: booking(s) for s in sessions))
     assert sorted(outcomes) == sorted([ReservationStatus.CONFIRMED, "pass_weekly_cap"])
     assert pass_obj.reservations.filter(status=ReservationStatus.CONFIRMED).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_run_that_finds_the_period_already_paid_counts_it_as_skipped(member, monkeypatch):
+    """Schedulers racing: one that listed the period before another paid it finds it paid under the lock; it charged
+    nothing, so its run does not report a payment."""
+    from payments.services import subscription_lifecycle
+
+    subscription = _subscribe(member)
+    due = subs.add_months(subscription.starts_on, 1)
+    assert subs.subscription_charges_run(as_of=due)["paid"] == 1
+    paid = SubscriptionCharge.objects.get(subscription=subscription, period=2)
+    monkeypatch.setattr(subscription_lifecycle, "subscription_charges_due", lambda as_of: [paid.pk])
+    again = subs.subscription_charges_run(as_of=due)
+    assert (again["paid"], again["skipped"]) == (0, 1)
+    assert SimulatedProviderOrder.objects.filter(order_id__startswith="SIMSUB-").count() == 1
