@@ -32,6 +32,12 @@ FEED_REFRESH = timedelta(hours=1)
 FEED_FORMAT = 1
 
 
+def feed_cache_key(user_id: int) -> str:
+    """Where a member's built calendar feed is kept (bookings/apis/calendar_feed.py), with the digest of what it shows;
+    dropped when the member's calendar preferences go, with the account (bookings/receivers.py)."""
+    return f"calendar-feed:{user_id}"
+
+
 def _host() -> str:
     return settings.SITE_URL.split("://")[-1].split("/")[0]
 

@@ -141,11 +141,13 @@ def _feed_body(*, user_id: int, now) -> str:
     reservations = member_feed_reservations(user_id=user_id, now=now)
     written_by = (ics.FEED_FORMAT, icalendar.__version__)
     shown = repr((written_by, settings.SITE_URL, settings.STUDIO, list(reservations.values_list(*FEED_FIELDS))))
-    key = f"calendar-feed:{user_id}:{hashlib.sha256(shown.encode()).hexdigest()}"
-    body = cache.get(key)
-    if body is None:
-        body = member_feed_ics(reservations)
-        cache.set(key, body, FEED_CACHE_SECONDS)
+    digest = hashlib.sha256(shown.encode()).hexdigest()
+    key = ics.feed_cache_key(user_id)  # one entry a member, replaced when what it shows changes
+    stored = cache.get(key)
+    if stored is not None and stored[0] == digest:
+        return stored[1]
+    body = member_feed_ics(reservations)
+    cache.set(key, (digest, body), FEED_CACHE_SECONDS)
     return body
 
 

@@ -39,6 +39,7 @@ from ..models import (
 )
 from .availability import _check_seats, active_reservations_q, reservations_release_expired
 from .common import OPEN_PAYMENT_STATUSES, WAITLIST_OFFER_STOP_HOURS, ReservationError, session_full
+from .seat_state import seat_state
 from .session_status import refuse_if_cancelled
 
 
@@ -111,27 +112,18 @@ def plainly_full_for(*, session_id, user, participants: int, first_name, last_na
     """
     if not (first_name.strip() and last_name.strip() and email.strip()) or participants < 1:
         return None
-    session = (
-        CourseSession.objects.filter(pk=session_id)
-        .annotate(
-            taken=_seats_taken(now),
-            waiting=Exists(_waiting(OuterRef("pk"))),
-            mine=Exists(
-                Reservation.objects.filter(
-                    session_id=OuterRef("pk"),
-                    user_id=user.pk,
-                    status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED],
-                )
-            ),
-        )
-        .first()
-    )
-    if session is None or session.start <= now or session.status == SessionStatus.CANCELLED or session.mine:
+    state = seat_state(session_id)  # the committed state, cached between its changes (seat_state.py)
+    if (
+        state is None
+        or state.start <= now
+        or state.status == SessionStatus.CANCELLED
+        or state.held_or_confirmed_by(user.pk)
+    ):
         return None
-    if not total_as_priced(session, participants, expected_total):
+    if not total_as_priced(state, participants, expected_total):
         return None
-    if _line_is_owed(session, session.waiting, now) or session.max_attendees - (session.taken or 0) <= 0:
-        return session_full(session, now)
+    if _line_is_owed(state, state.waiting, now) or state.max_attendees - state.seats_taken(now) <= 0:
+        return session_full(state, now)
     return None
 
 

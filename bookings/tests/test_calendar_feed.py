@@ -258,3 +258,21 @@ def test_a_new_release_of_the_feeds_text_is_served_at_once(api_client, client, m
     monkeypatch.setattr(ics, "FEED_FORMAT", ics.FEED_FORMAT + 1)
     client.get(path)
     assert built == [1]
+
+
+def test_an_erased_members_built_feed_leaves_the_cache_with_the_account(api_client, client, member):
+    """The feed's text names the member's classes: once they erase their account, the address answers 404 and the
+    text built for it is no longer kept."""
+    from django.core.cache import cache
+
+    from accounts.tests.factories import DEFAULT_PASSWORD
+    from bookings import ics
+    from privacy.services import account_delete_by_member
+
+    ReservationFactory(user=member, session=CourseSessionFactory(start=timezone.now() + timedelta(days=3)))
+    path = _feed_path(api_client, member)
+    assert client.get(path).status_code == 200
+    assert cache.get(ics.feed_cache_key(member.pk)) is not None  # built and kept
+    account_delete_by_member(user=member, password=DEFAULT_PASSWORD)
+    assert client.get(path).status_code == 404
+    assert cache.get(ics.feed_cache_key(member.pk)) is None
