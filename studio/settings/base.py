@@ -312,6 +312,9 @@ INVOICE_LEGAL = {
 # and the cancellation window (docs/decisions.md 44).
 DEFAULT_PRICE_PER_PARTICIPANT = "25.00"
 SEAT_HOLD_MINUTES = env.int("SEAT_HOLD_MINUTES", default=15)
+# The full-class answer reads a session's seat state from the shared cache between its changes
+# (bookings/services/seat_state.py); false reads the database every time.
+SEAT_STATE_CACHE = env.bool("SEAT_STATE_CACHE", default=True)
 CANCELLATION_WINDOW_HOURS = env.int("CANCELLATION_WINDOW_HOURS", default=24)
 
 # Payments (docs/decisions.md 15): PayPal when credentials exist, the simulator otherwise.
@@ -369,9 +372,12 @@ if PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET:
     ]
     SECURE_CSP["connect-src"] += ["https://*.paypal.com", "https://*.paypalobjects.com"]
 
+# The level is the console handler's too: Django's own loggers (django.request reports every 4xx as a warning) pass
+# records at INFO to the root's handlers whatever the root's level.
+LOG_LEVEL = env("LOG_LEVEL", default="WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
+    "handlers": {"console": {"class": "logging.StreamHandler", "level": LOG_LEVEL}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }

@@ -42,4 +42,5 @@ MAILERS = {
     }
 }
 
-LOGGING["root"]["level"] = env("LOG_LEVEL", default="INFO")  # noqa: F405
+LOG_LEVEL = env("LOG_LEVEL", default="INFO")  # noqa: F405
+LOGGING["root"]["level"] = LOGGING["handlers"]["console"]["level"] = LOG_LEVEL  # noqa: F405
