@@ -109,9 +109,10 @@ def site(env: dict, workdir: Path, *, root: Path = ROOT, workers: str = "2"):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             name, command = (part.strip() for part in line.split(":", 1))
-            argv = shlex.split(command)
-            if argv[0].startswith(".venv/bin/"):
-                argv[0] = str(VENV_BIN / argv[0].removeprefix(".venv/bin/"))
+            argv = [
+                str(VENV_BIN / arg.removeprefix(".venv/bin/")) if arg.startswith(".venv/bin/") else arg
+                for arg in shlex.split(command)
+            ]
             log = open(workdir / f"{name}.log", "wb")  # noqa: SIM115 - closed in finally
             logs.append(log)
             processes[name] = subprocess.Popen(argv, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
