@@ -2,6 +2,8 @@
 then what the database holds (rush_check.py)."""
 
 import json
+import time
+from pathlib import Path
 
 from config import FIRST_ANSWER_GOAL_MS, PROJECT
 from flow import class_opening, waiting_list_offered, warm_up
@@ -9,10 +11,11 @@ from report import row
 from server import shell
 
 
-def rush_rows(base: str, env: dict, setup: dict) -> tuple[list[dict], dict]:
+def rush_rows(base: str, env: dict, setup: dict, workdir: Path) -> tuple[list[dict], dict]:
     errors = warm_up(base, setup["warm"], setup["warm_session"])
     if errors:
         raise RuntimeError(f"the warm-up bookings failed: {errors[:3]}")
+    settle(env, workdir)
     print(f"  class opening: {len(setup['rush'])} members, one {setup['rush_places']}-place class…", flush=True)
     seen = class_opening(base, setup["rush"], setup["rush_session"])
     refused = [setup["rush"][i] for i in seen["full_members"]]
@@ -69,3 +72,24 @@ def rush_verdicts(seen: dict, db: dict, offered: dict, places: int) -> tuple[lis
             == offered["joined"]),
     ]  # fmt: skip
     return rows, alarms
+
+
+def settle(env: dict, workdir: Path, timeout_s: float = 60) -> None:
+    """Wait for the site to be in service: the scheduler started, and the task worker done with what is due (the
+    warm-up's e-mails and receipts), so that the class opens neither beside processes still starting nor beside the
+    warm-up's own aftermath, but beside whatever the opening itself sets off."""
+    import psycopg
+
+    deadline = time.monotonic() + timeout_s
+    scheduler_log = workdir / "scheduler.log"
+    with psycopg.connect(env["DATABASE_URL"], autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            started = scheduler_log.exists() and "Starting scheduler" in scheduler_log.read_text(errors="replace")
+            (due,) = conn.execute(
+                "SELECT count(*) FROM django_tasks_database_dbtaskresult"
+                " WHERE status IN ('READY', 'RUNNING') AND run_after <= now()"
+            ).fetchone()
+            if started and not due:
+                return
+            time.sleep(0.5)
+    raise RuntimeError(f"the site did not settle within {timeout_s:g} s (scheduler started, task queue drained)")

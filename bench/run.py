@@ -202,7 +202,7 @@ def main() -> int:
             print(f"  serving {base}: gunicorn ({WORKERS} workers), task worker, scheduler", flush=True)
             attempt("3", rows, details, lambda: public_row(base, lua, setup))
             attempt("2", rows, details, lambda: logged_in_row(base, lua, setup, workdir / "web.log"))
-            attempt("1", rows, details, lambda: rush_rows(base, env, setup))
+            attempt("1", rows, details, lambda: rush_rows(base, env, setup, workdir))
             attempt("5", rows, details, lambda: lighthouse_rows(base, setup))
     except Exception as error:  # noqa: BLE001 - the setup failed: reported as such
         traceback.print_exc()
@@ -250,7 +250,10 @@ def main() -> int:
         report + f"\nRaw figures: [{stem}.json]({stem}.json)\n\n" + detail_sections(details) + "\n"
     )
     print(f"Written to bench/runs/{stem}.md and .json")
-    shutil.rmtree(workdir, ignore_errors=True)
+    if os.environ.get("BENCH_KEEP", "") in ("", "0"):
+        shutil.rmtree(workdir, ignore_errors=True)
+    else:  # the processes' logs (web.log is gunicorn's access log, with each request's time in the server)
+        print(f"Logs kept in {workdir}")
     return 1 if failed else 0
 
 
