@@ -82,10 +82,6 @@ class CancellationOutput(serializers.Serializer):
     credit_pass = PassOutput(allow_null=True, help_text="L'avoir créé (carte de crédits), ou null.")
 
 
-class HoldInput(ReservationPayloadSerializer):
-    """The hold's body (ReservationPayloadSerializer), its plain fields copied shallowly for each request."""
-
-
 class ReservationCourseCreateApi(APIView):
     """POST /api/reservations-courses: hold seats on a session for the logged-in member (15 minutes).
 
@@ -108,7 +104,7 @@ class ReservationCourseCreateApi(APIView):
             party = PartyRequestInput(data=request.data)
             party.is_valid(raise_exception=True)
             return _create_party_from_payload(request, party.validated_data)
-        serializer = HoldInput(data=request.data)
+        serializer = ReservationPayloadSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         names = {
