@@ -46,6 +46,11 @@ try {
         });
         lhr = result.lhr;
       }
+      // LIGHTHOUSE_DUMP=<folder>: each run's full report, to read what the LCP element was and what delayed it.
+      if (process.env.LIGHTHOUSE_DUMP) {
+        const { writeFileSync } = await import("node:fs");
+        writeFileSync(`${process.env.LIGHTHOUSE_DUMP}/${path.replaceAll("/", "_") || "_"}-${i + 1}.json`, JSON.stringify(lhr));
+      }
       for (const category of categories) {
         (scores[path][category] ||= []).push(Math.round((lhr.categories[category]?.score ?? 0) * 100));
       }
