@@ -18,14 +18,15 @@ def table(rows: list[dict]) -> str:
 
 def detail_sections(details: dict) -> str:
     out = []
-    if "1" in details and "clients" in details["1"]:
-        c = details["1"]["clients"]
-        out.append("### Class opening, step by step (ms, as the clients saw them)\n")
+    for number, opening in enumerate(details.get("1", {}).get("openings", []), start=1):
+        c = opening["clients"]
+        out.append(f"### Class opening {number}, step by step (ms, as the clients saw them)\n")
         out.append("| step | answers | p50 | p95 |\n|---|---:|---:|---:|")
         out += [f"| {s} | {v['n']} | {v['p50']} | {v['p95']} |" for s, v in c["steps_ms"].items()]
         if c["error_samples"]:
             samples = "; ".join(json.dumps(e, ensure_ascii=False) for e in c["error_samples"])
             out.append(f"\nErrors (first five): {samples}")
+        out.append("")
     if "2" in details and "pages" in details["2"]:
         out.append(f"\n### Logged-in pages and APIs ({CONNECTIONS} connections, {LOGGED_IN_DURATION} each)\n")
         out.append("Server time: gunicorn's own time for each answer (its access log); clients: as wrk saw them, with")

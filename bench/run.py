@@ -37,6 +37,7 @@ import lighthouse  # noqa: E402
 from config import (  # noqa: E402
     LIGHTHOUSE_RUNS,
     LUA,
+    OPENINGS,
     PG_ADMIN_URL,
     PG_DATABASE,
     PROJECT,
@@ -191,6 +192,7 @@ def main() -> int:
         setup_args = {
             "members": RUSH_MEMBERS,
             "places": RUSH_PLACES,
+            "openings": OPENINGS,
             "warm_members": 4,
             "public_pages": public_pages({"course": "{course}"}),
         }

@@ -100,7 +100,7 @@ def owned(model, owner_field: str):
 now = timezone.now()
 rush_members = members("rush-member", ARGS["members"])
 warm_members = members("rush-warm", ARGS["warm_members"])
-rush_class = new_class("bench-rush", ARGS["places"], days_ahead=4)
+rush_classes = [new_class("bench-rush", ARGS["places"], days_ahead=4) for _ in range(ARGS.get("openings", 1))]
 warm_class = new_class("bench-rush-warm", len(warm_members) + 5, days_ahead=5)
 
 staff = User.objects.get(email=STAFF_EMAIL)
@@ -160,8 +160,8 @@ def owner_cookie(owner):
 print(
     json.dumps(
         {
-            "rush_session": rush_class.pk,
-            "rush_places": rush_class.max_attendees,
+            "rush_sessions": [rush_class.pk for rush_class in rush_classes],
+            "rush_places": ARGS["places"],
             "rush": [{"id": u.pk, "cookie": cookie(u), **identity(u)} for u in rush_members],
             "warm_session": warm_class.pk,
             "warm": [{"id": u.pk, "cookie": cookie(u), **identity(u)} for u in warm_members],
