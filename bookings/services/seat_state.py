@@ -15,7 +15,6 @@ The cache only ever serves a refusal that the committed state gave a moment earl
 under the session lock. `SEAT_STATE_CACHE = False` reads the database every time (a test compares both).
 """
 
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -25,6 +24,7 @@ from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 
 from courses.models import CourseSession
+from studio.cache import bump_versions, cache_versions
 
 from ..models import ACTIVE_STATUSES, Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
 
@@ -60,14 +60,13 @@ class SeatState:
 
 def seat_state(session_id: int) -> SeatState | None:
     """The session's seat state, None when there is no such session."""
-    if not getattr(settings, "SEAT_STATE_CACHE", True):
+    if not settings.SEAT_STATE_CACHE:
         return _read(session_id)
     version_key, state_key = VERSION_KEY.format(session_id=session_id), STATE_KEY.format(session_id=session_id)
     found = cache.get_many([version_key, state_key])
     version = found.get(version_key)
     if version is None:
-        cache.add(version_key, secrets.randbits(62), timeout=None)
-        version = cache.get(version_key)
+        version = cache_versions([version_key])[1]  # created, as every version of the shared cache
     stored = found.get(state_key)
     if stored is not None and stored[0] == version:
         return stored[1]
@@ -79,11 +78,7 @@ def seat_state(session_id: int) -> SeatState | None:
 
 def forget_seat_state(session_id: int) -> None:
     """The session's seats, capacity, start, price or waiting list changed: the next reader reads the database."""
-    key = VERSION_KEY.format(session_id=session_id)
-    try:
-        cache.incr(key)
-    except ValueError:  # no version yet: nothing was stored under one
-        cache.add(key, secrets.randbits(62), timeout=None)
+    bump_versions(VERSION_KEY.format(session_id=session_id))
 
 
 def _read(session_id: int) -> SeatState | None:
