@@ -4,12 +4,20 @@
 export const TIME_ZONE = "Europe/Paris";
 const LOCALE = "fr-FR";
 
-const MONEY = new Intl.NumberFormat(LOCALE, { style: "currency", currency: "EUR", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const LONG_DATE = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, weekday: "long", day: "numeric", month: "long", year: "numeric" });
-const SHORT_DATE = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, weekday: "short", day: "numeric", month: "long", year: "numeric" });
-const NUMERIC_DATE = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, day: "2-digit", month: "2-digit", year: "numeric" });
-const TIME = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit", hour12: false });
-const MEDIUM_DATE_TIME = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
+/** A formatter made on first use, then kept: building an Intl formatter with a time zone loads the browser's locale
+    and zone data, tens of milliseconds of a phone's main thread, which an island that has not shown a date yet
+    (or never does) should not spend before its first paint. */
+export function formatter(make) {
+  let made = null;
+  return () => (made ??= make());
+}
+
+const MONEY = formatter(() => new Intl.NumberFormat(LOCALE, { style: "currency", currency: "EUR", minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+const LONG_DATE = formatter(() => new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, weekday: "long", day: "numeric", month: "long", year: "numeric" }));
+const SHORT_DATE = formatter(() => new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, weekday: "short", day: "numeric", month: "long", year: "numeric" }));
+const NUMERIC_DATE = formatter(() => new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, day: "2-digit", month: "2-digit", year: "numeric" }));
+const TIME = formatter(() => new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit", hour12: false }));
+const MEDIUM_DATE_TIME = formatter(() => new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, dateStyle: "medium", timeStyle: "short" }));
 
 const PLAIN_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const NAIVE_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(:\d{2}(\.\d+)?)?$/;
@@ -22,7 +30,7 @@ export function toCents(value) {
 
 /** 25 → "25,00 €" (no-break space before the sign, so the amount never wraps). */
 export function euros(value) {
-  return MONEY.format(toCents(value) / 100);
+  return MONEY().format(toCents(value) / 100);
 }
 
 /** A price × a quantity, in euros. */
@@ -58,19 +66,19 @@ function pad(n) {
 /** "2031-03-10T18:30:00+01:00" → "lundi 10 mars 2031"; a plain "2031-03-10" is that day, wherever the visitor is. */
 export function formatLongDate(value) {
   const day = String(value ?? "").match(PLAIN_DAY);
-  if (day) return LONG_DATE.format(new Date(Date.UTC(+day[1], +day[2] - 1, +day[3], 12)));
+  if (day) return LONG_DATE().format(new Date(Date.UTC(+day[1], +day[2] - 1, +day[3], 12)));
   const date = toDate(value);
   if (!date) return "";
-  if (date.naive) return LONG_DATE.format(new Date(Date.UTC(+date.naive[1], +date.naive[2] - 1, +date.naive[3], 12)));
-  return LONG_DATE.format(date);
+  if (date.naive) return LONG_DATE().format(new Date(Date.UTC(+date.naive[1], +date.naive[2] - 1, +date.naive[3], 12)));
+  return LONG_DATE().format(date);
 }
 
 /** "lun. 10 mars 2031". */
 export function formatShortDate(value) {
   const date = toDate(value);
   if (!date) return "";
-  if (date.naive) return SHORT_DATE.format(new Date(Date.UTC(+date.naive[1], +date.naive[2] - 1, +date.naive[3], 12)));
-  return SHORT_DATE.format(date);
+  if (date.naive) return SHORT_DATE().format(new Date(Date.UTC(+date.naive[1], +date.naive[2] - 1, +date.naive[3], 12)));
+  return SHORT_DATE().format(date);
 }
 
 /** "10/03/2031" (a plain day stays that day). */
@@ -79,7 +87,7 @@ export function formatDate(value) {
   const day = text.match(/^(\d{4})-(\d{2})-(\d{2})/);
   if (day && (PLAIN_DAY.test(text) || NAIVE_DATE_TIME.test(text))) return `${day[3]}/${day[2]}/${day[1]}`;
   const date = toDate(value);
-  return date && !date.naive ? NUMERIC_DATE.format(date) : text;
+  return date && !date.naive ? NUMERIC_DATE().format(date) : text;
 }
 
 /** "18:30" (24-hour, Paris). */
@@ -87,7 +95,7 @@ export function formatTime(value) {
   const date = toDate(value);
   if (!date) return "";
   if (date.naive) return `${date.naive[4]}:${date.naive[5]}`;
-  return TIME.format(date);
+  return TIME().format(date);
 }
 
 /** "10/03/2031 18:30". */
@@ -95,15 +103,15 @@ export function formatDateTime(value) {
   const date = toDate(value);
   if (!date) return value ? String(value) : "";
   if (date.naive) return `${date.naive[3]}/${date.naive[2]}/${date.naive[1]} ${date.naive[4]}:${date.naive[5]}`;
-  return `${NUMERIC_DATE.format(date)} ${TIME.format(date)}`;
+  return `${NUMERIC_DATE().format(date)} ${TIME().format(date)}`;
 }
 
 /** "10 mars 2031, 18:30" (messages). */
 export function formatMediumDateTime(value) {
   const date = toDate(value);
   if (!date) return "";
-  if (date.naive) return MEDIUM_DATE_TIME.format(new Date(`${date.naive[1]}-${date.naive[2]}-${date.naive[3]}T${date.naive[4]}:${date.naive[5]}:00${parisOffset(date.naive)}`));
-  return MEDIUM_DATE_TIME.format(date);
+  if (date.naive) return MEDIUM_DATE_TIME().format(new Date(`${date.naive[1]}-${date.naive[2]}-${date.naive[3]}T${date.naive[4]}:${date.naive[5]}:00${parisOffset(date.naive)}`));
+  return MEDIUM_DATE_TIME().format(date);
 }
 
 // The Paris UTC offset on a wall-clock day (CET +01:00 or CEST +02:00), for the rare naive datetime.

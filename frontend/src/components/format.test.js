@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { amountTimes, euros, eurosTimes, formatDate, formatDateTime, formatLongDate, formatMediumDateTime, formatShortDate, formatTime, toAmount, toCents } from "./format.js";
+import { amountTimes, euros, eurosTimes, formatDate, formatDateTime, formatter, formatLongDate, formatMediumDateTime, formatShortDate, formatTime, toAmount, toCents } from "./format.js";
 
 const NBSP = /[\u00a0\u202f]/g;
 const plain = (text) => text.replace(NBSP, " ");
@@ -47,5 +47,19 @@ describe("the shared French formatter", () => {
     expect(formatDateTime("2031-03-10 18:30:00")).toBe("10/03/2031 18:30");
     expect(formatTime("2031-03-10T18:30")).toBe("18:30");
     expect(formatDate("")).toBe("");
+  });
+});
+
+describe("formatter", () => {
+  it("builds its Intl formatter on first use only, then gives the same one", () => {
+    let built = 0;
+    const money = formatter(() => {
+      built += 1;
+      return new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });
+    });
+    expect(built).toBe(0);
+    expect(plain(money().format(25))).toBe("25,00 €");
+    expect(money()).toBe(money());
+    expect(built).toBe(1);
   });
 });

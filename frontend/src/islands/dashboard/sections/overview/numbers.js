@@ -1,17 +1,17 @@
 /* French numbers for the overview: counts "1 234", percentages "87 %", euros "1 234,50 €", the change
    against the previous period, and the labels of weeks, months and weekdays. */
-import { euros } from "../../../../components/format.js";
+import { euros, formatter } from "../../../../components/format.js";
 
-const COUNT = new Intl.NumberFormat("fr-FR");
-const PERCENT = new Intl.NumberFormat("fr-FR", { style: "percent", maximumFractionDigits: 0 });
-const WEEK_LABEL = new Intl.DateTimeFormat("fr-FR", { timeZone: "UTC", day: "numeric", month: "short" });
-const MONTH_LABEL = new Intl.DateTimeFormat("fr-FR", { timeZone: "UTC", month: "long", year: "numeric" });
-const DAY_LABEL = new Intl.DateTimeFormat("fr-FR", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+const COUNT = formatter(() => new Intl.NumberFormat("fr-FR"));
+const PERCENT = formatter(() => new Intl.NumberFormat("fr-FR", { style: "percent", maximumFractionDigits: 0 }));
+const WEEK_LABEL = formatter(() => new Intl.DateTimeFormat("fr-FR", { timeZone: "UTC", day: "numeric", month: "short" }));
+const MONTH_LABEL = formatter(() => new Intl.DateTimeFormat("fr-FR", { timeZone: "UTC", month: "long", year: "numeric" }));
+const DAY_LABEL = formatter(() => new Intl.DateTimeFormat("fr-FR", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }));
 export const WEEKDAYS = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"];
 export const WEEKDAYS_SHORT = ["lun.", "mar.", "mer.", "jeu.", "ven.", "sam.", "dim."];
 
-export const formatCount = (value) => COUNT.format(Number(value) || 0);
-export const formatPercent = (value) => (value === null || value === undefined ? "—" : PERCENT.format(Number(value)));
+export const formatCount = (value) => COUNT().format(Number(value) || 0);
+export const formatPercent = (value) => (value === null || value === undefined ? "—" : PERCENT().format(Number(value)));
 export const formatEuros = (value) => (value === null || value === undefined ? "—" : euros(value));
 
 function utc(day) {
@@ -21,11 +21,11 @@ function utc(day) {
 
 /** "2026-03-23" → "sem. du 23 mars" (week) or "mars 2026" (month). */
 export function bucketLabel(start, bucket) {
-  return bucket === "week" ? `sem. du ${WEEK_LABEL.format(utc(start))}` : MONTH_LABEL.format(utc(start));
+  return bucket === "week" ? `sem. du ${WEEK_LABEL().format(utc(start))}` : MONTH_LABEL().format(utc(start));
 }
 
 /** "2026-03-01" → "1 mars 2026". */
-export const formatDay = (day) => DAY_LABEL.format(utc(day));
+export const formatDay = (day) => DAY_LABEL().format(utc(day));
 
 /** The change against the previous period: {direction: "up"|"down"|"same"|"new", text}. Amounts are compared in
     cents (never floats of euros). */
@@ -35,7 +35,7 @@ export function change(current, previous) {
   if (now === before) return { direction: "same", text: "stable" };
   if (!before) return { direction: "new", text: "nouveau" };
   const ratio = (now - before) / Math.abs(before);
-  const text = `${ratio > 0 ? "+" : "−"}${PERCENT.format(Math.abs(ratio))}`;
+  const text = `${ratio > 0 ? "+" : "−"}${PERCENT().format(Math.abs(ratio))}`;
   return { direction: ratio > 0 ? "up" : "down", text };
 }
 
