@@ -35,6 +35,7 @@ try {
     if (pageCookies.length) await cdp.send("Storage.setCookies", { cookies: pageCookies });
     for (let i = 0; i < runs; i += 1) {
       let lhr;
+      let artifacts;
       // A run that fails to load the page at all (runtimeError, e.g. NO_NAVSTART on a busy machine) is tried once
       // more before it counts.
       for (let attempt = 0; attempt < 2 && (!lhr || lhr.runtimeError); attempt += 1) {
@@ -45,11 +46,15 @@ try {
           onlyCategories: categories,
         });
         lhr = result.lhr;
+        artifacts = result.artifacts;
       }
-      // LIGHTHOUSE_DUMP=<folder>: each run's full report, to read what the LCP element was and what delayed it.
+      // LIGHTHOUSE_DUMP=<folder>: each run's full report and trace, to read what the LCP element was and what delayed it.
       if (process.env.LIGHTHOUSE_DUMP) {
         const { writeFileSync } = await import("node:fs");
-        writeFileSync(`${process.env.LIGHTHOUSE_DUMP}/${path.replaceAll("/", "_") || "_"}-${i + 1}.json`, JSON.stringify(lhr));
+        const stem = `${process.env.LIGHTHOUSE_DUMP}/${path.replaceAll("/", "_") || "_"}-${i + 1}`;
+        writeFileSync(`${stem}.json`, JSON.stringify(lhr));
+        // The page's trace (chrome://tracing, DevTools' performance panel): what the main thread did before the LCP.
+        if (artifacts?.Trace) writeFileSync(`${stem}.trace.json`, JSON.stringify(artifacts.Trace));
       }
       for (const category of categories) {
         (scores[path][category] ||= []).push(Math.round((lhr.categories[category]?.score ?? 0) * 100));

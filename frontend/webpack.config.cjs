@@ -5,6 +5,7 @@ const path = require("path");
 const BundleTracker = require("webpack-bundle-tracker");
 const MiniCssExtractPlugin = require("mini-css-extract-plugin");
 const PageBudgetPlugin = require("./scripts/page-budget-plugin.cjs");
+const AsyncChunksPlugin = require("./scripts/async-chunks-plugin.cjs");
 
 const root = __dirname;
 const islandsDir = path.join(root, "src", "islands");
@@ -61,6 +62,7 @@ module.exports = (env, argv) => {
     plugins: [
       new MiniCssExtractPlugin({ filename: production ? "[name].[contenthash:8].css" : "[name].css" }),
       new BundleTracker({ path: root, filename: "webpack-stats.json" }),
+      new AsyncChunksPlugin({ path: path.join(root, "webpack-async-chunks.json") }),
       new PageBudgetPlugin({ budgets: BUDGETS, sharedEntry: "shell", report: path.join(root, "bundle-report.json") }),
     ],
   };

@@ -162,6 +162,8 @@ WEBPACK_LOADER = {
         "CACHE": not DEBUG,
     }
 }
+# The files of each named dynamic import, written by the build beside the stats (`{% async_chunks %}`).
+WEBPACK_ASYNC_CHUNKS_FILE = BASE_DIR / "frontend" / "webpack-async-chunks.json"
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

@@ -76,3 +76,40 @@ def test_django_admin_stays_available_to_admins(client, staff, supervisor):
     assert client.get("/django-admin/").status_code == 200
     client.force_login(supervisor)
     assert client.get("/django-admin/").status_code == 302
+
+
+def _script_sources(html: str) -> list[str]:
+    return re.findall(r'<script[^>]* src="([^"]+)"', html)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("section", ["overview", "sessions", "passes"])
+def test_the_page_names_the_code_of_the_section_it_opens_on_beside_the_dashboards_own(
+    client, supervisor, settings, tmp_path, section
+):
+    """The section's files download with the dashboard's scripts and run before them, so webpack has them."""
+    chunks = tmp_path / "async-chunks.json"
+    chunks.write_text(
+        json.dumps({f"section-{section}": ["42.abc.js", f"section-{section}.def.js", f"section-{section}.def.css"]})
+    )
+    settings.WEBPACK_ASYNC_CHUNKS_FILE = chunks
+    settings.WEBPACK_LOADER = {"DEFAULT": {**settings.WEBPACK_LOADER["DEFAULT"], "CACHE": False}}
+    client.force_login(supervisor)
+    path = "/admin/dashboard" if section == "overview" else f"/admin/{section}"
+    html = client.get(path).content.decode()
+    sources = _script_sources(html)
+    mine = [s for s in sources if s.endswith(("42.abc.js", f"section-{section}.def.js"))]
+    assert len(mine) == 2
+    dashboard = next(i for i, s in enumerate(sources) if "/dashboard." in s)
+    assert all(sources.index(s) < dashboard for s in mine)
+    assert re.search(rf'<link rel="stylesheet" href="[^"]*section-{section}\.def\.css">', html)
+
+
+@pytest.mark.django_db
+def test_without_a_build_the_page_still_has_the_island_and_no_early_chunks(client, supervisor, settings, tmp_path):
+    settings.WEBPACK_ASYNC_CHUNKS_FILE = tmp_path / "missing.json"
+    settings.WEBPACK_LOADER = {"DEFAULT": {**settings.WEBPACK_LOADER["DEFAULT"], "CACHE": False}}
+    client.force_login(supervisor)
+    html = client.get("/admin/sessions").content.decode()
+    assert 'data-island="dashboard"' in html
+    assert not [s for s in _script_sources(html) if "section-" in s]

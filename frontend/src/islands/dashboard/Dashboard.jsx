@@ -3,16 +3,25 @@ import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useApi } from "../../components/useApi.js";
 import { SECTIONS, sectionFromPath, sectionPath } from "./sections.js";
 
-// The section the address opens on starts downloading with the dashboard's own code, not once the dashboard has
-// rendered: one round trip less before a phone shows it. The others load on first visit.
+// The section the address opens on starts downloading with the dashboard's own code (its page names its files
+// beside the dashboard's scripts), not once the dashboard has rendered; the island mounts once it is there
+// (`openingReady`, index.jsx), so that the first render shows it: a lazy component would first commit its
+// "Chargement…" fallback, then render again. The others load on first visit.
 const opening = sectionFromPath(window.location.pathname);
-const components = Object.fromEntries(
-  SECTIONS.map((s) => {
-    if (s.key !== opening) return [s.key, lazy(s.load)];
-    const loading = s.load();
-    return [s.key, lazy(() => loading)];
-  })
+const openingSection = SECTIONS.find((s) => s.key === opening);
+let openingModule = null;
+export const openingReady = Promise.resolve(openingSection.load()).then(
+  (module) => {
+    openingModule = module;
+  },
+  () => {} // the lazy component below tries again and shows its failure
 );
+const components = {};
+function componentFor(key) {
+  if (key === opening && openingModule) return openingModule.default;
+  if (!components[key]) components[key] = lazy(SECTIONS.find((s) => s.key === key).load);
+  return components[key];
+}
 export const UNREAD_ENDPOINT = "/api/contact-messages/unread-count";
 
 // Counted again on each section change; a failure shows no badge.
@@ -25,7 +34,7 @@ export default function Dashboard({ user = {}, djangoAdminUrl = "" }) {
   const [section, setSection] = useState(() => sectionFromPath(window.location.pathname));
   const unread = useUnreadCount(section);
   const current = SECTIONS.find((s) => s.key === section);
-  const Section = components[section];
+  const Section = componentFor(section);
   const viewer = useMemo(() => ({ ...user, isAdmin: user.role === "admin" }), [user]);
 
   useEffect(() => {

@@ -1,4 +1,4 @@
 import { mountIsland } from "../../components/mount.jsx";
-import Dashboard from "./Dashboard.jsx";
+import Dashboard, { openingReady } from "./Dashboard.jsx";
 
-mountIsland("dashboard", Dashboard);
+openingReady.then(() => mountIsland("dashboard", Dashboard));
