@@ -9,7 +9,7 @@ import { Figure } from "./overview/Figure.jsx";
 import { FigureLink } from "./overview/FigureLink.jsx";
 import { Heatmap } from "./overview/Heatmap.jsx";
 import { bucketLabel, formatCount, formatDay, formatEuros, formatPercent, plural } from "./overview/numbers.js";
-import { PERIODS, periodFromSearch, periodRange, parisToday, statsUrl, writePeriodToAddress } from "./overview/period.js";
+import { PERIODS, dayCount, periodFromSearch, periodRange, parisToday, previousRange, statsUrl, writePeriodToAddress } from "./overview/period.js";
 import "./overview/overview.css";
 
 export const MSG_OVERVIEW_LOAD = "Erreur lors du chargement des chiffres du studio.";
@@ -295,11 +295,19 @@ function Upcoming({ upcoming }) {
   );
 }
 
+/** The period and the one it is compared with, as the server will count them; null for a range it will refuse. */
+function askedRange({ from, to }) {
+  if (!from || !to || from > to) return null;
+  return { period: { from, to, days: dayCount(from, to) }, previous: previousRange({ from, to }) };
+}
+
 export default function Overview() {
   const today = useMemo(() => parisToday(), []);
   const [choice, setChoice] = useState(() => periodFromSearch(typeof window === "undefined" ? "" : window.location.search, today));
   const { data, error, loading } = useApi(statsUrl(choice), { fallback: MSG_OVERVIEW_LOAD });
   const ready = Boolean(!error && data && data.money && data.classes && data.members && data.upcoming);
+  // The period asked for is told at once, while its figures load; the server's own account of it once they are here.
+  const range = ready ? { period: data.period, previous: data.previous } : !error && askedRange(choice);
   const change = (next) => {
     writePeriodToAddress(next);
     setChoice(next);
@@ -310,10 +318,10 @@ export default function Overview() {
         <h2 id="dash-overview-title">Vue d'ensemble</h2>
       </div>
       <PeriodPicker choice={choice} today={today} onChange={change} />
-      {ready && (
+      {range && (
         <p className="ov-range" role="status">
-          Du {formatDay(data.period.from)} au {formatDay(data.period.to)} ({formatCount(data.period.days)} jour{data.period.days > 1 ? "s" : ""}), comparé
-          à la période précédente, du {formatDay(data.previous.from)} au {formatDay(data.previous.to)}.
+          Du {formatDay(range.period.from)} au {formatDay(range.period.to)} ({formatCount(range.period.days)} jour{range.period.days > 1 ? "s" : ""}), comparé
+          à la période précédente, du {formatDay(range.previous.from)} au {formatDay(range.previous.to)}.
         </p>
       )}
       {error && (

@@ -201,6 +201,17 @@ describe("Vue d'ensemble", () => {
     expect(window.location.search).toBe("?period=custom&from=2026-02-10&to=2026-02-20");
   });
 
+  it("tells the period it shows at once, before its figures arrive", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(() => new Promise(() => {}));
+    window.history.replaceState({}, "", "/admin/overview?period=custom&from=2026-02-10&to=2026-02-20");
+    const { default: Overview } = await import("./Overview.jsx");
+    render(<Overview />);
+    expect(plain(screen.getByRole("status").textContent).replace(/\s+/g, " ")).toBe(
+      "Du 10 février 2026 au 20 février 2026 (11 jours), comparé à la période précédente, du 30 janvier 2026 au 9 février 2026."
+    );
+    expect(screen.getByText("Chargement…")).toBeTruthy();
+  });
+
   it("shows the server's French refusal", async () => {
     const message = "La période ne peut pas dépasser 400 jours.";
     vi.spyOn(globalThis, "fetch").mockImplementation(() => answer(400, { error: message, message }));
