@@ -110,21 +110,18 @@ upcoming = (
     .order_by("session__start")
     .first()
 )
-# The staff's session pages: the upcoming class with the most bookings.
-busy_session = (
-    CourseSession.objects.filter(start__gt=now)
-    .annotate(n=Count("reservations"))
-    .order_by("-n", "start")
-    .values_list("pk", flat=True)
-    .first()
-)
-past_session = (
-    CourseSession.objects.filter(start__lt=now)
-    .annotate(n=Count("reservations"))
-    .order_by("-n", "-start")
-    .values_list("pk", flat=True)
-    .first()
-)
+
+
+def busiest_session(*, upcoming: bool):
+    """The class with the most bookings, the soonest upcoming one or the latest past one."""
+    sessions = CourseSession.objects.filter(**{"start__gt" if upcoming else "start__lt": now})
+    by_date = "start" if upcoming else "-start"
+    return sessions.annotate(n=Count("reservations")).order_by("-n", by_date).values_list("pk", flat=True).first()
+
+
+# The staff's session pages: the upcoming class with the most bookings, and a past one for the attendance pages.
+busy_session = busiest_session(upcoming=True)
+past_session = busiest_session(upcoming=False)
 cancelled_session = (
     CourseSession.objects.filter(status=SessionStatus.CANCELLED).order_by("-start").values_list("pk", flat=True).first()
 )
