@@ -1,4 +1,4 @@
-"""Charging a subscription's periods, split from `subscriptions.py` (which re-exports the names): the
+"""Charging a subscription's periods, split from `subscriptions.py`: the
 charge rows come due, one period charged once (the scheduler, "Payer maintenant", staff's retry), its outcome
 recorded (paid: the pass extended, the unpaid block lifted; refused: retried in 3 days, the member e-mailed, the pass
 blocked 7 days after the due date).

@@ -19,6 +19,7 @@ from payments.models import (
     SubscriptionCharge,
 )
 from payments.services import subscriptions as subs
+from payments.services.subscription_lifecycle import subscription_charges_run
 from payments.simulator import SimulatorProvider
 
 from .test_concurrency import _race
@@ -56,7 +57,7 @@ def _subscribe(member, *, weekly_cap=0):
 def test_three_schedulers_at_once_charge_the_period_once(member, round_):
     subscription = _subscribe(member)
     due = subs.add_months(subscription.starts_on, 1)
-    outcomes = _race(*(lambda: subs.subscription_charges_run(as_of=due) for _ in range(3)))
+    outcomes = _race(*(lambda: subscription_charges_run(as_of=due) for _ in range(3)))
     assert sum(o["paid"] for o in outcomes) == 1
     assert SubscriptionCharge.objects.filter(subscription=subscription, period=2).count() == 1
     charge = SubscriptionCharge.objects.get(subscription=subscription, period=2)
@@ -105,9 +106,9 @@ def test_a_run_that_finds_the_period_already_paid_counts_it_as_skipped(member, m
 
     subscription = _subscribe(member)
     due = subs.add_months(subscription.starts_on, 1)
-    assert subs.subscription_charges_run(as_of=due)["paid"] == 1
+    assert subscription_charges_run(as_of=due)["paid"] == 1
     paid = SubscriptionCharge.objects.get(subscription=subscription, period=2)
     monkeypatch.setattr(subscription_lifecycle, "subscription_charges_due", lambda as_of: [paid.pk])
-    again = subs.subscription_charges_run(as_of=due)
+    again = subscription_charges_run(as_of=due)
     assert (again["paid"], again["skipped"]) == (0, 1)
     assert SimulatedProviderOrder.objects.filter(order_id__startswith="SIMSUB-").count() == 1

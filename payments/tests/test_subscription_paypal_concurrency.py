@@ -9,8 +9,9 @@ import pytest
 from courses.tests.factories import TariffFactory
 from payments import services
 from payments.models import ChargeStatus, PaymentWebhookEvent, Subscription, SubscriptionCharge
-from payments.services import paypal_subscriptions as pps
 from payments.services import subscriptions as subs
+from payments.services.paypal_subscription_purchase import paypal_subscription_create
+from payments.services.subscription_lifecycle import subscription_charges_run
 from studio.models import OutgoingEmail
 
 from .test_concurrency import _race
@@ -24,7 +25,7 @@ def _paypal_subscription(member, fake_paypal) -> tuple[str, Subscription]:
     tariff = TariffFactory(
         type="abonnement", price=Decimal("55.00"), frequency="par mois", pass_unlimited=True, pass_validity_months=12
     )
-    order = pps.paypal_subscription_create(
+    order = paypal_subscription_create(
         user=member, tariff_id=tariff.pk, email=member.email, first_name="Emma", last_name="Petit"
     )
     for event in fake_paypal.approve_subscription(order.order_id):
@@ -39,8 +40,8 @@ def test_the_sale_webhook_racing_two_schedulers_pays_the_period_once(member, pay
     sale_event = fake_paypal.bill_cycle(sub_id)  # PayPal billed period 2; its webhook and the daily job race
     outcomes = _race(
         lambda: services.payment_webhook_handle(event=sale_event),
-        lambda: subs.subscription_charges_run(as_of=due),
-        lambda: subs.subscription_charges_run(as_of=due),
+        lambda: subscription_charges_run(as_of=due),
+        lambda: subscription_charges_run(as_of=due),
     )
     assert len(outcomes) == 3
     charges = SubscriptionCharge.objects.filter(subscription=subscription)
