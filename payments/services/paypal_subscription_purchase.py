@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from bookings.services import tariff_billing_period_months
+from bookings.services.passes import tariff_billing_period_months
 from courses.models import Tariff
 
 from ..models import CURRENCY_EUR, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionPlan

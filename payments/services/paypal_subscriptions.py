@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from bookings.services import pass_rule_set
+from bookings.services.pass_rules import pass_rule_set
 from studio.errors import CONFLICT, ApplicationError
 
 from ..models import (

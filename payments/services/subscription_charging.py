@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from bookings.services import pass_rule_set, pass_validity_set
+from bookings.services.pass_rules import pass_rule_set, pass_validity_set
 
 from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
 from ..providers import CAPTURE_COMPLETED, ProviderError, get_provider

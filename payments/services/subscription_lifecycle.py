@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from bookings.services import pass_rule_set, pass_validity_set
+from bookings.services.pass_rules import pass_rule_set, pass_validity_set
 
 from .. import staff_cache
 from ..models import ChargeStatus, Subscription, SubscriptionFreeze, SubscriptionStatus

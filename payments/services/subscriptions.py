@@ -19,7 +19,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from bookings.services import add_months, tariff_billing_period_months
+from bookings.services.passes import add_months, tariff_billing_period_months
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
 from ..models import (

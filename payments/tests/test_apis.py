@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from bookings.models import ReservationStatus
-from bookings.services import MSG_HOLD_LOST
+from bookings.services.common import MSG_HOLD_LOST
 from courses.tests.factories import TariffFactory
 from payments import services
 from payments.apis import MSG_WEBHOOK_REFUSED

@@ -13,9 +13,16 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bookings import services as booking_services
 from bookings.models import Pass, PassKind, Reservation, ReservationStatus
-from bookings.services import add_months
+from bookings.services.cancellation import MSG_CANCEL_NOT_CONFIRMED
+from bookings.services.common import (
+    MSG_CARD_PAYMENT_IN_PROGRESS,
+    MSG_HOLD_LOST,
+    MSG_PARTICIPANTS_LOCKED_BY_PAYMENT,
+    MSG_PAYMENT_DOES_NOT_MATCH,
+    MSG_RESERVATION_ALREADY_PAID,
+)
+from bookings.services.passes import MSG_PASS_NOT_ENOUGH_CREDITS, add_months
 from bookings.tests.factories import PassFactory
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from payments import services
@@ -96,7 +103,7 @@ def test_item1_growing_a_hold_after_its_order_exists_is_refused(api_client, memb
 
     again = hold(api_client, member, session, more)
     assert again.status_code == 409
-    assert again.json()["error"] == booking_services.MSG_PARTICIPANTS_LOCKED_BY_PAYMENT.format(participants=1)
+    assert again.json()["error"] == MSG_PARTICIPANTS_LOCKED_BY_PAYMENT.format(participants=1)
     reservation.refresh_from_db()
     assert reservation.participants == 1 and reservation.total_amount == Decimal("25.00")
 
@@ -132,7 +139,7 @@ def test_item1_a_capture_that_no_longer_matches_its_reservation_confirms_nothing
     with django_capture_on_commit_callbacks(execute=True):
         response = capture(api_client, order_id)
     assert response.status_code == 409
-    reason = booking_services.MSG_PAYMENT_DOES_NOT_MATCH
+    reason = MSG_PAYMENT_DOES_NOT_MATCH
     assert response.json()["error"] == services.MSG_REFUNDED.format(reason=reason, amount=euros(25))
     assert response.json()["status"] == PaymentStatus.REFUNDED
     reservation.refresh_from_db()
@@ -230,7 +237,7 @@ def test_item2_booking_with_a_pass_while_a_card_order_is_open_is_refused(api_cli
 
     response = book_with_pass(api_client, member, session, card)
     assert response.status_code == 409
-    assert response.json()["error"] == booking_services.MSG_CARD_PAYMENT_IN_PROGRESS
+    assert response.json()["error"] == MSG_CARD_PAYMENT_IN_PROGRESS
     card.refresh_from_db()
     assert card.credits_left == 10
 
@@ -266,7 +273,7 @@ def test_item2_a_card_capture_on_a_reservation_already_paid_by_pass_is_refunded(
         response = capture(api_client, order_id)
     assert response.status_code == 409
     assert response.json()["error"] == services.MSG_REFUNDED.format(
-        reason=booking_services.MSG_RESERVATION_ALREADY_PAID, amount=euros(25)
+        reason=MSG_RESERVATION_ALREADY_PAID, amount=euros(25)
     )
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.REFUNDED
     assert completed_payments(reservation).count() == 0
@@ -353,12 +360,12 @@ def test_item7_a_capture_after_the_seats_went_elsewhere_is_refunded_and_said_in_
 
     with django_capture_on_commit_callbacks(execute=True):
         response = capture(api_client, order_id)
-    expected = services.MSG_REFUNDED.format(reason=booking_services.MSG_HOLD_LOST, amount=euros(50))
+    expected = services.MSG_REFUNDED.format(reason=MSG_HOLD_LOST, amount=euros(50))
     assert response.status_code == 409 and response.json()["error"] == expected
     assert response.json()["status"] == PaymentStatus.REFUNDED and response.json()["refunded"] is True
     order = PaymentOrder.objects.get(order_id=order_id)
     assert order.status == PaymentStatus.REFUNDED and order.refund_id and order.capture_id
-    assert order.completed_at is None and order.provider_note == booking_services.MSG_HOLD_LOST
+    assert order.completed_at is None and order.provider_note == MSG_HOLD_LOST
     simulated = SimulatedProviderOrder.objects.get(order_id=order_id)
     assert simulated.capture_status == "REFUNDED" and simulated.refund_id == order.refund_id
     reservation.refresh_from_db()
@@ -424,7 +431,7 @@ def test_item7_when_the_provider_is_down_the_refund_is_owed_said_and_retried(
     monkeypatch.setattr(fake_paypal, "_refund", lambda capture_id: (503, {"name": "SERVICE_UNAVAILABLE"}))
     with django_capture_on_commit_callbacks(execute=True):
         response = capture(api_client, order_id)
-    expected = services.MSG_REFUND_PENDING.format(reason=booking_services.MSG_HOLD_LOST, amount=euros(25))
+    expected = services.MSG_REFUND_PENDING.format(reason=MSG_HOLD_LOST, amount=euros(25))
     assert response.status_code == 409 and response.json()["error"] == expected
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.REFUND_PENDING
 
@@ -587,7 +594,7 @@ def test_a_pass_with_too_few_credits_cannot_pay_for_more_participants(api_client
     card = PassFactory(member=member, credits_total=1)
     response = book_with_pass(api_client, member, session, card, participants=5)
     assert response.status_code in (400, 409)
-    assert response.json()["error"] == booking_services.MSG_PASS_NOT_ENOUGH_CREDITS.format(credits=1)
+    assert response.json()["error"] == MSG_PASS_NOT_ENOUGH_CREDITS.format(credits=1)
     card.refresh_from_db()
     assert card.credits_left == 1 and not Reservation.objects.exists()
 
@@ -672,7 +679,7 @@ def test_cancelling_twice_returns_the_credit_once(api_client, member, session):
     first = api_client.post(f"{RESERVE}/{reservation.pk}/cancel")
     second = api_client.post(f"{RESERVE}/{reservation.pk}/cancel")
     assert first.status_code == 200 and first.json()["credit_pass"]["credits_left"] == 2
-    assert second.status_code == 409 and second.json()["error"] == booking_services.MSG_CANCEL_NOT_CONFIRMED
+    assert second.status_code == 409 and second.json()["error"] == MSG_CANCEL_NOT_CONFIRMED
     assert Pass.objects.filter(member=member).count() == 1
     # and the cancelled, paid reservation cannot be paid again
     again = open_order(api_client, member, reservation)

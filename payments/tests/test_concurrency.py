@@ -8,6 +8,8 @@ import pytest
 from django.db import connection
 
 from bookings.models import ReservationStatus
+from bookings.services.passes import reservation_book_with_pass
+from bookings.services.reservations import reservation_hold
 from payments import services
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
 from payments.simulator import SimulatorProvider
@@ -242,7 +244,6 @@ def test_twenty_captures_of_two_orders_on_one_reservation_keep_one_payment(
 
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_a_pass_booking_racing_a_card_capture_pays_once(member, make_reservation, round_):
-    from bookings import services as booking_services
     from bookings.tests.factories import PassFactory
 
     card = PassFactory(member=member, credits_total=10)
@@ -251,7 +252,7 @@ def test_a_pass_booking_racing_a_card_capture_pays_once(member, make_reservation
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
 
     def book_with_pass():
-        return booking_services.reservation_book_with_pass(
+        return reservation_book_with_pass(
             user=member,
             session_id=reservation.session_id,
             pass_id=card.pk,
@@ -278,10 +279,9 @@ def test_growing_the_hold_racing_its_capture_never_confirms_unpaid_seats(member,
     reservation = make_reservation(member, participants=1)
     order = _open_order(member, reservation)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
-    from bookings import services as booking_services
 
     def grow():
-        return booking_services.reservation_hold(
+        return reservation_hold(
             user=member,
             session_id=reservation.session_id,
             participants=5,

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from bookings.models import ReservationStatus
-from bookings.services import reservation_book_with_pass
 from bookings.services.pass_rules import PassRuleError
+from bookings.services.passes import reservation_book_with_pass
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from payments import services
 from payments.models import (

@@ -10,7 +10,7 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from bookings.models import Pass, ReservationStatus
-from bookings.services import MSG_PASS_UNPAID
+from bookings.services.pass_rules import MSG_PASS_UNPAID
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from payments.models import (
     ChargeStatus,

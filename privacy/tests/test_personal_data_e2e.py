@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from accounts.tests.factories import DEFAULT_PASSWORD
 from bookings.models import Reservation, ReservationStatus
-from bookings.services import session_seats_left
+from bookings.services.availability import session_seats_left
 from bookings.tests.test_e2e import MSG_CALENDAR_PAID, show_event
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 from invoices.models import Invoice
