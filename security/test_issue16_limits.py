@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts import services as account_services
 from accounts.tests.factories import UserFactory
 from accounts.tests.helpers import VALID_REGISTRATION
-from bookings.apis import MSG_AMOUNT_INVALID
+from bookings.apis.common import MSG_AMOUNT_INVALID
 from bookings.models import Reservation
 from courses.tests.factories import CourseSessionFactory
 from messaging import services as messaging_services

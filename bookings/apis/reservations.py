@@ -21,7 +21,7 @@ from ..services.common import MSG_RESERVATION_SENT
 from ..services.passes import MSG_BOOKED_WITH_PASS, reservation_book_with_pass
 from ..services.reservations import reservation_hold
 from .common import MAX_ID, MSG_LOGIN_TO_RESERVE, ReservationPayloadSerializer, _iso
-from .parties import PartyRequestInput, _create_party_from_payload
+from .parties import PartyRequestInput, _create_party
 from .passes import PassOutput, pass_data
 
 
@@ -107,7 +107,7 @@ class ReservationCourseCreateApi(APIView):
         if isinstance(kind, str) and kind.strip().lower() == "evj":
             party = PartyRequestInput(data=request.data)
             party.is_valid(raise_exception=True)
-            return _create_party_from_payload(request, party.validated_data)
+            return _create_party(request, party.validated_data)
         serializer = ReservationPayloadSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data

@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from bookings import apis
+from bookings.apis.common import MSG_AMOUNT_INVALID, MSG_LOGIN_TO_RESERVE, MSG_RANGE_INVALID
 from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
 from bookings.services.common import (
     MAX_SESSION_PLACES,
@@ -92,7 +92,7 @@ def test_feed_honours_start_and_end(api_client):
 def test_feed_refuses_a_bad_range(api_client):
     response = api_client.get(FEED, {"start": "hier", "end": "demain"})
     assert response.status_code == 400
-    assert response.json()["error"] == apis.MSG_RANGE_INVALID
+    assert response.json()["error"] == MSG_RANGE_INVALID
 
 
 @pytest.mark.parametrize("logged_in", [False, True])
@@ -240,7 +240,7 @@ def test_visitor_cannot_reserve(api_client):
     session = CourseSessionFactory()
     response = api_client.post("/api/reservations-courses", reservation_payload(session), format="json")
     assert response.status_code == 401
-    assert response.json()["error"] == apis.MSG_LOGIN_TO_RESERVE
+    assert response.json()["error"] == MSG_LOGIN_TO_RESERVE
 
 
 def test_reservation_refusals_answer_french_messages(api_client, member):
@@ -397,7 +397,7 @@ def test_reservation_statuses_come_from_the_error_codes(api_client, member):
     bad_amount = api_client.post(
         "/api/reservations-courses", reservation_payload(session, total_amount="NaN"), format="json"
     )
-    assert bad_amount.status_code == 400 and bad_amount.json()["error"] == apis.MSG_AMOUNT_INVALID
+    assert bad_amount.status_code == 400 and bad_amount.json()["error"] == MSG_AMOUNT_INVALID
 
 
 def test_staff_session_payload_is_typed(api_client, staff):

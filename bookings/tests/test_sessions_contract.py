@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
-from bookings import apis
+from bookings.apis.common import MSG_AMOUNT_INVALID, MSG_RANGE_INVALID
 from bookings.apis.pages import MSG_PAGE_SIZE_INVALID
 from bookings.apis.sessions import MSG_ORDERING_INVALID, MSG_PAGE_INVALID, MSG_VIEW_INVALID
 from bookings.models import Pass, ReservationStatus
@@ -74,14 +74,14 @@ def test_feed_range_rule_the_schema_cannot_state_is_refused(api_client):
     """Reversed, or longer than 400 days: two valid dates refused together (schemathesis.toml's exception)."""
     for start, end in (("2031-03-10", "2031-03-01"), ("2031-01-01", "2032-06-01"), ("0001-01-01T00:00:00+05:00", "")):
         response = api_client.get(FEED, {"start": start, **({"end": end} if end else {})})
-        assert response.status_code == 400 and response.json()["error"] == apis.MSG_RANGE_INVALID
+        assert response.status_code == 400 and response.json()["error"] == MSG_RANGE_INVALID
 
 
 def test_an_empty_date_is_no_date(api_client, staff_client):
     """`?start=` is not a date (the schema's format): refused, not read as absent."""
     for params in ({"start": ""}, {"end": ""}, {"view": "staff", "start": ""}):
         response = staff_client.get(FEED, params)
-        assert response.status_code == 400 and response.json()["error"] == apis.MSG_RANGE_INVALID
+        assert response.status_code == 400 and response.json()["error"] == MSG_RANGE_INVALID
 
 
 def test_old_dates_are_written_as_rfc3339(staff_client):
@@ -207,7 +207,7 @@ def test_reservation_amount_is_what_the_schema_says(api_client, member):
     api_client.force_authenticate(member)
     body = {"session_id": session.pk, "first_name": "Emma", "last_name": "Petit", "email": "emma@example.fr"}
     refused = api_client.post("/api/reservations-courses", {**body, "totalAmount": "-."}, format="json")
-    assert refused.status_code == 400 and refused.json()["error"] == apis.MSG_AMOUNT_INVALID
+    assert refused.status_code == 400 and refused.json()["error"] == MSG_AMOUNT_INVALID
     other = api_client.post("/api/reservations-courses", {**body, "totalAmount": 0}, format="json")
     assert other.status_code == 409 and other.json()["code"] == "amount_mismatch"
     right = api_client.post("/api/reservations-courses", {**body, "totalAmount": 25}, format="json")
