@@ -180,7 +180,7 @@ def test_upload_a_course_picture_from_the_course_form(page, live_server, login_a
 
 def test_admin_changes_a_members_role_supervisor_is_refused(page, live_server, login_as, staff, supervisor, member):
     from accounts.models import Role
-    from accounts.services import MSG_ROLE_CHANGE_FORBIDDEN
+    from accounts.services.errors import MSG_ROLE_CHANGE_FORBIDDEN
 
     # A supervisor sees the role read-only, and the server refuses a forged change.
     login_as(supervisor)
