@@ -161,7 +161,7 @@ def test_concurrent_cancellations_return_the_credit_once():
 @pytest.mark.postgres
 def test_concurrent_captures_of_a_card_order_grant_one_pass():
     from payments.models import PaymentOrder, PaymentStatus
-    from payments.services import payment_order_fulfil
+    from payments.services.capture import payment_order_fulfil
 
     member = UserFactory()
     tariff = TariffFactory(title="Carte 10 cours", type="forfait", pass_credits=10, pass_validity_months=6)

@@ -47,7 +47,7 @@ from bookings.services.reservations import reservation_hold
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from payments.models import PaymentOrder, PaymentStatus
-from payments.services import payment_order_fulfil
+from payments.services.capture import payment_order_fulfil
 from payments.tests.conftest import tariff_payload
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,10 @@ from freezegun import freeze_time
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from invoices.models import Invoice, InvoiceKind
 from invoices.services import MSG_INVOICE_NOT_FOUND, invoice_document, invoice_issue_for_order
-from payments import services as payment_services
 from payments.models import PaymentOrder, PaymentStatus
 from payments.services import subscriptions as subs
+from payments.services.capture import payment_order_fulfil
+from payments.services.receipts import RECEIPT_SUBJECT
 from payments.services.subscription_lifecycle import subscription_charges_run
 from payments.tests.test_apis import _capture_event, _paypal_order, _post_webhook
 
@@ -30,7 +31,7 @@ MSG_RECEIPT_INVOICE_ATTACHED = (
 
 
 def receipts(mailoutbox):
-    return [m for m in mailoutbox if payment_services.RECEIPT_SUBJECT in m.subject]
+    return [m for m in mailoutbox if RECEIPT_SUBJECT in m.subject]
 
 
 @pytest.fixture
@@ -390,7 +391,7 @@ def test_a_capture_refused_because_the_class_was_just_cancelled_is_invoiced_and_
     with django_capture_on_commit_callbacks(execute=True):
         again = capture(api_client, order_id)
         assert again.status_code == 409 and again.json()["error"] == answer.json()["error"]
-        assert payment_services.payment_order_fulfil(order_id=order_id).refunded
+        assert payment_order_fulfil(order_id=order_id).refunded
         assert invoices_issue_missing() == {"invoices": 0, "credit_notes": 0}
     assert Invoice.objects.count() == 2
     assert not receipts(mailoutbox)  # no receipt: the class was never booked; the refund notice says it all

@@ -13,8 +13,8 @@ from media_library.fields import UploadField
 from studio.parsers import JSON_OR_MULTIPART, BoundedJSONParser
 from studio.schema import ErrorOutput
 
-from .. import services
 from ..models import PaymentStatus, ReducedStatus
+from ..services.common import MSG_EMAIL_INVALID, MSG_INCOMPLETE, MSG_TARIFF_NOT_FOUND
 from ..services.paypal_subscription_purchase import (
     paypal_subscription_approved,
     paypal_subscription_create,
@@ -61,10 +61,10 @@ def reduced_claim_from(values: dict) -> ReducedClaim | None:
 
 
 class PayPalSubscriptionInput(ReducedClaimInput):
-    tariff_id = identifier(services.MSG_TARIFF_NOT_FOUND)
-    email = Email(missing=services.MSG_INCOMPLETE, invalid=services.MSG_EMAIL_INVALID)
-    first_name = Text(missing=services.MSG_INCOMPLETE, max_length=1000)
-    last_name = Text(missing=services.MSG_INCOMPLETE, max_length=1000)
+    tariff_id = identifier(MSG_TARIFF_NOT_FOUND)
+    email = Email(missing=MSG_INCOMPLETE, invalid=MSG_EMAIL_INVALID)
+    first_name = Text(missing=MSG_INCOMPLETE, max_length=1000)
+    last_name = Text(missing=MSG_INCOMPLETE, max_length=1000)
 
 
 class PayPalSubscriptionOutput(serializers.Serializer):

@@ -21,9 +21,10 @@ from bookings.tests.calendar_mail import calendar_filenames, calendar_parts
 from bookings.tests.factories import PassFactory
 from courses.models import SessionStatus
 from courses.tests.factories import CourseSessionFactory
-from payments import services
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
+from payments.services.capture import payment_order_capture
 from payments.services.class_refunds import payment_orders_refund_cancelled_class
+from payments.services.orders import payment_order_create
 from payments.simulator import SimulatorProvider
 
 from .conftest import reservation_payload
@@ -35,7 +36,7 @@ REASON = "Professeure malade, nous sommes désolés."
 
 def open_order(member, reservation):
     data = reservation_payload(reservation)
-    return services.payment_order_create(
+    return payment_order_create(
         user=member,
         amount=Decimal(data["amount"]),
         email=data["email"],
@@ -50,7 +51,7 @@ def open_order(member, reservation):
 def pay_by_card(member, reservation):
     order = open_order(member, reservation)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
-    outcome = services.payment_order_capture(order_id=order.order_id, user=member)
+    outcome = payment_order_capture(order_id=order.order_id, user=member)
     assert outcome.completed
     return outcome.order
 

@@ -11,7 +11,6 @@ from bookings.models import ReservationStatus
 from bookings.services.pass_rules import PassRuleError
 from bookings.services.passes import reservation_book_with_pass
 from courses.tests.factories import CourseSessionFactory, TariffFactory
-from payments import services
 from payments.models import (
     ChargeStatus,
     PaymentOrder,
@@ -19,6 +18,8 @@ from payments.models import (
     SubscriptionCharge,
 )
 from payments.services import subscriptions as subs
+from payments.services.capture import payment_order_capture
+from payments.services.orders import payment_order_create
 from payments.services.subscription_lifecycle import subscription_charges_run
 from payments.simulator import SimulatorProvider
 
@@ -38,7 +39,7 @@ def _subscribe(member, *, weekly_cap=0):
         pass_validity_months=12,
         pass_weekly_cap=weekly_cap,
     )
-    order = services.payment_order_create(
+    order = payment_order_create(
         user=member,
         amount=Decimal("55.00"),
         email=member.email,
@@ -49,7 +50,7 @@ def _subscribe(member, *, weekly_cap=0):
         tariff_id=tariff.pk,
     )
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
-    assert services.payment_order_capture(order_id=order.order_id, user=member).completed
+    assert payment_order_capture(order_id=order.order_id, user=member).completed
     return PaymentOrder.objects.get(pk=order.pk).subscription
 
 

@@ -144,7 +144,7 @@ def _rental_request():
 
 
 def _payment_order():
-    from payments.services import payment_order_staff_create
+    from payments.services.staff import payment_order_staff_create
 
     return payment_order_staff_create(data={**ORDER, "order_id": f"MANUEL-{uuid.uuid4().hex[:8]}"}).order_id
 
