@@ -1,7 +1,7 @@
 from django.contrib import admin
 
-from . import services
 from .models import User
+from .services.authentication import user_deactivate
 
 
 @admin.register(User)
@@ -15,4 +15,4 @@ class UserAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if change and "is_active" in form.changed_data and not obj.is_active:
-            services.user_deactivate(user=obj)  # its API tokens stop at once
+            user_deactivate(user=obj)  # its API tokens stop at once

@@ -2,16 +2,17 @@
 
 from django.tasks import task
 
-from . import services
+from .services.passwords import password_reset_mail
+from .services.registration import confirmation_resend
 
 
 @task
 def password_reset_mail_send(email: str) -> bool:
     """Look the address up and mail a reset link if it has an account (the request only queued this)."""
-    return services.password_reset_mail(email=email)
+    return password_reset_mail(email=email)
 
 
 @task
 def confirmation_resend_send(email: str) -> bool:
     """Mail a new confirmation link if the address has an account waiting for one."""
-    return services.confirmation_resend(email=email)
+    return confirmation_resend(email=email)

@@ -1,6 +1,17 @@
 from django.urls import path
 
-from . import apis, views
+from . import views
+from .apis.auth import (
+    ForgotPasswordApi,
+    LoginApi,
+    LogoutApi,
+    RegisterApi,
+    ResendConfirmationApi,
+    ResetPasswordApi,
+    TokenRefreshApi,
+    ValidateEmailApi,
+)
+from .apis.users import ProfileApi, UserDetailApi, UserListApi
 
 urlpatterns = [
     path("login", views.login_page, name="login"),
@@ -16,15 +27,15 @@ urlpatterns = [
 ]
 
 api_urlpatterns = [
-    path("users/register", apis.RegisterApi.as_view(), name="api-users-register"),
-    path("users/validate-email/<str:token>", apis.ValidateEmailApi.as_view(), name="api-users-validate-email"),
-    path("users/resend-confirmation", apis.ResendConfirmationApi.as_view(), name="api-users-resend-confirmation"),
-    path("users/login", apis.LoginApi.as_view(), name="api-users-login"),
-    path("users/token/refresh", apis.TokenRefreshApi.as_view(), name="api-users-token-refresh"),
-    path("users/logout", apis.LogoutApi.as_view(), name="api-users-logout"),
-    path("users/forgot-password", apis.ForgotPasswordApi.as_view(), name="api-users-forgot-password"),
-    path("users/reset-password/<str:token>", apis.ResetPasswordApi.as_view(), name="api-users-reset-password"),
-    path("users/profile", apis.ProfileApi.as_view(), name="api-users-profile"),
-    path("users", apis.UserListApi.as_view(), name="api-users"),
-    path("users/<int:user_id>", apis.UserDetailApi.as_view(), name="api-users-detail"),
+    path("users/register", RegisterApi.as_view(), name="api-users-register"),
+    path("users/validate-email/<str:token>", ValidateEmailApi.as_view(), name="api-users-validate-email"),
+    path("users/resend-confirmation", ResendConfirmationApi.as_view(), name="api-users-resend-confirmation"),
+    path("users/login", LoginApi.as_view(), name="api-users-login"),
+    path("users/token/refresh", TokenRefreshApi.as_view(), name="api-users-token-refresh"),
+    path("users/logout", LogoutApi.as_view(), name="api-users-logout"),
+    path("users/forgot-password", ForgotPasswordApi.as_view(), name="api-users-forgot-password"),
+    path("users/reset-password/<str:token>", ResetPasswordApi.as_view(), name="api-users-reset-password"),
+    path("users/profile", ProfileApi.as_view(), name="api-users-profile"),
+    path("users", UserListApi.as_view(), name="api-users"),
+    path("users/<int:user_id>", UserDetailApi.as_view(), name="api-users-detail"),
 ]

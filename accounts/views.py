@@ -13,10 +13,53 @@ from studio.cache import cache_public_page
 from studio.decorators import login_required_page
 from studio.ratelimit import rate_limited_page
 
-from . import selectors, services
-from .apis import client_ip
+from . import selectors
+from .apis.auth import client_ip
 from .models import Role
-from .services import MSG_LOGGED_OUT, AccountError
+from .services.authentication import MSG_LOGGED_OUT, session_login, user_authenticate, user_logout
+from .services.common import DEFAULT_COUNTRY, PASSWORD_MIN_LENGTH
+from .services.errors import (
+    MSG_AVATAR_INVALID,
+    MSG_AVATAR_TOO_LARGE,
+    MSG_CGU_REQUIRED,
+    MSG_CONFIRM_LINK_INVALID,
+    MSG_EMAIL_INVALID,
+    MSG_FORGOT_EMAIL_REQUIRED,
+    MSG_LOGIN_BLANK,
+    MSG_NAMES_REQUIRED,
+    MSG_PASSWORD_TOO_SHORT,
+    MSG_PASSWORDS_DIFFER,
+    MSG_PHONE_INVALID,
+    MSG_POSTAL_CODE_INVALID,
+    MSG_PROFILE_FORBIDDEN,
+    MSG_REQUIRED_FIELDS,
+    MSG_RESET_LINK_INVALID,
+    AccountError,
+)
+from .services.passwords import (
+    MSG_FORGOT_SENT,
+    MSG_PASSWORD_RESET,
+    password_reset_confirm,
+    password_reset_request,
+    reset_link_is_valid,
+)
+from .services.profile import (
+    MSG_EMAIL_CHANGE_PENDING,
+    MSG_EMAIL_CHANGED,
+    MSG_PROFILE_UPDATED,
+    email_change_confirm,
+    email_change_link_is_valid,
+    user_update,
+)
+from .services.registration import (
+    MSG_CONFIRMATION_RESENT,
+    MSG_EMAIL_CONFIRMED,
+    MSG_REGISTERED,
+    email_confirm,
+    email_confirmation_resend,
+    user_register,
+)
+from .services.staff import user_can_change_email, user_can_edit
 
 __all__ = ["MSG_LOGGED_OUT"]
 
@@ -99,10 +142,10 @@ def login_page(request):
         "props": {
             "next": next_url or "/",
             "messages": {
-                "blank": services.MSG_LOGIN_BLANK,
+                "blank": MSG_LOGIN_BLANK,
                 "other": MSG_LOGIN_OTHER_ERROR,
                 "network": MSG_LOGIN_NETWORK,
-                "resent": services.MSG_CONFIRMATION_RESENT,
+                "resent": MSG_CONFIRMATION_RESENT,
             },
         },
     }
@@ -112,14 +155,12 @@ def login_page(request):
         remember = bool(request.POST.get("remember"))
         context.update(email=email.strip(), remember=remember)
         try:
-            user = services.user_authenticate(
-                email=email, password=request.POST.get("password", ""), ip=client_ip(request)
-            )
+            user = user_authenticate(email=email, password=request.POST.get("password", ""), ip=client_ip(request))
         except AccountError as error:
             context.update(error=error.message, unconfirmed=error.code == "email_not_confirmed")
             status = error.status
         else:
-            services.session_login(request=request, user=user, remember=remember)
+            session_login(request=request, user=user, remember=remember)
             return HttpResponseRedirect(next_url or "/")
     return _page(
         request, "accounts/login.html", "Se connecter", context, status, "Connectez-vous à votre espace membre."
@@ -130,18 +171,18 @@ def login_page(request):
 @rate_limited_page("resend")
 def resend_confirmation_page(request):
     try:
-        services.email_confirmation_resend(email=request.POST.get("email", ""))
+        email_confirmation_resend(email=request.POST.get("email", ""))
     except AccountError as error:
         messages.error(request, error.message)
     else:
-        messages.info(request, services.MSG_CONFIRMATION_RESENT)
+        messages.info(request, MSG_CONFIRMATION_RESENT)
     return redirect("login")
 
 
 @require_POST
 def logout_view(request):
     """Logout from the account menu ends the session and goes to /."""
-    services.user_logout(request=request)
+    user_logout(request=request)
     messages.success(request, MSG_LOGGED_OUT)
     return redirect("/")
 
@@ -151,14 +192,14 @@ def logout_view(request):
 
 def _register_messages():
     return {
-        "required": services.MSG_REQUIRED_FIELDS,
-        "phone": services.MSG_PHONE_INVALID,
-        "email": services.MSG_EMAIL_INVALID,
-        "postalCode": services.MSG_POSTAL_CODE_INVALID,
-        "passwordShort": services.MSG_PASSWORD_TOO_SHORT,
-        "passwordsDiffer": services.MSG_PASSWORDS_DIFFER,
-        "cgu": services.MSG_CGU_REQUIRED,
-        "success": services.MSG_REGISTERED,
+        "required": MSG_REQUIRED_FIELDS,
+        "phone": MSG_PHONE_INVALID,
+        "email": MSG_EMAIL_INVALID,
+        "postalCode": MSG_POSTAL_CODE_INVALID,
+        "passwordShort": MSG_PASSWORD_TOO_SHORT,
+        "passwordsDiffer": MSG_PASSWORDS_DIFFER,
+        "cgu": MSG_CGU_REQUIRED,
+        "success": MSG_REGISTERED,
         "other": MSG_REGISTER_OTHER_ERROR,
         "network": MSG_LOGIN_NETWORK,
     }
@@ -171,7 +212,7 @@ def register_page(request):
     if request.user.is_authenticated:
         return redirect("/")
     values = {field: "" for field in REGISTER_FIELDS}
-    values["country"] = services.DEFAULT_COUNTRY
+    values["country"] = DEFAULT_COUNTRY
     context = {
         "values": values,
         "props": {
@@ -179,7 +220,7 @@ def register_page(request):
             "redirectMs": REGISTER_REDIRECT_MS,
             "passwordLength": GENERATED_PASSWORD_LENGTH,
             "passwordAlphabet": GENERATED_PASSWORD_ALPHABET,
-            "minPasswordLength": services.PASSWORD_MIN_LENGTH,
+            "minPasswordLength": PASSWORD_MIN_LENGTH,
         },
     }
     status = 200
@@ -188,7 +229,7 @@ def register_page(request):
         values.update({field: post.get(field, "").strip() for field in REGISTER_FIELDS})
         context["accept_cgu"] = bool(post.get("acceptCGU"))
         try:
-            services.user_register(
+            user_register(
                 **{field: post.get(field, "") for field in REGISTER_FIELDS},
                 password=post.get("password", ""),
                 confirm_password=post.get("confirmPassword", ""),
@@ -198,7 +239,7 @@ def register_page(request):
             context.update(error=error.message, error_field=error.field)
             status = error.status
         else:
-            messages.success(request, services.MSG_REGISTERED)
+            messages.success(request, MSG_REGISTERED)
             return redirect("/")
     return _page(
         request, "accounts/register.html", "S'inscrire", context, status, "Créez votre compte membre du studio."
@@ -216,8 +257,8 @@ def confirm_email_page(request, token):
             "redirectMs": CONFIRM_REDIRECT_MS,
             "messages": {
                 "loading": MSG_CONFIRM_LOADING,
-                "success": services.MSG_EMAIL_CONFIRMED,
-                "invalid": services.MSG_CONFIRM_LINK_INVALID,
+                "success": MSG_EMAIL_CONFIRMED,
+                "invalid": MSG_CONFIRM_LINK_INVALID,
                 "other": MSG_CONFIRM_OTHER_ERROR,
                 **_redirect_messages(CONFIRM_REDIRECT_MS),
             },
@@ -226,12 +267,12 @@ def confirm_email_page(request, token):
     status = 200
     if request.method == "POST":
         try:
-            services.email_confirm(token=token)
+            email_confirm(token=token)
         except AccountError as error:
             context.update(state="error", message=error.message)
             status = error.status
         else:
-            context.update(state="success", message=services.MSG_EMAIL_CONFIRMED)
+            context.update(state="success", message=MSG_EMAIL_CONFIRMED)
     return _page(request, "accounts/confirm_email.html", "Validation de l'email", context, status)
 
 
@@ -247,8 +288,8 @@ def forgot_password_page(request):
         "props": {
             "timeoutMs": FORGOT_TIMEOUT_MS,
             "messages": {
-                "required": services.MSG_FORGOT_EMAIL_REQUIRED,
-                "sent": services.MSG_FORGOT_SENT,
+                "required": MSG_FORGOT_EMAIL_REQUIRED,
+                "sent": MSG_FORGOT_SENT,
                 "400": MSG_FORGOT_400,
                 "403": MSG_FORGOT_403,
                 "404": MSG_FORGOT_404,
@@ -264,29 +305,29 @@ def forgot_password_page(request):
         email = request.POST.get("email", "")
         context["email"] = email.strip()
         try:
-            services.password_reset_request(email=email)
+            password_reset_request(email=email)
         except AccountError as error:
             context["error"] = error.message
             status = error.status
         else:
-            context.update(sent=services.MSG_FORGOT_SENT, email="")
+            context.update(sent=MSG_FORGOT_SENT, email="")
     return _page(request, "accounts/forgot_password.html", "Mot de passe oublié", context, status)
 
 
 @require_http_methods(["GET", "POST"])
 def reset_password_page(request, token):
     context = {
-        "valid": services.reset_link_is_valid(token=token),
-        "invalid_message": services.MSG_RESET_LINK_INVALID,
+        "valid": reset_link_is_valid(token=token),
+        "invalid_message": MSG_RESET_LINK_INVALID,
         "props": {
             "token": token,
             "redirectMs": RESET_REDIRECT_MS,
-            "minPasswordLength": services.PASSWORD_MIN_LENGTH,
+            "minPasswordLength": PASSWORD_MIN_LENGTH,
             "messages": {
-                "passwordsDiffer": services.MSG_PASSWORDS_DIFFER,
-                "passwordShort": services.MSG_PASSWORD_TOO_SHORT,
-                "success": services.MSG_PASSWORD_RESET,
-                "400": services.MSG_RESET_LINK_INVALID,
+                "passwordsDiffer": MSG_PASSWORDS_DIFFER,
+                "passwordShort": MSG_PASSWORD_TOO_SHORT,
+                "success": MSG_PASSWORD_RESET,
+                "400": MSG_RESET_LINK_INVALID,
                 "404": MSG_RESET_404,
                 "500": MSG_RESET_500,
                 "other": MSG_RESET_OTHER,
@@ -298,7 +339,7 @@ def reset_password_page(request, token):
     status = 200
     if request.method == "POST" and context["valid"]:
         try:
-            services.password_reset_confirm(
+            password_reset_confirm(
                 token=token,
                 new_password=request.POST.get("newPassword", ""),
                 confirm_password=request.POST.get("confirmPassword", ""),
@@ -308,7 +349,7 @@ def reset_password_page(request, token):
             context["valid"] = error.code != "invalid_reset_link"
             status = error.status
         else:
-            messages.success(request, services.MSG_PASSWORD_RESET)
+            messages.success(request, MSG_PASSWORD_RESET)
             return redirect("login")
     elif request.method == "POST":
         status = 400
@@ -332,11 +373,9 @@ def profile_page(request, user_id=None):
         if target is None:
             return _page(request, "404.html", "Page non trouvée", {}, status=404)
     else:
-        return _page(
-            request, "accounts/forbidden.html", "Accès refusé", {"message": services.MSG_PROFILE_FORBIDDEN}, 403
-        )
+        return _page(request, "accounts/forbidden.html", "Accès refusé", {"message": MSG_PROFILE_FORBIDDEN}, 403)
     own = target.pk == actor.pk
-    can_edit = services.user_can_edit(actor=actor, target=target)
+    can_edit = user_can_edit(actor=actor, target=target)
     edit = request.GET.get("edit") == "1" and can_edit
     status = 200
     values = {field: getattr(target, field) for field in PROFILE_FORM_FIELDS}
@@ -347,12 +386,12 @@ def profile_page(request, user_id=None):
     if request.method == "POST":
         post = request.POST
         data = {field: post.get(field, "") for field in PROFILE_FORM_FIELDS if field in post}
-        if services.user_can_change_email(actor=actor, target=target) and "email" in post:
+        if user_can_change_email(actor=actor, target=target) and "email" in post:
             data["email"] = post.get("email", "")
         if "role" in post:
             data["role"] = post.get("role", "")
         try:
-            services.user_update(
+            user_update(
                 actor=actor,
                 user=target,
                 data=data,
@@ -369,7 +408,7 @@ def profile_page(request, user_id=None):
             email_pending = "email" in data and target.pending_email and target.pending_email != values["pending_email"]
             # Shown once in the page as a status message, near where the visitor looks, rather than a 3 s toast.
             request.session[PROFILE_SAVED_SESSION_KEY] = (
-                services.MSG_EMAIL_CHANGE_PENDING if email_pending else services.MSG_PROFILE_UPDATED
+                MSG_EMAIL_CHANGE_PENDING if email_pending else MSG_PROFILE_UPDATED
             )
             return redirect(request.path)
     elif PROFILE_SAVED_SESSION_KEY in request.session:
@@ -381,18 +420,16 @@ def profile_page(request, user_id=None):
         values=values,
         avatar_url=selectors.avatar_url(target),
         can_edit=can_edit,
-        can_edit_email=services.user_can_change_email(actor=actor, target=target),
+        can_edit_email=user_can_change_email(actor=actor, target=target),
         can_edit_role=actor.is_admin,
         roles=Role.choices,
         props={
             "messages": {
-                "phone": services.MSG_PHONE_INVALID,
-                "postalCode": services.MSG_POSTAL_CODE_INVALID,
-                "names": services.MSG_NAMES_REQUIRED,
-                "avatar": services.MSG_AVATAR_INVALID,
-                "avatarTooLarge": services.MSG_AVATAR_TOO_LARGE.format(
-                    max_mb=settings.MAX_AVATAR_UPLOAD_BYTES // (1024 * 1024)
-                ),
+                "phone": MSG_PHONE_INVALID,
+                "postalCode": MSG_POSTAL_CODE_INVALID,
+                "names": MSG_NAMES_REQUIRED,
+                "avatar": MSG_AVATAR_INVALID,
+                "avatarTooLarge": MSG_AVATAR_TOO_LARGE.format(max_mb=settings.MAX_AVATAR_UPLOAD_BYTES // (1024 * 1024)),
             },
             "maxAvatarBytes": settings.MAX_AVATAR_UPLOAD_BYTES,
         },
@@ -411,13 +448,13 @@ def confirm_new_email_page(request, token):
     status = 200
     if request.method == "POST":
         try:
-            services.email_change_confirm(token=token)
+            email_change_confirm(token=token)
         except AccountError as error:
             context.update(state="error", message=error.message)
             status = error.status
         else:
-            context.update(state="success", message=services.MSG_EMAIL_CHANGED)
-    elif not services.email_change_link_is_valid(token=token):
-        context.update(state="error", message=services.MSG_CONFIRM_LINK_INVALID)
+            context.update(state="success", message=MSG_EMAIL_CHANGED)
+    elif not email_change_link_is_valid(token=token):
+        context.update(state="error", message=MSG_CONFIRM_LINK_INVALID)
         status = 400
     return _page(request, "accounts/confirm_new_email.html", "Nouvelle adresse email", context, status)

@@ -22,7 +22,7 @@ from .models import (
     Reservation,
     ReservationStatus,
 )
-from .services import add_months
+from .services.passes import add_months
 
 DEMO_PASS_REASON = "Carte de démonstration"
 

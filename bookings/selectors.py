@@ -19,7 +19,8 @@ from .models import (
     Reservation,
     ReservationStatus,
 )
-from .services import active_reservations_q, cancellation_deadline
+from .services.availability import active_reservations_q
+from .services.cancellation import cancellation_deadline
 
 
 def _with_seats_taken(qs: QuerySet, now: datetime) -> QuerySet:

@@ -3,7 +3,7 @@
 from crontask import cron
 from django.tasks import task
 
-from .services import reservations_release_expired
+from .services.availability import reservations_release_expired
 
 
 @cron("* * * * *")

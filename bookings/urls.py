@@ -1,13 +1,18 @@
 from django.urls import path
 
-from . import apis, views, views_instructor, views_requests
+from . import views, views_instructor, views_requests
 from .apis import calendar_feed as calendar_feed_apis
 from .apis import party_requests as party_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
 from .apis.class_cancellation import CourseSessionCancelApi
+from .apis.feedback import CourseFeedbackApi, CourseFeedbackUserApi
 from .apis.instructor import InstructorSessionsApi
+from .apis.parties import ReservationEvjCreateApi
+from .apis.passes import MyPassesApi, PassDetailApi, PassListApi
+from .apis.reservations import ReservationCancelApi, ReservationCourseCreateApi
 from .apis.series import CourseSessionFollowingApi, CourseSessionSeriesApi
+from .apis.sessions import CourseSessionAttendeesApi, CourseSessionDetailApi, CourseSessionListApi
 
 urlpatterns = [
     path("courses/calendar", views.calendar_page, name="calendar"),
@@ -33,11 +38,11 @@ urlpatterns = [
 ]
 
 api_urlpatterns = [
-    path("course-sessions", apis.CourseSessionListApi.as_view(), name="api-course-sessions"),
-    path("course-sessions/<int:session_id>", apis.CourseSessionDetailApi.as_view(), name="api-course-session"),
+    path("course-sessions", CourseSessionListApi.as_view(), name="api-course-sessions"),
+    path("course-sessions/<int:session_id>", CourseSessionDetailApi.as_view(), name="api-course-session"),
     path(
         "course-sessions/<int:session_id>/attendees",
-        apis.CourseSessionAttendeesApi.as_view(),
+        CourseSessionAttendeesApi.as_view(),
         name="api-course-session-attendees",
     ),
     path("course-sessions/series", CourseSessionSeriesApi.as_view(), name="api-course-sessions-series"),
@@ -74,16 +79,16 @@ api_urlpatterns = [
         calendar_feed_apis.CalendarLinkApi.as_view(),
         name="api-booking-preferences-calendar-link",
     ),
-    path("reservations-courses", apis.ReservationCourseCreateApi.as_view(), name="api-reservations-courses"),
+    path("reservations-courses", ReservationCourseCreateApi.as_view(), name="api-reservations-courses"),
     path(
         "reservations-courses/<int:reservation_id>/cancel",
-        apis.ReservationCancelApi.as_view(),
+        ReservationCancelApi.as_view(),
         name="api-reservation-cancel",
     ),
-    path("passes", apis.PassListApi.as_view(), name="api-passes"),
-    path("passes/mine", apis.MyPassesApi.as_view(), name="api-passes-mine"),
-    path("passes/<int:pass_id>", apis.PassDetailApi.as_view(), name="api-pass"),
-    path("reservations-evj", apis.ReservationEvjCreateApi.as_view(), name="api-reservations-evj"),
+    path("passes", PassListApi.as_view(), name="api-passes"),
+    path("passes/mine", MyPassesApi.as_view(), name="api-passes-mine"),
+    path("passes/<int:pass_id>", PassDetailApi.as_view(), name="api-pass"),
+    path("reservations-evj", ReservationEvjCreateApi.as_view(), name="api-reservations-evj"),
     path("evf-reservations", party_apis.PartyRequestsApi.as_view(), name="api-evf-reservations"),
     path("evf-reservations/mine", party_apis.MyPartyRequestsApi.as_view(), name="api-evf-reservations-mine"),
     path("evf-reservations/estimate", party_apis.PartyEstimateApi.as_view(), name="api-evf-reservations-estimate"),
@@ -100,6 +105,6 @@ api_urlpatterns = [
     path(
         "evf-reservations/<int:party_id>/cancel", party_apis.PartyCancelApi.as_view(), name="api-evf-reservation-cancel"
     ),
-    path("course-feedback", apis.CourseFeedbackApi.as_view(), name="api-course-feedback"),
-    path("course-feedback/user/<int:user_id>", apis.CourseFeedbackUserApi.as_view(), name="api-course-feedback-user"),
+    path("course-feedback", CourseFeedbackApi.as_view(), name="api-course-feedback"),
+    path("course-feedback/user/<int:user_id>", CourseFeedbackUserApi.as_view(), name="api-course-feedback-user"),
 ]

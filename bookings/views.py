@@ -9,7 +9,7 @@ from studio.decorators import login_required_page
 from studio.registry import provided
 
 from .ics import studio_location
-from .services import MSG_PARTY_LOGIN_REQUIRED
+from .services.parties import MSG_PARTY_LOGIN_REQUIRED
 
 PLANNING_IMAGE = "img/planning.jpg"
 PLANNING_DOWNLOAD_NAME = "Planning-Pole-Dance.jpg"

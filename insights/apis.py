@@ -16,7 +16,10 @@ from studio.schema import ErrorOutput
 
 from .errors import MSG_STATS_DATE, InsightsError
 from .period import Period
-from .selectors import class_stats, member_stats, money_stats, upcoming_stats
+from .selectors.classes import class_stats
+from .selectors.members import member_stats
+from .selectors.money import money_stats
+from .selectors.upcoming import upcoming_stats
 from .serializers import StatsOutput
 
 MAX_DAYS = 400

@@ -1,7 +1,14 @@
 from django.urls import path
 
-from . import apis, views
+from . import views
 from .apis import rental_requests as rental_apis
+from .apis.contact import (
+    ContactMessageDetailApi,
+    ContactMessageListCreateApi,
+    ContactMessageReplyApi,
+    ContactMessagesOfUserApi,
+    UnreadCountApi,
+)
 from .apis.conversations import ConversationStartApi
 
 urlpatterns = [
@@ -15,18 +22,18 @@ urlpatterns = [
 ]
 
 api_urlpatterns = [
-    path("contact-messages", apis.ContactMessageListCreateApi.as_view(), name="api-contact-messages"),
-    path("contact-messages/unread-count", apis.UnreadCountApi.as_view(), name="api-contact-messages-unread"),
+    path("contact-messages", ContactMessageListCreateApi.as_view(), name="api-contact-messages"),
+    path("contact-messages/unread-count", UnreadCountApi.as_view(), name="api-contact-messages-unread"),
     path("contact-messages/mine", ConversationStartApi.as_view(), name="api-contact-messages-mine"),
     path(
         "contact-messages/user/<int:user_id>",
-        apis.ContactMessagesOfUserApi.as_view(),
+        ContactMessagesOfUserApi.as_view(),
         name="api-contact-messages-of-user",
     ),
-    path("contact-messages/<int:message_id>", apis.ContactMessageDetailApi.as_view(), name="api-contact-message"),
+    path("contact-messages/<int:message_id>", ContactMessageDetailApi.as_view(), name="api-contact-message"),
     path(
         "contact-messages/<int:message_id>/response",
-        apis.ContactMessageReplyApi.as_view(),
+        ContactMessageReplyApi.as_view(),
         name="api-contact-message-reply",
     ),
     path("rental-requests", rental_apis.RentalRequestsApi.as_view(), name="api-rental-requests"),

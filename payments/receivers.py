@@ -7,14 +7,14 @@ from studio.models import OutgoingEmail
 from studio.quotes import quoted_request_closed
 from studio.signals import email_delivered
 
-from . import services
 from .services import class_refunds, deposits
+from .services.receipts import RECEIPT_EMAIL_TOPIC, payment_order_receipt_mark_sent
 
 
 @receiver(email_delivered, sender=OutgoingEmail, dispatch_uid="payments.receipt_delivered")
 def receipt_delivered(sender, email: OutgoingEmail, **kwargs):
-    if email.topic == services.RECEIPT_EMAIL_TOPIC and email.topic_id:
-        services.payment_order_receipt_mark_sent(order_pk=int(email.topic_id), sent_at=email.sent_at)
+    if email.topic == RECEIPT_EMAIL_TOPIC and email.topic_id:
+        payment_order_receipt_mark_sent(order_pk=int(email.topic_id), sent_at=email.sent_at)
 
 
 @receiver(session_cancelled, dispatch_uid="payments.session_cancelled")

@@ -14,9 +14,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from . import services
 from .models import PaymentOrder, PaymentStatus
 from .providers import CAPTURE_COMPLETED, ProviderError, get_provider
+from .services.capture import _apply_capture
 from .services.paypal_subscriptions import PAYPAL_SUBSCRIPTION_TYPE
 
 logger = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ def payment_orders_reconcile(*, now=None) -> dict:
         if state.capture_status != CAPTURE_COMPLETED and state.order_status != "COMPLETED":
             counts["open"] += 1
             continue
-        services._apply_capture(order, state)
+        _apply_capture(order, state)
         order.refresh_from_db(fields=["status"])
         logger.warning("Reconcile: order %s captured at the provider, now %s", order.order_id, order.status)
         counts[order.status.lower()] += 1

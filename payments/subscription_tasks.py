@@ -10,8 +10,14 @@ from django.utils import timezone
 
 from .providers import ProviderError
 from .selectors import payment_provider_name
-from .services import paypal_subscriptions, reduced_rate, subscription_staff
-from .services.subscriptions import subscription_charges_run as _charges_run
+from .services import (
+    paypal_subscription_jobs,
+    paypal_subscription_purchase,
+    paypal_subscriptions,
+    reduced_rate,
+    subscription_staff,
+)
+from .services.subscription_lifecycle import subscription_charges_run as _charges_run
 
 logger = logging.getLogger(__name__)
 RETRY_DELAY = timedelta(minutes=10)
@@ -30,7 +36,7 @@ def subscription_paypal_plans_ensure() -> int:
     """Hourly, with PayPal: each tariff sold per period has its PayPal product and billing plan (created once)."""
     if payment_provider_name() != "paypal":
         return 0
-    return paypal_subscriptions.paypal_plans_ensure()
+    return paypal_subscription_purchase.paypal_plans_ensure()
 
 
 @cron("*/10 * * * *")
@@ -39,7 +45,7 @@ def paypal_subscription_orders_reconcile() -> dict:
     """With PayPal: subscriptions approved at PayPal whose approval or webhooks never reached the site."""
     if payment_provider_name() != "paypal":
         return {}
-    return paypal_subscriptions.paypal_subscription_orders_reconcile()
+    return paypal_subscription_jobs.paypal_subscription_orders_reconcile()
 
 
 @task
@@ -52,7 +58,7 @@ def paypal_subscription_sync_task(provider_subscription_id: str) -> str:
 def subscription_paypal_freeze_sync(subscription_id: int) -> str:
     """A PayPal subscription staff froze from today: suspended at PayPal (the daily job reactivates it after)."""
     try:
-        return paypal_subscriptions.paypal_freeze_sync(subscription_id=subscription_id)
+        return paypal_subscription_jobs.paypal_freeze_sync(subscription_id=subscription_id)
     except ProviderError as exc:
         logger.warning(
             "PayPal freeze of subscription %s failed: %s; the daily job retries", subscription_id, exc.message

@@ -7,8 +7,8 @@ from crontask import cron
 from django.tasks import task
 from django.utils import timezone
 
-from . import reconcile, services
-from .services import class_refunds
+from . import reconcile
+from .services import class_refunds, receipts, refunds, webhooks
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ def paypal_webhook_process(event: dict, attempt: int = 1) -> str:
     busy, PayPal unreachable for the capture) is retried by this task with back-off, up to WEBHOOK_MAX_ATTEMPTS.
     """
     try:
-        return services.payment_webhook_handle(event=event)
+        return webhooks.payment_webhook_handle(event=event)
     except Exception:
         retry = paypal_webhook_process
         if attempt >= WEBHOOK_MAX_ATTEMPTS or not retry.get_backend().supports_defer:
@@ -54,7 +54,7 @@ def payment_orders_reconcile() -> dict:
 def payment_refunds_retry() -> int:
     """Money owed back (docs/decisions.md 14) whose refund the provider could not take at the time: refunded once,
     idempotent."""
-    return services.payment_refunds_retry()
+    return refunds.payment_refunds_retry()
 
 
 @task
@@ -74,13 +74,13 @@ def payment_cancelled_classes_refund() -> int:
 def payment_completed_emails_send(order_pk: int) -> None:
     """A captured order's e-mails (one task per capture): the reservation's confirmation, then the receipt
     with its invoice attached, each recorded in the outbox once."""
-    services.receipts.completed_order_emails(order_pk=order_pk)
+    receipts.completed_order_emails(order_pk=order_pk)
 
 
 @task
 def payment_receipt_send(order_pk: int) -> None:
     """The receipt of a completed order, with its invoice attached, recorded in the outbox."""
-    services.receipts._send_receipt(order_pk=order_pk)
+    receipts._send_receipt(order_pk=order_pk)
 
 
 @task

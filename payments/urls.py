@@ -1,9 +1,12 @@
 from django.urls import path, register_converter
 
-from . import apis, views
+from . import views
+from .apis.checkout import CancelOrderApi, CapturePaymentApi, CreateOrderApi, PaymentConfigApi, SimulatorApproveApi
 from .apis.class_cancellation import CourseSessionCancellationReportApi
 from .apis.deposits import DepositOrderApi
 from .apis.exports import ExportApi
+from .apis.staff import PaymentOrderDetailApi, PaymentOrdersApi
+from .apis.webhooks import WebhookApi
 
 
 class OrderIdConverter:
@@ -26,13 +29,13 @@ urlpatterns = [
 ]
 
 api_urlpatterns = [
-    path("paypal/config", apis.PaymentConfigApi.as_view(), name="paypal-config"),
-    path("paypal/create-order", apis.CreateOrderApi.as_view(), name="paypal-create-order"),
-    path("paypal/capture-payment", apis.CapturePaymentApi.as_view(), name="paypal-capture-payment"),
-    path("paypal/cancel-order", apis.CancelOrderApi.as_view(), name="paypal-cancel-order"),
-    path("paypal/simulator/approve", apis.SimulatorApproveApi.as_view(), name="paypal-simulator-approve"),
+    path("paypal/config", PaymentConfigApi.as_view(), name="paypal-config"),
+    path("paypal/create-order", CreateOrderApi.as_view(), name="paypal-create-order"),
+    path("paypal/capture-payment", CapturePaymentApi.as_view(), name="paypal-capture-payment"),
+    path("paypal/cancel-order", CancelOrderApi.as_view(), name="paypal-cancel-order"),
+    path("paypal/simulator/approve", SimulatorApproveApi.as_view(), name="paypal-simulator-approve"),
     path("paypal/deposit-order", DepositOrderApi.as_view(), name="paypal-deposit-order"),
-    path("paypal/webhook", apis.WebhookApi.as_view(), name="paypal-webhook"),
+    path("paypal/webhook", WebhookApi.as_view(), name="paypal-webhook"),
     path(
         "course-sessions/<int:session_id>/cancellation",
         CourseSessionCancellationReportApi.as_view(),
@@ -43,6 +46,6 @@ api_urlpatterns = [
         ExportApi.as_view(),
         name="api-export",
     ),
-    path("paypal/orders", apis.PaymentOrdersApi.as_view(), name="paypal-orders"),
-    path("paypal/orders/<order_id:order_id>", apis.PaymentOrderDetailApi.as_view(), name="paypal-order-detail"),
+    path("paypal/orders", PaymentOrdersApi.as_view(), name="paypal-orders"),
+    path("paypal/orders/<order_id:order_id>", PaymentOrderDetailApi.as_view(), name="paypal-order-detail"),
 ]

@@ -28,8 +28,8 @@ from bookings.services.departure import member_future_bookings_cancel
 from invoices.services import invoices_erase_customer
 from messaging.models import ContactMessage, ContactReply, RentalRequestEvent, RoomRentalRequest
 from payments.models import PaymentOrder, ReducedRateProof, Subscription, SubscriptionStatus
-from payments.services import PaymentError, payment_order_cancel
-from payments.services.common import OPEN_STATUSES
+from payments.services.capture import payment_order_cancel
+from payments.services.common import OPEN_STATUSES, PaymentError
 from payments.services.subscription_staff import subscription_cancel
 from payments.services.subscriptions import LIVE_STATUSES as LIVE_SUBSCRIPTIONS
 from payments.services.subscriptions import SubscriptionError

@@ -12,8 +12,10 @@ from django.conf import settings
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
-from accounts import services
 from accounts.models import AccountToken, Role, TokenPurpose, User
+from accounts.services.authentication import user_deactivate
+from accounts.services.errors import MSG_RESET_LINK_INVALID, MSG_ROLE_CHANGE_FORBIDDEN, MSG_ROLE_INVALID
+from accounts.services.tokens import account_token_create
 from accounts.tests.factories import DEFAULT_PASSWORD, StaffFactory, SupervisorFactory, UserFactory
 from accounts.tests.helpers import VALID_REGISTRATION, link_token
 from studio.api import MSG_CSRF_FAILED, MSG_JSON_INVALID, MSG_NOT_AUTHENTICATED
@@ -143,10 +145,10 @@ def test_nobody_but_an_admin_changes_a_role(api_client, role):
             response = api_client.put(path, {"role": role}, format="json")
             if role in ("admin", "supervisor"):
                 assert response.status_code == 403, (actor.role, role)
-                assert response.json()["error"] == services.MSG_ROLE_CHANGE_FORBIDDEN
+                assert response.json()["error"] == MSG_ROLE_CHANGE_FORBIDDEN
             else:  # not a role at all: refused at the API boundary by the typed input
                 assert response.status_code == 400, (actor.role, role)
-                assert response.json()["error"] == services.MSG_ROLE_INVALID
+                assert response.json()["error"] == MSG_ROLE_INVALID
     assert User.objects.filter(role=Role.ADMIN).count() == 0
     assert {member.role, supervisor.role} == {Role.USER, Role.SUPERVISOR}
 
@@ -229,7 +231,7 @@ def test_reset_confirmation_and_email_change_links_are_single_use(
     ok = api_client.post(f"/api/users/reset-password/{reset}", {"newPassword": "Nouveau-Cerceau-77"}, format="json")
     assert ok.status_code == 200
     again = api_client.post(f"/api/users/reset-password/{reset}", {"newPassword": "Encore-Un-88"}, format="json")
-    assert again.status_code == 400 and again.json()["error"] == services.MSG_RESET_LINK_INVALID
+    assert again.status_code == 400 and again.json()["error"] == MSG_RESET_LINK_INVALID
 
     api_client.force_authenticate(StaffFactory())
     with django_capture_on_commit_callbacks(execute=True):
@@ -299,7 +301,7 @@ def test_logout_with_someone_elses_refresh_token_changes_nothing_for_them(api_cl
 def test_a_deactivated_account_cannot_log_in_or_refresh(api_client):
     member = UserFactory()
     tokens = login(api_client, member).json()
-    services.user_deactivate(user=member)
+    user_deactivate(user=member)
     assert login(api_client, member).status_code == 401
     assert api_client.post("/api/users/token/refresh", {"refresh": tokens["refresh"]}, format="json").status_code == 401
     api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {tokens['token']}")
@@ -365,12 +367,12 @@ def test_no_public_endpoint_tells_who_has_an_account(api_client, mailoutbox):
 
 
 def test_the_reset_page_says_the_same_for_a_used_and_an_unknown_link(client, member, mailoutbox):
-    token = services.account_token_create(user=member, purpose=TokenPurpose.RESET_PASSWORD)
+    token = account_token_create(user=member, purpose=TokenPurpose.RESET_PASSWORD)
     AccountToken.objects.update(used_at="2026-01-01T00:00:00Z")
     used = client.get(f"/reset-password/{token}")
     unknown = client.get("/reset-password/inconnu")
     assert used.status_code == unknown.status_code
-    assert services.MSG_RESET_LINK_INVALID.replace("'", "&#x27;") in used.text
+    assert MSG_RESET_LINK_INVALID.replace("'", "&#x27;") in used.text
 
 
 # --- Sizes ------------------------------------------------------------------------------------------------------

@@ -7,8 +7,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework_simplejwt.token_blacklist.models import OutstandingToken
 
-from accounts import services
 from accounts.models import Role, User
+from accounts.services.authentication import user_deactivate
+from accounts.services.errors import MSG_ADMIN_EDIT_FORBIDDEN, MSG_STAFF_EDIT_FORBIDDEN, MSG_STAFF_EMAIL_FORBIDDEN
+from accounts.services.passwords import MSG_FORGOT_SENT
+from accounts.services.profile import MSG_EMAIL_CHANGE_PENDING, MSG_EMAIL_CHANGED
+from accounts.services.registration import MSG_CONFIRMATION_RESENT, MSG_REGISTERED, SUBJECT_ACCOUNT_EXISTS
 from accounts.tests.factories import DEFAULT_PASSWORD, StaffFactory, SupervisorFactory, UserFactory
 from accounts.tests.helpers import VALID_REGISTRATION, link_token
 from studio.api import MSG_CSRF_FAILED, MSG_NOT_AUTHENTICATED
@@ -39,7 +43,7 @@ def test_item4_supervisor_cannot_take_the_admins_email_then_reset_its_password(
     api_client.force_authenticate(supervisor)
     response = api_client.put(f"/api/users/{admin.pk}", {"email": "sup+admin@example.fr"}, format="json")
     assert response.status_code == 403
-    assert response.json()["error"] == services.MSG_ADMIN_EDIT_FORBIDDEN
+    assert response.json()["error"] == MSG_ADMIN_EDIT_FORBIDDEN
     admin.refresh_from_db()
     assert admin.email == "patronne@example.fr" and admin.pending_email == ""
     api_client.force_authenticate(None)
@@ -55,7 +59,7 @@ def test_item4_supervisor_cannot_edit_the_admins_other_fields(api_client):
     for payload in ({"first_name": "Pirate"}, {"city": "Paris"}, {"role": "user"}, {"phone": "0600000000"}):
         response = api_client.put(f"/api/users/{admin.pk}", payload, format="json")
         assert response.status_code == 403, payload
-        assert response.json()["error"] == services.MSG_ADMIN_EDIT_FORBIDDEN
+        assert response.json()["error"] == MSG_ADMIN_EDIT_FORBIDDEN
         assert api_client.patch(f"/api/users/{admin.pk}", payload, format="json").status_code == 403
     admin.refresh_from_db()
     assert (admin.first_name, admin.city, admin.role) == ("Camille", "Lyon", Role.ADMIN)
@@ -83,7 +87,7 @@ def test_item4_supervisors_edit_members_only(api_client):
     member = UserFactory(city="Lyon")
     api_client.force_authenticate(supervisor)
     refused = api_client.put(f"/api/users/{other_supervisor.pk}", {"city": "Paris"}, format="json")
-    assert refused.status_code == 403 and refused.json()["error"] == services.MSG_STAFF_EDIT_FORBIDDEN
+    assert refused.status_code == 403 and refused.json()["error"] == MSG_STAFF_EDIT_FORBIDDEN
     assert api_client.delete(f"/api/users/{other_supervisor.pk}").status_code == 403
     assert api_client.put(f"/api/users/{member.pk}", {"city": "Paris"}, format="json").status_code == 200
     other_supervisor.refresh_from_db()
@@ -94,7 +98,7 @@ def test_item4_a_supervisor_cannot_change_their_own_email(api_client):
     supervisor = SupervisorFactory(email="sup@example.fr")
     api_client.force_authenticate(supervisor)
     response = api_client.put(f"/api/users/{supervisor.pk}", {"email": "autre@example.fr"}, format="json")
-    assert response.status_code == 403 and response.json()["error"] == services.MSG_STAFF_EMAIL_FORBIDDEN
+    assert response.status_code == 403 and response.json()["error"] == MSG_STAFF_EMAIL_FORBIDDEN
     supervisor.refresh_from_db()
     assert supervisor.email == "sup@example.fr" and supervisor.pending_email == ""
 
@@ -108,7 +112,7 @@ def test_item4_a_changed_email_waits_for_the_new_address_and_tells_the_old_one(
     with django_capture_on_commit_callbacks(execute=True):
         response = api_client.put(f"/api/users/{member.pk}", {"email": "Nouvelle@Example.fr"}, format="json")
     assert response.status_code == 200
-    assert response.json()["message"] == services.MSG_EMAIL_CHANGE_PENDING
+    assert response.json()["message"] == MSG_EMAIL_CHANGE_PENDING
     assert response.json()["email"] == "ancienne@example.fr"
     assert response.json()["pending_email"] == "nouvelle@example.fr"
     member.refresh_from_db()
@@ -124,7 +128,7 @@ def test_item4_a_changed_email_waits_for_the_new_address_and_tells_the_old_one(
     member.refresh_from_db()
     assert member.email == "ancienne@example.fr"  # a GET (a mail scanner following links) changes nothing
     done = client.post(f"/confirm-new-email/{token}")
-    assert done.status_code == 200 and services.MSG_EMAIL_CHANGED.replace("'", "&#x27;") in done.text
+    assert done.status_code == 200 and MSG_EMAIL_CHANGED.replace("'", "&#x27;") in done.text
     member.refresh_from_db()
     assert member.email == "nouvelle@example.fr" and member.pending_email == ""
     again = client.post(f"/confirm-new-email/{token}")
@@ -136,7 +140,7 @@ def test_item4_admin_changes_a_staff_email_through_the_same_confirmation(api_cli
     supervisor = SupervisorFactory(email="sup@example.fr")
     api_client.force_authenticate(admin)
     response = api_client.put(f"/api/users/{supervisor.pk}", {"email": "sup2@example.fr"}, format="json")
-    assert response.status_code == 200 and response.json()["message"] == services.MSG_EMAIL_CHANGE_PENDING
+    assert response.status_code == 200 and response.json()["message"] == MSG_EMAIL_CHANGE_PENDING
     supervisor.refresh_from_db()
     assert supervisor.email == "sup@example.fr" and supervisor.pending_email == "sup2@example.fr"
 
@@ -207,7 +211,7 @@ def test_item5_a_token_for_a_user_deleted_outside_the_service_answers_401(api_cl
 def test_item5_deactivation_revokes_the_refresh_tokens(api_client):
     member = UserFactory()
     tokens = login(api_client, member)
-    services.user_deactivate(user=member)
+    user_deactivate(user=member)
     assert refresh(api_client, tokens["refresh"]).status_code == 401
     assert all(hasattr(t, "blacklistedtoken") for t in OutstandingToken.objects.filter(user=member))
 
@@ -245,11 +249,11 @@ def test_item9_registering_a_taken_email_answers_exactly_like_a_new_one(
             "/api/users/register", {**VALID_REGISTRATION, "email": "EMMA@example.fr"}, format="json"
         )
     assert (taken.status_code, new.status_code) == (201, 201)
-    assert taken.json() == new.json() == {"message": services.MSG_REGISTERED}
+    assert taken.json() == new.json() == {"message": MSG_REGISTERED}
     assert User.objects.filter(email__iexact="emma@example.fr").count() == 1
     owner_mail = [m for m in mailoutbox if m.to == ["emma@example.fr"]]
     assert len(owner_mail) == 1
-    assert owner_mail[0].subject.endswith(services.SUBJECT_ACCOUNT_EXISTS)
+    assert owner_mail[0].subject.endswith(SUBJECT_ACCOUNT_EXISTS)
     assert f"{settings.SITE_URL}/login" in owner_mail[0].body
     assert f"{settings.SITE_URL}/forgot-password" in owner_mail[0].body
     assert "confirm-email" not in owner_mail[0].body
@@ -270,8 +274,8 @@ def test_item9_forgot_password_does_the_same_request_work_for_known_and_unknown_
     UserFactory(email="emma@example.fr")
     UserFactory(email="attente@example.fr", email_confirmed_at=None)
     for path, message, known in (
-        ("/api/users/forgot-password", services.MSG_FORGOT_SENT, "emma@example.fr"),
-        ("/api/users/resend-confirmation", services.MSG_CONFIRMATION_RESENT, "attente@example.fr"),
+        ("/api/users/forgot-password", MSG_FORGOT_SENT, "emma@example.fr"),
+        ("/api/users/resend-confirmation", MSG_CONFIRMATION_RESENT, "attente@example.fr"),
     ):
         shapes = []
         for email in (known, "personne@example.fr"):

@@ -13,7 +13,16 @@ from studio.api import CsrfForBrowsers
 from studio.ratelimit import PublicFormThrottle
 from studio.ratelimit import client_ip as _client_ip
 
-from .. import services
+from ..services.authentication import MSG_LOGGED_OUT, api_tokens_for, session_login, user_authenticate, user_logout
+from ..services.passwords import MSG_FORGOT_SENT, MSG_PASSWORD_RESET, password_reset_confirm, password_reset_request
+from ..services.registration import (
+    MSG_CONFIRMATION_RESENT,
+    MSG_EMAIL_CONFIRMED,
+    MSG_REGISTERED,
+    email_confirm,
+    email_confirmation_resend,
+    user_register,
+)
 from .outputs import (
     LoginOutput,
     MessageOutput,
@@ -48,7 +57,7 @@ class RegisterApi(APIView):
         data = RegisterInput(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        services.user_register(
+        user_register(
             last_name=d["last_name"],
             first_name=d["first_name"],
             email=d["email"],
@@ -61,7 +70,7 @@ class RegisterApi(APIView):
             city=d["city"],
             country=d["country"],
         )
-        return Response({"message": services.MSG_REGISTERED}, status=status.HTTP_201_CREATED)
+        return Response({"message": MSG_REGISTERED}, status=status.HTTP_201_CREATED)
 
 
 class ValidateEmailApi(APIView):
@@ -70,8 +79,8 @@ class ValidateEmailApi(APIView):
 
     @extend_schema(responses=MessageOutput)
     def get(self, request, token):
-        services.email_confirm(token=token)
-        return Response({"message": services.MSG_EMAIL_CONFIRMED})
+        email_confirm(token=token)
+        return Response({"message": MSG_EMAIL_CONFIRMED})
 
 
 class ResendConfirmationApi(APIView):
@@ -84,8 +93,8 @@ class ResendConfirmationApi(APIView):
     def post(self, request):
         data = EmailInput(data=request.data)
         data.is_valid(raise_exception=True)
-        services.email_confirmation_resend(email=data.validated_data["email"])
-        return Response({"message": services.MSG_CONFIRMATION_RESENT})
+        email_confirmation_resend(email=data.validated_data["email"])
+        return Response({"message": MSG_CONFIRMATION_RESENT})
 
 
 class LoginApi(APIView):
@@ -102,9 +111,9 @@ class LoginApi(APIView):
         data = LoginInput(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        user = services.user_authenticate(email=d["email"], password=d["password"], ip=client_ip(request))
-        services.session_login(request=request._request, user=user, remember=d["remember"])
-        tokens = services.api_tokens_for(user=user)
+        user = user_authenticate(email=d["email"], password=d["password"], ip=client_ip(request))
+        session_login(request=request._request, user=user, remember=d["remember"])
+        tokens = api_tokens_for(user=user)
         return Response({"userId": user.pk, "role": user.role, **tokens})
 
 
@@ -129,8 +138,8 @@ class LogoutApi(APIView):
     def post(self, request):
         data = LogoutInput(data=request.data)
         data.is_valid(raise_exception=True)
-        services.user_logout(request=request._request, refresh=data.validated_data["refresh"])
-        return Response({"message": services.MSG_LOGGED_OUT})
+        user_logout(request=request._request, refresh=data.validated_data["refresh"])
+        return Response({"message": MSG_LOGGED_OUT})
 
 
 class ForgotPasswordApi(APIView):
@@ -143,8 +152,8 @@ class ForgotPasswordApi(APIView):
     def post(self, request):
         data = EmailInput(data=request.data)
         data.is_valid(raise_exception=True)
-        services.password_reset_request(email=data.validated_data["email"])
-        return Response({"message": services.MSG_FORGOT_SENT})
+        password_reset_request(email=data.validated_data["email"])
+        return Response({"message": MSG_FORGOT_SENT})
 
 
 class ResetPasswordApi(APIView):
@@ -156,7 +165,5 @@ class ResetPasswordApi(APIView):
         data = ResetPasswordInput(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        services.password_reset_confirm(
-            token=token, new_password=d["newPassword"], confirm_password=d.get("confirmPassword")
-        )
-        return Response({"message": services.MSG_PASSWORD_RESET})
+        password_reset_confirm(token=token, new_password=d["newPassword"], confirm_password=d.get("confirmPassword"))
+        return Response({"message": MSG_PASSWORD_RESET})

@@ -3,8 +3,9 @@ is and whether it may be null."""
 
 from rest_framework import serializers
 
-from .. import selectors, services
+from .. import selectors
 from ..models import Role, User
+from ..services.staff import user_can_edit
 
 
 class MessageOutput(serializers.Serializer):
@@ -57,7 +58,7 @@ class UserOutput(serializers.ModelSerializer):
 
     def get_can_edit(self, user) -> bool:
         actor = self.context.get("actor")
-        return actor is not None and services.user_can_edit(actor=actor, target=user)
+        return actor is not None and user_can_edit(actor=actor, target=user)
 
 
 class UserUpdateOutput(UserOutput):

@@ -17,8 +17,23 @@ from studio.api import MSG_INVALID
 from studio.apis import PageQuery
 from studio.parsers import MSG_TEXT_TOO_LONG
 
-from .. import selectors, services
+from .. import selectors
 from ..models import Role, User
+from ..services.common import PASSWORD_MIN_LENGTH
+from ..services.errors import (
+    MSG_AVATAR_INVALID,
+    MSG_CGU_REQUIRED,
+    MSG_EMAIL_INVALID,
+    MSG_FORGOT_EMAIL_REQUIRED,
+    MSG_LOGIN_BLANK,
+    MSG_NAMES_REQUIRED,
+    MSG_PASSWORD_TOO_SHORT,
+    MSG_PASSWORDS_DIFFER,
+    MSG_PHONE_INVALID,
+    MSG_POSTAL_CODE_INVALID,
+    MSG_REQUIRED_FIELDS,
+    MSG_ROLE_INVALID,
+)
 from .fields import (
     NO_NUL_PATTERN,
     NOT_BLANK_PATTERN,
@@ -63,48 +78,46 @@ class RegisterInput(Input):
 
     last_name = PatternText(
         NOT_BLANK_PATTERN,
-        services.MSG_REQUIRED_FIELDS,
+        MSG_REQUIRED_FIELDS,
         max_length=150,
-        messages=_required(services.MSG_REQUIRED_FIELDS),
+        messages=_required(MSG_REQUIRED_FIELDS),
     )
     first_name = PatternText(
         NOT_BLANK_PATTERN,
-        services.MSG_REQUIRED_FIELDS,
+        MSG_REQUIRED_FIELDS,
         max_length=150,
-        messages=_required(services.MSG_REQUIRED_FIELDS),
+        messages=_required(MSG_REQUIRED_FIELDS),
     )
     phone = PatternText(
         PHONE_PATTERN,
-        services.MSG_PHONE_INVALID,
+        MSG_PHONE_INVALID,
         max_length=30,
-        messages=_required(services.MSG_PHONE_INVALID),
+        messages=_required(MSG_PHONE_INVALID),
         help_text="10 chiffres (espaces admis).",
     )
     email = StrictEmail(
         max_length=MAX_EMAIL,
         error_messages={
-            **_required(services.MSG_REQUIRED_FIELDS),
-            "invalid": services.MSG_EMAIL_INVALID,
+            **_required(MSG_REQUIRED_FIELDS),
+            "invalid": MSG_EMAIL_INVALID,
             "max_length": MSG_TEXT_TOO_LONG,
         },
     )
     postal_code = PatternText(
         POSTAL_CODE_PATTERN,
-        services.MSG_POSTAL_CODE_INVALID,
+        MSG_POSTAL_CODE_INVALID,
         max_length=10,
-        messages=_required(services.MSG_POSTAL_CODE_INVALID),
+        messages=_required(MSG_POSTAL_CODE_INVALID),
     )
     password = Text(
-        min_length=services.PASSWORD_MIN_LENGTH,
+        min_length=PASSWORD_MIN_LENGTH,
         max_length=MAX_PASSWORD,
         trim_whitespace=False,
-        messages={**_required(services.MSG_REQUIRED_FIELDS), "min_length": services.MSG_PASSWORD_TOO_SHORT},
+        messages={**_required(MSG_REQUIRED_FIELDS), "min_length": MSG_PASSWORD_TOO_SHORT},
     )
-    confirmPassword = Text(
-        max_length=MAX_PASSWORD, trim_whitespace=False, messages=_required(services.MSG_PASSWORDS_DIFFER)
-    )
+    confirmPassword = Text(max_length=MAX_PASSWORD, trim_whitespace=False, messages=_required(MSG_PASSWORDS_DIFFER))
     acceptCGU = Accepted(
-        error_messages=_required(services.MSG_CGU_REQUIRED),
+        error_messages=_required(MSG_CGU_REQUIRED),
         help_text="Conditions générales acceptées : true (ou « on » depuis un formulaire).",
     )
     address = Text(required=False, allow_blank=True, default="", max_length=255)
@@ -141,7 +154,7 @@ class RegisterInput(Input):
         )
         if "confirmPassword" not in detail and isinstance(password, str) and isinstance(confirm, str):
             if password != confirm and "password" not in detail:
-                detail["confirmPassword"] = [services.MSG_PASSWORDS_DIFFER]
+                detail["confirmPassword"] = [MSG_PASSWORDS_DIFFER]
         order = list(self.fields)
         too_long = MSG_TEXT_TOO_LONG.split("{")[0]
 
@@ -150,7 +163,7 @@ class RegisterInput(Input):
             first = str(messages[0]) if isinstance(messages, list) and messages else ""
             if first.startswith(too_long):
                 return (0, order.index(field) if field in order else 99)
-            if first == services.MSG_REQUIRED_FIELDS:
+            if first == MSG_REQUIRED_FIELDS:
                 return (1, 0)
             return (2, order.index(field) if field in order else 99)
 
@@ -161,9 +174,9 @@ class EmailInput(Input):
     email = StrictEmail(
         max_length=MAX_EMAIL,
         error_messages={
-            **_required(services.MSG_FORGOT_EMAIL_REQUIRED),
-            "invalid": services.MSG_FORGOT_EMAIL_REQUIRED,
-            "max_length": services.MSG_FORGOT_EMAIL_REQUIRED,
+            **_required(MSG_FORGOT_EMAIL_REQUIRED),
+            "invalid": MSG_FORGOT_EMAIL_REQUIRED,
+            "max_length": MSG_FORGOT_EMAIL_REQUIRED,
         },
     )
 
@@ -172,15 +185,13 @@ class EmailInput(Input):
 
 
 class LoginInput(Input):
-    email = PatternText(
-        NOT_BLANK_PATTERN, services.MSG_LOGIN_BLANK, max_length=MAX_EMAIL, messages=_required(services.MSG_LOGIN_BLANK)
-    )
+    email = PatternText(NOT_BLANK_PATTERN, MSG_LOGIN_BLANK, max_length=MAX_EMAIL, messages=_required(MSG_LOGIN_BLANK))
     password = PatternText(
         NOT_BLANK_PATTERN,
-        services.MSG_LOGIN_BLANK,
+        MSG_LOGIN_BLANK,
         max_length=MAX_PASSWORD,
         trim_whitespace=False,
-        messages=_required(services.MSG_LOGIN_BLANK),
+        messages=_required(MSG_LOGIN_BLANK),
     )
     remember = StrictBoolean(required=False, default=False, help_text="« Se souvenir de moi » : 7 jours.")
 
@@ -228,10 +239,10 @@ class LogoutInput(Input):
 
 class ResetPasswordInput(Input):
     newPassword = Text(
-        min_length=services.PASSWORD_MIN_LENGTH,
+        min_length=PASSWORD_MIN_LENGTH,
         max_length=MAX_PASSWORD,
         trim_whitespace=False,
-        messages={**_required(services.MSG_PASSWORD_TOO_SHORT), "min_length": services.MSG_PASSWORD_TOO_SHORT},
+        messages={**_required(MSG_PASSWORD_TOO_SHORT), "min_length": MSG_PASSWORD_TOO_SHORT},
     )
     confirmPassword = Text(
         required=False,
@@ -260,24 +271,24 @@ class ProfileInput(Input):
 
     first_name = PatternText(
         NOT_BLANK_PATTERN,
-        services.MSG_NAMES_REQUIRED,
+        MSG_NAMES_REQUIRED,
         required=False,
         max_length=150,
-        messages=_required(services.MSG_NAMES_REQUIRED),
+        messages=_required(MSG_NAMES_REQUIRED),
     )
     last_name = PatternText(
         NOT_BLANK_PATTERN,
-        services.MSG_NAMES_REQUIRED,
+        MSG_NAMES_REQUIRED,
         required=False,
         max_length=150,
-        messages=_required(services.MSG_NAMES_REQUIRED),
+        messages=_required(MSG_NAMES_REQUIRED),
     )
     name = PatternText(
         NOT_BLANK_PATTERN,
-        services.MSG_NAMES_REQUIRED,
+        MSG_NAMES_REQUIRED,
         required=False,
         max_length=150,
-        messages=_required(services.MSG_NAMES_REQUIRED),
+        messages=_required(MSG_NAMES_REQUIRED),
         help_text="Synonyme de last_name, pour les clients qui l'envoient sous ce nom.",
     )
     email = StrictEmail(
@@ -285,27 +296,27 @@ class ProfileInput(Input):
         max_length=MAX_EMAIL,
         help_text="Modifiable par l'équipe seulement.",
         error_messages={
-            **_required(services.MSG_EMAIL_INVALID),
-            "invalid": services.MSG_EMAIL_INVALID,
+            **_required(MSG_EMAIL_INVALID),
+            "invalid": MSG_EMAIL_INVALID,
             "max_length": MSG_TEXT_TOO_LONG,
         },
     )
     phone = PatternText(
         f"{PHONE_PATTERN}|^$",
-        services.MSG_PHONE_INVALID,
+        MSG_PHONE_INVALID,
         required=False,
         allow_blank=True,
         max_length=30,
-        messages={"null": services.MSG_PHONE_INVALID},
+        messages={"null": MSG_PHONE_INVALID},
     )
     address = Text(required=False, allow_blank=True, max_length=255)
     postal_code = PatternText(
         r"^\d{5}$|^$",
-        services.MSG_POSTAL_CODE_INVALID,
+        MSG_POSTAL_CODE_INVALID,
         required=False,
         allow_blank=True,
         max_length=10,
-        messages={"null": services.MSG_POSTAL_CODE_INVALID},
+        messages={"null": MSG_POSTAL_CODE_INVALID},
     )
     city = Text(required=False, allow_blank=True, max_length=120)
     country = Text(required=False, allow_blank=True, max_length=120)
@@ -313,7 +324,7 @@ class ProfileInput(Input):
         choices=Role.choices,
         required=False,
         allow_blank=True,
-        error_messages={"invalid_choice": services.MSG_ROLE_INVALID, "null": services.MSG_ROLE_INVALID},
+        error_messages={"invalid_choice": MSG_ROLE_INVALID, "null": MSG_ROLE_INVALID},
         help_text="Modifiable par un administrateur ; vide : inchangé.",
     )
     avatar = serializers.FileField(
@@ -323,7 +334,7 @@ class ProfileInput(Input):
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping) and data.get("avatar") == "":
-            raise serializers.ValidationError({"avatar": [services.MSG_AVATAR_INVALID]})
+            raise serializers.ValidationError({"avatar": [MSG_AVATAR_INVALID]})
         if isinstance(data, Mapping) and "avatar" in data and _is_avatar_url(data.get("avatar")):
             # The dashboard sends the user object back as it got it: its avatar is a URL, not a new file.
             data = {key: data.get(key) for key in data.keys() if key != "avatar"}

@@ -13,8 +13,11 @@ from studio.permissions import IsStudioStaff
 from studio.registry import provided
 from studio.schema import ErrorOutput, StudioAutoSchema
 
-from .. import selectors, services
+from .. import selectors
 from ..models import User
+from ..services.errors import AccountError
+from ..services.profile import MSG_EMAIL_CHANGE_PENDING, MSG_PROFILE_UPDATED, user_update
+from ..services.staff import MSG_USER_DELETED, user_delete
 from .outputs import (
     MessageOutput,
     StaffUserOutput,
@@ -42,16 +45,16 @@ def _profile_update(request, user: User) -> Response:
     data = ProfileInput(data=request.data)
     data.is_valid(raise_exception=True)
     changes = data.changes()
-    updated = services.user_update(
+    updated = user_update(
         actor=request.user,
         user=user,
         data=changes,
         avatar=data.validated_data.get("avatar"),
         remove_avatar=data.validated_data["remove_avatar"],
     )
-    message = services.MSG_PROFILE_UPDATED
+    message = MSG_PROFILE_UPDATED
     if "email" in changes and updated.pending_email and updated.pending_email != user.pending_email:
-        message = services.MSG_EMAIL_CHANGE_PENDING
+        message = MSG_EMAIL_CHANGE_PENDING
     output = UserOutput(updated, context={"actor": request.user}).data
     return Response({**output, "message": message})
 
@@ -114,10 +117,10 @@ class UserDetailApi(APIView):
         if request.user.pk == user_id:
             return request.user
         if not request.user.is_studio_staff:
-            raise services.AccountError.of("profile_forbidden")
+            raise AccountError.of("profile_forbidden")
         target = selectors.user_get(user_id=user_id)
         if target is None:
-            raise services.AccountError.of("user_not_found")
+            raise AccountError.of("user_not_found")
         return target
 
     @extend_schema(responses=UserOutput)
@@ -135,6 +138,6 @@ class UserDetailApi(APIView):
     @extend_schema(responses={200: MessageOutput})
     def delete(self, request, user_id):
         if not request.user.is_studio_staff:
-            raise services.AccountError.of("profile_forbidden")
-        services.user_delete(actor=request.user, user=self._target(request, user_id))
-        return Response({"message": services.MSG_USER_DELETED})
+            raise AccountError.of("profile_forbidden")
+        user_delete(actor=request.user, user=self._target(request, user_id))
+        return Response({"message": MSG_USER_DELETED})

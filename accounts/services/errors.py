@@ -1,7 +1,7 @@
 """The refused account actions: `AccountError` and its French texts, keyed by a stable code.
 
-Each flow's module re-exports the texts it raises (`from accounts.services import MSG_LOGIN_FAILED` keeps working);
-the table here is the one place that says which code answers which text and which HTTP status."""
+Callers import the texts from here (`from accounts.services.errors import MSG_LOGIN_FAILED`); the table here is the
+one place that says which code answers which text and which HTTP status."""
 
 from studio.errors import CONFLICT, FORBIDDEN, TOO_MANY_REQUESTS, ApplicationError
 from studio.parsers import MSG_TEXT_TOO_LONG

@@ -10,19 +10,17 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from accounts.models import User
-from accounts.services import (
+from accounts.services.errors import (
     MSG_CONFIRM_LINK_INVALID,
-    MSG_EMAIL_CONFIRMED,
     MSG_EMAIL_NOT_CONFIRMED,
-    MSG_FORGOT_SENT,
     MSG_LOGIN_BLANK,
     MSG_LOGIN_FAILED,
-    MSG_PASSWORD_RESET,
     MSG_PASSWORDS_DIFFER,
     MSG_PHONE_INVALID,
-    MSG_PROFILE_UPDATED,
-    MSG_REGISTERED,
 )
+from accounts.services.passwords import MSG_FORGOT_SENT, MSG_PASSWORD_RESET
+from accounts.services.profile import MSG_PROFILE_UPDATED
+from accounts.services.registration import MSG_EMAIL_CONFIRMED, MSG_REGISTERED
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
 from accounts.tests.helpers import link_token
 from accounts.views import MSG_LOGGED_OUT, MSG_REDIRECT_CANCELLED, MSG_REDIRECT_TO_LOGIN, MSG_STAY_ON_PAGE

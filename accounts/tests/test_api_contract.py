@@ -4,7 +4,7 @@
 import pytest
 
 from accounts.models import Role
-from accounts.services import (
+from accounts.services.errors import (
     MSG_AVATAR_INVALID,
     MSG_CGU_REQUIRED,
     MSG_EMAIL_NOT_CONFIRMED,

@@ -7,7 +7,8 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from accounts.models import User
-from accounts.services import MSG_CONFIRM_LINK_INVALID, MSG_CONFIRMATION_RESENT, MSG_EMAIL_CONFIRMED
+from accounts.services.errors import MSG_CONFIRM_LINK_INVALID
+from accounts.services.registration import MSG_CONFIRMATION_RESENT, MSG_EMAIL_CONFIRMED
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
 from accounts.tests.helpers import VALID_REGISTRATION, link_token
 

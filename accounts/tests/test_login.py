@@ -9,15 +9,8 @@ from django.utils import timezone
 from freezegun import freeze_time
 from rest_framework_simplejwt.tokens import AccessToken
 
-from accounts.services import (
-    LOGIN_MAX_FAILURES,
-    MSG_EMAIL_NOT_CONFIRMED,
-    MSG_LOGGED_OUT,
-    MSG_LOGIN_BLANK,
-    MSG_LOGIN_FAILED,
-    MSG_LOGIN_THROTTLED,
-    REMEMBER_ME_SECONDS,
-)
+from accounts.services.authentication import LOGIN_MAX_FAILURES, MSG_LOGGED_OUT, REMEMBER_ME_SECONDS
+from accounts.services.errors import MSG_EMAIL_NOT_CONFIRMED, MSG_LOGIN_BLANK, MSG_LOGIN_FAILED, MSG_LOGIN_THROTTLED
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -6,14 +6,13 @@ import pytest
 from django.utils import timezone
 from freezegun import freeze_time
 
-from accounts.services import (
+from accounts.services.errors import (
     MSG_FORGOT_EMAIL_REQUIRED,
-    MSG_FORGOT_SENT,
-    MSG_PASSWORD_RESET,
     MSG_PASSWORD_TOO_SHORT,
     MSG_PASSWORDS_DIFFER,
     MSG_RESET_LINK_INVALID,
 )
+from accounts.services.passwords import MSG_FORGOT_SENT, MSG_PASSWORD_RESET
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
 from accounts.tests.helpers import link_token
 

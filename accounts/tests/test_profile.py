@@ -9,21 +9,19 @@ from PIL import Image
 
 from accounts.models import Role, User
 from accounts.selectors import DEFAULT_AVATAR
-from accounts.services import (
-    AVATAR_SIZE_PX,
+from accounts.services.errors import (
     MSG_ADMIN_DELETE_FORBIDDEN,
     MSG_AVATAR_INVALID,
     MSG_AVATAR_TOO_LARGE,
-    MSG_EMAIL_CHANGE_PENDING,
     MSG_LAST_ADMIN,
     MSG_NAMES_REQUIRED,
     MSG_PHONE_INVALID,
     MSG_POSTAL_CODE_INVALID,
     MSG_PROFILE_FORBIDDEN,
-    MSG_PROFILE_UPDATED,
     MSG_ROLE_CHANGE_FORBIDDEN,
-    MSG_USER_DELETED,
 )
+from accounts.services.profile import AVATAR_SIZE_PX, MSG_EMAIL_CHANGE_PENDING, MSG_PROFILE_UPDATED
+from accounts.services.staff import MSG_USER_DELETED
 from accounts.tests.factories import StaffFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -2,9 +2,8 @@
 
 import pytest
 
-from accounts import services
 from accounts.models import AccountToken, Role, TokenPurpose, User
-from accounts.services import (
+from accounts.services.errors import (
     MSG_CGU_REQUIRED,
     MSG_EMAIL_INVALID,
     MSG_PASSWORD_TOO_COMMON,
@@ -12,9 +11,9 @@ from accounts.services import (
     MSG_PASSWORDS_DIFFER,
     MSG_PHONE_INVALID,
     MSG_POSTAL_CODE_INVALID,
-    MSG_REGISTERED,
     MSG_REQUIRED_FIELDS,
 )
+from accounts.services.registration import MSG_REGISTERED, SUBJECT_ACCOUNT_EXISTS, user_register
 from accounts.tests.helpers import VALID_REGISTRATION, link_token
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +116,7 @@ def test_an_email_already_registered_answers_as_a_new_one_and_mails_its_owner(
     assert response.json() == {"message": MSG_REGISTERED}
     assert User.objects.count() == 1
     assert [m.to for m in mailoutbox] == [["emma@example.fr"]]
-    assert mailoutbox[0].subject.endswith(services.SUBJECT_ACCOUNT_EXISTS)
+    assert mailoutbox[0].subject.endswith(SUBJECT_ACCOUNT_EXISTS)
 
 
 def test_the_form_page_registers_through_the_same_service(client, mailoutbox, django_capture_on_commit_callbacks):
@@ -169,7 +168,7 @@ def test_generated_password_rules_are_the_pages_props(client):
 
 def test_service_is_keyword_only():
     with pytest.raises(TypeError):
-        services.user_register("Bernard")  # noqa
+        user_register("Bernard")  # noqa
 
 
 def test_seed_is_idempotent():

@@ -9,9 +9,10 @@ from django.utils import timezone
 
 from studio.cache import cached_public
 
-from .. import selectors, services
+from .. import selectors
 from ..cache import feed_version_keys
 from ..selectors_feed import member_reservations_in_range
+from ..services.availability import session_seats_taken
 from ..services.common import ReservationError
 from .common import MSG_RANGE_INVALID, _iso, paris_text
 
@@ -58,7 +59,7 @@ def session_data(session, *, now=None, my_reservation=None) -> dict:
     now = now or timezone.now()
     seats_taken = getattr(session, "seats_taken", None)
     if seats_taken is None:
-        seats_taken = services.session_seats_taken(session=session, now=now)
+        seats_taken = session_seats_taken(session=session, now=now)
     seats_left = max(session.max_attendees - seats_taken, 0)
     return {
         "id": session.pk,

@@ -191,11 +191,6 @@ def _create_party(request, data) -> Response:
     return Response(PartyCreatedOutput({**party_data(party), "message": MSG_PARTY_SUCCESS}).data, status=201)
 
 
-def _create_party_from_payload(request, data) -> Response:
-    """Kept for callers of the old name: `data` already validated by PartyRequestInput."""
-    return _create_party(request, data)
-
-
 class _PartyCreate(APIView):
     permission_classes = [AllowAny]
     serializer_class = PartyRequestInput

@@ -372,8 +372,3 @@ class PassDetailApi(APIView):
     @extend_schema(request=PassAdjustPatchInput, responses=PassDetailWithMessageOutput)
     def patch(self, request, pass_id: int):
         return self.put(request, pass_id)
-
-
-# The old names, re-exported by bookings.apis.
-PassGrantSerializer = PassGrantInput
-PassAdjustSerializer = PassAdjustInput

@@ -15,9 +15,13 @@ from studio.api import error_response
 from studio.fields import DateTimeOutputField
 from studio.schema import ErrorOutput
 
-from .. import selectors, services
+from .. import selectors
+from ..services.cancellation import reservation_cancel
+from ..services.common import MSG_RESERVATION_SENT
+from ..services.passes import MSG_BOOKED_WITH_PASS, reservation_book_with_pass
+from ..services.reservations import reservation_hold
 from .common import MAX_ID, MSG_LOGIN_TO_RESERVE, ReservationPayloadSerializer, _iso
-from .parties import PartyRequestInput, _create_party_from_payload
+from .parties import PartyRequestInput, _create_party
 from .passes import PassOutput, pass_data
 
 
@@ -37,7 +41,7 @@ def reservation_data(reservation) -> dict:
         "first_name": reservation.first_name,
         "last_name": reservation.last_name,
         "email": reservation.email,
-        "message": services.MSG_RESERVATION_SENT,
+        "message": MSG_RESERVATION_SENT,
         **selectors.reservation_payment_data(reservation, now=timezone.now()),
     }
 
@@ -103,7 +107,7 @@ class ReservationCourseCreateApi(APIView):
         if isinstance(kind, str) and kind.strip().lower() == "evj":
             party = PartyRequestInput(data=request.data)
             party.is_valid(raise_exception=True)
-            return _create_party_from_payload(request, party.validated_data)
+            return _create_party(request, party.validated_data)
         serializer = ReservationPayloadSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -114,7 +118,7 @@ class ReservationCourseCreateApi(APIView):
             "message": data["message"],
         }
         if data.get("pass_id") is not None:
-            reservation = services.reservation_book_with_pass(
+            reservation = reservation_book_with_pass(
                 user=request.user,
                 session_id=data["session_id"],
                 pass_id=data["pass_id"],
@@ -122,7 +126,7 @@ class ReservationCourseCreateApi(APIView):
                 **names,
             )
             return self._booked_with_pass(request, reservation)
-        reservation = services.reservation_hold(
+        reservation = reservation_hold(
             user=request.user,
             session_id=data["session_id"],
             participants=data["participants"],
@@ -136,7 +140,7 @@ class ReservationCourseCreateApi(APIView):
         """The popup's 'pay with my card/subscription': confirmed at once, the credits taken under row locks."""
         reservation = selectors.member_reservations(user=request.user).get(pk=reservation.pk)
         data = reservation_data(reservation)
-        data["message"] = services.MSG_BOOKED_WITH_PASS.format(title=reservation.paid_with_pass.title)
+        data["message"] = MSG_BOOKED_WITH_PASS.format(title=reservation.paid_with_pass.title)
         reservation.paid_with_pass.member = request.user
         data["pass"] = pass_data(reservation.paid_with_pass)
         return Response(data, status=status.HTTP_201_CREATED)
@@ -158,7 +162,7 @@ class ReservationCancelApi(APIView):
         ],
     )
     def post(self, request, reservation_id: int):
-        outcome = services.reservation_cancel(user=request.user, reservation_id=reservation_id)
+        outcome = reservation_cancel(user=request.user, reservation_id=reservation_id)
         credit_pass = outcome.credit_pass
         if credit_pass is not None:
             credit_pass.member = request.user

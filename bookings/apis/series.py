@@ -15,7 +15,14 @@ from studio.fields import DateTimeOutputField, StrictBooleanField
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
-from .. import services
+from ..services.common import (
+    MAX_SESSION_PLACES,
+    MSG_LEVEL_INVALID,
+    MSG_MAX_ATTENDEES_MAX,
+    MSG_MAX_ATTENDEES_MIN,
+    MSG_PRICE_INVALID,
+    MSG_SESSION_FIELDS_REQUIRED,
+)
 from ..services.series import (
     MSG_SERIES_CREATED,
     MSG_SERIES_FOLLOWING_UPDATED,
@@ -41,7 +48,7 @@ def _price_field() -> CentsField:
     """The price per participant of a series or of "this and the following" (optional: the course's by default)."""
     keys = ("invalid", "null", "min_value", "max_value", "max_digits", "max_decimal_places", "max_whole_digits")
     return CentsField(
-        required=False, allow_null=True, error_messages=_same(services.MSG_PRICE_INVALID, *keys, "max_string_length")
+        required=False, allow_null=True, error_messages=_same(MSG_PRICE_INVALID, *keys, "max_string_length")
     )
 
 
@@ -57,7 +64,7 @@ def _details_field() -> serializers.CharField:
 
 
 class SeriesInput(serializers.Serializer):
-    course_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED)
+    course_id = id_field(MSG_SESSION_FIELDS_REQUIRED)
     weekdays = serializers.ListField(
         child=serializers.IntegerField(
             min_value=0,
@@ -84,20 +91,20 @@ class SeriesInput(serializers.Serializer):
         allow_null=True,
         error_messages=_same(MSG_DURATION_INVALID, "invalid", "min_value", "max_value", "max_string_length"),
     )
-    instructor_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED, help_text="Un professeur de la liste.")
+    instructor_id = id_field(MSG_SESSION_FIELDS_REQUIRED, help_text="Un professeur de la liste.")
     level = serializers.ChoiceField(
         choices=[("", "—"), *Level.choices],
         required=False,
         default="",
-        error_messages=_same(services.MSG_LEVEL_INVALID, "invalid_choice", "null"),
+        error_messages=_same(MSG_LEVEL_INVALID, "invalid_choice", "null"),
     )
     max_attendees = serializers.IntegerField(
         min_value=1,
-        max_value=services.MAX_SESSION_PLACES,
+        max_value=MAX_SESSION_PLACES,
         default=10,
         error_messages={
-            **_same(services.MSG_MAX_ATTENDEES_MIN, "invalid", "min_value", "null", "max_string_length"),
-            "max_value": services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES),
+            **_same(MSG_MAX_ATTENDEES_MIN, "invalid", "min_value", "null", "max_string_length"),
+            "max_value": MSG_MAX_ATTENDEES_MAX.format(max=MAX_SESSION_PLACES),
         },
     )
     price_per_participant = _price_field()
@@ -180,19 +187,19 @@ class SeriesFollowingInput(serializers.Serializer):
         error_messages=_same(MSG_TIME_INVALID, "null", "blank", "invalid"),
         help_text="HH:MM, heure de Paris ; absent : les heures ne changent pas.",
     )
-    instructor_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED, help_text="Un professeur de la liste.")
+    instructor_id = id_field(MSG_SESSION_FIELDS_REQUIRED, help_text="Un professeur de la liste.")
     level = serializers.ChoiceField(
         choices=[("", "—"), *Level.choices],
         required=False,
         default="",
-        error_messages=_same(services.MSG_LEVEL_INVALID, "invalid_choice", "null"),
+        error_messages=_same(MSG_LEVEL_INVALID, "invalid_choice", "null"),
     )
     max_attendees = serializers.IntegerField(
         min_value=1,
-        max_value=services.MAX_SESSION_PLACES,
+        max_value=MAX_SESSION_PLACES,
         error_messages={
-            **_same(services.MSG_MAX_ATTENDEES_MIN, "required", "invalid", "min_value", "null", "max_string_length"),
-            "max_value": services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES),
+            **_same(MSG_MAX_ATTENDEES_MIN, "required", "invalid", "min_value", "null", "max_string_length"),
+            "max_value": MSG_MAX_ATTENDEES_MAX.format(max=MAX_SESSION_PLACES),
         },
     )
     price_per_participant = _price_field()

@@ -20,9 +20,28 @@ from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
-from .. import selectors, services
+from .. import selectors
 from ..cache import feed_versions, mark_feed_answer
 from ..models import WAITLIST_LIVE_STATUSES, Reservation, ReservationStatus, WaitlistEntry
+from ..services.availability import active_reservations_q
+from ..services.common import (
+    MAX_SESSION_PLACES,
+    MSG_LEVEL_INVALID,
+    MSG_MAX_ATTENDEES_MAX,
+    MSG_MAX_ATTENDEES_MIN,
+    MSG_PRICE_INVALID,
+    MSG_SESSION_DATE_INVALID,
+    MSG_SESSION_FIELDS_REQUIRED,
+    SessionError,
+)
+from ..services.sessions import (
+    MSG_SESSION_ADDED,
+    MSG_SESSION_DELETED,
+    MSG_SESSION_UPDATED,
+    course_session_create,
+    course_session_delete,
+    course_session_update,
+)
 from .common import MAX_ID, MessageOutput, OptionalText, _iso, id_field
 from .feed import (
     FEED_CACHE_SECONDS,
@@ -75,8 +94,8 @@ def _session_messages(message: str, *keys: str) -> dict:
 
 DATE_FORMATS = ["iso-8601", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"]
 DATE_ERRORS = {
-    **_session_messages(services.MSG_SESSION_FIELDS_REQUIRED, "required", "null"),
-    **_session_messages(services.MSG_SESSION_DATE_INVALID, "invalid", "date", "make_aware", "overflow"),
+    **_session_messages(MSG_SESSION_FIELDS_REQUIRED, "required", "null"),
+    **_session_messages(MSG_SESSION_DATE_INVALID, "invalid", "date", "make_aware", "overflow"),
 }
 
 
@@ -84,10 +103,10 @@ class SessionWriteSerializer(serializers.Serializer):
     """The staff's session payload (the dashboard's Sessions.jsx): dates 'YYYY-MM-DD HH:MM:SS' (or ISO 8601) read in
     Paris time when they carry no offset; `end_date` defaults to the start plus the course's duration."""
 
-    course_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED)
+    course_id = id_field(MSG_SESSION_FIELDS_REQUIRED)
     date = serializers.DateTimeField(input_formats=DATE_FORMATS, error_messages=DATE_ERRORS)
     # One of the instructors list (GET /api/instructors); an unknown id is a 400 in French.
-    instructor_id = id_field(services.MSG_SESSION_FIELDS_REQUIRED, help_text="Un professeur de la liste.")
+    instructor_id = id_field(MSG_SESSION_FIELDS_REQUIRED, help_text="Un professeur de la liste.")
     end_date = serializers.DateTimeField(
         input_formats=DATE_FORMATS, required=False, allow_null=True, error_messages=DATE_ERRORS
     )
@@ -96,16 +115,16 @@ class SessionWriteSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         default="",
-        error_messages=_session_messages(services.MSG_LEVEL_INVALID, "invalid_choice", "null"),
+        error_messages=_session_messages(MSG_LEVEL_INVALID, "invalid_choice", "null"),
     )
     max_attendees = serializers.IntegerField(
         min_value=1,
-        max_value=services.MAX_SESSION_PLACES,
+        max_value=MAX_SESSION_PLACES,
         required=False,
         allow_null=True,
         error_messages={
-            **_session_messages(services.MSG_MAX_ATTENDEES_MIN, "invalid", "min_value", "max_string_length"),
-            "max_value": services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES),
+            **_session_messages(MSG_MAX_ATTENDEES_MIN, "invalid", "min_value", "max_string_length"),
+            "max_value": MSG_MAX_ATTENDEES_MAX.format(max=MAX_SESSION_PLACES),
         },
     )
     details = OptionalText(
@@ -118,7 +137,7 @@ class SessionWriteSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         error_messages=_session_messages(
-            services.MSG_PRICE_INVALID,
+            MSG_PRICE_INVALID,
             "invalid",
             "null",
             "min_value",
@@ -261,7 +280,7 @@ def _with_seats_and_waitlist(sessions: QuerySet, *, now) -> QuerySet:
     """Each session with its seats taken and live reservations (confirmed, or held and not expired: as
     selectors.sessions_with_seats counts them) and its live waiting list (as selectors_waitlist.waitlist_counts):
     subqueries of the page's own query, so that a page is one query whatever its size. The count leaves them out."""
-    live = Reservation.objects.filter(services.active_reservations_q(now), session=OuterRef("pk")).order_by()
+    live = Reservation.objects.filter(active_reservations_q(now), session=OuterRef("pk")).order_by()
     waiting = WaitlistEntry.objects.filter(session=OuterRef("pk"), status__in=WAITLIST_LIVE_STATUSES).order_by()
 
     def per_session(rows, aggregate):
@@ -337,9 +356,9 @@ class CourseSessionListApi(APIView):
     def post(self, request):
         serializer = SessionWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        session = services.course_session_create(**serializer.service_kwargs())
+        session = course_session_create(**serializer.service_kwargs())
         data = staff_session_data(session)
-        data["message"] = services.MSG_SESSION_ADDED
+        data["message"] = MSG_SESSION_ADDED
         return Response(data, status=status.HTTP_201_CREATED)
 
 
@@ -357,7 +376,7 @@ class CourseSessionDetailApi(APIView):
     def _get(self, session_id):
         session = selectors.sessions_staff_list().filter(pk=session_id).first()
         if session is None:
-            raise services.SessionError.of("session_not_found")
+            raise SessionError.of("session_not_found")
         return session
 
     @extend_schema(parameters=[SESSION_ID], responses=SESSION_OR_STAFF_SESSION)
@@ -372,9 +391,9 @@ class CourseSessionDetailApi(APIView):
         self._get(session_id)  # an unknown session answers 404 whatever the payload
         serializer = SessionWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.course_session_update(session_id=session_id, **serializer.service_kwargs())
+        course_session_update(session_id=session_id, **serializer.service_kwargs())
         data = staff_session_data(self._get(session_id))
-        data["message"] = services.MSG_SESSION_UPDATED
+        data["message"] = MSG_SESSION_UPDATED
         return Response(data)
 
     @extend_schema(parameters=[SESSION_ID], request=SessionPatchInput, responses=StaffSessionWrittenOutput)
@@ -383,8 +402,8 @@ class CourseSessionDetailApi(APIView):
 
     @extend_schema(parameters=[SESSION_ID], responses={200: MessageOutput})
     def delete(self, request, session_id: int):
-        services.course_session_delete(session_id=session_id)
-        return Response({"message": services.MSG_SESSION_DELETED})
+        course_session_delete(session_id=session_id)
+        return Response({"message": MSG_SESSION_DELETED})
 
 
 class CourseSessionAttendeesApi(APIView):
@@ -397,7 +416,7 @@ class CourseSessionAttendeesApi(APIView):
         now = timezone.now()
         session = selectors.sessions_staff_list(now=now).filter(pk=session_id).first()
         if session is None:
-            raise services.SessionError.of("session_not_found")
+            raise SessionError.of("session_not_found")
         attendees = [
             attendee_data(r)
             for r in selectors.session_attendees(session_id=session_id)

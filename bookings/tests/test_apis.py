@@ -6,8 +6,30 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from bookings import apis, services
+from bookings.apis.common import MSG_AMOUNT_INVALID, MSG_LOGIN_TO_RESERVE, MSG_RANGE_INVALID
 from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
+from bookings.services.common import (
+    MAX_SESSION_PLACES,
+    MSG_ALREADY_RESERVED,
+    MSG_AMOUNT_MISMATCH,
+    MSG_COURSE_NOT_FOUND,
+    MSG_LEVEL_INVALID,
+    MSG_MAX_ATTENDEES_MAX,
+    MSG_MAX_ATTENDEES_MIN,
+    MSG_MAX_BELOW_TAKEN,
+    MSG_NOT_ENOUGH_SEATS,
+    MSG_PARTICIPANTS_INVALID,
+    MSG_PRICE_INVALID,
+    MSG_RESERVATION_REQUIRED,
+    MSG_RESERVATION_SENT,
+    MSG_SESSION_DATE_INVALID,
+    MSG_SESSION_FIELDS_REQUIRED,
+    MSG_SESSION_HAS_RESERVATIONS,
+    MSG_SESSION_NOT_FOUND,
+)
+from bookings.services.feedback import MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED
+from bookings.services.parties import MSG_PARTY_LOGIN_REQUIRED, MSG_PARTY_REQUIRED, MSG_PARTY_SUCCESS
+from bookings.services.sessions import MSG_SESSION_ADDED, MSG_SESSION_DELETED, MSG_SESSION_UPDATED
 from bookings.tests.factories import CourseFeedbackFactory, PartyReservationFactory, ReservationFactory
 from courses.models import CourseSession
 from courses.tests.factories import CourseFactory, CourseSessionFactory, instructor_named
@@ -70,7 +92,7 @@ def test_feed_honours_start_and_end(api_client):
 def test_feed_refuses_a_bad_range(api_client):
     response = api_client.get(FEED, {"start": "hier", "end": "demain"})
     assert response.status_code == 400
-    assert response.json()["error"] == apis.MSG_RANGE_INVALID
+    assert response.json()["error"] == MSG_RANGE_INVALID
 
 
 @pytest.mark.parametrize("logged_in", [False, True])
@@ -128,17 +150,17 @@ def test_staff_creates_updates_and_deletes_a_session(api_client, staff):
     }
     created = api_client.post(FEED, payload, format="json")
     assert created.status_code == 201
-    assert created.json()["message"] == services.MSG_SESSION_ADDED
+    assert created.json()["message"] == MSG_SESSION_ADDED
     session = CourseSession.objects.get()
     assert timezone.localtime(session.start).hour == 19 and session.max_attendees == 8
 
     updated = api_client.put(f"{FEED}/{session.pk}", {**payload, "date": "2031-06-02 20:00:00"}, format="json")
     assert updated.status_code == 200
     assert updated.json()["start_paris"] == "2031-06-02 20:00:00"
-    assert updated.json()["message"] == services.MSG_SESSION_UPDATED
+    assert updated.json()["message"] == MSG_SESSION_UPDATED
 
     deleted = api_client.delete(f"{FEED}/{session.pk}")
-    assert deleted.status_code == 200 and deleted.json()["message"] == services.MSG_SESSION_DELETED
+    assert deleted.status_code == 200 and deleted.json()["message"] == MSG_SESSION_DELETED
     assert not CourseSession.objects.exists()
 
 
@@ -146,7 +168,7 @@ def test_staff_write_errors_are_french(api_client, staff):
     api_client.force_authenticate(staff)
     response = api_client.post(FEED, {"instructor_id": instructor_named("X").pk}, format="json")
     assert response.status_code == 400
-    assert response.json()["error"] == services.MSG_SESSION_FIELDS_REQUIRED
+    assert response.json()["error"] == MSG_SESSION_FIELDS_REQUIRED
     assert api_client.put(f"{FEED}/999999", {"course_id": 1}, format="json").status_code == 404
 
 
@@ -155,7 +177,7 @@ def test_deleting_a_session_with_reservations_is_refused(api_client, staff):
     reservation = ReservationFactory()
     response = api_client.delete(f"{FEED}/{reservation.session_id}")
     assert response.status_code == 409
-    assert response.json()["error"] == services.MSG_SESSION_HAS_RESERVATIONS
+    assert response.json()["error"] == MSG_SESSION_HAS_RESERVATIONS
     assert CourseSession.objects.filter(pk=reservation.session_id).exists()
 
 
@@ -209,7 +231,7 @@ def test_member_holds_seats(api_client, member):
     )
     assert response.status_code == 201
     body = response.json()
-    assert body["message"] == services.MSG_RESERVATION_SENT
+    assert body["message"] == MSG_RESERVATION_SENT
     assert body["total_amount"] == "50.00" and body["status"] == "held" and body["hold_expires_at"]
     assert Reservation.objects.get().user == member
 
@@ -218,22 +240,22 @@ def test_visitor_cannot_reserve(api_client):
     session = CourseSessionFactory()
     response = api_client.post("/api/reservations-courses", reservation_payload(session), format="json")
     assert response.status_code == 401
-    assert response.json()["error"] == apis.MSG_LOGIN_TO_RESERVE
+    assert response.json()["error"] == MSG_LOGIN_TO_RESERVE
 
 
 def test_reservation_refusals_answer_french_messages(api_client, member):
     api_client.force_authenticate(member)
     session = CourseSessionFactory(max_attendees=1)
     bad = api_client.post("/api/reservations-courses", reservation_payload(session, email=""), format="json")
-    assert bad.status_code == 400 and bad.json()["error"] == services.MSG_RESERVATION_REQUIRED
+    assert bad.status_code == 400 and bad.json()["error"] == MSG_RESERVATION_REQUIRED
     too_many = api_client.post("/api/reservations-courses", reservation_payload(session), format="json")
     assert too_many.status_code == 409
-    assert too_many.json()["error"] == services.MSG_NOT_ENOUGH_SEATS.format(seats=1)
+    assert too_many.json()["error"] == MSG_NOT_ENOUGH_SEATS.format(seats=1)
     mismatch = api_client.post(
         "/api/reservations-courses", reservation_payload(session, participants=1, total_amount="1.00"), format="json"
     )
     assert mismatch.status_code == 409  # a well-formed amount that is not the session's price: a conflict
-    assert mismatch.json()["error"] == services.MSG_AMOUNT_MISMATCH.format(expected=Decimal("25.00"))
+    assert mismatch.json()["error"] == MSG_AMOUNT_MISMATCH.format(expected=Decimal("25.00"))
     missing = api_client.post("/api/reservations-courses", {"session_id": "abc"}, format="json")
     assert missing.status_code == 400
     assert not Reservation.objects.exists()
@@ -247,7 +269,7 @@ def test_reservation_evj_and_evf_reservations(api_client, member):
         {"type": "EVJ", "date": day, "time": "15:00", "participants": 7, "email": member.email, "title": "EVJF"},
         format="json",
     )
-    assert evj.status_code == 201 and evj.json()["message"] == services.MSG_PARTY_SUCCESS
+    assert evj.status_code == 201 and evj.json()["message"] == MSG_PARTY_SUCCESS
     evf = api_client.post(
         "/api/evf-reservations",
         {"eventType": "EVG", "date": day, "time": "16:30", "participants": 10, "message": "", "email": member.email},
@@ -255,13 +277,13 @@ def test_reservation_evj_and_evf_reservations(api_client, member):
     )
     assert evf.status_code == 201 and evf.json()["eventType"] == "EVG"
     missing = api_client.post("/api/evf-reservations", {"eventType": "EVJF", "email": member.email}, format="json")
-    assert missing.status_code == 400 and missing.json()["error"] == services.MSG_PARTY_REQUIRED
+    assert missing.status_code == 400 and missing.json()["error"] == MSG_PARTY_REQUIRED
     assert PartyReservation.objects.count() == 2
 
 
 def test_evf_reservations_needs_login_and_staff_lists_them(api_client, staff, django_assert_num_queries):
     response = api_client.post("/api/evf-reservations", {}, format="json")
-    assert response.status_code == 401 and response.json()["error"] == services.MSG_PARTY_LOGIN_REQUIRED
+    assert response.status_code == 401 and response.json()["error"] == MSG_PARTY_LOGIN_REQUIRED
     PartyReservationFactory.create_batch(12)
     api_client.force_authenticate(staff)
     with django_assert_num_queries(3):  # count, page, the page's history
@@ -312,17 +334,17 @@ def test_feedback_post(api_client, member, other_member):
     ReservationFactory(session=past, user=member)
     api_client.force_authenticate(member)
     empty = api_client.post("/api/course-feedback", {"course_id": past.course_id, "rating": 4}, format="json")
-    assert empty.status_code == 400 and empty.json()["error"] == services.MSG_FEEDBACK_REQUIRED
+    assert empty.status_code == 400 and empty.json()["error"] == MSG_FEEDBACK_REQUIRED
     payload = {"user_id": member.pk, "course_id": past.course_id, "rating": 4, "comment": "Génial"}
     ok = api_client.post("/api/course-feedback", payload, format="json")
-    assert ok.status_code == 200 and ok.json()["message"] == services.MSG_FEEDBACK_SAVED
+    assert ok.status_code == 200 and ok.json()["message"] == MSG_FEEDBACK_SAVED
     forged = api_client.post("/api/course-feedback", {**payload, "user_id": other_member.pk}, format="json")
     assert forged.status_code == 403
     assert CourseFeedback.objects.get().rating == 4
 
 
 def test_feed_is_cached_and_a_reservation_refreshes_it(api_client, member, django_assert_num_queries):
-    from bookings.services import reservation_hold
+    from bookings.services.reservations import reservation_hold
 
     session = CourseSessionFactory(max_attendees=3)
     params = {
@@ -349,7 +371,7 @@ def test_rubbish_participants_are_refused_in_french_never_turned_into_one(api_cl
         "/api/reservations-courses", reservation_payload(session, participants=participants), format="json"
     )
     assert response.status_code == 400
-    assert response.json()["error"] == services.MSG_PARTICIPANTS_INVALID.format(max=services.MAX_SESSION_PLACES)
+    assert response.json()["error"] == MSG_PARTICIPANTS_INVALID.format(max=MAX_SESSION_PLACES)
     assert response.json()["errors"]["participants"]
     assert not Reservation.objects.exists()
 
@@ -361,21 +383,21 @@ def test_reservation_statuses_come_from_the_error_codes(api_client, member):
         "/api/reservations-courses", reservation_payload(session, session_id=999999), format="json"
     )
     assert unknown.status_code == 404 and unknown.json()["code"] == "session_not_found"
-    assert unknown.json()["error"] == services.MSG_SESSION_NOT_FOUND
+    assert unknown.json()["error"] == MSG_SESSION_NOT_FOUND
     rubbish_id = api_client.post(
         "/api/reservations-courses", reservation_payload(session, session_id="x"), format="json"
     )
-    assert rubbish_id.status_code == 400 and rubbish_id.json()["error"] == services.MSG_SESSION_NOT_FOUND
+    assert rubbish_id.status_code == 400 and rubbish_id.json()["error"] == MSG_SESSION_NOT_FOUND
     held = api_client.post("/api/reservations-courses", reservation_payload(session), format="json")
     assert held.status_code == 201
     Reservation.objects.update(status=ReservationStatus.CONFIRMED)
     again = api_client.post("/api/reservations-courses", reservation_payload(session), format="json")
     assert again.status_code == 409 and again.json()["code"] == "already_reserved"
-    assert again.json()["error"] == services.MSG_ALREADY_RESERVED
+    assert again.json()["error"] == MSG_ALREADY_RESERVED
     bad_amount = api_client.post(
         "/api/reservations-courses", reservation_payload(session, total_amount="NaN"), format="json"
     )
-    assert bad_amount.status_code == 400 and bad_amount.json()["error"] == apis.MSG_AMOUNT_INVALID
+    assert bad_amount.status_code == 400 and bad_amount.json()["error"] == MSG_AMOUNT_INVALID
 
 
 def test_staff_session_payload_is_typed(api_client, staff):
@@ -383,19 +405,19 @@ def test_staff_session_payload_is_typed(api_client, staff):
     course = CourseFactory()
     base = {"course_id": course.pk, "date": "2031-06-02 19:00:00", "instructor_id": instructor_named("Léa").pk}
     cases = [
-        ({"date": "02/06/2031 19h"}, services.MSG_SESSION_DATE_INVALID),
-        ({"max_attendees": "beaucoup"}, services.MSG_MAX_ATTENDEES_MIN),
-        ({"max_attendees": 40000}, services.MSG_MAX_ATTENDEES_MAX.format(max=services.MAX_SESSION_PLACES)),
-        ({"level": "Expert"}, services.MSG_LEVEL_INVALID),
-        ({"price_per_participant": "-1"}, services.MSG_PRICE_INVALID),
-        ({"instructor_id": "   "}, services.MSG_SESSION_FIELDS_REQUIRED),
+        ({"date": "02/06/2031 19h"}, MSG_SESSION_DATE_INVALID),
+        ({"max_attendees": "beaucoup"}, MSG_MAX_ATTENDEES_MIN),
+        ({"max_attendees": 40000}, MSG_MAX_ATTENDEES_MAX.format(max=MAX_SESSION_PLACES)),
+        ({"level": "Expert"}, MSG_LEVEL_INVALID),
+        ({"price_per_participant": "-1"}, MSG_PRICE_INVALID),
+        ({"instructor_id": "   "}, MSG_SESSION_FIELDS_REQUIRED),
     ]
     for extra, message in cases:
         response = api_client.post(FEED, {**base, **extra}, format="json")
         assert response.status_code == 400, extra
         assert response.json()["error"] == message
     missing_course = api_client.post(FEED, {**base, "course_id": 999999}, format="json")
-    assert missing_course.status_code == 404 and missing_course.json()["error"] == services.MSG_COURSE_NOT_FOUND
+    assert missing_course.status_code == 404 and missing_course.json()["error"] == MSG_COURSE_NOT_FOUND
     assert not CourseSession.objects.exists()
     iso = api_client.post(FEED, {**base, "date": "2031-06-02T19:00", "price_per_participant": "30.50"}, format="json")
     assert iso.status_code == 201 and iso.json()["price_per_participant"] == "30.50"
@@ -413,4 +435,4 @@ def test_staff_cannot_drop_places_below_the_seats_taken_409(api_client, staff):
     }
     response = api_client.put(f"{FEED}/{session.pk}", payload, format="json")
     assert response.status_code == 409 and response.json()["code"] == "max_below_taken"
-    assert response.json()["error"] == services.MSG_MAX_BELOW_TAKEN.format(taken=3)
+    assert response.json()["error"] == MSG_MAX_BELOW_TAKEN.format(taken=3)

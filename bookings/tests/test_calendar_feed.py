@@ -9,8 +9,8 @@ import pytest
 import vobject
 from django.utils import timezone
 
-from bookings import services
 from bookings.models import ReservationStatus
+from bookings.services.cancellation import reservation_cancel
 from bookings.services.reminders import booking_preferences_get
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
@@ -81,7 +81,7 @@ def test_the_feed_follows_a_cancellation_and_a_new_booking(api_client, client, m
     )
     path = "/" + _feed_url(api_client, member).split("://", 1)[1].split("/", 1)[1]
     assert len(icalendar.Calendar.from_ical(client.get(path).content).walk("VEVENT")) == 1
-    services.reservation_cancel(user=member, reservation_id=reservation.pk)
+    reservation_cancel(user=member, reservation_id=reservation.pk)
     assert icalendar.Calendar.from_ical(client.get(path).content).walk("VEVENT") == []
 
 

@@ -13,8 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.tests.factories import UserFactory
-from bookings import services as booking_services
 from bookings.models import Reservation, ReservationStatus
+from bookings.services.passes import reservation_book_with_pass
 from bookings.tests.factories import PassFactory
 from bookings.tests.test_e2e import show_event
 from courses.models import CourseSession
@@ -65,7 +65,7 @@ def test_series_booked_then_cancelled_end_to_end(page, live_server, login_as, st
     )
     order = pay_by_card(by_card, held)
     card = PassFactory(member=with_card, credits_total=10, expires_on=date(2027, 12, 31))
-    booking_services.reservation_book_with_pass(
+    reservation_book_with_pass(
         user=with_card,
         session_id=session.pk,
         pass_id=card.pk,

@@ -9,8 +9,12 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
-from bookings import services
 from bookings.models import Pass, Reservation, ReservationStatus
+from bookings.services.availability import session_seats_taken
+from bookings.services.cancellation import MSG_CANCEL_NOT_CONFIRMED, reservation_cancel
+from bookings.services.common import MSG_SESSION_FULL, ReservationError
+from bookings.services.passes import MSG_PASS_NO_CREDITS, reservation_book_with_pass
+from bookings.services.reservations import reservation_confirm, reservation_hold
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 
@@ -28,7 +32,7 @@ def test_one_seat_left_and_sixty_members_reserving_at_once():
     def reserve(user):
         try:
             barrier.wait()
-            reservation = services.reservation_hold(
+            reservation = reservation_hold(
                 user=user,
                 session_id=session.pk,
                 participants=1,
@@ -37,7 +41,7 @@ def test_one_seat_left_and_sixty_members_reserving_at_once():
                 email=user.email,
             )
             successes.append(reservation.pk)
-        except services.ReservationError as exc:
+        except ReservationError as exc:
             refusals.append(exc.message)
         except Exception as exc:  # noqa: BLE001 - collected and asserted below
             crashes.append(repr(exc))
@@ -52,8 +56,8 @@ def test_one_seat_left_and_sixty_members_reserving_at_once():
 
     assert crashes == []
     assert len(successes) == 1
-    assert refusals == [services.MSG_SESSION_FULL] * (THREADS - 1)
-    assert services.session_seats_taken(session=session) == session.max_attendees
+    assert refusals == [MSG_SESSION_FULL] * (THREADS - 1)
+    assert session_seats_taken(session=session) == session.max_attendees
     assert Reservation.objects.filter(session=session, status=ReservationStatus.HELD).count() == 1
 
 
@@ -61,7 +65,7 @@ def test_one_seat_left_and_sixty_members_reserving_at_once():
 def test_concurrent_confirmations_of_one_hold_confirm_it_once():
     session = CourseSessionFactory(max_attendees=2)
     member = UserFactory()
-    held = services.reservation_hold(
+    held = reservation_hold(
         user=member, session_id=session.pk, participants=2, first_name="A", last_name="B", email=member.email
     )
     barrier = threading.Barrier(10)
@@ -70,7 +74,7 @@ def test_concurrent_confirmations_of_one_hold_confirm_it_once():
     def confirm():
         try:
             barrier.wait()
-            results.append(services.reservation_confirm(reservation_id=held.pk).status)
+            results.append(reservation_confirm(reservation_id=held.pk).status)
         finally:
             connection.close()
 
@@ -80,7 +84,7 @@ def test_concurrent_confirmations_of_one_hold_confirm_it_once():
     for thread in threads:
         thread.join()
     assert results == [ReservationStatus.CONFIRMED] * 10
-    assert services.session_seats_taken(session=session) == 2
+    assert session_seats_taken(session=session) == 2
 
 
 def _race(count, target):
@@ -92,7 +96,7 @@ def _race(count, target):
         try:
             barrier.wait()
             results.append(target(i))
-        except services.ReservationError as exc:
+        except ReservationError as exc:
             results.append(exc.message)
         except Exception as exc:  # noqa: BLE001 - collected and asserted below
             crashes.append(repr(exc))
@@ -116,7 +120,7 @@ def test_two_concurrent_spends_of_the_last_credit_give_one_reservation():
     sessions = [CourseSessionFactory(), CourseSessionFactory()]
 
     def spend(i):
-        return services.reservation_book_with_pass(
+        return reservation_book_with_pass(
             user=member,
             session_id=sessions[i].pk,
             pass_id=card.pk,
@@ -127,7 +131,7 @@ def test_two_concurrent_spends_of_the_last_credit_give_one_reservation():
         ).pk
 
     results = _race(2, spend)
-    assert services.MSG_PASS_NO_CREDITS in results
+    assert MSG_PASS_NO_CREDITS in results
     assert sum(isinstance(r, int) for r in results) == 1
     card.refresh_from_db()
     assert card.credits_left == 0
@@ -139,7 +143,7 @@ def test_concurrent_cancellations_return_the_credit_once():
     member = UserFactory()
     card = PassFactory(member=member)
     session = CourseSessionFactory(start=timezone.now() + timedelta(days=3))
-    reservation = services.reservation_book_with_pass(
+    reservation = reservation_book_with_pass(
         user=member,
         session_id=session.pk,
         pass_id=card.pk,
@@ -148,8 +152,8 @@ def test_concurrent_cancellations_return_the_credit_once():
         last_name="B",
         email="a@b.fr",
     )
-    results = _race(5, lambda i: services.reservation_cancel(user=member, reservation_id=reservation.pk).message)
-    assert results.count(services.MSG_CANCEL_NOT_CONFIRMED) == 4
+    results = _race(5, lambda i: reservation_cancel(user=member, reservation_id=reservation.pk).message)
+    assert results.count(MSG_CANCEL_NOT_CONFIRMED) == 4
     card.refresh_from_db()
     assert card.credits_left == 10
 
@@ -157,7 +161,7 @@ def test_concurrent_cancellations_return_the_credit_once():
 @pytest.mark.postgres
 def test_concurrent_captures_of_a_card_order_grant_one_pass():
     from payments.models import PaymentOrder, PaymentStatus
-    from payments.services import payment_order_fulfil
+    from payments.services.capture import payment_order_fulfil
 
     member = UserFactory()
     tariff = TariffFactory(title="Carte 10 cours", type="forfait", pass_credits=10, pass_validity_months=6)

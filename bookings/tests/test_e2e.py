@@ -8,15 +8,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
-from bookings.services import (
-    MSG_FEEDBACK_REQUIRED,
-    MSG_FEEDBACK_SAVED,
-    MSG_PARTY_REQUIRED,
-    MSG_PARTY_SUCCESS,
-    MSG_RESERVATION_REQUIRED,
-    MSG_RESERVATION_SENT,
-    MSG_SESSION_PAST,
-)
+from bookings.services.common import MSG_RESERVATION_REQUIRED, MSG_RESERVATION_SENT, MSG_SESSION_PAST
+from bookings.services.feedback import MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED
+from bookings.services.parties import MSG_PARTY_REQUIRED, MSG_PARTY_SUCCESS
 from bookings.tests.calendar_mail import calendar_parts
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory

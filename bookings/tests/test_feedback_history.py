@@ -227,7 +227,7 @@ def _expected_history(member, now) -> list[dict]:
     reservations and live holds, upcoming first (soonest first), then past (most recent first), same start by
     reservation."""
     from bookings.models import CourseFeedback, Reservation
-    from bookings.services import cancellation_deadline
+    from bookings.services.cancellation import cancellation_deadline
     from studio.fields import rfc3339
 
     tz = timezone.get_current_timezone()

@@ -6,7 +6,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bookings import services
+from bookings.services.common import MSG_SESSION_FULL, ReservationError
+from bookings.services.reservations import reservation_hold
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseSessionFactory
 
@@ -27,7 +28,7 @@ def test_a_full_class_refuses_the_seat_and_offers_its_waiting_list(api_client, m
     refused = _hold(api_client, member, session)
     assert refused.status_code == 409
     body = refused.json()
-    assert body["error"] == services.MSG_SESSION_FULL == "Cette session est complète."
+    assert body["error"] == MSG_SESSION_FULL == "Cette session est complète."
     assert body["code"] == "session_full" and body["waitlist_open"] is True
     joined = api_client.post(WAITLIST.format(session.pk), {}, format="json")
     assert joined.status_code == 201
@@ -72,8 +73,8 @@ def test_a_full_class_answers_at_once_even_while_a_booking_holds_its_lock():
         assert locked.wait(10)
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '2s'")
-        with pytest.raises(services.ReservationError) as refused:
-            services.reservation_hold(
+        with pytest.raises(ReservationError) as refused:
+            reservation_hold(
                 user=member, session_id=session.pk, participants=1, first_name="A", last_name="B", email=member.email
             )
         assert refused.value.message == "Cette session est complète."

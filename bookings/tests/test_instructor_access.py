@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Role
-from accounts.services import MSG_STAFF_EDIT_FORBIDDEN
+from accounts.services.errors import MSG_STAFF_EDIT_FORBIDDEN
 from accounts.tests.factories import UserFactory
 from bookings.apis.instructor import MSG_NOT_AN_INSTRUCTOR
 from bookings.models import Attendance, AttendanceStatus

@@ -20,7 +20,7 @@ from bookings import selectors
 from bookings.apis.feed import MY_RESERVATION_NULL, member_feed_json, parse_feed_range, session_data
 from bookings.models import Reservation, ReservationStatus
 from bookings.selectors_feed import member_reservations_in_range
-from bookings.services import active_reservations_q
+from bookings.services.availability import active_reservations_q
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession
 from courses.tests.factories import CourseSessionFactory

@@ -8,9 +8,10 @@ import pytest
 from django.utils import timezone
 from freezegun import freeze_time
 
-from bookings import services
 from bookings.pass_rules import PassRule
-from bookings.services.pass_rules import MSG_PASS_WEEKLY_CAP, PassRuleError
+from bookings.services.pass_admin import pass_grant
+from bookings.services.pass_rules import MSG_PASS_WEEKLY_CAP, PassRuleError, pass_rule_set
+from bookings.services.passes import reservation_book_with_pass
 from bookings.templatetags.bookings_passes import UNLIMITED_TEXT, WEEKLY_CAP_TEXT
 from bookings.tests.factories import PassFactory
 from courses.tests.factories import CourseSessionFactory, TariffFactory
@@ -33,7 +34,7 @@ def _class_on(day: date, hour: int):
 
 
 def _book(member, session, pass_obj):
-    return services.reservation_book_with_pass(
+    return reservation_book_with_pass(
         user=member,
         session_id=session.pk,
         pass_id=pass_obj.pk,
@@ -47,9 +48,7 @@ def _book(member, session, pass_obj):
 @freeze_time("2030-01-07 10:00:00")  # a Monday
 def test_a_pass_staff_grant_from_a_capped_tariff_keeps_its_cap(staff, member):
     tariff = TariffFactory(**QUARTERLY, pass_weekly_cap=1)
-    pass_obj = services.pass_grant(
-        actor=staff, member_email=member.email, reason="Réglé à l'accueil", tariff_id=tariff.pk
-    )
+    pass_obj = pass_grant(actor=staff, member_email=member.email, reason="Réglé à l'accueil", tariff_id=tariff.pk)
     assert PassRule.objects.get(pass_ref=pass_obj).weekly_cap == 1
     _book(member, _class_on(date(2030, 1, 7), 19), pass_obj)  # Monday
     with pytest.raises(PassRuleError) as refused:
@@ -60,14 +59,14 @@ def test_a_pass_staff_grant_from_a_capped_tariff_keeps_its_cap(staff, member):
 
 def test_a_pass_from_an_uncapped_tariff_has_no_rule(staff, member):
     tariff = TariffFactory(**{**QUARTERLY, "title": "Abonnement mensuel illimité"})
-    pass_obj = services.pass_grant(actor=staff, member_email=member.email, reason="Offert", tariff_id=tariff.pk)
+    pass_obj = pass_grant(actor=staff, member_email=member.email, reason="Offert", tariff_id=tariff.pk)
     assert not PassRule.objects.filter(pass_ref=pass_obj).exists()
 
 
 @freeze_time("2030-01-07 10:00:00")
 def test_the_profile_says_the_cap_not_unlimited(client, member):
     capped = PassFactory(member=member, subscription=True, title="Abonnement trimestriel")
-    services.pass_rule_set(pass_id=capped.pk, weekly_cap=1)
+    pass_rule_set(pass_id=capped.pk, weekly_cap=1)
     PassFactory(member=member, subscription=True, title="Abonnement annuel illimité")
     client.force_login(member)
     html = client.get("/user/profile").content.decode()

@@ -7,14 +7,47 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
-from bookings import services
 from bookings.models import Pass, PassAdjustment, PassAdjustmentAction, PassKind, PassOrigin, Reservation
 from bookings.models import ReservationStatus as RS
-from bookings.services import add_months
+from bookings.services.cancellation import (
+    CANCELLATION_CREDIT_MONTHS,
+    MSG_CANCEL_NOT_CONFIRMED,
+    MSG_CANCEL_TOO_LATE,
+    MSG_CANCELLED_CREDIT_PASS,
+    MSG_CANCELLED_CREDITS_RETURNED,
+    MSG_CANCELLED_SUBSCRIPTION,
+    bookings_release_for_refund,
+)
+from bookings.services.common import MSG_ALREADY_RESERVED, MSG_RESERVATION_NOT_FOUND, MSG_SESSION_FULL
+from bookings.services.pass_admin import (
+    MSG_CREDITS_BELOW_ZERO,
+    MSG_CREDITS_INVALID,
+    MSG_DATE_INVALID,
+    MSG_END_BEFORE_START,
+    MSG_MEMBER_NOT_FOUND,
+    MSG_NOTHING_TO_CHANGE,
+    MSG_PASS_GRANTED,
+    MSG_PASS_UPDATED,
+    MSG_REASON_REQUIRED,
+    MSG_SUBSCRIPTION_HAS_NO_CREDITS,
+)
+from bookings.services.passes import (
+    MSG_BOOKED_WITH_PASS,
+    MSG_PASS_EXPIRED,
+    MSG_PASS_NO_CREDITS,
+    MSG_PASS_NOT_ENOUGH_CREDITS,
+    MSG_PASS_NOT_FOUND,
+    MSG_PASS_NOT_VALID_ON_SESSION,
+    MSG_PASS_SUBSCRIPTION_ALONE,
+    add_months,
+    pass_grant_for_order,
+    reservation_book_with_pass,
+)
+from bookings.services.reservations import reservation_hold
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from payments.models import PaymentOrder, PaymentStatus
-from payments.services import payment_order_fulfil
+from payments.services.capture import payment_order_fulfil
 from payments.tests.conftest import tariff_payload
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +136,7 @@ def test_buying_a_10_class_card_then_booking_three_sessions_leaves_7_credits(api
         assert response.status_code == 201, response.json()
         body = response.json()
         assert body["status"] == RS.CONFIRMED
-        assert body["message"] == services.MSG_BOOKED_WITH_PASS.format(title="Carte 10 cours")
+        assert body["message"] == MSG_BOOKED_WITH_PASS.format(title="Carte 10 cours")
         assert body["paid_with_pass"] == {"id": card["id"], "title": "Carte 10 cours", "kind": "card"}
         assert body["credits_spent"] == 1
 
@@ -182,7 +215,7 @@ def test_an_expired_pass_cannot_be_used(api_client, member):
     expired = PassFactory(member=member, starts_on=today - timedelta(days=200), expires_on=today - timedelta(days=1))
     response = book(api_client, member, future_session(), expired.pk)
     assert response.status_code == 409  # the pass as it stands refuses it: a conflict
-    assert response.json()["error"] == services.MSG_PASS_EXPIRED.format(date=expired.expires_on.strftime("%d/%m/%Y"))
+    assert response.json()["error"] == MSG_PASS_EXPIRED.format(date=expired.expires_on.strftime("%d/%m/%Y"))
     expired.refresh_from_db()
     assert expired.credits_left == 10 and not Reservation.objects.exists()
     assert api_client.get(MINE).json()[0]["state"] == "expired"
@@ -193,7 +226,7 @@ def test_a_pass_must_be_valid_on_the_day_of_the_session(api_client, member):
     card = PassFactory(member=member, expires_on=today + timedelta(days=1))
     response = book(api_client, member, future_session(days=5), card.pk)
     assert response.status_code == 409
-    assert response.json()["error"] == services.MSG_PASS_NOT_VALID_ON_SESSION.format(
+    assert response.json()["error"] == MSG_PASS_NOT_VALID_ON_SESSION.format(
         start=today.strftime("%d/%m/%Y"), end=card.expires_on.strftime("%d/%m/%Y")
     )
 
@@ -201,7 +234,7 @@ def test_a_pass_must_be_valid_on_the_day_of_the_session(api_client, member):
 def test_a_subscription_covers_the_member_alone(api_client, member):
     subscription = PassFactory(member=member, subscription=True)
     refused = book(api_client, member, future_session(), subscription.pk, participants=2)
-    assert refused.status_code == 409 and refused.json()["error"] == services.MSG_PASS_SUBSCRIPTION_ALONE
+    assert refused.status_code == 409 and refused.json()["error"] == MSG_PASS_SUBSCRIPTION_ALONE
     ok = book(api_client, member, future_session(), subscription.pk, participants=1)
     assert ok.status_code == 201 and ok.json()["credits_spent"] == 0
     subscription.refresh_from_db()
@@ -212,19 +245,19 @@ def test_not_enough_credits_and_no_credit(api_client, member):
     card = PassFactory(member=member, credits_total=10, credits_left=1)
     refused = book(api_client, member, future_session(), card.pk, participants=2)
     assert refused.status_code == 409
-    assert refused.json()["error"] == services.MSG_PASS_NOT_ENOUGH_CREDITS.format(credits=1)
+    assert refused.json()["error"] == MSG_PASS_NOT_ENOUGH_CREDITS.format(credits=1)
     assert book(api_client, member, future_session(), card.pk).status_code == 201
     empty = book(api_client, member, future_session(days=4), card.pk)
-    assert empty.status_code == 409 and empty.json()["error"] == services.MSG_PASS_NO_CREDITS
+    assert empty.status_code == 409 and empty.json()["error"] == MSG_PASS_NO_CREDITS
 
 
 def test_someone_elses_pass_is_not_found(api_client, member, other_member):
     card = PassFactory(member=other_member)
     response = book(api_client, member, future_session(), card.pk)
-    assert response.status_code == 404 and response.json()["error"] == services.MSG_PASS_NOT_FOUND
+    assert response.status_code == 404 and response.json()["error"] == MSG_PASS_NOT_FOUND
     for pass_id in ("abc", 10**12):  # not an id at all: refused at the API boundary (typed inputs)
         response = book(api_client, member, future_session(), pass_id)
-        assert response.status_code == 400 and response.json()["errors"] == {"pass_id": [services.MSG_PASS_NOT_FOUND]}
+        assert response.status_code == 400 and response.json()["errors"] == {"pass_id": [MSG_PASS_NOT_FOUND]}
     card.refresh_from_db()
     assert card.credits_left == 10
 
@@ -234,14 +267,14 @@ def test_a_full_session_takes_no_credit(api_client, member):
     ReservationFactory(session=session)
     card = PassFactory(member=member)
     response = book(api_client, member, session, card.pk)
-    assert response.status_code == 409 and response.json()["error"] == services.MSG_SESSION_FULL
+    assert response.status_code == 409 and response.json()["error"] == MSG_SESSION_FULL
     card.refresh_from_db()
     assert card.credits_left == 10
 
 
 def test_a_hold_waiting_for_card_payment_can_be_paid_with_the_pass_instead(api_client, member):
     session = future_session()
-    held = services.reservation_hold(
+    held = reservation_hold(
         user=member, session_id=session.pk, participants=1, first_name="E", last_name="P", email=member.email
     )
     card = PassFactory(member=member)
@@ -250,7 +283,7 @@ def test_a_hold_waiting_for_card_payment_can_be_paid_with_the_pass_instead(api_c
     held.refresh_from_db()
     assert held.status == RS.CONFIRMED and held.paid_with_pass == card and held.hold_expires_at is None
     again = book(api_client, member, session, card.pk)
-    assert again.status_code == 409 and again.json()["error"] == services.MSG_ALREADY_RESERVED
+    assert again.status_code == 409 and again.json()["error"] == MSG_ALREADY_RESERVED
 
 
 def test_visitor_cannot_book_with_a_pass(api_client, member):
@@ -271,9 +304,7 @@ def test_cancelling_in_time_returns_the_credit_and_frees_the_seat(api_client, me
 
     response = api_client.post(cancel_url(reservation_id))
     assert response.status_code == 200, response.json()
-    assert response.json()["message"] == services.MSG_CANCELLED_CREDITS_RETURNED.format(
-        credits=1, title="Carte 10 cours"
-    )
+    assert response.json()["message"] == MSG_CANCELLED_CREDITS_RETURNED.format(credits=1, title="Carte 10 cours")
     card.refresh_from_db()
     assert card.credits_left == 10
     assert Reservation.objects.get(pk=reservation_id).status == RS.CANCELLED
@@ -293,7 +324,7 @@ def test_cancelling_inside_the_window_is_refused(api_client, member, settings):
     reservation_id = book(api_client, member, session, card.pk).json()["id"]
     response = api_client.post(cancel_url(reservation_id))
     assert response.status_code == 409  # the calendar refuses it, not the request
-    assert response.json()["error"] == services.MSG_CANCEL_TOO_LATE.format(hours=24)
+    assert response.json()["error"] == MSG_CANCEL_TOO_LATE.format(hours=24)
     card.refresh_from_db()
     assert card.credits_left == 9
     assert Reservation.objects.get(pk=reservation_id).status == RS.CONFIRMED
@@ -304,7 +335,7 @@ def test_the_window_is_configurable(api_client, member, settings):
     card = PassFactory(member=member)
     reservation_id = book(api_client, member, future_session(days=3), card.pk).json()["id"]
     response = api_client.post(cancel_url(reservation_id))
-    assert response.json()["error"] == services.MSG_CANCEL_TOO_LATE.format(hours=96)
+    assert response.json()["error"] == MSG_CANCEL_TOO_LATE.format(hours=96)
     rows = api_client.get(f"/api/course-feedback/user/{member.pk}").json()["results"]
     assert rows[0]["can_cancel"] is False
 
@@ -315,10 +346,8 @@ def test_cancelling_a_reservation_paid_by_card_gives_a_credit_pass(api_client, m
     response = api_client.post(cancel_url(reservation.pk))
     assert response.status_code == 200, response.json()
     today = timezone.localdate()
-    expires = add_months(today, services.CANCELLATION_CREDIT_MONTHS)
-    assert response.json()["message"] == services.MSG_CANCELLED_CREDIT_PASS.format(
-        credits=2, date=expires.strftime("%d/%m/%Y")
-    )
+    expires = add_months(today, CANCELLATION_CREDIT_MONTHS)
+    assert response.json()["message"] == MSG_CANCELLED_CREDIT_PASS.format(credits=2, date=expires.strftime("%d/%m/%Y"))
     credit = Pass.objects.get()
     assert (credit.kind, credit.origin, credit.credits_left, credit.expires_on) == (
         PassKind.CARD,
@@ -330,7 +359,7 @@ def test_cancelling_a_reservation_paid_by_card_gives_a_credit_pass(api_client, m
     assert response.json()["credit_pass"]["id"] == credit.pk
     # Cancelling again changes nothing.
     again = api_client.post(cancel_url(reservation.pk))
-    assert again.status_code == 409 and again.json()["error"] == services.MSG_CANCEL_NOT_CONFIRMED
+    assert again.status_code == 409 and again.json()["error"] == MSG_CANCEL_NOT_CONFIRMED
     assert Pass.objects.count() == 1
 
 
@@ -338,7 +367,7 @@ def test_cancelling_a_subscription_booking_frees_the_place(api_client, member):
     subscription = PassFactory(member=member, subscription=True)
     reservation_id = book(api_client, member, future_session(), subscription.pk).json()["id"]
     response = api_client.post(cancel_url(reservation_id))
-    assert response.json()["message"] == services.MSG_CANCELLED_SUBSCRIPTION
+    assert response.json()["message"] == MSG_CANCELLED_SUBSCRIPTION
     assert Pass.objects.count() == 1
 
 
@@ -346,7 +375,7 @@ def test_a_member_cannot_cancel_someone_elses_reservation(api_client, member, ot
     reservation = ReservationFactory(user=other_member, session=future_session())
     api_client.force_authenticate(member)
     response = api_client.post(cancel_url(reservation.pk))
-    assert response.status_code == 404 and response.json()["error"] == services.MSG_RESERVATION_NOT_FOUND
+    assert response.status_code == 404 and response.json()["error"] == MSG_RESERVATION_NOT_FOUND
     assert api_client.post(cancel_url(10**12)).status_code == 404
     reservation.refresh_from_db()
     assert reservation.status == RS.CONFIRMED
@@ -380,16 +409,16 @@ def test_passes_apis_are_staff_only(api_client, member):
 def test_staff_grant_a_tariff_and_a_custom_card(api_client, supervisor, member, card_tariff):
     api_client.force_authenticate(supervisor)
     refused = api_client.post(PASSES, {"member_email": member.email, "tariff_id": card_tariff.pk}, format="json")
-    assert refused.status_code == 400 and refused.json()["error"] == services.MSG_REASON_REQUIRED
+    assert refused.status_code == 400 and refused.json()["error"] == MSG_REASON_REQUIRED
     unknown = api_client.post(PASSES, {"member_email": "nobody@example.fr", "reason": "x"}, format="json")
-    assert unknown.json()["error"] == services.MSG_MEMBER_NOT_FOUND
+    assert unknown.json()["error"] == MSG_MEMBER_NOT_FOUND
 
     granted = api_client.post(
         PASSES, {"member_email": member.email.upper(), "tariff_id": card_tariff.pk, "reason": "Geste commercial"}
     )
     assert granted.status_code == 201, granted.json()
     body = granted.json()
-    assert body["message"] == services.MSG_PASS_GRANTED
+    assert body["message"] == MSG_PASS_GRANTED
     assert (body["credits_left"], body["origin"], body["member_id"]) == (10, "staff", member.pk)
 
     custom = api_client.post(
@@ -403,7 +432,7 @@ def test_staff_grant_a_tariff_and_a_custom_card(api_client, supervisor, member, 
         },
         format="json",
     )
-    assert custom.json()["error"].startswith(services.MSG_END_BEFORE_START.split("(")[0])
+    assert custom.json()["error"].startswith(MSG_END_BEFORE_START.split("(")[0])
     far = (timezone.localdate() + timedelta(days=30)).isoformat()
     custom = api_client.post(
         PASSES,
@@ -419,15 +448,15 @@ def test_staff_add_credits_and_extend_with_a_logged_reason(api_client, staff, me
     card = PassFactory(member=member, credits_total=10, credits_left=2)
     api_client.force_authenticate(staff)
     url = f"{PASSES}/{card.pk}"
-    assert api_client.put(url, {"credits_delta": 2}, format="json").json()["error"] == services.MSG_REASON_REQUIRED
+    assert api_client.put(url, {"credits_delta": 2}, format="json").json()["error"] == MSG_REASON_REQUIRED
     nothing = api_client.put(url, {"reason": "rien"}, format="json")
-    assert nothing.json()["error"] == services.MSG_NOTHING_TO_CHANGE
+    assert nothing.json()["error"] == MSG_NOTHING_TO_CHANGE
     below = api_client.put(url, {"credits_delta": -3, "reason": "erreur"}, format="json")
-    assert below.json()["error"] == services.MSG_CREDITS_BELOW_ZERO.format(credits=2)
+    assert below.json()["error"] == MSG_CREDITS_BELOW_ZERO.format(credits=2)
     bad = api_client.put(url, {"credits_delta": "deux", "reason": "erreur"}, format="json")
-    assert bad.json()["error"] == services.MSG_CREDITS_INVALID
+    assert bad.json()["error"] == MSG_CREDITS_INVALID
     bad_date = api_client.put(url, {"expires_on": "31/12/2030", "reason": "erreur"}, format="json")
-    assert bad_date.json()["error"] == services.MSG_DATE_INVALID
+    assert bad_date.json()["error"] == MSG_DATE_INVALID
 
     new_end = card.expires_on + timedelta(days=60)
     response = api_client.put(
@@ -437,7 +466,7 @@ def test_staff_add_credits_and_extend_with_a_logged_reason(api_client, staff, me
     )
     assert response.status_code == 200, response.json()
     body = response.json()
-    assert body["message"] == services.MSG_PASS_UPDATED
+    assert body["message"] == MSG_PASS_UPDATED
     assert (body["credits_left"], body["credits_total"], body["expires_on"]) == (5, 13, new_end.isoformat())
     actions = {a["action"]: a for a in body["adjustments"]}
     assert actions["credits"]["credits_delta"] == 3 and actions["credits"]["reason"] == "Blessure, 2 mois d'arrêt"
@@ -446,7 +475,7 @@ def test_staff_add_credits_and_extend_with_a_logged_reason(api_client, staff, me
 
     subscription = PassFactory(member=member, subscription=True)
     refused = api_client.put(f"{PASSES}/{subscription.pk}", {"credits_delta": 1, "reason": "x"}, format="json")
-    assert refused.json()["error"] == services.MSG_SUBSCRIPTION_HAS_NO_CREDITS
+    assert refused.json()["error"] == MSG_SUBSCRIPTION_HAS_NO_CREDITS
     assert api_client.put(f"{PASSES}/999999", {"credits_delta": 1, "reason": "x"}, format="json").status_code == 404
     assert api_client.get(f"{PASSES}/{10**12}").status_code == 404
 
@@ -473,7 +502,7 @@ def test_staff_list_is_paginated_searchable_in_fixed_queries(api_client, staff, 
 def test_staff_detail_and_member_list_in_fixed_queries(api_client, staff, member, django_assert_num_queries):
     card = PassFactory(member=member)
     for days in (2, 3, 4):
-        services.reservation_book_with_pass(
+        reservation_book_with_pass(
             user=member,
             session_id=future_session(days=days).pk,
             pass_id=card.pk,
@@ -556,12 +585,12 @@ def test_a_refunded_order_takes_back_its_pass_once(member, card_tariff):
         quantity=1,
         status=PaymentStatus.COMPLETED,
     )
-    card = services.pass_grant_for_order(order=order)
+    card = pass_grant_for_order(order=order)
     order.granted_pass = card  # what the capture does with the pass it is given
     order.save(update_fields=["granted_pass"])
     assert card.credits_left == 10
-    services.bookings_release_for_refund(order=order)
-    services.bookings_release_for_refund(order=order)
+    bookings_release_for_refund(order=order)
+    bookings_release_for_refund(order=order)
     card.refresh_from_db()
     assert card.credits_left == 0
     assert card.expires_on == timezone.localdate() - timedelta(days=1)

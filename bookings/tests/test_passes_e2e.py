@@ -9,8 +9,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from bookings import services
 from bookings.models import Pass, PassAdjustment, PassAdjustmentAction, Reservation, ReservationStatus
+from bookings.services.cancellation import MSG_CANCEL_TOO_LATE, MSG_CANCELLED_CREDITS_RETURNED
+from bookings.services.passes import MSG_BOOKED_WITH_PASS, reservation_book_with_pass
 from bookings.tests.factories import PassFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory, TariffFactory
 from payments.models import PaymentOrder, PaymentStatus
@@ -65,7 +66,7 @@ def test_buy_a_card_then_book_with_it_see_it_and_cancel(page, live_server, login
     expect(option).to_be_checked()
     expect(dialog.locator("[data-total]")).to_have_text("1 crédit")
     dialog.get_by_role("button", name="Envoyer la réservation").click()
-    expect(page.get_by_text(services.MSG_BOOKED_WITH_PASS.format(title="Carte 10 cours")).first).to_be_visible()
+    expect(page.get_by_text(MSG_BOOKED_WITH_PASS.format(title="Carte 10 cours")).first).to_be_visible()
     expect(page.locator("dialog[open]")).to_have_count(0)
     expect(page.locator(f'.session-event[data-session-id="{session.pk}"]').first).to_contain_text("Réservé")
     reservation = Reservation.objects.get()
@@ -88,9 +89,7 @@ def test_buy_a_card_then_book_with_it_see_it_and_cancel(page, live_server, login
     confirm = page.locator("dialog[open]")
     expect(confirm).to_contain_text("Votre crédit sera rendu sur votre Carte 10 cours.")
     confirm.get_by_role("button", name="Confirmer l'annulation").click()
-    expect(
-        page.get_by_text(services.MSG_CANCELLED_CREDITS_RETURNED.format(credits=1, title="Carte 10 cours"))
-    ).to_be_visible()
+    expect(page.get_by_text(MSG_CANCELLED_CREDITS_RETURNED.format(credits=1, title="Carte 10 cours"))).to_be_visible()
     expect(page.get_by_text("Aucun cours à venir. Réservez depuis le planning !")).to_be_visible()
     pass_obj.refresh_from_db()
     assert pass_obj.credits_left == 10
@@ -101,7 +100,7 @@ def test_cancelling_inside_the_window_shows_the_reason(page, live_server, login_
     start = timezone.now() + timedelta(hours=30)
     session = CourseSessionFactory(course=CourseFactory(title="Cerceau"), start=start)
     card = PassFactory(member=member)
-    services.reservation_book_with_pass(
+    reservation_book_with_pass(
         user=member,
         session_id=session.pk,
         pass_id=card.pk,
@@ -119,9 +118,7 @@ def test_cancelling_inside_the_window_shows_the_reason(page, live_server, login_
     session.end = session.start + timedelta(hours=1)
     session.save()
     page.locator("dialog[open]").get_by_role("button", name="Confirmer l'annulation").click()
-    expect(page.locator("dialog[open]").get_by_role("alert")).to_have_text(
-        services.MSG_CANCEL_TOO_LATE.format(hours=24)
-    )
+    expect(page.locator("dialog[open]").get_by_role("alert")).to_have_text(MSG_CANCEL_TOO_LATE.format(hours=24))
     assert Reservation.objects.get().status == ReservationStatus.CONFIRMED
 
 

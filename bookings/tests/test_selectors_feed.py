@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.tests.factories import UserFactory
 from bookings.models import Reservation, ReservationStatus
 from bookings.selectors_feed import member_reservations_in_range
-from bookings.services import active_reservations_q
+from bookings.services.availability import active_reservations_q
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession
 from courses.tests.factories import CourseSessionFactory

@@ -8,10 +8,49 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
-from bookings import services
 from bookings.emails import SUBJECT_RESERVATION_CONFIRMED
 from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
-from bookings.services.sessions import MSG_INSTRUCTOR_UNKNOWN
+from bookings.services.availability import reservations_release_expired, session_seats_left
+from bookings.services.common import (
+    MSG_ALREADY_RESERVED,
+    MSG_AMOUNT_MISMATCH,
+    MSG_COURSE_NOT_FOUND,
+    MSG_HOLD_LOST,
+    MSG_LEVEL_INVALID,
+    MSG_MAX_ATTENDEES_MIN,
+    MSG_MAX_BELOW_TAKEN,
+    MSG_NOT_ENOUGH_SEATS,
+    MSG_PARTICIPANTS_MIN,
+    MSG_RESERVATION_NOT_FOUND,
+    MSG_RESERVATION_REQUIRED,
+    MSG_SESSION_END_BEFORE_START,
+    MSG_SESSION_FULL,
+    MSG_SESSION_HAS_RESERVATIONS,
+    MSG_SESSION_PAST,
+    FeedbackError,
+    PartyReservationError,
+    ReservationError,
+    SessionError,
+)
+from bookings.services.feedback import (
+    MSG_FEEDBACK_NOT_FOLLOWED,
+    MSG_FEEDBACK_RATING_RANGE,
+    MSG_FEEDBACK_REQUIRED,
+    course_feedback_save,
+)
+from bookings.services.parties import (
+    MSG_PARTY_DATE_PAST,
+    MSG_PARTY_EVENT_TYPE_INVALID,
+    MSG_PARTY_REQUIRED,
+    party_reservation_create,
+)
+from bookings.services.reservations import reservation_confirm, reservation_hold
+from bookings.services.sessions import (
+    MSG_INSTRUCTOR_UNKNOWN,
+    course_session_create,
+    course_session_delete,
+    course_session_update,
+)
 from bookings.tests.calendar_mail import calendar_filenames, calendar_parts
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession
@@ -21,7 +60,7 @@ pytestmark = pytest.mark.django_db
 
 
 def hold(user, session, participants=1, **extra):
-    return services.reservation_hold(
+    return reservation_hold(
         user=user,
         session_id=session.pk,
         participants=participants,
@@ -41,41 +80,41 @@ def test_hold_takes_seats_for_fifteen_minutes_at_the_session_price(member):
     assert reservation.status == ReservationStatus.HELD
     assert reservation.total_amount == Decimal("50.00")
     assert timedelta(minutes=14) < reservation.hold_expires_at - timezone.now() <= timedelta(minutes=15)
-    assert services.session_seats_left(session=session) == 3
+    assert session_seats_left(session=session) == 3
 
 
 @pytest.mark.parametrize("missing", ["first_name", "last_name", "email"])
 def test_hold_requires_names_and_email(member, missing):
     session = CourseSessionFactory()
     kwargs = {"first_name": "Emma", "last_name": "Petit", "email": "emma@example.fr", missing: "  "}
-    with pytest.raises(services.ReservationError) as exc:
-        services.reservation_hold(user=member, session_id=session.pk, participants=1, **kwargs)
-    assert exc.value.message == services.MSG_RESERVATION_REQUIRED
+    with pytest.raises(ReservationError) as exc:
+        reservation_hold(user=member, session_id=session.pk, participants=1, **kwargs)
+    assert exc.value.message == MSG_RESERVATION_REQUIRED
     assert not Reservation.objects.exists()
 
 
 def test_zero_participants_is_refused(member):
     # Rubbish participants never reach the service any more: the API refuses them (test_apis).
     session = CourseSessionFactory()
-    with pytest.raises(services.ReservationError) as exc:
+    with pytest.raises(ReservationError) as exc:
         hold(member, session, participants=0)
-    assert exc.value.message == services.MSG_PARTICIPANTS_MIN
+    assert exc.value.message == MSG_PARTICIPANTS_MIN
 
 
 def test_hold_refuses_past_full_and_too_many(member, other_member):
     past = CourseSessionFactory(start=timezone.now() - timedelta(hours=1))
-    with pytest.raises(services.ReservationError) as exc:
+    with pytest.raises(ReservationError) as exc:
         hold(member, past)
-    assert exc.value.message == services.MSG_SESSION_PAST
+    assert exc.value.message == MSG_SESSION_PAST
 
     session = CourseSessionFactory(max_attendees=2)
-    with pytest.raises(services.ReservationError) as exc:
+    with pytest.raises(ReservationError) as exc:
         hold(member, session, participants=3)
-    assert exc.value.message == services.MSG_NOT_ENOUGH_SEATS.format(seats=2)
+    assert exc.value.message == MSG_NOT_ENOUGH_SEATS.format(seats=2)
     hold(member, session, participants=2)
-    with pytest.raises(services.ReservationError) as exc:
+    with pytest.raises(ReservationError) as exc:
         hold(other_member, session)
-    assert exc.value.message == services.MSG_SESSION_FULL
+    assert exc.value.message == MSG_SESSION_FULL
 
 
 def test_a_member_cannot_hold_twice_once_confirmed_but_can_retry_a_hold(member):
@@ -84,17 +123,17 @@ def test_a_member_cannot_hold_twice_once_confirmed_but_can_retry_a_hold(member):
     again = hold(member, session, participants=3)  # closed the popup and retried: same reservation, updated
     assert again.pk == first.pk and again.participants == 3
     assert Reservation.objects.count() == 1
-    services.reservation_confirm(reservation_id=first.pk)
-    with pytest.raises(services.ReservationError) as exc:
+    reservation_confirm(reservation_id=first.pk)
+    with pytest.raises(ReservationError) as exc:
         hold(member, session)
-    assert exc.value.message == services.MSG_ALREADY_RESERVED
+    assert exc.value.message == MSG_ALREADY_RESERVED
 
 
 def test_amount_sent_by_the_browser_must_match(member):
     session = CourseSessionFactory(price_per_participant=Decimal("25.00"))
-    with pytest.raises(services.ReservationError) as exc:
+    with pytest.raises(ReservationError) as exc:
         hold(member, session, participants=2, expected_total=Decimal("25.00"))
-    assert exc.value.message == services.MSG_AMOUNT_MISMATCH.format(expected=Decimal("50.00"))
+    assert exc.value.message == MSG_AMOUNT_MISMATCH.format(expected=Decimal("50.00"))
     assert hold(member, session, participants=2, expected_total=Decimal("50.00")).total_amount == Decimal("50.00")
 
 
@@ -107,19 +146,19 @@ def test_expired_hold_frees_seats_but_confirmed_is_never_freed(member, other_mem
     with freeze_time(timezone.now()) as frozen:
         held = hold(member, session)
         confirmed = hold(other_member, session)
-        services.reservation_confirm(reservation_id=confirmed.pk)
-        assert services.session_seats_left(session=session) == 0
+        reservation_confirm(reservation_id=confirmed.pk)
+        assert session_seats_left(session=session) == 0
         frozen.tick(timedelta(minutes=14))
-        assert services.session_seats_left(session=session) == 0
+        assert session_seats_left(session=session) == 0
         frozen.tick(timedelta(minutes=2))
-        assert services.session_seats_left(session=session) == 1  # freed on read
+        assert session_seats_left(session=session) == 1  # freed on read
         frozen.tick(timedelta(days=1))
         call_command("release_expired_holds", stdout=open("/dev/null", "w"))
     held.refresh_from_db()
     confirmed.refresh_from_db()
     assert held.status == ReservationStatus.EXPIRED
     assert confirmed.status == ReservationStatus.CONFIRMED
-    assert services.reservations_release_expired() == 0
+    assert reservations_release_expired() == 0
 
 
 def test_expired_hold_lets_another_member_take_the_seat(member, other_member):
@@ -139,10 +178,10 @@ def test_confirming_a_lapsed_hold_when_the_seat_is_gone_is_refused(member, other
         first = hold(member, session)
         frozen.tick(timedelta(minutes=16))
         second = hold(other_member, session)
-        services.reservation_confirm(reservation_id=second.pk)
-        with pytest.raises(services.ReservationError) as exc:
-            services.reservation_confirm(reservation_id=first.pk)
-    assert exc.value.message == services.MSG_HOLD_LOST
+        reservation_confirm(reservation_id=second.pk)
+        with pytest.raises(ReservationError) as exc:
+            reservation_confirm(reservation_id=first.pk)
+    assert exc.value.message == MSG_HOLD_LOST
 
 
 def test_confirming_a_lapsed_hold_with_free_seats_succeeds(member):
@@ -150,7 +189,7 @@ def test_confirming_a_lapsed_hold_with_free_seats_succeeds(member):
     with freeze_time(timezone.now()) as frozen:
         first = hold(member, session)
         frozen.tick(timedelta(minutes=30))
-        assert services.reservation_confirm(reservation_id=first.pk).status == ReservationStatus.CONFIRMED
+        assert reservation_confirm(reservation_id=first.pk).status == ReservationStatus.CONFIRMED
 
 
 # --- Confirmation e-mail ---
@@ -160,9 +199,9 @@ def test_confirm_is_idempotent_and_mails_once_with_an_ics(member, mailoutbox, dj
     session = CourseSessionFactory()
     reservation = hold(member, session, participants=2)
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_confirm(reservation_id=reservation.pk)
+        reservation_confirm(reservation_id=reservation.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_confirm(reservation_id=reservation.pk)
+        reservation_confirm(reservation_id=reservation.pk)
     assert len(mailoutbox) == 1
     mail = mailoutbox[0]
     assert SUBJECT_RESERVATION_CONFIRMED in mail.subject
@@ -179,9 +218,9 @@ def test_confirm_is_idempotent_and_mails_once_with_an_ics(member, mailoutbox, dj
 
 
 def test_confirm_unknown_reservation():
-    with pytest.raises(services.ReservationError) as exc:
-        services.reservation_confirm(reservation_id=999999)
-    assert exc.value.message == services.MSG_RESERVATION_NOT_FOUND
+    with pytest.raises(ReservationError) as exc:
+        reservation_confirm(reservation_id=999999)
+    assert exc.value.message == MSG_RESERVATION_NOT_FOUND
 
 
 # --- Staff session writes ---
@@ -189,7 +228,7 @@ def test_confirm_unknown_reservation():
 
 def test_session_create_reads_paris_time_and_defaults():
     course = CourseFactory(duration=75)
-    session = services.course_session_create(
+    session = course_session_create(
         course_id=course.pk,
         start=datetime(2031, 7, 1, 18, 30),
         instructor_id=instructor_named("Inès Moreau").pk,
@@ -206,17 +245,17 @@ def test_session_create_reads_paris_time_and_defaults():
     ("kwargs", "message"),
     [
         ({"instructor_id": 999999}, MSG_INSTRUCTOR_UNKNOWN),
-        ({"end": datetime(2031, 7, 1, 18, 0)}, services.MSG_SESSION_END_BEFORE_START),
-        ({"max_attendees": 0}, services.MSG_MAX_ATTENDEES_MIN),
-        ({"level": "Expert"}, services.MSG_LEVEL_INVALID),
-        ({"course_id": 999999}, services.MSG_COURSE_NOT_FOUND),
+        ({"end": datetime(2031, 7, 1, 18, 0)}, MSG_SESSION_END_BEFORE_START),
+        ({"max_attendees": 0}, MSG_MAX_ATTENDEES_MIN),
+        ({"level": "Expert"}, MSG_LEVEL_INVALID),
+        ({"course_id": 999999}, MSG_COURSE_NOT_FOUND),
     ],
 )
 def test_session_create_refusals(kwargs, message):
     course = CourseFactory()
     base = {"course_id": course.pk, "start": datetime(2031, 7, 1, 18, 30), "instructor_id": instructor_named("I").pk}
-    with pytest.raises(services.SessionError) as exc:
-        services.course_session_create(**{**base, **kwargs})
+    with pytest.raises(SessionError) as exc:
+        course_session_create(**{**base, **kwargs})
     assert exc.value.message == message
     assert not CourseSession.objects.exists()
 
@@ -225,16 +264,16 @@ def test_session_update_cannot_go_below_seats_taken(member):
     session = CourseSessionFactory(max_attendees=5)
     ReservationFactory(session=session, participants=3)
     start = session.start
-    with pytest.raises(services.SessionError) as exc:
-        services.course_session_update(
+    with pytest.raises(SessionError) as exc:
+        course_session_update(
             session_id=session.pk,
             course_id=session.course_id,
             start=start,
             instructor_id=session.instructor_id,
             max_attendees=2,
         )
-    assert exc.value.message == services.MSG_MAX_BELOW_TAKEN.format(taken=3)
-    updated = services.course_session_update(
+    assert exc.value.message == MSG_MAX_BELOW_TAKEN.format(taken=3)
+    updated = course_session_update(
         session_id=session.pk,
         course_id=session.course_id,
         start=start,
@@ -247,11 +286,11 @@ def test_session_update_cannot_go_below_seats_taken(member):
 def test_session_with_reservations_cannot_be_deleted():
     session = CourseSessionFactory()
     ReservationFactory(session=session, status=ReservationStatus.EXPIRED)
-    with pytest.raises(services.SessionError) as exc:
-        services.course_session_delete(session_id=session.pk)
-    assert exc.value.message == services.MSG_SESSION_HAS_RESERVATIONS
+    with pytest.raises(SessionError) as exc:
+        course_session_delete(session_id=session.pk)
+    assert exc.value.message == MSG_SESSION_HAS_RESERVATIONS
     empty = CourseSessionFactory()
-    services.course_session_delete(session_id=empty.pk)
+    course_session_delete(session_id=empty.pk)
     assert not CourseSession.objects.filter(pk=empty.pk).exists()
 
 
@@ -264,7 +303,7 @@ def test_party_request_is_stored_and_mailed_to_studio_and_member(
     settings.STAFF_NOTIFICATION_EMAIL = "studio@example.fr"
     day = timezone.localdate() + timedelta(days=10)
     with django_capture_on_commit_callbacks(execute=True):
-        party = services.party_reservation_create(
+        party = party_reservation_create(
             user=member, event_type="EVG", date=day, time=time(15, 0), participants=8, email=member.email
         )
     assert party.event_type == "EVG" and party.participants == 8
@@ -274,13 +313,13 @@ def test_party_request_is_stored_and_mailed_to_studio_and_member(
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"date": None}, services.MSG_PARTY_REQUIRED),
-        ({"time": None}, services.MSG_PARTY_REQUIRED),
-        ({"email": " "}, services.MSG_PARTY_REQUIRED),
-        ({"participants": None}, services.MSG_PARTY_REQUIRED),
-        ({"participants": 0}, services.MSG_PARTICIPANTS_MIN),
-        ({"event_type": "ANNIV"}, services.MSG_PARTY_EVENT_TYPE_INVALID),
-        ({"date": date(2001, 1, 1)}, services.MSG_PARTY_DATE_PAST),
+        ({"date": None}, MSG_PARTY_REQUIRED),
+        ({"time": None}, MSG_PARTY_REQUIRED),
+        ({"email": " "}, MSG_PARTY_REQUIRED),
+        ({"participants": None}, MSG_PARTY_REQUIRED),
+        ({"participants": 0}, MSG_PARTICIPANTS_MIN),
+        ({"event_type": "ANNIV"}, MSG_PARTY_EVENT_TYPE_INVALID),
+        ({"date": date(2001, 1, 1)}, MSG_PARTY_DATE_PAST),
     ],
 )
 def test_party_request_refusals(member, kwargs, message):
@@ -291,8 +330,8 @@ def test_party_request_refusals(member, kwargs, message):
         "participants": 6,
         "email": member.email,
     }
-    with pytest.raises(services.PartyReservationError) as exc:
-        services.party_reservation_create(**{**base, **kwargs})
+    with pytest.raises(PartyReservationError) as exc:
+        party_reservation_create(**{**base, **kwargs})
     assert exc.value.message == message
     assert not PartyReservation.objects.exists()
 
@@ -302,12 +341,12 @@ def test_party_request_refusals(member, kwargs, message):
 
 def test_feedback_only_for_a_followed_past_course_and_editable(member):
     session = CourseSessionFactory(start=timezone.now() - timedelta(days=2))
-    with pytest.raises(services.FeedbackError) as exc:
-        services.course_feedback_save(user=member, course_id=session.course_id, rating=5, comment="Top")
-    assert exc.value.message == services.MSG_FEEDBACK_NOT_FOLLOWED
+    with pytest.raises(FeedbackError) as exc:
+        course_feedback_save(user=member, course_id=session.course_id, rating=5, comment="Top")
+    assert exc.value.message == MSG_FEEDBACK_NOT_FOLLOWED
     ReservationFactory(session=session, user=member)
-    services.course_feedback_save(user=member, course_id=session.course_id, rating=5, comment="Top")
-    services.course_feedback_save(user=member, course_id=session.course_id, rating=3, comment="Bien")
+    course_feedback_save(user=member, course_id=session.course_id, rating=5, comment="Top")
+    course_feedback_save(user=member, course_id=session.course_id, rating=3, comment="Bien")
     feedback = CourseFeedback.objects.get()
     assert (feedback.rating, feedback.comment) == (3, "Bien")
 
@@ -315,17 +354,17 @@ def test_feedback_only_for_a_followed_past_course_and_editable(member):
 @pytest.mark.parametrize(
     ("rating", "comment", "message"),
     [
-        (None, "Top", services.MSG_FEEDBACK_REQUIRED),
-        (4, "  ", services.MSG_FEEDBACK_REQUIRED),
-        (6, "Top", services.MSG_FEEDBACK_RATING_RANGE),
-        (0, "Top", services.MSG_FEEDBACK_RATING_RANGE),
+        (None, "Top", MSG_FEEDBACK_REQUIRED),
+        (4, "  ", MSG_FEEDBACK_REQUIRED),
+        (6, "Top", MSG_FEEDBACK_RATING_RANGE),
+        (0, "Top", MSG_FEEDBACK_RATING_RANGE),
     ],
 )
 def test_feedback_refusals(member, rating, comment, message):
     session = CourseSessionFactory(start=timezone.now() - timedelta(days=2))
     ReservationFactory(session=session, user=member)
-    with pytest.raises(services.FeedbackError) as exc:
-        services.course_feedback_save(user=member, course_id=session.course_id, rating=rating, comment=comment)
+    with pytest.raises(FeedbackError) as exc:
+        course_feedback_save(user=member, course_id=session.course_id, rating=rating, comment=comment)
     assert exc.value.message == message
 
 

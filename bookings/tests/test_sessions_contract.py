@@ -9,10 +9,20 @@ import pytest
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
-from bookings import apis, services
+from bookings.apis.common import MSG_AMOUNT_INVALID, MSG_RANGE_INVALID
 from bookings.apis.pages import MSG_PAGE_SIZE_INVALID
 from bookings.apis.sessions import MSG_ORDERING_INVALID, MSG_PAGE_INVALID, MSG_VIEW_INVALID
 from bookings.models import Pass, ReservationStatus
+from bookings.services.cancellation import MSG_CANCEL_NOT_CONFIRMED
+from bookings.services.common import MSG_PRICE_INVALID, MSG_SESSION_FIELDS_REQUIRED, MSG_SESSION_PAST
+from bookings.services.pass_admin import (
+    MSG_END_BEFORE_START,
+    MSG_GRANT_CREDITS_MIN,
+    MSG_KIND_INVALID,
+    MSG_MEMBER_NOT_FOUND,
+    MSG_REASON_REQUIRED,
+)
+from bookings.services.sessions import MSG_SESSION_DELETED
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.models import CourseSession
 from courses.tests.factories import CourseFactory, CourseSessionFactory, TariffFactory, instructor_named
@@ -64,14 +74,14 @@ def test_feed_range_rule_the_schema_cannot_state_is_refused(api_client):
     """Reversed, or longer than 400 days: two valid dates refused together (schemathesis.toml's exception)."""
     for start, end in (("2031-03-10", "2031-03-01"), ("2031-01-01", "2032-06-01"), ("0001-01-01T00:00:00+05:00", "")):
         response = api_client.get(FEED, {"start": start, **({"end": end} if end else {})})
-        assert response.status_code == 400 and response.json()["error"] == apis.MSG_RANGE_INVALID
+        assert response.status_code == 400 and response.json()["error"] == MSG_RANGE_INVALID
 
 
 def test_an_empty_date_is_no_date(api_client, staff_client):
     """`?start=` is not a date (the schema's format): refused, not read as absent."""
     for params in ({"start": ""}, {"end": ""}, {"view": "staff", "start": ""}):
         response = staff_client.get(FEED, params)
-        assert response.status_code == 400 and response.json()["error"] == apis.MSG_RANGE_INVALID
+        assert response.status_code == 400 and response.json()["error"] == MSG_RANGE_INVALID
 
 
 def test_old_dates_are_written_as_rfc3339(staff_client):
@@ -105,10 +115,10 @@ def test_patch_is_documented_with_the_fields_it_requires(schema):
 def test_patch_without_the_required_fields_is_refused_as_documented(staff_client, member):
     session = CourseSessionFactory()
     response = staff_client.patch(f"{FEED}/{session.pk}", {}, format="json")
-    assert response.status_code == 400 and response.json()["error"] == services.MSG_SESSION_FIELDS_REQUIRED
+    assert response.status_code == 400 and response.json()["error"] == MSG_SESSION_FIELDS_REQUIRED
     card = PassFactory(member=member)
     response = staff_client.patch(f"{PASSES}/{card.pk}", {"credits_delta": 1}, format="json")
-    assert response.status_code == 400 and response.json()["error"] == services.MSG_REASON_REQUIRED
+    assert response.status_code == 400 and response.json()["error"] == MSG_REASON_REQUIRED
 
 
 def test_delete_answers_its_documented_200(staff_client, schema):
@@ -116,7 +126,7 @@ def test_delete_answers_its_documented_200(staff_client, schema):
     responses = schema["paths"][f"{FEED}/{{session_id}}"]["delete"]["responses"]
     assert "200" in responses and "204" not in responses
     deleted = staff_client.delete(f"{FEED}/{session.pk}")
-    assert deleted.status_code == 200 and deleted.json() == {"message": services.MSG_SESSION_DELETED}
+    assert deleted.status_code == 200 and deleted.json() == {"message": MSG_SESSION_DELETED}
     assert not CourseSession.objects.exists()
 
 
@@ -126,7 +136,7 @@ def test_session_price_is_what_the_schema_says(staff_client, schema):
     course = CourseFactory()
     base = {"course_id": course.pk, "date": "2031-06-02 19:00:00", "instructor_id": instructor_named("Léa").pk}
     refused = staff_client.post(FEED, {**base, "price_per_participant": "-.12"}, format="json")
-    assert refused.status_code == 400 and refused.json()["error"] == services.MSG_PRICE_INVALID
+    assert refused.status_code == 400 and refused.json()["error"] == MSG_PRICE_INVALID
     number = staff_client.post(FEED, {**base, "price_per_participant": 19.999}, format="json")
     assert number.status_code == 201 and number.json()["price_per_participant"] == "20.00"
 
@@ -137,14 +147,14 @@ def test_reserving_a_session_that_has_started_is_a_conflict(api_client, member):
     body = {"session_id": past.pk, "first_name": "Emma", "last_name": "Petit", "email": "emma@example.fr"}
     response = api_client.post("/api/reservations-courses", body, format="json")
     assert response.status_code == 409
-    assert (response.json()["code"], response.json()["error"]) == ("session_past", services.MSG_SESSION_PAST)
+    assert (response.json()["code"], response.json()["error"]) == ("session_past", MSG_SESSION_PAST)
 
 
 def test_cancelling_a_reservation_that_is_not_confirmed_is_a_conflict(api_client, member):
     held = ReservationFactory(user=member, status=ReservationStatus.HELD)
     api_client.force_authenticate(member)
     response = api_client.post(f"/api/reservations-courses/{held.pk}/cancel")
-    assert response.status_code == 409 and response.json()["error"] == services.MSG_CANCEL_NOT_CONFIRMED
+    assert response.status_code == 409 and response.json()["error"] == MSG_CANCEL_NOT_CONFIRMED
 
 
 def test_grant_states_its_alternatives_and_answers_them(staff_client, member, schema):
@@ -156,17 +166,17 @@ def test_grant_states_its_alternatives_and_answers_them(staff_client, member, sc
     ]
     body = {"member_email": member.email, "reason": "Offert"}
     no_kind = staff_client.post(PASSES, body, format="json")
-    assert no_kind.status_code == 400 and no_kind.json()["error"] == services.MSG_KIND_INVALID
+    assert no_kind.status_code == 400 and no_kind.json()["error"] == MSG_KIND_INVALID
     # Valid dates in the wrong order (the start is today when not sent): a conflict with the calendar.
     reversed_dates = staff_client.post(
         PASSES, {**body, "kind": "subscription", "expires_on": "2020-01-01"}, format="json"
     )
     assert reversed_dates.status_code == 409
-    assert reversed_dates.json()["error"].startswith(services.MSG_END_BEFORE_START.split("(")[0])
+    assert reversed_dates.json()["error"].startswith(MSG_END_BEFORE_START.split("(")[0])
     # A tariff that grants a subscription, asked as a card with no credits: the tariff's offer, a conflict (not 500).
     tariff = TariffFactory(type="abonnement", pass_unlimited=True, pass_validity_months=12)
     card = staff_client.post(PASSES, {**body, "tariff_id": tariff.pk, "kind": "card"}, format="json")
-    assert card.status_code == 409 and card.json()["error"] == services.MSG_GRANT_CREDITS_MIN
+    assert card.status_code == 409 and card.json()["error"] == MSG_GRANT_CREDITS_MIN
     assert not Pass.objects.exists()
 
 
@@ -187,9 +197,9 @@ def test_texts_say_in_the_schema_that_nul_and_blank_are_refused(staff_client, me
     nul = staff_client.post(FEED, {**base, "details": "a\x00b"}, format="json")
     assert nul.status_code == 400 and "details" in nul.json()["errors"]
     spaces = staff_client.post(FEED, {**base, "instructor_id": "\x1c\u3000"}, format="json")
-    assert spaces.status_code == 400 and spaces.json()["error"] == services.MSG_SESSION_FIELDS_REQUIRED
+    assert spaces.status_code == 400 and spaces.json()["error"] == MSG_SESSION_FIELDS_REQUIRED
     blank = staff_client.post(PASSES, {"member_email": "", "tariff_id": 1, "reason": "x"}, format="json")
-    assert blank.status_code == 400 and blank.json()["error"] == services.MSG_MEMBER_NOT_FOUND
+    assert blank.status_code == 400 and blank.json()["error"] == MSG_MEMBER_NOT_FOUND
 
 
 def test_reservation_amount_is_what_the_schema_says(api_client, member):
@@ -197,7 +207,7 @@ def test_reservation_amount_is_what_the_schema_says(api_client, member):
     api_client.force_authenticate(member)
     body = {"session_id": session.pk, "first_name": "Emma", "last_name": "Petit", "email": "emma@example.fr"}
     refused = api_client.post("/api/reservations-courses", {**body, "totalAmount": "-."}, format="json")
-    assert refused.status_code == 400 and refused.json()["error"] == apis.MSG_AMOUNT_INVALID
+    assert refused.status_code == 400 and refused.json()["error"] == MSG_AMOUNT_INVALID
     other = api_client.post("/api/reservations-courses", {**body, "totalAmount": 0}, format="json")
     assert other.status_code == 409 and other.json()["code"] == "amount_mismatch"
     right = api_client.post("/api/reservations-courses", {**body, "totalAmount": 25}, format="json")

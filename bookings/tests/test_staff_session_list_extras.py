@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
-from bookings import services
 from bookings.apis.session_list_extras import MSG_FOCUS_INVALID
 from bookings.models import WaitlistEntry
 from bookings.services import waitlist as wl
+from bookings.services.cancellation import reservation_cancel
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.models import SessionSeries
 from courses.tests.factories import CourseFactory, CourseSessionFactory
@@ -96,7 +96,7 @@ def test_staff_read_the_waiting_list_with_participants_auto_booking_and_the_offe
     WaitlistEntry.objects.filter(pk=duo.pk).update(participants=2)
     wl.waitlist_join(user=third, session_id=session.pk)
     with django_capture_on_commit_callbacks(execute=True):  # one seat: Emma is offered it
-        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+        reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     api_client.force_authenticate(staff)
 
     with django_assert_max_num_queries(5):

@@ -10,8 +10,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.tests.factories import UserFactory
-from bookings import services
 from bookings.services import waitlist as wl
+from bookings.services.cancellation import reservation_cancel
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.models import CourseSession
 from courses.tests.factories import CourseFactory, CourseSessionFactory
@@ -31,7 +31,7 @@ def test_staff_read_a_waiting_list_on_a_phone(page, live_server, login_as, staff
     card = PassFactory(member=zoe, credits_total=10)
     wl.waitlist_join(user=zoe, session_id=session.pk, auto_book=True, pass_id=card.pk)
     wl.waitlist_join(user=lea, session_id=session.pk)
-    services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)  # the seat goes to Emma
+    reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)  # the seat goes to Emma
     login_as(staff)
 
     page.goto(live_server.url + "/admin/sessions")

@@ -7,9 +7,14 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
-from bookings import services
 from bookings.models import Pass, Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
 from bookings.services import waitlist as wl
+from bookings.services.availability import session_seats_left
+from bookings.services.cancellation import reservation_cancel
+from bookings.services.common import MSG_SESSION_FULL, ReservationError
+from bookings.services.passes import MSG_PASS_NO_CREDITS
+from bookings.services.reservations import reservation_confirm, reservation_hold
+from bookings.services.sessions import course_session_update
 from bookings.tasks import waitlist_offers_sweep
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory
@@ -74,7 +79,7 @@ def test_a_cancellation_offers_the_seat_to_the_first_in_line_with_a_two_hour_hol
     wl.waitlist_join(user=first, session_id=session.pk)
     wl.waitlist_join(user=second, session_id=session.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+        reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     entry = WaitlistEntry.objects.get(user=first)
     assert entry.status == WaitlistStatus.OFFERED
     hold = entry.reservation
@@ -84,7 +89,7 @@ def test_a_cancellation_offers_the_seat_to_the_first_in_line_with_a_two_hour_hol
     assert "Une place s'est libérée" in mail.subject
     assert "/courses/calendar?date=" in mail.body_text and "Rien n'est débité" in mail.body_text
     assert WaitlistEntry.objects.get(user=second).status == WaitlistStatus.WAITING
-    assert services.session_seats_left(session=session) == 0
+    assert session_seats_left(session=session) == 0
 
 
 @pytest.mark.django_db
@@ -95,7 +100,7 @@ def test_an_unclaimed_offer_passes_to_the_next_after_two_hours(django_capture_on
     wl.waitlist_join(user=second, session_id=session.pk)
     with freeze_time(timezone.now()) as clock:
         with django_capture_on_commit_callbacks(execute=True):
-            services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+            reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
         clock.tick(timedelta(hours=1, minutes=59))
         assert waitlist_offers_sweep.call() == 0
         assert WaitlistEntry.objects.get(user=first).status == WaitlistStatus.OFFERED
@@ -140,7 +145,7 @@ def test_auto_booking_books_with_the_pass_and_a_pass_without_credits_is_skipped_
     wl.waitlist_join(user=card_owner, session_id=session.pk, auto_book=True, pass_id=card.pk)
     Pass.objects.filter(pk=empty.pk).update(credits_left=0)  # spent elsewhere meanwhile
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+        reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     skipped = WaitlistEntry.objects.get(user=empty_card_owner)
     assert skipped.status == WaitlistStatus.SKIPPED and skipped.reservation is None
     assert Pass.objects.get(pk=empty.pk).credits_left == 0
@@ -158,7 +163,7 @@ def test_staff_raising_the_places_offers_them(staff, django_capture_on_commit_ca
     member = UserFactory()
     wl.waitlist_join(user=member, session_id=session.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.course_session_update(
+        course_session_update(
             session_id=session.pk,
             course_id=session.course_id,
             start=session.start,
@@ -177,9 +182,9 @@ def test_paying_the_offered_hold_books_it_and_leaving_withdraws_an_offer(django_
         wl.waitlist_join(user=user, session_id=session.pk)
     for reservation in booked:
         with django_capture_on_commit_callbacks(execute=True):
-            services.reservation_cancel(user=reservation.user, reservation_id=reservation.pk)
+            reservation_cancel(user=reservation.user, reservation_id=reservation.pk)
     paid = WaitlistEntry.objects.get(user=payer)
-    services.reservation_confirm(reservation_id=paid.reservation_id)
+    reservation_confirm(reservation_id=paid.reservation_id)
     with django_capture_on_commit_callbacks(execute=True):
         wl.waitlist_leave(user=leaver, session_id=session.pk)
     assert Reservation.objects.get(pk=WaitlistEntry.objects.get(user=leaver).reservation_id).status == "cancelled"
@@ -226,7 +231,7 @@ def test_api_refusals_in_french(api_client, member):
     assert no_pass.status_code == 409 and no_pass.json()["error"] == wl.MSG_WAITLIST_AUTO_BOOK_NEEDS_PASS
     empty = PassFactory(member=member, credits_total=5, credits_left=0)
     spent = api_client.post(WAITLIST.format(session.pk), {"auto_book": True, "pass_id": empty.pk}, format="json")
-    assert spent.status_code == 409 and spent.json()["error"] == services.MSG_PASS_NO_CREDITS
+    assert spent.status_code == 409 and spent.json()["error"] == MSG_PASS_NO_CREDITS
     open_session = CourseSessionFactory(max_attendees=5)
     not_full = api_client.post(WAITLIST.format(open_session.pk), {}, format="json")
     assert not_full.status_code == 409 and not_full.json()["error"] == wl.MSG_WAITLIST_NOT_FULL
@@ -247,11 +252,11 @@ def test_a_freed_seat_goes_to_the_line_not_to_a_direct_booking_until_the_last_ho
     waiting, walker = UserFactory(), UserFactory()
     wl.waitlist_join(user=waiting, session_id=session.pk)
     Reservation.objects.filter(pk=booked[0].pk).update(status=ReservationStatus.CANCELLED)  # freed, not yet offered
-    with pytest.raises(services.ReservationError) as refused:
-        services.reservation_hold(
+    with pytest.raises(ReservationError) as refused:
+        reservation_hold(
             user=walker, session_id=session.pk, participants=1, first_name="A", last_name="B", email="a@b.fr"
         )
-    assert refused.value.message == services.MSG_SESSION_FULL
+    assert refused.value.message == MSG_SESSION_FULL
     assert waitlist_offers_sweep.call() == 1
     assert WaitlistEntry.objects.get(user=waiting).status == WaitlistStatus.OFFERED
     # In the last hour no offer is made: a freed seat is anyone's.
@@ -259,7 +264,7 @@ def test_a_freed_seat_goes_to_the_line_not_to_a_direct_booking_until_the_last_ho
     wl.waitlist_join(user=waiting, session_id=last_hour.pk)
     Reservation.objects.filter(pk=taken[0].pk).update(status=ReservationStatus.CANCELLED)
     with freeze_time(timezone.now() + timedelta(minutes=31)):
-        hold = services.reservation_hold(
+        hold = reservation_hold(
             user=walker, session_id=last_hour.pk, participants=1, first_name="A", last_name="B", email="a@b.fr"
         )
     assert hold.status == ReservationStatus.HELD
@@ -282,9 +287,9 @@ def test_opening_the_payment_of_an_offer_keeps_its_two_hour_hold(django_capture_
     member = UserFactory()
     wl.waitlist_join(user=member, session_id=session.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+        reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     entry = WaitlistEntry.objects.get(user=member)
-    hold = services.reservation_hold(
+    hold = reservation_hold(
         user=member, session_id=session.pk, participants=1, first_name="E", last_name="P", email=member.email
     )
     assert hold.pk == entry.reservation_id and hold.hold_expires_at == entry.offer_expires_at

@@ -6,9 +6,11 @@ import pytest
 from django.db import connection
 
 from accounts.tests.factories import UserFactory
-from bookings import services
 from bookings.models import Pass, Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
 from bookings.services import waitlist as wl
+from bookings.services.availability import session_seats_left, session_seats_taken
+from bookings.services.cancellation import reservation_cancel
+from bookings.services.reservations import reservation_confirm
 from bookings.tasks import waitlist_offers_sweep
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory
@@ -47,7 +49,7 @@ def test_five_waiting_three_cancellations_at_once_offers_in_order_never_overbook
         wl.waitlist_join(user=user, session_id=session.pk)
     Pass.objects.filter(pk=empty.pk).update(credits_left=0)
 
-    cancels = [(lambda r=r: services.reservation_cancel(user=r.user, reservation_id=r.pk)) for r in booked]
+    cancels = [(lambda r=r: reservation_cancel(user=r.user, reservation_id=r.pk)) for r in booked]
     errors = _run_together(*cancels, waitlist_offers_sweep.call, waitlist_offers_sweep.call)
 
     assert errors == []
@@ -62,7 +64,7 @@ def test_five_waiting_three_cancellations_at_once_offers_in_order_never_overbook
     assert Pass.objects.get(pk=empty.pk).credits_left == 0
     assert not Reservation.objects.filter(session=session, user=waiting[0]).exists()
     live = Reservation.objects.filter(session=session, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED])
-    assert services.session_seats_taken(session=session) == session.max_attendees == live.count()
+    assert session_seats_taken(session=session) == session.max_attendees == live.count()
     for user in waiting[1:4]:  # each offered exactly once
         assert Reservation.objects.filter(session=session, user=user).count() == 1
     assert wl.waitlist_position(WaitlistEntry.objects.get(session=session, user=waiting[4])) == 1
@@ -76,14 +78,14 @@ def test_offered_members_paying_while_schedulers_sweep_confirm_each_seat_once():
     for user in waiting:
         wl.waitlist_join(user=user, session_id=session.pk)
     for reservation in booked:
-        services.reservation_cancel(user=reservation.user, reservation_id=reservation.pk)
+        reservation_cancel(user=reservation.user, reservation_id=reservation.pk)
     offers = list(WaitlistEntry.objects.filter(session=session, status=WaitlistStatus.OFFERED))
     assert [e.user_id for e in offers] == [u.pk for u in waiting[:2]]
-    confirms = [(lambda e=e: services.reservation_confirm(reservation_id=e.reservation_id)) for e in offers]
+    confirms = [(lambda e=e: reservation_confirm(reservation_id=e.reservation_id)) for e in offers]
     errors = _run_together(*confirms, waitlist_offers_sweep.call, waitlist_offers_sweep.call)
     assert errors == []
     confirmed = Reservation.objects.filter(session=session, status=ReservationStatus.CONFIRMED)
-    assert confirmed.count() == 2 and services.session_seats_left(session=session) == 0
+    assert confirmed.count() == 2 and session_seats_left(session=session) == 0
     waitlist_offers_sweep.call()
     assert [WaitlistEntry.objects.get(session=session, user=u).status for u in waiting] == [
         WaitlistStatus.BOOKED,

@@ -9,8 +9,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.tests.factories import UserFactory
-from bookings import services
 from bookings.models import Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
+from bookings.services.cancellation import reservation_cancel
 from bookings.tests.factories import ReservationFactory
 from bookings.tests.test_e2e import MSG_CALENDAR_PAID, show_event
 from courses.tests.factories import CourseFactory, CourseSessionFactory
@@ -41,7 +41,7 @@ def test_join_a_full_class_on_a_phone_then_pay_the_offered_seat(page, live_serve
     expect(page.get_by_role("heading", name="Mes listes d'attente")).to_be_visible()
     expect(page.locator(".my-waitlist")).to_contain_text("Position 1")
 
-    services.reservation_cancel(user=other, reservation_id=taken.pk)  # a seat frees: offered to the member
+    reservation_cancel(user=other, reservation_id=taken.pk)  # a seat frees: offered to the member
     entry = WaitlistEntry.objects.get(user=member)
     assert entry.status == WaitlistStatus.OFFERED
     mail = OutgoingEmail.objects.get(to=[member.email], template="bookings_waitlist_offered")

@@ -5,10 +5,10 @@ refused in French; the staff list and the member's answers say it."""
 import pytest
 
 from accounts.tests.factories import UserFactory
-from bookings import services
 from bookings.apis.waitlist import MSG_WAITLIST_PARTICIPANTS_INVALID
 from bookings.models import WaitlistEntry, WaitlistStatus
 from bookings.services import waitlist as wl
+from bookings.services.cancellation import reservation_cancel
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory
 
@@ -38,7 +38,7 @@ def test_members_join_with_their_participants_and_the_first_that_fits_is_offered
 
     # One seat frees: the duo does not fit, the next one does; the duo keeps the first place in line.
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+        reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     assert WaitlistEntry.objects.get(user=solo).status == WaitlistStatus.OFFERED
     assert WaitlistEntry.objects.get(user=duo).status == WaitlistStatus.WAITING
     api_client.force_authenticate(staff)
@@ -46,9 +46,9 @@ def test_members_join_with_their_participants_and_the_first_that_fits_is_offered
     assert [(r["participants"], r["position"]) for r in rows] == [(2, 1), (1, None)]
     # Two more seats free: now the duo fits.
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_cancel(user=booked[1].user, reservation_id=booked[1].pk)
+        reservation_cancel(user=booked[1].user, reservation_id=booked[1].pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_cancel(user=booked[2].user, reservation_id=booked[2].pk)
+        reservation_cancel(user=booked[2].user, reservation_id=booked[2].pk)
     duo_entry = WaitlistEntry.objects.get(user=duo)
     assert duo_entry.status == WaitlistStatus.OFFERED and duo_entry.reservation.participants == 2
 

@@ -9,9 +9,9 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
-from bookings import services
 from bookings.models import Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
 from bookings.services import waitlist as wl
+from bookings.services.cancellation import reservation_cancel
 from bookings.services.pass_rules import MSG_PASS_FROZEN, MSG_PASS_UNPAID, MSG_PASS_WEEKLY_CAP, pass_rule_set
 from bookings.services.passes import MSG_PASS_NO_CREDITS
 from bookings.tests.factories import PassFactory, ReservationFactory
@@ -121,7 +121,7 @@ def test_the_automatic_booking_skips_an_entry_the_plan_now_refuses_and_offers_th
     message = rule(pass_obj)  # the plan changed while the member waited
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+        reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
 
     entry = WaitlistEntry.objects.get(user=member)
     assert entry.status == WaitlistStatus.SKIPPED and entry.reservation is None
@@ -142,7 +142,7 @@ def test_the_automatic_booking_still_books_within_the_weekly_cap(member, django_
     full_class, booked = _session_on(WEDNESDAY)
     wl.waitlist_join(user=member, session_id=full_class.pk, auto_book=True, pass_id=pass_obj.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+        reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     entry = WaitlistEntry.objects.get(user=member)
     assert entry.status == WaitlistStatus.BOOKED
     assert entry.reservation.paid_with_pass_id == pass_obj.pk
@@ -156,6 +156,6 @@ def test_a_skipped_member_reads_why_in_plain_text(member, django_capture_on_comm
     card.credits_left = 0
     card.save(update_fields=["credits_left"])
     with django_capture_on_commit_callbacks(execute=True):
-        services.reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
+        reservation_cancel(user=booked[0].user, reservation_id=booked[0].pk)
     mail = OutgoingEmail.objects.get(to=[member.email], template="bookings_waitlist_skipped")
     assert f"automatiquement : {MSG_PASS_NO_CREDITS} Rien ne vous a été débité" in mail.body_text

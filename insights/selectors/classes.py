@@ -10,7 +10,7 @@ from django.db.models.functions import Coalesce, ExtractHour, ExtractIsoWeekDay
 from django.utils import timezone
 
 from bookings.models import Attendance, AttendanceStatus, Reservation, WaitlistEntry, WaitlistStatus
-from bookings.services import active_reservations_q
+from bookings.services.availability import active_reservations_q
 from courses.models import CourseSession, SessionStatus
 
 from ..period import PARIS, Period

@@ -10,7 +10,10 @@ from freezegun import freeze_time
 
 from insights.errors import MSG_STATS_DATE, MSG_STATS_ORDER, MSG_STATS_TOO_LONG, MSG_STATS_YEARS
 from insights.period import Period
-from insights.selectors import class_stats, member_stats, money_stats, upcoming_stats
+from insights.selectors.classes import class_stats
+from insights.selectors.members import member_stats
+from insights.selectors.money import money_stats
+from insights.selectors.upcoming import upcoming_stats
 from studio.api import MSG_FORBIDDEN, MSG_NOT_AUTHENTICATED
 
 from .studio import NOW, build_studio

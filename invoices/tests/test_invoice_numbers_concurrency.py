@@ -12,8 +12,9 @@ from django.utils import timezone
 from courses.tests.factories import TariffFactory
 from invoices.models import Invoice, InvoiceCounter, InvoiceKind
 from invoices.services import invoice_issue_for_order
-from payments import services
 from payments.models import PaymentOrder, PaymentStatus
+from payments.services.capture import payment_order_capture
+from payments.services.orders import payment_order_create
 from payments.simulator import SimulatorProvider
 
 pytestmark = pytest.mark.postgres
@@ -44,7 +45,7 @@ def _race(*calls):
 
 
 def _approved_tariff_order(member, tariff) -> PaymentOrder:
-    order = services.payment_order_create(
+    order = payment_order_create(
         user=member,
         amount=tariff.price,
         email=member.email,
@@ -72,7 +73,7 @@ def test_payments_completing_at_the_same_moment_get_consecutive_numbers(member, 
     assert not InvoiceCounter.objects.exists()  # the year's counter is created during the race
 
     def capture(order):
-        return lambda: services.payment_order_capture(
+        return lambda: payment_order_capture(
             order_id=order.order_id, user=member if order.user_id == member.pk else other_member
         )
 

@@ -13,9 +13,11 @@ from freezegun import freeze_time
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from invoices.models import Invoice, InvoiceKind
 from invoices.services import MSG_INVOICE_NOT_FOUND, invoice_document, invoice_issue_for_order
-from payments import services as payment_services
 from payments.models import PaymentOrder, PaymentStatus
 from payments.services import subscriptions as subs
+from payments.services.capture import payment_order_fulfil
+from payments.services.receipts import RECEIPT_SUBJECT
+from payments.services.subscription_lifecycle import subscription_charges_run
 from payments.tests.test_apis import _capture_event, _paypal_order, _post_webhook
 
 from .helpers import pay_reservation, pay_tariff, pdf_text
@@ -29,7 +31,7 @@ MSG_RECEIPT_INVOICE_ATTACHED = (
 
 
 def receipts(mailoutbox):
-    return [m for m in mailoutbox if payment_services.RECEIPT_SUBJECT in m.subject]
+    return [m for m in mailoutbox if RECEIPT_SUBJECT in m.subject]
 
 
 @pytest.fixture
@@ -200,8 +202,8 @@ def test_a_paid_subscription_period_is_invoiced_and_its_receipt_carries_the_pdf(
     with freeze_time("2030-01-10 10:00:00"):
         pay_tariff(api_client, member, annual)
     with freeze_time("2030-02-10 07:00:00"), django_capture_on_commit_callbacks(execute=True):
-        subs.subscription_charges_run(as_of=date(2030, 2, 10))
-        subs.subscription_charges_run(as_of=date(2030, 2, 10))
+        subscription_charges_run(as_of=date(2030, 2, 10))
+        subscription_charges_run(as_of=date(2030, 2, 10))
     first, second = Invoice.objects.order_by("sequence")
     assert (first.number, second.number) == ("2030-000001", "2030-000002")
     assert second.subscription_charge.period == 2 and second.total_amount == Decimal("55.00")
@@ -313,7 +315,7 @@ def test_staff_refunding_a_subscription_period_issues_its_credit_note(
     with freeze_time("2030-01-10 10:00:00"):
         pay_tariff(api_client, member, annual)
     with freeze_time("2030-02-10 07:00:00"):
-        subs.subscription_charges_run(as_of=date(2030, 2, 10))
+        subscription_charges_run(as_of=date(2030, 2, 10))
     period_invoice = Invoice.objects.get(subscription_charge__period=2)
     api_client.force_authenticate(staff)
     with freeze_time("2030-02-15 10:00:00"):
@@ -389,7 +391,7 @@ def test_a_capture_refused_because_the_class_was_just_cancelled_is_invoiced_and_
     with django_capture_on_commit_callbacks(execute=True):
         again = capture(api_client, order_id)
         assert again.status_code == 409 and again.json()["error"] == answer.json()["error"]
-        assert payment_services.payment_order_fulfil(order_id=order_id).refunded
+        assert payment_order_fulfil(order_id=order_id).refunded
         assert invoices_issue_missing() == {"invoices": 0, "credit_notes": 0}
     assert Invoice.objects.count() == 2
     assert not receipts(mailoutbox)  # no receipt: the class was never booked; the refund notice says it all

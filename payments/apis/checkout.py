@@ -11,9 +11,19 @@ from rest_framework.views import APIView
 from studio.parsers import BoundedJSONParser
 from studio.schema import ErrorOutput, StudioAutoSchema
 
-from .. import services
 from ..models import PaymentStatus
 from ..selectors import payment_client_config
+from ..services.capture import payment_order_cancel, payment_order_capture, simulator_order_approve
+from ..services.common import (
+    MSG_EMAIL_INVALID,
+    MSG_INCOMPLETE,
+    MSG_NOT_APPROVED,
+    MSG_ORDER_NOT_FOUND,
+    MSG_QUANTITY,
+    MSG_RESERVATION_NOT_FOUND,
+    MSG_TARIFF_NOT_FOUND,
+)
+from ..services.orders import MAX_QUANTITY, payment_order_create
 from .fields import Amount, Email, Text, choice, identifier, messages, optional_text
 from .subscription_purchase import ReducedClaimInput, reduced_claim_from
 
@@ -33,23 +43,23 @@ class CreateOrderInput(ReducedClaimInput):
     the labels it shows, the amount it shows (compared with the server's price, never trusted) and what the order
     pays for, exactly one of `reservation_id` (a held reservation) and `tariff_id` (with `quantity`)."""
 
-    amount = Amount(message=services.MSG_INCOMPLETE)
-    email = Email(missing=services.MSG_INCOMPLETE, invalid=services.MSG_EMAIL_INVALID)
-    first_name = Text(missing=services.MSG_INCOMPLETE, max_length=NAME_MAX)
-    last_name = Text(missing=services.MSG_INCOMPLETE, max_length=NAME_MAX)
-    title = Text(missing=services.MSG_INCOMPLETE, max_length=TEXT_MAX)
-    type = Text(missing=services.MSG_INCOMPLETE, max_length=TEXT_MAX)
+    amount = Amount(message=MSG_INCOMPLETE)
+    email = Email(missing=MSG_INCOMPLETE, invalid=MSG_EMAIL_INVALID)
+    first_name = Text(missing=MSG_INCOMPLETE, max_length=NAME_MAX)
+    last_name = Text(missing=MSG_INCOMPLETE, max_length=NAME_MAX)
+    title = Text(missing=MSG_INCOMPLETE, max_length=TEXT_MAX)
+    type = Text(missing=MSG_INCOMPLETE, max_length=TEXT_MAX)
     date = optional_text(40)
     time = optional_text(40)
     message = optional_text(MESSAGE_MAX)
-    reservation_id = identifier(services.MSG_RESERVATION_NOT_FOUND, required=False)
-    tariff_id = identifier(services.MSG_TARIFF_NOT_FOUND, required=False)
+    reservation_id = identifier(MSG_RESERVATION_NOT_FOUND, required=False)
+    tariff_id = identifier(MSG_TARIFF_NOT_FOUND, required=False)
     quantity = serializers.IntegerField(
         min_value=1,
-        max_value=services.MAX_QUANTITY,
+        max_value=MAX_QUANTITY,
         required=False,
         error_messages=messages(
-            services.MSG_QUANTITY.format(max=services.MAX_QUANTITY),
+            MSG_QUANTITY.format(max=MAX_QUANTITY),
             "invalid",
             "min_value",
             "max_value",
@@ -60,7 +70,7 @@ class CreateOrderInput(ReducedClaimInput):
 
     def validate(self, attrs):
         if ("reservation_id" in attrs) == ("tariff_id" in attrs):
-            raise serializers.ValidationError(services.MSG_INCOMPLETE)
+            raise serializers.ValidationError(MSG_INCOMPLETE)
         return attrs
 
 
@@ -76,7 +86,7 @@ class ExactlyOnePurchaseSchema(StudioAutoSchema):
 
 class OrderRefOutput(serializers.Serializer):
     id = serializers.CharField(help_text="L'identifiant de la commande chez le prestataire.")
-    status = choice(PaymentStatus.choices, message=services.MSG_NOT_APPROVED)
+    status = choice(PaymentStatus.choices, message=MSG_NOT_APPROVED)
     amount = serializers.DecimalField(max_digits=10, decimal_places=2)
     currency = serializers.CharField()
 
@@ -91,7 +101,7 @@ class CaptureRefusedOutput(ErrorOutput):
     refunded = serializers.BooleanField(required=False, help_text="Le paiement capturé est remboursé.")
     # The order, when the refusal is the capture's outcome (absent when the order is closed or unknown).
     id = serializers.CharField(required=False)
-    status = choice(PaymentStatus.choices, message=services.MSG_NOT_APPROVED, required=False)
+    status = choice(PaymentStatus.choices, message=MSG_NOT_APPROVED, required=False)
     amount = serializers.DecimalField(max_digits=10, decimal_places=2, required=False)
     currency = serializers.CharField(required=False)
     title = serializers.CharField(required=False)
@@ -99,9 +109,9 @@ class CaptureRefusedOutput(ErrorOutput):
 
 class OrderIdInput(serializers.Serializer):
     orderId = Text(  # noqa: N815 (the widget's name)
-        missing=services.MSG_ORDER_NOT_FOUND,
+        missing=MSG_ORDER_NOT_FOUND,
         max_length=ORDER_ID_MAX,
-        error_messages={"max_length": services.MSG_ORDER_NOT_FOUND},
+        error_messages={"max_length": MSG_ORDER_NOT_FOUND},
     )
 
 
@@ -119,7 +129,7 @@ class SimulatorApproveInput(OrderIdInput):
 
 class OrderStatusOutput(serializers.Serializer):
     id = serializers.CharField()
-    status = choice(PaymentStatus.choices, message=services.MSG_NOT_APPROVED)
+    status = choice(PaymentStatus.choices, message=MSG_NOT_APPROVED)
 
 
 class PaymentConfigOutput(serializers.Serializer):
@@ -158,7 +168,7 @@ class CreateOrderApi(PaymentApi):
     @extend_schema(request=CreateOrderInput, responses={201: OrderRefOutput, 404: NOT_FOUND_ANSWER, 502: ErrorOutput})
     def post(self, request):
         values = _valid(CreateOrderInput, request)
-        order = services.payment_order_create(
+        order = payment_order_create(
             user=request.user,
             amount=values["amount"],
             email=values["email"],
@@ -195,7 +205,7 @@ class CapturePaymentApi(PaymentApi):
     )
     def post(self, request):
         values = _valid(OrderIdInput, request)
-        outcome = services.payment_order_capture(order_id=values["orderId"], user=request.user)
+        outcome = payment_order_capture(order_id=values["orderId"], user=request.user)
         body = _order_body(outcome.order)
         if outcome.completed:
             return Response(CaptureOutput(body).data)
@@ -203,7 +213,7 @@ class CapturePaymentApi(PaymentApi):
             code, http_status, extra = REFUNDED, status.HTTP_409_CONFLICT, {"refunded": True}
         else:
             code, http_status, extra = REFUSED, status.HTTP_402_PAYMENT_REQUIRED, {}
-        message = outcome.message or services.MSG_NOT_APPROVED
+        message = outcome.message or MSG_NOT_APPROVED
         refused = {"error": message, "message": message, "code": code, **extra, **body}
         return Response(CaptureRefusedOutput(refused).data, status=http_status)
 
@@ -214,7 +224,7 @@ class CancelOrderApi(PaymentApi):
     @extend_schema(request=OrderIdInput, responses={200: OrderStatusOutput, 404: NOT_FOUND_ANSWER})
     def post(self, request):
         values = _valid(OrderIdInput, request)
-        order = services.payment_order_cancel(order_id=values["orderId"], user=request.user)
+        order = payment_order_cancel(order_id=values["orderId"], user=request.user)
         return Response(OrderStatusOutput({"id": order.order_id, "status": order.status}).data)
 
 
@@ -225,7 +235,7 @@ class SimulatorApproveApi(PaymentApi):
     @extend_schema(request=SimulatorApproveInput, responses={200: OrderStatusOutput, 404: NOT_FOUND_ANSWER})
     def post(self, request):
         values = _valid(SimulatorApproveInput, request)
-        services.simulator_order_approve(
+        simulator_order_approve(
             order_id=values["orderId"],
             user=request.user,
             card_declined=values["outcome"] == "decline",

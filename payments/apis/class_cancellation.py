@@ -11,7 +11,7 @@ from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
 from ..selectors import class_cancellation_report
-from ..services import PaymentError
+from ..services.common import PaymentError
 from .fields import MAX_ID
 
 MSG_SESSION_NOT_FOUND = "Cette session n'existe pas."

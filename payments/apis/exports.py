@@ -17,7 +17,7 @@ from studio.schema import ErrorOutput, StudioAutoSchema
 from studio.spreadsheets import XLSX_CONTENT_TYPE
 
 from ..exports import EXPORTS, FILE_FORMATS, export_file
-from ..services import PaymentError
+from ..services.common import PaymentError
 
 MSG_EXPORT_UNKNOWN = "Cet export n'existe pas."
 MSG_EXPORT_DATE = "Les dates de l'export doivent être au format AAAA-MM-JJ."

@@ -11,9 +11,10 @@ from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
-from .. import services
 from ..models import CURRENCY_EUR, PaymentStatus
 from ..selectors import DEFAULT_ORDERING, ORDERINGS, payment_orders_for_staff
+from ..services.common import MSG_AMOUNT_INVALID, MSG_EMAIL_INVALID, MSG_REQUIRED_FIELDS, MSG_STATUS_INVALID
+from ..services.staff import payment_order_staff_create, payment_order_staff_delete, payment_order_staff_update
 from .checkout import MESSAGE_MAX, ORDER_ID_MAX
 from .fields import MAX_ID, NO_NUL, Amount, Email, Text, choice, messages, optional_text
 
@@ -36,7 +37,7 @@ class PaymentOrderOutput(serializers.Serializer):
     date = serializers.CharField()
     time = serializers.CharField()
     type = serializers.CharField()
-    status = choice(PaymentStatus.choices, message=services.MSG_STATUS_INVALID)
+    status = choice(PaymentStatus.choices, message=MSG_STATUS_INVALID)
     message = serializers.CharField()
     quantity = serializers.IntegerField()
     reservation_id = serializers.IntegerField(allow_null=True)
@@ -55,7 +56,7 @@ class PaymentOrderPageOutput(serializers.Serializer):
 
 
 def _required(max_length: int) -> Text:
-    return Text(missing=services.MSG_REQUIRED_FIELDS, max_length=max_length)
+    return Text(missing=MSG_REQUIRED_FIELDS, max_length=max_length)
 
 
 class PaymentOrderInput(serializers.Serializer):
@@ -63,22 +64,22 @@ class PaymentOrderInput(serializers.Serializer):
     PaymentOrder; a blank `status` or `type` keeps the current one (or the default)."""
 
     order_id = _required(ORDER_ID_MAX)
-    email = Email(missing=services.MSG_REQUIRED_FIELDS, invalid=services.MSG_EMAIL_INVALID)
+    email = Email(missing=MSG_REQUIRED_FIELDS, invalid=MSG_EMAIL_INVALID)
     first_name = optional_text(150)
     last_name = optional_text(150)
     title = _required(200)
-    amount = Amount(message=services.MSG_AMOUNT_INVALID, missing=services.MSG_REQUIRED_FIELDS)
+    amount = Amount(message=MSG_AMOUNT_INVALID, missing=MSG_REQUIRED_FIELDS)
     currency = choice([CURRENCY_EUR], message=MSG_CURRENCY_INVALID, blank=True, required=False)
     date = _required(40)
     time = _required(40)
     type = optional_text(30)
-    status = choice(PaymentStatus.choices, message=services.MSG_STATUS_INVALID, blank=True, required=False)
+    status = choice(PaymentStatus.choices, message=MSG_STATUS_INVALID, blank=True, required=False)
     message = optional_text(MESSAGE_MAX)
 
 
 class PaymentOrdersQuery(serializers.Serializer):
     ordering = choice(list(ORDERINGS), message=MSG_ORDERING_INVALID, default=DEFAULT_ORDERING)
-    status = choice(PaymentStatus.choices, message=services.MSG_STATUS_INVALID, blank=True, required=False)
+    status = choice(PaymentStatus.choices, message=MSG_STATUS_INVALID, blank=True, required=False)
     search = optional_text(SEARCH_MAX)
     page = serializers.IntegerField(
         min_value=1,
@@ -139,7 +140,7 @@ class PaymentOrdersApi(StaffOrdersApi):
     def post(self, request):
         values = PaymentOrderInput(data=request.data)
         values.is_valid(raise_exception=True)
-        order = services.payment_order_staff_create(data=values.validated_data)
+        order = payment_order_staff_create(data=values.validated_data)
         return Response(PaymentOrderOutput(order).data, status=status.HTTP_201_CREATED)
 
 
@@ -153,10 +154,10 @@ class PaymentOrderDetailApi(StaffOrdersApi):
     def put(self, request, order_id):
         values = PaymentOrderInput(data=request.data)
         values.is_valid(raise_exception=True)
-        order = services.payment_order_staff_update(order_id=order_id, data=values.validated_data)
+        order = payment_order_staff_update(order_id=order_id, data=values.validated_data)
         return Response(PaymentOrderOutput(order).data)
 
     @extend_schema(parameters=[ORDER_ID], responses={204: None})
     def delete(self, request, order_id):
-        services.payment_order_staff_delete(order_id=order_id)
+        payment_order_staff_delete(order_id=order_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

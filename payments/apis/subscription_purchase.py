@@ -13,10 +13,13 @@ from media_library.fields import UploadField
 from studio.parsers import JSON_OR_MULTIPART, BoundedJSONParser
 from studio.schema import ErrorOutput
 
-from .. import services
 from ..models import PaymentStatus, ReducedStatus
-from ..services import paypal_subscriptions
-from ..services.paypal_subscriptions import subscription_offer
+from ..services.common import MSG_EMAIL_INVALID, MSG_INCOMPLETE, MSG_TARIFF_NOT_FOUND
+from ..services.paypal_subscription_purchase import (
+    paypal_subscription_approved,
+    paypal_subscription_create,
+    subscription_offer,
+)
 from ..services.reduced_rate import (
     MSG_PROOF_MISSING,
     MSG_PROOF_NOT_FOUND,
@@ -58,10 +61,10 @@ def reduced_claim_from(values: dict) -> ReducedClaim | None:
 
 
 class PayPalSubscriptionInput(ReducedClaimInput):
-    tariff_id = identifier(services.MSG_TARIFF_NOT_FOUND)
-    email = Email(missing=services.MSG_INCOMPLETE, invalid=services.MSG_EMAIL_INVALID)
-    first_name = Text(missing=services.MSG_INCOMPLETE, max_length=1000)
-    last_name = Text(missing=services.MSG_INCOMPLETE, max_length=1000)
+    tariff_id = identifier(MSG_TARIFF_NOT_FOUND)
+    email = Email(missing=MSG_INCOMPLETE, invalid=MSG_EMAIL_INVALID)
+    first_name = Text(missing=MSG_INCOMPLETE, max_length=1000)
+    last_name = Text(missing=MSG_INCOMPLETE, max_length=1000)
 
 
 class PayPalSubscriptionOutput(serializers.Serializer):
@@ -112,7 +115,7 @@ class PayPalSubscriptionCreateApi(APIView):
         values = PayPalSubscriptionInput(data=request.data)
         values.is_valid(raise_exception=True)
         data = values.validated_data
-        order = paypal_subscriptions.paypal_subscription_create(
+        order = paypal_subscription_create(
             user=request.user,
             tariff_id=data["tariff_id"],
             email=data["email"],
@@ -136,7 +139,7 @@ class PayPalSubscriptionApprovedApi(APIView):
     def post(self, request):
         values = PayPalApprovedInput(data=request.data)
         values.is_valid(raise_exception=True)
-        order = paypal_subscriptions.paypal_subscription_approved(
+        order = paypal_subscription_approved(
             provider_subscription_id=values.validated_data["subscriptionID"], user=request.user
         )
         paypal_subscription_sync_task.enqueue(provider_subscription_id=order.order_id)

@@ -17,6 +17,8 @@ from studio.schema import ErrorOutput
 
 from ..models import ChargeStatus, ReducedRateProof, ReducedStatus, SubscriptionActionKind, SubscriptionStatus
 from ..services import subscriptions as services
+from ..services.subscription_charging import subscription_pay_now
+from ..services.subscription_lifecycle import subscription_freeze
 from ..staff_cache import SUBSCRIPTIONS_VERSION, cached_for_staff
 from ..subscription_selectors import (
     FILTERS,
@@ -272,7 +274,7 @@ class SubscriptionPayNowApi(APIView):
     def post(self, request, subscription_id: int):
         values = PayNowInput(data=request.data)
         values.is_valid(raise_exception=True)
-        services.subscription_pay_now(
+        subscription_pay_now(
             subscription_id=subscription_id, user=request.user, card_declined=values.validated_data["card_declined"]
         )
         view = next(v for v in subscriptions_of_member(user=request.user) if v.subscription.pk == subscription_id)
@@ -317,7 +319,7 @@ class SubscriptionFreezeApi(APIView):
         values = FreezeInput(data=request.data)
         values.is_valid(raise_exception=True)
         data = values.validated_data
-        services.subscription_freeze(
+        subscription_freeze(
             subscription_id=subscription_id,
             starts_on=data["starts_on"],
             weeks=data["weeks"],

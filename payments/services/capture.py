@@ -17,7 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
-from bookings.services import ReservationError, pass_grant_for_order, reservation_confirm_for_payment
+from bookings.services.common import ReservationError
+from bookings.services.passes import pass_grant_for_order
+from bookings.services.reservations import reservation_confirm_for_payment
 from studio.quotes import QuoteError
 
 from ..models import PaymentOrder, PaymentStatus

@@ -10,7 +10,8 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
-from bookings.services import lock_reservation, lock_session, tariff_priced_per_short_period
+from bookings.services.locking import lock_reservation, lock_session
+from bookings.services.passes import tariff_priced_per_short_period
 from courses.models import Tariff
 from studio.day_text import day_text
 

@@ -1,4 +1,4 @@
-"""The periodic work of PayPal subscriptions, split from paypal_subscriptions.py (which re-exports it):
+"""The periodic work of PayPal subscriptions, split from paypal_subscriptions.py:
 freezes kept in step at PayPal (suspended while a freeze covers the day, reactivated after), the daily run (refused
 periods retried after 3 days, due periods read from PayPal when no webhook came), and purchases approved at PayPal
 whose answers never reached the site."""

@@ -2,13 +2,13 @@
 reused (SubscriptionPlan keeps their ids and the price; a changed price gets a new plan); the subscription the JS
 SDK's createSubscription asks for, recorded as an open PaymentOrder named by PayPal's id; the popup's onApprove; and
 how the purchase modal sells a tariff (per period, reduced). Split from paypal_subscriptions.py (what PayPal says
-afterwards), which re-exports these names."""
+afterwards)."""
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from bookings.services import tariff_billing_period_months
+from bookings.services.passes import tariff_billing_period_months
 from courses.models import Tariff
 
 from ..models import CURRENCY_EUR, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionPlan

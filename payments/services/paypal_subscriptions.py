@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from bookings.services import pass_rule_set
+from bookings.services.pass_rules import pass_rule_set
 from studio.errors import CONFLICT, ApplicationError
 
 from ..models import (
@@ -302,33 +302,3 @@ SUBSCRIPTION_WEBHOOKS = (
     "BILLING.SUBSCRIPTION.CANCELLED",
     "BILLING.SUBSCRIPTION.SUSPENDED",
 )
-
-
-# The periodic jobs (freezes at PayPal, the daily run, lost purchases) live in paypal_subscription_jobs.py and the
-# purchase (plans, createSubscription, onApprove, the offer) in paypal_subscription_purchase.py (imported last: they
-# use the names above); re-exported here.
-from .paypal_subscription_jobs import (  # noqa: E402
-    paypal_freeze_sync,
-    paypal_subscription_orders_reconcile,
-    paypal_subscriptions_run,
-)
-from .paypal_subscription_purchase import (  # noqa: E402
-    paypal_plan_ensure,
-    paypal_plans_ensure,
-    paypal_subscription_approved,
-    paypal_subscription_create,
-    subscription_offer,
-    subscription_tariff,
-)
-
-__all__ = [
-    "paypal_freeze_sync",
-    "paypal_subscription_orders_reconcile",
-    "paypal_subscriptions_run",
-    "paypal_plan_ensure",
-    "paypal_plans_ensure",
-    "paypal_subscription_approved",
-    "paypal_subscription_create",
-    "subscription_offer",
-    "subscription_tariff",
-]

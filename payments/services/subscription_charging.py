@@ -1,4 +1,4 @@
-"""Charging a subscription's periods, split from `subscriptions.py` (which re-exports the names): the
+"""Charging a subscription's periods, split from `subscriptions.py`: the
 charge rows come due, one period charged once (the scheduler, "Payer maintenant", staff's retry), its outcome
 recorded (paid: the pass extended, the unpaid block lifted; refused: retried in 3 days, the member e-mailed, the pass
 blocked 7 days after the due date).
@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from bookings.services import pass_rule_set, pass_validity_set
+from bookings.services.pass_rules import pass_rule_set, pass_validity_set
 
 from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
 from ..providers import CAPTURE_COMPLETED, ProviderError, get_provider

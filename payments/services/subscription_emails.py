@@ -1,6 +1,6 @@
 """The e-mails of subscriptions: a period's receipt (with its invoice attached when invoices provide it)
 or its refusal with "Payer maintenant", and the invitation to renew 15 days before the commitment ends. Split from
-`subscriptions.py` (which re-exports the names); sent after the commit, through the task queue."""
+`subscriptions.py`; sent after the commit, through the task queue."""
 
 import logging
 from datetime import date as date_type

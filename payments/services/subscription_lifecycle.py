@@ -1,6 +1,5 @@
 """Subscriptions over time: staff freezes, the daily run that charges due periods, ends finished
-commitments and invites renewals. Split from `subscriptions.py` (charging one period) to keep each module short; the
-names are re-exported there."""
+commitments and invites renewals. Split from `subscriptions.py` (charging one period) to keep each module short."""
 
 from datetime import date as date_type
 from datetime import timedelta
@@ -8,7 +7,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from bookings.services import pass_rule_set, pass_validity_set
+from bookings.services.pass_rules import pass_rule_set, pass_validity_set
 
 from .. import staff_cache
 from ..models import ChargeStatus, Subscription, SubscriptionFreeze, SubscriptionStatus
@@ -144,7 +143,7 @@ def subscription_charges_run(*, as_of: date_type | None = None) -> dict:
         outcome[key] += 1
     if payment_provider_name() == "paypal":
         # PayPal charges its subscriptions itself: retry refused periods, read what lost webhooks would have said.
-        from .paypal_subscriptions import paypal_subscriptions_run
+        from .paypal_subscription_jobs import paypal_subscriptions_run
 
         outcome["paypal"] = paypal_subscriptions_run(as_of=as_of)
     outcome["ended"] = subscriptions_end_finished(as_of=as_of)

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from bookings.services import pass_validity_set
+from bookings.services.pass_rules import pass_validity_set
 from studio.errors import CONFLICT, ApplicationError
 
 from ..models import (

@@ -9,8 +9,9 @@ A failed period is retried 3 days later and the member is e-mailed each time wit
 
 This module keeps the shared names (messages, errors, delays), the dates of the periods and the start; by concern,
 charging is in subscription_charging.py, e-mails in subscription_emails.py, freezes and the daily run in
-subscription_lifecycle.py, staff actions in subscription_staff.py; the names are re-exported here. Row locks follow
-the order written down in payments/services/locking.py (PaymentOrder → Subscription → SubscriptionCharge → Pass).
+subscription_lifecycle.py, staff actions in subscription_staff.py (callers import each name from its module). Row
+locks follow the order written down in payments/services/locking.py (PaymentOrder → Subscription →
+SubscriptionCharge → Pass).
 """
 
 from datetime import date as date_type
@@ -18,7 +19,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from bookings.services import add_months, tariff_billing_period_months
+from bookings.services.passes import add_months, tariff_billing_period_months
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
 from ..models import (
@@ -152,37 +153,3 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
     )
     # The tariff's weekly cap came with the pass at its grant (bookings' pass_rules_from_tariff, docs/decisions.md 26).
     return subscription
-
-
-# By concern, in their own modules (imported last: they use the names above); re-exported for the callers.
-from .subscription_charging import (  # noqa: E402
-    subscription_charge_attempt,
-    subscription_charge_failed,
-    subscription_charge_paid,
-    subscription_charges_due,
-    subscription_pay_now,
-)
-from .subscription_emails import _charge_paid_email_queue, _send_charge_email, _send_renewal_email  # noqa: E402
-from .subscription_lifecycle import (  # noqa: E402
-    subscription_charges_run,
-    subscription_freeze,
-    subscriptions_end_finished,
-    subscriptions_freeze_status,
-    subscriptions_invite_renewal,
-)
-
-__all__ = [
-    "_charge_paid_email_queue",
-    "_send_charge_email",
-    "_send_renewal_email",
-    "subscription_charge_attempt",
-    "subscription_charge_failed",
-    "subscription_charge_paid",
-    "subscription_charges_due",
-    "subscription_charges_run",
-    "subscription_freeze",
-    "subscription_pay_now",
-    "subscriptions_end_finished",
-    "subscriptions_freeze_status",
-    "subscriptions_invite_renewal",
-]

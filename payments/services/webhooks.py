@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 
-from bookings.services import bookings_release_for_refund
+from bookings.services.cancellation import bookings_release_for_refund
 
 from ..models import PaymentOrder, PaymentStatus, PaymentWebhookEvent
 from ..providers import ProviderError, get_provider

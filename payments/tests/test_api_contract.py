@@ -5,11 +5,24 @@ from decimal import Decimal
 
 import pytest
 
-from payments import services
 from payments.apis.checkout import MSG_OUTCOME_INVALID
 from payments.apis.staff import MSG_CURRENCY_INVALID, MSG_ORDERING_INVALID, MSG_PAGE_INVALID, MSG_PAGE_SIZE_INVALID
 from payments.apis.webhooks import MSG_WEBHOOK_INVALID
 from payments.models import PaymentOrder, PaymentStatus
+from payments.services.common import (
+    MSG_AMOUNT_INVALID,
+    MSG_EMAIL_INVALID,
+    MSG_INCOMPLETE,
+    MSG_NOT_APPROVED,
+    MSG_ORDER_ID_TAKEN,
+    MSG_ORDER_NOT_FOUND,
+    MSG_QUANTITY,
+    MSG_REQUIRED_FIELDS,
+    MSG_RESERVATION_NOT_FOUND,
+    MSG_STATUS_INVALID,
+    MSG_TARIFF_NOT_FOUND,
+)
+from payments.services.orders import MAX_QUANTITY
 from studio.parsers import MSG_TEXT_TOO_LONG
 
 from .conftest import reservation_payload, tariff_payload
@@ -31,15 +44,15 @@ def _post(api_client, path, payload):
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"first_name": "   "}, services.MSG_INCOMPLETE),
-        ({"title": 12}, services.MSG_INCOMPLETE),
-        ({"amount": "12.345"}, services.MSG_INCOMPLETE),
-        ({"amount": True}, services.MSG_INCOMPLETE),
-        ({"reservation_id": "abc"}, services.MSG_RESERVATION_NOT_FOUND),
-        ({"reservation_id": 0}, services.MSG_RESERVATION_NOT_FOUND),
-        ({"email": "zoe@studio.a"}, services.MSG_EMAIL_INVALID),
-        ({"email": "z" * 65 + "@studio.fr"}, services.MSG_EMAIL_INVALID),
-        ({"quantity": "beaucoup"}, services.MSG_QUANTITY.format(max=services.MAX_QUANTITY)),
+        ({"first_name": "   "}, MSG_INCOMPLETE),
+        ({"title": 12}, MSG_INCOMPLETE),
+        ({"amount": "12.345"}, MSG_INCOMPLETE),
+        ({"amount": True}, MSG_INCOMPLETE),
+        ({"reservation_id": "abc"}, MSG_RESERVATION_NOT_FOUND),
+        ({"reservation_id": 0}, MSG_RESERVATION_NOT_FOUND),
+        ({"email": "zoe@studio.a"}, MSG_EMAIL_INVALID),
+        ({"email": "z" * 65 + "@studio.fr"}, MSG_EMAIL_INVALID),
+        ({"quantity": "beaucoup"}, MSG_QUANTITY.format(max=MAX_QUANTITY)),
         ({"message": "m" * 2001}, MSG_TEXT_TOO_LONG.format(max_length=2000)),
         ({"date": "d\x00"}, None),
     ],
@@ -60,7 +73,7 @@ def test_create_order_refuses_rubbish_with_a_french_400(api_client, member, make
 def test_create_order_takes_the_amount_as_the_widget_sends_it_a_string(api_client, member, card_tariff):
     api_client.force_authenticate(member)
     number = _post(api_client, CREATE, tariff_payload(card_tariff, member, amount=190))
-    assert number.status_code == 400 and number.json()["error"] == services.MSG_INCOMPLETE
+    assert number.status_code == 400 and number.json()["error"] == MSG_INCOMPLETE
     response = _post(api_client, CREATE, tariff_payload(card_tariff, member, amount="190.00"))
     assert response.status_code == 201
     assert response.json() == {
@@ -77,7 +90,7 @@ def test_a_refused_create_order_says_its_code(api_client, member, card_tariff):
     assert mismatch.status_code == 409 and mismatch.json()["code"] == "amount_mismatch"
     missing = _post(api_client, CREATE, tariff_payload(card_tariff, member, tariff_id=2**31 - 1))
     assert missing.status_code == 404 and missing.json()["code"] == "tariff_not_found"
-    assert missing.json()["error"] == services.MSG_TARIFF_NOT_FOUND
+    assert missing.json()["error"] == MSG_TARIFF_NOT_FOUND
 
 
 @pytest.mark.parametrize("path", [CAPTURE, CANCEL, APPROVE])
@@ -85,7 +98,7 @@ def test_an_order_id_that_is_no_id_is_a_400(api_client, member, path):
     api_client.force_authenticate(member)
     for payload in ({}, {"orderId": ""}, {"orderId": "x" * 65}, {"orderId": 0}):
         response = _post(api_client, path, payload)
-        assert response.status_code == 400 and response.json()["error"] == services.MSG_ORDER_NOT_FOUND
+        assert response.status_code == 400 and response.json()["error"] == MSG_ORDER_NOT_FOUND
     unknown = _post(api_client, path, {"orderId": "INCONNU"})
     assert unknown.status_code == 404 and unknown.json()["code"] == "order_not_found"
 
@@ -108,8 +121,8 @@ def test_a_capture_refusal_says_its_code_and_the_order(api_client, member, card_
     response = _post(api_client, CAPTURE, {"orderId": order_id})
     assert response.status_code == 402
     assert response.json() == {
-        "error": services.MSG_NOT_APPROVED,
-        "message": services.MSG_NOT_APPROVED,
+        "error": MSG_NOT_APPROVED,
+        "message": MSG_NOT_APPROVED,
         "code": "payment_not_completed",
         "id": order_id,
         "status": "CREATED",
@@ -170,11 +183,11 @@ def test_staff_order_takes_what_the_dashboard_sends(api_client, staff):
     ("overrides", "message"),
     [
         ({"currency": "USD"}, MSG_CURRENCY_INVALID),
-        ({"amount": "-1"}, services.MSG_AMOUNT_INVALID),
-        ({"amount": "95.555"}, services.MSG_AMOUNT_INVALID),
+        ({"amount": "-1"}, MSG_AMOUNT_INVALID),
+        ({"amount": "95.555"}, MSG_AMOUNT_INVALID),
         ({"title": "t" * 201}, MSG_TEXT_TOO_LONG.format(max_length=200)),
-        ({"date": "   "}, services.MSG_REQUIRED_FIELDS),
-        ({"status": "PAID"}, services.MSG_STATUS_INVALID),
+        ({"date": "   "}, MSG_REQUIRED_FIELDS),
+        ({"status": "PAID"}, MSG_STATUS_INVALID),
     ],
 )
 def test_staff_order_rubbish_is_a_french_400(api_client, staff, overrides, message):
@@ -188,14 +201,14 @@ def test_a_taken_order_id_is_a_conflict(api_client, staff):
     api_client.force_authenticate(staff)
     assert _post(api_client, ORDERS, _staff_payload()).status_code == 201
     again = _post(api_client, ORDERS, _staff_payload())
-    assert again.status_code == 409 and again.json()["error"] == services.MSG_ORDER_ID_TAKEN
+    assert again.status_code == 409 and again.json()["error"] == MSG_ORDER_ID_TAKEN
 
 
 @pytest.mark.parametrize(
     ("query", "message"),
     [
         ({"ordering": "prix"}, MSG_ORDERING_INVALID),
-        ({"status": "PAID"}, services.MSG_STATUS_INVALID),
+        ({"status": "PAID"}, MSG_STATUS_INVALID),
         ({"page": "abc"}, MSG_PAGE_INVALID),
         ({"page": 0}, MSG_PAGE_INVALID),
         ({"page_size": 500}, MSG_PAGE_SIZE_INVALID),
@@ -213,7 +226,7 @@ def test_an_order_id_with_a_slash_is_answered_in_json(api_client, staff):
     api_client.force_authenticate(staff)
     for path in (f"{ORDERS}/A%2FB", f"{ORDERS}/A%0AB"):
         response = api_client.delete(path)
-        assert response.status_code == 404 and response.json()["error"] == services.MSG_ORDER_NOT_FOUND
+        assert response.status_code == 404 and response.json()["error"] == MSG_ORDER_NOT_FOUND
     assert _post(api_client, ORDERS, _staff_payload(order_id="A/B")).status_code == 201
     assert (
         api_client.put(f"{ORDERS}/A/B", _staff_payload(order_id="A/B", amount="10.00"), format="json").status_code

@@ -6,12 +6,35 @@ import pytest
 from django.utils import timezone
 
 from bookings.models import ReservationStatus
-from bookings.services import MSG_HOLD_LOST
+from bookings.services.common import MSG_HOLD_LOST
 from courses.tests.factories import TariffFactory
-from payments import services
-from payments.apis import MSG_WEBHOOK_REFUSED
+from payments.apis.webhooks import MSG_WEBHOOK_REFUSED
 from payments.models import PaymentOrder, PaymentStatus, PaymentWebhookEvent, SimulatedProviderOrder
 from payments.selectors import payment_client_config
+from payments.services.common import (
+    MSG_AMOUNT_CAPTURED_MISMATCH,
+    MSG_AMOUNT_MISMATCH,
+    MSG_DECLINED,
+    MSG_EMAIL_INVALID,
+    MSG_HOLD_EXPIRED,
+    MSG_INCOMPLETE,
+    MSG_NOT_APPROVED,
+    MSG_ORDER_CLOSED,
+    MSG_ORDER_ID_TAKEN,
+    MSG_ORDER_NOT_CANCELLABLE,
+    MSG_PAID_NOT_DELETED,
+    MSG_PENDING,
+    MSG_PROVIDER_DOWN,
+    MSG_QUANTITY,
+    MSG_REFUNDED,
+    MSG_REQUIRED_FIELDS,
+    MSG_RESERVATION_NOT_FOUND,
+    MSG_RESERVATION_PAID,
+    MSG_TARIFF_NOT_ORDERABLE,
+)
+from payments.services.orders import MAX_QUANTITY
+from payments.services.receipts import RECEIPT_SUBJECT
+from payments.services.refunds import REFUND_SUBJECT
 
 from . import fake_paypal as fp
 from .conftest import reservation_payload, tariff_payload
@@ -27,7 +50,7 @@ WEBHOOK = "/api/paypal/webhook"
 
 
 def receipts(mailoutbox):
-    return [m for m in mailoutbox if services.RECEIPT_SUBJECT in m.subject]
+    return [m for m in mailoutbox if RECEIPT_SUBJECT in m.subject]
 
 
 def _create(api_client, payload):
@@ -89,7 +112,7 @@ def test_tampered_amount_is_refused_and_changes_nothing(api_client, member, make
     ):
         response = _create(api_client, payload)
         assert response.status_code == 409  # a conflict with the server's price
-        assert response.json()["error"] == services.MSG_AMOUNT_MISMATCH
+        assert response.json()["error"] == MSG_AMOUNT_MISMATCH
     assert not PaymentOrder.objects.exists()
     assert not SimulatedProviderOrder.objects.exists()
     reservation.refresh_from_db()
@@ -104,7 +127,7 @@ def test_incomplete_payment_data(api_client, member, make_reservation, missing):
     assert response.status_code == 400
     assert (
         response.json()["error"]
-        == services.MSG_INCOMPLETE
+        == MSG_INCOMPLETE
         == ("❌ Données de paiement incomplètes. Vérifiez le titre et le type.")
     )
 
@@ -113,16 +136,16 @@ def test_an_order_must_pay_for_a_reservation_or_a_tariff(api_client, member, mak
     api_client.force_authenticate(member)
     payload = tariff_payload(card_tariff, member)
     payload.pop("tariff_id")
-    assert _create(api_client, payload).json()["error"] == services.MSG_INCOMPLETE
+    assert _create(api_client, payload).json()["error"] == MSG_INCOMPLETE
     both = {**payload, "tariff_id": card_tariff.pk, "reservation_id": make_reservation(member).pk}
-    assert _create(api_client, both).json()["error"] == services.MSG_INCOMPLETE
+    assert _create(api_client, both).json()["error"] == MSG_INCOMPLETE
 
 
 def test_bad_input_gets_a_french_message_never_a_500(api_client, member, make_reservation, card_tariff):
     reservation = make_reservation(member)
     api_client.force_authenticate(member)
     bad = _create(api_client, reservation_payload(reservation, email="pas-un-email"))
-    assert bad.status_code == 400 and bad.json()["error"] == services.MSG_EMAIL_INVALID
+    assert bad.status_code == 400 and bad.json()["error"] == MSG_EMAIL_INVALID
     for payload in (
         reservation_payload(reservation, reservation_id="99999999999999999999"),
         reservation_payload(reservation, amount="1e999999"),
@@ -144,21 +167,21 @@ def test_someone_elses_reservation_is_not_found(api_client, member, other_member
     api_client.force_authenticate(member)
     response = _create(api_client, reservation_payload(reservation))
     assert response.status_code == 404
-    assert response.json()["error"] == services.MSG_RESERVATION_NOT_FOUND
+    assert response.json()["error"] == MSG_RESERVATION_NOT_FOUND
 
 
 def test_an_expired_hold_cannot_be_paid(api_client, member, make_reservation):
     reservation = make_reservation(member, expires_in=timedelta(minutes=-1))
     api_client.force_authenticate(member)
     response = _create(api_client, reservation_payload(reservation))
-    assert response.status_code == 409 and response.json()["error"] == services.MSG_HOLD_EXPIRED
+    assert response.status_code == 409 and response.json()["error"] == MSG_HOLD_EXPIRED
     assert not PaymentOrder.objects.exists()
 
 
 def test_a_confirmed_reservation_is_not_paid_twice(api_client, member, make_reservation):
     reservation = make_reservation(member, status=ReservationStatus.CONFIRMED)
     api_client.force_authenticate(member)
-    assert _create(api_client, reservation_payload(reservation)).json()["error"] == services.MSG_RESERVATION_PAID
+    assert _create(api_client, reservation_payload(reservation)).json()["error"] == MSG_RESERVATION_PAID
 
 
 def test_tariff_order_is_price_times_quantity(api_client, member, card_tariff):
@@ -174,13 +197,13 @@ def test_tariff_quantity_bounds(api_client, member, card_tariff, quantity):
     api_client.force_authenticate(member)
     response = _create(api_client, tariff_payload(card_tariff, member, amount="190.00", quantity=quantity))
     assert response.status_code == 400
-    assert response.json()["error"] == services.MSG_QUANTITY.format(max=services.MAX_QUANTITY)
+    assert response.json()["error"] == MSG_QUANTITY.format(max=MAX_QUANTITY)
 
 
 def test_the_party_tariff_is_not_ordered_online(api_client, member):
     party = TariffFactory(title="EVJF / EVG", type="evenement", price=Decimal("25.00"))
     api_client.force_authenticate(member)
-    assert _create(api_client, tariff_payload(party, member)).json()["error"] == services.MSG_TARIFF_NOT_ORDERABLE
+    assert _create(api_client, tariff_payload(party, member)).json()["error"] == MSG_TARIFF_NOT_ORDERABLE
 
 
 # --- capture (simulator) ---------------------------------------------------------------------------------------
@@ -226,7 +249,7 @@ def test_declined_payment_leaves_the_reservation_held_and_says_so(
         response = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
     assert response.status_code == 402
     until = timezone.localtime(reservation.hold_expires_at).strftime("%H:%M")
-    assert response.json()["error"] == services.MSG_DECLINED.format(until=until)
+    assert response.json()["error"] == MSG_DECLINED.format(until=until)
     reservation.refresh_from_db()
     assert reservation.status == ReservationStatus.HELD
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.DECLINED
@@ -257,14 +280,14 @@ def test_paid_after_the_hold_lapsed_and_the_seats_went_elsewhere(
     with django_capture_on_commit_callbacks(execute=True):
         response = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
     # Money with nothing in return goes back at once, and the member is told so (docs/decisions.md 14).
-    expected = services.MSG_REFUNDED.format(reason=MSG_HOLD_LOST, amount="50,00")
+    expected = MSG_REFUNDED.format(reason=MSG_HOLD_LOST, amount="50,00")
     assert response.status_code == 409 and response.json()["error"] == expected
     order = PaymentOrder.objects.get(order_id=order_id)
     assert order.status == PaymentStatus.REFUNDED and order.refund_id
     reservation.refresh_from_db()
     assert reservation.status == ReservationStatus.HELD
     assert receipts(mailoutbox) == []
-    (notice,) = [m for m in mailoutbox if services.REFUND_SUBJECT in m.subject]
+    (notice,) = [m for m in mailoutbox if REFUND_SUBJECT in m.subject]
     assert expected in notice.body
 
 
@@ -272,7 +295,7 @@ def test_capture_before_approval_is_refused(api_client, member, card_tariff):
     api_client.force_authenticate(member)
     order_id = _create(api_client, tariff_payload(card_tariff, member)).json()["id"]
     response = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
-    assert response.status_code == 402 and response.json()["error"] == services.MSG_NOT_APPROVED
+    assert response.status_code == 402 and response.json()["error"] == MSG_NOT_APPROVED
     assert PaymentOrder.objects.get().status == PaymentStatus.CREATED
 
 
@@ -284,7 +307,7 @@ def test_cancel_voids_the_order_and_keeps_the_hold(api_client, member, make_rese
     assert response.status_code == 200 and response.json()["status"] == "VOIDED"
     reservation.refresh_from_db()
     assert reservation.status == ReservationStatus.HELD
-    assert api_client.post(CAPTURE, {"orderId": order_id}, format="json").json()["error"] == services.MSG_ORDER_CLOSED
+    assert api_client.post(CAPTURE, {"orderId": order_id}, format="json").json()["error"] == MSG_ORDER_CLOSED
 
 
 def test_cancelling_a_paid_order_is_refused_and_changes_nothing(api_client, member, make_reservation):
@@ -295,7 +318,7 @@ def test_cancelling_a_paid_order_is_refused_and_changes_nothing(api_client, memb
     assert api_client.post(CAPTURE, {"orderId": order_id}, format="json").status_code == 200
     response = api_client.post(CANCEL, {"orderId": order_id}, format="json")
     assert response.status_code == 409
-    assert response.json()["error"] == services.MSG_ORDER_NOT_CANCELLABLE
+    assert response.json()["error"] == MSG_ORDER_NOT_CANCELLABLE
     assert PaymentOrder.objects.get().status == PaymentStatus.COMPLETED
     reservation.refresh_from_db()
     assert reservation.status == ReservationStatus.CONFIRMED
@@ -363,7 +386,7 @@ def test_paypal_pending_capture_waits_for_the_webhook(api_client, member, card_t
     fake_paypal.approve(order_id)
     fake_paypal.pend_next_capture(order_id)
     response = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
-    assert response.status_code == 402 and response.json()["error"] == services.MSG_PENDING
+    assert response.status_code == 402 and response.json()["error"] == MSG_PENDING
     assert PaymentOrder.objects.get().status == PaymentStatus.APPROVED
 
 
@@ -371,7 +394,7 @@ def test_paypal_down_gives_a_clear_message(api_client, member, card_tariff, payp
     fake_paypal.stop()
     api_client.force_authenticate(member)
     response = _create(api_client, tariff_payload(card_tariff, member))
-    assert response.status_code == 502 and response.json()["error"] == services.MSG_PROVIDER_DOWN
+    assert response.status_code == 502 and response.json()["error"] == MSG_PROVIDER_DOWN
     assert not PaymentOrder.objects.exists()
 
 
@@ -471,7 +494,7 @@ def test_webhook_with_a_different_amount_does_not_fulfil(api_client, member, mak
     response = _post_webhook(api_client, _capture_event(order, value="1.00"))
     assert response.task_result == "mismatch"
     order.refresh_from_db()
-    assert order.status == PaymentStatus.CREATED and order.provider_note == services.MSG_AMOUNT_CAPTURED_MISMATCH
+    assert order.status == PaymentStatus.CREATED and order.provider_note == MSG_AMOUNT_CAPTURED_MISMATCH
 
 
 def test_webhook_order_approved_captures_it(
@@ -586,9 +609,7 @@ def test_staff_create_requires_fields(api_client, staff, missing):
     api_client.force_authenticate(staff)
     response = api_client.post(ORDERS, _staff_payload(**{missing: ""}), format="json")
     assert response.status_code == 400
-    assert (
-        response.json()["error"] == services.MSG_REQUIRED_FIELDS == "⚠️ Veuillez remplir tous les champs obligatoires !"
-    )
+    assert response.json()["error"] == MSG_REQUIRED_FIELDS == "⚠️ Veuillez remplir tous les champs obligatoires !"
     assert not PaymentOrder.objects.exists()
 
 
@@ -605,18 +626,18 @@ def test_staff_creates_updates_and_deletes_an_order(api_client, supervisor):
     assert order.amount == Decimal("95.50") and order.status == PaymentStatus.REFUNDED
 
     bad = api_client.put(f"{ORDERS}/MANUAL-1", _staff_payload(title=""), format="json")
-    assert bad.json()["error"] == services.MSG_REQUIRED_FIELDS
+    assert bad.json()["error"] == MSG_REQUIRED_FIELDS
     assert api_client.put(f"{ORDERS}/MANUAL-1", _staff_payload(amount="abc"), format="json").status_code == 400
     assert api_client.put(f"{ORDERS}/MANUAL-1", _staff_payload(status="PAID"), format="json").status_code == 400
     assert api_client.put(f"{ORDERS}/MANUAL-1", _staff_payload(amount="1e12"), format="json").status_code == 400
     invalid_email = api_client.put(f"{ORDERS}/MANUAL-1", _staff_payload(email="x"), format="json")
-    assert invalid_email.json()["error"] == services.MSG_EMAIL_INVALID
-    assert api_client.post(ORDERS, _staff_payload(), format="json").json()["error"] == services.MSG_ORDER_ID_TAKEN
+    assert invalid_email.json()["error"] == MSG_EMAIL_INVALID
+    assert api_client.post(ORDERS, _staff_payload(), format="json").json()["error"] == MSG_ORDER_ID_TAKEN
 
     # Recorded as paid, it was invoiced, then credited (docs/decisions.md 40): the accounting records stay, so does the
     # order.
     kept = api_client.delete(f"{ORDERS}/MANUAL-1")
-    assert kept.status_code == 409 and kept.json()["error"] == services.MSG_PAID_NOT_DELETED
+    assert kept.status_code == 409 and kept.json()["error"] == MSG_PAID_NOT_DELETED
     # An order typed in by mistake, never paid, goes.
     typo = _staff_payload(order_id="MANUAL-2", status="CREATED")
     assert api_client.post(ORDERS, typo, format="json").status_code == 201

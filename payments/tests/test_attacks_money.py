@@ -13,13 +13,35 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bookings import services as booking_services
 from bookings.models import Pass, PassKind, Reservation, ReservationStatus
-from bookings.services import add_months
+from bookings.services.cancellation import MSG_CANCEL_NOT_CONFIRMED
+from bookings.services.common import (
+    MSG_CARD_PAYMENT_IN_PROGRESS,
+    MSG_HOLD_LOST,
+    MSG_PARTICIPANTS_LOCKED_BY_PAYMENT,
+    MSG_PAYMENT_DOES_NOT_MATCH,
+    MSG_RESERVATION_ALREADY_PAID,
+)
+from bookings.services.passes import MSG_PASS_NOT_ENOUGH_CREDITS, add_months
 from bookings.tests.factories import PassFactory
 from courses.tests.factories import CourseSessionFactory, TariffFactory
-from payments import services
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
+from payments.providers import get_provider
+from payments.services.common import (
+    MSG_AMOUNT_MISMATCH,
+    MSG_HOLD_EXPIRED,
+    MSG_INCOMPLETE,
+    MSG_ORDER_CLOSED,
+    MSG_ORDER_LIVE_TAKEN,
+    MSG_PAID_NOT_DELETED,
+    MSG_REFUND_PENDING,
+    MSG_REFUNDED,
+    MSG_RESERVATION_NOT_FOUND,
+    MSG_RESERVATION_PAID,
+    MSG_TARIFF_NOT_ORDERABLE,
+)
+from payments.services.receipts import RECEIPT_SUBJECT
+from payments.services.refunds import REFUND_SUBJECT, payment_refunds_retry
 
 from . import fake_paypal as fp
 from .conftest import reservation_payload, tariff_payload
@@ -75,7 +97,7 @@ def completed_payments(reservation):
 
 
 def refund_mails(mailoutbox):
-    return [m for m in mailoutbox if services.REFUND_SUBJECT in m.subject]
+    return [m for m in mailoutbox if REFUND_SUBJECT in m.subject]
 
 
 @pytest.fixture
@@ -96,7 +118,7 @@ def test_item1_growing_a_hold_after_its_order_exists_is_refused(api_client, memb
 
     again = hold(api_client, member, session, more)
     assert again.status_code == 409
-    assert again.json()["error"] == booking_services.MSG_PARTICIPANTS_LOCKED_BY_PAYMENT.format(participants=1)
+    assert again.json()["error"] == MSG_PARTICIPANTS_LOCKED_BY_PAYMENT.format(participants=1)
     reservation.refresh_from_db()
     assert reservation.participants == 1 and reservation.total_amount == Decimal("25.00")
 
@@ -132,8 +154,8 @@ def test_item1_a_capture_that_no_longer_matches_its_reservation_confirms_nothing
     with django_capture_on_commit_callbacks(execute=True):
         response = capture(api_client, order_id)
     assert response.status_code == 409
-    reason = booking_services.MSG_PAYMENT_DOES_NOT_MATCH
-    assert response.json()["error"] == services.MSG_REFUNDED.format(reason=reason, amount=euros(25))
+    reason = MSG_PAYMENT_DOES_NOT_MATCH
+    assert response.json()["error"] == MSG_REFUNDED.format(reason=reason, amount=euros(25))
     assert response.json()["status"] == PaymentStatus.REFUNDED
     reservation.refresh_from_db()
     assert reservation.status == ReservationStatus.HELD
@@ -190,7 +212,7 @@ def test_item2_a_cancelled_order_captured_anyway_is_refunded_and_the_new_one_pay
     assert fake_paypal.calls(f"/v2/checkout/orders/{order_a}/capture") == []  # a closed order is not captured
 
     # And if the money for A arrives all the same (captured from PayPal's side), it goes back.
-    captured = services.get_provider().capture_order(order_id=order_a, request_id="paypal-side-capture")
+    captured = get_provider().capture_order(order_id=order_a, request_id="paypal-side-capture")
     event = {
         "id": "WH-A-CAPTURED",
         "event_type": "PAYMENT.CAPTURE.COMPLETED",
@@ -230,7 +252,7 @@ def test_item2_booking_with_a_pass_while_a_card_order_is_open_is_refused(api_cli
 
     response = book_with_pass(api_client, member, session, card)
     assert response.status_code == 409
-    assert response.json()["error"] == booking_services.MSG_CARD_PAYMENT_IN_PROGRESS
+    assert response.json()["error"] == MSG_CARD_PAYMENT_IN_PROGRESS
     card.refresh_from_db()
     assert card.credits_left == 10
 
@@ -265,9 +287,7 @@ def test_item2_a_card_capture_on_a_reservation_already_paid_by_pass_is_refunded(
     with django_capture_on_commit_callbacks(execute=True):
         response = capture(api_client, order_id)
     assert response.status_code == 409
-    assert response.json()["error"] == services.MSG_REFUNDED.format(
-        reason=booking_services.MSG_RESERVATION_ALREADY_PAID, amount=euros(25)
-    )
+    assert response.json()["error"] == MSG_REFUNDED.format(reason=MSG_RESERVATION_ALREADY_PAID, amount=euros(25))
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.REFUNDED
     assert completed_payments(reservation).count() == 0
 
@@ -324,7 +344,7 @@ def test_item3_a_per_week_pass_is_not_sold_online(api_client, member):
     )
     api_client.force_authenticate(member)
     response = api_client.post(CREATE, tariff_payload(tariff, member), format="json")
-    assert response.status_code == 409 and response.json()["error"] == services.MSG_TARIFF_NOT_ORDERABLE
+    assert response.status_code == 409 and response.json()["error"] == MSG_TARIFF_NOT_ORDERABLE
     assert not PaymentOrder.objects.exists()
 
 
@@ -353,17 +373,17 @@ def test_item7_a_capture_after_the_seats_went_elsewhere_is_refunded_and_said_in_
 
     with django_capture_on_commit_callbacks(execute=True):
         response = capture(api_client, order_id)
-    expected = services.MSG_REFUNDED.format(reason=booking_services.MSG_HOLD_LOST, amount=euros(50))
+    expected = MSG_REFUNDED.format(reason=MSG_HOLD_LOST, amount=euros(50))
     assert response.status_code == 409 and response.json()["error"] == expected
     assert response.json()["status"] == PaymentStatus.REFUNDED and response.json()["refunded"] is True
     order = PaymentOrder.objects.get(order_id=order_id)
     assert order.status == PaymentStatus.REFUNDED and order.refund_id and order.capture_id
-    assert order.completed_at is None and order.provider_note == booking_services.MSG_HOLD_LOST
+    assert order.completed_at is None and order.provider_note == MSG_HOLD_LOST
     simulated = SimulatedProviderOrder.objects.get(order_id=order_id)
     assert simulated.capture_status == "REFUNDED" and simulated.refund_id == order.refund_id
     reservation.refresh_from_db()
     assert reservation.status != ReservationStatus.CONFIRMED
-    assert not [m for m in mailoutbox if services.RECEIPT_SUBJECT in m.subject]
+    assert not [m for m in mailoutbox if RECEIPT_SUBJECT in m.subject]
     (mail,) = refund_mails(mailoutbox)
     assert expected in mail.body and mail.to == [member.email]
 
@@ -424,13 +444,13 @@ def test_item7_when_the_provider_is_down_the_refund_is_owed_said_and_retried(
     monkeypatch.setattr(fake_paypal, "_refund", lambda capture_id: (503, {"name": "SERVICE_UNAVAILABLE"}))
     with django_capture_on_commit_callbacks(execute=True):
         response = capture(api_client, order_id)
-    expected = services.MSG_REFUND_PENDING.format(reason=booking_services.MSG_HOLD_LOST, amount=euros(25))
+    expected = MSG_REFUND_PENDING.format(reason=MSG_HOLD_LOST, amount=euros(25))
     assert response.status_code == 409 and response.json()["error"] == expected
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.REFUND_PENDING
 
     monkeypatch.setattr(fake_paypal, "_refund", real_refund)
-    assert services.payment_refunds_retry() == 1
-    assert services.payment_refunds_retry() == 0
+    assert payment_refunds_retry() == 1
+    assert payment_refunds_retry() == 0
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.REFUNDED
 
 
@@ -467,9 +487,9 @@ def test_create_order_refuses_any_amount_but_the_servers(api_client, member, mak
     # An amount that is not one is a 400; a well-formed amount other than the server's price, a 409.
     assert response.status_code in (400, 409)
     if amount is None or isinstance(amount, str):
-        assert response.json()["error"] in (services.MSG_INCOMPLETE, services.MSG_AMOUNT_MISMATCH)
+        assert response.json()["error"] in (MSG_INCOMPLETE, MSG_AMOUNT_MISMATCH)
     if response.status_code == 409:
-        assert response.json()["error"] == services.MSG_AMOUNT_MISMATCH
+        assert response.json()["error"] == MSG_AMOUNT_MISMATCH
     assert not PaymentOrder.objects.exists() and not SimulatedProviderOrder.objects.exists()
 
 
@@ -487,14 +507,14 @@ def test_a_free_tariff_or_a_party_offer_opens_no_order(api_client, member):
     api_client.force_authenticate(member)
     for tariff in (TariffFactory(price=Decimal("0.00")), TariffFactory(type="evenement")):
         response = api_client.post(CREATE, tariff_payload(tariff, member, amount=f"{tariff.price:.2f}"), format="json")
-        assert response.status_code == 409 and response.json()["error"] == services.MSG_TARIFF_NOT_ORDERABLE
+        assert response.status_code == 409 and response.json()["error"] == MSG_TARIFF_NOT_ORDERABLE
     assert not PaymentOrder.objects.exists()
 
 
 def test_others_reservations_and_orders_are_out_of_reach(api_client, member, other_member, make_reservation):
     theirs = make_reservation(other_member, participants=1)
     response = open_order(api_client, member, theirs)
-    assert response.status_code == 404 and response.json()["error"] == services.MSG_RESERVATION_NOT_FOUND
+    assert response.status_code == 404 and response.json()["error"] == MSG_RESERVATION_NOT_FOUND
     their_order = open_order(api_client, other_member, theirs).json()["id"]
     approve(api_client, their_order)
     api_client.force_authenticate(member)
@@ -536,7 +556,7 @@ def test_a_paid_reservation_opens_no_second_order(api_client, member, session):
     approve(api_client, order_id)
     assert capture(api_client, order_id).status_code == 200
     again = open_order(api_client, member, reservation)
-    assert again.status_code == 409 and again.json()["error"] == services.MSG_RESERVATION_PAID
+    assert again.status_code == 409 and again.json()["error"] == MSG_RESERVATION_PAID
 
 
 def test_replayed_captures_pay_once_and_send_one_receipt(
@@ -549,7 +569,7 @@ def test_replayed_captures_pay_once_and_send_one_receipt(
         answers = [capture(api_client, order_id) for _ in range(5)]
     assert {a.status_code for a in answers} == {200}
     assert completed_payments(reservation).count() == 1
-    assert len([m for m in mailoutbox if services.RECEIPT_SUBJECT in m.subject]) == 1
+    assert len([m for m in mailoutbox if RECEIPT_SUBJECT in m.subject]) == 1
 
 
 def test_approving_a_paid_order_again_moves_no_money(api_client, member, session):
@@ -558,7 +578,7 @@ def test_approving_a_paid_order_again_moves_no_money(api_client, member, session
     approve(api_client, order_id)
     capture(api_client, order_id)
     response = api_client.post(APPROVE, {"orderId": order_id}, format="json")
-    assert response.status_code == 409 and response.json()["error"] == services.MSG_ORDER_CLOSED
+    assert response.status_code == 409 and response.json()["error"] == MSG_ORDER_CLOSED
     assert capture(api_client, order_id).status_code == 200
     assert completed_payments(reservation).count() == 1
 
@@ -587,7 +607,7 @@ def test_a_pass_with_too_few_credits_cannot_pay_for_more_participants(api_client
     card = PassFactory(member=member, credits_total=1)
     response = book_with_pass(api_client, member, session, card, participants=5)
     assert response.status_code in (400, 409)
-    assert response.json()["error"] == booking_services.MSG_PASS_NOT_ENOUGH_CREDITS.format(credits=1)
+    assert response.json()["error"] == MSG_PASS_NOT_ENOUGH_CREDITS.format(credits=1)
     card.refresh_from_db()
     assert card.credits_left == 1 and not Reservation.objects.exists()
 
@@ -644,7 +664,7 @@ def test_staff_cannot_make_a_second_live_order_on_a_reservation(api_client, staf
         "status": "COMPLETED",
     }
     response = api_client.put("/api/paypal/orders/OLD", payload, format="json")
-    assert response.status_code == 409 and response.json()["error"] == services.MSG_ORDER_LIVE_TAKEN
+    assert response.status_code == 409 and response.json()["error"] == MSG_ORDER_LIVE_TAKEN
     assert PaymentOrder.objects.get(order_id="OLD").status == PaymentStatus.VOIDED
 
 
@@ -660,7 +680,7 @@ def test_a_payment_that_moved_money_is_never_deleted(api_client, staff, member, 
     assert capture(api_client, order_id).status_code == 200
     api_client.force_authenticate(staff)
     response = api_client.delete(f"/api/paypal/orders/{order_id}")
-    assert response.status_code == 409 and response.json()["error"] == services.MSG_PAID_NOT_DELETED
+    assert response.status_code == 409 and response.json()["error"] == MSG_PAID_NOT_DELETED
     assert PaymentOrder.objects.filter(order_id=order_id, status=PaymentStatus.COMPLETED).exists()
 
 
@@ -672,8 +692,8 @@ def test_cancelling_twice_returns_the_credit_once(api_client, member, session):
     first = api_client.post(f"{RESERVE}/{reservation.pk}/cancel")
     second = api_client.post(f"{RESERVE}/{reservation.pk}/cancel")
     assert first.status_code == 200 and first.json()["credit_pass"]["credits_left"] == 2
-    assert second.status_code == 409 and second.json()["error"] == booking_services.MSG_CANCEL_NOT_CONFIRMED
+    assert second.status_code == 409 and second.json()["error"] == MSG_CANCEL_NOT_CONFIRMED
     assert Pass.objects.filter(member=member).count() == 1
     # and the cancelled, paid reservation cannot be paid again
     again = open_order(api_client, member, reservation)
-    assert again.status_code == 409 and again.json()["error"] == services.MSG_HOLD_EXPIRED
+    assert again.status_code == 409 and again.json()["error"] == MSG_HOLD_EXPIRED

@@ -13,9 +13,10 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from bookings.models import ReservationStatus
-from payments import services
 from payments.models import PaymentOrder, PaymentStatus, PaymentWebhookEvent
 from payments.providers import PayPalProvider, ProviderError, get_provider
+from payments.services import webhooks
+from payments.services.receipts import RECEIPT_EMAIL_TOPIC
 from payments.tasks import payment_orders_reconcile
 from studio.models import EmailStatus, OutgoingEmail
 from studio.tests.test_background_emails import DATABASE_TASKS, run_worker
@@ -94,7 +95,7 @@ def test_a_receipt_that_did_not_leave_is_not_recorded_as_sent(
         assert api_client.post(CAPTURE, {"orderId": order_id}, format="json").json()["status"] == "COMPLETED"
     order = PaymentOrder.objects.get(order_id=order_id)
     assert order.status == PaymentStatus.COMPLETED and order.receipt_sent_at is None
-    receipt = OutgoingEmail.objects.get(topic=services.RECEIPT_EMAIL_TOPIC, topic_id=str(order.pk))
+    receipt = OutgoingEmail.objects.get(topic=RECEIPT_EMAIL_TOPIC, topic_id=str(order.pk))
     assert receipt.status == EmailStatus.PENDING and receipt.attempts == 1
 
     settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
@@ -234,19 +235,19 @@ def test_a_webhook_whose_work_fails_is_retried_with_back_off(
     api_client.force_authenticate(None)
     order = PaymentOrder.objects.get(order_id=order_id)
 
-    real_handle = services.payment_webhook_handle
+    real_handle = webhooks.payment_webhook_handle
 
     def database_busy(**kwargs):
         raise RuntimeError("database is locked")
 
-    monkeypatch.setattr(services, "payment_webhook_handle", database_busy)
+    monkeypatch.setattr(webhooks, "payment_webhook_handle", database_busy)
     assert _post_webhook(api_client, _capture_event(order)).status_code == 202
     run_worker()
     assert "failed (attempt 1), retried in 0:02:00" in caplog.text
     order.refresh_from_db()
     assert order.status == PaymentStatus.CREATED
 
-    monkeypatch.setattr(services, "payment_webhook_handle", real_handle)
+    monkeypatch.setattr(webhooks, "payment_webhook_handle", real_handle)
     run_worker()  # the retry waits for its back-off
     order.refresh_from_db()
     assert order.status == PaymentStatus.CREATED

@@ -7,21 +7,24 @@ from decimal import Decimal
 import icalendar
 import pytest
 
-from bookings import services as booking_services
 from bookings.models import PassAdjustment, PassAdjustmentAction, ReservationStatus
+from bookings.services.cancellation import reservation_cancel
 from bookings.services.class_cancellation import (
     MSG_CANCEL_REASON_REQUIRED,
     MSG_SESSION_ALREADY_CANCELLED,
     MSG_SESSION_CANCELLED,
     course_session_cancel,
 )
+from bookings.services.common import ReservationError
+from bookings.services.passes import reservation_book_with_pass
 from bookings.tests.calendar_mail import calendar_filenames, calendar_parts
 from bookings.tests.factories import PassFactory
 from courses.models import SessionStatus
 from courses.tests.factories import CourseSessionFactory
-from payments import services
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
+from payments.services.capture import payment_order_capture
 from payments.services.class_refunds import payment_orders_refund_cancelled_class
+from payments.services.orders import payment_order_create
 from payments.simulator import SimulatorProvider
 
 from .conftest import reservation_payload
@@ -33,7 +36,7 @@ REASON = "Professeure malade, nous sommes désolés."
 
 def open_order(member, reservation):
     data = reservation_payload(reservation)
-    return services.payment_order_create(
+    return payment_order_create(
         user=member,
         amount=Decimal(data["amount"]),
         email=data["email"],
@@ -48,13 +51,13 @@ def open_order(member, reservation):
 def pay_by_card(member, reservation):
     order = open_order(member, reservation)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
-    outcome = services.payment_order_capture(order_id=order.order_id, user=member)
+    outcome = payment_order_capture(order_id=order.order_id, user=member)
     assert outcome.completed
     return outcome.order
 
 
 def book_with_card_pass(member, session, card):
-    return booking_services.reservation_book_with_pass(
+    return reservation_book_with_pass(
         user=member,
         session_id=session.pk,
         pass_id=card.pk,
@@ -193,7 +196,7 @@ def test_a_cancelled_class_cannot_be_booked(api_client, member, booked_class):
     assert response.status_code == 409
     assert response.json()["error"] == "Ce cours est annulé par le studio : il ne peut plus être réservé."
     card = PassFactory(member=member, credits_total=10)
-    with pytest.raises(booking_services.ReservationError) as refused:
+    with pytest.raises(ReservationError) as refused:
         book_with_card_pass(member, session, card)
     assert refused.value.message == "Ce cours est annulé par le studio : il ne peut plus être réservé."
 
@@ -224,7 +227,7 @@ def test_a_member_who_cancelled_earlier_keeps_the_avoir_and_is_not_refunded(
     held = make_reservation(member, participants=1, session=session)
     order = pay_by_card(member, held)
     with django_capture_on_commit_callbacks(execute=True):
-        outcome = booking_services.reservation_cancel(user=member, reservation_id=held.pk)
+        outcome = reservation_cancel(user=member, reservation_id=held.pk)
     assert outcome.credit_pass is not None
     with django_capture_on_commit_callbacks(execute=True):
         course_session_cancel(session_id=session.pk, reason=REASON)

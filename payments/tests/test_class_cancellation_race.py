@@ -7,13 +7,13 @@ import threading
 import pytest
 from django.db import connection
 
-from bookings import services as booking_services
 from bookings.models import ReservationStatus
 from bookings.services.class_cancellation import course_session_cancel
+from bookings.services.passes import reservation_book_with_pass
 from bookings.tests.factories import PassFactory
 from courses.tests.factories import CourseSessionFactory
-from payments import services
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
+from payments.services.capture import payment_order_capture
 from payments.services.class_refunds import payment_orders_refund_cancelled_class
 from payments.simulator import SimulatorProvider
 
@@ -55,8 +55,8 @@ def test_cancel_racing_a_booking_and_a_capture(member, other_member, make_reserv
 
     results = _race(
         lambda: course_session_cancel(session_id=session.pk, reason="Salle inondée"),
-        lambda: services.payment_order_capture(order_id=order.order_id, user=member),
-        lambda: booking_services.reservation_book_with_pass(
+        lambda: payment_order_capture(order_id=order.order_id, user=member),
+        lambda: reservation_book_with_pass(
             user=other_member,
             session_id=session.pk,
             pass_id=card.pk,

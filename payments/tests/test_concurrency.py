@@ -8,8 +8,15 @@ import pytest
 from django.db import connection
 
 from bookings.models import ReservationStatus
-from payments import services
+from bookings.services.passes import reservation_book_with_pass
+from bookings.services.reservations import reservation_hold
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
+from payments.providers import get_provider
+from payments.services.capture import payment_order_cancel, payment_order_capture, simulator_order_approve
+from payments.services.common import PaymentError
+from payments.services.orders import payment_order_create
+from payments.services.receipts import RECEIPT_SUBJECT
+from payments.services.webhooks import payment_webhook_handle
 from payments.simulator import SimulatorProvider
 
 from .conftest import reservation_payload
@@ -43,12 +50,12 @@ def _race(*calls):
 
 
 def _receipts(mailoutbox, order_id):
-    return [m for m in mailoutbox if services.RECEIPT_SUBJECT in m.subject and order_id in m.body]
+    return [m for m in mailoutbox if RECEIPT_SUBJECT in m.subject and order_id in m.body]
 
 
 def _open_order(member, reservation):
     data = reservation_payload(reservation)
-    return services.payment_order_create(
+    return payment_order_create(
         user=member,
         amount=Decimal(data["amount"]),
         email=data["email"],
@@ -75,8 +82,8 @@ def test_two_concurrent_captures_pay_once_with_the_simulator(member, make_reserv
     order = _open_order(member, reservation)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
     outcomes = _race(
-        lambda: services.payment_order_capture(order_id=order.order_id, user=member),
-        lambda: services.payment_order_capture(order_id=order.order_id, user=member),
+        lambda: payment_order_capture(order_id=order.order_id, user=member),
+        lambda: payment_order_capture(order_id=order.order_id, user=member),
     )
     assert all(o.completed for o in outcomes)
     _assert_paid_once(order, reservation, mailoutbox)
@@ -90,8 +97,8 @@ def test_two_concurrent_captures_pay_once_with_paypal(
     order = _open_order(member, reservation)
     fake_paypal.approve(order.order_id)
     outcomes = _race(
-        lambda: services.payment_order_capture(order_id=order.order_id, user=member),
-        lambda: services.payment_order_capture(order_id=order.order_id, user=member),
+        lambda: payment_order_capture(order_id=order.order_id, user=member),
+        lambda: payment_order_capture(order_id=order.order_id, user=member),
     )
     assert all(o.completed for o in outcomes)
     _assert_paid_once(order, reservation, mailoutbox)
@@ -116,8 +123,8 @@ def test_capture_racing_the_capture_completed_webhook(
         },
     }
     _race(
-        lambda: services.payment_order_capture(order_id=order.order_id, user=member),
-        lambda: services.payment_webhook_handle(event=event),
+        lambda: payment_order_capture(order_id=order.order_id, user=member),
+        lambda: payment_webhook_handle(event=event),
     )
     _assert_paid_once(order, reservation, mailoutbox)
 
@@ -135,9 +142,9 @@ def test_capture_racing_the_order_approved_webhook(
         "resource": {"id": order.order_id, "status": "APPROVED"},
     }
     _race(
-        lambda: services.payment_order_capture(order_id=order.order_id, user=member),
-        lambda: services.payment_webhook_handle(event=event),
-        lambda: services.payment_webhook_handle(event=event),  # PayPal delivering the same event twice at once
+        lambda: payment_order_capture(order_id=order.order_id, user=member),
+        lambda: payment_webhook_handle(event=event),
+        lambda: payment_webhook_handle(event=event),  # PayPal delivering the same event twice at once
     )
     _assert_paid_once(order, reservation, mailoutbox)
 
@@ -185,10 +192,10 @@ def test_twenty_tabs_paying_one_hold_at_once_pay_once(member, make_reservation):
     def pay():
         order = _open_order(member, reservation)
         try:
-            services.simulator_order_approve(order_id=order.order_id, user=member, card_declined=False)
-        except services.PaymentError:
+            simulator_order_approve(order_id=order.order_id, user=member, card_declined=False)
+        except PaymentError:
             pass  # another tab captured it first: the order is no longer open
-        return services.payment_order_capture(order_id=order.order_id, user=member)
+        return payment_order_capture(order_id=order.order_id, user=member)
 
     _race_all([pay] * MANY)
     reservation.refresh_from_db()
@@ -204,12 +211,12 @@ def test_twenty_captures_of_two_orders_on_one_reservation_keep_one_payment(
     ten browser captures of B: B is kept, A refunded once."""
     reservation = make_reservation(member, participants=1)
     order_a = _open_order(member, reservation)
-    services.payment_order_cancel(order_id=order_a.order_id, user=member)
+    payment_order_cancel(order_id=order_a.order_id, user=member)
     order_b = _open_order(member, reservation)
     assert order_b.order_id != order_a.order_id
     fake_paypal.approve(order_a.order_id)
     fake_paypal.approve(order_b.order_id)
-    captured_a = services.get_provider().capture_order(order_id=order_a.order_id, request_id="paypal-side")
+    captured_a = get_provider().capture_order(order_id=order_a.order_id, request_id="paypal-side")
 
     def a_capture_event(n):
         return {
@@ -225,8 +232,8 @@ def test_twenty_captures_of_two_orders_on_one_reservation_keep_one_payment(
 
     calls = []
     for n in range(MANY // 2):
-        calls.append(lambda n=n: services.payment_webhook_handle(event=a_capture_event(n)))
-        calls.append(lambda: services.payment_order_capture(order_id=order_b.order_id, user=member))
+        calls.append(lambda n=n: payment_webhook_handle(event=a_capture_event(n)))
+        calls.append(lambda: payment_order_capture(order_id=order_b.order_id, user=member))
     _race_all(calls)
 
     order_a.refresh_from_db()
@@ -242,7 +249,6 @@ def test_twenty_captures_of_two_orders_on_one_reservation_keep_one_payment(
 
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_a_pass_booking_racing_a_card_capture_pays_once(member, make_reservation, round_):
-    from bookings import services as booking_services
     from bookings.tests.factories import PassFactory
 
     card = PassFactory(member=member, credits_total=10)
@@ -251,7 +257,7 @@ def test_a_pass_booking_racing_a_card_capture_pays_once(member, make_reservation
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
 
     def book_with_pass():
-        return booking_services.reservation_book_with_pass(
+        return reservation_book_with_pass(
             user=member,
             session_id=reservation.session_id,
             pass_id=card.pk,
@@ -261,7 +267,7 @@ def test_a_pass_booking_racing_a_card_capture_pays_once(member, make_reservation
             email=member.email,
         )
 
-    _race_all([lambda: services.payment_order_capture(order_id=order.order_id, user=member), book_with_pass])
+    _race_all([lambda: payment_order_capture(order_id=order.order_id, user=member), book_with_pass])
     card.refresh_from_db()
     order.refresh_from_db()
     reservation.refresh_from_db()
@@ -278,10 +284,9 @@ def test_growing_the_hold_racing_its_capture_never_confirms_unpaid_seats(member,
     reservation = make_reservation(member, participants=1)
     order = _open_order(member, reservation)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
-    from bookings import services as booking_services
 
     def grow():
-        return booking_services.reservation_hold(
+        return reservation_hold(
             user=member,
             session_id=reservation.session_id,
             participants=5,
@@ -290,7 +295,7 @@ def test_growing_the_hold_racing_its_capture_never_confirms_unpaid_seats(member,
             email=member.email,
         )
 
-    _race_all([lambda: services.payment_order_capture(order_id=order.order_id, user=member), grow])
+    _race_all([lambda: payment_order_capture(order_id=order.order_id, user=member), grow])
     reservation.refresh_from_db()
     order.refresh_from_db()
     assert reservation.participants == 1

@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from bookings.models import PartyRequestEvent, PartyReservation
 from bookings.services import party_requests
-from payments import services
 from payments.models import PaymentOrder, PaymentStatus
 from payments.services import deposits
+from payments.services.capture import payment_order_capture
 from payments.simulator import SimulatorProvider
 from studio.quotes import QuoteError
 
@@ -47,8 +47,8 @@ def _approved_order(member, party):
 def test_two_captures_of_one_deposit_record_it_once(member, quoted, round_):
     order = _approved_order(member, quoted)
     outcomes = _race(
-        lambda: services.payment_order_capture(order_id=order.order_id, user=member),
-        lambda: services.payment_order_capture(order_id=order.order_id, user=member),
+        lambda: payment_order_capture(order_id=order.order_id, user=member),
+        lambda: payment_order_capture(order_id=order.order_id, user=member),
     )
     assert all(o.completed for o in outcomes)
     assert PaymentOrder.objects.get(pk=order.pk).status == PaymentStatus.COMPLETED
@@ -65,7 +65,7 @@ def test_a_cancellation_racing_the_capture_keeps_no_money(member, quoted, round_
         except QuoteError as exc:  # cannot happen: a quoted request is cancellable whatever the deposit
             return exc
 
-    _race(lambda: services.payment_order_capture(order_id=order.order_id, user=member), cancel)
+    _race(lambda: payment_order_capture(order_id=order.order_id, user=member), cancel)
     quoted.refresh_from_db()
     order.refresh_from_db()
     assert quoted.status == "cancelled"

@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 from bookings.models import Reservation, ReservationStatus
 from courses.tests.factories import CourseFactory, CourseSessionFactory, TariffFactory
 from payments.models import PaymentOrder, PaymentStatus
-from payments.services import MSG_DECLINED, RECEIPT_SUBJECT
+from payments.services.common import MSG_DECLINED
+from payments.services.receipts import RECEIPT_SUBJECT
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -6,8 +6,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from courses.tests.factories import CourseSessionFactory
-from payments import services
 from payments.models import PaymentOrder, SimulatedProviderOrder
+from payments.services.receipts import RECEIPT_SUBJECT
 
 from .conftest import reservation_payload
 
@@ -26,7 +26,7 @@ def test_the_receipt_writes_the_class_date_the_french_way(
     with django_capture_on_commit_callbacks(execute=True):
         assert api_client.post("/api/paypal/capture-payment", {"orderId": order_id}, format="json").status_code == 200
     assert PaymentOrder.objects.get(order_id=order_id).date == "2031-12-01"  # the order's own record is unchanged
-    (receipt,) = [m for m in mailoutbox if services.RECEIPT_SUBJECT in m.subject]
+    (receipt,) = [m for m in mailoutbox if RECEIPT_SUBJECT in m.subject]
     assert "séance du 01/12/2031 à 18:30" in receipt.body
     assert "2031-12-01" not in receipt.body and "2031-12-01" not in receipt.alternatives[0].content
     assert "25,00" in receipt.body and "25.00" not in receipt.body

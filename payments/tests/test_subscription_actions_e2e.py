@@ -13,6 +13,7 @@ from courses.tests.factories import TariffFactory
 from media_library.tests.files import image_bytes
 from payments.models import Subscription, SubscriptionStatus
 from payments.services import subscriptions as subs
+from payments.services.subscription_lifecycle import subscription_charges_run
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -61,7 +62,7 @@ def test_student_plan_card_fails_later_staff_retry_member_pays_staff_end_reduced
     assert subscription.simulated_card_declines
 
     # The next period comes due (the daily job as of its date): refused, so unpaid.
-    subs.subscription_charges_run(as_of=subs.period_due_on(subscription, 2))
+    subscription_charges_run(as_of=subs.period_due_on(subscription, 2))
     subscription.refresh_from_db()
     assert subscription.status == SubscriptionStatus.UNPAID
 

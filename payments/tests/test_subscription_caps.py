@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from freezegun import freeze_time
 
-from bookings.services import MSG_PASS_WEEKLY_CAP
+from bookings.services.pass_rules import MSG_PASS_WEEKLY_CAP
 from courses.management.commands.seed_demo import seed_catalogue
 from courses.models import Tariff
 from courses.tests.factories import TariffFactory

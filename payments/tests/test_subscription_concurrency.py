@@ -8,10 +8,9 @@ import pytest
 from django.utils import timezone
 
 from bookings.models import ReservationStatus
-from bookings.services import reservation_book_with_pass
 from bookings.services.pass_rules import PassRuleError
+from bookings.services.passes import reservation_book_with_pass
 from courses.tests.factories import CourseSessionFactory, TariffFactory
-from payments import services
 from payments.models import (
     ChargeStatus,
     PaymentOrder,
@@ -19,6 +18,9 @@ from payments.models import (
     SubscriptionCharge,
 )
 from payments.services import subscriptions as subs
+from payments.services.capture import payment_order_capture
+from payments.services.orders import payment_order_create
+from payments.services.subscription_lifecycle import subscription_charges_run
 from payments.simulator import SimulatorProvider
 
 from .test_concurrency import _race
@@ -37,7 +39,7 @@ def _subscribe(member, *, weekly_cap=0):
         pass_validity_months=12,
         pass_weekly_cap=weekly_cap,
     )
-    order = services.payment_order_create(
+    order = payment_order_create(
         user=member,
         amount=Decimal("55.00"),
         email=member.email,
@@ -48,7 +50,7 @@ def _subscribe(member, *, weekly_cap=0):
         tariff_id=tariff.pk,
     )
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
-    assert services.payment_order_capture(order_id=order.order_id, user=member).completed
+    assert payment_order_capture(order_id=order.order_id, user=member).completed
     return PaymentOrder.objects.get(pk=order.pk).subscription
 
 
@@ -56,7 +58,7 @@ def _subscribe(member, *, weekly_cap=0):
 def test_three_schedulers_at_once_charge_the_period_once(member, round_):
     subscription = _subscribe(member)
     due = subs.add_months(subscription.starts_on, 1)
-    outcomes = _race(*(lambda: subs.subscription_charges_run(as_of=due) for _ in range(3)))
+    outcomes = _race(*(lambda: subscription_charges_run(as_of=due) for _ in range(3)))
     assert sum(o["paid"] for o in outcomes) == 1
     assert SubscriptionCharge.objects.filter(subscription=subscription, period=2).count() == 1
     charge = SubscriptionCharge.objects.get(subscription=subscription, period=2)
@@ -105,9 +107,9 @@ def test_a_run_that_finds_the_period_already_paid_counts_it_as_skipped(member, m
 
     subscription = _subscribe(member)
     due = subs.add_months(subscription.starts_on, 1)
-    assert subs.subscription_charges_run(as_of=due)["paid"] == 1
+    assert subscription_charges_run(as_of=due)["paid"] == 1
     paid = SubscriptionCharge.objects.get(subscription=subscription, period=2)
     monkeypatch.setattr(subscription_lifecycle, "subscription_charges_due", lambda as_of: [paid.pk])
-    again = subs.subscription_charges_run(as_of=due)
+    again = subscription_charges_run(as_of=due)
     assert (again["paid"], again["skipped"]) == (0, 1)
     assert SimulatedProviderOrder.objects.filter(order_id__startswith="SIMSUB-").count() == 1

@@ -12,6 +12,7 @@ from freezegun import freeze_time
 from courses.tests.factories import TariffFactory
 from payments.models import Subscription
 from payments.services import subscriptions as subs
+from payments.services.subscription_lifecycle import subscription_charges_run
 from studio.models import OutgoingEmail
 
 from .test_subscriptions import annual, buy  # noqa: F401 (fixture)
@@ -51,7 +52,7 @@ def test_a_failed_period_is_mailed_as_html_and_text_with_pay_now(
     mailoutbox.clear()
     sent_by_tasks.clear()
     with freeze_time("2030-02-10 07:00:00"), django_capture_on_commit_callbacks(execute=True):
-        subs.subscription_charges_run(as_of=date(2030, 2, 10))
+        subscription_charges_run(as_of=date(2030, 2, 10))
     [mail] = [m for m in mailoutbox if subs.CHARGE_FAILED_SUBJECT in m.subject]
     assert "Payer maintenant : http://" in mail.body and "55,00 €" in mail.body
     html = html_of(mail)
@@ -78,7 +79,7 @@ def test_the_renewal_invitation_is_html_and_text(
         buy(api_client, member, quarterly)
     mailoutbox.clear()
     with freeze_time("2030-03-25 07:00:00"), django_capture_on_commit_callbacks(execute=True):
-        subs.subscription_charges_run(as_of=date(2030, 3, 25))
+        subscription_charges_run(as_of=date(2030, 3, 25))
     [mail] = [m for m in mailoutbox if subs.RENEWAL_SUBJECT in m.subject]
     html = html_of(mail)
     assert "<strong>09/04/2030</strong>" in html and ">Renouveler mon abonnement</a>" in html
@@ -97,7 +98,7 @@ def test_a_paid_period_receipt_is_html_and_text(
         buy(api_client, member, annual)
     mailoutbox.clear()
     with freeze_time("2030-02-10 07:00:00"), django_capture_on_commit_callbacks(execute=True):
-        subs.subscription_charges_run(as_of=date(2030, 2, 10))
+        subscription_charges_run(as_of=date(2030, 2, 10))
     [mail] = [m for m in mailoutbox if subs.CHARGE_PAID_SUBJECT in m.subject]
     assert "Montant payé : 55,00 €" in mail.body
     html = html_of(mail)

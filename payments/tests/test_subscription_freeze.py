@@ -7,7 +7,7 @@ import pytest
 from freezegun import freeze_time
 
 from bookings.models import Pass
-from bookings.services import MSG_PASS_FROZEN
+from bookings.services.pass_rules import MSG_PASS_FROZEN
 from payments.models import SubscriptionCharge, SubscriptionStatus
 from payments.services import subscriptions as subs
 

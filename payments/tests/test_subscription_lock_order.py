@@ -27,6 +27,7 @@ from payments.models import (
 )
 from payments.services import subscription_staff as staff_actions
 from payments.services import subscriptions as subs
+from payments.services.subscription_lifecycle import subscription_charges_run, subscription_freeze
 
 from .test_concurrency import _race
 from .test_subscription_concurrency import _subscribe
@@ -107,7 +108,7 @@ def _second_period_due(member):
 def test_a_charge_and_a_staff_cancel_of_the_same_subscription_at_once_both_finish(member, staff):
     subscription, due = _second_period_due(member)
     outcome, message = _interleaved(
-        lambda: subs.subscription_charges_run(as_of=due),
+        lambda: subscription_charges_run(as_of=due),
         lambda: staff_actions.subscription_cancel(
             subscription_id=subscription.pk, by=staff, reason="Départ du membre", refund=False
         ),
@@ -130,8 +131,8 @@ def test_a_charge_and_a_staff_freeze_of_the_same_subscription_at_once_both_finis
     subscription, due = _second_period_due(member)
     today = timezone.localdate()
     _, frozen = _interleaved(
-        lambda: subs.subscription_charges_run(as_of=due),
-        lambda: subs.subscription_freeze(
+        lambda: subscription_charges_run(as_of=due),
+        lambda: subscription_freeze(
             subscription_id=subscription.pk, starts_on=today, weeks=2, reason="Blessure au poignet", by=staff
         ),
     )
@@ -152,7 +153,7 @@ def test_a_charge_and_a_staff_freeze_of_the_same_subscription_at_once_both_finis
 def test_a_scheduler_and_a_staff_cancel_racing_leave_money_and_records_in_step(member, staff, round_):
     subscription, due = _second_period_due(member)
     _race(
-        lambda: subs.subscription_charges_run(as_of=due),
+        lambda: subscription_charges_run(as_of=due),
         lambda: staff_actions.subscription_cancel(
             subscription_id=subscription.pk, by=staff, reason="Départ du membre", refund=False
         ),

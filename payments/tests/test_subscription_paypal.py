@@ -23,6 +23,9 @@ from payments.models import (
 from payments.services import paypal_subscriptions as pps
 from payments.services import subscriptions as subs
 from payments.services.common import MSG_PROVIDER_DOWN
+from payments.services.paypal_subscription_jobs import paypal_subscription_orders_reconcile
+from payments.services.paypal_subscription_purchase import paypal_plan_ensure
+from payments.services.subscription_lifecycle import subscription_charges_run
 
 from .test_apis import _post_webhook
 
@@ -141,7 +144,7 @@ def test_each_later_sale_pays_the_next_period_once_even_redelivered(
         again = dict(event, id="WH-ANOTHER-DELIVERY")  # the same sale under another event id
         assert _post_webhook(api_client, again).task_result == "duplicate"
         # The daily job reads the transactions too: nothing more.
-        subs.subscription_charges_run(as_of=date(2030, 2, 10))
+        subscription_charges_run(as_of=date(2030, 2, 10))
     subscription.refresh_from_db()
     assert subscription.periods_paid == 2
     charge = subscription.charges.get(period=2)
@@ -159,7 +162,7 @@ def test_a_lost_webhook_is_read_by_the_daily_job(api_client, member, annual, pay
         sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
     fake_paypal.bill_cycle(sub_id, time="2030-02-10T06:00:00Z")  # its webhook never arrives
     with freeze_time("2030-02-10 07:00:00"):
-        outcome = subs.subscription_charges_run(as_of=date(2030, 2, 10))
+        outcome = subscription_charges_run(as_of=date(2030, 2, 10))
     assert outcome["paypal"]["synced"] == 1
     subscription.refresh_from_db()
     assert subscription.periods_paid == 2 and subscription.charges.get(period=2).status == ChargeStatus.PAID
@@ -185,10 +188,10 @@ def test_a_failed_payment_is_unpaid_then_retried_after_three_days_through_paypal
     [mail] = [m for m in mailoutbox if "impayée" in m.subject]
     assert "Payer maintenant" in mail.body
     with freeze_time("2030-02-12 07:00:00"):
-        subs.subscription_charges_run(as_of=date(2030, 2, 12))  # not yet
+        subscription_charges_run(as_of=date(2030, 2, 12))  # not yet
     assert not fake_paypal.calls("/capture")
     with freeze_time("2030-02-13 07:00:00"):
-        outcome = subs.subscription_charges_run(as_of=date(2030, 2, 13))
+        outcome = subscription_charges_run(as_of=date(2030, 2, 13))
     assert outcome["paypal"]["retried"] == 1
     [capture] = fake_paypal.calls(f"/v1/billing/subscriptions/{sub_id}/capture")
     assert b'"OUTSTANDING_BALANCE"' in capture["body"] and capture["headers"]["paypal-request-id"]
@@ -281,7 +284,7 @@ def test_every_provider_call_has_a_timeout_and_a_budget(paypal_settings, fake_pa
         return value
 
     monkeypatch.setattr(PayPalProvider, "_timeout", spy)
-    pps.paypal_plan_ensure(tariff=annual)
+    paypal_plan_ensure(tariff=annual)
     assert len(seen) == 3  # token, product, plan
     assert all(0 < connect <= 5 and 0 < read <= 20 for connect, read in seen)
 
@@ -292,7 +295,7 @@ def test_the_scheduler_leaves_paypal_subscriptions_to_paypal(
     with freeze_time("2030-01-10 10:00:00"):
         sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
     with freeze_time("2030-02-10 07:00:00"), django_capture_on_commit_callbacks(execute=True):
-        subs.subscription_charges_run(as_of=date(2030, 2, 10))  # PayPal has not billed: nothing charged here
+        subscription_charges_run(as_of=date(2030, 2, 10))  # PayPal has not billed: nothing charged here
     assert not fake_paypal.calls("/capture")
     assert not subscription.charges.filter(period=2, status=ChargeStatus.PAID).exists()
     assert date(2030, 2, 10) - timedelta(days=0) == subs.period_due_on(subscription, 2)
@@ -330,7 +333,7 @@ def test_an_approval_whose_answers_were_all_lost_is_reconciled(
     later = timezone.now() + timedelta(minutes=10)
     assert payment_orders_reconcile(now=later) == {}  # the Orders v2 reconciliation leaves it alone
     assert not fake_paypal.calls(f"/v2/checkout/orders/{sub_id}")
-    assert pps.paypal_subscription_orders_reconcile(now=later) == {"synced": 1, "unreachable": 0}
+    assert paypal_subscription_orders_reconcile(now=later) == {"synced": 1, "unreachable": 0}
     subscription = Subscription.objects.get(source_order__order_id=sub_id)
     assert subscription.periods_paid == 1 and subscription.status == SubscriptionStatus.ACTIVE
     assert PaymentOrder.objects.get(order_id=sub_id).status == PaymentStatus.COMPLETED
@@ -354,10 +357,10 @@ def test_a_frozen_paypal_subscription_is_suspended_at_paypal_and_reactivated_aft
     assert subscription.status == SubscriptionStatus.FROZEN
     assert PassRule.objects.get(pass_ref_id=subscription.granted_pass_id).blocked_from is None
     with freeze_time("2030-01-28 07:00:00"), django_capture_on_commit_callbacks(execute=True):
-        subs.subscription_charges_run(as_of=date(2030, 1, 28))  # still frozen: stays suspended
+        subscription_charges_run(as_of=date(2030, 1, 28))  # still frozen: stays suspended
     assert fake_paypal.subscriptions[sub_id]["status"] == "SUSPENDED"
     with freeze_time("2030-01-29 07:00:00"), django_capture_on_commit_callbacks(execute=True):
-        outcome = subs.subscription_charges_run(as_of=date(2030, 1, 29))
+        outcome = subscription_charges_run(as_of=date(2030, 1, 29))
     assert outcome["paypal"]["freezes"] == 1
     assert fake_paypal.subscriptions[sub_id]["status"] == "ACTIVE"
     subscription.refresh_from_db()

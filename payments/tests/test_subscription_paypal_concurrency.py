@@ -7,10 +7,11 @@ from decimal import Decimal
 import pytest
 
 from courses.tests.factories import TariffFactory
-from payments import services
 from payments.models import ChargeStatus, PaymentWebhookEvent, Subscription, SubscriptionCharge
-from payments.services import paypal_subscriptions as pps
 from payments.services import subscriptions as subs
+from payments.services.paypal_subscription_purchase import paypal_subscription_create
+from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.services.webhooks import payment_webhook_handle
 from studio.models import OutgoingEmail
 
 from .test_concurrency import _race
@@ -24,11 +25,11 @@ def _paypal_subscription(member, fake_paypal) -> tuple[str, Subscription]:
     tariff = TariffFactory(
         type="abonnement", price=Decimal("55.00"), frequency="par mois", pass_unlimited=True, pass_validity_months=12
     )
-    order = pps.paypal_subscription_create(
+    order = paypal_subscription_create(
         user=member, tariff_id=tariff.pk, email=member.email, first_name="Emma", last_name="Petit"
     )
     for event in fake_paypal.approve_subscription(order.order_id):
-        services.payment_webhook_handle(event=event)
+        payment_webhook_handle(event=event)
     return order.order_id, Subscription.objects.get(source_order=order)
 
 
@@ -38,9 +39,9 @@ def test_the_sale_webhook_racing_two_schedulers_pays_the_period_once(member, pay
     due = subs.period_due_on(subscription, 2)
     sale_event = fake_paypal.bill_cycle(sub_id)  # PayPal billed period 2; its webhook and the daily job race
     outcomes = _race(
-        lambda: services.payment_webhook_handle(event=sale_event),
-        lambda: subs.subscription_charges_run(as_of=due),
-        lambda: subs.subscription_charges_run(as_of=due),
+        lambda: payment_webhook_handle(event=sale_event),
+        lambda: subscription_charges_run(as_of=due),
+        lambda: subscription_charges_run(as_of=due),
     )
     assert len(outcomes) == 3
     charges = SubscriptionCharge.objects.filter(subscription=subscription)

@@ -18,7 +18,7 @@ from payments.models import (
     SubscriptionStatus,
 )
 from payments.services import reduced_rate, subscription_staff
-from payments.services import subscriptions as subs
+from payments.services.subscription_lifecycle import subscription_charges_run
 
 from .conftest import tariff_payload
 from .test_attacks_money import CREATE, approve, capture
@@ -150,7 +150,7 @@ def test_staff_end_the_reduced_plan(api_client, member, staff, student, annual):
     assert not_reduced.status_code == 409
     assert not_reduced.json()["error"] == "Cet abonnement n'est pas (ou plus) à tarif réduit."
     with freeze_time("2030-02-10 07:00:00"):
-        subs.subscription_charges_run(as_of=date(2030, 2, 10))
+        subscription_charges_run(as_of=date(2030, 2, 10))
     assert subscription.charges.count() == 1  # nothing more charged
 
 

@@ -19,6 +19,7 @@ from payments.models import (
 )
 from payments.services import subscription_staff as staff_actions
 from payments.services import subscriptions as subs
+from payments.services.subscription_lifecycle import subscription_charges_run
 
 from .conftest import tariff_payload
 from .test_attacks_money import CREATE, approve, capture
@@ -36,7 +37,7 @@ def failed_second_period(api_client, member, tariff):
     with freeze_time("2030-01-10 10:00:00"):
         subscription = buy(api_client, member, tariff)
     Subscription.objects.filter(pk=subscription.pk).update(simulated_card_declines=True)
-    subs.subscription_charges_run(as_of=date(2030, 2, 10))
+    subscription_charges_run(as_of=date(2030, 2, 10))
     subscription.refresh_from_db()
     assert subscription.status == SubscriptionStatus.UNPAID
     return subscription
@@ -55,7 +56,7 @@ def test_a_simulated_card_that_fails_later_pays_the_purchase_then_leaves_the_nex
     subscription = Subscription.objects.get(source_order__order_id=order_id)
     assert subscription.simulated_card_declines and subscription.periods_paid == 1
     with freeze_time("2030-02-10 07:00:00"):
-        outcome = subs.subscription_charges_run(as_of=date(2030, 2, 10))
+        outcome = subscription_charges_run(as_of=date(2030, 2, 10))
     assert outcome["failed"] == 1
     subscription.refresh_from_db()
     assert subscription.status == SubscriptionStatus.UNPAID
@@ -128,7 +129,7 @@ def test_cancel_without_refund_keeps_the_paid_period_and_charges_nothing_more(
     action = SubscriptionAction.objects.get()
     assert (action.kind, action.by, action.reason) == (SubscriptionActionKind.CANCEL, staff, "Déménagement")
     with freeze_time("2030-02-10 07:00:00"):
-        assert subs.subscription_charges_run(as_of=date(2030, 2, 10))["paid"] == 0
+        assert subscription_charges_run(as_of=date(2030, 2, 10))["paid"] == 0
     assert subscription.charges.count() == 1
     again = api_client.post(url(subscription, "cancel"), {"refund": True, "reason": "Encore"}, format="json")
     assert again.status_code == 409
@@ -145,7 +146,7 @@ def test_cancel_with_refund_gives_the_current_period_back_once(
     with freeze_time("2030-01-10 10:00:00"):
         subscription = buy(api_client, member, annual)
     with freeze_time("2030-02-10 07:00:00"):
-        subs.subscription_charges_run(as_of=date(2030, 2, 10))  # period 2 paid
+        subscription_charges_run(as_of=date(2030, 2, 10))  # period 2 paid
     api_client.force_authenticate(staff)
     with freeze_time("2030-02-15 10:00:00"):
         with django_capture_on_commit_callbacks(execute=True):

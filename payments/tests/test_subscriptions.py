@@ -10,7 +10,7 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from bookings.models import Pass, ReservationStatus
-from bookings.services import MSG_PASS_UNPAID
+from bookings.services.pass_rules import MSG_PASS_UNPAID
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from payments.models import (
     ChargeStatus,
@@ -21,6 +21,8 @@ from payments.models import (
     SubscriptionStatus,
 )
 from payments.services import subscriptions as subs
+from payments.services.subscription_charging import subscription_pay_now
+from payments.services.subscription_lifecycle import subscription_charges_run
 
 from .conftest import tariff_payload
 from .test_attacks_money import CREATE, approve, capture, hold
@@ -94,7 +96,7 @@ def test_the_next_period_is_charged_once_on_its_due_date_and_extends_the_pass(ap
     with freeze_time("2030-02-10 07:00:00"):
         assert "Échéances payées : 1" in run_due_jobs("2030-02-10")
         assert "Échéances payées : 0" in run_due_jobs("2030-02-10")  # a second run charges nothing
-        subs.subscription_charges_run(as_of=date(2030, 2, 10))
+        subscription_charges_run(as_of=date(2030, 2, 10))
     assert subscription_charges().count() == 1
     assert subscription_charges().get().amount == Decimal("55.00")
     subscription.refresh_from_db()
@@ -137,7 +139,7 @@ def test_a_failing_card_is_retried_after_three_days_and_blocks_booking_after_sev
         assert response.status_code == 409 and response.json()["error"] == MSG_PASS_UNPAID
         assert pass_obj.reservations.filter(status=ReservationStatus.CONFIRMED).count() == 1
         # paid from the profile with a working card: booking allowed again
-        subs.subscription_pay_now(subscription_id=subscription.pk, user=member)
+        subscription_pay_now(subscription_id=subscription.pk, user=member)
         assert book(api_client, member, session_on(date(2030, 2, 19)), pass_obj).status_code == 201
     subscription.refresh_from_db()
     assert (subscription.status, subscription.periods_paid) == (SubscriptionStatus.ACTIVE, 2)
@@ -151,7 +153,7 @@ def test_pay_now_with_a_declined_card_is_refused_in_french(api_client, member, a
     with freeze_time("2030-02-10 07:00:00"):
         run_due_jobs("2030-02-10")
         with pytest.raises(subs.SubscriptionError) as refused:
-            subs.subscription_pay_now(subscription_id=subscription.pk, user=member, card_declined=True)
+            subscription_pay_now(subscription_id=subscription.pk, user=member, card_declined=True)
     assert refused.value.message == subs.MSG_PAY_NOW_DECLINED
     assert SubscriptionCharge.objects.get(subscription=subscription, period=2).status == ChargeStatus.FAILED
 

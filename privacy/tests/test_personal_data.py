@@ -18,7 +18,7 @@ from django.utils.html import escape
 from accounts.models import User
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
 from bookings.models import Pass, PassOrigin, Reservation, ReservationStatus
-from bookings.services import session_seats_left
+from bookings.services.availability import session_seats_left
 from bookings.tests.factories import CourseFeedbackFactory, PartyReservationFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from invoices.models import Invoice, InvoiceKind

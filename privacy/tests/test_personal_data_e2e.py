@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from accounts.tests.factories import DEFAULT_PASSWORD
 from bookings.models import Reservation, ReservationStatus
-from bookings.services import session_seats_left
+from bookings.services.availability import session_seats_left
 from bookings.tests.test_e2e import MSG_CALENDAR_PAID, show_event
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 from invoices.models import Invoice
@@ -100,7 +100,7 @@ def test_pay_download_the_invoice_and_the_data_then_delete_the_account_on_a_phon
 def test_staff_download_an_orders_invoice_and_erase_a_member_on_request_on_a_phone(
     page, live_server, login_as, member, staff
 ):
-    from payments.services import payment_order_staff_create
+    from payments.services.staff import payment_order_staff_create
     from privacy.services import MSG_ACCOUNT_ERASED_BY_STAFF
 
     page.set_viewport_size({"width": 390, "height": 844})

@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from bookings.cache import feed_version_keys, session_version_keys
-from bookings.services import reservation_hold
+from bookings.services.reservations import reservation_hold
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 from studio.cache import PUBLIC_MODELS, _entry_key, cache_versions
 

@@ -103,7 +103,7 @@ def test_registration_with_the_mail_server_down_answers_fast_and_mails_exactly_o
     email.refresh_from_db()
     assert email.status == EmailStatus.SENT and email.sent_at
     assert len(smtp_settings.to(VALID_REGISTRATION["email"])) == 1
-    from accounts.services import SUBJECT_CONFIRM
+    from accounts.services.registration import SUBJECT_CONFIRM
 
     received = message_from_bytes(smtp_settings.to(VALID_REGISTRATION["email"])[0].content, policy=policy.default)
     assert SUBJECT_CONFIRM in received["subject"]

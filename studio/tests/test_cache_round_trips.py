@@ -110,7 +110,7 @@ def test_a_cached_page_still_checks_the_host_and_never_serves_a_member(reads, me
 def test_the_visitors_feed_is_answered_by_the_middleware_and_a_reservation_refreshes_it(reads, monkeypatch, member):
     from django.contrib.sessions.middleware import SessionMiddleware
 
-    from bookings.services import reservation_hold
+    from bookings.services.reservations import reservation_hold
 
     session = CourseSessionFactory(max_attendees=3)
     client = Client()

@@ -34,7 +34,7 @@ def _dialog(page):
 
 def test_sessions_add_edit_delete_with_pagination_and_sorting(page, live_server, login_as, supervisor):
     from bookings.models import Reservation, ReservationStatus
-    from bookings.services import MSG_SESSION_ADDED, MSG_SESSION_DELETED, MSG_SESSION_UPDATED
+    from bookings.services.sessions import MSG_SESSION_ADDED, MSG_SESSION_DELETED, MSG_SESSION_UPDATED
     from courses.models import CourseSession
 
     course = CourseFactory(title="Pole Initiation")
@@ -180,7 +180,7 @@ def test_upload_a_course_picture_from_the_course_form(page, live_server, login_a
 
 def test_admin_changes_a_members_role_supervisor_is_refused(page, live_server, login_as, staff, supervisor, member):
     from accounts.models import Role
-    from accounts.services import MSG_ROLE_CHANGE_FORBIDDEN
+    from accounts.services.errors import MSG_ROLE_CHANGE_FORBIDDEN
 
     # A supervisor sees the role read-only, and the server refuses a forged change.
     login_as(supervisor)

@@ -63,7 +63,7 @@ def _rentals(n):
 
 
 def _orders(n):
-    from payments.services import payment_order_staff_create
+    from payments.services.staff import payment_order_staff_create
 
     for _ in range(n):
         payment_order_staff_create(

@@ -16,7 +16,7 @@ from PIL import Image
 from rest_framework.test import APIClient, APIRequestFactory
 
 from accounts.models import Role
-from accounts.services import MSG_ADMIN_DELETE_FORBIDDEN, MSG_ROLE_CHANGE_FORBIDDEN
+from accounts.services.errors import MSG_ADMIN_DELETE_FORBIDDEN, MSG_ROLE_CHANGE_FORBIDDEN
 from accounts.tests.factories import StaffFactory, UserFactory
 from courses.tests import factories as course_factories
 from studio.permissions import IsStudioStaff
@@ -144,7 +144,7 @@ def _rental_request():
 
 
 def _payment_order():
-    from payments.services import payment_order_staff_create
+    from payments.services.staff import payment_order_staff_create
 
     return payment_order_staff_create(data={**ORDER, "order_id": f"MANUEL-{uuid.uuid4().hex[:8]}"}).order_id
 

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from bookings.services import reservations_release_expired
+from bookings.services.availability import reservations_release_expired
 
 
 class Command(BaseCommand):
