@@ -61,8 +61,6 @@ from .services.registration import (
 )
 from .services.staff import user_can_change_email, user_can_edit
 
-__all__ = ["MSG_LOGGED_OUT"]
-
 # Client-side messages (the browser maps API statuses to these); tests import them from here.
 MSG_LOGIN_OTHER_ERROR = "Erreur lors de la connexion. Veuillez réessayer plus tard."
 MSG_LOGIN_NETWORK = "Problème réseau. Veuillez vérifier votre connexion."

@@ -15,7 +15,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from media_library.fields import NO_NUL, WebUrlField, blank_is_text, form_schema, not_blank
-from studio.fields import StrictBooleanField  # noqa: F401 - the instructors and bookings inputs import it from here
+from studio.fields import StrictBooleanField
 
 from .models import MAX_WEEKLY_CAP, Course, Level, Tariff, TariffType, Testimonial
 from .services import MSG_TARIFF_WEEKLY_CAP_INVALID

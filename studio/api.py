@@ -28,21 +28,9 @@ MSG_CONFLICT = "Ces données entrent en conflit avec des données existantes ou 
 from .parsers import (  # noqa: E402
     MSG_BODY_TOO_LARGE,
     MSG_CSRF_FAILED,
-    MSG_JSON_INVALID,
-    MSG_JSON_TOO_DEEP,
     MSG_RATE_LIMITED,
-    MSG_TEXT_TOO_LONG,
     MSG_TOO_MANY_FIELDS,
-    amount_is_sane,
 )
-
-__all__ = [
-    "MSG_BODY_TOO_LARGE",
-    "MSG_JSON_INVALID",
-    "MSG_JSON_TOO_DEEP",
-    "MSG_TEXT_TOO_LONG",
-    "amount_is_sane",
-]
 
 
 def error_response(message: str, status_code: int = status.HTTP_400_BAD_REQUEST, **extra) -> Response:

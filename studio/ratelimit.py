@@ -16,9 +16,7 @@ from django.shortcuts import render
 from django_ratelimit.core import get_usage
 from rest_framework.throttling import BaseThrottle
 
-from .api import MSG_RATE_LIMITED
-
-__all__ = ["MSG_RATE_LIMITED"]
+from .parsers import MSG_RATE_LIMITED
 
 # Per client address. "5/10m" is five posts in a ten-minute window (django-ratelimit's rate syntax).
 DEFAULT_PUBLIC_FORM_RATES = {

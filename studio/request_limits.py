@@ -11,7 +11,8 @@ from django.db import DataError
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 
-from .api import MSG_BODY_TOO_LARGE, MSG_INVALID, error_response
+from .api import MSG_INVALID, error_response
+from .parsers import MSG_BODY_TOO_LARGE
 
 logger = logging.getLogger(__name__)
 

@@ -6,12 +6,13 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.services.errors import AccountError
 from studio.emails import send_templated_email
 from studio.ratelimit import recipient_quota_take
 
 from ..models import AccountToken, TokenPurpose, User
 from .authentication import user_refresh_tokens_revoke
-from .common import AccountError, _absolute, _check_password, normalize_email
+from .common import _absolute, _check_password, normalize_email
 from .tokens import RESET_LINK_LIFETIME, account_token_create, account_token_find
 
 MSG_FORGOT_SENT = "Si un compte existe pour cet email, un lien de réinitialisation vient d'être envoyé."

@@ -7,13 +7,13 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.services.errors import AccountError
 from studio.emails import send_templated_email
 from studio.ratelimit import recipient_quota_take
 
 from ..models import Role, TokenPurpose, User
 from .common import (
     DEFAULT_COUNTRY,
-    AccountError,
     _absolute,
     _check_email,
     _check_lengths,

@@ -3,9 +3,10 @@
 from django.db import transaction
 from django.db.models import ProtectedError, RestrictedError
 
+from accounts.services.errors import AccountError
+
 from ..models import Role, User
 from .authentication import user_refresh_tokens_revoke
-from .common import AccountError
 
 MSG_USER_DELETED = "Utilisateur supprimé."
 

@@ -10,6 +10,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from accounts.models import User
+from accounts.services.authentication import MSG_LOGGED_OUT
 from accounts.services.errors import (
     MSG_CONFIRM_LINK_INVALID,
     MSG_EMAIL_NOT_CONFIRMED,
@@ -23,7 +24,7 @@ from accounts.services.profile import MSG_PROFILE_UPDATED
 from accounts.services.registration import MSG_EMAIL_CONFIRMED, MSG_REGISTERED
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
 from accounts.tests.helpers import link_token
-from accounts.views import MSG_LOGGED_OUT, MSG_REDIRECT_CANCELLED, MSG_REDIRECT_TO_LOGIN, MSG_STAY_ON_PAGE
+from accounts.views import MSG_REDIRECT_CANCELLED, MSG_REDIRECT_TO_LOGIN, MSG_STAY_ON_PAGE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -27,7 +27,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from courses.serializers import StrictBooleanField
+from studio.fields import StrictBooleanField
 
 from .. import ics
 from ..ics import member_feed_ics, reservation_ics

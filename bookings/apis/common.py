@@ -10,8 +10,8 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from courses.serializers import CentsField
-from studio.api import MSG_TEXT_TOO_LONG
 from studio.fields import rfc3339
+from studio.parsers import MSG_TEXT_TOO_LONG
 
 from ..services.common import (
     MAX_SESSION_PLACES,

@@ -9,9 +9,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.api import MSG_TEXT_TOO_LONG
+from bookings.services.common import MSG_COURSE_NOT_FOUND
 from studio.errors import FORBIDDEN, NOT_FOUND
 from studio.fields import DateTimeOutputField
+from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import is_studio_staff
 
 from ..member_history import followed_course, member_followed_reservations
@@ -23,7 +24,6 @@ from ..services.feedback import (
     CourseFeedbackError,
     course_feedback_save,
 )
-from ..services.sessions import MSG_COURSE_NOT_FOUND
 from .common import FILLED, MSG_FEEDBACK_FORBIDDEN
 from .pages import MAX_ID, PAGE_PARAMETERS, CheckedPagination, page_output
 

@@ -10,8 +10,8 @@ from rest_framework.views import APIView
 
 from courses.models import Level
 from courses.serializers import CentsField
-from studio.api import MSG_TEXT_TOO_LONG
 from studio.fields import DateTimeOutputField, StrictBooleanField
+from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 

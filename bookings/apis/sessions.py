@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 
 from courses.models import Level
 from courses.serializers import CentsField
-from studio.api import MSG_TEXT_TOO_LONG
 from studio.fields import DateTimeOutputField
+from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
@@ -60,11 +60,8 @@ from .session_list_extras import (
     check_focus_parameter,
     focus_page,
 )
-from .session_query import (  # noqa: F401 (MSG_* re-exported: tests import them from here)
+from .session_query import (
     LIST_PARAMETERS,
-    MSG_ORDERING_INVALID,
-    MSG_PAGE_INVALID,
-    MSG_VIEW_INVALID,
     check_list_parameters,
 )
 

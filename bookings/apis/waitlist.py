@@ -12,8 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from courses.models import CourseSession
-from courses.serializers import StrictBooleanField
-from studio.fields import DateTimeOutputField
+from studio.fields import DateTimeOutputField, StrictBooleanField
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 

@@ -18,16 +18,6 @@ from studio.errors import BAD_REQUEST, CONFLICT
 
 from .availability import session_seats_taken
 from .common import (
-    MSG_COURSE_NOT_FOUND,
-    MSG_LEVEL_INVALID,
-    MSG_MAX_ATTENDEES_MAX,
-    MSG_MAX_ATTENDEES_MIN,
-    MSG_MAX_BELOW_TAKEN,
-    MSG_PRICE_INVALID,
-    MSG_SESSION_DATE_INVALID,
-    MSG_SESSION_END_BEFORE_START,
-    MSG_SESSION_FIELDS_REQUIRED,
-    MSG_SESSION_HAS_RESERVATIONS,
     SessionError,
 )
 from .locking import lock_session
@@ -41,20 +31,10 @@ MSG_INSTRUCTOR_UNKNOWN = "Ce professeur n'existe pas : choisissez-le dans la lis
 MSG_INSTRUCTOR_INACTIVE = "Ce professeur n'est plus actif : choisissez-en un autre dans la liste."
 
 __all__ = [
-    "MSG_COURSE_NOT_FOUND",
-    "MSG_LEVEL_INVALID",
-    "MSG_MAX_ATTENDEES_MAX",
-    "MSG_MAX_ATTENDEES_MIN",
     "MSG_INSTRUCTOR_INACTIVE",
     "MSG_INSTRUCTOR_UNKNOWN",
-    "MSG_MAX_BELOW_TAKEN",
-    "MSG_PRICE_INVALID",
     "MSG_SESSION_ADDED",
-    "MSG_SESSION_DATE_INVALID",
     "MSG_SESSION_DELETED",
-    "MSG_SESSION_END_BEFORE_START",
-    "MSG_SESSION_FIELDS_REQUIRED",
-    "MSG_SESSION_HAS_RESERVATIONS",
     "MSG_SESSION_UPDATED",
     "course_session_create",
     "course_session_delete",

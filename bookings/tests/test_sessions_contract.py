@@ -11,7 +11,7 @@ from drf_spectacular.generators import SchemaGenerator
 
 from bookings.apis.common import MSG_AMOUNT_INVALID, MSG_RANGE_INVALID
 from bookings.apis.pages import MSG_PAGE_SIZE_INVALID
-from bookings.apis.sessions import MSG_ORDERING_INVALID, MSG_PAGE_INVALID, MSG_VIEW_INVALID
+from bookings.apis.session_query import MSG_ORDERING_INVALID, MSG_PAGE_INVALID, MSG_VIEW_INVALID
 from bookings.models import Pass, ReservationStatus
 from bookings.services.cancellation import MSG_CANCEL_NOT_CONFIRMED
 from bookings.services.common import MSG_PRICE_INVALID, MSG_SESSION_FIELDS_REQUIRED, MSG_SESSION_PAST

@@ -8,18 +8,18 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from payments.services.subscriptions import LIVE_STATUSES, period_due_on
+
 from ..models import ChargeStatus, PaymentOrder, PaymentStatus, Subscription, SubscriptionStatus
 from ..paypal_subscriptions import ACTIVE, SUSPENDED
 from ..providers import ProviderError
 from .paypal_subscriptions import (
-    LIVE_STATUSES,
     PAYPAL_SUBSCRIPTION_TYPE,
     _paypal,
     frozen_on,
     logger,
     paypal_charge_retry,
     paypal_subscription_sync,
-    period_due_on,
 )
 
 

@@ -8,21 +8,11 @@ from django.db.models import ProtectedError, RestrictedError
 from ..models import CURRENCY_EUR, PaymentOrder, PaymentStatus
 from ..signals import payment_completed, payment_refunded
 from .common import (
-    MSG_AMOUNT_INVALID,
-    MSG_ORDER_ID_TAKEN,
-    MSG_PAID_NOT_DELETED,
-    MSG_REQUIRED_FIELDS,
-    MSG_STATUS_INVALID,
     PaymentError,
 )
 from .locking import lock_payment_order
 
 __all__ = [
-    "MSG_AMOUNT_INVALID",
-    "MSG_ORDER_ID_TAKEN",
-    "MSG_PAID_NOT_DELETED",
-    "MSG_REQUIRED_FIELDS",
-    "MSG_STATUS_INVALID",
     "STAFF_FIELDS",
     "STAFF_REQUIRED",
     "payment_order_staff_create",

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from studio.api import MSG_TEXT_TOO_LONG
+from studio.parsers import MSG_TEXT_TOO_LONG
 
 
 class Note(serializers.Serializer):

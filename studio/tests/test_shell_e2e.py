@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from accounts.views import MSG_LOGGED_OUT
+from accounts.services.authentication import MSG_LOGGED_OUT
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
