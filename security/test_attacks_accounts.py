@@ -18,8 +18,8 @@ from accounts.services.errors import MSG_RESET_LINK_INVALID, MSG_ROLE_CHANGE_FOR
 from accounts.services.tokens import account_token_create
 from accounts.tests.factories import DEFAULT_PASSWORD, StaffFactory, SupervisorFactory, UserFactory
 from accounts.tests.helpers import VALID_REGISTRATION, link_token
-from studio.api import MSG_CSRF_FAILED, MSG_JSON_INVALID, MSG_NOT_AUTHENTICATED
-from studio.parsers import MSG_TEXT_TOO_LONG
+from studio.api import MSG_NOT_AUTHENTICATED
+from studio.parsers import MSG_CSRF_FAILED, MSG_JSON_INVALID, MSG_TEXT_TOO_LONG
 
 pytestmark = [pytest.mark.django_db, pytest.mark.database]
 

@@ -15,7 +15,8 @@ from accounts.services.profile import MSG_EMAIL_CHANGE_PENDING, MSG_EMAIL_CHANGE
 from accounts.services.registration import MSG_CONFIRMATION_RESENT, MSG_REGISTERED, SUBJECT_ACCOUNT_EXISTS
 from accounts.tests.factories import DEFAULT_PASSWORD, StaffFactory, SupervisorFactory, UserFactory
 from accounts.tests.helpers import VALID_REGISTRATION, link_token
-from studio.api import MSG_CSRF_FAILED, MSG_NOT_AUTHENTICATED
+from studio.api import MSG_NOT_AUTHENTICATED
+from studio.parsers import MSG_CSRF_FAILED
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,7 @@ from bookings.apis.common import MSG_AMOUNT_INVALID
 from bookings.models import Reservation
 from courses.tests.factories import CourseSessionFactory
 from messaging import services as messaging_services
-from studio.api import MSG_BODY_TOO_LARGE, MSG_JSON_INVALID, MSG_JSON_TOO_DEEP, MSG_TEXT_TOO_LONG
-from studio.ratelimit import MSG_RATE_LIMITED
+from studio.parsers import MSG_BODY_TOO_LARGE, MSG_JSON_INVALID, MSG_JSON_TOO_DEEP, MSG_RATE_LIMITED, MSG_TEXT_TOO_LONG
 
 # Also on PostgreSQL (`-m database`): over-long values and NULs meet a stricter database there.
 pytestmark = [pytest.mark.django_db, pytest.mark.database]
