@@ -1,6 +1,5 @@
 from django.urls import path
 
-from . import views
 from .apis.auth import (
     ForgotPasswordApi,
     LoginApi,
@@ -12,18 +11,19 @@ from .apis.auth import (
     ValidateEmailApi,
 )
 from .apis.users import ProfileApi, UserDetailApi, UserListApi
+from .views import profile, sign_in
 
 urlpatterns = [
-    path("login", views.login_page, name="login"),
-    path("register", views.register_page, name="register"),
-    path("logout", views.logout_view, name="logout"),
-    path("confirm-email/resend", views.resend_confirmation_page, name="resend-confirmation"),
-    path("confirm-email/<str:token>", views.confirm_email_page, name="confirm-email"),
-    path("confirm-new-email/<str:token>", views.confirm_new_email_page, name="confirm-new-email"),
-    path("forgot-password", views.forgot_password_page, name="forgot-password"),
-    path("reset-password/<str:token>", views.reset_password_page, name="reset-password"),
-    path("user/profile", views.profile_page, name="profile"),
-    path("user/profile/<int:user_id>", views.profile_page, name="profile-of"),
+    path("login", sign_in.login_page, name="login"),
+    path("register", sign_in.register_page, name="register"),
+    path("logout", sign_in.logout_view, name="logout"),
+    path("confirm-email/resend", sign_in.resend_confirmation_page, name="resend-confirmation"),
+    path("confirm-email/<str:token>", sign_in.confirm_email_page, name="confirm-email"),
+    path("confirm-new-email/<str:token>", profile.confirm_new_email_page, name="confirm-new-email"),
+    path("forgot-password", sign_in.forgot_password_page, name="forgot-password"),
+    path("reset-password/<str:token>", sign_in.reset_password_page, name="reset-password"),
+    path("user/profile", profile.profile_page, name="profile"),
+    path("user/profile/<int:user_id>", profile.profile_page, name="profile-of"),
 ]
 
 api_urlpatterns = [

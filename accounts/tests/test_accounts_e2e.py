@@ -24,7 +24,7 @@ from accounts.services.profile import MSG_PROFILE_UPDATED
 from accounts.services.registration import MSG_EMAIL_CONFIRMED, MSG_REGISTERED
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
 from accounts.tests.helpers import link_token
-from accounts.views import MSG_REDIRECT_CANCELLED, MSG_REDIRECT_TO_LOGIN, MSG_STAY_ON_PAGE
+from accounts.views.sign_in import MSG_REDIRECT_CANCELLED, MSG_REDIRECT_TO_LOGIN, MSG_STAY_ON_PAGE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

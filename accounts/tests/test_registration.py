@@ -156,7 +156,7 @@ def test_logged_in_members_are_sent_home_from_login_and_register(client, member)
 
 
 def test_generated_password_rules_are_the_pages_props(client):
-    from accounts.views import GENERATED_PASSWORD_ALPHABET, GENERATED_PASSWORD_LENGTH
+    from accounts.views.sign_in import GENERATED_PASSWORD_ALPHABET, GENERATED_PASSWORD_LENGTH
 
     assert GENERATED_PASSWORD_LENGTH == 12
     assert set(GENERATED_PASSWORD_ALPHABET) == set(

@@ -1,57 +1,41 @@
-"""Account pages. Each is a real HTML form that works without JavaScript, calling the same services as the API;
-a small script per page adds live feedback and the timed redirects (to / 1.5 s after registering, to /login 3 s
-after a confirmed e-mail and 2 s after a new password)."""
+"""Sign-in, registration and password pages. Each is a real HTML form that works without JavaScript, calling the
+same services as the API; a small script per page adds live feedback and the timed redirects (to / 1.5 s after
+registering, to /login 3 s after a confirmed e-mail and 2 s after a new password)."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from studio.cache import cache_public_page
-from studio.decorators import login_required_page
 from studio.ratelimit import rate_limited_page
 
-from . import selectors
-from .apis.auth import client_ip
-from .models import Role
-from .services.authentication import MSG_LOGGED_OUT, session_login, user_authenticate, user_logout
-from .services.common import DEFAULT_COUNTRY, PASSWORD_MIN_LENGTH
-from .services.errors import (
-    MSG_AVATAR_INVALID,
-    MSG_AVATAR_TOO_LARGE,
+from ..apis.auth import client_ip
+from ..services.authentication import MSG_LOGGED_OUT, session_login, user_authenticate, user_logout
+from ..services.common import DEFAULT_COUNTRY, PASSWORD_MIN_LENGTH
+from ..services.errors import (
     MSG_CGU_REQUIRED,
     MSG_CONFIRM_LINK_INVALID,
     MSG_EMAIL_INVALID,
     MSG_FORGOT_EMAIL_REQUIRED,
     MSG_LOGIN_BLANK,
-    MSG_NAMES_REQUIRED,
     MSG_PASSWORD_TOO_SHORT,
     MSG_PASSWORDS_DIFFER,
     MSG_PHONE_INVALID,
     MSG_POSTAL_CODE_INVALID,
-    MSG_PROFILE_FORBIDDEN,
     MSG_REQUIRED_FIELDS,
     MSG_RESET_LINK_INVALID,
     AccountError,
 )
-from .services.passwords import (
+from ..services.passwords import (
     MSG_FORGOT_SENT,
     MSG_PASSWORD_RESET,
     password_reset_confirm,
     password_reset_request,
     reset_link_is_valid,
 )
-from .services.profile import (
-    MSG_EMAIL_CHANGE_PENDING,
-    MSG_EMAIL_CHANGED,
-    MSG_PROFILE_UPDATED,
-    email_change_confirm,
-    email_change_link_is_valid,
-    user_update,
-)
-from .services.registration import (
+from ..services.registration import (
     MSG_CONFIRMATION_RESENT,
     MSG_EMAIL_CONFIRMED,
     MSG_REGISTERED,
@@ -59,7 +43,7 @@ from .services.registration import (
     email_confirmation_resend,
     user_register,
 )
-from .services.staff import user_can_change_email, user_can_edit
+from .common import page
 
 # Client-side messages (the browser maps API statuses to these); tests import them from here.
 MSG_LOGIN_OTHER_ERROR = "Erreur lors de la connexion. Veuillez réessayer plus tard."
@@ -78,7 +62,6 @@ MSG_RESET_500 = "Erreur serveur. Réessayez plus tard."
 MSG_RESET_OTHER = "Une erreur inconnue est survenue."
 MSG_RESET_NETWORK = "Problème de connexion au serveur."
 MSG_REGISTER_OTHER_ERROR = "Erreur lors de l'inscription. Veuillez réessayer."
-MSG_PROFILE_UPDATE_ERROR = "Erreur lors de la mise à jour du profil."
 
 # After a confirmed e-mail or a new password the page goes to /login (after 3 s and 2 s), saying so
 # politely, with a button to stay (a visitor who reads slowly) and the "Se connecter" link kept.
@@ -94,7 +77,6 @@ GENERATED_PASSWORD_LENGTH = 12
 GENERATED_PASSWORD_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*"
 
 REGISTER_FIELDS = ("last_name", "first_name", "phone", "email", "address", "postal_code", "city", "country")
-PROFILE_FORM_FIELDS = ("first_name", "last_name", "phone", "address", "postal_code", "city", "country")
 
 
 def _safe_next(request) -> str:
@@ -113,18 +95,6 @@ def _redirect_messages(delay_ms: int) -> dict:
         "stay": MSG_STAY_ON_PAGE,
         "stayed": MSG_REDIRECT_CANCELLED,
     }
-
-
-def _page(request, template, title, context, status=200, description=""):
-    return render(
-        request,
-        template,
-        {"page_title": title, "page_description": description, **context},
-        status=status,
-    )
-
-
-# --- Login and logout -----------------------------------------------------------------------------------------
 
 
 @cache_public_page(forms=True)
@@ -160,7 +130,7 @@ def login_page(request):
         else:
             session_login(request=request, user=user, remember=remember)
             return HttpResponseRedirect(next_url or "/")
-    return _page(
+    return page(
         request, "accounts/login.html", "Se connecter", context, status, "Connectez-vous à votre espace membre."
     )
 
@@ -239,7 +209,7 @@ def register_page(request):
         else:
             messages.success(request, MSG_REGISTERED)
             return redirect("/")
-    return _page(
+    return page(
         request, "accounts/register.html", "S'inscrire", context, status, "Créez votre compte membre du studio."
     )
 
@@ -271,7 +241,7 @@ def confirm_email_page(request, token):
             status = error.status
         else:
             context.update(state="success", message=MSG_EMAIL_CONFIRMED)
-    return _page(request, "accounts/confirm_email.html", "Validation de l'email", context, status)
+    return page(request, "accounts/confirm_email.html", "Validation de l'email", context, status)
 
 
 # --- Forgot and reset password ----------------------------------------------------------------------------
@@ -309,7 +279,7 @@ def forgot_password_page(request):
             status = error.status
         else:
             context.update(sent=MSG_FORGOT_SENT, email="")
-    return _page(request, "accounts/forgot_password.html", "Mot de passe oublié", context, status)
+    return page(request, "accounts/forgot_password.html", "Mot de passe oublié", context, status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -351,108 +321,4 @@ def reset_password_page(request, token):
             return redirect("login")
     elif request.method == "POST":
         status = 400
-    return _page(request, "accounts/reset_password.html", "Réinitialiser le mot de passe", context, status)
-
-
-# --- Profile ----------------------------------------------------------------------------------------------
-
-PROFILE_SAVED_SESSION_KEY = "profile_saved_message"
-
-
-@login_required_page
-@require_http_methods(["GET", "POST"])
-def profile_page(request, user_id=None):
-    """/user/profile is one's own profile; /user/profile/<id> another's, for staff only (docs/decisions.md 4)."""
-    actor = request.user
-    if user_id is None or user_id == actor.pk:
-        target = actor
-    elif actor.is_studio_staff:
-        target = selectors.user_get(user_id=user_id)
-        if target is None:
-            return _page(request, "404.html", "Page non trouvée", {}, status=404)
-    else:
-        return _page(request, "accounts/forbidden.html", "Accès refusé", {"message": MSG_PROFILE_FORBIDDEN}, 403)
-    own = target.pk == actor.pk
-    can_edit = user_can_edit(actor=actor, target=target)
-    edit = request.GET.get("edit") == "1" and can_edit
-    status = 200
-    values = {field: getattr(target, field) for field in PROFILE_FORM_FIELDS}
-    values["email"] = target.email
-    values["pending_email"] = target.pending_email
-    values["role"] = target.role
-    context = {}
-    if request.method == "POST":
-        post = request.POST
-        data = {field: post.get(field, "") for field in PROFILE_FORM_FIELDS if field in post}
-        if user_can_change_email(actor=actor, target=target) and "email" in post:
-            data["email"] = post.get("email", "")
-        if "role" in post:
-            data["role"] = post.get("role", "")
-        try:
-            user_update(
-                actor=actor,
-                user=target,
-                data=data,
-                avatar=request.FILES.get("avatar"),
-                remove_avatar=bool(post.get("remove_avatar")),
-            )
-        except AccountError as error:
-            values.update(data)
-            context.update(error=error.message, error_field=error.field)
-            edit = can_edit
-            status = error.status
-        else:
-            target.refresh_from_db(fields=["pending_email"])
-            email_pending = "email" in data and target.pending_email and target.pending_email != values["pending_email"]
-            # Shown once in the page as a status message, near where the visitor looks, rather than a 3 s toast.
-            request.session[PROFILE_SAVED_SESSION_KEY] = (
-                MSG_EMAIL_CHANGE_PENDING if email_pending else MSG_PROFILE_UPDATED
-            )
-            return redirect(request.path)
-    elif PROFILE_SAVED_SESSION_KEY in request.session:
-        context["saved_message"] = request.session.pop(PROFILE_SAVED_SESSION_KEY)
-    context.update(
-        target=target,
-        own=own,
-        edit=edit,
-        values=values,
-        avatar_url=selectors.avatar_url(target),
-        can_edit=can_edit,
-        can_edit_email=user_can_change_email(actor=actor, target=target),
-        can_edit_role=actor.is_admin,
-        roles=Role.choices,
-        props={
-            "messages": {
-                "phone": MSG_PHONE_INVALID,
-                "postalCode": MSG_POSTAL_CODE_INVALID,
-                "names": MSG_NAMES_REQUIRED,
-                "avatar": MSG_AVATAR_INVALID,
-                "avatarTooLarge": MSG_AVATAR_TOO_LARGE.format(max_mb=settings.MAX_AVATAR_UPLOAD_BYTES // (1024 * 1024)),
-            },
-            "maxAvatarBytes": settings.MAX_AVATAR_UPLOAD_BYTES,
-        },
-    )
-    title = "Mon profil" if own else f"Profil de {target.get_full_name()}"
-    return _page(request, "accounts/profile.html", title, context, status)
-
-
-# --- A changed e-mail, confirmed at the new address (docs/decisions.md 32) --------------------------------------
-
-
-@require_http_methods(["GET", "POST"])
-def confirm_new_email_page(request, token):
-    """GET shows a button (a mail scanner that follows links changes nothing); the POST confirms."""
-    context = {"token": token, "state": "pending"}
-    status = 200
-    if request.method == "POST":
-        try:
-            email_change_confirm(token=token)
-        except AccountError as error:
-            context.update(state="error", message=error.message)
-            status = error.status
-        else:
-            context.update(state="success", message=MSG_EMAIL_CHANGED)
-    elif not email_change_link_is_valid(token=token):
-        context.update(state="error", message=MSG_CONFIRM_LINK_INVALID)
-        status = 400
-    return _page(request, "accounts/confirm_new_email.html", "Nouvelle adresse email", context, status)
+    return page(request, "accounts/reset_password.html", "Réinitialiser le mot de passe", context, status)
