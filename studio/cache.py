@@ -13,6 +13,11 @@ worker's next request.
 A hit is one cache round trip: the versions and the entry are read together (`get_many`, one MGET on
 Redis). Pages are stored as their bytes and headers rather than a pickled response.
 
+An entry also lapses with time (PUBLIC_CACHE_SECONDS, or its own timeout: the feed's 30 s, for seat holds that lapse
+without a write). The first request after that claims the rebuild (`cache.add`, REBUILD_SECONDS); requests arriving
+meanwhile are answered the last copy rather than all rebuilding it together. Only an entry whose versions are
+current is answered that way: a change is never hidden.
+
 A page with a form (login, contact…) is kept with a hole where each form's CSRF token goes, never with a token: a
 hit fills the hole with a token of the visitor's own, as `{% csrf_token %}` would (`get_token`), and Django's CSRF
 middleware sets the visitor's cookie as it does after any render (`cache_public_page(forms=True)`).
@@ -24,6 +29,7 @@ the same versions, read when the feed is asked for.
 import functools
 import re
 import secrets
+import time
 from collections.abc import Callable, Iterable
 
 from django.apps import apps
@@ -34,6 +40,9 @@ from django.http import HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 
 VERSION_KEY = "public:version"
+
+# How long one request may take to rebuild a lapsed entry before another request claims the rebuild.
+REBUILD_SECONDS = 10
 
 # app_label.ModelName whose changes show on public pages, as registered by the apps (register_public_models).
 PUBLIC_MODELS: list[str] = []
@@ -81,30 +90,53 @@ def _entry_key(name: str) -> str:
     return f"public:entry:{name}"
 
 
+def _rebuilding_key(name: str) -> str:
+    return f"public:rebuilding:{name}"
+
+
 def _read(name: str, depends_on: Iterable[str] = ()):
-    """(current versions, the entry's value or None): one round trip to the cache."""
+    """(current versions, the entry's value or None, whether this request claimed its rebuild): one round trip to
+    the cache for a fresh entry. An entry past its time is rebuilt by the first request that claims it; the others
+    get its last copy meanwhile (only while its versions are current: a change is never hidden)."""
     keys = [VERSION_KEY, *depends_on]
     found = cache.get_many([*keys, _entry_key(name)])
     versions = tuple(found.get(key) for key in keys)
     if None in versions:
-        return cache_versions(depends_on), None
+        return cache_versions(depends_on), None, False
     entry = found.get(_entry_key(name))
-    if entry is not None and entry[0] == versions:
-        return versions, entry[1]
-    return versions, None
+    if entry is None or len(entry) != 3 or entry[0] != versions:
+        return versions, None, False
+    _built_under, value, fresh_until = entry
+    if time.time() < fresh_until:
+        return versions, value, False
+    if cache.add(_rebuilding_key(name), 1, timeout=REBUILD_SECONDS):
+        return versions, None, True
+    return versions, value, False
 
 
 def _write(name: str, versions: tuple, value, timeout: int | None) -> None:
     timeout = timeout or settings.PUBLIC_CACHE_SECONDS
-    cache.set(_entry_key(name), (versions, value), timeout)
+    # Kept twice its time, so that a lapsed entry can still answer while one request rebuilds it.
+    cache.set(_entry_key(name), (versions, value, time.time() + timeout), timeout * 2)
+    cache.delete(_rebuilding_key(name))
+
+
+def _abandon(name: str) -> None:
+    """A claimed rebuild that stored nothing: the next request claims it again."""
+    cache.delete(_rebuilding_key(name))
 
 
 def cached_public(name: str, builder, timeout: int | None = None, depends_on: Iterable[str] = ()):
     """Cache `builder()` under `name` until public data, or one of the versions `depends_on`, changes."""
     depends_on = list(depends_on)
-    versions, value = _read(name, depends_on)
+    versions, value, claimed = _read(name, depends_on)
     if value is None:
-        value = builder()
+        try:
+            value = builder()
+        except BaseException:
+            if claimed:
+                _abandon(name)
+            raise
         _write(name, versions, value, timeout)
     return value
 
@@ -174,10 +206,22 @@ class PublicPageCacheMiddleware:
             request.get_host()  # the host check CommonMiddleware would do: a bad Host header still answers 400
             depends_on = _PUBLIC_PATHS[request.path]
             keys = depends_on(request) if depends_on is not None else []
-            page = _read(_page_name(request), keys)[1] if keys is not None else None
-            if page is not None:
-                return _answer(request, page, self.csrf)
-        response = self.get_response(request)
+            if keys is not None:
+                name = _page_name(request)
+                versions, page, claimed = _read(name, keys)
+                if page is not None:
+                    return _answer(request, page, self.csrf)
+                # The view's decorator takes this lookup's outcome rather than reading the entry again.
+                request._public_lookup = (versions, claimed)
+        try:
+            return self._store(request, self.get_response(request))
+        finally:
+            # A rebuild this request claimed (here or in the view's decorator) and did not store: free the claim.
+            lookup = getattr(request, "_public_lookup", None)
+            if lookup is not None and lookup[1] and not getattr(request, "_public_stored", False):
+                _abandon(_page_name(request))
+
+    def _store(self, request, response):
         marked = getattr(response, "_public_page", None)
         if marked is not None and response.status_code == 200:
             name, versions, timeout, *forms = marked
@@ -187,6 +231,7 @@ class PublicPageCacheMiddleware:
             if not cookies:
                 content = _with_token_holes(response.content) if forms else response.content
                 _write(name, versions, (response.status_code, content, list(response.items()), forms), timeout)
+                request._public_stored = True
         return response
 
 
@@ -222,7 +267,12 @@ def cache_public_page(view=None, *, forms: bool = False, variant: Callable[[obje
             _VARIANTS[request.path] = variant
         _PUBLIC_PATHS.setdefault(request.path, None)  # from now on this worker's middleware answers hits on this path
         name = _page_name(request)
-        versions, page = _read(name)
+        lookup = getattr(request, "_public_lookup", None)  # the middleware's, when it looked this page up
+        if lookup is not None:
+            versions, page = lookup[0], None
+        else:
+            versions, page, claimed = _read(name)
+            request._public_lookup = (versions, claimed)
         if page is not None:
             return _answer(request, page)  # inside the middleware: Django's CSRF middleware sets the cookie
         response = view(request, *args, **kwargs)

@@ -131,3 +131,28 @@ def test_the_visitors_feed_is_answered_by_the_middleware_and_a_reservation_refre
         user=member, session_id=session.pk, participants=2, first_name="Emma", last_name="Petit", email=member.email
     )
     assert client.get(url).json()[0]["seats_left"] == 1
+
+
+
+def test_a_lapsed_page_is_rebuilt_by_one_visitor_while_the_others_get_the_last_copy(reads):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from freezegun import freeze_time
+
+    from studio import cache as public_cache
+
+    CourseSessionFactory()
+    with freeze_time("2026-11-23 10:00:00") as clock:
+        first = Client().get("/tarifs")
+        clock.tick(601)  # past PUBLIC_CACHE_SECONDS
+        # The first visitor after the lapse claims the rebuild (as its request does on the way to the view); while
+        # it builds, another visitor's answer is the last copy, from the cache alone.
+        assert public_cache._read("page:/tarifs")[2] is True
+        with CaptureQueriesContext(connection) as queries:
+            stale = Client().get("/tarifs")
+        assert stale.status_code == 200 and stale.content == first.content and len(queries) == 0
+        # That request ended without storing anything: the next visitor rebuilds the page from the database.
+        public_cache._abandon("page:/tarifs")
+        with CaptureQueriesContext(connection) as queries:
+            assert Client().get("/tarifs").status_code == 200
+        assert len(queries) > 0

@@ -3,6 +3,7 @@ under: a change made through any worker bumps a version, and every worker's next
 
 import pytest
 from django.core.cache import cache
+from freezegun import freeze_time
 
 from studio import cache as public_cache
 from studio.cache import bump_versions, cached_public
@@ -39,3 +40,49 @@ def test_an_entry_of_another_week_is_kept_when_one_week_changes():
     bump_versions("week:1")
     assert cached_public("feed-json:a", lambda: b"week 1 again", depends_on=["week:1"]) == b"week 1 again"
     assert cached_public("feed-json:b", lambda: b"rebuilt", depends_on=["week:2"]) == b"week 2"
+
+
+def test_an_entry_past_its_time_is_rebuilt_once_while_the_others_get_the_last_copy():
+    """When a timed entry lapses, the first request rebuilds it; requests arriving during that rebuild are answered
+    the copy it replaces instead of all rebuilding it together (ten visitors at once on a seven-week feed)."""
+    with freeze_time("2026-11-23 10:00:00") as clock:
+        cached_public("feed-json:x", lambda: b"first", timeout=30, depends_on=["week:1"])
+        clock.tick(31)
+        during = []
+
+        def rebuild():
+            during.append(cached_public("feed-json:x", lambda: b"built twice", timeout=30, depends_on=["week:1"]))
+            return b"second"
+
+        assert cached_public("feed-json:x", rebuild, timeout=30, depends_on=["week:1"]) == b"second"
+        assert during == [b"first"]
+        assert cached_public("feed-json:x", lambda: b"third", timeout=30, depends_on=["week:1"]) == b"second"
+
+
+def test_a_changed_entry_is_never_answered_from_the_last_copy():
+    """The last copy is only for an entry that lapsed with time: after a change, every request sees the change."""
+    with freeze_time("2026-11-23 10:00:00") as clock:
+        cached_public("feed-json:x", lambda: b"first", timeout=30, depends_on=["week:1"])
+        clock.tick(31)
+        bump_versions("week:1")
+        during = []
+
+        def rebuild():
+            during.append(cached_public("feed-json:x", lambda: b"changed", timeout=30, depends_on=["week:1"]))
+            return b"changed"
+
+        assert cached_public("feed-json:x", rebuild, timeout=30, depends_on=["week:1"]) == b"changed"
+        assert during == [b"changed"]
+
+
+def test_a_lapsed_entry_whose_rebuild_failed_is_rebuilt_by_a_later_request():
+    with freeze_time("2026-11-23 10:00:00") as clock:
+        cached_public("feed-json:x", lambda: b"first", timeout=30)
+        clock.tick(31)
+
+        def failing():
+            raise RuntimeError("database gone")
+
+        with pytest.raises(RuntimeError):
+            cached_public("feed-json:x", failing, timeout=30)
+        assert cached_public("feed-json:x", lambda: b"second", timeout=30) == b"second"

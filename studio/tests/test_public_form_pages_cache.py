@@ -46,7 +46,7 @@ def test_a_form_page_is_served_from_the_cache_with_the_visitors_own_token(path):
 def test_the_stored_copy_holds_no_token():
     _, first = _visit("/login")
     token = TOKEN.findall(first.content.decode())[0]
-    _version, (status, content, _headers, forms) = cache.get("public:entry:page:/login")
+    _version, (status, content, _headers, forms), _fresh_until = cache.get("public:entry:page:/login")
     assert (status, forms) == (200, True)
     assert token.encode() not in content and settings.CSRF_COOKIE_NAME.encode() not in content.replace(
         b"csrfmiddlewaretoken", b""
