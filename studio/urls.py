@@ -8,13 +8,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from . import apis, dashboard, views
 
-DASHBOARD_SECTIONS = (
-    "users|courses|testimonials|instructors|contact-messages|sessions|slider|tarifs|media|slideshow|orders"
-    "|reservations|rentals|parties|passes|emails"
-    "|subscriptions"  # the studio's subscriptions (docs/decisions.md 36)
-    "|exports"  # spreadsheet exports (docs/decisions.md 39)
-    "|overview"  # the owner's figures (docs/decisions.md 37)
-)
+DASHBOARD_SECTIONS = "|".join(key for key, _label in dashboard.SECTIONS)
 
 api_urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),

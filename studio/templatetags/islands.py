@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from django import template
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.utils.html import format_html, json_script
 from django.utils.safestring import mark_safe
 from webpack_loader.templatetags.webpack_loader import render_bundle
@@ -22,16 +23,20 @@ def bundle(context, name, extension, attrs=""):
 
 
 @register.simple_tag(takes_context=True)
-def island(context, name, props=None, element_id=None):
+def island(context, name, props=None, element_id=None, first_frame=None):
+    """`first_frame`: a template of what the island's first render shows, served inside its element so that it is
+    seen before the scripts run; the first render replaces it (React empties the element as it commits)."""
     mount_id = element_id or f"island-{name}"
     props_id = f"{mount_id}-props"
+    inside = render_to_string(first_frame, context.flatten()) if first_frame else ""
     parts = [
         format_html(
-            '<div id="{}" class="island island-{}" data-island="{}" data-props="{}"></div>',
+            '<div id="{}" class="island island-{}" data-island="{}" data-props="{}">{}</div>',
             mount_id,
             name,
             name,
             props_id,
+            mark_safe(inside),  # a template of ours, autoescaped as it rendered
         ),
         json_script(props or {}, props_id),
         bundle(context, name, "css"),

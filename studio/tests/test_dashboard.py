@@ -113,3 +113,55 @@ def test_without_a_build_the_page_still_has_the_island_and_no_early_chunks(clien
     html = client.get("/admin/sessions").content.decode()
     assert 'data-island="dashboard"' in html
     assert not [s for s in _script_sources(html) if "section-" in s]
+
+
+def test_the_sidebar_is_the_islands_own_list():
+    """The page serves the sidebar before the island runs: the same sections, in the same order, as the island."""
+    from pathlib import Path
+
+    from django.conf import settings as django_settings
+
+    from studio.dashboard import SECTIONS as SERVED
+
+    source = (Path(django_settings.BASE_DIR) / "frontend/src/islands/dashboard/sections.js").read_text()
+    assert tuple(re.findall(r'\{ key: "([a-z-]+)", label: "([^"]+)"', source)) == SERVED
+
+
+def _first_frame(response):
+    html = response.content.decode()
+    start = html.index('data-island="dashboard"')
+    return html[start : html.index("</script>", start)]
+
+
+@pytest.mark.django_db
+def test_the_overview_is_seen_with_its_period_before_the_scripts_run(client, supervisor):
+    from freezegun import freeze_time
+
+    client.force_login(supervisor)
+    with freeze_time("2026-11-28 10:00:00"):
+        frame = _first_frame(client.get("/admin/dashboard"))
+        week = _first_frame(client.get("/admin/overview?period=week"))
+        custom = _first_frame(client.get("/admin/overview?period=custom&from=2024-01-01&to=2026-11-28"))
+        backwards = _first_frame(client.get("/admin/overview?period=custom&from=2026-11-28&to=2026-11-01"))
+    assert '<a href="/admin/overview" aria-current="page">Vue d&#x27;ensemble</a>' in frame
+    assert '<a href="/admin/sessions">Sessions</a>' in frame
+    assert '<option value="month" selected>Ce mois</option>' in frame
+    assert (
+        "Du 1 novembre 2026 au 28 novembre 2026 (28 jours), comparé à la période précédente, "
+        "du 4 octobre 2026 au 31 octobre 2026." in frame
+    )
+    assert "Du 23 novembre 2026 au 28 novembre 2026 (6 jours), comparé à la période précédente, " in week
+    assert 'id="ov-from" type="date" value="2024-01-01"' in custom
+    assert "(1\u202f063 jours)" in custom
+    assert "ov-range" not in backwards  # the island tells no period it would refuse
+
+
+@pytest.mark.django_db
+def test_another_section_is_seen_with_the_sidebar_while_its_code_runs(client, staff, supervisor):
+    client.force_login(supervisor)
+    frame = _first_frame(client.get("/admin/sessions"))
+    assert '<a href="/admin/sessions" aria-current="page">Sessions</a>' in frame
+    assert "Chargement…" in frame and "ov-range" not in frame
+    assert "Administration Django" not in frame  # for admins only, as in the island
+    client.force_login(staff)
+    assert "Administration Django" in _first_frame(client.get("/admin/sessions"))

@@ -404,3 +404,34 @@ def test_closing_a_modal_gives_the_focus_back_to_the_button_that_opened_it(page,
     _dialog(page).get_by_role("button", name="Supprimer").click()
     expect(_rows(page).filter(has_text="Inès")).to_have_count(0)
     expect(page.get_by_role("region", name=re.compile("^Tableau"))).to_be_focused()
+
+
+def test_the_overview_served_with_the_page_is_what_the_island_then_shows_in_the_same_place(
+    page, live_server, login_as, supervisor
+):
+    """The page arrives with the island's first frame (sidebar, period, the sentence); once the scripts run, the
+    island shows the same words in the same place: nothing jumps on a 390 px phone."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    login_as(supervisor)
+
+    def frame():
+        sentence = page.locator(".ov-range")
+        return {
+            "sentence": sentence.inner_text(),
+            "box": sentence.bounding_box(),
+            "sidebar": page.locator(".dash-sidebar").inner_text(),
+            "sidebar_box": page.locator(".dash-sidebar").bounding_box(),
+            "period": page.locator("#ov-period").input_value(),
+        }
+
+    page.route(re.compile(r".*/static/dist/.*\.js$"), lambda route: route.abort())
+    page.goto(f"{live_server.url}/admin/dashboard?period=week")
+    served = frame()
+    assert page.locator('[data-island="dashboard"][data-mounted]').count() == 0  # no script ran
+    page.unroute(re.compile(r".*/static/dist/.*\.js$"))
+    page.goto(f"{live_server.url}/admin/dashboard?period=week")
+    expect(page.locator('[data-island="dashboard"][data-mounted]')).to_have_count(1)
+    expect(page.locator(".ov-blocks, .form-error")).not_to_have_count(0)  # the figures (or their failure) are in
+    rendered = frame()
+    assert served["sentence"].startswith("Du ") and served["period"] == "week"
+    assert rendered == served
