@@ -48,6 +48,7 @@ def test_the_settings_name_djangos_own_classes():
     assert stock == [
         "django.middleware.security.SecurityMiddleware",
         "whitenoise.middleware.WhiteNoiseMiddleware",
+        "django.middleware.gzip.GZipMiddleware",
         "corsheaders.middleware.CorsMiddleware",
         "django.contrib.sessions.middleware.SessionMiddleware",
         "django.middleware.locale.LocaleMiddleware",
@@ -79,7 +80,7 @@ def test_a_page_has_the_headers_of_the_stock_middleware():
     client.force_login(StaffFactory())
     response = client.get("/admin/dashboard")
     assert response.status_code == 200
-    assert response["Vary"] == "Cookie, Accept-Language, origin"
+    assert response["Vary"] == "Cookie, Accept-Language, origin, Accept-Encoding"
     assert response["Content-Language"] == "fr"
     assert response["Content-Security-Policy"].startswith("default-src 'self'")
 
