@@ -1,7 +1,8 @@
 """The staff back office page (/admin/dashboard and its sections): one island, the address selects the section.
 
-The page is served with the island's first frame already in it (templates/dashboard/_opening.html): the sidebar,
-and for the overview its heading, its period and the sentence saying which days it covers. The staff member sees them
+The page is served with the island's first frame already in it (templates/dashboard/_opening.html): the sidebar;
+for the overview its heading, its period and the sentence saying which days it covers; for the sessions their
+filters. The staff member sees them
 as soon as the page arrives, on a phone too, instead of once React and the section's code have run; the island's
 first render replaces them with the same markup."""
 
@@ -49,6 +50,15 @@ PERIODS = (
     ("custom", "Personnalisée"),
 )
 DEFAULT_PERIOD = "month"
+
+# The session list's "when" filter (frontend/src/islands/dashboard/sections/SessionFilters.jsx); upcoming by default.
+SESSION_WHEN = (
+    ("upcoming", "À venir"),
+    ("past", "Passées"),
+    ("cancelled", "Annulées"),
+    ("full", "Complètes"),
+    ("", "Toutes"),
+)
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MONTHS = "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split()
 
@@ -125,6 +135,14 @@ def _opening(request, section: str) -> dict:
             custom_from=choice.get("from", first.isoformat() if first else ""),
             custom_to=choice.get("to", last.isoformat() if last else ""),
             sentence=range_sentence(first, last) if first else "",
+        )
+    elif section == "sessions":
+        query = request.GET
+        opening.update(
+            when_options=SESSION_WHEN,
+            when=query["when"] if "when" in query else "upcoming",
+            instructor=query.get("instructor", ""),
+            search=query.get("search", ""),
         )
     return opening
 

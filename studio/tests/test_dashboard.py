@@ -165,3 +165,14 @@ def test_another_section_is_seen_with_the_sidebar_while_its_code_runs(client, st
     assert "Administration Django" not in frame  # for admins only, as in the island
     client.force_login(staff)
     assert "Administration Django" in _first_frame(client.get("/admin/sessions"))
+
+
+@pytest.mark.django_db
+def test_the_sessions_are_seen_with_their_filters_from_the_address(client, supervisor):
+    client.force_login(supervisor)
+    frame = _first_frame(client.get("/admin/sessions"))
+    assert '<option value="upcoming" selected>À venir</option>' in frame
+    frame = _first_frame(client.get('/admin/sessions?when=&instructor=Inès&search="><script>alert(1)</script>'))
+    assert '<option value="" selected>Toutes</option>' in frame
+    assert '<input id="sessions-instructor" value="Inès">' in frame
+    assert "<script>alert(1)" not in frame and 'value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in frame

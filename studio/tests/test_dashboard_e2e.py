@@ -435,3 +435,30 @@ def test_the_overview_served_with_the_page_is_what_the_island_then_shows_in_the_
     rendered = frame()
     assert served["sentence"].startswith("Du ") and served["period"] == "week"
     assert rendered == served
+
+
+def test_the_session_filters_served_with_the_page_stay_in_place_once_the_island_runs(
+    page, live_server, login_as, supervisor
+):
+    page.set_viewport_size({"width": 390, "height": 844})
+    login_as(supervisor)
+    scripts = re.compile(r".*/static/dist/.*\.js$")
+
+    def filters():
+        form = page.locator("form.dash-filters")
+        return {
+            "box": form.bounding_box(),
+            "when": page.locator("#sessions-when").input_value(),
+            "instructor": page.locator("#sessions-instructor").input_value(),
+            "labels": form.locator("label").all_inner_texts(),
+        }
+
+    page.route(scripts, lambda route: route.abort())
+    page.goto(f"{live_server.url}/admin/sessions?when=past&instructor=Lina")
+    served = filters()
+    page.unroute(scripts)
+    page.goto(f"{live_server.url}/admin/sessions?when=past&instructor=Lina")
+    expect(page.locator('[data-island="dashboard"][data-mounted]')).to_have_count(1)
+    expect(page.locator(".dash-section h2, .dash-section-head")).not_to_have_count(0)
+    assert served["when"] == "past" and served["instructor"] == "Lina"
+    assert filters() == served
