@@ -13,6 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from courses.models import CourseSession
 from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaffOrInstructor
 from studio.schema import ErrorOutput
@@ -107,8 +108,6 @@ class AttendanceSheetOutput(serializers.Serializer):
 
 
 def _sheet(session_id: int, message: str = "") -> dict:
-    from courses.models import CourseSession
-
     session = CourseSession.objects.select_related("course", "instructor").filter(pk=session_id).first()
     if session is None:
         raise AttendanceError.of("session_not_found")

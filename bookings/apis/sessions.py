@@ -21,7 +21,7 @@ from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
 from .. import selectors
-from ..cache import feed_versions, mark_feed_answer
+from ..cache import feed_versions
 from ..models import WAITLIST_LIVE_STATUSES, Reservation, ReservationStatus, WaitlistEntry
 from ..services.availability import active_reservations_q
 from ..services.common import (
@@ -45,6 +45,7 @@ from ..services.sessions import (
 from .common import MAX_ID, MessageOutput, OptionalText, _iso, id_field
 from .feed import (
     FEED_CACHE_SECONDS,
+    mark_feed_answer,
     member_feed_encoded,
     parse_feed_range,
     public_feed_encoded,

@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from courses.models import SessionStatus
 from studio.day_text import day_text
+from studio.emails import send_templated_email
 from studio.errors import NOT_FOUND, ApplicationError
 
 from ..models import BookingPreferences, ReminderKind, Reservation, ReservationReminder, ReservationStatus
@@ -111,8 +112,6 @@ def _due(*, kind: str, now):
 
 def reminders_send_due(*, now=None) -> int:
     """The scheduler's job: send every reminder due now, each once. Returns how many were sent."""
-    from ..emails import send_reservation_reminder
-
     now = now or timezone.now()
     sent = 0
     for kind in (ReminderKind.CANCELLATION_DEADLINE, ReminderKind.DAY_BEFORE):
@@ -170,3 +169,36 @@ def reminders_unsubscribe(*, token: str) -> BookingPreferences:
     if user is None:
         raise ReminderError.of("unsubscribe_link_invalid")
     return booking_preferences_update(user=user, remind_day_before=False, remind_cancellation_deadline=False)
+
+
+SUBJECT_REMINDER = {
+    "day_before": "Rappel : votre cours {title} {day} à {time}",
+    "cancellation_deadline": "Annulation gratuite possible jusqu'à {deadline} pour votre cours {title}",
+}
+
+
+def send_reservation_reminder(*, reservation_id: int, kind: str, now) -> None:
+    """A reminder of a booked class (docs/decisions.md 29): the day before, or before the free cancellation closes."""
+    reservation = Reservation.objects.select_related("session__course", "session__instructor", "user").get(
+        pk=reservation_id
+    )
+    context = reminder_context(reservation, now=now)
+    subject = SUBJECT_REMINDER[kind].format(
+        title=reservation.session.course.title,
+        day=context["day_word"],
+        time=f"{context['start']:%H:%M}",
+        deadline=f"{context['deadline']:%H:%M}",
+    )
+    send_templated_email(
+        to=reservation.email or reservation.user.email,
+        subject=subject,
+        template=f"bookings_reminder_{kind}",
+        context=context,
+        topic="reminder",
+        topic_id=reservation.pk,
+        # One click turns the reminders off (RFC 8058): the mail client POSTs to the signed URL, no login.
+        headers={
+            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
