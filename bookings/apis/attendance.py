@@ -18,8 +18,8 @@ from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaffOrInstructor
 from studio.schema import ErrorOutput
 
-from ..selectors_attendance import attendance_sheet
-from ..selectors_instructor import user_reaches_session_sheet
+from ..selectors.attendance import attendance_sheet
+from ..selectors.instructor import user_reaches_session_sheet
 from ..services.attendance import (
     MSG_ATTENDANCE_SAVED,
     MSG_WALK_IN_ADDED,

@@ -10,9 +10,9 @@ from django.utils import timezone
 from studio.cache import cached_public, mark_public_answer
 from studio.errors import ApplicationError
 
-from .. import selectors
 from ..cache import feed_version_keys
-from ..selectors_feed import member_reservations_in_range
+from ..selectors.feed import member_reservations_in_range
+from ..selectors.sessions import sessions_in_range
 from ..services.availability import session_seats_taken
 from ..services.common import ReservationError
 from .common import MSG_RANGE_INVALID, _iso, paris_text
@@ -117,7 +117,7 @@ def public_feed_encoded(*, start: datetime, end: datetime, now: datetime) -> tup
 
     def encode() -> tuple[bytes, dict[int, int]]:
         parts, offsets, position = [], {}, 1  # position just after the opening "["
-        for session in selectors.sessions_in_range(start=start, end=end, now=now):
+        for session in sessions_in_range(start=start, end=end, now=now):
             text = json.dumps(session_data(session, now=now), cls=DjangoJSONEncoder).encode()
             # "my_reservation" is the event's last key: its null closes the object.
             offsets[session.pk] = position + len(text) - len(MY_RESERVATION_NULL) - 1

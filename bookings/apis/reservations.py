@@ -15,7 +15,7 @@ from studio.api import error_response
 from studio.fields import DateTimeOutputField
 from studio.schema import ErrorOutput
 
-from .. import selectors
+from ..selectors.reservations import member_reservations, reservation_payment_data
 from ..services.cancellation import reservation_cancel
 from ..services.common import MSG_RESERVATION_SENT
 from ..services.passes import MSG_BOOKED_WITH_PASS, reservation_book_with_pass
@@ -42,7 +42,7 @@ def reservation_data(reservation) -> dict:
         "last_name": reservation.last_name,
         "email": reservation.email,
         "message": MSG_RESERVATION_SENT,
-        **selectors.reservation_payment_data(reservation, now=timezone.now()),
+        **reservation_payment_data(reservation, now=timezone.now()),
     }
 
 
@@ -138,7 +138,7 @@ class ReservationCourseCreateApi(APIView):
 
     def _booked_with_pass(self, request, reservation):
         """The popup's 'pay with my card/subscription': confirmed at once, the credits taken under row locks."""
-        reservation = selectors.member_reservations(user=request.user).get(pk=reservation.pk)
+        reservation = member_reservations(user=request.user).get(pk=reservation.pk)
         data = reservation_data(reservation)
         data["message"] = MSG_BOOKED_WITH_PASS.format(title=reservation.paid_with_pass.title)
         reservation.paid_with_pass.member = request.user

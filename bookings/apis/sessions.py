@@ -20,9 +20,9 @@ from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
-from .. import selectors
 from ..cache import feed_versions
 from ..models import WAITLIST_LIVE_STATUSES, Reservation, ReservationStatus, WaitlistEntry
+from ..selectors.sessions import session_attendees, sessions_staff_list, sessions_staff_page_list
 from ..services.availability import active_reservations_q
 from ..services.common import (
     MAX_SESSION_PLACES,
@@ -276,7 +276,7 @@ FEED_PARAMETERS = [*LIST_PARAMETERS, *FILTER_PARAMETERS, FOCUS_PARAMETER]
 
 def _with_seats_and_waitlist(sessions: QuerySet, *, now) -> QuerySet:
     """Each session with its seats taken and live reservations (confirmed, or held and not expired: as
-    selectors.sessions_with_seats counts them) and its live waiting list (as selectors_waitlist.waitlist_counts):
+    sessions_with_seats counts them) and its live waiting list (as selectors.waitlist.waitlist_counts):
     subqueries of the page's own query, so that a page is one query whatever its size. The count leaves them out."""
     live = Reservation.objects.filter(active_reservations_q(now), session=OuterRef("pk")).order_by()
     waiting = WaitlistEntry.objects.filter(session=OuterRef("pk"), status__in=WAITLIST_LIVE_STATUSES).order_by()
@@ -328,7 +328,7 @@ class CourseSessionListApi(APIView):
     def _staff_list(self, request, now):
         params = request.query_params
         ordering = "-start" if params.get("ordering", "date").startswith("-") else "start"
-        sessions = selectors.sessions_staff_page_list(ordering=ordering)
+        sessions = sessions_staff_page_list(ordering=ordering)
         if "start" in params or "end" in params:
             start, end = parse_feed_range(params)
             sessions = sessions.filter(start__lt=end, end__gt=start)
@@ -372,7 +372,7 @@ class CourseSessionDetailApi(APIView):
         return super().get_permissions()
 
     def _get(self, session_id):
-        session = selectors.sessions_staff_list().filter(pk=session_id).first()
+        session = sessions_staff_list().filter(pk=session_id).first()
         if session is None:
             raise SessionError.of("session_not_found")
         return session
@@ -412,12 +412,12 @@ class CourseSessionAttendeesApi(APIView):
     @extend_schema(parameters=[SESSION_ID], responses=AttendeesOutput)
     def get(self, request, session_id: int):
         now = timezone.now()
-        session = selectors.sessions_staff_list(now=now).filter(pk=session_id).first()
+        session = sessions_staff_list(now=now).filter(pk=session_id).first()
         if session is None:
             raise SessionError.of("session_not_found")
         attendees = [
             attendee_data(r)
-            for r in selectors.session_attendees(session_id=session_id)
+            for r in session_attendees(session_id=session_id)
             if r.status == ReservationStatus.CONFIRMED or (r.hold_expires_at and r.hold_expires_at > now)
         ]
         data = staff_session_data(session, now=now)

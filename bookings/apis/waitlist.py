@@ -17,7 +17,7 @@ from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
 from ..models import WAITLIST_LIVE_STATUSES, WaitlistEntry
-from ..selectors_waitlist import session_waitlist, waiting_positions
+from ..selectors.waitlist import session_waitlist, waiting_positions
 from ..services.common import MAX_SESSION_PLACES
 from ..services.passes import MSG_PASS_NOT_FOUND
 from ..services.waitlist import (
