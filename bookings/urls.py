@@ -4,6 +4,7 @@ from .apis import calendar_feed as calendar_feed_apis
 from .apis import party_requests as party_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
+from .apis.attendees import CourseSessionAttendeesApi
 from .apis.class_cancellation import CourseSessionCancelApi
 from .apis.feedback import CourseFeedbackApi, CourseFeedbackUserApi
 from .apis.instructor import InstructorSessionsApi
@@ -11,7 +12,7 @@ from .apis.parties import ReservationEvjCreateApi
 from .apis.passes import MyPassesApi, PassDetailApi, PassListApi
 from .apis.reservations import ReservationCancelApi, ReservationCourseCreateApi
 from .apis.series import CourseSessionFollowingApi, CourseSessionSeriesApi
-from .apis.sessions import CourseSessionAttendeesApi, CourseSessionDetailApi, CourseSessionListApi
+from .apis.sessions import CourseSessionDetailApi, CourseSessionListApi
 from .views import instructor as instructor_views
 from .views import pages
 from .views import requests as request_views

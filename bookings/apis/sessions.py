@@ -1,4 +1,4 @@
-"""Course sessions: the public feed and staff list, one session (staff CRUD), its attendees.
+"""Course sessions: the public feed and staff list, one session (staff CRUD); its attendees are in attendees.py.
 
 The staff writes go to bookings.services.sessions (they need the seat counts); refusals propagate to the handler.
 """
@@ -21,8 +21,8 @@ from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
 from ..cache import feed_versions
-from ..models import WAITLIST_LIVE_STATUSES, Reservation, ReservationStatus, WaitlistEntry
-from ..selectors.sessions import session_attendees, sessions_staff_list, sessions_staff_page_list
+from ..models import WAITLIST_LIVE_STATUSES, Reservation, WaitlistEntry
+from ..selectors.sessions import sessions_staff_list, sessions_staff_page_list
 from ..services.availability import active_reservations_q
 from ..services.common import (
     MAX_SESSION_PLACES,
@@ -42,7 +42,7 @@ from ..services.sessions import (
     course_session_delete,
     course_session_update,
 )
-from .common import MAX_ID, MessageOutput, OptionalText, _iso, id_field
+from .common import MAX_ID, MessageOutput, OptionalText, id_field
 from .feed import (
     FEED_CACHE_SECONDS,
     mark_feed_answer,
@@ -65,25 +65,6 @@ from .session_query import (
     LIST_PARAMETERS,
     check_list_parameters,
 )
-
-
-def attendee_data(reservation) -> dict:
-    return {
-        "id": reservation.pk,
-        "user_id": reservation.user_id,
-        "first_name": reservation.first_name,
-        "last_name": reservation.last_name,
-        "email": reservation.email,
-        "participants": reservation.participants,
-        "status": reservation.status,
-        "status_label": reservation.get_status_display(),
-        "paid": reservation.status == ReservationStatus.CONFIRMED,
-        "total_amount": f"{reservation.total_amount:.2f}",
-        "hold_expires_at": _iso(reservation.hold_expires_at),
-        "created_at": _iso(reservation.created_at),
-        "confirmed_at": _iso(reservation.confirmed_at),
-        "message": reservation.message,
-    }
 
 
 def _session_messages(message: str, *keys: str) -> dict:
@@ -235,30 +216,6 @@ class StaffSessionPageOutput(serializers.Serializer):
     results = StaffSessionListItemOutput(many=True)
 
 
-class AttendeeOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    user_id = serializers.IntegerField()
-    first_name = serializers.CharField()
-    last_name = serializers.CharField()
-    email = serializers.CharField()
-    participants = serializers.IntegerField()
-    status = serializers.CharField(help_text="held | confirmed")
-    status_label = serializers.CharField()
-    paid = serializers.BooleanField()
-    total_amount = serializers.DecimalField(max_digits=12, decimal_places=2)
-    hold_expires_at = serializers.DateTimeField(allow_null=True)
-    created_at = serializers.DateTimeField()
-    confirmed_at = serializers.DateTimeField(allow_null=True)
-    message = serializers.CharField()
-
-
-class AttendeesOutput(serializers.Serializer):
-    session = StaffSessionOutput()
-    seats_taken = serializers.IntegerField()
-    seats_left = serializers.IntegerField()
-    results = AttendeeOutput(many=True)
-
-
 FEED_OR_STAFF_PAGE = PolymorphicProxySerializer(
     component_name="CourseSessionFeedOrStaffPage",
     serializers=[SessionOutput(many=True), StaffSessionPageOutput],
@@ -402,30 +359,3 @@ class CourseSessionDetailApi(APIView):
     def delete(self, request, session_id: int):
         course_session_delete(session_id=session_id)
         return Response({"message": MSG_SESSION_DELETED})
-
-
-class CourseSessionAttendeesApi(APIView):
-    """Staff: who is coming to a session, how many, paid (confirmed) or held."""
-
-    permission_classes = [IsStudioStaff]
-
-    @extend_schema(parameters=[SESSION_ID], responses=AttendeesOutput)
-    def get(self, request, session_id: int):
-        now = timezone.now()
-        session = sessions_staff_list(now=now).filter(pk=session_id).first()
-        if session is None:
-            raise SessionError.of("session_not_found")
-        attendees = [
-            attendee_data(r)
-            for r in session_attendees(session_id=session_id)
-            if r.status == ReservationStatus.CONFIRMED or (r.hold_expires_at and r.hold_expires_at > now)
-        ]
-        data = staff_session_data(session, now=now)
-        return Response(
-            {
-                "session": data,
-                "seats_taken": data["seats_taken"],
-                "seats_left": data["seats_left"],
-                "results": attendees,
-            }
-        )
