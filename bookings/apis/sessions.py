@@ -358,4 +358,4 @@ class CourseSessionDetailApi(APIView):
     @extend_schema(parameters=[SESSION_ID], responses={200: MessageOutput})
     def delete(self, request, session_id: int):
         course_session_delete(session_id=session_id)
-        return Response({"message": MSG_SESSION_DELETED})
+        return Response(MessageOutput({"message": MSG_SESSION_DELETED}).data)
