@@ -1,6 +1,5 @@
 """Cancellations: a member cancels in time (credits back or an 'avoir'), a refunded payment takes back what it paid."""
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -27,8 +26,6 @@ from .common import ReservationError, _as_id
 from .locking import lock_pass, lock_reservation, lock_session_of_reservation
 from .passes import _fr_date, add_months
 from .waitlist import waitlist_offer_session
-
-logger = logging.getLogger(__name__)
 
 # Cancellation (settings.CANCELLATION_WINDOW_HOURS before the session; no automatic refund of card payments).
 MSG_CANCEL_TOO_LATE = (

@@ -1,6 +1,5 @@
 """EVJF / EVG party requests: their own error class and codes; typed values from the API's serializer."""
 
-import logging
 from datetime import date as date_type
 from datetime import time as time_type
 
@@ -18,8 +17,6 @@ from ..models import (
 )
 from .common import MSG_PARTICIPANTS_MIN, PartyReservationError
 from .party_requests import MAX_PARTY_SPECTATORS, MSG_PARTY_SPECTATORS_INVALID, party_quote_amount
-
-logger = logging.getLogger(__name__)
 
 UNAUTHORIZED = 401
 

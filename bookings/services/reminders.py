@@ -13,7 +13,6 @@ Each reminder carries a List-Unsubscribe link (RFC 2369, one click by RFC 8058):
 both switches off without logging in (`reminders_unsubscribe`).
 """
 
-import logging
 import secrets
 from datetime import timedelta
 
@@ -30,8 +29,6 @@ from studio.errors import NOT_FOUND, ApplicationError
 
 from ..models import BookingPreferences, ReminderKind, Reservation, ReservationReminder, ReservationStatus
 from .cancellation import cancellation_deadline
-
-logger = logging.getLogger(__name__)
 
 REMINDER_BEFORE_CLASS_HOURS = 24
 REMINDER_BEFORE_DEADLINE_HOURS = 2

@@ -19,7 +19,6 @@ lapsed hold) reach the list through `waitlist_offer_session` (a task queued afte
 sweep every minute (`bookings.tasks.waitlist_offers_sweep`), which also passes unclaimed offers on.
 """
 
-import logging
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -44,8 +43,6 @@ from .availability import reservations_release_expired, session_seats_left
 from .common import OPEN_PAYMENT_STATUSES, WAITLIST_OFFER_STOP_HOURS, ReservationError, _as_id
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session
 from .passes import PASS_REFUSALS, PassError, pass_check_booking
-
-logger = logging.getLogger(__name__)
 
 WAITLIST_OFFER_HOURS = 2  # an e-mailed offer holds the seats this long...
 
