@@ -40,6 +40,10 @@ DAY_TODAY = "aujourd'hui"
 DAY_TOMORROW = "demain"
 DAY_ON = "le {date}"
 _UNSUBSCRIBE_SALT = "bookings.reminders.unsubscribe"
+SUBJECT_REMINDER = {
+    "day_before": "Rappel : votre cours {title} {day} à {time}",
+    "cancellation_deadline": "Annulation gratuite possible jusqu'à {deadline} pour votre cours {title}",
+}
 
 
 class ReminderError(ApplicationError):
@@ -166,12 +170,6 @@ def reminders_unsubscribe(*, token: str) -> BookingPreferences:
     if user is None:
         raise ReminderError.of("unsubscribe_link_invalid")
     return booking_preferences_update(user=user, remind_day_before=False, remind_cancellation_deadline=False)
-
-
-SUBJECT_REMINDER = {
-    "day_before": "Rappel : votre cours {title} {day} à {time}",
-    "cancellation_deadline": "Annulation gratuite possible jusqu'à {deadline} pour votre cours {title}",
-}
 
 
 def send_reservation_reminder(*, reservation_id: int, kind: str, now) -> None:
