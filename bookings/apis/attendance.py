@@ -152,7 +152,7 @@ class CourseSessionAttendanceApi(APIView):
     )
     def get(self, request, session_id: int):
         _check_reach(request, session_id)
-        return Response(_sheet(session_id))
+        return Response(AttendanceSheetOutput(_sheet(session_id)).data)
 
     @extend_schema(
         operation_id="course_session_attendance_mark",
@@ -165,7 +165,7 @@ class CourseSessionAttendanceApi(APIView):
         serializer = AttendanceMarkInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         attendance_mark(session_id=session_id, by=request.user, **serializer.validated_data)
-        return Response(_sheet(session_id, MSG_ATTENDANCE_SAVED))
+        return Response(AttendanceSheetOutput(_sheet(session_id, MSG_ATTENDANCE_SAVED)).data)
 
 
 class CourseSessionWalkInApi(APIView):
@@ -183,4 +183,7 @@ class CourseSessionWalkInApi(APIView):
         serializer.is_valid(raise_exception=True)
         reservation = attendance_walk_in_add(session_id=session_id, by=request.user, **serializer.validated_data)
         name = f"{reservation.first_name} {reservation.last_name}".strip() or reservation.email
-        return Response(_sheet(session_id, MSG_WALK_IN_ADDED.format(name=name)), status=status.HTTP_201_CREATED)
+        return Response(
+            AttendanceSheetOutput(_sheet(session_id, MSG_WALK_IN_ADDED.format(name=name))).data,
+            status=status.HTTP_201_CREATED,
+        )

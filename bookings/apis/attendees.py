@@ -77,10 +77,12 @@ class CourseSessionAttendeesApi(APIView):
         ]
         data = staff_session_data(session, now=now)
         return Response(
-            {
-                "session": data,
-                "seats_taken": data["seats_taken"],
-                "seats_left": data["seats_left"],
-                "results": attendees,
-            }
+            AttendeesOutput(
+                {
+                    "session": data,
+                    "seats_taken": data["seats_taken"],
+                    "seats_left": data["seats_left"],
+                    "results": attendees,
+                }
+            ).data
         )

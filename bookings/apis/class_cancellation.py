@@ -64,4 +64,4 @@ class CourseSessionCancelApi(APIView):
         data["cancellation_reason"] = session.cancellation_reason
         data["message"] = outcome.message
         data["cancelled_reservations"] = len(outcome.cancelled_reservation_ids)
-        return Response(data)
+        return Response(SessionCancelledOutput(data).data)

@@ -134,7 +134,7 @@ class ReservationCourseCreateApi(APIView):
             **names,
         )
         # The hold as saved, with its locked session and course: no second read of what was just written.
-        return Response(reservation_data(reservation), status=status.HTTP_201_CREATED)
+        return Response(ReservationOutput(reservation_data(reservation)).data, status=status.HTTP_201_CREATED)
 
     def _booked_with_pass(self, request, reservation):
         """The popup's 'pay with my card/subscription': confirmed at once, the credits taken under row locks."""
@@ -143,7 +143,7 @@ class ReservationCourseCreateApi(APIView):
         data["message"] = MSG_BOOKED_WITH_PASS.format(title=reservation.paid_with_pass.title)
         reservation.paid_with_pass.member = request.user
         data["pass"] = pass_data(reservation.paid_with_pass)
-        return Response(data, status=status.HTTP_201_CREATED)
+        return Response(ReservationOutput(data).data, status=status.HTTP_201_CREATED)
 
 
 class ReservationCancelApi(APIView):
@@ -167,10 +167,12 @@ class ReservationCancelApi(APIView):
         if credit_pass is not None:
             credit_pass.member = request.user
         return Response(
-            {
-                "message": outcome.message,
-                "reservation_id": outcome.reservation.pk,
-                "status": outcome.reservation.status,
-                "credit_pass": pass_data(credit_pass) if credit_pass else None,
-            }
+            CancellationOutput(
+                {
+                    "message": outcome.message,
+                    "reservation_id": outcome.reservation.pk,
+                    "status": outcome.reservation.status,
+                    "credit_pass": pass_data(credit_pass) if credit_pass else None,
+                }
+            ).data
         )

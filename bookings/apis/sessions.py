@@ -314,7 +314,7 @@ class CourseSessionListApi(APIView):
         session = course_session_create(**serializer.service_kwargs())
         data = staff_session_data(session)
         data["message"] = MSG_SESSION_ADDED
-        return Response(data, status=status.HTTP_201_CREATED)
+        return Response(StaffSessionWrittenOutput(data).data, status=status.HTTP_201_CREATED)
 
 
 class CourseSessionDetailApi(APIView):
@@ -338,8 +338,8 @@ class CourseSessionDetailApi(APIView):
     def get(self, request, session_id: int):
         session = self._get(session_id)
         if is_studio_staff(request.user):
-            return Response(staff_session_data(session))
-        return Response(session_data(session))
+            return Response(StaffSessionOutput(staff_session_data(session)).data)
+        return Response(SessionOutput(session_data(session)).data)
 
     @extend_schema(parameters=[SESSION_ID], request=SessionWriteSerializer, responses=StaffSessionWrittenOutput)
     def put(self, request, session_id: int):
@@ -349,7 +349,7 @@ class CourseSessionDetailApi(APIView):
         course_session_update(session_id=session_id, **serializer.service_kwargs())
         data = staff_session_data(self._get(session_id))
         data["message"] = MSG_SESSION_UPDATED
-        return Response(data)
+        return Response(StaffSessionWrittenOutput(data).data)
 
     @extend_schema(parameters=[SESSION_ID], request=SessionPatchInput, responses=StaffSessionWrittenOutput)
     def patch(self, request, session_id: int):
