@@ -13,7 +13,7 @@ class BookingsConfig(AppConfig):
         # isort: on
         from studio.registry import provide
 
-        from .selectors_attendance import user_no_shows_annotation
+        from .selectors.attendance import user_no_shows_annotation
 
         # The staff's users list shows each member's no-shows (docs/decisions.md 38); accounts cannot import us.
         provide("user_no_shows", user_no_shows_annotation)

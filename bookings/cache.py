@@ -11,13 +11,13 @@ with the entry in one `get_many`.
 The feed's code calls:
 - `feed_versions(start, end)` for the versions to store a visitor's answer under (read *before* the data);
 - `feed_version_keys(start, end)` as the `depends_on` of its `cached_public` entry;
-- `mark_feed_answer(request, response, version=..., timeout=...)` for the middleware to serve the next visitors.
+- `mark_feed_answer(request, response, version=..., timeout=...)` (bookings/apis/feed.py, which reads the request's
+  range) for the middleware to serve the next visitors.
 """
 
 from datetime import UTC, date, datetime, timedelta
 
-from studio.cache import bump_versions, cache_versions, mark_public_answer
-from studio.errors import ApplicationError
+from studio.cache import bump_versions, cache_versions
 
 WEEK_KEY = "feed:week:{monday}"
 
@@ -56,18 +56,3 @@ def feed_versions(start: datetime, end: datetime) -> tuple[int, ...]:
 def bump_session_feeds(session) -> None:
     """The seats of `session` changed: rebuild the feeds that show it, nothing else."""
     bump_versions(*session_version_keys(session))
-
-
-def feed_keys_for_request(request) -> list[str] | None:
-    """The week versions a visitor's feed request depends on (the middleware's check), None for a malformed range."""
-    from .apis.feed import parse_feed_range
-
-    try:
-        start, end = parse_feed_range(request.GET)
-    except (ValueError, OverflowError, ApplicationError):
-        return None
-    return feed_version_keys(start, end)
-
-
-def mark_feed_answer(request, response, *, version: tuple, timeout: int):
-    return mark_public_answer(request, response, version=version, timeout=timeout, depends_on=feed_keys_for_request)

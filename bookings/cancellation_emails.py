@@ -8,7 +8,7 @@ from django.utils import timezone
 from studio.emails import send_templated_email
 
 from .ics import CANCEL, ics_attachment, reservation_cancel_ics
-from .models import PassKind, Reservation
+from .models import PassKind, Reservation, WaitlistEntry
 
 SUBJECT_CLASS_CANCELLED = "Cours annulé : {title} du {date}"
 SUBJECT_RESERVATION_CANCELLED = "Réservation annulée : {title} du {date}"
@@ -89,8 +89,6 @@ def send_reservation_cancelled(*, reservation_id: int, outcome: str) -> None:
 def send_waitlist_class_cancelled(*, entry_id: int) -> None:
     """A member waiting for a place (or offered one) in a class the studio cancelled: the class will not happen and
     they are no longer on its waiting list."""
-    from .models import WaitlistEntry
-
     entry = WaitlistEntry.objects.select_related("session__course", "session__instructor", "user").get(pk=entry_id)
     session = entry.session
     start = timezone.localtime(session.start)

@@ -1,5 +1,6 @@
 """The bookings e-mails: the reservation confirmation with its .ics (bookings/ics.py, the icalendar library), the
-EVJF/EVG request notifications, the waiting list's and the reminders."""
+EVJF/EVG request notifications and the waiting list's (the reminders are built with their context, in
+services/reminders.py). The services queue them in their tasks."""
 
 from django.conf import settings
 from django.utils import timezone
@@ -7,7 +8,7 @@ from django.utils import timezone
 from studio.emails import send_templated_email
 
 from .ics import REQUEST, ics_attachment, reservation_request_ics
-from .models import PartyReservation, Reservation
+from .models import PartyReservation, Reservation, WaitlistEntry
 
 SUBJECT_RESERVATION_CONFIRMED = "Votre réservation est confirmée"
 SUBJECT_PARTY_MEMBER = "Votre demande d'EVJF/EVG est bien reçue"
@@ -62,8 +63,6 @@ SUBJECT_WAITLIST = {
 def send_waitlist_email(*, kind: str, entry_id: int, reason: str = "") -> None:
     """A waiting-list e-mail: an offer with the link to pay, a booking made with the pass, or a skipped turn (with
     `reason`, the French refusal of the pass or of its plan's rules)."""
-    from .models import WaitlistEntry
-
     entry = WaitlistEntry.objects.select_related(
         "session__course", "session__instructor", "user", "reservation", "pass_ref"
     ).get(pk=entry_id)
@@ -85,39 +84,4 @@ def send_waitlist_email(*, kind: str, entry_id: int, reason: str = "") -> None:
         },
         topic="waitlist",
         topic_id=entry.pk,
-    )
-
-
-SUBJECT_REMINDER = {
-    "day_before": "Rappel : votre cours {title} {day} à {time}",
-    "cancellation_deadline": "Annulation gratuite possible jusqu'à {deadline} pour votre cours {title}",
-}
-
-
-def send_reservation_reminder(*, reservation_id: int, kind: str, now) -> None:
-    """A reminder of a booked class (docs/decisions.md 29): the day before, or before the free cancellation closes."""
-    from .services.reminders import reminder_context
-
-    reservation = Reservation.objects.select_related("session__course", "session__instructor", "user").get(
-        pk=reservation_id
-    )
-    context = reminder_context(reservation, now=now)
-    subject = SUBJECT_REMINDER[kind].format(
-        title=reservation.session.course.title,
-        day=context["day_word"],
-        time=f"{context['start']:%H:%M}",
-        deadline=f"{context['deadline']:%H:%M}",
-    )
-    send_templated_email(
-        to=reservation.email or reservation.user.email,
-        subject=subject,
-        template=f"bookings_reminder_{kind}",
-        context=context,
-        topic="reminder",
-        topic_id=reservation.pk,
-        # One click turns the reminders off (RFC 8058): the mail client POSTs to the signed URL, no login.
-        headers={
-            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
     )

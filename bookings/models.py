@@ -78,7 +78,7 @@ class Reservation(models.Model):
         indexes = [
             models.Index(fields=["session", "status"]),
             # A member's bookings by id, read from the index alone (the users list's no-show counts,
-            # bookings/selectors_attendance.py); in place of the foreign key's own index on the member.
+            # bookings/selectors/attendance.py); in place of the foreign key's own index on the member.
             models.Index(fields=["user", "id"], name="reservation_user_idx"),
         ]
 

@@ -1,14 +1,13 @@
 """The bookings models of the studio's daily running: waiting lists, attendance, reminders and the personal calendar
 feed. Kept apart from `models.py` to keep each module short; they are imported there, so Django and every
-`from bookings.models import ...` find them."""
+`from bookings.models import ...` find them. Their relations to the models of `models.py` are named by string
+("bookings.Reservation"), so that this module imports nothing from there (no import circle)."""
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 
 from courses.models import CourseSession
-
-from .models import Pass, Reservation  # noqa: F401 - referenced by the relations below
 
 
 class WaitlistStatus(models.TextChoices):
@@ -40,7 +39,7 @@ class WaitlistEntry(models.Model):
     participants = models.PositiveSmallIntegerField("participants", default=1, validators=[MinValueValidator(1)])
     auto_book = models.BooleanField("réserver automatiquement", default=False)
     pass_ref = models.ForeignKey(
-        Pass,
+        "bookings.Pass",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -55,7 +54,7 @@ class WaitlistEntry(models.Model):
     offer_expires_at = models.DateTimeField("proposition valable jusqu'au", null=True, blank=True)
     ended_at = models.DateTimeField("terminée le", null=True, blank=True)
     reservation = models.OneToOneField(
-        Reservation,
+        "bookings.Reservation",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -99,7 +98,7 @@ class Attendance(models.Model):
     """
 
     reservation = models.OneToOneField(
-        Reservation, on_delete=models.CASCADE, related_name="attendance", verbose_name="réservation"
+        "bookings.Reservation", on_delete=models.CASCADE, related_name="attendance", verbose_name="réservation"
     )
     status = models.CharField("présence", max_length=10, choices=AttendanceStatus.choices)
     walk_in = models.BooleanField("ajouté(e) à l'accueil", default=False)
@@ -165,7 +164,7 @@ class ReservationReminder(models.Model):
     """A reminder e-mail sent for a reservation: one row per kind, so the scheduler sends each once."""
 
     reservation = models.ForeignKey(
-        Reservation, on_delete=models.CASCADE, related_name="reminders", verbose_name="réservation"
+        "bookings.Reservation", on_delete=models.CASCADE, related_name="reminders", verbose_name="réservation"
     )
     kind = models.CharField("rappel", max_length=30, choices=ReminderKind.choices)
     sent_at = models.DateTimeField("envoyé le", auto_now_add=True)

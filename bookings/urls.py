@@ -1,10 +1,10 @@
 from django.urls import path
 
-from . import views, views_instructor, views_requests
 from .apis import calendar_feed as calendar_feed_apis
 from .apis import party_requests as party_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
+from .apis.attendees import CourseSessionAttendeesApi
 from .apis.class_cancellation import CourseSessionCancelApi
 from .apis.feedback import CourseFeedbackApi, CourseFeedbackUserApi
 from .apis.instructor import InstructorSessionsApi
@@ -12,17 +12,20 @@ from .apis.parties import ReservationEvjCreateApi
 from .apis.passes import MyPassesApi, PassDetailApi, PassListApi
 from .apis.reservations import ReservationCancelApi, ReservationCourseCreateApi
 from .apis.series import CourseSessionFollowingApi, CourseSessionSeriesApi
-from .apis.sessions import CourseSessionAttendeesApi, CourseSessionDetailApi, CourseSessionListApi
+from .apis.sessions import CourseSessionDetailApi, CourseSessionListApi
+from .views import instructor as instructor_views
+from .views import pages
+from .views import requests as request_views
 
 urlpatterns = [
-    path("courses/calendar", views.calendar_page, name="calendar"),
-    path("evjf-evg", views.party_page, name="evjf-evg"),
-    path("my-courses", views.my_courses_page, name="my-courses"),
-    path("user/requests", views_requests.my_requests_page, name="my-requests"),
-    path("user/requests/<str:kind>/<int:request_id>", views_requests.my_request_page, name="my-request"),
+    path("courses/calendar", pages.calendar_page, name="calendar"),
+    path("evjf-evg", pages.party_page, name="evjf-evg"),
+    path("my-courses", pages.my_courses_page, name="my-courses"),
+    path("user/requests", request_views.my_requests_page, name="my-requests"),
+    path("user/requests/<str:kind>/<int:request_id>", request_views.my_request_page, name="my-request"),
     path(
         "user/requests/<str:kind>/<int:request_id>/cancel",
-        views_requests.my_request_cancel,
+        request_views.my_request_cancel,
         name="my-request-cancel",
     ),
     path("calendar/<str:token>.ics", calendar_feed_apis.calendar_feed, name="calendar-feed"),
@@ -33,8 +36,8 @@ urlpatterns = [
         name="reminders-unsubscribe",
     ),
     path("my-courses/<int:reservation_id>.ics", calendar_feed_apis.reservation_ics_download, name="my-course-ics"),
-    path("instructor/classes", views_instructor.instructor_classes_page, name="instructor-classes"),
-    path("instructor/classes/<int:session_id>", views_instructor.instructor_class_page, name="instructor-class"),
+    path("instructor/classes", instructor_views.instructor_classes_page, name="instructor-classes"),
+    path("instructor/classes/<int:session_id>", instructor_views.instructor_class_page, name="instructor-class"),
 ]
 
 api_urlpatterns = [

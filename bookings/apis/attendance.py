@@ -13,12 +13,13 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from courses.models import CourseSession
 from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaffOrInstructor
 from studio.schema import ErrorOutput
 
-from ..selectors_attendance import attendance_sheet
-from ..selectors_instructor import user_reaches_session_sheet
+from ..selectors.attendance import attendance_sheet
+from ..selectors.instructor import user_reaches_session_sheet
 from ..services.attendance import (
     MSG_ATTENDANCE_SAVED,
     MSG_WALK_IN_ADDED,
@@ -107,8 +108,6 @@ class AttendanceSheetOutput(serializers.Serializer):
 
 
 def _sheet(session_id: int, message: str = "") -> dict:
-    from courses.models import CourseSession
-
     session = CourseSession.objects.select_related("course", "instructor").filter(pk=session_id).first()
     if session is None:
         raise AttendanceError.of("session_not_found")
@@ -153,7 +152,7 @@ class CourseSessionAttendanceApi(APIView):
     )
     def get(self, request, session_id: int):
         _check_reach(request, session_id)
-        return Response(_sheet(session_id))
+        return Response(AttendanceSheetOutput(_sheet(session_id)).data)
 
     @extend_schema(
         operation_id="course_session_attendance_mark",
@@ -166,7 +165,7 @@ class CourseSessionAttendanceApi(APIView):
         serializer = AttendanceMarkInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         attendance_mark(session_id=session_id, by=request.user, **serializer.validated_data)
-        return Response(_sheet(session_id, MSG_ATTENDANCE_SAVED))
+        return Response(AttendanceSheetOutput(_sheet(session_id, MSG_ATTENDANCE_SAVED)).data)
 
 
 class CourseSessionWalkInApi(APIView):
@@ -184,4 +183,7 @@ class CourseSessionWalkInApi(APIView):
         serializer.is_valid(raise_exception=True)
         reservation = attendance_walk_in_add(session_id=session_id, by=request.user, **serializer.validated_data)
         name = f"{reservation.first_name} {reservation.last_name}".strip() or reservation.email
-        return Response(_sheet(session_id, MSG_WALK_IN_ADDED.format(name=name)), status=status.HTTP_201_CREATED)
+        return Response(
+            AttendanceSheetOutput(_sheet(session_id, MSG_WALK_IN_ADDED.format(name=name))).data,
+            status=status.HTTP_201_CREATED,
+        )

@@ -100,7 +100,7 @@ class BookingPreferencesApi(APIView):
 
     @extend_schema(operation_id="booking_preferences_get", responses=BookingPreferencesOutput)
     def get(self, request):
-        return Response(preferences_data(booking_preferences_get(user=request.user)))
+        return Response(BookingPreferencesOutput(preferences_data(booking_preferences_get(user=request.user))).data)
 
     @extend_schema(
         operation_id="booking_preferences_update", request=BookingPreferencesInput, responses=BookingPreferencesOutput
@@ -109,7 +109,7 @@ class BookingPreferencesApi(APIView):
         serializer = BookingPreferencesInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         prefs = booking_preferences_update(user=request.user, **serializer.validated_data)
-        return Response(preferences_data(prefs, MSG_PREFERENCES_SAVED))
+        return Response(BookingPreferencesOutput(preferences_data(prefs, MSG_PREFERENCES_SAVED)).data)
 
 
 class CalendarLinkApi(APIView):
@@ -118,7 +118,7 @@ class CalendarLinkApi(APIView):
     @extend_schema(operation_id="booking_preferences_calendar_link", request=None, responses=BookingPreferencesOutput)
     def post(self, request):
         prefs = calendar_token_regenerate(user=request.user)
-        return Response(preferences_data(prefs, MSG_CALENDAR_LINK_RENEWED))
+        return Response(BookingPreferencesOutput(preferences_data(prefs, MSG_CALENDAR_LINK_RENEWED)).data)
 
 
 def member_feed_reservations(*, user_id: int, now):

@@ -10,7 +10,7 @@ from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
-from .. import selectors
+from ..selectors.sessions import sessions_staff_list
 from ..services.class_cancellation import MAX_REASON_LENGTH, MSG_CANCEL_REASON_REQUIRED, course_session_cancel
 from .common import filled
 from .feed import staff_session_data
@@ -57,11 +57,11 @@ class CourseSessionCancelApi(APIView):
         serializer.is_valid(raise_exception=True)
         outcome = course_session_cancel(session_id=session_id, reason=serializer.validated_data["reason"])
         now = timezone.now()
-        session = selectors.sessions_staff_list(now=now).get(pk=session_id)
+        session = sessions_staff_list(now=now).get(pk=session_id)
         data = staff_session_data(session, now=now)
         data["status"] = session.status
         data["status_label"] = session.get_status_display()
         data["cancellation_reason"] = session.cancellation_reason
         data["message"] = outcome.message
         data["cancelled_reservations"] = len(outcome.cancelled_reservation_ids)
-        return Response(data)
+        return Response(SessionCancelledOutput(data).data)

@@ -7,11 +7,12 @@ from datetime import UTC, datetime, time, timedelta
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
-from studio.cache import cached_public
+from studio.cache import cached_public, mark_public_answer
+from studio.errors import ApplicationError
 
-from .. import selectors
 from ..cache import feed_version_keys
-from ..selectors_feed import member_reservations_in_range
+from ..selectors.feed import member_reservations_in_range
+from ..selectors.sessions import sessions_in_range
 from ..services.availability import session_seats_taken
 from ..services.common import ReservationError
 from .common import MSG_RANGE_INVALID, _iso, paris_text
@@ -53,6 +54,20 @@ def parse_feed_range(params) -> tuple[datetime, datetime]:
     except OverflowError:  # a start at the end of year 9999
         raise ReservationError(MSG_RANGE_INVALID, code="range_invalid") from None
     return _checked_range(start, end)
+
+
+def feed_keys_for_request(request) -> list[str] | None:
+    """The week versions a visitor's feed request depends on (the middleware's check), None for a malformed range."""
+    try:
+        start, end = parse_feed_range(request.GET)
+    except (ValueError, OverflowError, ApplicationError):
+        return None
+    return feed_version_keys(start, end)
+
+
+def mark_feed_answer(request, response, *, version: tuple, timeout: int):
+    """Store a visitor's feed answer for the middleware to serve the next visitors (bookings/cache.py)."""
+    return mark_public_answer(request, response, version=version, timeout=timeout, depends_on=feed_keys_for_request)
 
 
 def session_data(session, *, now=None, my_reservation=None) -> dict:
@@ -102,7 +117,7 @@ def public_feed_encoded(*, start: datetime, end: datetime, now: datetime) -> tup
 
     def encode() -> tuple[bytes, dict[int, int]]:
         parts, offsets, position = [], {}, 1  # position just after the opening "["
-        for session in selectors.sessions_in_range(start=start, end=end, now=now):
+        for session in sessions_in_range(start=start, end=end, now=now):
             text = json.dumps(session_data(session, now=now), cls=DjangoJSONEncoder).encode()
             # "my_reservation" is the event's last key: its null closes the object.
             offsets[session.pk] = position + len(text) - len(MY_RESERVATION_NULL) - 1

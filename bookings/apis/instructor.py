@@ -13,9 +13,7 @@ from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaffOrInstructor
 from studio.schema import ErrorOutput
 
-from ..selectors_instructor import instructor_sessions, teaching_instructor
-
-MSG_NOT_AN_INSTRUCTOR = "Votre compte n'est lié à aucun professeur actif : demandez-le à l'équipe du studio."
+from ..selectors.instructor import MSG_NOT_AN_INSTRUCTOR, instructor_sessions, teaching_instructor
 
 
 class TeachingInstructorOutput(serializers.Serializer):

@@ -13,8 +13,8 @@ from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
-from .. import selectors
 from ..models import PartyEventType
+from ..selectors.parties import party_reservations_list
 from ..services.common import MSG_PARTICIPANTS_MIN
 from ..services.parties import (
     MAX_PARTY_PARTICIPANTS,
@@ -223,7 +223,7 @@ class PartyReservationApi(_PartyCreate):
     @extend_schema(parameters=PAGE_PARAMETERS, responses={200: PartyPageOutput, 404: ErrorOutput})
     def get(self, request):
         paginator = CheckedPagination()
-        page = paginator.paginate_queryset(selectors.party_reservations_list(), request, view=self)
+        page = paginator.paginate_queryset(party_reservations_list(), request, view=self)
         return paginator.get_paginated_response(PartyOutput([party_data(p) for p in page], many=True).data)
 
     @extend_schema(request=PartyRequestInput, responses={201: PartyCreatedOutput})

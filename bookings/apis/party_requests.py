@@ -13,7 +13,7 @@ from studio.quote_api import QuotedRequestOutput, RefuseInput, deposit_field, no
 from studio.quotes import QuoteError, RequestStatus
 from studio.schema import ErrorOutput
 
-from .. import selectors
+from ..selectors.parties import party_request_get, party_requests_of_member, party_reservations_list
 from ..services import party_requests as services
 from ..services.common import MSG_PARTICIPANTS_MIN
 from ..services.parties import MAX_PARTY_PARTICIPANTS, MSG_PARTY_PARTICIPANTS_MAX
@@ -69,14 +69,14 @@ class PartyQuoteInput(PartyPeopleFields):
 
 def _party_for(request, party_id: int):
     """The request for its member or staff; anyone else's is a 404."""
-    party = selectors.party_request_get(party_id=party_id)
+    party = party_request_get(party_id=party_id)
     if party is None or (party.user_id != request.user.pk and not is_studio_staff(request.user)):
         raise QuoteError.of("request_not_found")
     return party
 
 
 def _answer(request, party_id: int) -> Response:
-    party = selectors.party_request_get(party_id=party_id)
+    party = party_request_get(party_id=party_id)
     return Response(PartyRequestOutput(party_request_data(party, viewer=request.user)).data)
 
 
@@ -87,7 +87,7 @@ class MyPartyRequestsApi(APIView):
 
     @extend_schema(operation_id="evf_reservations_mine", responses={200: PartyRequestOutput(many=True)})
     def get(self, request):
-        parties = selectors.party_requests_of_member(user=request.user)
+        parties = party_requests_of_member(user=request.user)
         return Response(
             PartyRequestOutput([party_request_data(p, viewer=request.user) for p in parties], many=True).data
         )
@@ -248,6 +248,6 @@ class PartyRequestsApi(PartyReservationApi):
             raise QuoteError(message, code=f"{field}_invalid", field=field)
         status = query.validated_data.get("status") or None
         paginator = CheckedPagination()
-        page = paginator.paginate_queryset(selectors.party_reservations_list(status=status), request, view=self)
+        page = paginator.paginate_queryset(party_reservations_list(status=status), request, view=self)
         rows = [party_request_data(p, viewer=request.user) for p in page]
         return paginator.get_paginated_response(PartyRequestOutput(rows, many=True).data)

@@ -13,8 +13,15 @@ from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
-from .. import selectors
 from ..models import PassKind
+from ..selectors.passes import (
+    PASS_ORDERINGS,
+    PASS_STATE_LABELS,
+    member_passes,
+    pass_adjustments,
+    pass_state,
+    passes_staff_list,
+)
 from ..services.pass_admin import (
     MAX_STAFF_CREDITS,
     MSG_CREDITS_INVALID,
@@ -39,7 +46,7 @@ TEXT_PARAMETER = {"type": "string", "pattern": NO_NUL}  # a NUL in a query answe
 
 def pass_data(pass_obj, *, today=None) -> dict:
     today = today or timezone.localdate()
-    state = getattr(pass_obj, "state", None) or selectors.pass_state(pass_obj, today=today)
+    state = getattr(pass_obj, "state", None) or pass_state(pass_obj, today=today)
     member = pass_obj.member
     return {
         "id": pass_obj.pk,
@@ -54,7 +61,7 @@ def pass_data(pass_obj, *, today=None) -> dict:
         "starts_on": pass_obj.starts_on.isoformat(),
         "expires_on": pass_obj.expires_on.isoformat(),
         "state": state,
-        "state_label": selectors.PASS_STATE_LABELS[state],
+        "state_label": PASS_STATE_LABELS[state],
         "member_id": pass_obj.member_id,
         "member_name": member.get_full_name(),
         "member_email": member.email,
@@ -97,7 +104,7 @@ class PassOutput(serializers.Serializer):
     credits_left = serializers.IntegerField(allow_null=True, help_text="null pour un abonnement")
     starts_on = serializers.DateField()
     expires_on = serializers.DateField()
-    state = serializers.ChoiceField(choices=list(selectors.PASS_STATE_LABELS))
+    state = serializers.ChoiceField(choices=list(PASS_STATE_LABELS))
     state_label = serializers.CharField()
     member_id = serializers.IntegerField()
     member_name = serializers.CharField(allow_blank=True)
@@ -282,7 +289,7 @@ class MyPassesApi(APIView):
 
     @extend_schema(responses=PassOutput(many=True))
     def get(self, request):
-        passes = selectors.member_passes(user=request.user)
+        passes = member_passes(user=request.user)
         for p in passes:
             p.member = request.user
         return Response(PassOutput([pass_data(p) for p in passes], many=True).data)
@@ -302,13 +309,13 @@ class PassListApi(APIView):
             OpenApiParameter(
                 "ordering",
                 TEXT_PARAMETER,
-                description=f"{', '.join(sorted(selectors.PASS_ORDERINGS))} ; une autre valeur : -created_at",
+                description=f"{', '.join(sorted(PASS_ORDERINGS))} ; une autre valeur : -created_at",
             ),
         ],
         responses={200: PassPageOutput, 404: ErrorOutput},
     )
     def get(self, request):
-        passes = selectors.passes_staff_list(
+        passes = passes_staff_list(
             search=request.query_params.get("search", ""),
             ordering=request.query_params.get("ordering", "-created_at"),
         )
@@ -343,11 +350,11 @@ class PassDetailApi(APIView):
     serializer_class = PassAdjustInput
 
     def _detail(self, pass_id: int) -> dict:
-        pass_obj = selectors.passes_staff_list().filter(pk=pass_id).first() if pass_id <= MAX_ID else None
+        pass_obj = passes_staff_list().filter(pk=pass_id).first() if pass_id <= MAX_ID else None
         if pass_obj is None:
             raise PassAdminError.of("pass_not_found")
         data = pass_data(pass_obj)
-        data["adjustments"] = [adjustment_data(a) for a in selectors.pass_adjustments(pass_id=pass_id)]
+        data["adjustments"] = [adjustment_data(a) for a in pass_adjustments(pass_id=pass_id)]
         return data
 
     @extend_schema(responses=PassDetailOutput)

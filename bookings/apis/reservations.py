@@ -15,7 +15,7 @@ from studio.api import error_response
 from studio.fields import DateTimeOutputField
 from studio.schema import ErrorOutput
 
-from .. import selectors
+from ..selectors.reservations import member_reservations, reservation_payment_data
 from ..services.cancellation import reservation_cancel
 from ..services.common import MSG_RESERVATION_SENT
 from ..services.passes import MSG_BOOKED_WITH_PASS, reservation_book_with_pass
@@ -42,7 +42,7 @@ def reservation_data(reservation) -> dict:
         "last_name": reservation.last_name,
         "email": reservation.email,
         "message": MSG_RESERVATION_SENT,
-        **selectors.reservation_payment_data(reservation, now=timezone.now()),
+        **reservation_payment_data(reservation, now=timezone.now()),
     }
 
 
@@ -134,16 +134,16 @@ class ReservationCourseCreateApi(APIView):
             **names,
         )
         # The hold as saved, with its locked session and course: no second read of what was just written.
-        return Response(reservation_data(reservation), status=status.HTTP_201_CREATED)
+        return Response(ReservationOutput(reservation_data(reservation)).data, status=status.HTTP_201_CREATED)
 
     def _booked_with_pass(self, request, reservation):
         """The popup's 'pay with my card/subscription': confirmed at once, the credits taken under row locks."""
-        reservation = selectors.member_reservations(user=request.user).get(pk=reservation.pk)
+        reservation = member_reservations(user=request.user).get(pk=reservation.pk)
         data = reservation_data(reservation)
         data["message"] = MSG_BOOKED_WITH_PASS.format(title=reservation.paid_with_pass.title)
         reservation.paid_with_pass.member = request.user
         data["pass"] = pass_data(reservation.paid_with_pass)
-        return Response(data, status=status.HTTP_201_CREATED)
+        return Response(ReservationOutput(data).data, status=status.HTTP_201_CREATED)
 
 
 class ReservationCancelApi(APIView):
@@ -167,10 +167,12 @@ class ReservationCancelApi(APIView):
         if credit_pass is not None:
             credit_pass.member = request.user
         return Response(
-            {
-                "message": outcome.message,
-                "reservation_id": outcome.reservation.pk,
-                "status": outcome.reservation.status,
-                "credit_pass": pass_data(credit_pass) if credit_pass else None,
-            }
+            CancellationOutput(
+                {
+                    "message": outcome.message,
+                    "reservation_id": outcome.reservation.pk,
+                    "status": outcome.reservation.status,
+                    "credit_pass": pass_data(credit_pass) if credit_pass else None,
+                }
+            ).data
         )

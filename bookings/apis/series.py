@@ -235,4 +235,6 @@ class CourseSessionFollowingApi(APIView):
             price_per_participant=data.get("price_per_participant"),
             start_time=time.fromisoformat(data["time"]) if data.get("time") else None,
         )
-        return Response({"count": count, "message": MSG_SERIES_FOLLOWING_UPDATED.format(count=count)})
+        return Response(
+            SeriesFollowingOutput({"count": count, "message": MSG_SERIES_FOLLOWING_UPDATED.format(count=count)}).data
+        )

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from courses.models import CourseSession, SessionStatus
 
-from .. import selectors
+from ..selectors.sessions import with_seats_taken
 from .common import MAX_ID
 
 WHENS = ["upcoming", "past", "cancelled", "full"]
@@ -65,7 +65,7 @@ def staff_sessions_filtered(qs, params, *, now):
     elif when == "full":
         # The full sessions as a subquery, so that the list stays a plain query to count and to page.
         upcoming = CourseSession.objects.filter(end__gt=now).exclude(status=SessionStatus.CANCELLED)
-        full = selectors._with_seats_taken(upcoming, now).filter(seats_taken__gte=F("max_attendees"))
+        full = with_seats_taken(upcoming, now).filter(seats_taken__gte=F("max_attendees"))
         qs = qs.filter(pk__in=full.values("pk"))
     if params.get("course_id"):
         qs = qs.filter(course_id=int(params["course_id"]))

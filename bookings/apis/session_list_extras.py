@@ -11,7 +11,7 @@ from django.db.models import Q
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
-from ..selectors_waitlist import waitlist_counts
+from ..selectors.waitlist import waitlist_counts
 from .common import MAX_ID
 from .pages import CheckedPagination
 

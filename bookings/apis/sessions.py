@@ -1,4 +1,4 @@
-"""Course sessions: the public feed and staff list, one session (staff CRUD), its attendees.
+"""Course sessions: the public feed and staff list, one session (staff CRUD); its attendees are in attendees.py.
 
 The staff writes go to bookings.services.sessions (they need the seat counts); refusals propagate to the handler.
 """
@@ -20,9 +20,9 @@ from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
-from .. import selectors
-from ..cache import feed_versions, mark_feed_answer
-from ..models import WAITLIST_LIVE_STATUSES, Reservation, ReservationStatus, WaitlistEntry
+from ..cache import feed_versions
+from ..models import WAITLIST_LIVE_STATUSES, Reservation, WaitlistEntry
+from ..selectors.sessions import sessions_staff_list, sessions_staff_page_list
 from ..services.availability import active_reservations_q
 from ..services.common import (
     MAX_SESSION_PLACES,
@@ -42,9 +42,10 @@ from ..services.sessions import (
     course_session_delete,
     course_session_update,
 )
-from .common import MAX_ID, MessageOutput, OptionalText, _iso, id_field
+from .common import MAX_ID, MessageOutput, OptionalText, id_field
 from .feed import (
     FEED_CACHE_SECONDS,
+    mark_feed_answer,
     member_feed_encoded,
     parse_feed_range,
     public_feed_encoded,
@@ -64,25 +65,6 @@ from .session_query import (
     LIST_PARAMETERS,
     check_list_parameters,
 )
-
-
-def attendee_data(reservation) -> dict:
-    return {
-        "id": reservation.pk,
-        "user_id": reservation.user_id,
-        "first_name": reservation.first_name,
-        "last_name": reservation.last_name,
-        "email": reservation.email,
-        "participants": reservation.participants,
-        "status": reservation.status,
-        "status_label": reservation.get_status_display(),
-        "paid": reservation.status == ReservationStatus.CONFIRMED,
-        "total_amount": f"{reservation.total_amount:.2f}",
-        "hold_expires_at": _iso(reservation.hold_expires_at),
-        "created_at": _iso(reservation.created_at),
-        "confirmed_at": _iso(reservation.confirmed_at),
-        "message": reservation.message,
-    }
 
 
 def _session_messages(message: str, *keys: str) -> dict:
@@ -234,30 +216,6 @@ class StaffSessionPageOutput(serializers.Serializer):
     results = StaffSessionListItemOutput(many=True)
 
 
-class AttendeeOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    user_id = serializers.IntegerField()
-    first_name = serializers.CharField()
-    last_name = serializers.CharField()
-    email = serializers.CharField()
-    participants = serializers.IntegerField()
-    status = serializers.CharField(help_text="held | confirmed")
-    status_label = serializers.CharField()
-    paid = serializers.BooleanField()
-    total_amount = serializers.DecimalField(max_digits=12, decimal_places=2)
-    hold_expires_at = serializers.DateTimeField(allow_null=True)
-    created_at = serializers.DateTimeField()
-    confirmed_at = serializers.DateTimeField(allow_null=True)
-    message = serializers.CharField()
-
-
-class AttendeesOutput(serializers.Serializer):
-    session = StaffSessionOutput()
-    seats_taken = serializers.IntegerField()
-    seats_left = serializers.IntegerField()
-    results = AttendeeOutput(many=True)
-
-
 FEED_OR_STAFF_PAGE = PolymorphicProxySerializer(
     component_name="CourseSessionFeedOrStaffPage",
     serializers=[SessionOutput(many=True), StaffSessionPageOutput],
@@ -275,7 +233,7 @@ FEED_PARAMETERS = [*LIST_PARAMETERS, *FILTER_PARAMETERS, FOCUS_PARAMETER]
 
 def _with_seats_and_waitlist(sessions: QuerySet, *, now) -> QuerySet:
     """Each session with its seats taken and live reservations (confirmed, or held and not expired: as
-    selectors.sessions_with_seats counts them) and its live waiting list (as selectors_waitlist.waitlist_counts):
+    sessions_with_seats counts them) and its live waiting list (as selectors.waitlist.waitlist_counts):
     subqueries of the page's own query, so that a page is one query whatever its size. The count leaves them out."""
     live = Reservation.objects.filter(active_reservations_q(now), session=OuterRef("pk")).order_by()
     waiting = WaitlistEntry.objects.filter(session=OuterRef("pk"), status__in=WAITLIST_LIVE_STATUSES).order_by()
@@ -327,7 +285,7 @@ class CourseSessionListApi(APIView):
     def _staff_list(self, request, now):
         params = request.query_params
         ordering = "-start" if params.get("ordering", "date").startswith("-") else "start"
-        sessions = selectors.sessions_staff_page_list(ordering=ordering)
+        sessions = sessions_staff_page_list(ordering=ordering)
         if "start" in params or "end" in params:
             start, end = parse_feed_range(params)
             sessions = sessions.filter(start__lt=end, end__gt=start)
@@ -356,7 +314,7 @@ class CourseSessionListApi(APIView):
         session = course_session_create(**serializer.service_kwargs())
         data = staff_session_data(session)
         data["message"] = MSG_SESSION_ADDED
-        return Response(data, status=status.HTTP_201_CREATED)
+        return Response(StaffSessionWrittenOutput(data).data, status=status.HTTP_201_CREATED)
 
 
 class CourseSessionDetailApi(APIView):
@@ -371,7 +329,7 @@ class CourseSessionDetailApi(APIView):
         return super().get_permissions()
 
     def _get(self, session_id):
-        session = selectors.sessions_staff_list().filter(pk=session_id).first()
+        session = sessions_staff_list().filter(pk=session_id).first()
         if session is None:
             raise SessionError.of("session_not_found")
         return session
@@ -380,8 +338,8 @@ class CourseSessionDetailApi(APIView):
     def get(self, request, session_id: int):
         session = self._get(session_id)
         if is_studio_staff(request.user):
-            return Response(staff_session_data(session))
-        return Response(session_data(session))
+            return Response(StaffSessionOutput(staff_session_data(session)).data)
+        return Response(SessionOutput(session_data(session)).data)
 
     @extend_schema(parameters=[SESSION_ID], request=SessionWriteSerializer, responses=StaffSessionWrittenOutput)
     def put(self, request, session_id: int):
@@ -391,7 +349,7 @@ class CourseSessionDetailApi(APIView):
         course_session_update(session_id=session_id, **serializer.service_kwargs())
         data = staff_session_data(self._get(session_id))
         data["message"] = MSG_SESSION_UPDATED
-        return Response(data)
+        return Response(StaffSessionWrittenOutput(data).data)
 
     @extend_schema(parameters=[SESSION_ID], request=SessionPatchInput, responses=StaffSessionWrittenOutput)
     def patch(self, request, session_id: int):
@@ -400,31 +358,4 @@ class CourseSessionDetailApi(APIView):
     @extend_schema(parameters=[SESSION_ID], responses={200: MessageOutput})
     def delete(self, request, session_id: int):
         course_session_delete(session_id=session_id)
-        return Response({"message": MSG_SESSION_DELETED})
-
-
-class CourseSessionAttendeesApi(APIView):
-    """Staff: who is coming to a session, how many, paid (confirmed) or held."""
-
-    permission_classes = [IsStudioStaff]
-
-    @extend_schema(parameters=[SESSION_ID], responses=AttendeesOutput)
-    def get(self, request, session_id: int):
-        now = timezone.now()
-        session = selectors.sessions_staff_list(now=now).filter(pk=session_id).first()
-        if session is None:
-            raise SessionError.of("session_not_found")
-        attendees = [
-            attendee_data(r)
-            for r in selectors.session_attendees(session_id=session_id)
-            if r.status == ReservationStatus.CONFIRMED or (r.hold_expires_at and r.hold_expires_at > now)
-        ]
-        data = staff_session_data(session, now=now)
-        return Response(
-            {
-                "session": data,
-                "seats_taken": data["seats_taken"],
-                "seats_left": data["seats_left"],
-                "results": attendees,
-            }
-        )
+        return Response(MessageOutput({"message": MSG_SESSION_DELETED}).data)

@@ -17,7 +17,7 @@ from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
 from ..models import WAITLIST_LIVE_STATUSES, WaitlistEntry
-from ..selectors_waitlist import session_waitlist, waiting_positions
+from ..selectors.waitlist import session_waitlist, waiting_positions
 from ..services.common import MAX_SESSION_PLACES
 from ..services.passes import MSG_PASS_NOT_FOUND
 from ..services.waitlist import (
@@ -142,7 +142,7 @@ class CourseSessionWaitlistApi(APIView):
             }
             for e in entries
         ]
-        return Response({"session_id": session_id, "results": results})
+        return Response(StaffWaitlistOutput({"session_id": session_id, "results": results}).data)
 
     @extend_schema(
         operation_id="course_session_waitlist_join",
@@ -162,7 +162,7 @@ class CourseSessionWaitlistApi(APIView):
         )
         position = waitlist_position(entry) or 1
         return Response(
-            {"position": position, "message": MSG_WAITLIST_JOINED.format(position=position)},
+            WaitlistJoinOutput({"position": position, "message": MSG_WAITLIST_JOINED.format(position=position)}).data,
             status=status.HTTP_201_CREATED,
         )
 
@@ -174,7 +174,7 @@ class CourseSessionWaitlistApi(APIView):
     )
     def delete(self, request, session_id: int):
         waitlist_leave(user=request.user, session_id=session_id)
-        return Response({"message": MSG_WAITLIST_LEFT})
+        return Response(MessageOutput({"message": MSG_WAITLIST_LEFT}).data)
 
 
 class MyWaitlistApi(APIView):
@@ -194,4 +194,4 @@ class MyWaitlistApi(APIView):
             counters[sid] = counters.get(sid, 0) + 1
             ranks[pk] = counters[sid]
         mine.sort(key=lambda e: e.session.start)
-        return Response([entry_data(e, ranks.get(e.pk)) for e in mine])
+        return Response(WaitlistEntryOutput([entry_data(e, ranks.get(e.pk)) for e in mine], many=True).data)

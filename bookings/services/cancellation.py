@@ -1,17 +1,18 @@
 """Cancellations: a member cancels in time (credits back or an 'avoir'), a refunded payment takes back what it paid."""
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 
 from django.conf import settings
 from django.db import transaction
+from django.tasks import task
 from django.utils import timezone
 
 from courses.models import CourseSession
 from studio.errors import CONFLICT
+from studio.queue import enqueue_after_commit
 
+from ..cancellation_emails import send_reservation_cancelled
 from ..models import (
     Pass,
     PassAdjustment,
@@ -24,9 +25,7 @@ from ..models import (
 from .common import ReservationError, _as_id
 from .locking import lock_pass, lock_reservation, lock_session_of_reservation
 from .passes import _fr_date, add_months
-from .waitlist import waitlist_offer_soon
-
-logger = logging.getLogger(__name__)
+from .waitlist import waitlist_offer_session
 
 # Cancellation (settings.CANCELLATION_WINDOW_HOURS before the session; no automatic refund of card payments).
 MSG_CANCEL_TOO_LATE = (
@@ -94,7 +93,7 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
     reservation.status = ReservationStatus.CANCELLED
     reservation.cancelled_at = now
     reservation.save(update_fields=["status", "cancelled_at"])
-    waitlist_offer_soon(session.pk)  # the freed seats go to the waiting list
+    enqueue_after_commit(waitlist_offer_session, session_id=session.pk)  # the freed seats go to the waiting list
     credit_pass = None
     if pass_obj is not None:
         if pass_obj.kind == PassKind.CARD and reservation.credits_spent:
@@ -134,21 +133,15 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
         message = MSG_CANCELLED_CREDIT_PASS.format(credits=reservation.participants, date=_fr_date(expires_on))
     else:
         message = MSG_CANCELLED_SUBSCRIPTION
-    transaction.on_commit(partial(_send_cancellation_email, reservation.pk, message))
+    enqueue_after_commit(reservation_cancellation_send, reservation_id=reservation.pk, outcome=message)
     return CancellationOutcome(reservation=reservation, message=message, credit_pass=credit_pass)
 
 
-def _send_cancellation_email(reservation_id: int, outcome: str) -> None:
-    """After the commit: the e-mail and its calendar CANCEL are rendered by a worker, not in the request."""
-    from ..tasks import reservation_cancellation_send
-
-    try:
-        reservation_cancellation_send.enqueue(reservation_id=reservation_id, outcome=outcome)
-    except Exception:  # noqa: BLE001 - the queue is down: the member still gets the e-mail, built here
-        logger.exception("Could not queue the cancellation e-mail of reservation %s; sending it now", reservation_id)
-        from ..cancellation_emails import send_reservation_cancelled
-
-        send_reservation_cancelled(reservation_id=reservation_id, outcome=outcome)
+@task
+def reservation_cancellation_send(reservation_id: int, outcome: str) -> None:
+    """The e-mail of a member's own cancellation with its calendar CANCEL (rendered by a worker, not in the
+    request), recorded in the outbox; queued once, after the cancellation's commit."""
+    send_reservation_cancelled(reservation_id=reservation_id, outcome=outcome)
 
 
 def _hold_release(*, reservation: Reservation, session: CourseSession, now) -> CancellationOutcome:
@@ -161,7 +154,7 @@ def _hold_release(*, reservation: Reservation, session: CourseSession, now) -> C
     reservation.status = ReservationStatus.CANCELLED
     reservation.cancelled_at = now
     reservation.save(update_fields=["status", "cancelled_at"])
-    waitlist_offer_soon(session.pk)
+    enqueue_after_commit(waitlist_offer_session, session_id=session.pk)
     return CancellationOutcome(reservation=reservation, message=MSG_HOLD_RELEASED)
 
 
@@ -187,7 +180,7 @@ def bookings_release_for_refund(*, order) -> None:
             reservation.status = ReservationStatus.CANCELLED
             reservation.cancelled_at = timezone.now()
             reservation.save(update_fields=["status", "cancelled_at"])
-            waitlist_offer_soon(reservation.session_id)
+            enqueue_after_commit(waitlist_offer_session, session_id=reservation.session_id)
     if pass_obj is None or (pass_obj.credits_left == 0 and pass_obj.expires_on <= yesterday):
         return
     before = pass_obj.expires_on

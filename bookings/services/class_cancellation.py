@@ -6,7 +6,7 @@ In one transaction, under the documented locks (locking.py: session â†’ passes â
 go back to it (a ledger line), a subscription simply frees the place, the waiting list is cleared. After the
 commit, `session_cancelled` is sent with the cancelled reservations (payments refunds in full the card payments that
 confirmed them, in tasks, retried until done) and every member whose booking was confirmed is e-mailed the reason with
-an iCalendar CANCEL of the event their confirmation carried.
+an iCalendar CANCEL of the event their confirmation carried (a task per e-mail, queued after the commit).
 
 A card payment captured later for a hold of this class finds the reservation cancelled and is refunded by the capture
 itself (docs/decisions.md 14): whatever the order of a cancellation, a booking and a capture, no booking stays
@@ -16,11 +16,13 @@ confirmed and every payment is refunded once.
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.tasks import task
 from django.utils import timezone
 
 from courses.models import CourseSession, SessionStatus
 from studio.cache import bump_public_cache
 from studio.errors import CONFLICT
+from studio.queue import enqueue_after_commit
 
 from ..cache import bump_session_feeds
 from ..cancellation_emails import send_class_cancelled, send_waitlist_class_cancelled
@@ -121,16 +123,25 @@ def course_session_cancel(*, session_id: int, reason: str) -> ClassCancellation:
     session.save(update_fields=["status", "cancelled_at", "cancellation_reason"])
     ids = [r.pk for r in reservations]
     transaction.on_commit(
-        lambda: _after_commit(session_id=session.pk, ids=ids, confirmed_ids=confirmed_ids, waiting_ids=waiting_ids)
+        lambda: session_cancelled.send(sender=CourseSession, session_id=session.pk, reservation_ids=ids)
     )
+    for reservation_id in confirmed_ids:
+        enqueue_after_commit(class_cancelled_email_send, reservation_id=reservation_id)
+    for entry_id in waiting_ids:
+        enqueue_after_commit(waitlist_class_cancelled_email_send, entry_id=entry_id)
     bump_public_cache()
     bump_session_feeds(session)
     return ClassCancellation(session=session, cancelled_reservation_ids=ids, credits_returned=credits_returned)
 
 
-def _after_commit(*, session_id: int, ids: list[int], confirmed_ids: list[int], waiting_ids: list[int]) -> None:
-    session_cancelled.send(sender=CourseSession, session_id=session_id, reservation_ids=ids)
-    for reservation_id in confirmed_ids:
-        send_class_cancelled(reservation_id=reservation_id)
-    for entry_id in waiting_ids:
-        send_waitlist_class_cancelled(entry_id=entry_id)
+@task
+def class_cancelled_email_send(reservation_id: int) -> None:
+    """A booked member's e-mail of a class the studio cancelled (the reason, what happens to the payment, the
+    calendar CANCEL), recorded in the outbox; queued after the cancellation's commit."""
+    send_class_cancelled(reservation_id=reservation_id)
+
+
+@task
+def waitlist_class_cancelled_email_send(entry_id: int) -> None:
+    """A waiting member's e-mail of a class the studio cancelled; queued after the cancellation's commit."""
+    send_waitlist_class_cancelled(entry_id=entry_id)

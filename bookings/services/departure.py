@@ -11,12 +11,14 @@ cancellation gets nothing. Waiting-list places are left. Each booking in its own
 from django.db import transaction
 from django.utils import timezone
 
+from studio.queue import enqueue_after_commit
+
 from ..models import ACTIVE_STATUSES, Reservation, ReservationStatus
 from ..models_operations import WaitlistEntry, WaitlistStatus
 from .cancellation import reservation_cancel
 from .common import ReservationError
 from .locking import lock_reservation, lock_session_of_reservation
-from .waitlist import WaitlistError, waitlist_leave, waitlist_offer_soon
+from .waitlist import WaitlistError, waitlist_leave, waitlist_offer_session
 
 
 def member_future_bookings_cancel(*, user) -> list[str]:
@@ -59,5 +61,5 @@ def _reservation_drop(*, user, reservation_id: int) -> bool:
     reservation.status = ReservationStatus.CANCELLED
     reservation.cancelled_at = timezone.now()
     reservation.save(update_fields=["status", "cancelled_at"])
-    waitlist_offer_soon(session.pk)
+    enqueue_after_commit(waitlist_offer_session, session_id=session.pk)
     return True

@@ -1,22 +1,22 @@
 """EVJF / EVG party requests: their own error class and codes; typed values from the API's serializer."""
 
-import logging
 from datetime import date as date_type
 from datetime import time as time_type
 
 from django.db import transaction
+from django.tasks import task
 from django.utils import timezone
 
 from studio.errors import CONFLICT
+from studio.queue import enqueue_after_commit
 
+from ..emails import send_party_reservation_emails
 from ..models import (
     PartyEventType,
     PartyReservation,
 )
 from .common import MSG_PARTICIPANTS_MIN, PartyReservationError
 from .party_requests import MAX_PARTY_SPECTATORS, MSG_PARTY_SPECTATORS_INVALID, party_quote_amount
-
-logger = logging.getLogger(__name__)
 
 UNAUTHORIZED = 401
 
@@ -98,32 +98,16 @@ def party_reservation_create(
         spectators=spectators,
         guest_of_honour=guest_of_honour,
     )
-    estimate = party_quote_amount(
-        participants=party.participants, spectators=spectators, guest_of_honour=guest_of_honour
-    )
-    transaction.on_commit(lambda: _send_party_emails(party.pk, estimate))
+    enqueue_after_commit(party_emails_send, party_id=party.pk)
     return party
 
 
-def _send_party_emails(party_id: int, estimate) -> None:
-    from ..emails import send_party_reservation_emails
-
-    try:
-        send_party_reservation_emails(party_id=party_id, estimate=estimate)
-    except Exception:
-        logger.exception("Party reservation e-mails failed for %s", party_id)
-
-
-# Until every caller reads typed values (the services package no longer re-exports these): ISO text → date/time.
-def _parse_date(value) -> date_type | None:
-    try:
-        return value if isinstance(value, date_type) else date_type.fromisoformat(str(value).strip())
-    except ValueError:
-        return None
-
-
-def _parse_time(value) -> time_type | None:
-    try:
-        return value if isinstance(value, time_type) else time_type.fromisoformat(str(value).strip())
-    except ValueError:
-        return None
+@task
+def party_emails_send(party_id: int) -> None:
+    """The request's two e-mails (the staff's and the member's acknowledgement), queued after its commit. Both carry
+    the price by the staff's quoting rule, so both sides read the same figure."""
+    party = PartyReservation.objects.get(pk=party_id)
+    estimate = party_quote_amount(
+        participants=party.participants, spectators=party.spectators, guest_of_honour=party.guest_of_honour
+    )
+    send_party_reservation_emails(party_id=party_id, estimate=estimate)

@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from courses.models import Tariff
 from studio.errors import CONFLICT, NOT_FOUND
 
@@ -100,8 +101,6 @@ def pass_grant(
     expires_on: date_type | None = None,
 ) -> Pass:
     """Staff give a member a pass: what a tariff grants (from today), or a card/subscription set by hand."""
-    from accounts.models import User
-
     reason = (reason or "").strip()
     if not reason:
         raise PassAdminError.of("reason_required", field="reason")
@@ -219,8 +218,6 @@ def pass_adjust(
 
 # Until every caller passes typed values (the services package no longer re-exports these).
 def _parse_day(value, *, required: bool) -> date_type | None:
-    from .parties import _parse_date
-
     parsed = None if value in (None, "") else _parse_date(str(value)[:10])
     if parsed is None and (required or value not in (None, "")):
         raise PassAdminError.of("date_invalid")
@@ -237,3 +234,11 @@ def _parse_credits(value, *, default: int = 0) -> int:
     if abs(number) > MAX_STAFF_CREDITS:
         raise PassAdminError.of("credits_invalid")
     return number
+
+
+def _parse_date(value) -> date_type | None:
+    """ISO text → date (a date passes as it is); None when it is not one."""
+    try:
+        return value if isinstance(value, date_type) else date_type.fromisoformat(str(value).strip())
+    except ValueError:
+        return None

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from courses.models import CourseSession, Tariff
 from studio.errors import CONFLICT, NOT_FOUND
+from studio.queue import enqueue_after_commit
 
 from ..models import (
     Pass,
@@ -27,7 +28,7 @@ from .locking import (
     lock_pass,
 )
 from .pass_rules import PassRuleError, pass_check_rules, pass_rules_from_tariff
-from .reservations import _reservation_details, _reservation_save, _send_reservation_confirmation
+from .reservations import _reservation_details, _reservation_save, reservation_confirmation_send
 
 # --- Passes: class cards and subscriptions ---
 
@@ -171,7 +172,7 @@ def reservation_book_with_pass(
     PassAdjustment.objects.create(
         pass_ref=pass_obj, action=PassAdjustmentAction.SPEND, credits_delta=-credits, reservation=reservation
     )
-    transaction.on_commit(lambda: _send_reservation_confirmation(reservation.pk))
+    enqueue_after_commit(reservation_confirmation_send, reservation_id=reservation.pk)
     return reservation
 
 

@@ -13,7 +13,6 @@ Each reminder carries a List-Unsubscribe link (RFC 2369, one click by RFC 8058):
 both switches off without logging in (`reminders_unsubscribe`).
 """
 
-import logging
 import secrets
 from datetime import timedelta
 
@@ -25,12 +24,11 @@ from django.utils import timezone
 
 from courses.models import SessionStatus
 from studio.day_text import day_text
+from studio.emails import send_templated_email
 from studio.errors import NOT_FOUND, ApplicationError
 
 from ..models import BookingPreferences, ReminderKind, Reservation, ReservationReminder, ReservationStatus
 from .cancellation import cancellation_deadline
-
-logger = logging.getLogger(__name__)
 
 REMINDER_BEFORE_CLASS_HOURS = 24
 REMINDER_BEFORE_DEADLINE_HOURS = 2
@@ -42,6 +40,10 @@ DAY_TODAY = "aujourd'hui"
 DAY_TOMORROW = "demain"
 DAY_ON = "le {date}"
 _UNSUBSCRIBE_SALT = "bookings.reminders.unsubscribe"
+SUBJECT_REMINDER = {
+    "day_before": "Rappel : votre cours {title} {day} à {time}",
+    "cancellation_deadline": "Annulation gratuite possible jusqu'à {deadline} pour votre cours {title}",
+}
 
 
 class ReminderError(ApplicationError):
@@ -111,8 +113,6 @@ def _due(*, kind: str, now):
 
 def reminders_send_due(*, now=None) -> int:
     """The scheduler's job: send every reminder due now, each once. Returns how many were sent."""
-    from ..emails import send_reservation_reminder
-
     now = now or timezone.now()
     sent = 0
     for kind in (ReminderKind.CANCELLATION_DEADLINE, ReminderKind.DAY_BEFORE):
@@ -170,3 +170,30 @@ def reminders_unsubscribe(*, token: str) -> BookingPreferences:
     if user is None:
         raise ReminderError.of("unsubscribe_link_invalid")
     return booking_preferences_update(user=user, remind_day_before=False, remind_cancellation_deadline=False)
+
+
+def send_reservation_reminder(*, reservation_id: int, kind: str, now) -> None:
+    """A reminder of a booked class (docs/decisions.md 29): the day before, or before the free cancellation closes."""
+    reservation = Reservation.objects.select_related("session__course", "session__instructor", "user").get(
+        pk=reservation_id
+    )
+    context = reminder_context(reservation, now=now)
+    subject = SUBJECT_REMINDER[kind].format(
+        title=reservation.session.course.title,
+        day=context["day_word"],
+        time=f"{context['start']:%H:%M}",
+        deadline=f"{context['deadline']:%H:%M}",
+    )
+    send_templated_email(
+        to=reservation.email or reservation.user.email,
+        subject=subject,
+        template=f"bookings_reminder_{kind}",
+        context=context,
+        topic="reminder",
+        topic_id=reservation.pk,
+        # One click turns the reminders off (RFC 8058): the mail client POSTs to the signed URL, no login.
+        headers={
+            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )

@@ -3,12 +3,15 @@
 import logging
 from datetime import timedelta
 from decimal import Decimal
-from functools import partial
 
 from django.conf import settings
 from django.db import transaction
+from django.tasks import task
 from django.utils import timezone
 
+from studio.queue import enqueue_after_commit
+
+from ..emails import send_reservation_confirmation
 from ..models import (
     Reservation,
     ReservationStatus,
@@ -162,7 +165,7 @@ def _confirm_locked(*, session, reservation: Reservation, notify: bool = True) -
     reservation.session = session  # the locked row: the feeds' receiver reads its weeks without a query
     reservation.save(update_fields=["status", "confirmed_at", "hold_expires_at"])
     if notify:
-        transaction.on_commit(partial(_send_reservation_confirmation, reservation.pk))
+        enqueue_after_commit(reservation_confirmation_send, reservation_id=reservation.pk)
     return reservation
 
 
@@ -192,22 +195,16 @@ def reservation_confirm_for_payment(
     return _confirm_locked(session=session, reservation=reservation, notify=notify)
 
 
-def _send_reservation_confirmation(reservation_id: int) -> None:
-    """After the commit: the e-mail (its templates and .ics) is rendered by a worker, not in the request."""
-    from ..tasks import reservation_confirmation_send
-
-    try:
-        reservation_confirmation_send.enqueue(reservation_id=reservation_id)
-    except Exception:  # noqa: BLE001 - the queue is down: the member still gets the e-mail, built here
-        logger.exception("Could not queue the confirmation of reservation %s; sending it now", reservation_id)
-        reservation_confirmation_email(reservation_id=reservation_id)
+@task
+def reservation_confirmation_send(reservation_id: int) -> None:
+    """The confirmation e-mail of a reservation (templates and .ics rendered by a worker, not in the request that
+    confirmed it), recorded in the outbox; queued once, after the confirmation's commit."""
+    reservation_confirmation_email(reservation_id=reservation_id)
 
 
 def reservation_confirmation_email(*, reservation_id: int) -> None:
     """The confirmation e-mail of a confirmed reservation with its .ics, recorded in the outbox (the worker's task,
-    enqueued once after the confirmation's commit)."""
-    from ..emails import send_reservation_confirmation
-
+    queued once after the confirmation's commit; payments calls it in the task that sends the receipt)."""
     try:
         send_reservation_confirmation(reservation_id=reservation_id)
     except Exception:  # the reservation stands even if the mail cannot be built

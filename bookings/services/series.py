@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from courses.holidays import public_holiday_name
-from courses.models import ClosurePeriod, CourseSession, SessionSeries
+from courses.models import ClosurePeriod, CourseSession, SessionSeries, SessionStatus
 from studio.cache import bump_public_cache
 from studio.errors import CONFLICT
 
@@ -140,8 +140,6 @@ def course_session_series_update_following(
 ) -> int:
     """Edit "this and the following" sessions of a series (not the cancelled ones): each is changed like one session
     (places never below the seats taken), all or none. `start_time` moves each to that Paris time, same length."""
-    from courses.models import SessionStatus
-
     session = CourseSession.objects.filter(pk=session_id).first()
     if session is None:
         raise SeriesError.of("session_not_found")

@@ -15,13 +15,14 @@ from django.utils import timezone
 from courses.models import Course, CourseSession, Instructor, Level
 from studio.cache import bump_public_cache
 from studio.errors import BAD_REQUEST, CONFLICT
+from studio.queue import enqueue_after_commit
 
 from .availability import session_seats_taken
 from .common import (
     SessionError,
 )
 from .locking import lock_session
-from .waitlist import waitlist_offer_soon
+from .waitlist import waitlist_offer_session
 
 MSG_SESSION_ADDED = "Session ajoutée avec succès !"
 MSG_SESSION_UPDATED = "Session modifiée avec succès !"
@@ -163,7 +164,7 @@ def course_session_update(
     for name, value in fields.items():
         setattr(session, name, value)
     session.save()
-    waitlist_offer_soon(session.pk)  # raised places go to the waiting list
+    enqueue_after_commit(waitlist_offer_session, session_id=session.pk)  # raised places go to the waiting list
     bump_public_cache()
     return session
 

@@ -15,19 +15,21 @@ An offer, in one transaction under the session lock (`waitlist_offer_freed_seats
 
 Lock order inside an offer: session → (the auto-booking member's pass) → new reservation rows only, which nobody else
 can hold: the order of locking.py. Seats freed elsewhere (a member's cancellation, a staff raise of the places, a
-lapsed hold) reach the list through `waitlist_offer_soon` (a task after the commit) and the scheduler's sweep every
-minute (`bookings.tasks.waitlist_offers_sweep`), which also passes unclaimed offers on.
+lapsed hold) reach the list through `waitlist_offer_session` (a task queued after the commit) and the scheduler's
+sweep every minute (`bookings.tasks.waitlist_offers_sweep`), which also passes unclaimed offers on.
 """
 
-import logging
 from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Q
+from django.tasks import task
 from django.utils import timezone
 
 from studio.errors import CONFLICT, NOT_FOUND
+from studio.queue import enqueue_after_commit
 
+from ..emails import send_waitlist_email
 from ..models import (
     WAITLIST_LIVE_STATUSES,
     PassAdjustment,
@@ -41,8 +43,6 @@ from .availability import reservations_release_expired, session_seats_left
 from .common import OPEN_PAYMENT_STATUSES, WAITLIST_OFFER_STOP_HOURS, ReservationError, _as_id
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session
 from .passes import PASS_REFUSALS, PassError, pass_check_booking
-
-logger = logging.getLogger(__name__)
 
 WAITLIST_OFFER_HOURS = 2  # an e-mailed offer holds the seats this long...
 
@@ -274,8 +274,7 @@ def _auto_book(*, entry: WaitlistEntry, session, now) -> bool:
         )
     except PASS_REFUSALS as refusal:
         _end(entry, WaitlistStatus.SKIPPED, now)
-        reason = refusal.message
-        transaction.on_commit(lambda: _send_later("waitlist_skipped", entry.pk, reason=reason))
+        enqueue_after_commit(waitlist_email_send, kind="waitlist_skipped", entry_id=entry.pk, reason=refusal.message)
         return False
     reservation = Reservation.objects.create(
         **_reservation_fields(entry, session),
@@ -295,7 +294,7 @@ def _auto_book(*, entry: WaitlistEntry, session, now) -> bool:
     entry.ended_at = now
     entry.reservation = reservation
     entry.save(update_fields=["status", "offered_at", "ended_at", "reservation"])
-    transaction.on_commit(lambda: _send_later("waitlist_booked", entry.pk))
+    enqueue_after_commit(waitlist_email_send, kind="waitlist_booked", entry_id=entry.pk)
     return True
 
 
@@ -309,16 +308,14 @@ def _offer_hold(*, entry: WaitlistEntry, session, now) -> None:
     entry.offer_expires_at = expires
     entry.reservation = reservation
     entry.save(update_fields=["status", "offered_at", "offer_expires_at", "reservation"])
-    transaction.on_commit(lambda: _send_later("waitlist_offered", entry.pk))
+    enqueue_after_commit(waitlist_email_send, kind="waitlist_offered", entry_id=entry.pk)
 
 
-def _send_later(kind: str, entry_id: int, reason: str = "") -> None:
-    from ..emails import send_waitlist_email
-
-    try:
-        send_waitlist_email(kind=kind, entry_id=entry_id, reason=reason)
-    except Exception:  # the offer stands even if the mail cannot be recorded
-        logger.exception("Waiting-list e-mail %s failed for entry %s", kind, entry_id)
+@task
+def waitlist_email_send(kind: str, entry_id: int, reason: str = "") -> None:
+    """A waiting-list e-mail (an offer, a booking made with the pass, a skipped turn), recorded in the outbox;
+    queued after the commit of the offer, which stands even if the mail cannot be recorded (the task fails alone)."""
+    send_waitlist_email(kind=kind, entry_id=entry_id, reason=reason)
 
 
 @transaction.atomic
@@ -331,18 +328,11 @@ def waitlist_offer_freed_seats(*, session_id: int, now=None) -> list[WaitlistEnt
     return _offer_on_locked_session(session=session, now=now)
 
 
-def waitlist_offer_soon(session_id: int) -> None:
-    """After the commit of a write that freed seats: offer them (a task; the scheduler's sweep is the safety net)."""
-
-    def enqueue():
-        from ..tasks import waitlist_offer_session
-
-        try:
-            waitlist_offer_session.enqueue(session_id=session_id)
-        except Exception:  # the sweep every minute offers them anyway
-            logger.exception("Could not enqueue the waiting-list offer of session %s", session_id)
-
-    transaction.on_commit(enqueue)
+@task
+def waitlist_offer_session(session_id: int) -> int:
+    """Offer a session's freed seats to its waiting list: queued after the commit of a write that freed seats (a
+    cancellation, a raise of the places, a released hold); the scheduler's sweep every minute is the safety net."""
+    return len(waitlist_offer_freed_seats(session_id=session_id))
 
 
 def waitlist_sweep(*, now=None) -> int:

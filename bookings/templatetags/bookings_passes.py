@@ -5,7 +5,7 @@ Used on the profile page: one query, whatever the number of passes.
 
 from django import template
 
-from bookings.selectors import member_pass_rows
+from bookings.selectors.passes import member_pass_rows
 
 register = template.Library()
 

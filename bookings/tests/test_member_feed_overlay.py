@@ -16,10 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
-from bookings import selectors
 from bookings.apis.feed import MY_RESERVATION_NULL, member_feed_json, parse_feed_range, session_data
 from bookings.models import Reservation, ReservationStatus
-from bookings.selectors_feed import member_reservations_in_range
+from bookings.selectors.feed import member_reservations_in_range
+from bookings.selectors.sessions import sessions_in_range
 from bookings.services.availability import active_reservations_q
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession
@@ -117,7 +117,7 @@ def test_the_overlay_is_the_orm_definition_over_every_kind_of_reservation(days):
 
 def model_based_feed(*, member, start, end, now) -> bytes:
     """The member's answer built from the models: every event encoded, their reservation in it."""
-    events = list(selectors.sessions_in_range(start=start, end=end, now=now))
+    events = list(sessions_in_range(start=start, end=end, now=now))
     mine = orm_definition(user=member, session_ids=[s.pk for s in events], now=now)
     encoded = [
         json.dumps(session_data(s, now=now, my_reservation=mine.get(s.pk)), cls=DjangoJSONEncoder).encode()
@@ -143,9 +143,7 @@ def test_the_members_feed_is_byte_for_byte_the_model_based_build(days):
     assert Client().get(url).content == model_based_feed(member=UserFactory(), start=start, end=end, now=NOW)
     # Another member on the same feed gets theirs, none of the first member's.
     other = UserFactory()
-    ReservationFactory(
-        session=selectors.sessions_in_range(start=start, end=end, now=NOW)[0], user=other, participants=4
-    )
+    ReservationFactory(session=sessions_in_range(start=start, end=end, now=NOW)[0], user=other, participants=4)
     client.force_login(other)
     theirs = client.get(url).content
     assert theirs == model_based_feed(member=other, start=start, end=end, now=NOW)

@@ -7,7 +7,7 @@ import pytest
 from freezegun import freeze_time
 
 from bookings.models import PassKind
-from bookings.selectors import member_pass_rows, member_passes
+from bookings.selectors.passes import member_pass_rows, member_passes
 from bookings.tests.factories import PassFactory
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,6 @@ from django.db import connection
 from django.utils import timezone
 from freezegun import freeze_time
 
-from bookings.emails import SUBJECT_REMINDER
 from bookings.models import ReservationReminder, ReservationStatus
 from bookings.services import reminders
 from bookings.services.reminders import (
@@ -19,6 +18,7 @@ from bookings.services.reminders import (
     DAY_TOMORROW,
     MSG_REMINDERS_UNSUBSCRIBED,
     MSG_UNSUBSCRIBE_LINK_INVALID,
+    SUBJECT_REMINDER,
     booking_preferences_flags,
 )
 from bookings.tasks import reminders_send

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from bookings.models import PartyReservation
 from bookings.services import party_requests
-from bookings.views_requests import MSG_NO_REQUESTS, MSG_REQUEST_CANCELLED
+from bookings.views.requests import MSG_NO_REQUESTS, MSG_REQUEST_CANCELLED
 from messaging import rental_requests
 from messaging.models import RoomRentalRequest
 from studio.quotes import MSG_NOT_CANCELLABLE

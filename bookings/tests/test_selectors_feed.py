@@ -1,4 +1,4 @@
-"""The member's feed overlay (bookings/selectors_feed.py) finds the member's reservations that take a seat
+"""The member's feed overlay (bookings/selectors/feed.py) finds the member's reservations that take a seat
 (`active_reservations_q`: confirmed, or held and not lapsed) on the sessions the feed shows, those overlapping its
 range, in one query, on SQLite and on PostgreSQL."""
 
@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from bookings.models import Reservation, ReservationStatus
-from bookings.selectors_feed import member_reservations_in_range
+from bookings.selectors.feed import member_reservations_in_range
 from bookings.services.availability import active_reservations_q
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession

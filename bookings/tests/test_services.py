@@ -379,3 +379,23 @@ def test_seed_is_idempotent(db):
     assert Reservation.objects.count() == 2
     assert CourseFeedback.objects.count() == 1
     assert PartyReservation.objects.count() == 1
+
+
+def test_a_queue_that_refuses_the_confirmation_still_records_it_after_the_commit(
+    member, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The one policy of studio/queue.py: the confirmation is queued after the commit; refused, it is built there
+    and recorded in the outbox (whose retry job sends it, the queue being down for its delivery too)."""
+    from bookings.services.reservations import reservation_confirmation_send
+    from studio.models import OutgoingEmail
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(type(reservation_confirmation_send.get_backend()), "enqueue", refuse)
+    reservation = hold(member, CourseSessionFactory(), participants=1)
+    confirmations = OutgoingEmail.objects.filter(subject__contains=SUBJECT_RESERVATION_CONFIRMED)
+    with django_capture_on_commit_callbacks(execute=True):
+        reservation_confirm(reservation_id=reservation.pk)
+        assert not confirmations.exists()  # nothing before the commit
+    assert confirmations.get().to == [member.email]

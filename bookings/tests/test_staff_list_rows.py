@@ -11,11 +11,11 @@ from django.http import QueryDict
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
-from bookings import selectors
 from bookings.apis.feed import parse_feed_range, staff_session_data
 from bookings.apis.session_filters import staff_sessions_filtered
 from bookings.apis.session_list_extras import with_list_extras
 from bookings.models import PassKind, PassOrigin, ReservationStatus
+from bookings.selectors.sessions import sessions_staff_page_list, sessions_with_seats
 from bookings.services import waitlist as wl
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.models import CourseSession, Level, SessionSeries, SessionStatus
@@ -60,7 +60,7 @@ def _expected(query: str) -> tuple[int, list[dict]]:
     params = QueryDict(query)
     now = timezone.now()
     ordering = "-start" if params.get("ordering", "date").startswith("-") else "start"
-    qs = selectors.sessions_staff_page_list(ordering=ordering)
+    qs = sessions_staff_page_list(ordering=ordering)
     if "start" in params or "end" in params:
         start, end = parse_feed_range(params)
         qs = qs.filter(start__lt=end, end__gt=start)
@@ -70,7 +70,7 @@ def _expected(query: str) -> tuple[int, list[dict]]:
     if params.get("focus"):
         ids = list(qs.values_list("pk", flat=True))
         page = ids.index(int(params["focus"])) // size + 1 if int(params["focus"]) in ids else page
-    sessions = selectors.sessions_with_seats(list(qs[(page - 1) * size : page * size]), now=now)
+    sessions = sessions_with_seats(list(qs[(page - 1) * size : page * size]), now=now)
     rows = with_list_extras([staff_session_data(s, now=now) for s in sessions], sessions)
     return qs.count(), json.loads(json.dumps(rows))
 

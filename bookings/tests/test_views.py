@@ -1,6 +1,6 @@
 import pytest
 
-from bookings.views import PARTY_LOGIN_URL, PLANNING_DOWNLOAD_NAME
+from bookings.views.pages import PARTY_LOGIN_URL, PLANNING_DOWNLOAD_NAME
 
 pytestmark = pytest.mark.django_db
 

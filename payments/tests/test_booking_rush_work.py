@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from bookings.emails import SUBJECT_RESERVATION_CONFIRMED
 from bookings.models import Reservation, ReservationStatus
-from bookings.tasks import reservation_confirmation_send
+from bookings.services.reservations import reservation_confirmation_send
 from courses.tests.factories import CourseSessionFactory
 from invoices.models import Invoice, InvoiceDocument, InvoiceKind
 from invoices.services import invoice_issue_for_order

@@ -12,9 +12,9 @@ from studio.decorators import login_required_page
 from studio.quote_api import history
 from studio.quotes import QuoteError, euros
 
-from . import selectors
-from .services import party_requests
-from .views import _member, payment_config
+from ..selectors.parties import party_requests_of_member
+from ..services import party_requests
+from .common import member_props, payment_config
 
 MSG_REQUEST_CANCELLED = "Votre demande est annulée."
 MSG_NO_REQUESTS = "Vous n'avez encore fait aucune demande."
@@ -64,7 +64,7 @@ def _with_money(row: dict) -> dict:
 @login_required_page
 def my_requests_page(request):
     user = request.user
-    rows = [_with_money(_party_row(p, user)) for p in selectors.party_requests_of_member(user=user)]
+    rows = [_with_money(_party_row(p, user)) for p in party_requests_of_member(user=user)]
     rows += [_with_money(_rental_row(r, user)) for r in rental_requests.rental_requests_of_member(user=user)]
     rows.sort(key=lambda row: row["request"].created_at, reverse=True)
     return render(
@@ -81,7 +81,7 @@ def my_requests_page(request):
 
 def _own_row(request, kind: str, request_id: int) -> dict:
     if kind == "evjf":
-        party = selectors.party_requests_of_member(user=request.user).filter(pk=request_id).first()
+        party = party_requests_of_member(user=request.user).filter(pk=request_id).first()
         row = _party_row(party, request.user) if party else None
     elif kind == "location":
         rental = rental_requests.rental_requests_of_member(user=request.user).filter(pk=request_id).first()
@@ -104,7 +104,7 @@ def my_request_page(request, kind: str, request_id: int):
             "requestId": target.pk,
             "amount": f"{target.deposit_amount:.2f}",
             "title": f"Acompte – {row['label']}",
-            "payer": _member(request),
+            "payer": member_props(request),
             "paymentConfig": payment_config(),
         }
     return render(

@@ -9,8 +9,7 @@ from django.utils import timezone
 from courses.models import CourseSession
 from studio.decorators import login_required_page
 
-from .apis.instructor import MSG_NOT_AN_INSTRUCTOR
-from .selectors_instructor import instructor_sessions, teaching_instructor
+from ..selectors.instructor import MSG_NOT_AN_INSTRUCTOR, instructor_sessions, teaching_instructor
 
 
 def _refused(request):

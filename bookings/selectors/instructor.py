@@ -6,7 +6,10 @@ from datetime import datetime, timedelta
 from accounts.models import Role
 from courses.models import CourseSession, Instructor
 
-from .selectors import sessions_with_seats
+from .sessions import sessions_with_seats
+
+# Said to an account linked to no active instructor, by the pages and the API alike.
+MSG_NOT_AN_INSTRUCTOR = "Votre compte n'est lié à aucun professeur actif : demandez-le à l'équipe du studio."
 
 # The list shows the classes of the last week (attendance is marked after the class too) and the coming ones.
 RECENT_DAYS = 7

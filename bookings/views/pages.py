@@ -1,42 +1,24 @@
 """The bookings pages: the calendar, the EVJF/EVG offer and the member's courses. Islands get their props here."""
 
 from django.conf import settings
-from django.middleware.csrf import get_token
 from django.shortcuts import render
 
 from studio.cache import cache_public_page
 from studio.decorators import login_required_page
-from studio.registry import provided
 
-from .ics import studio_location
-from .services.parties import MSG_PARTY_LOGIN_REQUIRED
+from ..ics import studio_location
+from ..services.parties import MSG_PARTY_LOGIN_REQUIRED
+from .common import member_props, payment_config
 
 PLANNING_IMAGE = "img/planning.jpg"
 PLANNING_DOWNLOAD_NAME = "Planning-Pole-Dance.jpg"
 PARTY_LOGIN_URL = "/login?next=/evjf-evg"
 
 
-# The payment widget's config is provided by the payments app (payments/apps.py), which bookings may not import.
-SIMULATOR_PAYMENT_CONFIG = {"provider": "simulator", "clientId": "", "currency": "EUR"}
-
-
-def payment_config() -> dict:
-    return provided("payment_client_config", default=SIMULATOR_PAYMENT_CONFIG)
-
-
-def _member(request) -> dict | None:
-    """The logged-in member for an island's props; also sets the CSRF cookie its API calls send back."""
-    user = request.user
-    if not user.is_authenticated:
-        return None
-    get_token(request)
-    return {"id": user.pk, "first_name": user.first_name, "last_name": user.last_name, "email": user.email}
-
-
 @cache_public_page
 def calendar_page(request):
     props = {
-        "user": _member(request),
+        "user": member_props(request),
         "paymentConfig": payment_config(),
         "feedUrl": "/api/course-sessions",
         "reserveUrl": "/api/reservations-courses",
@@ -57,7 +39,7 @@ def calendar_page(request):
 
 @cache_public_page
 def party_page(request):
-    user = _member(request)
+    user = member_props(request)
     return render(
         request,
         "bookings/evjf_evg.html",
@@ -87,7 +69,7 @@ def my_courses_page(request):
         {
             "page_title": "Mes Cours de Pole Dance",
             "props": {
-                "user": _member(request),
+                "user": member_props(request),
                 "listUrl": f"/api/course-feedback/user/{request.user.pk}",
                 "feedbackUrl": "/api/course-feedback",
                 "cancellationHours": settings.CANCELLATION_WINDOW_HOURS,

@@ -6,7 +6,7 @@ from django.db.models.functions import Coalesce
 
 from courses.models import CourseSession
 
-from .models import Attendance, AttendanceStatus, PassKind, Reservation, ReservationStatus
+from ..models import Attendance, AttendanceStatus, PassKind, Reservation, ReservationStatus
 
 
 def _payment_label(reservation: Reservation) -> str:

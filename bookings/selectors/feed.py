@@ -3,8 +3,8 @@ feed shows as each event's `my_reservation` (bookings/apis/feed.py)."""
 
 from datetime import datetime
 
-from .models import Reservation
-from .services.availability import active_reservations_q
+from ..models import Reservation
+from ..services.availability import active_reservations_q
 
 
 def member_reservations_in_range(*, user, start: datetime, end: datetime, now: datetime) -> dict[int, dict]:
