@@ -34,7 +34,7 @@ class IsOwnerOrStaff(BasePermission):
 
 class IsStudioStaffOrInstructor(IsStudioStaff):
     """Staff, or an instructor account (docs/decisions.md 11). The view then checks the object: an instructor reaches
-    only the classes they teach (bookings.selectors_instructor). A kind of IsStudioStaff: every check that walks the
+    only the classes they teach (bookings.selectors.instructor). A kind of IsStudioStaff: every check that walks the
     staff APIs walks these too."""
 
     message = "Accès réservé à l'équipe du studio et aux professeurs."
