@@ -1,4 +1,5 @@
-"""Background work of the core (docs/decisions.md 41): sending the outbox, and retrying what did not leave."""
+"""Scheduled work of the core (docs/decisions.md 41): retrying what did not leave the outbox, pruning the queue's
+results. A mail's own sending is the outbox's task (`studio.emails.outgoing_email_send`)."""
 
 from datetime import timedelta
 
@@ -8,11 +9,6 @@ from django.tasks import task
 from django.utils import timezone
 
 from . import emails
-
-
-@task
-def outgoing_email_send(email_id: int) -> str:
-    return emails.email_deliver(email_id=email_id)
 
 
 @cron("* * * * *")
