@@ -5,8 +5,9 @@ from datetime import timedelta
 
 from crontask import cron
 from django.db.models import Q
-from django.tasks import task
+from django.tasks import TaskResultStatus, task
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from . import emails
 
@@ -25,9 +26,6 @@ FAILED_TASK_RESULTS_KEPT = timedelta(days=30)
 @task
 def task_results_prune() -> int:
     """The database queue keeps a row per task run: drop the finished ones after two weeks (failed after 30 days)."""
-    from django.tasks import TaskResultStatus
-    from django_tasks_db.models import DBTaskResult
-
     now = timezone.now()
     deleted, _ = (
         DBTaskResult.objects.finished()
