@@ -70,7 +70,7 @@ class RegisterApi(APIView):
             city=d["city"],
             country=d["country"],
         )
-        return Response({"message": MSG_REGISTERED}, status=status.HTTP_201_CREATED)
+        return Response(MessageOutput({"message": MSG_REGISTERED}).data, status=status.HTTP_201_CREATED)
 
 
 class ValidateEmailApi(APIView):
@@ -80,7 +80,7 @@ class ValidateEmailApi(APIView):
     @extend_schema(responses=MessageOutput)
     def get(self, request, token):
         email_confirm(token=token)
-        return Response({"message": MSG_EMAIL_CONFIRMED})
+        return Response(MessageOutput({"message": MSG_EMAIL_CONFIRMED}).data)
 
 
 class ResendConfirmationApi(APIView):
@@ -94,7 +94,7 @@ class ResendConfirmationApi(APIView):
         data = EmailInput(data=request.data)
         data.is_valid(raise_exception=True)
         email_confirmation_resend(email=data.validated_data["email"])
-        return Response({"message": MSG_CONFIRMATION_RESENT})
+        return Response(MessageOutput({"message": MSG_CONFIRMATION_RESENT}).data)
 
 
 class LoginApi(APIView):
@@ -114,7 +114,7 @@ class LoginApi(APIView):
         user = user_authenticate(email=d["email"], password=d["password"], ip=client_ip(request))
         session_login(request=request._request, user=user, remember=d["remember"])
         tokens = api_tokens_for(user=user)
-        return Response({"userId": user.pk, "role": user.role, **tokens})
+        return Response(LoginOutput({"userId": user.pk, "role": user.role, **tokens}).data)
 
 
 class TokenRefreshApi(TokenRefreshView):
@@ -139,7 +139,7 @@ class LogoutApi(APIView):
         data = LogoutInput(data=request.data)
         data.is_valid(raise_exception=True)
         user_logout(request=request._request, refresh=data.validated_data["refresh"])
-        return Response({"message": MSG_LOGGED_OUT})
+        return Response(MessageOutput({"message": MSG_LOGGED_OUT}).data)
 
 
 class ForgotPasswordApi(APIView):
@@ -153,7 +153,7 @@ class ForgotPasswordApi(APIView):
         data = EmailInput(data=request.data)
         data.is_valid(raise_exception=True)
         password_reset_request(email=data.validated_data["email"])
-        return Response({"message": MSG_FORGOT_SENT})
+        return Response(MessageOutput({"message": MSG_FORGOT_SENT}).data)
 
 
 class ResetPasswordApi(APIView):
@@ -166,4 +166,4 @@ class ResetPasswordApi(APIView):
         data.is_valid(raise_exception=True)
         d = data.validated_data
         password_reset_confirm(token=token, new_password=d["newPassword"], confirm_password=d.get("confirmPassword"))
-        return Response({"message": MSG_PASSWORD_RESET})
+        return Response(MessageOutput({"message": MSG_PASSWORD_RESET}).data)
