@@ -18,7 +18,6 @@ from django.utils import timezone
 from bookings.models import Reservation
 from payments.models import ChargeStatus, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
 from payments.services.subscriptions import period_due_on, period_ends_on
-from studio.errors import NOT_FOUND, ApplicationError
 from studio.queue import enqueue_after_commit
 
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind
@@ -26,19 +25,12 @@ from .pdf import invoice_pdf_render
 
 logger = logging.getLogger(__name__)
 
-MSG_INVOICE_NOT_FOUND = "Cette facture est introuvable."
 ERASED_CUSTOMER = "Client n° {member_id} (compte supprimé)"
 PAYMENT_METHODS = {
     PaymentProviderName.PAYPAL: "carte bancaire ou PayPal",
     PaymentProviderName.SIMULATOR: "carte bancaire (simulateur de démonstration)",
     PaymentProviderName.MANUAL: "paiement enregistré par le studio",
 }
-
-
-class InvoiceError(ApplicationError):
-    default_code = "invoice_invalid"
-    messages = {"invoice_not_found": MSG_INVOICE_NOT_FOUND}
-    statuses = {"invoice_not_found": NOT_FOUND}
 
 
 # --- numbers ----------------------------------------------------------------------------------------------------

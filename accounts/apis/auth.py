@@ -10,8 +10,7 @@ from rest_framework.views import APIView
 from rest_framework_simplejwt.views import TokenRefreshView
 
 from studio.api import CsrfForBrowsers
-from studio.ratelimit import PublicFormThrottle
-from studio.ratelimit import client_ip as _client_ip
+from studio.ratelimit import PublicFormThrottle, client_ip
 
 from ..services.authentication import MSG_LOGGED_OUT, api_tokens_for, session_login, user_authenticate, user_logout
 from ..services.passwords import MSG_FORGOT_SENT, MSG_PASSWORD_RESET, password_reset_confirm, password_reset_request
@@ -37,11 +36,6 @@ from .serializers import (
     RegisterInput,
     ResetPasswordInput,
 )
-
-
-def client_ip(request) -> str:
-    # REMOTE_ADDR, or the address the trusted proxies saw (TRUSTED_PROXY_COUNT): never an entry the client wrote.
-    return _client_ip(request)
 
 
 class RegisterApi(APIView):
