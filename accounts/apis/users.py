@@ -24,10 +24,7 @@ from .outputs import (
     UserPageOutput,
     UserUpdateOutput,
 )
-from .serializers import (
-    ProfileInput,
-    UserListQuery,
-)
+from .user_inputs import ProfileInput, UserListQuery
 
 
 class ChangeNeedsBodySchema(StudioAutoSchema):
