@@ -5,6 +5,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 
+from media_library.selectors import picture_of
+
 
 class Level(models.TextChoices):
     BEGINNER = "Débutant", "Débutant"
@@ -44,8 +46,6 @@ class Course(models.Model):
     @property
     def picture(self) -> dict | None:
         """The responsive picture dict of media_library.selectors.picture_of, or None (no query)."""
-        from media_library.selectors import picture_of
-
         return picture_of(
             name=self.image.name, width=self.image_width, height=self.image_height, renditions=self.image_renditions
         )

@@ -7,6 +7,8 @@ from django.db import transaction
 from django.db.models import ProtectedError
 
 from accounts.models import User
+from media_library.images import delete_files, rendition_names, store_picture
+from media_library.uploads import IMAGE_FORMATS_WEBP, MSG_IMAGE_TYPES_WEBP, check_image
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
 from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
@@ -119,9 +121,6 @@ def course_set_picture(*, course: Course, image, alt_text: str | None = None) ->
     renditions (media_library.images) and attach it to the course; the replaced files go once the change commits.
 
     Raises media_library.uploads.UploadRejected (a ValidationError with the French message) for a refused file."""
-    from media_library.images import delete_files, rendition_names, store_picture
-    from media_library.uploads import IMAGE_FORMATS_WEBP, MSG_IMAGE_TYPES_WEBP, check_image
-
     stored = store_picture(
         check_image(image, formats=IMAGE_FORMATS_WEBP, type_message=MSG_IMAGE_TYPES_WEBP), folder="courses"
     )

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import apis, apis_instructors, views
+from . import views
+from .apis import catalogue, instructors
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,12 +13,12 @@ urlpatterns = [
 ]
 
 api_urlpatterns = [
-    path("courses", apis.CourseListApi.as_view(), name="api-courses"),
-    path("courses/<int:course_id>", apis.CourseDetailApi.as_view(), name="api-course"),
-    path("tarifs", apis.TariffListApi.as_view(), name="api-tarifs"),
-    path("tarifs/<int:tariff_id>", apis.TariffDetailApi.as_view(), name="api-tarif"),
-    path("testimonials", apis.TestimonialListApi.as_view(), name="api-testimonials"),
-    path("testimonials/<int:testimonial_id>", apis.TestimonialDetailApi.as_view(), name="api-testimonial"),
-    path("instructors", apis_instructors.InstructorListApi.as_view(), name="api-instructors"),
-    path("instructors/<int:instructor_id>", apis_instructors.InstructorDetailApi.as_view(), name="api-instructor"),
+    path("courses", catalogue.CourseListApi.as_view(), name="api-courses"),
+    path("courses/<int:course_id>", catalogue.CourseDetailApi.as_view(), name="api-course"),
+    path("tarifs", catalogue.TariffListApi.as_view(), name="api-tarifs"),
+    path("tarifs/<int:tariff_id>", catalogue.TariffDetailApi.as_view(), name="api-tarif"),
+    path("testimonials", catalogue.TestimonialListApi.as_view(), name="api-testimonials"),
+    path("testimonials/<int:testimonial_id>", catalogue.TestimonialDetailApi.as_view(), name="api-testimonial"),
+    path("instructors", instructors.InstructorListApi.as_view(), name="api-instructors"),
+    path("instructors/<int:instructor_id>", instructors.InstructorDetailApi.as_view(), name="api-instructor"),
 ]

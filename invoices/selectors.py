@@ -1,7 +1,7 @@
 """Reads of invoices: a member's own, and one document for whoever may read it (per object: 404 otherwise)."""
 
+from .errors import InvoiceError
 from .models import Invoice, InvoiceKind
-from .services import InvoiceError
 
 
 def member_invoices(*, member_id: int):

@@ -12,31 +12,25 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, OuterRef, Q, Subquery
+from django.tasks import task
 from django.utils import timezone
 
 from bookings.models import Reservation
 from payments.models import ChargeStatus, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
 from payments.services.subscriptions import period_due_on, period_ends_on
-from studio.errors import NOT_FOUND, ApplicationError
+from studio.queue import enqueue_after_commit
 
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind
 from .pdf import invoice_pdf_render
 
 logger = logging.getLogger(__name__)
 
-MSG_INVOICE_NOT_FOUND = "Cette facture est introuvable."
 ERASED_CUSTOMER = "Client n° {member_id} (compte supprimé)"
 PAYMENT_METHODS = {
     PaymentProviderName.PAYPAL: "carte bancaire ou PayPal",
     PaymentProviderName.SIMULATOR: "carte bancaire (simulateur de démonstration)",
     PaymentProviderName.MANUAL: "paiement enregistré par le studio",
 }
-
-
-class InvoiceError(ApplicationError):
-    default_code = "invoice_invalid"
-    messages = {"invoice_not_found": MSG_INVOICE_NOT_FOUND}
-    statuses = {"invoice_not_found": NOT_FOUND}
 
 
 # --- numbers ----------------------------------------------------------------------------------------------------
@@ -85,7 +79,7 @@ def _create(*, kind: str, issued_at, queue_document: bool = True, **fields) -> I
         kind=kind, year=year, sequence=sequence, number=_number(kind, year, sequence), issued_at=issued_at, **fields
     )
     if queue_document:
-        transaction.on_commit(lambda: invoice_document_queue(invoice_id=invoice.pk))
+        enqueue_after_commit(invoice_document_render, invoice_id=invoice.pk)  # by a worker, never the request
     return invoice
 
 
@@ -337,16 +331,6 @@ def invoices_issue_missing() -> dict:
 # --- the PDF ----------------------------------------------------------------------------------------------------
 
 
-def invoice_document_queue(*, invoice_id: int) -> None:
-    """After the commit: a worker renders the PDF (never the request)."""
-    from .tasks import invoice_document_render
-
-    try:
-        invoice_document_render.enqueue(invoice_id=invoice_id)
-    except Exception:  # noqa: BLE001 - the queue is down: the PDF is rendered when first asked for
-        logger.exception("Could not queue the PDF of invoice %s", invoice_id)
-
-
 def invoice_document(*, invoice: Invoice) -> bytes:
     """The invoice's PDF: the stored one, or rendered now and stored (a worker usually did it already). Idempotent:
     the same invoice always renders the same bytes."""
@@ -364,6 +348,12 @@ def invoice_document_ensure(*, invoice_id: int) -> None:
     invoice = Invoice.objects.filter(pk=invoice_id).first()
     if invoice is not None:
         invoice_document(invoice=invoice)
+
+
+@task
+def invoice_document_render(invoice_id: int) -> None:
+    """A worker renders and stores the PDF of an invoice once it is committed."""
+    invoice_document_ensure(invoice_id=invoice_id)
 
 
 def _attachments(invoices) -> list[tuple[str, bytes, str]]:

@@ -1,14 +1,9 @@
-"""Background work of invoices: the PDF is rendered by a worker once the invoice is committed."""
+"""Scheduled work of invoices: what a payment missed is issued (the PDF's task is the service's own)."""
 
 from crontask import cron
 from django.tasks import task
 
 from . import services
-
-
-@task
-def invoice_document_render(invoice_id: int) -> None:
-    services.invoice_document_ensure(invoice_id=invoice_id)
 
 
 @cron("*/10 * * * *")

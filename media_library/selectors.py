@@ -8,8 +8,8 @@ from django.core.files.storage import default_storage
 
 from studio.cache import cached_public
 
+from .embeds import embed_url_for
 from .models import Media, SliderImage, SlideshowImage
-from .services import embed_url_for
 
 
 def _url(name: str) -> str:

@@ -5,13 +5,13 @@ Files are written first and removed again if the database write fails; files a c
 transaction commits.
 """
 
-import re
 from typing import ClassVar
 
 from django.db import transaction
 
 from studio.errors import CONFLICT, ApplicationError
 
+from .embeds import embed_url_for
 from .fields import WEB_URL
 from .images import delete_files, rendition_names, store_file, store_picture, store_slideshow_picture
 from .models import Media, SliderImage, SlideshowImage
@@ -35,11 +35,6 @@ MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE = "La vidéo de fond de l'accueil doit êtr
 # A multipart body that carries no field at all (not even an unknown one): nothing a form sends.
 MSG_FORM_EMPTY = "Le formulaire envoyé ne contient aucun champ."
 
-YOUTUBE_ID = re.compile(
-    r"^https?://(?:www\.|m\.)?(?:youtube\.com/(?:watch\?(?:.*&)?v=|embed/|shorts/)|youtu\.be/)([A-Za-z0-9_-]{11})"
-)
-VIMEO_ID = re.compile(r"^https?://(?:www\.|player\.)?vimeo\.com/(?:video/)?(\d+)")
-
 
 class MediaError(ApplicationError):
     """A refused media-library write; `.message` is the French text to show (a 400 through the API)."""
@@ -53,15 +48,6 @@ class MediaError(ApplicationError):
         "home_background_needs_video_file": MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE,
         "form_empty": MSG_FORM_EMPTY,
     }
-
-
-def embed_url_for(external_url: str) -> str:
-    """The privacy-friendly player URL of a YouTube or Vimeo link, else ''."""
-    if match := YOUTUBE_ID.match(external_url or ""):
-        return f"https://www.youtube-nocookie.com/embed/{match.group(1)}"
-    if match := VIMEO_ID.match(external_url or ""):
-        return f"https://player.vimeo.com/video/{match.group(1)}"
-    return ""
 
 
 def _clean(text) -> str:

@@ -72,7 +72,7 @@ class MyAccountApi(APIView):
         account_delete_by_member(user=request.user, password=data.validated_data["password"])
         if hasattr(request, "session"):
             logout(request._request)
-        return Response({"message": MSG_ACCOUNT_DELETED})
+        return Response(MessageOutput({"message": MSG_ACCOUNT_DELETED}).data)
 
 
 def _member(user_id: int) -> User:
@@ -96,4 +96,4 @@ class MemberEraseApi(APIView):
     @extend_schema(operation_id="users_erase", request=None, responses={200: MessageOutput, 404: ErrorOutput})
     def post(self, request, user_id: int):
         account_erase_by_staff(actor=request.user, user_id=user_id)
-        return Response({"message": MSG_ACCOUNT_ERASED_BY_STAFF})
+        return Response(MessageOutput({"message": MSG_ACCOUNT_ERASED_BY_STAFF}).data)

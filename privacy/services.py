@@ -15,10 +15,16 @@ Each step is idempotent: an interrupted deletion is completed by running it agai
 """
 
 import logging
+from importlib import import_module
 
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.models import Session
 from django.core.files.storage import Storage
 from django.db import transaction
 from django.db.models import Q
+from django.tasks import task
+from django.utils import timezone
 
 from accounts.models import AccountToken, Role, User
 from accounts.services.authentication import user_refresh_tokens_revoke
@@ -35,6 +41,7 @@ from payments.services.subscriptions import LIVE_STATUSES as LIVE_SUBSCRIPTIONS
 from payments.services.subscriptions import SubscriptionError
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 from studio.models import OutgoingEmail
+from studio.queue import enqueue_after_commit
 
 logger = logging.getLogger(__name__)
 
@@ -104,27 +111,11 @@ def account_erase(*, user_id: int, by: User | None) -> None:
     files = _personal_data_erase(user_id=user_id, original_email=original_email)
     if files:
         transaction.on_commit(lambda: _files_delete(files))
-    transaction.on_commit(lambda: _sessions_delete_queue(user_id))
-
-
-def _sessions_delete_queue(user_id: int) -> None:
-    from .tasks import account_sessions_delete
-
-    try:
-        account_sessions_delete.enqueue(user_id=user_id)
-    except Exception:  # noqa: BLE001 - the sessions are already unusable (inactive account, new password hash)
-        logger.exception("Could not queue the removal of the sessions of deleted account %s", user_id)
+    enqueue_after_commit(account_sessions_delete_run, user_id=user_id)
 
 
 def account_sessions_delete(*, user_id: int) -> int:
     """Remove the stored sessions (and their cached copies) of an account; answers how many. Idempotent."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import SESSION_KEY
-    from django.contrib.sessions.models import Session
-    from django.utils import timezone
-
     store = import_module(settings.SESSION_ENGINE).SessionStore
     removed = 0
     live = Session.objects.filter(expire_date__gt=timezone.now()).only("session_key", "session_data")
@@ -133,6 +124,14 @@ def account_sessions_delete(*, user_id: int) -> int:
             store(session_key=session.session_key).delete()
             removed += 1
     return removed
+
+
+@task
+def account_sessions_delete_run(user_id: int) -> int:
+    """The deleted account's stored sessions are removed by a worker. The deletion already ended them (the account
+    is inactive and its password hash changed, so each session fails its next check); this removes the rows and
+    their cached copies, which only a scan of the live sessions can find."""
+    return account_sessions_delete(user_id=user_id)
 
 
 def _account_close(*, user_id: int) -> User:

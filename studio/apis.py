@@ -70,7 +70,7 @@ class UndeliveredEmailsApi(APIView):
         PageQuery(data=request.query_params).is_valid(raise_exception=True)
         paginator = StandardPagination()
         page = paginator.paginate_queryset(emails_undelivered(), request, view=self)
-        return paginator.get_paginated_response(UndeliveredEmailOutput(page, many=True).data)
+        return Response(UndeliveredEmailPageOutput(paginator.page_body(page)).data)
 
 
 class EmailResendApi(APIView):
@@ -82,4 +82,4 @@ class EmailResendApi(APIView):
     def post(self, request, email_id: int):
         email = email_resend(email_id=email_id)
         email.refresh_from_db()
-        return Response({"message": MSG_EMAIL_REQUEUED, "email": UndeliveredEmailOutput(email).data})
+        return Response(ResendOutput({"message": MSG_EMAIL_REQUEUED, "email": email}).data)

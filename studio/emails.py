@@ -1,7 +1,8 @@
 """French e-mails in HTML and text from one pair of templates: templates/emails/<name>.txt and <name>.html.
 
 Nothing here talks to a mail server in a request (docs/decisions.md 41): `send_templated_email` renders the mail,
-records it in the outbox (`OutgoingEmail`, in the caller's transaction) and enqueues its sending after the commit. A
+records it in the outbox (`OutgoingEmail`, in the caller's transaction) and queues its sending after the commit
+(`outgoing_email_send`, through studio.queue: a queue that refuses it has the mail sent there, after the commit). A
 worker then runs `email_deliver`: it claims the row under a lock, sends, and records the outcome. A failure is retried
 with back-off by the periodic `emails_retry_due` job, up to `EMAIL_MAX_ATTEMPTS`; after that the mail is listed to staff
 as undelivered, with a resend button.
@@ -14,18 +15,19 @@ from datetime import timedelta
 from email.headerregistry import HeaderRegistry, UnstructuredHeader
 from email.message import MIMEPart
 from email.utils import make_msgid, parseaddr
-from functools import partial
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Q
+from django.tasks import task
 from django.template import TemplateDoesNotExist
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from .errors import ApplicationError
 from .models import EmailStatus, OutgoingEmail
+from .queue import enqueue_after_commit
 from .signals import email_delivered
 
 logger = logging.getLogger(__name__)
@@ -36,7 +38,7 @@ MSG_EMAIL_REQUEUED = "L'e-mail est remis en file d'envoi."
 
 # A worker that claimed a mail and died before recording the outcome: after this long the mail is tried again.
 CLAIM_TIMEOUT = timedelta(minutes=10)
-# A mail whose first sending task was lost (the queue was down at the commit) is picked up by the retry job.
+# A mail whose first sending was lost (its task, or the process sending it, died) is picked up by the retry job.
 FIRST_ATTEMPT_GRACE = timedelta(minutes=2)
 MAX_BACKOFF = timedelta(hours=1)
 RETRY_BATCH = 200
@@ -106,17 +108,8 @@ def send_templated_email(
         topic_id=str(topic_id)[:64],
         next_attempt_at=timezone.now(),
     )
-    transaction.on_commit(partial(_enqueue_delivery, email.pk))
+    enqueue_after_commit(outgoing_email_send, email_id=email.pk)
     return email
-
-
-def _enqueue_delivery(email_id: int) -> None:
-    from .tasks import outgoing_email_send
-
-    try:
-        outgoing_email_send.enqueue(email_id=email_id)
-    except Exception:  # noqa: BLE001 - the queue is down: the row stays PENDING and the retry job picks it up
-        logger.exception("Could not enqueue e-mail %s; the retry job will send it", email_id)
 
 
 def _is_fqdn(domain: str) -> bool:
@@ -234,6 +227,12 @@ def email_deliver(*, email_id: int) -> str:
     return "sent"
 
 
+@task
+def outgoing_email_send(email_id: int) -> str:
+    """A worker sends one outbox mail (queued after the commit that recorded it, or by the retry job)."""
+    return email_deliver(email_id=email_id)
+
+
 def _record_failure(email: OutgoingEmail, exc: Exception) -> str:
     gave_up = email.attempts >= max_attempts()
     error = f"{exc.__class__.__name__}: {exc}"[:1000]
@@ -282,7 +281,7 @@ def emails_retry_due(*, now=None) -> int:
     """Enqueue a sending for every due mail. Safe on two schedulers: `email_deliver` claims each mail once."""
     ids = emails_due(now=now)
     for email_id in ids:
-        _enqueue_delivery(email_id)
+        enqueue_after_commit(outgoing_email_send, email_id=email_id)
     return len(ids)
 
 
@@ -299,5 +298,5 @@ def email_resend(*, email_id: int) -> OutgoingEmail:
         email.next_attempt_at = timezone.now()
         email.claimed_at = None
         email.save(update_fields=["status", "attempts", "next_attempt_at", "claimed_at"])
-        transaction.on_commit(partial(_enqueue_delivery, email.pk))
+        enqueue_after_commit(outgoing_email_send, email_id=email.pk)
     return email

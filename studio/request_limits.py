@@ -10,6 +10,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.db import DataError
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
+from rest_framework.renderers import JSONRenderer
 
 from .api import MSG_INVALID, error_response
 from .parsers import MSG_BODY_TOO_LARGE
@@ -37,8 +38,6 @@ def refused_response(request, message: str, status: int, title: str):
     if request.path.startswith("/api/"):
         response = error_response(message, status)
         # Outside DRF's view machinery: render here.
-        from rest_framework.renderers import JSONRenderer
-
         response.accepted_renderer = JSONRenderer()
         response.accepted_media_type = "application/json"
         response.renderer_context = {}

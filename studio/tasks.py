@@ -1,18 +1,15 @@
-"""Background work of the core (docs/decisions.md 41): sending the outbox, and retrying what did not leave."""
+"""Scheduled work of the core (docs/decisions.md 41): retrying what did not leave the outbox, pruning the queue's
+results. A mail's own sending is the outbox's task (`studio.emails.outgoing_email_send`)."""
 
 from datetime import timedelta
 
 from crontask import cron
 from django.db.models import Q
-from django.tasks import task
+from django.tasks import TaskResultStatus, task
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from . import emails
-
-
-@task
-def outgoing_email_send(email_id: int) -> str:
-    return emails.email_deliver(email_id=email_id)
 
 
 @cron("* * * * *")
@@ -29,9 +26,6 @@ FAILED_TASK_RESULTS_KEPT = timedelta(days=30)
 @task
 def task_results_prune() -> int:
     """The database queue keeps a row per task run: drop the finished ones after two weeks (failed after 30 days)."""
-    from django.tasks import TaskResultStatus
-    from django_tasks_db.models import DBTaskResult
-
     now = timezone.now()
     deleted, _ = (
         DBTaskResult.objects.finished()

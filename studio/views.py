@@ -1,9 +1,11 @@
 from urllib.parse import quote, urlparse
 
 from django.conf import settings
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
+from django.template import loader
 
+from .api import MSG_NOT_FOUND
 from .cache import cache_public_page
 from .pages import simple_page
 
@@ -106,15 +108,10 @@ def robots(request):
 
 def page_not_found(request, exception=None):
     if request.path.startswith("/api/"):  # an API path no route matches (e.g. /api/users/abc): the API's JSON 404
-        from .api import MSG_NOT_FOUND
-
         return JsonResponse({"error": MSG_NOT_FOUND, "message": MSG_NOT_FOUND}, status=404)
     return render(request, "404.html", {"page_title": "Page non trouvée"}, status=404)
 
 
 def server_error(request):
     # No context processors that touch the database: the failure may be the database itself.
-    from django.http import HttpResponseServerError
-    from django.template import loader
-
     return HttpResponseServerError(loader.get_template("500.html").render({}))

@@ -10,8 +10,7 @@ from rest_framework.views import APIView
 from rest_framework_simplejwt.views import TokenRefreshView
 
 from studio.api import CsrfForBrowsers
-from studio.ratelimit import PublicFormThrottle
-from studio.ratelimit import client_ip as _client_ip
+from studio.ratelimit import PublicFormThrottle, client_ip
 
 from ..services.authentication import MSG_LOGGED_OUT, api_tokens_for, session_login, user_authenticate, user_logout
 from ..services.passwords import MSG_FORGOT_SENT, MSG_PASSWORD_RESET, password_reset_confirm, password_reset_request
@@ -37,11 +36,6 @@ from .serializers import (
     RegisterInput,
     ResetPasswordInput,
 )
-
-
-def client_ip(request) -> str:
-    # REMOTE_ADDR, or the address the trusted proxies saw (TRUSTED_PROXY_COUNT): never an entry the client wrote.
-    return _client_ip(request)
 
 
 class RegisterApi(APIView):
@@ -70,7 +64,7 @@ class RegisterApi(APIView):
             city=d["city"],
             country=d["country"],
         )
-        return Response({"message": MSG_REGISTERED}, status=status.HTTP_201_CREATED)
+        return Response(MessageOutput({"message": MSG_REGISTERED}).data, status=status.HTTP_201_CREATED)
 
 
 class ValidateEmailApi(APIView):
@@ -80,7 +74,7 @@ class ValidateEmailApi(APIView):
     @extend_schema(responses=MessageOutput)
     def get(self, request, token):
         email_confirm(token=token)
-        return Response({"message": MSG_EMAIL_CONFIRMED})
+        return Response(MessageOutput({"message": MSG_EMAIL_CONFIRMED}).data)
 
 
 class ResendConfirmationApi(APIView):
@@ -94,7 +88,7 @@ class ResendConfirmationApi(APIView):
         data = EmailInput(data=request.data)
         data.is_valid(raise_exception=True)
         email_confirmation_resend(email=data.validated_data["email"])
-        return Response({"message": MSG_CONFIRMATION_RESENT})
+        return Response(MessageOutput({"message": MSG_CONFIRMATION_RESENT}).data)
 
 
 class LoginApi(APIView):
@@ -114,7 +108,7 @@ class LoginApi(APIView):
         user = user_authenticate(email=d["email"], password=d["password"], ip=client_ip(request))
         session_login(request=request._request, user=user, remember=d["remember"])
         tokens = api_tokens_for(user=user)
-        return Response({"userId": user.pk, "role": user.role, **tokens})
+        return Response(LoginOutput({"userId": user.pk, "role": user.role, **tokens}).data)
 
 
 class TokenRefreshApi(TokenRefreshView):
@@ -139,7 +133,7 @@ class LogoutApi(APIView):
         data = LogoutInput(data=request.data)
         data.is_valid(raise_exception=True)
         user_logout(request=request._request, refresh=data.validated_data["refresh"])
-        return Response({"message": MSG_LOGGED_OUT})
+        return Response(MessageOutput({"message": MSG_LOGGED_OUT}).data)
 
 
 class ForgotPasswordApi(APIView):
@@ -153,7 +147,7 @@ class ForgotPasswordApi(APIView):
         data = EmailInput(data=request.data)
         data.is_valid(raise_exception=True)
         password_reset_request(email=data.validated_data["email"])
-        return Response({"message": MSG_FORGOT_SENT})
+        return Response(MessageOutput({"message": MSG_FORGOT_SENT}).data)
 
 
 class ResetPasswordApi(APIView):
@@ -166,4 +160,4 @@ class ResetPasswordApi(APIView):
         data.is_valid(raise_exception=True)
         d = data.validated_data
         password_reset_confirm(token=token, new_password=d["newPassword"], confirm_password=d.get("confirmPassword"))
-        return Response({"message": MSG_PASSWORD_RESET})
+        return Response(MessageOutput({"message": MSG_PASSWORD_RESET}).data)

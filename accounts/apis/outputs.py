@@ -62,10 +62,15 @@ class UserOutput(serializers.ModelSerializer):
 
 
 class UserUpdateOutput(UserOutput):
-    message = serializers.CharField(help_text="Profil mis à jour, ou lien envoyé à la nouvelle adresse.")
+    # The account after a change, with the message the change calls for (the context's `message`).
+
+    message = serializers.SerializerMethodField(help_text="Profil mis à jour, ou lien envoyé à la nouvelle adresse.")
 
     class Meta(UserOutput.Meta):
         fields = [*UserOutput.Meta.fields, "message"]
+
+    def get_message(self, user) -> str:
+        return self.context["message"]
 
 
 class StaffUserOutput(UserOutput):

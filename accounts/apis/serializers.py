@@ -1,8 +1,9 @@
 """What the account APIs accept: typed inputs whose refusals are the services' French texts, stated in
-the OpenAPI schema as patterns, lengths and required fields. The answers' serializers are in `outputs`."""
+the OpenAPI schema as patterns, lengths and required fields. Here: what every input shares (`Input`, `blank_is_text`)
+and the account calls' inputs (register, log in and out, passwords); the profile's and the users list's are in
+`user_inputs`, the answers' serializers in `outputs`."""
 
 from collections.abc import Mapping
-from urllib.parse import urlsplit
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
@@ -14,25 +15,20 @@ from rest_framework_simplejwt.tokens import RefreshToken
 from rest_framework_simplejwt.utils import get_md5_hash_password
 
 from studio.api import MSG_INVALID
-from studio.apis import PageQuery
 from studio.parsers import MSG_TEXT_TOO_LONG
 
-from .. import selectors
-from ..models import Role, User
+from ..models import User
 from ..services.common import PASSWORD_MIN_LENGTH
 from ..services.errors import (
-    MSG_AVATAR_INVALID,
     MSG_CGU_REQUIRED,
     MSG_EMAIL_INVALID,
     MSG_FORGOT_EMAIL_REQUIRED,
     MSG_LOGIN_BLANK,
-    MSG_NAMES_REQUIRED,
     MSG_PASSWORD_TOO_SHORT,
     MSG_PASSWORDS_DIFFER,
     MSG_PHONE_INVALID,
     MSG_POSTAL_CODE_INVALID,
     MSG_REQUIRED_FIELDS,
-    MSG_ROLE_INVALID,
 )
 from .fields import (
     NO_NUL_PATTERN,
@@ -50,7 +46,7 @@ MAX_PASSWORD = 4096
 MAX_EMAIL = 254
 
 
-def _required(message: str) -> dict:
+def required_messages(message: str) -> dict:
     return {"required": message, "blank": message, "null": message}
 
 
@@ -80,25 +76,25 @@ class RegisterInput(Input):
         NOT_BLANK_PATTERN,
         MSG_REQUIRED_FIELDS,
         max_length=150,
-        messages=_required(MSG_REQUIRED_FIELDS),
+        messages=required_messages(MSG_REQUIRED_FIELDS),
     )
     first_name = PatternText(
         NOT_BLANK_PATTERN,
         MSG_REQUIRED_FIELDS,
         max_length=150,
-        messages=_required(MSG_REQUIRED_FIELDS),
+        messages=required_messages(MSG_REQUIRED_FIELDS),
     )
     phone = PatternText(
         PHONE_PATTERN,
         MSG_PHONE_INVALID,
         max_length=30,
-        messages=_required(MSG_PHONE_INVALID),
+        messages=required_messages(MSG_PHONE_INVALID),
         help_text="10 chiffres (espaces admis).",
     )
     email = StrictEmail(
         max_length=MAX_EMAIL,
         error_messages={
-            **_required(MSG_REQUIRED_FIELDS),
+            **required_messages(MSG_REQUIRED_FIELDS),
             "invalid": MSG_EMAIL_INVALID,
             "max_length": MSG_TEXT_TOO_LONG,
         },
@@ -107,17 +103,19 @@ class RegisterInput(Input):
         POSTAL_CODE_PATTERN,
         MSG_POSTAL_CODE_INVALID,
         max_length=10,
-        messages=_required(MSG_POSTAL_CODE_INVALID),
+        messages=required_messages(MSG_POSTAL_CODE_INVALID),
     )
     password = Text(
         min_length=PASSWORD_MIN_LENGTH,
         max_length=MAX_PASSWORD,
         trim_whitespace=False,
-        messages={**_required(MSG_REQUIRED_FIELDS), "min_length": MSG_PASSWORD_TOO_SHORT},
+        messages={**required_messages(MSG_REQUIRED_FIELDS), "min_length": MSG_PASSWORD_TOO_SHORT},
     )
-    confirmPassword = Text(max_length=MAX_PASSWORD, trim_whitespace=False, messages=_required(MSG_PASSWORDS_DIFFER))
+    confirmPassword = Text(
+        max_length=MAX_PASSWORD, trim_whitespace=False, messages=required_messages(MSG_PASSWORDS_DIFFER)
+    )
     acceptCGU = Accepted(
-        error_messages=_required(MSG_CGU_REQUIRED),
+        error_messages=required_messages(MSG_CGU_REQUIRED),
         help_text="Conditions générales acceptées : true (ou « on » depuis un formulaire).",
     )
     address = Text(required=False, allow_blank=True, default="", max_length=255)
@@ -174,7 +172,7 @@ class EmailInput(Input):
     email = StrictEmail(
         max_length=MAX_EMAIL,
         error_messages={
-            **_required(MSG_FORGOT_EMAIL_REQUIRED),
+            **required_messages(MSG_FORGOT_EMAIL_REQUIRED),
             "invalid": MSG_FORGOT_EMAIL_REQUIRED,
             "max_length": MSG_FORGOT_EMAIL_REQUIRED,
         },
@@ -185,13 +183,15 @@ class EmailInput(Input):
 
 
 class LoginInput(Input):
-    email = PatternText(NOT_BLANK_PATTERN, MSG_LOGIN_BLANK, max_length=MAX_EMAIL, messages=_required(MSG_LOGIN_BLANK))
+    email = PatternText(
+        NOT_BLANK_PATTERN, MSG_LOGIN_BLANK, max_length=MAX_EMAIL, messages=required_messages(MSG_LOGIN_BLANK)
+    )
     password = PatternText(
         NOT_BLANK_PATTERN,
         MSG_LOGIN_BLANK,
         max_length=MAX_PASSWORD,
         trim_whitespace=False,
-        messages=_required(MSG_LOGIN_BLANK),
+        messages=required_messages(MSG_LOGIN_BLANK),
     )
     remember = StrictBoolean(required=False, default=False, help_text="« Se souvenir de moi » : 7 jours.")
 
@@ -242,7 +242,7 @@ class ResetPasswordInput(Input):
         min_length=PASSWORD_MIN_LENGTH,
         max_length=MAX_PASSWORD,
         trim_whitespace=False,
-        messages={**_required(MSG_PASSWORD_TOO_SHORT), "min_length": MSG_PASSWORD_TOO_SHORT},
+        messages={**required_messages(MSG_PASSWORD_TOO_SHORT), "min_length": MSG_PASSWORD_TOO_SHORT},
     )
     confirmPassword = Text(
         required=False,
@@ -254,117 +254,6 @@ class ResetPasswordInput(Input):
 
 
 # --- Profile --------------------------------------------------------------------------------------------------
-
-PROFILE_FIELDS = ("first_name", "last_name", "email", "phone", "address", "postal_code", "city", "country", "role")
-
-
-def _is_avatar_url(value) -> bool:
-    """The avatar's URL sent back, or no avatar (null, or "null" from a form): not a new picture."""
-    if value is None:
-        return True
-    return isinstance(value, str) and (value == "null" or value.startswith("/") or bool(urlsplit(value).scheme))
-
-
-class ProfileInput(Input):
-    """The fields to change; absent ones stay. What a member, a supervisor or an admin may change is the
-    service's rule (docs/decisions.md 11, 32)."""
-
-    first_name = PatternText(
-        NOT_BLANK_PATTERN,
-        MSG_NAMES_REQUIRED,
-        required=False,
-        max_length=150,
-        messages=_required(MSG_NAMES_REQUIRED),
-    )
-    last_name = PatternText(
-        NOT_BLANK_PATTERN,
-        MSG_NAMES_REQUIRED,
-        required=False,
-        max_length=150,
-        messages=_required(MSG_NAMES_REQUIRED),
-    )
-    name = PatternText(
-        NOT_BLANK_PATTERN,
-        MSG_NAMES_REQUIRED,
-        required=False,
-        max_length=150,
-        messages=_required(MSG_NAMES_REQUIRED),
-        help_text="Synonyme de last_name, pour les clients qui l'envoient sous ce nom.",
-    )
-    email = StrictEmail(
-        required=False,
-        max_length=MAX_EMAIL,
-        help_text="Modifiable par l'équipe seulement.",
-        error_messages={
-            **_required(MSG_EMAIL_INVALID),
-            "invalid": MSG_EMAIL_INVALID,
-            "max_length": MSG_TEXT_TOO_LONG,
-        },
-    )
-    phone = PatternText(
-        f"{PHONE_PATTERN}|^$",
-        MSG_PHONE_INVALID,
-        required=False,
-        allow_blank=True,
-        max_length=30,
-        messages={"null": MSG_PHONE_INVALID},
-    )
-    address = Text(required=False, allow_blank=True, max_length=255)
-    postal_code = PatternText(
-        r"^\d{5}$|^$",
-        MSG_POSTAL_CODE_INVALID,
-        required=False,
-        allow_blank=True,
-        max_length=10,
-        messages={"null": MSG_POSTAL_CODE_INVALID},
-    )
-    city = Text(required=False, allow_blank=True, max_length=120)
-    country = Text(required=False, allow_blank=True, max_length=120)
-    role = serializers.ChoiceField(
-        choices=Role.choices,
-        required=False,
-        allow_blank=True,
-        error_messages={"invalid_choice": MSG_ROLE_INVALID, "null": MSG_ROLE_INVALID},
-        help_text="Modifiable par un administrateur ; vide : inchangé.",
-    )
-    avatar = serializers.FileField(
-        required=False, allow_null=True, help_text="Une image JPEG, PNG, GIF ou WebP (vérifiée par son contenu)."
-    )
-    remove_avatar = StrictBoolean(required=False, default=False)
-
-    def to_internal_value(self, data):
-        if isinstance(data, Mapping) and data.get("avatar") == "":
-            raise serializers.ValidationError({"avatar": [MSG_AVATAR_INVALID]})
-        if isinstance(data, Mapping) and "avatar" in data and _is_avatar_url(data.get("avatar")):
-            # The dashboard sends the user object back as it got it: its avatar is a URL, not a new file.
-            data = {key: data.get(key) for key in data.keys() if key != "avatar"}
-        return super().to_internal_value(data)
-
-    def validate(self, attrs):
-        if not self.initial_data:
-            # An empty body (or a form that is not one) changes nothing: the schema asks for one field at least.
-            raise serializers.ValidationError(MSG_INVALID)
-        return attrs
-
-    def changes(self) -> dict:
-        d = self.validated_data
-        changes = {field: d[field] for field in PROFILE_FIELDS if field in d}
-        if "last_name" not in changes and "name" in d:
-            changes["last_name"] = d["name"]
-        return changes
-
-
-class UserListQuery(PageQuery):
-    search = Text(required=False, allow_blank=True, default="", max_length=100, help_text="Nom ou e-mail.")
-    ordering = Text(
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=200,
-        help_text="Champs séparés par des virgules, « - » devant pour l'ordre inverse : "
-        f"{', '.join(sorted(selectors.USER_ORDERINGS))}. Les autres sont ignorés.",
-    )
-
 
 EMPTY_TEXT = {"type": "string", "maxLength": 0}
 # Free text only (as drf-spectacular spells NO_NUL_PATTERN). The profile's phone and postal code, whose patterns
@@ -392,13 +281,3 @@ class InputSchema(OpenApiSerializerExtension):
 
     def map_serializer(self, auto_schema, direction):
         return blank_is_text(auto_schema._map_serializer(self.target, direction, bypass_extensions=True))
-
-
-class ProfileInputSchema(OpenApiSerializerExtension):
-    """ProfileInput in the schema: at least one field (an empty body is refused)."""
-
-    target_class = ProfileInput
-
-    def map_serializer(self, auto_schema, direction):
-        schema = auto_schema._map_serializer(self.target_class, direction, bypass_extensions=True)
-        return {**blank_is_text(schema), "minProperties": 1}

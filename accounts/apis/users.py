@@ -20,15 +20,11 @@ from ..services.profile import MSG_EMAIL_CHANGE_PENDING, MSG_PROFILE_UPDATED, us
 from ..services.staff import MSG_USER_DELETED, user_delete
 from .outputs import (
     MessageOutput,
-    StaffUserOutput,
     UserOutput,
     UserPageOutput,
     UserUpdateOutput,
 )
-from .serializers import (
-    ProfileInput,
-    UserListQuery,
-)
+from .user_inputs import ProfileInput, UserListQuery
 
 
 class ChangeNeedsBodySchema(StudioAutoSchema):
@@ -55,8 +51,7 @@ def _profile_update(request, user: User) -> Response:
     message = MSG_PROFILE_UPDATED
     if "email" in changes and updated.pending_email and updated.pending_email != user.pending_email:
         message = MSG_EMAIL_CHANGE_PENDING
-    output = UserOutput(updated, context={"actor": request.user}).data
-    return Response({**output, "message": message})
+    return Response(UserUpdateOutput(updated, context={"actor": request.user, "message": message}).data)
 
 
 class ProfileApi(APIView):
@@ -95,8 +90,7 @@ class UserListApi(APIView):
         )
         paginator = StandardPagination()
         page = paginator.paginate_queryset(users, request, view=self)  # the count, then the page
-        rows = StaffUserOutput(page, many=True, context={"actor": request.user}).data
-        return paginator.get_paginated_response(rows)
+        return Response(UserPageOutput(paginator.page_body(page), context={"actor": request.user}).data)
 
 
 def _users_with_no_shows(users: QuerySet[User]) -> QuerySet[User]:
@@ -140,4 +134,4 @@ class UserDetailApi(APIView):
         if not request.user.is_studio_staff:
             raise AccountError.of("profile_forbidden")
         user_delete(actor=request.user, user=self._target(request, user_id))
-        return Response({"message": MSG_USER_DELETED})
+        return Response(MessageOutput({"message": MSG_USER_DELETED}).data)

@@ -4,10 +4,14 @@ import hashlib
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, login, logout
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from rest_framework_simplejwt.exceptions import TokenError
+from rest_framework_simplejwt.settings import api_settings
+from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
+from rest_framework_simplejwt.tokens import RefreshToken
 
 from ..models import User
 from .common import normalize_email
@@ -74,24 +78,17 @@ def user_authenticate(*, email: str, password: str, ip: str) -> User:
 def session_login(*, request, user: User, remember: bool) -> None:
     """Open the browser session: 7 days with 'Se souvenir de moi', else until the browser closes
     (docs/decisions.md 6)."""
-    from django.contrib.auth import login
-
     login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
     request.session.set_expiry(REMEMBER_ME_SECONDS if remember else 0)
 
 
 def api_tokens_for(*, user: User) -> dict:
-    from rest_framework_simplejwt.tokens import RefreshToken
-
     refresh = RefreshToken.for_user(user)
     return {"token": str(refresh.access_token), "refresh": str(refresh)}
 
 
 def refresh_token_blacklist(*, refresh: str) -> None:
     """Blacklist a refresh token at logout; an invalid or already blacklisted one is not an error."""
-    from rest_framework_simplejwt.exceptions import TokenError
-    from rest_framework_simplejwt.tokens import RefreshToken
-
     if not refresh:
         return
     try:
@@ -102,10 +99,6 @@ def refresh_token_blacklist(*, refresh: str) -> None:
 
 def refresh_token_user_id(*, refresh: str) -> int | None:
     """Whose refresh token this is (a valid, unexpired one), or None."""
-    from rest_framework_simplejwt.exceptions import TokenError
-    from rest_framework_simplejwt.settings import api_settings
-    from rest_framework_simplejwt.tokens import RefreshToken
-
     if not refresh or len(refresh) > 4096:
         return None
     try:
@@ -121,8 +114,6 @@ def refresh_token_user_id(*, refresh: str) -> int | None:
 def user_refresh_tokens_revoke(*, user_id: int) -> int:
     """Blacklist every outstanding refresh token of a user (docs/decisions.md 7): at logout, on a password change or
     reset, and before the account is deleted or deactivated. Returns how many were newly revoked."""
-    from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
-
     live = OutstandingToken.objects.filter(
         user_id=user_id, expires_at__gt=timezone.now(), blacklistedtoken__isnull=True
     )
@@ -134,8 +125,6 @@ def user_refresh_tokens_revoke(*, user_id: int) -> int:
 
 def user_logout(*, request, refresh: str = "") -> None:
     """End the browser session and every refresh token of the user (the session's, or the token's owner)."""
-    from django.contrib.auth import logout
-
     user_id = request.user.pk if request.user.is_authenticated else refresh_token_user_id(refresh=refresh)
     refresh_token_blacklist(refresh=refresh)
     if user_id is not None:

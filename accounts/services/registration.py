@@ -4,11 +4,13 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.tasks import task
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services.errors import AccountError
 from studio.emails import send_templated_email
+from studio.queue import enqueue_after_commit
 from studio.ratelimit import recipient_quota_take
 
 from ..models import Role, TokenPurpose, User
@@ -193,13 +195,11 @@ def email_confirm(*, token: str) -> User:
 
 def email_confirmation_resend(*, email: str) -> None:
     """Send a new confirmation link if this e-mail has an unconfirmed account. Says nothing either way, and does
-    the same work either way in the request: it queues the job (accounts.tasks.confirmation_resend_send)."""
-    from ..tasks import confirmation_resend_send
-
+    the same work either way in the request: it queues the job (`confirmation_resend_send`)."""
     email = normalize_email(email)
     if not email or len(email) > 254:
         raise AccountError.of("email_required", field="email")
-    confirmation_resend_send.enqueue(email=email)
+    enqueue_after_commit(confirmation_resend_send, email=email)
 
 
 def confirmation_resend(*, email: str) -> bool:
@@ -212,3 +212,9 @@ def confirmation_resend(*, email: str) -> bool:
         return False
     _send_confirmation(user, account_token_create(user=user, purpose=TokenPurpose.CONFIRM_EMAIL))
     return True
+
+
+@task
+def confirmation_resend_send(email: str) -> bool:
+    """Mail a new confirmation link if the address has an account waiting for one."""
+    return confirmation_resend(email=email)

@@ -9,9 +9,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from studio.cache import cache_public_page
-from studio.ratelimit import rate_limited_page
+from studio.ratelimit import client_ip, rate_limited_page
 
-from ..apis.auth import client_ip
 from ..services.authentication import MSG_LOGGED_OUT, session_login, user_authenticate, user_logout
 from ..services.common import DEFAULT_COUNTRY, PASSWORD_MIN_LENGTH
 from ..services.errors import (

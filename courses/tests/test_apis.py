@@ -5,7 +5,7 @@ import pytest
 from django.db import DatabaseError
 
 from courses import services
-from courses.apis import MSG_COURSE_FETCH_ERROR, MSG_TARIFFS_FETCH_ERROR
+from courses.apis.catalogue import MSG_COURSE_FETCH_ERROR, MSG_TARIFFS_FETCH_ERROR
 from courses.models import Course, Instructor, Tariff, TariffType, Testimonial
 from courses.services import MSG_COURSE_HAS_SESSIONS, MSG_INSTRUCTOR_EXISTS
 from courses.tests.factories import (

@@ -7,6 +7,7 @@ from django.core.files.storage import default_storage
 from PIL import Image
 
 from media_library import services
+from media_library.embeds import embed_url_for
 from media_library.models import Media, SliderImage, SlideshowImage
 from media_library.services import (
     MSG_HOME_BACKGROUND_NEEDS_VIDEO_FILE,
@@ -223,9 +224,9 @@ def test_youtube_and_vimeo_links_are_videos_with_a_privacy_friendly_player():
     youtube = services.media_create(title="YT", external_url="https://www.youtube.com/watch?v=dQw4w9WgXcQ")
     vimeo = services.media_create(title="Vimeo", external_url="https://vimeo.com/76979871")
     assert youtube.media_type == vimeo.media_type == Media.MediaType.VIDEO
-    assert services.embed_url_for(youtube.external_url) == "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"
-    assert services.embed_url_for(vimeo.external_url) == "https://player.vimeo.com/video/76979871"
-    assert services.embed_url_for("https://example.com/clip.mp4") == ""
+    assert embed_url_for(youtube.external_url) == "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"
+    assert embed_url_for(vimeo.external_url) == "https://player.vimeo.com/video/76979871"
+    assert embed_url_for("https://example.com/clip.mp4") == ""
 
 
 def test_media_url_must_be_http():

@@ -42,7 +42,7 @@ class IsUrlUserOrStaff(BasePermission):
 def _paginated(request, view, queryset, shape):
     paginator = StandardPagination()
     page = paginator.paginate_queryset(queryset, request, view=view)
-    return paginator.get_paginated_response([shape(item) for item in page])
+    return paginator.page_body([shape(item) for item in page])
 
 
 PAGE_NOT_FOUND = {404: OpenApiResponse(ErrorOutput, description="Page au-delà de la dernière.")}

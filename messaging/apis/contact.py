@@ -46,7 +46,7 @@ class ContactMessageListCreateApi(APIView):
         query = _query(ContactMessageListQuery, request)
         queryset = selectors.contact_messages_for_staff(ordering=query.get("ordering"), unread_only=query["unread"])
         page = _paginated(request, self, queryset, lambda m: message_data(m, viewer=request.user))
-        return Response(ContactMessagePageOutput(page.data).data)
+        return Response(ContactMessagePageOutput(page).data)
 
     @extend_schema(request=ContactMessageInput, responses={201: ContactSentOutput})
     def post(self, request):

@@ -34,7 +34,7 @@ class RentalRequestListCreateApi(APIView):
         query = _query(StaffListQuery, request)
         queryset = selectors.rental_requests_for_staff(ordering=query.get("ordering"))
         page = _paginated(request, self, queryset, rental_data)
-        return Response(RentalRequestPageOutput(page.data).data)
+        return Response(RentalRequestPageOutput(page).data)
 
     @extend_schema(request=RentalRequestInput, responses={201: RentalRequestOutput})
     def post(self, request):

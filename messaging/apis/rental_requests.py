@@ -72,7 +72,7 @@ class RentalRequestsApi(RentalRequestListCreateApi):
         query = _query(StaffListQuery, request)
         queryset = services.with_history(selectors.rental_requests_for_staff(ordering=query.get("ordering")))
         page = _paginated(request, self, queryset, lambda r: rental_request_data(r, viewer=request.user))
-        return Response(RentalRequestLifePageOutput(page.data).data)
+        return Response(RentalRequestLifePageOutput(page).data)
 
 
 class MyRentalRequestsApi(APIView):

@@ -133,7 +133,6 @@ def test_the_visitors_feed_is_answered_by_the_middleware_and_a_reservation_refre
     assert client.get(url).json()[0]["seats_left"] == 1
 
 
-
 def test_a_lapsed_page_is_rebuilt_by_one_visitor_while_the_others_get_the_last_copy(reads):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -9,14 +9,14 @@ from rest_framework.response import Response
 from studio.permissions import is_studio_staff
 from studio.schema import ErrorOutput
 
-from . import selectors, services
-from .apis import PublicReadStaffWrite, _valid
-from .serializers_instructors import (
+from .. import selectors, services
+from ..serializers_instructors import (
     InstructorInputSerializer,
     InstructorOutput,
     InstructorPublicOutput,
     InstructorUpdateInputSerializer,
 )
+from .common import PublicReadStaffWrite, valid_payload
 
 UNKNOWN_USER = {404: OpenApiResponse(ErrorOutput, description="Le compte désigné n'existe pas.")}
 CONFLICT = {409: OpenApiResponse(ErrorOutput, description="Nom ou compte déjà pris par un autre professeur.")}
@@ -44,7 +44,7 @@ class InstructorListApi(PublicReadStaffWrite):
 
     @extend_schema(request=InstructorInputSerializer, responses={201: InstructorOutput, **UNKNOWN_USER, **CONFLICT})
     def post(self, request):
-        instructor = services.instructor_create(**_instructor_fields(_valid(InstructorInputSerializer, request)))
+        instructor = services.instructor_create(**_instructor_fields(valid_payload(InstructorInputSerializer, request)))
         return Response(InstructorOutput(instructor).data, status=status.HTTP_201_CREATED)
 
 
@@ -55,7 +55,7 @@ class InstructorDetailApi(PublicReadStaffWrite):
     )
     def put(self, request, instructor_id: int):
         instructor = services.instructor_get_or_404(instructor_id=instructor_id)
-        fields = _instructor_fields(_valid(InstructorUpdateInputSerializer, request))
+        fields = _instructor_fields(valid_payload(InstructorUpdateInputSerializer, request))
         instructor = services.instructor_update(instructor=instructor, **fields)
         return Response(InstructorOutput(instructor).data)
 

@@ -1,4 +1,4 @@
-"""Courses, tariffs and testimonials: public reads, staff writes; instructors in apis_instructors.py.
+"""Courses, tariffs and testimonials: public reads, staff writes; instructors in instructors.py.
 
 Thin views: an input serializer (courses/serializers.py) parses the payload, a service writes, an output serializer
 shapes the answer. Refusals are `CatalogueError`s (404 for an unknown id, 409 for a delete that records depend
@@ -10,17 +10,14 @@ import logging
 from django.db import DatabaseError, transaction
 from drf_spectacular.utils import OpenApiRequest, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from studio.api import error_response
-from studio.parsers import JSON_ONLY, JSON_OR_MULTIPART
-from studio.permissions import IsStudioStaff
+from studio.parsers import JSON_OR_MULTIPART
 from studio.schema import ErrorOutput
 
-from . import selectors, services
-from .serializers import (
+from .. import selectors, services
+from ..serializers import (
     CourseForm,
     CourseInputSerializer,
     CourseOutputSerializer,
@@ -33,12 +30,7 @@ from .serializers import (
     TestimonialOutputSerializer,
     TestimonialUpdateInputSerializer,
 )
-from .services import (  # noqa: F401 - the French texts, imported from here by tests and callers
-    MSG_INSTRUCTOR_NOT_FOUND,
-    MSG_TARIFF_NOT_FOUND,
-    MSG_TESTIMONIAL_NOT_FOUND,
-    MSG_USER_NOT_FOUND,
-)
+from .common import PublicReadStaffWrite, valid_payload
 
 logger = logging.getLogger(__name__)
 
@@ -58,26 +50,6 @@ def _course_payloads(serializer_class, form_class) -> dict:
         "application/json": serializer_class,
         "multipart/form-data": OpenApiRequest(form_class, encoding=PICTURE_ENCODING),
     }
-
-
-class PublicReadStaffWrite(APIView):
-    """GET for everyone; any write for admins and supervisors only, in JSON (the dashboard's payloads)."""
-
-    parser_classes = JSON_ONLY
-
-    def get_permissions(self):
-        if self.request.method in ("GET", "HEAD", "OPTIONS"):
-            return [AllowAny()]
-        return [IsStudioStaff()]
-
-
-def _valid(serializer_class, request) -> dict:
-    if request.content_type.startswith("multipart/form-data") and not request.data:
-        # A form with no field at all (a body no form sends): refused, as the multipart schemas say (minProperties).
-        raise services.CatalogueError.of("form_empty")
-    data = serializer_class(data=request.data)
-    data.is_valid(raise_exception=True)
-    return dict(data.validated_data)
 
 
 # --- Courses ---------------------------------------------------------------------------------------------------
@@ -104,7 +76,7 @@ class CourseListApi(PublicReadStaffWrite):
 
     @extend_schema(request=_course_payloads(CourseInputSerializer, CourseForm), responses={201: CourseOutputSerializer})
     def post(self, request):
-        fields = _valid(CourseInputSerializer, request)
+        fields = valid_payload(CourseInputSerializer, request)
         image_alt = fields.pop("image_alt", "")
         with transaction.atomic():
             course = services.course_create(**fields)
@@ -139,7 +111,7 @@ class CourseDetailApi(PublicReadStaffWrite):
     )
     def put(self, request, course_id: int):
         course = _course(course_id)
-        fields = _valid(CourseUpdateInputSerializer, request)
+        fields = valid_payload(CourseUpdateInputSerializer, request)
         image_alt = fields.pop("image_alt", None)
         with transaction.atomic():
             course = services.course_update(course=course, **fields)
@@ -176,7 +148,7 @@ class TariffListApi(PublicReadStaffWrite):
 
     @extend_schema(request=TariffInputSerializer, responses={201: TariffOutputSerializer, **UNKNOWN_REFERENCE})
     def post(self, request):
-        tariff = services.tariff_create(**_tariff_fields(_valid(TariffInputSerializer, request)))
+        tariff = services.tariff_create(**_tariff_fields(valid_payload(TariffInputSerializer, request)))
         return Response(TariffOutputSerializer(tariff).data, status=status.HTTP_201_CREATED)
 
 
@@ -184,7 +156,7 @@ class TariffDetailApi(PublicReadStaffWrite):
     @extend_schema(request=TariffUpdateInputSerializer, responses=TariffOutputSerializer)
     def put(self, request, tariff_id: int):
         tariff = services.tariff_get_or_404(tariff_id=tariff_id)
-        fields = _tariff_fields(_valid(TariffUpdateInputSerializer, request))
+        fields = _tariff_fields(valid_payload(TariffUpdateInputSerializer, request))
         tariff = services.tariff_update(tariff=tariff, **fields)
         return Response(TariffOutputSerializer(tariff).data)
 
@@ -204,7 +176,7 @@ class TestimonialListApi(PublicReadStaffWrite):
 
     @extend_schema(request=TestimonialInputSerializer, responses={201: TestimonialOutputSerializer})
     def post(self, request):
-        testimonial = services.testimonial_create(**_valid(TestimonialInputSerializer, request))
+        testimonial = services.testimonial_create(**valid_payload(TestimonialInputSerializer, request))
         return Response(TestimonialOutputSerializer(testimonial).data, status=status.HTTP_201_CREATED)
 
 
@@ -212,7 +184,7 @@ class TestimonialDetailApi(PublicReadStaffWrite):
     @extend_schema(request=TestimonialUpdateInputSerializer, responses=TestimonialOutputSerializer)
     def put(self, request, testimonial_id: int):
         testimonial = services.testimonial_get_or_404(testimonial_id=testimonial_id)
-        fields = _valid(TestimonialUpdateInputSerializer, request)
+        fields = valid_payload(TestimonialUpdateInputSerializer, request)
         testimonial = services.testimonial_update(testimonial=testimonial, **fields)
         return Response(TestimonialOutputSerializer(testimonial).data)
 

@@ -1,0 +1,1 @@
+"""The catalogue's JSON API: courses, tariffs and testimonials (catalogue), instructors; what they share (common)."""
