@@ -73,7 +73,7 @@ def _save(instance, **fields):
     for name, value in fields.items():
         setattr(instance, name, value)
     # A course's video URL is checked at the API boundary by the pattern its schema states (WEB_URL_PATTERN in
-    # courses.serializers), not by Django's stricter URLValidator, which the schema could not state.
+    # courses.serializers.fields), not by Django's stricter URLValidator, which the schema could not state.
     instance.full_clean(exclude=["video_url"])
     instance.save()
     return instance

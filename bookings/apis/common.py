@@ -9,7 +9,7 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from courses.serializers import CentsField
+from courses.serializers.fields import CentsField
 from studio.fields import rfc3339
 from studio.parsers import MSG_TEXT_TOO_LONG
 

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from courses.models import Level
-from courses.serializers import CentsField
+from courses.serializers.fields import CentsField
 from studio.fields import DateTimeOutputField, StrictBooleanField
 from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff

@@ -1,8 +1,8 @@
 """Courses, tariffs and testimonials: public reads, staff writes; instructors in instructors.py.
 
-Thin views: an input serializer (courses/serializers.py) parses the payload, a service writes, an output serializer
-shapes the answer. Refusals are `CatalogueError`s (404 for an unknown id, 409 for a delete that records depend
-on) or a refused upload, answered by the shared exception handler: no view catches them.
+Thin views: an input serializer (courses/serializers/catalogue.py) parses the payload, a service writes, an output
+serializer shapes the answer. Refusals are `CatalogueError`s (404 for an unknown id, 409 for a delete that records
+depend on) or a refused upload, answered by the shared exception handler: no view catches them.
 """
 
 import logging
@@ -17,7 +17,7 @@ from studio.parsers import JSON_OR_MULTIPART
 from studio.schema import ErrorOutput
 
 from .. import selectors, services
-from ..serializers import (
+from ..serializers.catalogue import (
     CourseForm,
     CourseInputSerializer,
     CourseOutputSerializer,

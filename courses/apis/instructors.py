@@ -10,7 +10,7 @@ from studio.permissions import is_studio_staff
 from studio.schema import ErrorOutput
 
 from .. import selectors, services
-from ..serializers_instructors import (
+from ..serializers.instructors import (
     InstructorInputSerializer,
     InstructorOutput,
     InstructorPublicOutput,

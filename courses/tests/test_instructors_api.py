@@ -4,7 +4,7 @@ with its French refusals; visitors read the active instructors' public shape onl
 import pytest
 
 from courses.models import Instructor
-from courses.serializers_instructors import (
+from courses.serializers.instructors import (
     MSG_INSTRUCTOR_ACTIVE_INVALID,
     MSG_INSTRUCTOR_NAME_REQUIRED,
     MSG_INSTRUCTOR_NAME_TOO_LONG,

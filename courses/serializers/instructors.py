@@ -9,7 +9,8 @@ from rest_framework import serializers
 
 from studio.fields import StrictBooleanField
 
-from .serializers import BlankIsTextSchema, TextField
+from .catalogue import BlankIsTextSchema
+from .fields import TextField
 
 MSG_INSTRUCTOR_NAME_REQUIRED = "Indiquez le nom du professeur."
 MSG_INSTRUCTOR_NAME_TOO_LONG = "Le nom du professeur ne peut pas dépasser 150 caractères."
