@@ -15,8 +15,10 @@ from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from bookings.models import Reservation
-from payments.models import ChargeStatus, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
-from payments.services.subscriptions import period_due_on, period_ends_on
+from payments.choices import PaymentProviderName
+from payments.models import PaymentOrder, PaymentStatus
+from payments.subscriptions.models import ChargeStatus, SubscriptionCharge
+from payments.subscriptions.services.common import period_due_on, period_ends_on
 from studio.errors import NOT_FOUND, ApplicationError
 
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind

@@ -20,7 +20,8 @@ from accounts.models import User
 from bookings.models import Attendance, Pass, Reservation
 from studio.spreadsheets import CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE, CellType, Column, table_csv, table_xlsx
 
-from .models import PaymentOrder, PaymentStatus, Subscription
+from .models import PaymentOrder, PaymentStatus
+from .subscriptions.models import Subscription
 
 FILE_FORMATS = {"csv": CSV_CONTENT_TYPE, "xlsx": XLSX_CONTENT_TYPE}
 

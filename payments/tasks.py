@@ -86,6 +86,6 @@ def payment_receipt_send(order_pk: int) -> None:
 @task
 def payment_subscription_charge_receipt_send(charge_id: int) -> None:
     """The receipt of a subscription period paid, with its invoice attached, recorded in the outbox."""
-    from .services.subscription_emails import _send_charge_email
+    from .subscriptions.services.emails import _send_charge_email
 
     _send_charge_email(charge_id=charge_id, paid=True)

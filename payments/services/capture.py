@@ -33,6 +33,7 @@ from ..providers import (
     get_provider,
 )
 from ..signals import payment_completed
+from ..subscriptions.services.common import subscription_start_for_order
 from .class_refunds import class_cancelled_refund_reason
 from .common import (
     MSG_AMOUNT_CAPTURED_MISMATCH,
@@ -51,7 +52,6 @@ from .deposits import deposit_record_for_order
 from .locking import lock_payment_order
 from .receipts import receipt_send_queue_with_payment
 from .refunds import _refund_outcome, payment_order_refund
-from .subscriptions import subscription_start_for_order
 
 logger = logging.getLogger(__name__)
 

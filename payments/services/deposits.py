@@ -22,7 +22,8 @@ from bookings.services import party_requests
 from messaging import rental_requests
 from messaging.models import RoomRentalRequest
 
-from ..models import CURRENCY_EUR, PaymentOrder, PaymentStatus
+from ..choices import CURRENCY_EUR
+from ..models import PaymentOrder, PaymentStatus
 from ..providers import ProviderError, get_provider
 from .common import OPEN_STATUSES, PaymentError, _mark
 from .locking import lock_payment_order

@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 
 from courses.tests.factories import TariffFactory
 from media_library.tests.files import image_bytes
-from payments.models import Subscription, SubscriptionStatus
-from payments.services import subscriptions as subs
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.subscriptions.models import Subscription, SubscriptionStatus
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services.lifecycle import subscription_charges_run
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

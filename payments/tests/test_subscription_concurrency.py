@@ -11,17 +11,13 @@ from bookings.models import ReservationStatus
 from bookings.services.pass_rules import PassRuleError
 from bookings.services.passes import reservation_book_with_pass
 from courses.tests.factories import CourseSessionFactory, TariffFactory
-from payments.models import (
-    ChargeStatus,
-    PaymentOrder,
-    SimulatedProviderOrder,
-    SubscriptionCharge,
-)
-from payments.services import subscriptions as subs
+from payments.models import PaymentOrder, SimulatedProviderOrder
 from payments.services.capture import payment_order_capture
 from payments.services.orders import payment_order_create
-from payments.services.subscription_lifecycle import subscription_charges_run
 from payments.simulator import SimulatorProvider
+from payments.subscriptions.models import ChargeStatus, SubscriptionCharge
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services.lifecycle import subscription_charges_run
 
 from .test_concurrency import _race
 
@@ -103,7 +99,7 @@ def test_a_weekly_cap_of_one_holds_when_two_classes_of_the_week_are_booked_at_on
 def test_a_run_that_finds_the_period_already_paid_counts_it_as_skipped(member, monkeypatch):
     """Schedulers racing: one that listed the period before another paid it finds it paid under the lock; it charged
     nothing, so its run does not report a payment."""
-    from payments.services import subscription_lifecycle
+    from payments.subscriptions.services import lifecycle as subscription_lifecycle
 
     subscription = _subscribe(member)
     due = subs.add_months(subscription.starts_on, 1)

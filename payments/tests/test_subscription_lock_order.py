@@ -16,18 +16,18 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from payments.models import (
+from payments.models import SimulatedProviderOrder
+from payments.subscriptions.models import (
     ChargeStatus,
-    SimulatedProviderOrder,
     Subscription,
     SubscriptionAction,
     SubscriptionActionKind,
     SubscriptionCharge,
     SubscriptionStatus,
 )
-from payments.services import subscription_staff as staff_actions
-from payments.services import subscriptions as subs
-from payments.services.subscription_lifecycle import subscription_charges_run, subscription_freeze
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services import staff as staff_actions
+from payments.subscriptions.services.lifecycle import subscription_charges_run, subscription_freeze
 
 from .test_concurrency import _race
 from .test_subscription_concurrency import _subscribe

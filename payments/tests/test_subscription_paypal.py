@@ -11,21 +11,14 @@ from freezegun import freeze_time
 from bookings.models import Pass
 from bookings.pass_rules import PassRule
 from courses.tests.factories import TariffFactory
-from payments.models import (
-    ChargeStatus,
-    PaymentOrder,
-    PaymentStatus,
-    PaymentWebhookEvent,
-    Subscription,
-    SubscriptionPlan,
-    SubscriptionStatus,
-)
-from payments.services import paypal_subscriptions as pps
-from payments.services import subscriptions as subs
+from payments.models import PaymentOrder, PaymentStatus, PaymentWebhookEvent
 from payments.services.common import MSG_PROVIDER_DOWN
-from payments.services.paypal_subscription_jobs import paypal_subscription_orders_reconcile
-from payments.services.paypal_subscription_purchase import paypal_plan_ensure
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionPlan, SubscriptionStatus
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services import paypal as pps
+from payments.subscriptions.services.lifecycle import subscription_charges_run
+from payments.subscriptions.services.paypal_jobs import paypal_subscription_orders_reconcile
+from payments.subscriptions.services.paypal_purchase import paypal_plan_ensure
 
 from .test_apis import _post_webhook
 

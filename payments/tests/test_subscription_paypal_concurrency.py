@@ -7,11 +7,12 @@ from decimal import Decimal
 import pytest
 
 from courses.tests.factories import TariffFactory
-from payments.models import ChargeStatus, PaymentWebhookEvent, Subscription, SubscriptionCharge
-from payments.services import subscriptions as subs
-from payments.services.paypal_subscription_purchase import paypal_subscription_create
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.models import PaymentWebhookEvent
 from payments.services.webhooks import payment_webhook_handle
+from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionCharge
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services.lifecycle import subscription_charges_run
+from payments.subscriptions.services.paypal_purchase import paypal_subscription_create
 from studio.models import OutgoingEmail
 
 from .test_concurrency import _race

@@ -12,17 +12,11 @@ from freezegun import freeze_time
 from bookings.models import Pass, ReservationStatus
 from bookings.services.pass_rules import MSG_PASS_UNPAID
 from courses.tests.factories import CourseSessionFactory, TariffFactory
-from payments.models import (
-    ChargeStatus,
-    PaymentOrder,
-    SimulatedProviderOrder,
-    Subscription,
-    SubscriptionCharge,
-    SubscriptionStatus,
-)
-from payments.services import subscriptions as subs
-from payments.services.subscription_charging import subscription_pay_now
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.models import PaymentOrder, SimulatedProviderOrder
+from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services.charging import subscription_pay_now
+from payments.subscriptions.services.lifecycle import subscription_charges_run
 
 from .conftest import tariff_payload
 from .test_attacks_money import CREATE, approve, capture, hold

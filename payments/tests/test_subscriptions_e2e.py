@@ -9,8 +9,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from courses.tests.factories import TariffFactory
-from payments.models import Subscription
-from payments.services import subscriptions as subs
+from payments.subscriptions.models import Subscription
+from payments.subscriptions.services import common as subs
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

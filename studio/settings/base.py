@@ -216,8 +216,8 @@ SPECTACULAR_SETTINGS = {
         "PaymentStatusEnum": "payments.models.PaymentStatus",
         "SubscriptionStatusEnum": "payments.models.SubscriptionStatus",
         "SubscriptionChargeStatusEnum": "payments.models.ChargeStatus",
-        "ReducedStatusEnum": "payments.models_subscriptions.ReducedStatus",
-        "SubscriptionActionKindEnum": "payments.models_subscriptions.SubscriptionActionKind",
+        "ReducedStatusEnum": "payments.subscriptions.models.ReducedStatus",
+        "SubscriptionActionKindEnum": "payments.subscriptions.models.SubscriptionActionKind",
         "InvoiceKindEnum": "invoices.models.InvoiceKind",
         "PassKindEnum": "bookings.models.PassKind",  # several models have a "kind" whose enums would collide
         "RequestStatusEnum": "studio.quotes.RequestStatus",  # EVJF/EVG and room-rental requests

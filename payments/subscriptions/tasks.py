@@ -8,16 +8,22 @@ from crontask import cron
 from django.tasks import task
 from django.utils import timezone
 
-from .providers import ProviderError
-from .selectors import payment_provider_name
+from ..providers import ProviderError
+from ..selectors import payment_provider_name
+from ..services import reduced_rate
 from .services import (
-    paypal_subscription_jobs,
-    paypal_subscription_purchase,
-    paypal_subscriptions,
-    reduced_rate,
-    subscription_staff,
+    paypal as paypal_subscriptions,
 )
-from .services.subscription_lifecycle import subscription_charges_run as _charges_run
+from .services import (
+    paypal_jobs as paypal_subscription_jobs,
+)
+from .services import (
+    paypal_purchase as paypal_subscription_purchase,
+)
+from .services import (
+    staff as subscription_staff,
+)
+from .services.lifecycle import subscription_charges_run as _charges_run
 
 logger = logging.getLogger(__name__)
 RETRY_DELAY = timedelta(minutes=10)

@@ -13,14 +13,10 @@ from media_library.fields import UploadField
 from studio.parsers import JSON_OR_MULTIPART, BoundedJSONParser
 from studio.schema import ErrorOutput
 
-from ..models import PaymentStatus, ReducedStatus
-from ..services.common import MSG_EMAIL_INVALID, MSG_INCOMPLETE, MSG_TARIFF_NOT_FOUND
-from ..services.paypal_subscription_purchase import (
-    paypal_subscription_approved,
-    paypal_subscription_create,
-    subscription_offer,
-)
-from ..services.reduced_rate import (
+from ...apis.fields import Email, Text, choice, identifier
+from ...models import PaymentStatus
+from ...services.common import MSG_EMAIL_INVALID, MSG_INCOMPLETE, MSG_TARIFF_NOT_FOUND
+from ...services.reduced_rate import (
     MSG_PROOF_MISSING,
     MSG_PROOF_NOT_FOUND,
     MSG_REDUCED_CONFIRM,
@@ -28,8 +24,9 @@ from ..services.reduced_rate import (
     ReducedClaim,
     reduced_proof_upload,
 )
-from ..subscription_tasks import paypal_subscription_sync_task
-from .fields import Email, Text, choice, identifier
+from ..models import ReducedStatus
+from ..services.paypal_purchase import paypal_subscription_approved, paypal_subscription_create, subscription_offer
+from ..tasks import paypal_subscription_sync_task
 
 MSG_SUBSCRIPTION_ID = "Abonnement PayPal introuvable."
 

@@ -14,21 +14,21 @@ from django.utils import timezone
 from bookings.services.pass_rules import pass_validity_set
 from studio.errors import CONFLICT, ApplicationError
 
+from ...choices import PaymentProviderName
+from ...providers import REFUND_ACCEPTED, ProviderError, get_provider
+from ...services.locking import lock_charge_alone, lock_reduced_declaration, lock_subscription
+from ...signals import subscription_charge_refunded
+from ...simulator import SimulatorProvider
 from ..models import (
     ChargeStatus,
-    PaymentProviderName,
     Subscription,
     SubscriptionAction,
     SubscriptionActionKind,
     SubscriptionCharge,
     SubscriptionStatus,
 )
-from ..providers import REFUND_ACCEPTED, ProviderError, get_provider
-from ..signals import subscription_charge_refunded
-from ..simulator import SimulatorProvider
-from .locking import lock_charge_alone, lock_reduced_declaration, lock_subscription
-from .subscription_charging import subscription_charge_attempt
-from .subscriptions import LIVE_STATUSES, SubscriptionError, period_ends_on
+from .charging import subscription_charge_attempt
+from .common import LIVE_STATUSES, SubscriptionError, period_ends_on
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def _log(subscription: Subscription, kind: str, *, by, reason: str, outcome: str
 def subscription_charge_retry(*, subscription_id: int, by, reason: str = "", today: date_type | None = None) -> str:
     """Staff's "Relancer l'échéance": charge the first unpaid period now. The simulator charges it at once (no
     network); PayPal's capture of the outstanding balance runs in a task. Answers the French outcome."""
-    from ..subscription_tasks import subscription_paypal_retry
+    from ..tasks import subscription_paypal_retry
 
     today = today or timezone.localdate()
     reason = (reason or "").strip()[:2000]
@@ -135,7 +135,7 @@ def _current_paid_charge(subscription: Subscription, today: date_type) -> Subscr
 
 def _close(subscription: Subscription, *, status: str) -> None:
     """Under the subscription's lock: nothing more is charged (unpaid periods cancelled), PayPal told in a task."""
-    from ..subscription_tasks import subscription_paypal_cancel
+    from ..tasks import subscription_paypal_cancel
 
     subscription.status = status
     subscription.save(update_fields=["status", "updated_at"])
@@ -151,7 +151,7 @@ def subscription_cancel(*, subscription_id: int, by, reason: str, refund: bool, 
     """Staff cancel a subscription: nothing more is charged. Without refund the pass stays valid through the last
     paid period; with it, the current period's money goes back through the provider (a task, once) and the pass
     books nothing from today."""
-    from ..subscription_tasks import subscription_charge_refund
+    from ..tasks import subscription_charge_refund
 
     today = today or timezone.localdate()
     reason = _reason(reason)
@@ -219,7 +219,7 @@ def subscription_charge_refund_run(*, charge_id: int) -> str:
         if charge.subscription.provider == PaymentProviderName.SIMULATOR:
             result = SimulatorProvider().refund_capture(capture_id=charge.provider_reference, request_id=request_id)
         else:
-            from ..paypal_subscriptions import PayPalSubscriptions
+            from ..paypal_client import PayPalSubscriptions
 
             result = PayPalSubscriptions(get_provider()).refund_sale(
                 sale_id=charge.provider_reference, request_id=request_id
@@ -248,7 +248,7 @@ def subscription_refunds_retry() -> int:
 
 
 def subscription_paypal_cancel_run(*, subscription_id: int) -> str:
-    from ..paypal_subscriptions import PayPalSubscriptions
+    from ..paypal_client import PayPalSubscriptions
 
     subscription = Subscription.objects.select_related("source_order").get(pk=subscription_id)
     if subscription.provider != PaymentProviderName.PAYPAL:

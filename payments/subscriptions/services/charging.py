@@ -1,4 +1,4 @@
-"""Charging a subscription's periods, split from `subscriptions.py`: the
+"""Charging a subscription's periods, split from `common.py`: the
 charge rows come due, one period charged once (the scheduler, "Payer maintenant", staff's retry), its outcome
 recorded (paid: the pass extended, the unpaid block lifted; refused: retried in 3 days, the member e-mailed, the pass
 blocked 7 days after the due date).
@@ -18,13 +18,12 @@ from django.utils import timezone
 
 from bookings.services.pass_rules import pass_rule_set, pass_validity_set
 
+from ...providers import CAPTURE_COMPLETED, ProviderError, get_provider
+from ...services.locking import lock_charge, lock_subscription
+from ...signals import subscription_charge_paid as subscription_charge_paid_signal
+from ...simulator import SimulatorProvider
 from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
-from ..providers import CAPTURE_COMPLETED, ProviderError, get_provider
-from ..signals import subscription_charge_paid as subscription_charge_paid_signal
-from ..simulator import SimulatorProvider
-from .locking import lock_charge, lock_subscription
-from .subscription_emails import _charge_paid_email_queue, _send_charge_email
-from .subscriptions import (
+from .common import (
     BLOCKED_AFTER_DAYS,
     LIVE_STATUSES,
     RETRY_AFTER_DAYS,
@@ -34,6 +33,7 @@ from .subscriptions import (
     period_due_on,
     period_ends_on,
 )
+from .emails import _charge_paid_email_queue, _send_charge_email
 
 logger = logging.getLogger(__name__)
 
@@ -213,7 +213,7 @@ def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = Fa
         raise SubscriptionError.of("subscription_not_found")
     if subscription.provider == "paypal":
         # PayPal: its capture of the outstanding balance, bounded by the provider's time budget.
-        from .paypal_subscriptions import paypal_pay_now
+        from .paypal import paypal_pay_now
 
         return paypal_pay_now(subscription=subscription)
     if subscription.provider != SimulatorProvider.name:

@@ -12,7 +12,7 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from urllib.parse import urlencode
 
-from .providers import PayPalProvider, ProviderError, ProviderRefund
+from ..providers import PayPalProvider, ProviderError, ProviderRefund
 
 # The subscription's statuses at PayPal.
 APPROVAL_PENDING = "APPROVAL_PENDING"

@@ -1,4 +1,4 @@
-"""The periodic work of PayPal subscriptions, split from paypal_subscriptions.py:
+"""The periodic work of PayPal subscriptions, split from paypal.py:
 freezes kept in step at PayPal (suspended while a freeze covers the day, reactivated after), the daily run (refused
 periods retried after 3 days, due periods read from PayPal when no webhook came), and purchases approved at PayPal
 whose answers never reached the site."""
@@ -8,19 +8,12 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from payments.services.subscriptions import LIVE_STATUSES, period_due_on
-
-from ..models import ChargeStatus, PaymentOrder, PaymentStatus, Subscription, SubscriptionStatus
-from ..paypal_subscriptions import ACTIVE, SUSPENDED
-from ..providers import ProviderError
-from .paypal_subscriptions import (
-    PAYPAL_SUBSCRIPTION_TYPE,
-    _paypal,
-    frozen_on,
-    logger,
-    paypal_charge_retry,
-    paypal_subscription_sync,
-)
+from ...models import PaymentOrder, PaymentStatus
+from ...providers import ProviderError
+from ..models import ChargeStatus, Subscription, SubscriptionStatus
+from ..paypal_client import ACTIVE, SUSPENDED
+from .common import LIVE_STATUSES, period_due_on
+from .paypal import PAYPAL_SUBSCRIPTION_TYPE, _paypal, frozen_on, logger, paypal_charge_retry, paypal_subscription_sync
 
 
 def paypal_freeze_sync(*, subscription_id: int, as_of: date_type | None = None) -> str:

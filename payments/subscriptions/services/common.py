@@ -8,8 +8,8 @@ A failed period is retried 3 days later and the member is e-mailed each time wit
 7 days after its due date the pass books nothing new until it is paid (bookings' PassRule.blocked_from).
 
 This module keeps the shared names (messages, errors, delays), the dates of the periods and the start; by concern,
-charging is in subscription_charging.py, e-mails in subscription_emails.py, freezes and the daily run in
-subscription_lifecycle.py, staff actions in subscription_staff.py (callers import each name from its module). Row
+charging is in charging.py, e-mails in emails.py, freezes and the daily run in
+lifecycle.py, staff actions in staff.py (callers import each name from its module). Row
 locks follow the order written down in payments/services/locking.py (PaymentOrder → Subscription →
 SubscriptionCharge → Pass).
 """
@@ -22,15 +22,9 @@ from django.utils import timezone
 from bookings.services.passes import add_months, tariff_billing_period_months
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
-from ..models import (
-    ChargeStatus,
-    PaymentOrder,
-    SimulatedProviderOrder,
-    Subscription,
-    SubscriptionCharge,
-    SubscriptionStatus,
-)
-from ..simulator import SimulatorProvider
+from ...models import PaymentOrder, SimulatedProviderOrder
+from ...simulator import SimulatorProvider
+from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
 
 RETRY_AFTER_DAYS = 3
 BLOCKED_AFTER_DAYS = 7

@@ -1,6 +1,6 @@
 """The e-mails of subscriptions: a period's receipt (with its invoice attached when invoices provide it)
 or its refusal with "Payer maintenant", and the invitation to renew 15 days before the commitment ends. Split from
-`subscriptions.py`; sent after the commit, through the task queue."""
+`common.py`; sent after the commit, through the task queue."""
 
 import logging
 from datetime import date as date_type
@@ -12,9 +12,9 @@ from django.conf import settings
 from studio.emails import send_templated_email
 from studio.registry import provided
 
+from ...simulator import SimulatorProvider
 from ..models import Subscription, SubscriptionCharge
-from ..simulator import SimulatorProvider
-from .subscriptions import (
+from .common import (
     BLOCKED_AFTER_DAYS,
     CHARGE_FAILED_SUBJECT,
     CHARGE_PAID_SUBJECT,
@@ -26,7 +26,7 @@ logger = logging.getLogger(__name__)
 
 
 def _charge_paid_email_queue(*, charge_id: int) -> None:
-    from ..tasks import payment_subscription_charge_receipt_send
+    from ...tasks import payment_subscription_charge_receipt_send
 
     try:
         payment_subscription_charge_receipt_send.enqueue(charge_id=charge_id)
