@@ -37,7 +37,7 @@ def orders_to_reconcile(*, now=None):
             updated_at__lte=now - RECONCILE_AFTER,
             created_at__gte=now - RECONCILE_WINDOW,
         )
-        # A PayPal subscription's purchase is no Orders v2 order: the subscriptions' tasks read it from Subscriptions v1.
+        # A PayPal subscription's purchase is no Orders v2 order: the subscriptions' jobs read it from Subscriptions v1.
         .exclude(type=PAYPAL_SUBSCRIPTION_TYPE)
         .order_by("created_at", "pk")[:RECONCILE_BATCH]
     )

@@ -20,6 +20,7 @@ from bookings.models import Reservation, ReservationStatus
 from bookings.services.common import ReservationError
 from bookings.services.passes import pass_grant_for_order
 from bookings.services.reservations import reservation_confirm_for_payment
+from studio.queue import enqueue_after_commit
 from studio.quotes import QuoteError
 
 from ..models import PaymentOrder, PaymentStatus
@@ -50,7 +51,7 @@ from .common import (
 )
 from .deposits import deposit_record_for_order
 from .locking import lock_payment_order
-from .receipts import receipt_send_queue_with_payment
+from .receipts import payment_completed_emails_send
 from .refunds import _refund_outcome, payment_order_refund
 
 logger = logging.getLogger(__name__)
@@ -156,8 +157,8 @@ def payment_order_fulfil(
             # The invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap.
             payment_completed.send(sender=PaymentOrder, order_id=order.pk)
             # The receipt (with the invoice's PDF) and a reservation's confirmation are rendered by one task, queued
-            # in this transaction (receipts.py); the receipt is recorded as sent once its mail has left.
-            receipt_send_queue_with_payment(order_pk=order.pk)
+            # after the commit (receipts.py); the receipt is recorded as sent once its mail has left.
+            enqueue_after_commit(payment_completed_emails_send, order_pk=order.pk)
             return CaptureOutcome(order=order, completed=True)
     return _refund_outcome(payment_order_refund(order_id=order_id))
 

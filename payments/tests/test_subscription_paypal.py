@@ -20,6 +20,7 @@ from payments.subscriptions.services.lifecycle import subscription_charges_run
 from payments.subscriptions.services.paypal_jobs import paypal_subscription_orders_reconcile
 from payments.subscriptions.services.paypal_purchase import paypal_plan_ensure
 
+from .conftest import after_commit
 from .test_apis import _post_webhook
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +60,8 @@ def subscribe(api_client, member, tariff, fake_paypal):
     assert response.status_code == 201, response.content
     sub_id = response.json()["id"]
     events = fake_paypal.approve_subscription(sub_id)
-    assert api_client.post(APPROVED, {"subscriptionID": sub_id}, format="json").status_code == 202
+    with after_commit():  # the view queues PayPal's read after the commit
+        assert api_client.post(APPROVED, {"subscriptionID": sub_id}, format="json").status_code == 202
     api_client.force_authenticate(None)
     for event in events:
         assert _post_webhook(api_client, event).status_code == 202

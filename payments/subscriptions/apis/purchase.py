@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from media_library.fields import UploadField
 from studio.parsers import JSON_OR_MULTIPART, BoundedJSONParser
+from studio.queue import enqueue_after_commit
 from studio.schema import ErrorOutput
 
 from ...apis.fields import Email, Text, choice, identifier
@@ -25,8 +26,8 @@ from ...services.reduced_rate import (
     reduced_proof_upload,
 )
 from ..models import ReducedStatus
+from ..services.paypal import paypal_subscription_sync_task
 from ..services.paypal_purchase import paypal_subscription_approved, paypal_subscription_create, subscription_offer
-from ..tasks import paypal_subscription_sync_task
 
 MSG_SUBSCRIPTION_ID = "Abonnement PayPal introuvable."
 
@@ -139,7 +140,7 @@ class PayPalSubscriptionApprovedApi(APIView):
         order = paypal_subscription_approved(
             provider_subscription_id=values.validated_data["subscriptionID"], user=request.user
         )
-        paypal_subscription_sync_task.enqueue(provider_subscription_id=order.order_id)
+        enqueue_after_commit(paypal_subscription_sync_task, provider_subscription_id=order.order_id)
         return Response(PayPalSubscriptionOutput(_order_body(order)).data, status=status.HTTP_202_ACCEPTED)
 
 

@@ -17,6 +17,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from bookings.services.pass_rules import pass_rule_set, pass_validity_set
+from studio.queue import enqueue_after_commit
 
 from ...providers import CAPTURE_COMPLETED, ProviderError, get_provider
 from ...services.locking import lock_charge, lock_subscription
@@ -33,7 +34,7 @@ from .common import (
     period_due_on,
     period_ends_on,
 )
-from .emails import _charge_paid_email_queue, _send_charge_email
+from .emails import _send_charge_email, payment_subscription_charge_receipt_send
 
 logger = logging.getLogger(__name__)
 
@@ -170,7 +171,7 @@ def subscription_charge_paid(*, charge_id: int, reference: str) -> SubscriptionC
         # The period's invoice is numbered in this transaction (invoices' receiver, docs/decisions.md 40); its receipt,
         # with the invoice's PDF, is built by a task.
         subscription_charge_paid_signal.send(sender=SubscriptionCharge, charge_id=charge.pk)
-        transaction.on_commit(lambda: _charge_paid_email_queue(charge_id=charge.pk))
+        enqueue_after_commit(payment_subscription_charge_receipt_send, charge_id=charge.pk)
     return charge
 
 

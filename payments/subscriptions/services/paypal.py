@@ -21,6 +21,7 @@ from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.tasks import task
 from django.utils import timezone
 
 from bookings.services.pass_rules import pass_rule_set
@@ -296,3 +297,15 @@ SUBSCRIPTION_WEBHOOKS = (
     "BILLING.SUBSCRIPTION.CANCELLED",
     "BILLING.SUBSCRIPTION.SUSPENDED",
 )
+
+
+@task
+def paypal_subscription_sync_task(provider_subscription_id: str) -> str:
+    """After the member approved in PayPal's popup: read the subscription and its payments at PayPal."""
+    return paypal_subscription_sync(provider_subscription_id=provider_subscription_id)
+
+
+@task
+def subscription_paypal_retry(charge_id: int) -> str:
+    """Staff's "Relancer l'échéance" of a PayPal subscription: capture the outstanding balance."""
+    return paypal_charge_retry(charge_id=charge_id, as_of=timezone.localdate())

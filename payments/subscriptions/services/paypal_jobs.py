@@ -6,6 +6,7 @@ whose answers never reached the site."""
 from datetime import date as date_type
 from datetime import timedelta
 
+from django.tasks import task
 from django.utils import timezone
 
 from ...models import PaymentOrder, PaymentStatus
@@ -91,3 +92,15 @@ def paypal_subscription_orders_reconcile(*, now=None) -> dict:
             logger.warning("PayPal subscription %s unreadable: %s", order.order_id, exc.message)
             counts["unreachable"] += 1
     return counts
+
+
+@task
+def subscription_paypal_freeze_sync(subscription_id: int) -> str:
+    """A PayPal subscription staff froze from today: suspended at PayPal (the daily job reactivates it after)."""
+    try:
+        return paypal_freeze_sync(subscription_id=subscription_id)
+    except ProviderError as exc:
+        logger.warning(
+            "PayPal freeze of subscription %s failed: %s; the daily job retries", subscription_id, exc.message
+        )
+        return "retry"
