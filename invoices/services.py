@@ -18,7 +18,7 @@ from bookings.models import Reservation
 from payments.choices import PaymentProviderName
 from payments.models import PaymentOrder, PaymentStatus
 from payments.subscriptions.models import ChargeStatus, SubscriptionCharge
-from payments.subscriptions.services.common import period_due_on, period_ends_on
+from payments.subscriptions.periods import period_due_on, period_ends_on
 from studio.errors import NOT_FOUND, ApplicationError
 
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind

@@ -15,7 +15,8 @@ from datetime import timedelta
 from django.utils import timezone
 
 from .models import PaymentOrder, PaymentStatus
-from .providers import CAPTURE_COMPLETED, ProviderError, get_provider
+from .provider_types import CAPTURE_COMPLETED, ProviderError
+from .providers import get_provider
 from .services.capture import _apply_capture
 from .subscriptions.services.paypal import PAYPAL_SUBSCRIPTION_TYPE
 

@@ -24,16 +24,17 @@ from studio.queue import enqueue_after_commit
 from studio.quotes import QuoteError
 
 from ..models import PaymentOrder, PaymentStatus
-from ..providers import (
+from ..provider_types import (
     CAPTURE_COMPLETED,
     CAPTURE_DECLINED,
     CAPTURE_FAILED,
     CAPTURE_PENDING,
     ProviderCapture,
     ProviderError,
-    get_provider,
 )
+from ..providers import get_provider
 from ..signals import payment_completed
+from ..simulator import SimulatorProvider
 from ..subscriptions.services.common import subscription_start_for_order
 from .class_refunds import class_cancelled_refund_reason
 from .common import (
@@ -216,8 +217,6 @@ def payment_order_capture(*, order_id: str, user) -> CaptureOutcome:
 
 def simulator_order_approve(*, order_id: str, user, card_declined: bool, declines_later: bool = False) -> None:
     """The simulator's stand-in for the buyer approving at PayPal (only when the simulator is the provider)."""
-    from ..simulator import SimulatorProvider
-
     order = _owned_order(order_id=order_id, user=user)
     provider = get_provider()
     if not isinstance(provider, SimulatorProvider) or order.provider != provider.name:

@@ -26,7 +26,8 @@ from studio.queue import enqueue_after_commit
 
 from ..choices import CURRENCY_EUR
 from ..models import PaymentOrder, PaymentStatus
-from ..providers import ProviderError, get_provider
+from ..provider_types import ProviderError
+from ..providers import get_provider
 from .common import OPEN_STATUSES, PaymentError, _mark
 from .locking import lock_payment_order
 from .refunds import payment_order_refund

@@ -17,7 +17,8 @@ from studio.day_text import day_text
 
 from ..choices import CURRENCY_EUR
 from ..models import DEFAULT_TIME, PaymentOrder, PaymentStatus
-from ..providers import ProviderError, get_provider
+from ..provider_types import ProviderError
+from ..providers import get_provider
 from .common import (
     OPEN_STATUSES,
     PaymentError,

@@ -20,7 +20,7 @@ from courses.tests.factories import CourseSessionFactory
 from invoices.models import Invoice, InvoiceDocument, InvoiceKind
 from invoices.services import invoice_issue_for_order
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
-from payments.providers import ProviderError
+from payments.provider_types import ProviderError
 from payments.services.common import MSG_ORDER_NOT_FOUND
 from payments.services.receipts import RECEIPT_SUBJECT, payment_completed_emails_send
 from payments.simulator import SimulatorProvider

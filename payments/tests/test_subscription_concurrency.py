@@ -9,14 +9,13 @@ from django.utils import timezone
 
 from bookings.models import ReservationStatus
 from bookings.services.pass_rules import PassRuleError
-from bookings.services.passes import reservation_book_with_pass
+from bookings.services.passes import add_months, reservation_book_with_pass
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from payments.models import PaymentOrder, SimulatedProviderOrder
 from payments.services.capture import payment_order_capture
 from payments.services.orders import payment_order_create
 from payments.simulator import SimulatorProvider
 from payments.subscriptions.models import ChargeStatus, SubscriptionCharge
-from payments.subscriptions.services import common as subs
 from payments.subscriptions.services.lifecycle import subscription_charges_run
 
 from .test_concurrency import _race
@@ -53,7 +52,7 @@ def _subscribe(member, *, weekly_cap=0):
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_three_schedulers_at_once_charge_the_period_once(member, round_):
     subscription = _subscribe(member)
-    due = subs.add_months(subscription.starts_on, 1)
+    due = add_months(subscription.starts_on, 1)
     outcomes = _race(*(lambda: subscription_charges_run(as_of=due) for _ in range(3)))
     assert sum(o["paid"] for o in outcomes) == 1
     assert SubscriptionCharge.objects.filter(subscription=subscription, period=2).count() == 1
@@ -102,7 +101,7 @@ def test_a_run_that_finds_the_period_already_paid_counts_it_as_skipped(member, m
     from payments.subscriptions.services import lifecycle as subscription_lifecycle
 
     subscription = _subscribe(member)
-    due = subs.add_months(subscription.starts_on, 1)
+    due = add_months(subscription.starts_on, 1)
     assert subscription_charges_run(as_of=due)["paid"] == 1
     paid = SubscriptionCharge.objects.get(subscription=subscription, period=2)
     monkeypatch.setattr(subscription_lifecycle, "subscription_charges_due", lambda as_of: [paid.pk])

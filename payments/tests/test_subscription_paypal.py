@@ -13,6 +13,7 @@ from bookings.pass_rules import PassRule
 from courses.tests.factories import TariffFactory
 from payments.models import PaymentOrder, PaymentStatus, PaymentWebhookEvent
 from payments.services.common import MSG_PROVIDER_DOWN
+from payments.subscriptions import periods
 from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionPlan, SubscriptionStatus
 from payments.subscriptions.services import common as subs
 from payments.subscriptions.services import paypal as pps
@@ -293,7 +294,7 @@ def test_the_scheduler_leaves_paypal_subscriptions_to_paypal(
         subscription_charges_run(as_of=date(2030, 2, 10))  # PayPal has not billed: nothing charged here
     assert not fake_paypal.calls("/capture")
     assert not subscription.charges.filter(period=2, status=ChargeStatus.PAID).exists()
-    assert date(2030, 2, 10) - timedelta(days=0) == subs.period_due_on(subscription, 2)
+    assert date(2030, 2, 10) - timedelta(days=0) == periods.period_due_on(subscription, 2)
 
 
 def test_the_member_pays_a_refused_paypal_period_now_from_the_profile(
@@ -360,4 +361,4 @@ def test_a_frozen_paypal_subscription_is_suspended_at_paypal_and_reactivated_aft
     assert fake_paypal.subscriptions[sub_id]["status"] == "ACTIVE"
     subscription.refresh_from_db()
     assert subscription.status == SubscriptionStatus.ACTIVE
-    assert subs.period_due_on(subscription, 2) == date(2030, 2, 24)  # moved by the two weeks
+    assert periods.period_due_on(subscription, 2) == date(2030, 2, 24)  # moved by the two weeks

@@ -181,7 +181,7 @@ def test_a_refund_the_provider_could_not_take_is_retried(
     monkeypatch,
     django_capture_on_commit_callbacks,
 ):
-    from payments.providers import ProviderError
+    from payments.provider_types import ProviderError
     from payments.simulator import SimulatorProvider
 
     with freeze_time("2030-01-10 10:00:00"):

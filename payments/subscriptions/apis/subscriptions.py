@@ -21,8 +21,8 @@ from ...views import reduced_proof_url
 from ..models import ChargeStatus, ReducedRateProof, ReducedStatus, SubscriptionActionKind, SubscriptionStatus
 from ..selectors import FILTERS, staff_subscription_rows, subscription_for_staff, subscriptions_of_member
 from ..services import common as services
-from ..services.charging import subscription_pay_now
 from ..services.lifecycle import subscription_freeze
+from ..services.pay_now import subscription_pay_now
 
 MSG_FILTER_INVALID = "Filtre inconnu : « active », « unpaid », « frozen » ou « ending »."
 MSG_CARD_INVALID = "Indiquez vrai ou faux pour la carte simulée refusée."

@@ -19,11 +19,13 @@ from django.utils import timezone
 from bookings.services.pass_rules import pass_rule_set, pass_validity_set
 from studio.queue import enqueue_after_commit
 
-from ...providers import CAPTURE_COMPLETED, ProviderError, get_provider
+from ...provider_types import CAPTURE_COMPLETED, ProviderError
+from ...providers import get_provider
 from ...services.locking import lock_charge, lock_subscription
 from ...signals import subscription_charge_paid as subscription_charge_paid_signal
 from ...simulator import SimulatorProvider
 from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
+from ..periods import period_due_on, period_ends_on
 from .common import (
     BLOCKED_AFTER_DAYS,
     LIVE_STATUSES,
@@ -31,8 +33,6 @@ from .common import (
     STALE_PROCESSING,
     UNPAID_CHARGES,
     SubscriptionError,
-    period_due_on,
-    period_ends_on,
 )
 from .emails import _send_charge_email, payment_subscription_charge_receipt_send
 
@@ -202,34 +202,3 @@ def subscription_charge_failed(*, charge_id: int, as_of: date_type, note: str = 
         pass_rule_set(pass_id=pass_obj.pk, blocked_from=first_unpaid + timedelta(days=BLOCKED_AFTER_DAYS))
         transaction.on_commit(lambda: _send_charge_email(charge_id=charge.pk, paid=False))
     return charge
-
-
-def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = False) -> Subscription:
-    """The member's "Payer maintenant": charge every unpaid period of their subscription now. With the simulator
-    the member picks the card (a working one unless `card_declined`), which becomes the card charged next."""
-    subscription = None
-    if 0 < subscription_id < 2**31:
-        subscription = Subscription.objects.filter(pk=subscription_id, member=user).first()
-    if subscription is None:
-        raise SubscriptionError.of("subscription_not_found")
-    if subscription.provider == "paypal":
-        # PayPal: its capture of the outstanding balance, bounded by the provider's time budget.
-        from .paypal import paypal_pay_now
-
-        return paypal_pay_now(subscription=subscription)
-    if subscription.provider != SimulatorProvider.name:
-        raise SubscriptionError.of("pay_now_provider")
-    Subscription.objects.filter(pk=subscription.pk).update(simulated_card_declines=card_declined)
-    unpaid = list(
-        subscription.charges.filter(status__in=(ChargeStatus.FAILED, ChargeStatus.DUE)).values_list("pk", flat=True)
-    )
-    if not unpaid:
-        raise SubscriptionError.of("nothing_due")
-    today = timezone.localdate()
-    declined = False
-    for charge_id in unpaid:
-        charge = subscription_charge_attempt(charge_id=charge_id, as_of=today, force=True)
-        declined = declined or charge.status == ChargeStatus.FAILED
-    if declined:
-        raise SubscriptionError.of("pay_now_declined")
-    return Subscription.objects.get(pk=subscription.pk)

@@ -14,17 +14,17 @@ locks follow the order written down in payments/services/locking.py (PaymentOrde
 SubscriptionCharge → Pass).
 """
 
-from datetime import date as date_type
 from datetime import timedelta
 
 from django.utils import timezone
 
-from bookings.services.passes import add_months, tariff_billing_period_months
+from bookings.services.passes import tariff_billing_period_months
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
 from ...models import PaymentOrder, SimulatedProviderOrder
 from ...simulator import SimulatorProvider
 from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
+from ..periods import period_due_on
 
 RETRY_AFTER_DAYS = 3
 BLOCKED_AFTER_DAYS = 7
@@ -69,29 +69,6 @@ class SubscriptionError(ApplicationError):
         "pay_now_provider": CONFLICT,
         "not_live": CONFLICT,
     }
-
-
-# --- dates ------------------------------------------------------------------------------------------------------
-
-
-def _shifted(subscription: Subscription, day: date_type) -> date_type:
-    """A day of the plan moved by every freeze that started on or before it (the freezes prefetched or read)."""
-    for freeze in sorted(subscription.freezes.all(), key=lambda f: (f.starts_on, f.pk)):
-        if freeze.starts_on <= day:
-            day += timedelta(weeks=freeze.weeks)
-    return day
-
-
-def period_due_on(subscription: Subscription, period: int) -> date_type:
-    return _shifted(subscription, add_months(subscription.starts_on, (period - 1) * subscription.period_months))
-
-
-def period_ends_on(subscription: Subscription, period: int) -> date_type:
-    return period_due_on(subscription, period + 1) - timedelta(days=1)
-
-
-def commitment_ends_on(subscription: Subscription) -> date_type:
-    return period_ends_on(subscription, subscription.periods_committed)
 
 
 # --- start ------------------------------------------------------------------------------------------------------

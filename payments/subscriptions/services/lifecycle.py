@@ -14,8 +14,9 @@ from ... import staff_cache
 from ...selectors import payment_provider_name
 from ...services.locking import lock_subscription
 from ..models import ChargeStatus, Subscription, SubscriptionFreeze, SubscriptionStatus
+from ..periods import commitment_ends_on
 from .charging import subscription_charge_attempt, subscription_charges_due
-from .common import LIVE_STATUSES, MAX_FREEZE_WEEKS, RENEWAL_DAYS_BEFORE, SubscriptionError, commitment_ends_on
+from .common import LIVE_STATUSES, MAX_FREEZE_WEEKS, RENEWAL_DAYS_BEFORE, SubscriptionError
 from .emails import _send_renewal_email
 from .paypal_jobs import paypal_subscriptions_run, subscription_paypal_freeze_sync
 

@@ -28,13 +28,26 @@ from bookings.services.pass_rules import pass_rule_set
 from studio.errors import CONFLICT, ApplicationError
 
 from ...models import PaymentOrder, PaymentStatus
-from ...providers import PayPalProvider, ProviderError, get_provider
+from ...provider_types import ProviderError
+from ...providers import PayPalProvider, get_provider
+from ...services.capture import payment_order_fulfil
 from ...services.common import OPEN_STATUSES, PaymentError, _mark
 from ...services.locking import lock_charge, lock_subscription, lock_subscription_of_order
 from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
-from ..paypal_client import ACTIVE, APPROVED, CANCELLED, EXPIRED, SUSPENDED, PayPalSubscriptions, ProviderSale
+from ..paypal_client import (
+    ACTIVE,
+    APPROVED,
+    CANCELLED,
+    EXPIRED,
+    SUSPENDED,
+    PayPalSubscriptions,
+    ProviderSale,
+    parse_sale,
+    parse_subscription,
+)
+from ..periods import period_due_on
 from .charging import subscription_charge_failed, subscription_charge_paid
-from .common import LIVE_STATUSES, period_due_on
+from .common import LIVE_STATUSES, SubscriptionError
 
 logger = logging.getLogger(__name__)
 
@@ -102,8 +115,6 @@ def paypal_sale_record(*, provider_subscription_id: str, sale: ProviderSale) -> 
         return "unknown subscription"
     if order.status != PaymentStatus.COMPLETED:
         # The first sale pays the purchase: the order's lock decides between two readers of the same sale.
-        from ...services.capture import payment_order_fulfil
-
         outcome = payment_order_fulfil(
             order_id=order.order_id, capture_id=sale.id, amount=sale.amount, currency=sale.currency
         )
@@ -241,8 +252,6 @@ def paypal_charge_retry(*, charge_id: int, as_of: date_type) -> str:
 
 def paypal_pay_now(*, subscription: Subscription) -> Subscription:
     """The member's "Payer maintenant" on a PayPal subscription: capture each unpaid period now."""
-    from .common import SubscriptionError
-
     unpaid = list(
         subscription.charges.filter(status__in=(ChargeStatus.FAILED, ChargeStatus.DUE))
         .order_by("period")
@@ -265,8 +274,6 @@ def frozen_on(subscription: Subscription, day: date_type) -> bool:
 
 def paypal_subscription_webhook(event_type: str, resource: dict) -> str:
     """The Subscriptions v1 events (webhooks.py verified them and applies each once per event id)."""
-    from ..paypal_client import parse_sale, parse_subscription
-
     if event_type == "PAYMENT.SALE.COMPLETED":
         return paypal_sale_record(
             provider_subscription_id=str(resource.get("billing_agreement_id", "")), sale=parse_sale(resource)

@@ -10,10 +10,11 @@ from django.tasks import task
 from django.utils import timezone
 
 from ...models import PaymentOrder, PaymentStatus
-from ...providers import ProviderError
+from ...provider_types import ProviderError
 from ..models import ChargeStatus, Subscription, SubscriptionStatus
 from ..paypal_client import ACTIVE, SUSPENDED
-from .common import LIVE_STATUSES, period_due_on
+from ..periods import period_due_on
+from .common import LIVE_STATUSES
 from .paypal import PAYPAL_SUBSCRIPTION_TYPE, _paypal, frozen_on, logger, paypal_charge_retry, paypal_subscription_sync
 
 

@@ -13,7 +13,7 @@ from courses.models import Tariff
 
 from ...choices import CURRENCY_EUR, PaymentProviderName
 from ...models import PaymentOrder, PaymentStatus
-from ...providers import ProviderError
+from ...provider_types import ProviderError
 from ...services.common import PaymentError, _mark, _valid_email
 from ...services.reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record, tariff_is_reduced
 from ..models import SubscriptionPlan

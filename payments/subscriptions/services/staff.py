@@ -17,7 +17,8 @@ from studio.errors import CONFLICT, ApplicationError
 from studio.queue import enqueue_after_commit
 
 from ...choices import PaymentProviderName
-from ...providers import REFUND_ACCEPTED, ProviderError, get_provider
+from ...provider_types import REFUND_ACCEPTED, ProviderError
+from ...providers import get_provider
 from ...services.locking import lock_charge_alone, lock_reduced_declaration, lock_subscription
 from ...signals import subscription_charge_refunded
 from ...simulator import SimulatorProvider
@@ -29,8 +30,10 @@ from ..models import (
     SubscriptionCharge,
     SubscriptionStatus,
 )
+from ..paypal_client import PayPalSubscriptions
+from ..periods import period_ends_on
 from .charging import subscription_charge_attempt
-from .common import LIVE_STATUSES, SubscriptionError, period_ends_on
+from .common import LIVE_STATUSES, SubscriptionError
 from .paypal import subscription_paypal_retry
 
 logger = logging.getLogger(__name__)
@@ -215,8 +218,6 @@ def subscription_charge_refund_run(*, charge_id: int) -> str:
         if charge.subscription.provider == PaymentProviderName.SIMULATOR:
             result = SimulatorProvider().refund_capture(capture_id=charge.provider_reference, request_id=request_id)
         else:
-            from ..paypal_client import PayPalSubscriptions
-
             result = PayPalSubscriptions(get_provider()).refund_sale(
                 sale_id=charge.provider_reference, request_id=request_id
             )
@@ -244,8 +245,6 @@ def subscription_refunds_retry() -> int:
 
 
 def subscription_paypal_cancel_run(*, subscription_id: int) -> str:
-    from ..paypal_client import PayPalSubscriptions
-
     subscription = Subscription.objects.select_related("source_order").get(pk=subscription_id)
     if subscription.provider != PaymentProviderName.PAYPAL:
         return "not paypal"
