@@ -241,7 +241,7 @@ class SimulatorApproveApi(PaymentApi):
             card_declined=values["outcome"] == "decline",
             declines_later=values["outcome"] == OUTCOME_DECLINES_LATER,
         )
-        return Response({"id": values["orderId"], "status": PaymentStatus.APPROVED.value})
+        return Response(OrderStatusOutput({"id": values["orderId"], "status": PaymentStatus.APPROVED.value}).data)
 
 
 class PaymentConfigApi(APIView):
