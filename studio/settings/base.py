@@ -214,8 +214,8 @@ SPECTACULAR_SETTINGS = {
     # Enums that several components share under a field name other enums use too ("status").
     "ENUM_NAME_OVERRIDES": {
         "PaymentStatusEnum": "payments.models.PaymentStatus",
-        "SubscriptionStatusEnum": "payments.models.SubscriptionStatus",
-        "SubscriptionChargeStatusEnum": "payments.models.ChargeStatus",
+        "SubscriptionStatusEnum": "payments.subscriptions.models.SubscriptionStatus",
+        "SubscriptionChargeStatusEnum": "payments.subscriptions.models.ChargeStatus",
         "ReducedStatusEnum": "payments.subscriptions.models.ReducedStatus",
         "SubscriptionActionKindEnum": "payments.subscriptions.models.SubscriptionActionKind",
         "InvoiceKindEnum": "invoices.models.InvoiceKind",
