@@ -27,7 +27,7 @@ from bookings.models import PartyReservation, Pass, Reservation, ReservationStat
 from courses.models import Course, CourseSession, Instructor, SessionStatus
 from invoices.models import Invoice
 from messaging.models import ContactMessage, RoomRentalRequest
-from payments.models import Subscription
+from payments.subscriptions.models import Subscription
 
 ARGS = json.loads(os.environ["BENCH_SETUP"])
 STAFF_EMAIL = "bench-admin@example.fr"  # made by seed_bench

@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from courses.models import SessionStatus
-from payments.models import ChargeStatus
+from payments.subscriptions.models import ChargeStatus
 from studio.fields import DateTimeOutputField
 
 from .selectors.classes import FILL_BANDS

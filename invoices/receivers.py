@@ -5,13 +5,14 @@ so a failure here never undoes a payment (its number is given back with the save
 
 from django.dispatch import receiver
 
-from payments.models import PaymentOrder, SubscriptionCharge
+from payments.models import PaymentOrder
 from payments.signals import (
     payment_completed,
     payment_refunded,
     subscription_charge_paid,
     subscription_charge_refunded,
 )
+from payments.subscriptions.models import SubscriptionCharge
 
 from . import services
 

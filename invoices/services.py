@@ -16,8 +16,10 @@ from django.tasks import task
 from django.utils import timezone
 
 from bookings.models import Reservation
-from payments.models import ChargeStatus, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionCharge
-from payments.services.subscriptions import period_due_on, period_ends_on
+from payments.choices import PaymentProviderName
+from payments.models import PaymentOrder, PaymentStatus
+from payments.subscriptions.models import ChargeStatus, SubscriptionCharge
+from payments.subscriptions.periods import period_due_on, period_ends_on
 from studio.queue import enqueue_after_commit
 
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind

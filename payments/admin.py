@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from .models import PaymentOrder, PaymentWebhookEvent, SimulatedProviderOrder, SubscriptionAction, SubscriptionPlan
+from .models import PaymentOrder, PaymentWebhookEvent, SimulatedProviderOrder
+from .subscriptions.models import SubscriptionAction, SubscriptionPlan
 
 
 @admin.register(PaymentOrder)

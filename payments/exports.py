@@ -12,15 +12,16 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
-from django.db.models import DecimalField, Exists, OuterRef, Subquery, Sum, Value
+from django.db.models import Count, DecimalField, Exists, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
-from bookings.models import Attendance, Pass, Reservation
+from bookings.models import Attendance, AttendanceStatus, Pass, Reservation
 from studio.spreadsheets import CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE, CellType, Column, table_csv, table_xlsx
 
-from .models import PaymentOrder, PaymentStatus, Subscription
+from .models import PaymentOrder, PaymentStatus
+from .subscriptions.models import Subscription
 
 FILE_FORMATS = {"csv": CSV_CONTENT_TYPE, "xlsx": XLSX_CONTENT_TYPE}
 
@@ -232,10 +233,6 @@ def members_rows(start: date, end: date):
 
 def no_shows_subquery_for_user():
     """The member's no-shows, for a queryset of users (the subquery's OuterRef("user") is their pk)."""
-    from django.db.models import Count
-
-    from bookings.models import Attendance, AttendanceStatus
-
     return Coalesce(
         Subquery(
             Attendance.objects.filter(reservation__user=OuterRef("pk"), status=AttendanceStatus.ABSENT)

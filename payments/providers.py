@@ -6,68 +6,26 @@ Both answer the same small dataclasses, so services.py runs the same create and 
 
 import logging
 import time
-from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 import requests
 from django.conf import settings
 from django.core.cache import cache
 
+from .provider_types import (
+    CAPTURE_DECLINED,
+    ISSUE_CAPTURE_FULLY_REFUNDED,
+    ISSUE_INSTRUMENT_DECLINED,
+    ISSUE_ORDER_ALREADY_CAPTURED,
+    ProviderCapture,
+    ProviderError,
+    ProviderOrder,
+    ProviderRefund,
+)
 from .selectors import payment_provider_name
+from .simulator import SimulatorProvider
 
 logger = logging.getLogger(__name__)
-
-# PayPal answers ORDER_ALREADY_CAPTURED when a capture is repeated with a new request id.
-ISSUE_ORDER_ALREADY_CAPTURED = "ORDER_ALREADY_CAPTURED"
-ISSUE_INSTRUMENT_DECLINED = "INSTRUMENT_DECLINED"
-ISSUE_ORDER_NOT_APPROVED = "ORDER_NOT_APPROVED"
-ISSUE_CAPTURE_FULLY_REFUNDED = "CAPTURE_FULLY_REFUNDED"
-
-CAPTURE_COMPLETED = "COMPLETED"
-CAPTURE_DECLINED = "DECLINED"
-CAPTURE_PENDING = "PENDING"
-CAPTURE_FAILED = "FAILED"
-
-
-class ProviderError(Exception):
-    """The provider refused or could not be reached. `issue` is PayPal's issue code when it gave one."""
-
-    def __init__(self, message: str, *, issue: str = "", status_code: int | None = None, debug_id: str = ""):
-        super().__init__(message)
-        self.message = message
-        self.issue = issue
-        self.status_code = status_code
-        self.debug_id = debug_id
-
-
-@dataclass(frozen=True)
-class ProviderOrder:
-    id: str
-    status: str
-
-
-@dataclass(frozen=True)
-class ProviderCapture:
-    """An order as the provider sees it after a capture (or a GET): the order's status and its capture's."""
-
-    order_id: str
-    order_status: str
-    capture_id: str = ""
-    capture_status: str = ""
-    amount: Decimal | None = None
-    currency: str = ""
-    raw: dict = field(default_factory=dict, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class ProviderRefund:
-    """A refund of a whole capture: PayPal's refund id and status (COMPLETED, PENDING, FAILED or CANCELLED)."""
-
-    id: str
-    status: str
-
-
-REFUND_ACCEPTED = ("COMPLETED", "PENDING")
 
 
 def parse_order(data: dict) -> ProviderCapture:
@@ -253,8 +211,6 @@ class PayPalProvider:
 
 
 def get_provider():
-    from .simulator import SimulatorProvider  # the simulator's module answers this module's dataclasses
-
     """The configured provider: PayPal with credentials, the simulator without (docs/decisions.md 15)."""
     if payment_provider_name() == "paypal":
         return PayPalProvider(

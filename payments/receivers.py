@@ -4,6 +4,7 @@ from django.dispatch import receiver
 
 from bookings.signals import session_cancelled
 from studio.models import OutgoingEmail
+from studio.queue import enqueue_after_commit
 from studio.quotes import quoted_request_closed
 from studio.signals import email_delivered
 
@@ -20,7 +21,9 @@ def receipt_delivered(sender, email: OutgoingEmail, **kwargs):
 @receiver(session_cancelled, dispatch_uid="payments.session_cancelled")
 def cancelled_class_refunds(sender, session_id: int, reservation_ids: list[int], **kwargs):
     """The studio cancelled a class: its card payments are refunded in full, in tasks (docs/decisions.md 27)."""
-    class_refunds.payment_cancelled_class_refunds_queue(session_id=session_id, reservation_ids=reservation_ids)
+    enqueue_after_commit(
+        class_refunds.payment_cancelled_class_refund, session_id=session_id, reservation_ids=list(reservation_ids)
+    )
 
 
 @receiver(quoted_request_closed, dispatch_uid="payments.quoted_request_closed")

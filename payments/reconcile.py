@@ -15,9 +15,10 @@ from datetime import timedelta
 from django.utils import timezone
 
 from .models import PaymentOrder, PaymentStatus
-from .providers import CAPTURE_COMPLETED, ProviderError, get_provider
+from .provider_types import CAPTURE_COMPLETED, ProviderError
+from .providers import get_provider
 from .services.capture import _apply_capture
-from .services.paypal_subscriptions import PAYPAL_SUBSCRIPTION_TYPE
+from .subscriptions.services.paypal import PAYPAL_SUBSCRIPTION_TYPE
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ def orders_to_reconcile(*, now=None):
             updated_at__lte=now - RECONCILE_AFTER,
             created_at__gte=now - RECONCILE_WINDOW,
         )
-        # A PayPal subscription's purchase is no Orders v2 order: subscription_tasks reads it from Subscriptions v1.
+        # A PayPal subscription's purchase is no Orders v2 order: the subscriptions' jobs read it from Subscriptions v1.
         .exclude(type=PAYPAL_SUBSCRIPTION_TYPE)
         .order_by("created_at", "pk")[:RECONCILE_BATCH]
     )

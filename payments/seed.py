@@ -9,7 +9,8 @@ from accounts.models import User
 from bookings.models import Reservation, ReservationStatus
 from courses.models import Tariff
 
-from .models import LIVE_STATUSES, PaymentOrder, PaymentProviderName, PaymentStatus
+from .choices import PaymentProviderName
+from .models import LIVE_STATUSES, PaymentOrder, PaymentStatus
 
 DEMO_MEMBER_EMAIL = os.environ.get("DEMO_MEMBER_EMAIL", "membre@studio-pole-danse.fr").lower()
 

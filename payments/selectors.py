@@ -1,6 +1,12 @@
 """Reads shared by the payment pages, APIs and islands."""
 
 from django.conf import settings
+from django.db.models import Q
+
+from bookings.models import Reservation  # payments reads bookings (payments → bookings)
+from courses.models import CourseSession
+
+from .models import PaymentOrder, PaymentStatus
 
 CURRENCY = "EUR"
 
@@ -40,10 +46,6 @@ def payment_orders_for_staff(*, ordering: str = DEFAULT_ORDERING, status: str = 
 
     `date` sorts by the order's date field (the session's date for a reservation), `created` by when it was made.
     """
-    from django.db.models import Q
-
-    from .models import PaymentOrder
-
     qs = PaymentOrder.objects.all()
     if status:
         qs = qs.filter(status=status)
@@ -73,11 +75,6 @@ CANCELLATION_OUTCOME_LABELS = {
 def class_cancellation_report(*, session_id: int) -> list[dict] | None:
     """Per booking the cancellation of a class cancelled, what the member got back (3 queries whatever the size);
     None when there is no such session, [] when it is not cancelled."""
-    from bookings.models import Reservation  # payments reads bookings (payments → bookings)
-    from courses.models import CourseSession
-
-    from .models import PaymentStatus
-
     session = CourseSession.objects.filter(pk=session_id).values("cancelled_at").first()
     if session is None:
         return None

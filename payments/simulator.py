@@ -9,7 +9,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from .models import SimulatedOrderStatus, SimulatedProviderOrder
-from .providers import (
+from .provider_types import (
     CAPTURE_COMPLETED,
     CAPTURE_DECLINED,
     ISSUE_ORDER_ALREADY_CAPTURED,

@@ -1,4 +1,6 @@
-"""Background work of payments (docs/decisions.md 41): PayPal's webhooks, and the reconciliation of lost answers."""
+"""Scheduled and self-retrying work of payments (docs/decisions.md 41): PayPal's webhooks, retried with back-off,
+and the periodic jobs (the reconciliation of lost answers, the refunds owed). The tasks of the work a service does
+are defined in that service and queued with studio.queue.enqueue_after_commit."""
 
 import logging
 from datetime import timedelta
@@ -8,7 +10,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from . import reconcile
-from .services import class_refunds, receipts, refunds, webhooks
+from .services import class_refunds, refunds, webhooks
 
 logger = logging.getLogger(__name__)
 
@@ -57,35 +59,8 @@ def payment_refunds_retry() -> int:
     return refunds.payment_refunds_retry()
 
 
-@task
-def payment_cancelled_class_refund(session_id: int, reservation_ids: list[int]) -> int:
-    """A class the studio cancelled (docs/decisions.md 27): refund its card payments in full, once each."""
-    return class_refunds.payment_orders_refund_cancelled_class(session_id=session_id, reservation_ids=reservation_ids)
-
-
 @cron("*/10 * * * *")
 @task
 def payment_cancelled_classes_refund() -> int:
     """Any paid order of a cancelled class not refunded yet (a lost task, a provider down): refunded, once."""
     return class_refunds.payment_orders_refund_cancelled_class()
-
-
-@task
-def payment_completed_emails_send(order_pk: int) -> None:
-    """A captured order's e-mails (one task per capture): the reservation's confirmation, then the receipt
-    with its invoice attached, each recorded in the outbox once."""
-    receipts.completed_order_emails(order_pk=order_pk)
-
-
-@task
-def payment_receipt_send(order_pk: int) -> None:
-    """The receipt of a completed order, with its invoice attached, recorded in the outbox."""
-    receipts._send_receipt(order_pk=order_pk)
-
-
-@task
-def payment_subscription_charge_receipt_send(charge_id: int) -> None:
-    """The receipt of a subscription period paid, with its invoice attached, recorded in the outbox."""
-    from .services.subscription_emails import _send_charge_email
-
-    _send_charge_email(charge_id=charge_id, paid=True)

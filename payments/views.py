@@ -6,8 +6,8 @@ from django.http import FileResponse, Http404
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from .models import ReducedRateProof
-from .subscription_selectors import reduced_proof_for_reader
+from .subscriptions.models import ReducedRateProof
+from .subscriptions.selectors import reduced_proof_for_reader
 
 
 def reduced_proof_url(proof: ReducedRateProof) -> str:

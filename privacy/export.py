@@ -14,7 +14,8 @@ from bookings.models import CourseFeedback, PartyReservation, Pass, PassAdjustme
 from bookings.models_operations import BookingPreferences, WaitlistEntry
 from invoices.models import Invoice
 from messaging.models import ContactMessage, ContactReply, RoomRentalRequest
-from payments.models import PaymentOrder, ReducedRateDeclaration, ReducedRateProof, Subscription, SubscriptionCharge
+from payments.models import PaymentOrder
+from payments.subscriptions.models import ReducedRateDeclaration, ReducedRateProof, Subscription, SubscriptionCharge
 
 EXPORT_FORMAT = "studio-donnees-personnelles/1"
 COOKIES_NOTE = (

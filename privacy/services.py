@@ -33,12 +33,13 @@ from bookings.models_operations import BookingPreferences
 from bookings.services.departure import member_future_bookings_cancel
 from invoices.services import invoices_erase_customer
 from messaging.models import ContactMessage, ContactReply, RentalRequestEvent, RoomRentalRequest
-from payments.models import PaymentOrder, ReducedRateProof, Subscription, SubscriptionStatus
+from payments.models import PaymentOrder
 from payments.services.capture import payment_order_cancel
 from payments.services.common import OPEN_STATUSES, PaymentError
-from payments.services.subscription_staff import subscription_cancel
-from payments.services.subscriptions import LIVE_STATUSES as LIVE_SUBSCRIPTIONS
-from payments.services.subscriptions import SubscriptionError
+from payments.subscriptions.models import ReducedRateProof, Subscription, SubscriptionStatus
+from payments.subscriptions.services.common import LIVE_STATUSES as LIVE_SUBSCRIPTIONS
+from payments.subscriptions.services.common import SubscriptionError
+from payments.subscriptions.services.staff import subscription_cancel
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 from studio.models import OutgoingEmail
 from studio.queue import enqueue_after_commit

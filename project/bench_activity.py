@@ -27,15 +27,9 @@ from bookings.models import (
     WaitlistStatus,
 )
 from courses.models import CourseSession, SessionStatus, Tariff
-from payments.models import (
-    ChargeStatus,
-    PaymentOrder,
-    PaymentProviderName,
-    PaymentStatus,
-    Subscription,
-    SubscriptionCharge,
-    SubscriptionStatus,
-)
+from payments.choices import PaymentProviderName
+from payments.models import PaymentOrder, PaymentStatus
+from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
 
 MARK = "BENCH-ACT"
 PARIS_HOURS = range(8, 22)

@@ -12,8 +12,8 @@ from invoices import urls as invoices_urls
 from media_library import urls as media_urls
 from media_library.views import serve_upload
 from messaging import urls as messaging_urls
-from payments import subscription_urls as payments_subscription_urls
 from payments import urls as payments_urls
+from payments.subscriptions import urls as payments_subscription_urls
 from privacy import urls as privacy_urls
 from studio import urls as studio_urls
 

@@ -16,10 +16,9 @@ from bookings.models import BookingPreferences, PassKind
 from bookings.tests.factories import PassFactory
 from courses.tests.factories import TariffFactory
 from invoices.models import Invoice, InvoiceKind
-from payments.models import (
+from payments.models import PaymentOrder, PaymentStatus
+from payments.subscriptions.models import (
     ChargeStatus,
-    PaymentOrder,
-    PaymentStatus,
     Subscription,
     SubscriptionAction,
     SubscriptionCharge,

@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.models import Role, User
 from bookings.models import Pass, PassKind, ReservationStatus
 from courses.models import CourseSession
-from payments.models import SubscriptionStatus
+from payments.subscriptions.models import SubscriptionStatus
 
 from ..period import Period
 from .common import during, pair, spanning

@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from bookings.models import PassKind
 from courses.models import CourseSession, SessionStatus
-from payments.models import ChargeStatus, PaymentOrder, PaymentStatus, SubscriptionCharge
+from payments.models import PaymentOrder, PaymentStatus
+from payments.subscriptions.models import ChargeStatus, SubscriptionCharge
 
 from ..period import Period
 from .common import CENT, ZERO, as_day, bucket_of, during, money, on_days, spanning

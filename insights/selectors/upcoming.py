@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from bookings.models import WAITLIST_LIVE_STATUSES, WaitlistEntry
 from courses.models import CourseSession
-from payments.models import SubscriptionCharge
+from payments.subscriptions.models import SubscriptionCharge
 
 from .classes import seats_taken
 from .common import money

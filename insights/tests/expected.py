@@ -9,7 +9,8 @@ from zoneinfo import ZoneInfo
 from accounts.models import User
 from bookings.models import Attendance, Pass, Reservation, WaitlistEntry
 from courses.models import CourseSession
-from payments.models import PaymentOrder, Subscription, SubscriptionCharge
+from payments.models import PaymentOrder
+from payments.subscriptions.models import Subscription, SubscriptionCharge
 
 PARIS = ZoneInfo("Europe/Paris")
 PAID = {"COMPLETED", "REFUND_PENDING", "REFUNDED"}

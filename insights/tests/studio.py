@@ -12,14 +12,8 @@ from bookings.models import Pass, PassKind, PassOrigin, Reservation, Reservation
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession, Tariff
 from courses.tests.factories import CourseFactory, CourseSessionFactory
-from payments.models import (
-    ChargeStatus,
-    PaymentOrder,
-    PaymentStatus,
-    Subscription,
-    SubscriptionCharge,
-    SubscriptionStatus,
-)
+from payments.models import PaymentOrder, PaymentStatus
+from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
 from project.bench_activity import seed_activity
 
 PARIS = ZoneInfo("Europe/Paris")

@@ -15,10 +15,10 @@ from invoices.errors import MSG_INVOICE_NOT_FOUND
 from invoices.models import Invoice, InvoiceKind
 from invoices.services import invoice_document, invoice_issue_for_order
 from payments.models import PaymentOrder, PaymentStatus
-from payments.services import subscriptions as subs
 from payments.services.capture import payment_order_fulfil
 from payments.services.receipts import RECEIPT_SUBJECT
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services.lifecycle import subscription_charges_run
 from payments.tests.test_apis import _capture_event, _paypal_order, _post_webhook
 
 from .helpers import pay_reservation, pay_tariff, pdf_text

@@ -24,8 +24,8 @@ from ..services.common import (
     MSG_TARIFF_NOT_FOUND,
 )
 from ..services.orders import MAX_QUANTITY, payment_order_create
+from ..subscriptions.apis.purchase import ReducedClaimInput, reduced_claim_from
 from .fields import Amount, Email, Text, choice, identifier, messages, optional_text
-from .subscription_purchase import ReducedClaimInput, reduced_claim_from
 
 MSG_OUTCOME_INVALID = "Issue de paiement simulée inconnue : « approve », « decline » ou « approve_declines_later »."
 OUTCOME_DECLINES_LATER = "approve_declines_later"
@@ -241,7 +241,7 @@ class SimulatorApproveApi(PaymentApi):
             card_declined=values["outcome"] == "decline",
             declines_later=values["outcome"] == OUTCOME_DECLINES_LATER,
         )
-        return Response({"id": values["orderId"], "status": PaymentStatus.APPROVED.value})
+        return Response(OrderStatusOutput({"id": values["orderId"], "status": PaymentStatus.APPROVED.value}).data)
 
 
 class PaymentConfigApi(APIView):

@@ -11,7 +11,8 @@ from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
-from ..models import CURRENCY_EUR, PaymentStatus
+from ..choices import CURRENCY_EUR
+from ..models import PaymentStatus
 from ..selectors import DEFAULT_ORDERING, ORDERINGS, payment_orders_for_staff
 from ..services.common import MSG_AMOUNT_INVALID, MSG_EMAIL_INVALID, MSG_REQUIRED_FIELDS, MSG_STATUS_INVALID
 from ..services.staff import payment_order_staff_create, payment_order_staff_delete, payment_order_staff_update

@@ -1,7 +1,6 @@
 """POST /api/paypal/webhook: PayPal's notifications (docs/decisions.md 41)."""
 
 import json
-import logging
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -11,17 +10,15 @@ from rest_framework.views import APIView
 
 from studio.errors import FORBIDDEN, ApplicationError
 from studio.parsers import BoundedJSONParser
+from studio.queue import enqueue_after_commit
 from studio.schema import ErrorOutput
 
 from ..providers import get_provider
 from ..tasks import paypal_webhook_process
 from .fields import choice
 
-logger = logging.getLogger(__name__)
-
 MSG_WEBHOOK_INVALID = "Notification refusée : le corps n'est pas un objet JSON."
 MSG_WEBHOOK_REFUSED = "Notification refusée : signature invalide."
-MSG_WEBHOOK_FAILED = "Erreur lors du traitement de la notification."
 WEBHOOK_QUEUED = "queued"
 
 
@@ -30,11 +27,9 @@ class WebhookError(ApplicationError):
     messages = {
         "webhook_invalid": MSG_WEBHOOK_INVALID,
         "webhook_signature_invalid": MSG_WEBHOOK_REFUSED,
-        "webhook_failed": MSG_WEBHOOK_FAILED,
     }
-    # A notification PayPal did not sign is refused like any unauthenticated call (403); a queue that is down
-    # answers 500 so that PayPal delivers it again later.
-    statuses = {"webhook_signature_invalid": FORBIDDEN, "webhook_failed": status.HTTP_500_INTERNAL_SERVER_ERROR}
+    # A notification PayPal did not sign is refused like any unauthenticated call (403).
+    statuses = {"webhook_signature_invalid": FORBIDDEN}
 
 
 class WebhookOutput(serializers.Serializer):
@@ -59,7 +54,6 @@ class WebhookApi(APIView):
             202: WebhookOutput,
             400: OpenApiResponse(ErrorOutput, description="Le corps n'est pas un objet JSON."),
             403: OpenApiResponse(ErrorOutput, description="La signature de PayPal manque ou est invalide."),
-            500: OpenApiResponse(ErrorOutput, description="La file des tâches ne répond pas : PayPal réessaiera."),
         },
     )
     def post(self, request):
@@ -71,9 +65,6 @@ class WebhookApi(APIView):
             raise WebhookError.of("webhook_invalid")
         if not get_provider().verify_webhook(headers=request.headers, event=event):
             raise WebhookError.of("webhook_signature_invalid")
-        try:
-            paypal_webhook_process.enqueue(event=event)
-        except Exception as exc:  # noqa: BLE001 - the queue is down: answer 500 so PayPal redelivers later
-            logger.exception("PayPal webhook %s could not be queued", event.get("id"))
-            raise WebhookError.of("webhook_failed") from exc
+        # A queue that cannot take it: the event is applied here, after the commit (studio.queue's one policy).
+        enqueue_after_commit(paypal_webhook_process, event=event)
         return Response(WebhookOutput({"result": WEBHOOK_QUEUED}).data, status=status.HTTP_202_ACCEPTED)

@@ -20,19 +20,22 @@ from bookings.models import Reservation, ReservationStatus
 from bookings.services.common import ReservationError
 from bookings.services.passes import pass_grant_for_order
 from bookings.services.reservations import reservation_confirm_for_payment
+from studio.queue import enqueue_after_commit
 from studio.quotes import QuoteError
 
 from ..models import PaymentOrder, PaymentStatus
-from ..providers import (
+from ..provider_types import (
     CAPTURE_COMPLETED,
     CAPTURE_DECLINED,
     CAPTURE_FAILED,
     CAPTURE_PENDING,
     ProviderCapture,
     ProviderError,
-    get_provider,
 )
+from ..providers import get_provider
 from ..signals import payment_completed
+from ..simulator import SimulatorProvider
+from ..subscriptions.services.common import subscription_start_for_order
 from .class_refunds import class_cancelled_refund_reason
 from .common import (
     MSG_AMOUNT_CAPTURED_MISMATCH,
@@ -49,9 +52,8 @@ from .common import (
 )
 from .deposits import deposit_record_for_order
 from .locking import lock_payment_order
-from .receipts import receipt_send_queue_with_payment
+from .receipts import payment_completed_emails_send
 from .refunds import _refund_outcome, payment_order_refund
-from .subscriptions import subscription_start_for_order
 
 logger = logging.getLogger(__name__)
 
@@ -156,8 +158,8 @@ def payment_order_fulfil(
             # The invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap.
             payment_completed.send(sender=PaymentOrder, order_id=order.pk)
             # The receipt (with the invoice's PDF) and a reservation's confirmation are rendered by one task, queued
-            # in this transaction (receipts.py); the receipt is recorded as sent once its mail has left.
-            receipt_send_queue_with_payment(order_pk=order.pk)
+            # after the commit (receipts.py); the receipt is recorded as sent once its mail has left.
+            enqueue_after_commit(payment_completed_emails_send, order_pk=order.pk)
             return CaptureOutcome(order=order, completed=True)
     return _refund_outcome(payment_order_refund(order_id=order_id))
 
@@ -215,8 +217,6 @@ def payment_order_capture(*, order_id: str, user) -> CaptureOutcome:
 
 def simulator_order_approve(*, order_id: str, user, card_declined: bool, declines_later: bool = False) -> None:
     """The simulator's stand-in for the buyer approving at PayPal (only when the simulator is the provider)."""
-    from ..simulator import SimulatorProvider
-
     order = _owned_order(order_id=order_id, user=user)
     provider = get_provider()
     if not isinstance(provider, SimulatorProvider) or order.provider != provider.name:

@@ -1,7 +1,7 @@
 """Card payments of a class the studio cancelled are refunded in full (docs/decisions.md 27).
 
 bookings cancels the class and sends `session_cancelled` after its commit; payments' receiver queues
-`payment_cancelled_class_refund` (payments/tasks.py), which calls `payment_orders_refund_cancelled_class`. Each paid
+`payment_cancelled_class_refund` (below), which calls `payment_orders_refund_cancelled_class`. Each paid
 order whose reservation the cancellation itself cancelled (its `cancelled_at` is the session's, so a member's own
 earlier cancellation, which became an 'avoir', is left alone) becomes REFUND_PENDING under its row lock, with the
 reason recorded on the order; then the provider refunds it (idempotency key `refund-<order id>`) and it becomes
@@ -13,6 +13,7 @@ import logging
 
 from django.db import transaction
 from django.db.models import F, Q
+from django.tasks import task
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
@@ -96,11 +97,8 @@ def payment_orders_refund_cancelled_class(*, session_id: int | None = None, rese
     return done
 
 
-def payment_cancelled_class_refunds_queue(*, session_id: int, reservation_ids: list[int]) -> None:
-    """Queue the refunds of a class just cancelled (called by the receiver of bookings' `session_cancelled`)."""
-    from ..tasks import payment_cancelled_class_refund
-
-    try:
-        payment_cancelled_class_refund.enqueue(session_id=session_id, reservation_ids=list(reservation_ids))
-    except Exception:  # noqa: BLE001 - the queue is down: the periodic sweep refunds them
-        logger.exception("Could not queue the refunds of cancelled class %s; the periodic sweep will", session_id)
+@task
+def payment_cancelled_class_refund(session_id: int, reservation_ids: list[int]) -> int:
+    """A class the studio cancelled (docs/decisions.md 27): refund its card payments in full, once each (queued by the
+    receiver of bookings' `session_cancelled`)."""
+    return payment_orders_refund_cancelled_class(session_id=session_id, reservation_ids=reservation_ids)

@@ -15,17 +15,22 @@ import uuid
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
+from django.tasks import task
 from django.utils import timezone
 
 from bookings.models import PartyReservation
 from bookings.services import party_requests
 from messaging import rental_requests
 from messaging.models import RoomRentalRequest
+from studio.queue import enqueue_after_commit
 
-from ..models import CURRENCY_EUR, PaymentOrder, PaymentStatus
-from ..providers import ProviderError, get_provider
+from ..choices import CURRENCY_EUR
+from ..models import PaymentOrder, PaymentStatus
+from ..provider_types import ProviderError
+from ..providers import get_provider
 from .common import OPEN_STATUSES, PaymentError, _mark
 from .locking import lock_payment_order
+from .refunds import payment_order_refund
 
 logger = logging.getLogger(__name__)
 
@@ -128,15 +133,12 @@ def deposit_refund_for_closed_request(*, sender, request_id: int) -> list[str]:
             )
             order.updated_at = timezone.now()
             order.save(update_fields=["status", "provider_note", "updated_at"])
-            transaction.on_commit(lambda order_id=order_id: _queue_refund(order_id))
+            enqueue_after_commit(payment_deposit_refund, order_id=order_id)
         marked.append(order_id)
     return marked
 
 
-def _queue_refund(order_id: str) -> None:
-    from ..deposit_tasks import payment_deposit_refund
-
-    try:
-        payment_deposit_refund.enqueue(order_id=order_id)
-    except Exception:  # noqa: BLE001 - the queue is down: payment_refunds_retry refunds it
-        logger.exception("Could not queue the refund of deposit %s; the periodic retry will", order_id)
+@task
+def payment_deposit_refund(order_id: str) -> str:
+    """Refund one deposit marked REFUND_PENDING, through the provider, once (idempotency key per order)."""
+    return payment_order_refund(order_id=order_id).status

@@ -27,7 +27,8 @@ A scheduler charging a period while staff cancel or freeze the same subscription
 queue on the subscription's row (payments/tests/test_subscription_lock_order.py proves it on PostgreSQL).
 """
 
-from ..models import PaymentOrder, ReducedRateDeclaration, Subscription, SubscriptionCharge
+from ..models import PaymentOrder
+from ..subscriptions.models import ReducedRateDeclaration, Subscription, SubscriptionCharge
 
 
 def lock_payment_order(order_id: str, *, missing_ok: bool = False) -> PaymentOrder | None:

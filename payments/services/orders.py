@@ -15,8 +15,10 @@ from bookings.services.passes import tariff_priced_per_short_period
 from courses.models import Tariff
 from studio.day_text import day_text
 
-from ..models import CURRENCY_EUR, DEFAULT_TIME, PaymentOrder, PaymentStatus
-from ..providers import ProviderError, get_provider
+from ..choices import CURRENCY_EUR
+from ..models import DEFAULT_TIME, PaymentOrder, PaymentStatus
+from ..provider_types import ProviderError
+from ..providers import get_provider
 from .common import (
     OPEN_STATUSES,
     PaymentError,

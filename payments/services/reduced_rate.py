@@ -1,6 +1,6 @@
 """Student and job-seeker rates: the member confirms the status at purchase (a required checkbox, and an
 optional proof checked by its content and size like every upload, media_library.uploads); staff see it and can end
-the reduced plan (subscription_staff.subscription_end_reduced)."""
+the reduced plan (payments/subscriptions/services/staff.py, subscription_end_reduced)."""
 
 import logging
 import math
@@ -18,7 +18,8 @@ from django.utils import timezone
 from media_library.uploads import IMAGE_FORMATS_WEBP, UploadRejected, check_image
 from studio.errors import NOT_FOUND, TOO_MANY_REQUESTS, ApplicationError
 
-from ..models import PaymentOrder, ReducedRateDeclaration, ReducedRateProof, ReducedStatus, SubscriptionPlan
+from ..models import PaymentOrder
+from ..subscriptions.models import ReducedRateDeclaration, ReducedRateProof, ReducedStatus, SubscriptionPlan
 
 MSG_REDUCED_CONFIRM = (
     "Ce tarif réduit est réservé aux étudiant(e)s et aux demandeur(se)s d'emploi : cochez la case pour confirmer "

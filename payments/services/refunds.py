@@ -10,7 +10,8 @@ from django.utils import timezone
 from studio.emails import send_templated_email
 
 from ..models import PaymentOrder, PaymentStatus
-from ..providers import REFUND_ACCEPTED, ProviderError, get_provider
+from ..provider_types import REFUND_ACCEPTED, ProviderError
+from ..providers import get_provider
 from ..signals import payment_refunded
 from .common import MSG_REFUND_PENDING, MSG_REFUNDED, CaptureOutcome
 from .locking import lock_payment_order

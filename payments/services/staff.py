@@ -5,7 +5,8 @@ that moved money is never deleted."""
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError, RestrictedError
 
-from ..models import CURRENCY_EUR, PaymentOrder, PaymentStatus
+from ..choices import CURRENCY_EUR
+from ..models import PaymentOrder, PaymentStatus
 from ..signals import payment_completed, payment_refunded
 from .common import (
     PaymentError,

@@ -8,11 +8,12 @@ from django.db import IntegrityError, transaction
 from bookings.services.cancellation import bookings_release_for_refund
 
 from ..models import PaymentOrder, PaymentStatus, PaymentWebhookEvent
-from ..providers import ProviderError, get_provider
+from ..provider_types import ProviderError
+from ..providers import get_provider
 from ..signals import payment_refunded
+from ..subscriptions.services.paypal import SUBSCRIPTION_WEBHOOKS, paypal_subscription_webhook
 from .capture import _apply_capture, payment_order_fulfil
 from .common import OPEN_STATUSES, _mark, _parse_amount
-from .paypal_subscriptions import SUBSCRIPTION_WEBHOOKS, paypal_subscription_webhook
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ ever frozen): `member_subscription_rows`."""
 
 from django import template
 
-from ..subscription_selectors import member_subscription_rows
+from ..subscriptions.selectors import member_subscription_rows
 
 register = template.Library()
 

@@ -1,13 +1,27 @@
+from contextlib import contextmanager
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 
 from . import fake_paypal as fp
+
+
+@contextmanager
+def after_commit():
+    """A request queues its background work after the commit (studio.queue); the test's transaction never commits, so
+    the work queued inside this block runs when the block ends, as it would once the request's writes committed. Each
+    callback runs once: an enclosing `django_capture_on_commit_callbacks` does not run it again."""
+    callbacks = connection.run_on_commit
+    start = len(callbacks)
+    yield
+    while len(callbacks) > start:
+        callbacks.pop(start)[1]()
 
 
 @pytest.fixture

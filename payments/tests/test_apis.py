@@ -37,7 +37,7 @@ from payments.services.receipts import RECEIPT_SUBJECT
 from payments.services.refunds import REFUND_SUBJECT
 
 from . import fake_paypal as fp
-from .conftest import reservation_payload, tariff_payload
+from .conftest import after_commit, reservation_payload, tariff_payload
 from .test_providers import WEBHOOK_HEADERS
 
 pytestmark = pytest.mark.django_db
@@ -440,7 +440,8 @@ def webhook_task_results():
 
     task_finished.connect(finished)
     try:
-        yield results
+        with after_commit():  # the view queues the event after the commit
+            yield results
     finally:
         task_finished.disconnect(finished)
 

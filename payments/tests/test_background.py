@@ -14,7 +14,8 @@ from freezegun import freeze_time
 
 from bookings.models import ReservationStatus
 from payments.models import PaymentOrder, PaymentStatus, PaymentWebhookEvent
-from payments.providers import PayPalProvider, ProviderError, get_provider
+from payments.provider_types import ProviderError
+from payments.providers import PayPalProvider, get_provider
 from payments.services import webhooks
 from payments.services.receipts import RECEIPT_EMAIL_TOPIC
 from payments.tasks import payment_orders_reconcile

@@ -157,7 +157,7 @@ def test_a_refund_the_provider_could_not_take_is_pending_then_retried(
     api_client, staff, booked_class, monkeypatch, django_capture_on_commit_callbacks
 ):
     session, held, order, with_pass, card = booked_class
-    from payments.providers import ProviderError
+    from payments.provider_types import ProviderError
 
     def down(self, **kwargs):
         raise ProviderError("indisponible", issue="DOWN", status_code=503)

@@ -18,7 +18,8 @@ from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory, TariffFactory
 from payments.apis.exports import MSG_EXPORT_FORMAT, MSG_EXPORT_NOT_ACCEPTABLE
 from payments.exports import EXPORTS
-from payments.models import PaymentOrder, PaymentStatus, Subscription
+from payments.models import PaymentOrder, PaymentStatus
+from payments.subscriptions.models import Subscription
 
 PARIS = ZoneInfo("Europe/Paris")
 DAYS = {"start": "2026-04-01", "end": "2026-04-30"}

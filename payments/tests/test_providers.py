@@ -6,7 +6,8 @@ from decimal import Decimal
 import pytest
 from django.core.cache import cache
 
-from payments.providers import CAPTURE_COMPLETED, CAPTURE_DECLINED, PayPalProvider, ProviderError, get_provider
+from payments.provider_types import CAPTURE_COMPLETED, CAPTURE_DECLINED, ProviderError
+from payments.providers import PayPalProvider, get_provider
 from payments.simulator import SimulatorProvider
 
 from . import fake_paypal as fp

@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from media_library.tests.files import png
-from payments.models import ReducedRateProof
 from payments.services.reduced_rate import ReducedRateError, reduced_proof_upload, reduced_proofs_unattached_delete
+from payments.subscriptions.models import ReducedRateProof
 
 from .test_concurrency import _race_all
 

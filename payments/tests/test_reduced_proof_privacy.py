@@ -8,7 +8,7 @@ from freezegun import freeze_time
 
 from accounts.tests.factories import DEFAULT_PASSWORD
 from media_library.tests.files import png
-from payments.models import ReducedRateProof
+from payments.subscriptions.models import ReducedRateProof
 
 from . import test_subscription_reduced as reduced
 from .test_subscription_reduced import PROOFS, buy

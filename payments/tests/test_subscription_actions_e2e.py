@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 
 from courses.tests.factories import TariffFactory
 from media_library.tests.files import image_bytes
-from payments.models import Subscription, SubscriptionStatus
-from payments.services import subscriptions as subs
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.subscriptions import periods
+from payments.subscriptions.models import Subscription, SubscriptionStatus
+from payments.subscriptions.services.lifecycle import subscription_charges_run
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -62,7 +62,7 @@ def test_student_plan_card_fails_later_staff_retry_member_pays_staff_end_reduced
     assert subscription.simulated_card_declines
 
     # The next period comes due (the daily job as of its date): refused, so unpaid.
-    subscription_charges_run(as_of=subs.period_due_on(subscription, 2))
+    subscription_charges_run(as_of=periods.period_due_on(subscription, 2))
     subscription.refresh_from_db()
     assert subscription.status == SubscriptionStatus.UNPAID
 

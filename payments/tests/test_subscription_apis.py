@@ -5,8 +5,8 @@ from decimal import Decimal
 import pytest
 from freezegun import freeze_time
 
-from payments.models import Subscription
-from payments.services import subscriptions as subs
+from payments.subscriptions.models import Subscription
+from payments.subscriptions.services import common as subs
 
 from .test_subscriptions import annual, buy, run_due_jobs  # noqa: F401 - fixture
 

@@ -9,19 +9,14 @@ from django.utils import timezone
 
 from bookings.models import ReservationStatus
 from bookings.services.pass_rules import PassRuleError
-from bookings.services.passes import reservation_book_with_pass
+from bookings.services.passes import add_months, reservation_book_with_pass
 from courses.tests.factories import CourseSessionFactory, TariffFactory
-from payments.models import (
-    ChargeStatus,
-    PaymentOrder,
-    SimulatedProviderOrder,
-    SubscriptionCharge,
-)
-from payments.services import subscriptions as subs
+from payments.models import PaymentOrder, SimulatedProviderOrder
 from payments.services.capture import payment_order_capture
 from payments.services.orders import payment_order_create
-from payments.services.subscription_lifecycle import subscription_charges_run
 from payments.simulator import SimulatorProvider
+from payments.subscriptions.models import ChargeStatus, SubscriptionCharge
+from payments.subscriptions.services.lifecycle import subscription_charges_run
 
 from .test_concurrency import _race
 
@@ -57,7 +52,7 @@ def _subscribe(member, *, weekly_cap=0):
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_three_schedulers_at_once_charge_the_period_once(member, round_):
     subscription = _subscribe(member)
-    due = subs.add_months(subscription.starts_on, 1)
+    due = add_months(subscription.starts_on, 1)
     outcomes = _race(*(lambda: subscription_charges_run(as_of=due) for _ in range(3)))
     assert sum(o["paid"] for o in outcomes) == 1
     assert SubscriptionCharge.objects.filter(subscription=subscription, period=2).count() == 1
@@ -103,10 +98,10 @@ def test_a_weekly_cap_of_one_holds_when_two_classes_of_the_week_are_booked_at_on
 def test_a_run_that_finds_the_period_already_paid_counts_it_as_skipped(member, monkeypatch):
     """Schedulers racing: one that listed the period before another paid it finds it paid under the lock; it charged
     nothing, so its run does not report a payment."""
-    from payments.services import subscription_lifecycle
+    from payments.subscriptions.services import lifecycle as subscription_lifecycle
 
     subscription = _subscribe(member)
-    due = subs.add_months(subscription.starts_on, 1)
+    due = add_months(subscription.starts_on, 1)
     assert subscription_charges_run(as_of=due)["paid"] == 1
     paid = SubscriptionCharge.objects.get(subscription=subscription, period=2)
     monkeypatch.setattr(subscription_lifecycle, "subscription_charges_due", lambda as_of: [paid.pk])

@@ -10,9 +10,9 @@ from django.tasks.signals import task_finished
 from freezegun import freeze_time
 
 from courses.tests.factories import TariffFactory
-from payments.models import Subscription
-from payments.services import subscriptions as subs
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.subscriptions.models import Subscription
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services.lifecycle import subscription_charges_run
 from studio.models import OutgoingEmail
 
 from .test_subscriptions import annual, buy  # noqa: F401 (fixture)

@@ -8,8 +8,8 @@ from freezegun import freeze_time
 
 from bookings.models import Pass
 from bookings.services.pass_rules import MSG_PASS_FROZEN
-from payments.models import SubscriptionCharge, SubscriptionStatus
-from payments.services import subscriptions as subs
+from payments.subscriptions.models import SubscriptionCharge, SubscriptionStatus
+from payments.subscriptions.services import common as subs
 
 from .test_subscriptions import annual, book, buy, run_due_jobs, session_on  # noqa: F401 - fixture
 

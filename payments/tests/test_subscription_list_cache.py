@@ -11,15 +11,15 @@ from django.test.utils import CaptureQueriesContext
 from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
-from payments.models import (
+from payments.subscriptions.models import (
     ChargeStatus,
     ReducedRateDeclaration,
     Subscription,
     SubscriptionAction,
+    SubscriptionActionKind,
     SubscriptionCharge,
     SubscriptionFreeze,
 )
-from payments.models_subscriptions import SubscriptionActionKind
 
 from .test_subscriptions import annual, buy, run_due_jobs  # noqa: F401 - fixture
 
@@ -111,7 +111,7 @@ def test_a_change_shows_on_the_next_list(studio, staff, change):
 
 def test_the_daily_status_update_shows_on_the_next_list(studio, staff):
     """The daily job sets statuses with update(), which sends no signal."""
-    from payments.services.subscription_lifecycle import subscriptions_freeze_status
+    from payments.subscriptions.services.lifecycle import subscriptions_freeze_status
 
     with freeze_time(NOW):
         _freeze(staff)

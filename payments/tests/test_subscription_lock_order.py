@@ -16,18 +16,20 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from payments.models import (
+from bookings.services.passes import add_months
+from payments.models import SimulatedProviderOrder
+from payments.subscriptions import periods
+from payments.subscriptions.models import (
     ChargeStatus,
-    SimulatedProviderOrder,
     Subscription,
     SubscriptionAction,
     SubscriptionActionKind,
     SubscriptionCharge,
     SubscriptionStatus,
 )
-from payments.services import subscription_staff as staff_actions
-from payments.services import subscriptions as subs
-from payments.services.subscription_lifecycle import subscription_charges_run, subscription_freeze
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services import staff as staff_actions
+from payments.subscriptions.services.lifecycle import subscription_charges_run, subscription_freeze
 
 from .test_concurrency import _race
 from .test_subscription_concurrency import _subscribe
@@ -102,7 +104,7 @@ def _interleaved(charge, staff_action):
 
 def _second_period_due(member):
     subscription = _subscribe(member)
-    return subscription, subs.add_months(subscription.starts_on, 1)
+    return subscription, add_months(subscription.starts_on, 1)
 
 
 def test_a_charge_and_a_staff_cancel_of_the_same_subscription_at_once_both_finish(member, staff):
@@ -122,7 +124,7 @@ def test_a_charge_and_a_staff_cancel_of_the_same_subscription_at_once_both_finis
     assert (charge.status, charge.attempts) == (ChargeStatus.PAID, 1)
     assert subscription.periods_paid == 2
     assert SimulatedProviderOrder.objects.filter(order_id__startswith="SIMSUB-").count() == 1
-    assert subscription.granted_pass.expires_on == subs.period_ends_on(subscription, 2)
+    assert subscription.granted_pass.expires_on == periods.period_ends_on(subscription, 2)
     assert SubscriptionAction.objects.get(subscription=subscription).kind == SubscriptionActionKind.CANCEL
     assert not subscription.charges.filter(status__in=subs.UNPAID_CHARGES).exists()
 
@@ -143,10 +145,8 @@ def test_a_charge_and_a_staff_freeze_of_the_same_subscription_at_once_both_finis
     assert subscription.status == SubscriptionStatus.FROZEN
     assert subscription.periods_paid == 2
     # Whichever came first, the pass runs through the paid period moved by the two weeks of the freeze.
-    assert subscription.granted_pass.expires_on == subs.add_months(subscription.starts_on, 2) + timedelta(
-        weeks=2, days=-1
-    )
-    assert subscription.granted_pass.expires_on == subs.period_ends_on(subscription, 2)
+    assert subscription.granted_pass.expires_on == add_months(subscription.starts_on, 2) + timedelta(weeks=2, days=-1)
+    assert subscription.granted_pass.expires_on == periods.period_ends_on(subscription, 2)
 
 
 @pytest.mark.parametrize("round_", range(ROUNDS))

@@ -11,22 +11,17 @@ from freezegun import freeze_time
 from bookings.models import Pass
 from bookings.pass_rules import PassRule
 from courses.tests.factories import TariffFactory
-from payments.models import (
-    ChargeStatus,
-    PaymentOrder,
-    PaymentStatus,
-    PaymentWebhookEvent,
-    Subscription,
-    SubscriptionPlan,
-    SubscriptionStatus,
-)
-from payments.services import paypal_subscriptions as pps
-from payments.services import subscriptions as subs
+from payments.models import PaymentOrder, PaymentStatus, PaymentWebhookEvent
 from payments.services.common import MSG_PROVIDER_DOWN
-from payments.services.paypal_subscription_jobs import paypal_subscription_orders_reconcile
-from payments.services.paypal_subscription_purchase import paypal_plan_ensure
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.subscriptions import periods
+from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionPlan, SubscriptionStatus
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services import paypal as pps
+from payments.subscriptions.services.lifecycle import subscription_charges_run
+from payments.subscriptions.services.paypal_jobs import paypal_subscription_orders_reconcile
+from payments.subscriptions.services.paypal_purchase import paypal_plan_ensure
 
+from .conftest import after_commit
 from .test_apis import _post_webhook
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +61,8 @@ def subscribe(api_client, member, tariff, fake_paypal):
     assert response.status_code == 201, response.content
     sub_id = response.json()["id"]
     events = fake_paypal.approve_subscription(sub_id)
-    assert api_client.post(APPROVED, {"subscriptionID": sub_id}, format="json").status_code == 202
+    with after_commit():  # the view queues PayPal's read after the commit
+        assert api_client.post(APPROVED, {"subscriptionID": sub_id}, format="json").status_code == 202
     api_client.force_authenticate(None)
     for event in events:
         assert _post_webhook(api_client, event).status_code == 202
@@ -298,7 +294,7 @@ def test_the_scheduler_leaves_paypal_subscriptions_to_paypal(
         subscription_charges_run(as_of=date(2030, 2, 10))  # PayPal has not billed: nothing charged here
     assert not fake_paypal.calls("/capture")
     assert not subscription.charges.filter(period=2, status=ChargeStatus.PAID).exists()
-    assert date(2030, 2, 10) - timedelta(days=0) == subs.period_due_on(subscription, 2)
+    assert date(2030, 2, 10) - timedelta(days=0) == periods.period_due_on(subscription, 2)
 
 
 def test_the_member_pays_a_refused_paypal_period_now_from_the_profile(
@@ -365,4 +361,4 @@ def test_a_frozen_paypal_subscription_is_suspended_at_paypal_and_reactivated_aft
     assert fake_paypal.subscriptions[sub_id]["status"] == "ACTIVE"
     subscription.refresh_from_db()
     assert subscription.status == SubscriptionStatus.ACTIVE
-    assert subs.period_due_on(subscription, 2) == date(2030, 2, 24)  # moved by the two weeks
+    assert periods.period_due_on(subscription, 2) == date(2030, 2, 24)  # moved by the two weeks

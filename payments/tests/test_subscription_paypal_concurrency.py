@@ -7,11 +7,12 @@ from decimal import Decimal
 import pytest
 
 from courses.tests.factories import TariffFactory
-from payments.models import ChargeStatus, PaymentWebhookEvent, Subscription, SubscriptionCharge
-from payments.services import subscriptions as subs
-from payments.services.paypal_subscription_purchase import paypal_subscription_create
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.models import PaymentWebhookEvent
 from payments.services.webhooks import payment_webhook_handle
+from payments.subscriptions import periods
+from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionCharge
+from payments.subscriptions.services.lifecycle import subscription_charges_run
+from payments.subscriptions.services.paypal_purchase import paypal_subscription_create
 from studio.models import OutgoingEmail
 
 from .test_concurrency import _race
@@ -36,7 +37,7 @@ def _paypal_subscription(member, fake_paypal) -> tuple[str, Subscription]:
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_the_sale_webhook_racing_two_schedulers_pays_the_period_once(member, paypal_settings, fake_paypal, round_):
     sub_id, subscription = _paypal_subscription(member, fake_paypal)
-    due = subs.period_due_on(subscription, 2)
+    due = periods.period_due_on(subscription, 2)
     sale_event = fake_paypal.bill_cycle(sub_id)  # PayPal billed period 2; its webhook and the daily job race
     outcomes = _race(
         lambda: payment_webhook_handle(event=sale_event),

@@ -9,16 +9,17 @@ from freezegun import freeze_time
 
 from courses.tests.factories import TariffFactory
 from media_library.tests.files import png, upload
-from payments.models import (
-    PaymentOrder,
+from payments.models import PaymentOrder
+from payments.services import reduced_rate
+from payments.subscriptions.models import (
     ReducedRateDeclaration,
     ReducedRateProof,
     Subscription,
     SubscriptionPlan,
     SubscriptionStatus,
 )
-from payments.services import reduced_rate, subscription_staff
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.subscriptions.services import staff as subscription_staff
+from payments.subscriptions.services.lifecycle import subscription_charges_run
 
 from .conftest import tariff_payload
 from .test_attacks_money import CREATE, approve, capture
@@ -225,7 +226,7 @@ def test_proofs_not_attached_to_a_purchase_are_deleted_after_a_day(
 ):
     """An identity document nobody bought with is deleted (row and file) a day after its upload by a periodic job;
     one a purchase names stays. Running the job again (or from two schedulers) deletes nothing more."""
-    from payments.subscription_tasks import reduced_proofs_unattached_delete
+    from payments.subscriptions.tasks import reduced_proofs_unattached_delete
 
     with freeze_time("2030-01-10 10:00:00"):
         api_client.force_authenticate(member)

@@ -9,8 +9,8 @@ from freezegun import freeze_time
 
 from accounts.tests.test_profile_sections import charge, subscription_of
 from courses.tests.factories import TariffFactory
-from payments.models import ChargeStatus, SubscriptionFreeze, SubscriptionStatus
-from payments.subscription_selectors import member_subscription_rows, subscriptions_of_member
+from payments.subscriptions.models import ChargeStatus, SubscriptionFreeze, SubscriptionStatus
+from payments.subscriptions.selectors import member_subscription_rows, subscriptions_of_member
 
 pytestmark = pytest.mark.django_db
 

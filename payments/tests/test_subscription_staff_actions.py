@@ -9,17 +9,17 @@ import pytest
 from freezegun import freeze_time
 
 from bookings.models import Pass
-from payments.models import (
+from payments.models import SimulatedProviderOrder
+from payments.subscriptions.models import (
     ChargeStatus,
-    SimulatedProviderOrder,
     Subscription,
     SubscriptionAction,
     SubscriptionActionKind,
     SubscriptionStatus,
 )
-from payments.services import subscription_staff as staff_actions
-from payments.services import subscriptions as subs
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services import staff as staff_actions
+from payments.subscriptions.services.lifecycle import subscription_charges_run
 
 from .conftest import tariff_payload
 from .test_attacks_money import CREATE, approve, capture
@@ -181,7 +181,7 @@ def test_a_refund_the_provider_could_not_take_is_retried(
     monkeypatch,
     django_capture_on_commit_callbacks,
 ):
-    from payments.providers import ProviderError
+    from payments.provider_types import ProviderError
     from payments.simulator import SimulatorProvider
 
     with freeze_time("2030-01-10 10:00:00"):
@@ -227,7 +227,7 @@ def test_staff_cancel_a_paypal_subscription_with_refund(
     charge = subscription.charges.get(period=1)
     assert charge.status == ChargeStatus.REFUNDED and charge.refund_id == fake_paypal.sale_refunds[sale_id]["id"]
     # Already refunded at PayPal: asking again is answered as done.
-    from payments.models import SubscriptionCharge
+    from payments.subscriptions.models import SubscriptionCharge
 
     SubscriptionCharge.objects.filter(pk=charge.pk).update(refund_id="")
     assert staff_actions.subscription_charge_refund_run(charge_id=charge.pk) == "refunded"

@@ -11,18 +11,13 @@ from freezegun import freeze_time
 
 from bookings.models import Pass, ReservationStatus
 from bookings.services.pass_rules import MSG_PASS_UNPAID
+from bookings.services.passes import add_months
 from courses.tests.factories import CourseSessionFactory, TariffFactory
-from payments.models import (
-    ChargeStatus,
-    PaymentOrder,
-    SimulatedProviderOrder,
-    Subscription,
-    SubscriptionCharge,
-    SubscriptionStatus,
-)
-from payments.services import subscriptions as subs
-from payments.services.subscription_charging import subscription_pay_now
-from payments.services.subscription_lifecycle import subscription_charges_run
+from payments.models import PaymentOrder, SimulatedProviderOrder
+from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
+from payments.subscriptions.services import common as subs
+from payments.subscriptions.services.lifecycle import subscription_charges_run
+from payments.subscriptions.services.pay_now import subscription_pay_now
 
 from .conftest import tariff_payload
 from .test_attacks_money import CREATE, approve, capture, hold
@@ -163,8 +158,8 @@ def test_the_commitment_ends_after_twelve_paid_periods_without_renewal(api_clien
         subscription = buy(api_client, member, annual)
     day = date(2030, 1, 10)
     for month in range(1, 13):
-        with freeze_time(f"{subs.add_months(day, month).isoformat()} 07:00:00"):
-            run_due_jobs(subs.add_months(day, month).isoformat())
+        with freeze_time(f"{add_months(day, month).isoformat()} 07:00:00"):
+            run_due_jobs(add_months(day, month).isoformat())
     subscription.refresh_from_db()
     assert subscription.periods_paid == 12 and subscription.status == SubscriptionStatus.ENDED
     assert subscription_charges().count() == 11

@@ -9,8 +9,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from courses.tests.factories import TariffFactory
-from payments.models import Subscription
-from payments.services import subscriptions as subs
+from payments.subscriptions import periods
+from payments.subscriptions.models import Subscription
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -35,7 +35,7 @@ def test_buy_a_plan_see_it_staff_freeze_it_member_sees_the_new_end(page, live_se
     dialog.get_by_role("button", name="Payer (simulation)").click()
     expect(page.get_by_text(MSG_TARIFF_PAID).first).to_be_visible()
     subscription = Subscription.objects.get(member=member)
-    end = subs.commitment_ends_on(subscription)
+    end = periods.commitment_ends_on(subscription)
 
     page.goto(live_server.url + "/user/profile")
     section = page.locator(".member-subscriptions")

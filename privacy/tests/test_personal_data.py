@@ -24,7 +24,8 @@ from courses.tests.factories import CourseSessionFactory, TariffFactory
 from invoices.models import Invoice, InvoiceKind
 from invoices.tests.helpers import pay_reservation, pay_tariff
 from messaging.tests.factories import ContactMessageFactory, RoomRentalRequestFactory
-from payments.models import PaymentOrder, PaymentStatus, ReducedRateProof, Subscription, SubscriptionStatus
+from payments.models import PaymentOrder, PaymentStatus
+from payments.subscriptions.models import ReducedRateProof, Subscription, SubscriptionStatus
 from privacy.export import COOKIES_NOTE
 from privacy.services import (
     MSG_ACCOUNT_DELETED,

@@ -217,10 +217,10 @@ SPECTACULAR_SETTINGS = {
     # Enums that several components share under a field name other enums use too ("status").
     "ENUM_NAME_OVERRIDES": {
         "PaymentStatusEnum": "payments.models.PaymentStatus",
-        "SubscriptionStatusEnum": "payments.models.SubscriptionStatus",
-        "SubscriptionChargeStatusEnum": "payments.models.ChargeStatus",
-        "ReducedStatusEnum": "payments.models_subscriptions.ReducedStatus",
-        "SubscriptionActionKindEnum": "payments.models_subscriptions.SubscriptionActionKind",
+        "SubscriptionStatusEnum": "payments.subscriptions.models.SubscriptionStatus",
+        "SubscriptionChargeStatusEnum": "payments.subscriptions.models.ChargeStatus",
+        "ReducedStatusEnum": "payments.subscriptions.models.ReducedStatus",
+        "SubscriptionActionKindEnum": "payments.subscriptions.models.SubscriptionActionKind",
         "InvoiceKindEnum": "invoices.models.InvoiceKind",
         "PassKindEnum": "bookings.models.PassKind",  # several models have a "kind" whose enums would collide
         "RequestStatusEnum": "studio.quotes.RequestStatus",  # EVJF/EVG and room-rental requests

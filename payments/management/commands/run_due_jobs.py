@@ -4,7 +4,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from payments.services.subscription_lifecycle import subscription_charges_run
+from ...subscriptions.services.lifecycle import subscription_charges_run
 
 
 class Command(BaseCommand):

@@ -11,16 +11,13 @@ from rest_framework.views import APIView
 
 from media_library.fields import UploadField
 from studio.parsers import JSON_OR_MULTIPART, BoundedJSONParser
+from studio.queue import enqueue_after_commit
 from studio.schema import ErrorOutput
 
-from ..models import PaymentStatus, ReducedStatus
-from ..services.common import MSG_EMAIL_INVALID, MSG_INCOMPLETE, MSG_TARIFF_NOT_FOUND
-from ..services.paypal_subscription_purchase import (
-    paypal_subscription_approved,
-    paypal_subscription_create,
-    subscription_offer,
-)
-from ..services.reduced_rate import (
+from ...apis.fields import Email, Text, choice, identifier
+from ...models import PaymentStatus
+from ...services.common import MSG_EMAIL_INVALID, MSG_INCOMPLETE, MSG_TARIFF_NOT_FOUND
+from ...services.reduced_rate import (
     MSG_PROOF_MISSING,
     MSG_PROOF_NOT_FOUND,
     MSG_REDUCED_CONFIRM,
@@ -28,8 +25,9 @@ from ..services.reduced_rate import (
     ReducedClaim,
     reduced_proof_upload,
 )
-from ..subscription_tasks import paypal_subscription_sync_task
-from .fields import Email, Text, choice, identifier
+from ..models import ReducedStatus
+from ..services.paypal import paypal_subscription_sync_task
+from ..services.paypal_purchase import paypal_subscription_approved, paypal_subscription_create, subscription_offer
 
 MSG_SUBSCRIPTION_ID = "Abonnement PayPal introuvable."
 
@@ -142,7 +140,7 @@ class PayPalSubscriptionApprovedApi(APIView):
         order = paypal_subscription_approved(
             provider_subscription_id=values.validated_data["subscriptionID"], user=request.user
         )
-        paypal_subscription_sync_task.enqueue(provider_subscription_id=order.order_id)
+        enqueue_after_commit(paypal_subscription_sync_task, provider_subscription_id=order.order_id)
         return Response(PayPalSubscriptionOutput(_order_body(order)).data, status=status.HTTP_202_ACCEPTED)
 
 

@@ -15,19 +15,14 @@ from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
+from ...apis.fields import Text, choice, messages
+from ...staff_cache import SUBSCRIPTIONS_VERSION, cached_for_staff
+from ...views import reduced_proof_url
 from ..models import ChargeStatus, ReducedRateProof, ReducedStatus, SubscriptionActionKind, SubscriptionStatus
-from ..services import subscriptions as services
-from ..services.subscription_charging import subscription_pay_now
-from ..services.subscription_lifecycle import subscription_freeze
-from ..staff_cache import SUBSCRIPTIONS_VERSION, cached_for_staff
-from ..subscription_selectors import (
-    FILTERS,
-    staff_subscription_rows,
-    subscription_for_staff,
-    subscriptions_of_member,
-)
-from ..views import reduced_proof_url
-from .fields import Text, choice, messages
+from ..selectors import FILTERS, staff_subscription_rows, subscription_for_staff, subscriptions_of_member
+from ..services import common as services
+from ..services.lifecycle import subscription_freeze
+from ..services.pay_now import subscription_pay_now
 
 MSG_FILTER_INVALID = "Filtre inconnu : « active », « unpaid », « frozen » ou « ending »."
 MSG_CARD_INVALID = "Indiquez vrai ou faux pour la carte simulée refusée."

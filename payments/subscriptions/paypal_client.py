@@ -12,7 +12,8 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from urllib.parse import urlencode
 
-from .providers import PayPalProvider, ProviderError, ProviderRefund
+from ..provider_types import ProviderError, ProviderRefund
+from ..providers import PayPalProvider
 
 # The subscription's statuses at PayPal.
 APPROVAL_PENDING = "APPROVAL_PENDING"

@@ -8,29 +8,23 @@ A failed period is retried 3 days later and the member is e-mailed each time wit
 7 days after its due date the pass books nothing new until it is paid (bookings' PassRule.blocked_from).
 
 This module keeps the shared names (messages, errors, delays), the dates of the periods and the start; by concern,
-charging is in subscription_charging.py, e-mails in subscription_emails.py, freezes and the daily run in
-subscription_lifecycle.py, staff actions in subscription_staff.py (callers import each name from its module). Row
+charging is in charging.py, e-mails in emails.py, freezes and the daily run in
+lifecycle.py, staff actions in staff.py (callers import each name from its module). Row
 locks follow the order written down in payments/services/locking.py (PaymentOrder → Subscription →
 SubscriptionCharge → Pass).
 """
 
-from datetime import date as date_type
 from datetime import timedelta
 
 from django.utils import timezone
 
-from bookings.services.passes import add_months, tariff_billing_period_months
+from bookings.services.passes import tariff_billing_period_months
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
-from ..models import (
-    ChargeStatus,
-    PaymentOrder,
-    SimulatedProviderOrder,
-    Subscription,
-    SubscriptionCharge,
-    SubscriptionStatus,
-)
-from ..simulator import SimulatorProvider
+from ...models import PaymentOrder, SimulatedProviderOrder
+from ...simulator import SimulatorProvider
+from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
+from ..periods import period_due_on
 
 RETRY_AFTER_DAYS = 3
 BLOCKED_AFTER_DAYS = 7
@@ -75,29 +69,6 @@ class SubscriptionError(ApplicationError):
         "pay_now_provider": CONFLICT,
         "not_live": CONFLICT,
     }
-
-
-# --- dates ------------------------------------------------------------------------------------------------------
-
-
-def _shifted(subscription: Subscription, day: date_type) -> date_type:
-    """A day of the plan moved by every freeze that started on or before it (the freezes prefetched or read)."""
-    for freeze in sorted(subscription.freezes.all(), key=lambda f: (f.starts_on, f.pk)):
-        if freeze.starts_on <= day:
-            day += timedelta(weeks=freeze.weeks)
-    return day
-
-
-def period_due_on(subscription: Subscription, period: int) -> date_type:
-    return _shifted(subscription, add_months(subscription.starts_on, (period - 1) * subscription.period_months))
-
-
-def period_ends_on(subscription: Subscription, period: int) -> date_type:
-    return period_due_on(subscription, period + 1) - timedelta(days=1)
-
-
-def commitment_ends_on(subscription: Subscription) -> date_type:
-    return period_ends_on(subscription, subscription.periods_committed)
 
 
 # --- start ------------------------------------------------------------------------------------------------------

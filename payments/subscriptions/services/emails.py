@@ -1,20 +1,20 @@
 """The e-mails of subscriptions: a period's receipt (with its invoice attached when invoices provide it)
 or its refusal with "Payer maintenant", and the invitation to renew 15 days before the commitment ends. Split from
-`subscriptions.py`; sent after the commit, through the task queue."""
+`common.py`; sent after the commit, through the task queue."""
 
-import logging
 from datetime import date as date_type
 from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
+from django.tasks import task
 
 from studio.emails import send_templated_email
 from studio.registry import provided
 
+from ...simulator import SimulatorProvider
 from ..models import Subscription, SubscriptionCharge
-from ..simulator import SimulatorProvider
-from .subscriptions import (
+from .common import (
     BLOCKED_AFTER_DAYS,
     CHARGE_FAILED_SUBJECT,
     CHARGE_PAID_SUBJECT,
@@ -22,17 +22,12 @@ from .subscriptions import (
     RENEWAL_SUBJECT,
 )
 
-logger = logging.getLogger(__name__)
 
-
-def _charge_paid_email_queue(*, charge_id: int) -> None:
-    from ..tasks import payment_subscription_charge_receipt_send
-
-    try:
-        payment_subscription_charge_receipt_send.enqueue(charge_id=charge_id)
-    except Exception:  # noqa: BLE001 - the queue is down: the receipt is still sent, built here
-        logger.exception("Could not queue the receipt of charge %s; sending it now", charge_id)
-        _send_charge_email(charge_id=charge_id, paid=True)
+@task
+def payment_subscription_charge_receipt_send(charge_id: int) -> None:
+    """The receipt of a subscription period paid, with its invoice attached, recorded in the outbox (queued after the
+    commit by charging.py)."""
+    _send_charge_email(charge_id=charge_id, paid=True)
 
 
 def _send_charge_email(*, charge_id: int, paid: bool) -> None:

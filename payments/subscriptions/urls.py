@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from .apis.subscription_actions import SubscriptionCancelApi, SubscriptionEndReducedApi, SubscriptionRetryApi
-from .apis.subscription_purchase import (
+from .apis.actions import SubscriptionCancelApi, SubscriptionEndReducedApi, SubscriptionRetryApi
+from .apis.purchase import (
     PayPalSubscriptionApprovedApi,
     PayPalSubscriptionCreateApi,
     ReducedProofApi,

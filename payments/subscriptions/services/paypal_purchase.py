@@ -1,7 +1,7 @@
 """Buying a subscription through PayPal: the tariff's catalog product and billing plan, created once and
 reused (SubscriptionPlan keeps their ids and the price; a changed price gets a new plan); the subscription the JS
 SDK's createSubscription asks for, recorded as an open PaymentOrder named by PayPal's id; the popup's onApprove; and
-how the purchase modal sells a tariff (per period, reduced). Split from paypal_subscriptions.py (what PayPal says
+how the purchase modal sells a tariff (per period, reduced). Split from paypal.py (what PayPal says
 afterwards)."""
 
 from django.conf import settings
@@ -11,11 +11,13 @@ from django.utils import timezone
 from bookings.services.passes import tariff_billing_period_months
 from courses.models import Tariff
 
-from ..models import CURRENCY_EUR, PaymentOrder, PaymentProviderName, PaymentStatus, SubscriptionPlan
-from ..providers import ProviderError
-from .common import PaymentError, _mark, _valid_email
-from .paypal_subscriptions import PAYPAL_SUBSCRIPTION_TYPE, _paypal, logger
-from .reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record, tariff_is_reduced
+from ...choices import CURRENCY_EUR, PaymentProviderName
+from ...models import PaymentOrder, PaymentStatus
+from ...provider_types import ProviderError
+from ...services.common import PaymentError, _mark, _valid_email
+from ...services.reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record, tariff_is_reduced
+from ..models import SubscriptionPlan
+from .paypal import PAYPAL_SUBSCRIPTION_TYPE, _paypal, logger
 
 
 def subscription_tariff(tariff_id: int) -> Tariff:

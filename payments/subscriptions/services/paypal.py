@@ -21,25 +21,33 @@ from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.tasks import task
 from django.utils import timezone
 
 from bookings.services.pass_rules import pass_rule_set
 from studio.errors import CONFLICT, ApplicationError
 
-from ..models import (
-    ChargeStatus,
-    PaymentOrder,
-    PaymentStatus,
-    Subscription,
-    SubscriptionCharge,
-    SubscriptionStatus,
+from ...models import PaymentOrder, PaymentStatus
+from ...provider_types import ProviderError
+from ...providers import PayPalProvider, get_provider
+from ...services.capture import payment_order_fulfil
+from ...services.common import OPEN_STATUSES, PaymentError, _mark
+from ...services.locking import lock_charge, lock_subscription, lock_subscription_of_order
+from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
+from ..paypal_client import (
+    ACTIVE,
+    APPROVED,
+    CANCELLED,
+    EXPIRED,
+    SUSPENDED,
+    PayPalSubscriptions,
+    ProviderSale,
+    parse_sale,
+    parse_subscription,
 )
-from ..paypal_subscriptions import ACTIVE, APPROVED, CANCELLED, EXPIRED, SUSPENDED, PayPalSubscriptions, ProviderSale
-from ..providers import PayPalProvider, ProviderError, get_provider
-from .common import OPEN_STATUSES, PaymentError, _mark
-from .locking import lock_charge, lock_subscription, lock_subscription_of_order
-from .subscription_charging import subscription_charge_failed, subscription_charge_paid
-from .subscriptions import LIVE_STATUSES, period_due_on
+from ..periods import period_due_on
+from .charging import subscription_charge_failed, subscription_charge_paid
+from .common import LIVE_STATUSES, SubscriptionError
 
 logger = logging.getLogger(__name__)
 
@@ -107,8 +115,6 @@ def paypal_sale_record(*, provider_subscription_id: str, sale: ProviderSale) -> 
         return "unknown subscription"
     if order.status != PaymentStatus.COMPLETED:
         # The first sale pays the purchase: the order's lock decides between two readers of the same sale.
-        from .capture import payment_order_fulfil
-
         outcome = payment_order_fulfil(
             order_id=order.order_id, capture_id=sale.id, amount=sale.amount, currency=sale.currency
         )
@@ -246,8 +252,6 @@ def paypal_charge_retry(*, charge_id: int, as_of: date_type) -> str:
 
 def paypal_pay_now(*, subscription: Subscription) -> Subscription:
     """The member's "Payer maintenant" on a PayPal subscription: capture each unpaid period now."""
-    from .subscriptions import SubscriptionError
-
     unpaid = list(
         subscription.charges.filter(status__in=(ChargeStatus.FAILED, ChargeStatus.DUE))
         .order_by("period")
@@ -270,8 +274,6 @@ def frozen_on(subscription: Subscription, day: date_type) -> bool:
 
 def paypal_subscription_webhook(event_type: str, resource: dict) -> str:
     """The Subscriptions v1 events (webhooks.py verified them and applies each once per event id)."""
-    from ..paypal_subscriptions import parse_sale, parse_subscription
-
     if event_type == "PAYMENT.SALE.COMPLETED":
         return paypal_sale_record(
             provider_subscription_id=str(resource.get("billing_agreement_id", "")), sale=parse_sale(resource)
@@ -302,3 +304,15 @@ SUBSCRIPTION_WEBHOOKS = (
     "BILLING.SUBSCRIPTION.CANCELLED",
     "BILLING.SUBSCRIPTION.SUSPENDED",
 )
+
+
+@task
+def paypal_subscription_sync_task(provider_subscription_id: str) -> str:
+    """After the member approved in PayPal's popup: read the subscription and its payments at PayPal."""
+    return paypal_subscription_sync(provider_subscription_id=provider_subscription_id)
+
+
+@task
+def subscription_paypal_retry(charge_id: int) -> str:
+    """Staff's "Relancer l'échéance" of a PayPal subscription: capture the outstanding balance."""
+    return paypal_charge_retry(charge_id=charge_id, as_of=timezone.localdate())

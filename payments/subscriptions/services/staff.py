@@ -9,26 +9,32 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import Q
+from django.tasks import task
 from django.utils import timezone
 
 from bookings.services.pass_rules import pass_validity_set
 from studio.errors import CONFLICT, ApplicationError
+from studio.queue import enqueue_after_commit
 
+from ...choices import PaymentProviderName
+from ...provider_types import REFUND_ACCEPTED, ProviderError
+from ...providers import get_provider
+from ...services.locking import lock_charge_alone, lock_reduced_declaration, lock_subscription
+from ...signals import subscription_charge_refunded
+from ...simulator import SimulatorProvider
 from ..models import (
     ChargeStatus,
-    PaymentProviderName,
     Subscription,
     SubscriptionAction,
     SubscriptionActionKind,
     SubscriptionCharge,
     SubscriptionStatus,
 )
-from ..providers import REFUND_ACCEPTED, ProviderError, get_provider
-from ..signals import subscription_charge_refunded
-from ..simulator import SimulatorProvider
-from .locking import lock_charge_alone, lock_reduced_declaration, lock_subscription
-from .subscription_charging import subscription_charge_attempt
-from .subscriptions import LIVE_STATUSES, SubscriptionError, period_ends_on
+from ..paypal_client import PayPalSubscriptions
+from ..periods import period_ends_on
+from .charging import subscription_charge_attempt
+from .common import LIVE_STATUSES, SubscriptionError
+from .paypal import subscription_paypal_retry
 
 logger = logging.getLogger(__name__)
 
@@ -88,8 +94,6 @@ def _log(subscription: Subscription, kind: str, *, by, reason: str, outcome: str
 def subscription_charge_retry(*, subscription_id: int, by, reason: str = "", today: date_type | None = None) -> str:
     """Staff's "Relancer l'échéance": charge the first unpaid period now. The simulator charges it at once (no
     network); PayPal's capture of the outstanding balance runs in a task. Answers the French outcome."""
-    from ..subscription_tasks import subscription_paypal_retry
-
     today = today or timezone.localdate()
     reason = (reason or "").strip()[:2000]
     subscription = Subscription.objects.filter(pk=subscription_id).first() if 0 < subscription_id < 2**31 else None
@@ -109,7 +113,7 @@ def subscription_charge_retry(*, subscription_id: int, by, reason: str = "", tod
         outcome = MSG_RETRY_SENT.format(period=charge.period)
         with transaction.atomic():
             _log(subscription, SubscriptionActionKind.RETRY, by=by, reason=reason, outcome=outcome)
-            transaction.on_commit(lambda: subscription_paypal_retry.enqueue(charge_id=charge.pk))
+            enqueue_after_commit(subscription_paypal_retry, charge_id=charge.pk)
         return outcome
     charge = subscription_charge_attempt(charge_id=charge.pk, as_of=today, force=True)
     if charge.status == ChargeStatus.PAID:
@@ -135,24 +139,19 @@ def _current_paid_charge(subscription: Subscription, today: date_type) -> Subscr
 
 def _close(subscription: Subscription, *, status: str) -> None:
     """Under the subscription's lock: nothing more is charged (unpaid periods cancelled), PayPal told in a task."""
-    from ..subscription_tasks import subscription_paypal_cancel
-
     subscription.status = status
     subscription.save(update_fields=["status", "updated_at"])
     subscription.charges.filter(status__in=(ChargeStatus.DUE, ChargeStatus.FAILED, ChargeStatus.PROCESSING)).update(
         status=ChargeStatus.CANCELLED, next_attempt_on=None
     )
     if subscription.provider == PaymentProviderName.PAYPAL:
-        pk = subscription.pk
-        transaction.on_commit(lambda: subscription_paypal_cancel.enqueue(subscription_id=pk))
+        enqueue_after_commit(subscription_paypal_cancel, subscription_id=subscription.pk)
 
 
 def subscription_cancel(*, subscription_id: int, by, reason: str, refund: bool, today: date_type | None = None) -> str:
     """Staff cancel a subscription: nothing more is charged. Without refund the pass stays valid through the last
     paid period; with it, the current period's money goes back through the provider (a task, once) and the pass
     books nothing from today."""
-    from ..subscription_tasks import subscription_charge_refund
-
     today = today or timezone.localdate()
     reason = _reason(reason)
     with transaction.atomic():
@@ -182,7 +181,7 @@ def subscription_cancel(*, subscription_id: int, by, reason: str, refund: bool, 
                     by=by,
                 )
                 outcome = MSG_CANCELLED_REFUND.format(period=charge.period, amount=_euros(charge.amount))
-                transaction.on_commit(lambda pk=charge.pk: subscription_charge_refund.enqueue(charge_id=pk))
+                enqueue_after_commit(subscription_charge_refund, charge_id=charge.pk)
         _log(subscription, kind, by=by, reason=reason, outcome=outcome)
     return outcome
 
@@ -219,8 +218,6 @@ def subscription_charge_refund_run(*, charge_id: int) -> str:
         if charge.subscription.provider == PaymentProviderName.SIMULATOR:
             result = SimulatorProvider().refund_capture(capture_id=charge.provider_reference, request_id=request_id)
         else:
-            from ..paypal_subscriptions import PayPalSubscriptions
-
             result = PayPalSubscriptions(get_provider()).refund_sale(
                 sale_id=charge.provider_reference, request_id=request_id
             )
@@ -248,8 +245,6 @@ def subscription_refunds_retry() -> int:
 
 
 def subscription_paypal_cancel_run(*, subscription_id: int) -> str:
-    from ..paypal_subscriptions import PayPalSubscriptions
-
     subscription = Subscription.objects.select_related("source_order").get(pk=subscription_id)
     if subscription.provider != PaymentProviderName.PAYPAL:
         return "not paypal"
@@ -257,3 +252,27 @@ def subscription_paypal_cancel_run(*, subscription_id: int) -> str:
     reason = (last.reason if last else "") or "Annulé par le studio"
     PayPalSubscriptions(get_provider()).cancel(subscription_id=subscription.source_order.order_id, reason=reason)
     return "cancelled"
+
+
+RETRY_DELAY = timedelta(minutes=10)
+
+
+@task
+def subscription_paypal_cancel(subscription_id: int) -> str:
+    """A subscription staff cancelled (or whose reduced rate ended): cancel it at PayPal so it charges no more; PayPal
+    unreachable, tried again 10 minutes later."""
+    try:
+        return subscription_paypal_cancel_run(subscription_id=subscription_id)
+    except ProviderError as exc:
+        logger.warning("PayPal cancellation of subscription %s failed: %s; retried", subscription_id, exc.message)
+        if subscription_paypal_cancel.get_backend().supports_defer:
+            subscription_paypal_cancel.using(run_after=timezone.now() + RETRY_DELAY).enqueue(
+                subscription_id=subscription_id
+            )
+        return "retry"
+
+
+@task
+def subscription_charge_refund(charge_id: int) -> str:
+    """The refund of a cancelled subscription's current period, once (retried by subscriptions' job when it failed)."""
+    return subscription_charge_refund_run(charge_id=charge_id)

@@ -20,7 +20,7 @@ from .models import (
     SubscriptionFreeze,
     SubscriptionStatus,
 )
-from .services.subscriptions import commitment_ends_on, period_due_on
+from .periods import commitment_ends_on, period_due_on
 
 FILTERS = ("active", "unpaid", "frozen", "ending")
 ENDING_WITHIN_DAYS = 30

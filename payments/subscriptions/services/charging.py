@@ -1,4 +1,4 @@
-"""Charging a subscription's periods, split from `subscriptions.py`: the
+"""Charging a subscription's periods, split from `common.py`: the
 charge rows come due, one period charged once (the scheduler, "Payer maintenant", staff's retry), its outcome
 recorded (paid: the pass extended, the unpaid block lifted; refused: retried in 3 days, the member e-mailed, the pass
 blocked 7 days after the due date).
@@ -17,23 +17,24 @@ from django.db.models import Max
 from django.utils import timezone
 
 from bookings.services.pass_rules import pass_rule_set, pass_validity_set
+from studio.queue import enqueue_after_commit
 
+from ...provider_types import CAPTURE_COMPLETED, ProviderError
+from ...providers import get_provider
+from ...services.locking import lock_charge, lock_subscription
+from ...signals import subscription_charge_paid as subscription_charge_paid_signal
+from ...simulator import SimulatorProvider
 from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
-from ..providers import CAPTURE_COMPLETED, ProviderError, get_provider
-from ..signals import subscription_charge_paid as subscription_charge_paid_signal
-from ..simulator import SimulatorProvider
-from .locking import lock_charge, lock_subscription
-from .subscription_emails import _charge_paid_email_queue, _send_charge_email
-from .subscriptions import (
+from ..periods import period_due_on, period_ends_on
+from .common import (
     BLOCKED_AFTER_DAYS,
     LIVE_STATUSES,
     RETRY_AFTER_DAYS,
     STALE_PROCESSING,
     UNPAID_CHARGES,
     SubscriptionError,
-    period_due_on,
-    period_ends_on,
 )
+from .emails import _send_charge_email, payment_subscription_charge_receipt_send
 
 logger = logging.getLogger(__name__)
 
@@ -170,7 +171,7 @@ def subscription_charge_paid(*, charge_id: int, reference: str) -> SubscriptionC
         # The period's invoice is numbered in this transaction (invoices' receiver, docs/decisions.md 40); its receipt,
         # with the invoice's PDF, is built by a task.
         subscription_charge_paid_signal.send(sender=SubscriptionCharge, charge_id=charge.pk)
-        transaction.on_commit(lambda: _charge_paid_email_queue(charge_id=charge.pk))
+        enqueue_after_commit(payment_subscription_charge_receipt_send, charge_id=charge.pk)
     return charge
 
 
@@ -201,34 +202,3 @@ def subscription_charge_failed(*, charge_id: int, as_of: date_type, note: str = 
         pass_rule_set(pass_id=pass_obj.pk, blocked_from=first_unpaid + timedelta(days=BLOCKED_AFTER_DAYS))
         transaction.on_commit(lambda: _send_charge_email(charge_id=charge.pk, paid=False))
     return charge
-
-
-def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = False) -> Subscription:
-    """The member's "Payer maintenant": charge every unpaid period of their subscription now. With the simulator
-    the member picks the card (a working one unless `card_declined`), which becomes the card charged next."""
-    subscription = None
-    if 0 < subscription_id < 2**31:
-        subscription = Subscription.objects.filter(pk=subscription_id, member=user).first()
-    if subscription is None:
-        raise SubscriptionError.of("subscription_not_found")
-    if subscription.provider == "paypal":
-        # PayPal: its capture of the outstanding balance, bounded by the provider's time budget.
-        from .paypal_subscriptions import paypal_pay_now
-
-        return paypal_pay_now(subscription=subscription)
-    if subscription.provider != SimulatorProvider.name:
-        raise SubscriptionError.of("pay_now_provider")
-    Subscription.objects.filter(pk=subscription.pk).update(simulated_card_declines=card_declined)
-    unpaid = list(
-        subscription.charges.filter(status__in=(ChargeStatus.FAILED, ChargeStatus.DUE)).values_list("pk", flat=True)
-    )
-    if not unpaid:
-        raise SubscriptionError.of("nothing_due")
-    today = timezone.localdate()
-    declined = False
-    for charge_id in unpaid:
-        charge = subscription_charge_attempt(charge_id=charge_id, as_of=today, force=True)
-        declined = declined or charge.status == ChargeStatus.FAILED
-    if declined:
-        raise SubscriptionError.of("pay_now_declined")
-    return Subscription.objects.get(pk=subscription.pk)

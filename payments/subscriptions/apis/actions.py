@@ -12,9 +12,9 @@ from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
-from ..services import subscription_staff
-from ..subscription_selectors import subscription_for_staff
-from .fields import Text
+from ...apis.fields import Text
+from ..selectors import subscription_for_staff
+from ..services import staff as subscription_staff
 from .subscriptions import StaffSubscriptionOutput, _body
 
 MSG_REFUND_INVALID = "Indiquez vrai ou faux pour le remboursement de la période en cours."

@@ -1,5 +1,5 @@
 """Subscriptions over time: staff freezes, the daily run that charges due periods, ends finished
-commitments and invites renewals. Split from `subscriptions.py` (charging one period) to keep each module short."""
+commitments and invites renewals. Split from `charging.py` (charging one period) to keep each module short."""
 
 from datetime import date as date_type
 from datetime import timedelta
@@ -8,20 +8,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from bookings.services.pass_rules import pass_rule_set, pass_validity_set
+from studio.queue import enqueue_after_commit
 
-from .. import staff_cache
+from ... import staff_cache
+from ...selectors import payment_provider_name
+from ...services.locking import lock_subscription
 from ..models import ChargeStatus, Subscription, SubscriptionFreeze, SubscriptionStatus
-from ..selectors import payment_provider_name
-from .locking import lock_subscription
-from .subscription_charging import subscription_charge_attempt, subscription_charges_due
-from .subscription_emails import _send_renewal_email
-from .subscriptions import (
-    LIVE_STATUSES,
-    MAX_FREEZE_WEEKS,
-    RENEWAL_DAYS_BEFORE,
-    SubscriptionError,
-    commitment_ends_on,
-)
+from ..periods import commitment_ends_on
+from .charging import subscription_charge_attempt, subscription_charges_due
+from .common import LIVE_STATUSES, MAX_FREEZE_WEEKS, RENEWAL_DAYS_BEFORE, SubscriptionError
+from .emails import _send_renewal_email
+from .paypal_jobs import paypal_subscriptions_run, subscription_paypal_freeze_sync
 
 
 def subscription_freeze(
@@ -63,10 +60,7 @@ def subscription_freeze(
             subscription.save(update_fields=["status", "updated_at"])
             if subscription.provider == "paypal":
                 # PayPal charges by itself: suspended there for the freeze (a task), reactivated by the daily job.
-                from ..subscription_tasks import subscription_paypal_freeze_sync
-
-                pk = subscription.pk
-                transaction.on_commit(lambda: subscription_paypal_freeze_sync.enqueue(subscription_id=pk))
+                enqueue_after_commit(subscription_paypal_freeze_sync, subscription_id=subscription.pk)
     return subscription
 
 
@@ -143,8 +137,6 @@ def subscription_charges_run(*, as_of: date_type | None = None) -> dict:
         outcome[key] += 1
     if payment_provider_name() == "paypal":
         # PayPal charges its subscriptions itself: retry refused periods, read what lost webhooks would have said.
-        from .paypal_subscription_jobs import paypal_subscriptions_run
-
         outcome["paypal"] = paypal_subscriptions_run(as_of=as_of)
     outcome["ended"] = subscriptions_end_finished(as_of=as_of)
     outcome["invited"] = subscriptions_invite_renewal(as_of=as_of)

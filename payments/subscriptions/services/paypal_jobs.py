@@ -1,4 +1,4 @@
-"""The periodic work of PayPal subscriptions, split from paypal_subscriptions.py:
+"""The periodic work of PayPal subscriptions, split from paypal.py:
 freezes kept in step at PayPal (suspended while a freeze covers the day, reactivated after), the daily run (refused
 periods retried after 3 days, due periods read from PayPal when no webhook came), and purchases approved at PayPal
 whose answers never reached the site."""
@@ -6,21 +6,16 @@ whose answers never reached the site."""
 from datetime import date as date_type
 from datetime import timedelta
 
+from django.tasks import task
 from django.utils import timezone
 
-from payments.services.subscriptions import LIVE_STATUSES, period_due_on
-
-from ..models import ChargeStatus, PaymentOrder, PaymentStatus, Subscription, SubscriptionStatus
-from ..paypal_subscriptions import ACTIVE, SUSPENDED
-from ..providers import ProviderError
-from .paypal_subscriptions import (
-    PAYPAL_SUBSCRIPTION_TYPE,
-    _paypal,
-    frozen_on,
-    logger,
-    paypal_charge_retry,
-    paypal_subscription_sync,
-)
+from ...models import PaymentOrder, PaymentStatus
+from ...provider_types import ProviderError
+from ..models import ChargeStatus, Subscription, SubscriptionStatus
+from ..paypal_client import ACTIVE, SUSPENDED
+from ..periods import period_due_on
+from .common import LIVE_STATUSES
+from .paypal import PAYPAL_SUBSCRIPTION_TYPE, _paypal, frozen_on, logger, paypal_charge_retry, paypal_subscription_sync
 
 
 def paypal_freeze_sync(*, subscription_id: int, as_of: date_type | None = None) -> str:
@@ -98,3 +93,15 @@ def paypal_subscription_orders_reconcile(*, now=None) -> dict:
             logger.warning("PayPal subscription %s unreadable: %s", order.order_id, exc.message)
             counts["unreachable"] += 1
     return counts
+
+
+@task
+def subscription_paypal_freeze_sync(subscription_id: int) -> str:
+    """A PayPal subscription staff froze from today: suspended at PayPal (the daily job reactivates it after)."""
+    try:
+        return paypal_freeze_sync(subscription_id=subscription_id)
+    except ProviderError as exc:
+        logger.warning(
+            "PayPal freeze of subscription %s failed: %s; the daily job retries", subscription_id, exc.message
+        )
+        return "retry"
