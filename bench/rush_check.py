@@ -9,7 +9,8 @@ from collections import Counter
 
 from django.db.models import Sum
 
-from bookings.models import Reservation, ReservationStatus, WaitlistEntry
+from bookings.models import Reservation, ReservationStatus
+from bookings.models_operations import WaitlistEntry
 from courses.models import CourseSession
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
 

@@ -8,7 +8,8 @@ from django.utils import timezone
 from studio.emails import send_templated_email
 
 from .ics import CANCEL, ics_attachment, reservation_cancel_ics
-from .models import PassKind, Reservation, WaitlistEntry
+from .models import PassKind, Reservation
+from .models_operations import WaitlistEntry
 
 SUBJECT_CLASS_CANCELLED = "Cours annulé : {title} du {date}"
 SUBJECT_RESERVATION_CANCELLED = "Réservation annulée : {title} du {date}"

@@ -8,7 +8,8 @@ from django.utils import timezone
 from studio.emails import send_templated_email
 
 from .ics import REQUEST, ics_attachment, reservation_request_ics
-from .models import PartyReservation, Reservation, WaitlistEntry
+from .models import PartyReservation, Reservation
+from .models_operations import WaitlistEntry
 
 SUBJECT_RESERVATION_CONFIRMED = "Votre réservation est confirmée"
 SUBJECT_PARTY_MEMBER = "Votre demande d'EVJF/EVG est bien reçue"

@@ -321,5 +321,6 @@ class PassAdjustment(models.Model):
         return f"{self.get_action_display()} ({self.credits_delta:+d}) – {self.pass_ref_id}"
 
 
-# Waiting lists, attendance, reminders and the calendar feed (kept in their own module, imported here).
-from .models_operations import *  # noqa: E402, F401, F403
+# Django registers an app's models from its `models` module: waiting lists, attendance, preferences and reminders
+# live in models_operations.py (which refers to these models by name, so neither imports the other's names).
+from . import models_operations  # noqa: E402, F401

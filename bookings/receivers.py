@@ -11,7 +11,8 @@ from courses.models import CourseSession
 
 from . import ics
 from .cache import bump_session_feeds
-from .models import BookingPreferences, Reservation, WaitlistEntry
+from .models import Reservation
+from .models_operations import BookingPreferences, WaitlistEntry
 from .services.seat_state import forget_seat_state
 
 

@@ -17,7 +17,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
-from bookings.models import Attendance, AttendanceStatus, Pass, Reservation
+from bookings.models import Pass, Reservation
+from bookings.models_operations import Attendance, AttendanceStatus
 from studio.spreadsheets import CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE, CellType, Column, table_csv, table_xlsx
 
 from .models import PaymentOrder, PaymentStatus

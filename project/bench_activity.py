@@ -15,17 +15,8 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 
 from accounts.models import User
-from bookings.models import (
-    Attendance,
-    AttendanceStatus,
-    Pass,
-    PassKind,
-    PassOrigin,
-    Reservation,
-    ReservationStatus,
-    WaitlistEntry,
-    WaitlistStatus,
-)
+from bookings.models import Pass, PassKind, PassOrigin, Reservation, ReservationStatus
+from bookings.models_operations import Attendance, AttendanceStatus, WaitlistEntry, WaitlistStatus
 from courses.models import CourseSession, SessionStatus, Tariff
 from payments.choices import PaymentProviderName
 from payments.models import PaymentOrder, PaymentStatus

@@ -12,7 +12,8 @@ import pytest
 from django.utils import timezone
 from freezegun import freeze_time
 
-from bookings.models import BookingPreferences, PassKind
+from bookings.models import PassKind
+from bookings.models_operations import BookingPreferences
 from bookings.tests.factories import PassFactory
 from courses.tests.factories import TariffFactory
 from invoices.models import Invoice, InvoiceKind

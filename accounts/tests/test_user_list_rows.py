@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Role, User
 from accounts.tests.factories import StaffFactory, SupervisorFactory, UserFactory
-from bookings.models import Attendance, AttendanceStatus
+from bookings.models_operations import Attendance, AttendanceStatus
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseSessionFactory
 

@@ -31,7 +31,8 @@ from studio.fields import StrictBooleanField
 
 from .. import ics
 from ..ics import member_feed_ics, reservation_ics
-from ..models import BookingPreferences, Reservation, ReservationStatus
+from ..models import Reservation, ReservationStatus
+from ..models_operations import BookingPreferences
 from ..services.reminders import (
     MSG_PREFERENCES_SAVED,
     MSG_REMINDERS_UNSUBSCRIBED,

@@ -21,7 +21,8 @@ from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
 from ..cache import feed_versions
-from ..models import WAITLIST_LIVE_STATUSES, Reservation, WaitlistEntry
+from ..models import Reservation
+from ..models_operations import WAITLIST_LIVE_STATUSES, WaitlistEntry
 from ..selectors.sessions import sessions_staff_list, sessions_staff_page_list
 from ..services.availability import active_reservations_q
 from ..services.common import (

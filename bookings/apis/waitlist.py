@@ -16,7 +16,7 @@ from studio.fields import DateTimeOutputField, StrictBooleanField
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
-from ..models import WAITLIST_LIVE_STATUSES, WaitlistEntry
+from ..models_operations import WAITLIST_LIVE_STATUSES, WaitlistEntry
 from ..selectors.waitlist import session_waitlist, waiting_positions
 from ..services.common import MAX_SESSION_PLACES
 from ..services.passes import MSG_PASS_NOT_FOUND

@@ -6,7 +6,8 @@ from django.db.models.functions import Coalesce
 
 from courses.models import CourseSession
 
-from ..models import Attendance, AttendanceStatus, PassKind, Reservation, ReservationStatus
+from ..models import PassKind, Reservation, ReservationStatus
+from ..models_operations import Attendance, AttendanceStatus
 
 
 def _payment_label(reservation: Reservation) -> str:

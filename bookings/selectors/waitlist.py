@@ -3,7 +3,7 @@ session's line with each member's true position. A fixed number of queries whate
 
 from django.db.models import Count
 
-from ..models import WAITLIST_LIVE_STATUSES, WaitlistEntry, WaitlistStatus
+from ..models_operations import WAITLIST_LIVE_STATUSES, WaitlistEntry, WaitlistStatus
 
 
 def waitlist_counts(*, session_ids: list[int]) -> dict[int, int]:

@@ -15,15 +15,8 @@ from accounts.models import User
 from courses.models import SessionStatus
 from studio.errors import CONFLICT, NOT_FOUND
 
-from ..models import (
-    Attendance,
-    AttendanceStatus,
-    Pass,
-    PassAdjustment,
-    PassAdjustmentAction,
-    Reservation,
-    ReservationStatus,
-)
+from ..models import Pass, PassAdjustment, PassAdjustmentAction, Reservation, ReservationStatus
+from ..models_operations import Attendance, AttendanceStatus
 from .availability import session_seats_taken
 from .common import ReservationError
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session

@@ -26,15 +26,8 @@ from studio.queue import enqueue_after_commit
 
 from ..cache import bump_session_feeds
 from ..cancellation_emails import send_class_cancelled, send_waitlist_class_cancelled
-from ..models import (
-    PassAdjustment,
-    PassAdjustmentAction,
-    PassKind,
-    Reservation,
-    ReservationStatus,
-    WaitlistEntry,
-    WaitlistStatus,
-)
+from ..models import PassAdjustment, PassAdjustmentAction, PassKind, Reservation, ReservationStatus
+from ..models_operations import WaitlistEntry, WaitlistStatus
 from ..signals import session_cancelled
 from .common import SessionError
 from .locking import lock_pass, lock_session

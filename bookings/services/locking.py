@@ -31,12 +31,8 @@ from django.db.models import Exists, OuterRef, Subquery, Sum
 
 from courses.models import CourseSession, SessionStatus
 
-from ..models import (
-    Pass,
-    Reservation,
-    ReservationStatus,
-    WaitlistEntry,
-)
+from ..models import Pass, Reservation, ReservationStatus
+from ..models_operations import WaitlistEntry
 from .availability import _check_seats, active_reservations_q, reservations_release_expired
 from .common import OPEN_PAYMENT_STATUSES, WAITLIST_OFFER_STOP_HOURS, ReservationError, session_full
 from .seat_state import seat_state

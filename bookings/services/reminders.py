@@ -27,7 +27,8 @@ from studio.day_text import day_text
 from studio.emails import send_templated_email
 from studio.errors import NOT_FOUND, ApplicationError
 
-from ..models import BookingPreferences, ReminderKind, Reservation, ReservationReminder, ReservationStatus
+from ..models import Reservation, ReservationStatus
+from ..models_operations import BookingPreferences, ReminderKind, ReservationReminder
 from .cancellation import cancellation_deadline
 
 REMINDER_BEFORE_CLASS_HOURS = 24

@@ -26,7 +26,8 @@ from django.db.models import Exists, OuterRef
 from courses.models import CourseSession
 from studio.cache import bump_versions, cache_versions
 
-from ..models import ACTIVE_STATUSES, Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
+from ..models import ACTIVE_STATUSES, Reservation, ReservationStatus
+from ..models_operations import WaitlistEntry, WaitlistStatus
 
 VERSION_KEY = "seats:version:{session_id}"
 STATE_KEY = "seats:state:{session_id}"

@@ -30,15 +30,8 @@ from studio.errors import CONFLICT, NOT_FOUND
 from studio.queue import enqueue_after_commit
 
 from ..emails import send_waitlist_email
-from ..models import (
-    WAITLIST_LIVE_STATUSES,
-    PassAdjustment,
-    PassAdjustmentAction,
-    Reservation,
-    ReservationStatus,
-    WaitlistEntry,
-    WaitlistStatus,
-)
+from ..models import PassAdjustment, PassAdjustmentAction, Reservation, ReservationStatus
+from ..models_operations import WAITLIST_LIVE_STATUSES, WaitlistEntry, WaitlistStatus
 from .availability import reservations_release_expired, session_seats_left
 from .common import OPEN_PAYMENT_STATUSES, WAITLIST_OFFER_STOP_HOURS, ReservationError, _as_id
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session

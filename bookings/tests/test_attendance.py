@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
-from bookings.models import Attendance, AttendanceStatus, PassAdjustment, PassAdjustmentAction, ReservationStatus
+from bookings.models import PassAdjustment, PassAdjustmentAction, ReservationStatus
+from bookings.models_operations import Attendance, AttendanceStatus
 from bookings.services.attendance import (
     MSG_ATTENDANCE_NOT_OPEN,
     MSG_ATTENDANCE_SAVED,

@@ -8,7 +8,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.tests.factories import UserFactory
-from bookings.models import Attendance, AttendanceStatus
+from bookings.models_operations import Attendance, AttendanceStatus
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 

@@ -11,7 +11,7 @@ import vobject
 from django.utils import timezone
 
 from bookings.cancellation_emails import SUBJECT_CLASS_CANCELLED, SUBJECT_RESERVATION_CANCELLED
-from bookings.models import WaitlistEntry, WaitlistStatus
+from bookings.models_operations import WaitlistEntry, WaitlistStatus
 from bookings.services.cancellation import MSG_CANCELLED_CREDIT_PASS, MSG_CANCELLED_CREDITS_RETURNED
 from bookings.services.class_cancellation import course_session_cancel
 from bookings.services.reservations import reservation_confirmation_email

@@ -9,7 +9,7 @@ from django.utils import timezone
 from accounts.models import Role
 from accounts.services.errors import MSG_STAFF_EDIT_FORBIDDEN
 from accounts.tests.factories import UserFactory
-from bookings.models import Attendance, AttendanceStatus
+from bookings.models_operations import Attendance, AttendanceStatus
 from bookings.selectors.instructor import MSG_NOT_AN_INSTRUCTOR
 from bookings.services.attendance import MSG_ATTENDANCE_SAVED
 from bookings.tests.factories import ReservationFactory

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Role
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
-from bookings.models import Attendance, AttendanceStatus
+from bookings.models_operations import Attendance, AttendanceStatus
 from bookings.services.sessions import MSG_SESSION_ADDED
 from bookings.tests.factories import ReservationFactory
 from bookings.tests.test_e2e import show_event

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import UserFactory
-from bookings.models import Attendance, AttendanceStatus
+from bookings.models_operations import Attendance, AttendanceStatus
 from bookings.selectors.attendance import user_no_shows_annotation
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseSessionFactory

@@ -11,7 +11,8 @@ from django.db import connection
 from django.utils import timezone
 from freezegun import freeze_time
 
-from bookings.models import ReservationReminder, ReservationStatus
+from bookings.models import ReservationStatus
+from bookings.models_operations import ReservationReminder
 from bookings.services import reminders
 from bookings.services.reminders import (
     DAY_TODAY,

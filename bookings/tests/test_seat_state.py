@@ -7,7 +7,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
-from bookings.models import ReservationStatus, WaitlistEntry, WaitlistStatus
+from bookings.models import ReservationStatus
+from bookings.models_operations import WaitlistEntry, WaitlistStatus
 from bookings.services.locking import plainly_full_for
 from bookings.tests.factories import ReservationFactory
 from courses.models import SessionStatus

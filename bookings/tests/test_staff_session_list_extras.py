@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from bookings.apis.session_list_extras import MSG_FOCUS_INVALID
-from bookings.models import WaitlistEntry
+from bookings.models_operations import WaitlistEntry
 from bookings.services import waitlist as wl
 from bookings.services.cancellation import reservation_cancel
 from bookings.tests.factories import PassFactory, ReservationFactory

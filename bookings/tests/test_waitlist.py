@@ -7,7 +7,8 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
-from bookings.models import Pass, Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
+from bookings.models import Pass, Reservation, ReservationStatus
+from bookings.models_operations import WaitlistEntry, WaitlistStatus
 from bookings.services import waitlist as wl
 from bookings.services.availability import session_seats_left
 from bookings.services.cancellation import reservation_cancel

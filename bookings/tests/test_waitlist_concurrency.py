@@ -6,7 +6,8 @@ import pytest
 from django.db import connection
 
 from accounts.tests.factories import UserFactory
-from bookings.models import Pass, Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
+from bookings.models import Pass, Reservation, ReservationStatus
+from bookings.models_operations import WaitlistEntry, WaitlistStatus
 from bookings.services import waitlist as wl
 from bookings.services.availability import session_seats_left, session_seats_taken
 from bookings.services.cancellation import reservation_cancel

@@ -9,7 +9,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.tests.factories import UserFactory
-from bookings.models import Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
+from bookings.models import Reservation, ReservationStatus
+from bookings.models_operations import WaitlistEntry, WaitlistStatus
 from bookings.services.cancellation import reservation_cancel
 from bookings.tests.factories import ReservationFactory
 from bookings.tests.test_e2e import MSG_CALENDAR_PAID, show_event

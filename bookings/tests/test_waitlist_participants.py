@@ -6,7 +6,7 @@ import pytest
 
 from accounts.tests.factories import UserFactory
 from bookings.apis.waitlist import MSG_WAITLIST_PARTICIPANTS_INVALID
-from bookings.models import WaitlistEntry, WaitlistStatus
+from bookings.models_operations import WaitlistEntry, WaitlistStatus
 from bookings.services import waitlist as wl
 from bookings.services.cancellation import reservation_cancel
 from bookings.tests.factories import PassFactory, ReservationFactory

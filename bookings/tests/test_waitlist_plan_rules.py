@@ -9,7 +9,8 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
-from bookings.models import Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
+from bookings.models import Reservation, ReservationStatus
+from bookings.models_operations import WaitlistEntry, WaitlistStatus
 from bookings.services import waitlist as wl
 from bookings.services.cancellation import reservation_cancel
 from bookings.services.pass_rules import MSG_PASS_FROZEN, MSG_PASS_UNPAID, MSG_PASS_WEEKLY_CAP, pass_rule_set

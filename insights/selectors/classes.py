@@ -9,7 +9,8 @@ from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum,
 from django.db.models.functions import Coalesce, ExtractHour, ExtractIsoWeekDay
 from django.utils import timezone
 
-from bookings.models import Attendance, AttendanceStatus, Reservation, WaitlistEntry, WaitlistStatus
+from bookings.models import Reservation
+from bookings.models_operations import Attendance, AttendanceStatus, WaitlistEntry, WaitlistStatus
 from bookings.services.availability import active_reservations_q
 from courses.models import CourseSession, SessionStatus
 

@@ -7,7 +7,7 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from bookings.models import WAITLIST_LIVE_STATUSES, WaitlistEntry
+from bookings.models_operations import WAITLIST_LIVE_STATUSES, WaitlistEntry
 from courses.models import CourseSession
 from payments.subscriptions.models import SubscriptionCharge
 

@@ -7,7 +7,8 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from accounts.models import User
-from bookings.models import Attendance, Pass, Reservation, WaitlistEntry
+from bookings.models import Pass, Reservation
+from bookings.models_operations import Attendance, WaitlistEntry
 from courses.models import CourseSession
 from payments.models import PaymentOrder
 from payments.subscriptions.models import Subscription, SubscriptionCharge

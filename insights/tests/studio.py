@@ -8,7 +8,8 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from accounts.tests.factories import UserFactory
-from bookings.models import Pass, PassKind, PassOrigin, Reservation, ReservationStatus, WaitlistEntry, WaitlistStatus
+from bookings.models import Pass, PassKind, PassOrigin, Reservation, ReservationStatus
+from bookings.models_operations import WaitlistEntry, WaitlistStatus
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession, Tariff
 from courses.tests.factories import CourseFactory, CourseSessionFactory

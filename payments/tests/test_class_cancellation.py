@@ -236,7 +236,7 @@ def test_a_member_who_cancelled_earlier_keeps_the_avoir_and_is_not_refunded(
 
 
 def test_the_waiting_list_is_cleared(other_member):
-    from bookings.models import WaitlistEntry, WaitlistStatus
+    from bookings.models_operations import WaitlistEntry, WaitlistStatus
 
     session = CourseSessionFactory()
     entry = WaitlistEntry.objects.create(session=session, user=other_member, participants=1)

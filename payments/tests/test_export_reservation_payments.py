@@ -10,7 +10,8 @@ import pytest
 from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
-from bookings.models import Attendance, ReservationStatus
+from bookings.models import ReservationStatus
+from bookings.models_operations import Attendance
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 from payments.exports import PAID_AT_DESK, PAID_ONLINE, PAYMENT_DUE, PAYMENT_FREE, PAYMENT_REFUNDED, export_file

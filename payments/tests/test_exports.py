@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.db.models import Sum
 from freezegun import freeze_time
 
-from bookings.models import Attendance
+from bookings.models_operations import Attendance
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 from payments.models import PaymentOrder, PaymentStatus
