@@ -70,9 +70,7 @@ def test_a_capture_never_waits_on_the_mail_server(api_client, member, make_reser
     reservation = make_reservation(member)
     order_id = _simulated_order(api_client, member, reservation)
 
-    started = time.monotonic()
     response = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
-    assert time.monotonic() - started < 1.0
     assert response.status_code == 200 and response.json()["status"] == "COMPLETED"
     assert slow_mail.calls == []  # nothing talked to the mail server in the request
     order = PaymentOrder.objects.get(order_id=order_id)

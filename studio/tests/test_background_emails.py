@@ -1,7 +1,6 @@
 """E-mails leave through the outbox and a worker (docs/decisions.md 41): the request never waits on the mail server."""
 
 import socket
-import time
 from datetime import timedelta
 from email import message_from_bytes, policy
 
@@ -78,12 +77,10 @@ def smtp_settings(settings):
 def test_registration_with_the_mail_server_down_answers_fast_and_mails_exactly_once_when_it_is_back(
     api_client, smtp_settings
 ):
-    started = time.monotonic()
     response = api_client.post("/api/users/register", VALID_REGISTRATION, format="json")
-    elapsed = time.monotonic() - started
     assert response.status_code == 201, response.json()
-    assert elapsed < 1.0
 
+    # The request only recorded the mail: it never tried the server (no attempt counted), so it did not wait for it.
     email = OutgoingEmail.objects.get(to=[VALID_REGISTRATION["email"]])
     assert email.status == EmailStatus.PENDING and email.attempts == 0
 
@@ -113,11 +110,9 @@ def test_registration_with_the_mail_server_down_answers_fast_and_mails_exactly_o
 def test_the_request_never_talks_to_the_mail_server(api_client, member, smtp_settings):
     """Contact form and forgot-password record their mails; nothing reaches the server before a worker runs."""
     smtp_settings.start()
-    started = time.monotonic()
     contact = {"name": "Léa", "email": "lea@example.fr", "message": "Bonjour", "subject": "Cours"}
     assert api_client.post("/api/contact-messages", contact, format="json").status_code in (200, 201)
     assert api_client.post("/api/users/forgot-password", {"email": member.email}, format="json").status_code == 200
-    assert time.monotonic() - started < 1.0
     assert smtp_settings.messages == []
     run_worker()
     assert len(smtp_settings.to(member.email)) == 1
