@@ -135,7 +135,7 @@ class PaymentOrdersApi(StaffOrdersApi):
         )
         paginator = StandardPagination()
         page = paginator.paginate_queryset(orders, request, view=self)  # the count, then the page
-        return paginator.get_paginated_response(PaymentOrderOutput(page, many=True).data)
+        return Response(PaymentOrderPageOutput(paginator.page_body(page)).data)
 
     @extend_schema(request=PaymentOrderInput, responses={201: PaymentOrderOutput})
     def post(self, request):

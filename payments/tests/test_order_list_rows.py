@@ -87,6 +87,7 @@ def test_the_pagination_envelope(api_client, staff):
     _studio()
     api_client.force_authenticate(staff)
     body = api_client.get(ORDERS, {"page_size": 1, "page": 2, "ordering": "amount"}).json()
+    assert list(body) == ["count", "next", "previous", "results"]
     assert body["count"] == 3
     assert body["next"] == "http://testserver/api/paypal/orders?ordering=amount&page=3&page_size=1"
     assert body["previous"] == "http://testserver/api/paypal/orders?ordering=amount&page_size=1"
