@@ -3,8 +3,8 @@
 Models move between apps through `SeparateDatabaseAndState`; a mistake there (a table dropped and created again, a
 foreign key re-pointed through a new column, a content type deleted with the admin log that points at it) loses
 data without any test of the current schema noticing. So: a scratch database is built by the code of BASE_COMMIT
-(its migrations, its `seed_demo`, then a little use of the studio through its models), its rows are counted table by
-table, the current code's migrations are applied to it, and every table is counted again.
+(its migrations, its `seed_demo`, then a little use of the studio through its models), its rows are counted and each
+column's values digested, table by table, the current code's migrations are applied to it, and both are taken again.
 
 Both trees run as subprocesses with the interpreter of this run, each with its own `manage.py`: the old tree is the
 BASE_COMMIT snapshot extracted from this repository's history (`git archive`).
