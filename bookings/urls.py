@@ -11,7 +11,7 @@ from .apis.instructor import InstructorSessionsApi
 from .apis.parties import ReservationEvjCreateApi
 from .apis.passes import MyPassesApi, PassDetailApi, PassListApi
 from .apis.reservations import ReservationCancelApi, ReservationCourseCreateApi
-from .apis.series import CourseSessionFollowingApi, CourseSessionSeriesApi
+from .apis.series_following import CourseSessionFollowingApi
 from .apis.sessions import CourseSessionDetailApi, CourseSessionListApi
 from .views import instructor as instructor_views
 from .views import pages
@@ -48,7 +48,6 @@ api_urlpatterns = [
         CourseSessionAttendeesApi.as_view(),
         name="api-course-session-attendees",
     ),
-    path("course-sessions/series", CourseSessionSeriesApi.as_view(), name="api-course-sessions-series"),
     path(
         "course-sessions/<int:session_id>/following",
         CourseSessionFollowingApi.as_view(),

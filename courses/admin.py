@@ -4,13 +4,13 @@ from django.utils.html import format_html
 
 from media_library.uploads import IMAGE_FORMATS_WEBP, MSG_IMAGE_TYPES_WEBP, UploadRejected, check_image
 
-from . import services
 from .models import ClosurePeriod, Course, CourseSession, Instructor, Tariff, Testimonial
+from .services import catalogue
 
 
 class CourseAdminForm(forms.ModelForm):
     """The picture is a plain upload checked by content and size (media_library.uploads), then stored with its
-    renditions by courses.services.course_set_picture; the file name is never taken from the browser."""
+    renditions by courses.services.catalogue.course_set_picture; the file name is never taken from the browser."""
 
     photo = forms.FileField(
         label="Photo du cours",
@@ -63,7 +63,7 @@ class CourseAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         upload = form.cleaned_data.get("photo")
         if upload:
-            services.course_set_picture(course=obj, image=upload)
+            catalogue.course_set_picture(course=obj, image=upload)
 
 
 @admin.register(CourseSession)

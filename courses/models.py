@@ -23,7 +23,7 @@ class Course(models.Model):
     level = models.CharField("niveau", max_length=20, choices=Level.choices, default=Level.BEGINNER)
     position = models.PositiveSmallIntegerField("ordre", default=0)
     # The course's picture, stored by media_library.images (re-encoded, with WebP/JPEG renditions) through
-    # courses.services.course_set_picture; never written from a form field directly.
+    # courses.services.catalogue.course_set_picture; never written from a form field directly.
     image = models.FileField("photo du cours", max_length=255, upload_to="courses/", blank=True)
     image_width = models.PositiveIntegerField(default=0, editable=False)
     image_height = models.PositiveIntegerField(default=0, editable=False)
@@ -107,6 +107,11 @@ class SessionSeries(models.Model):
 
     def __str__(self):
         return f"{self.course} ({self.starts_on:%d/%m/%Y} – {self.ends_on:%d/%m/%Y})"
+
+
+# The most places a session can have (`max_attendees` is a PositiveSmallIntegerField), hence the most participants a
+# reservation or a waiting-list entry can ask for: the APIs refuse more before any service is reached.
+MAX_SESSION_PLACES = 32767
 
 
 class CourseSession(models.Model):

@@ -10,7 +10,7 @@ from media_library.demo_pictures import draw_theme
 
 from .models import Course
 from .seed_data import COURSES
-from .services import course_set_picture
+from .services.catalogue import course_set_picture
 
 # course key: (theme, French alt text saying what is drawn)
 PICTURES = {

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import views
-from .apis import catalogue, instructors
+from .apis import catalogue, instructors, series
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,4 +21,5 @@ api_urlpatterns = [
     path("testimonials/<int:testimonial_id>", catalogue.TestimonialDetailApi.as_view(), name="api-testimonial"),
     path("instructors", instructors.InstructorListApi.as_view(), name="api-instructors"),
     path("instructors/<int:instructor_id>", instructors.InstructorDetailApi.as_view(), name="api-instructor"),
+    path("course-sessions/series", series.CourseSessionSeriesApi.as_view(), name="api-course-sessions-series"),
 ]

@@ -36,7 +36,8 @@ def not_blank(message: str | None = None) -> RegexValidator:
 # An http(s) address as the schema can state it (ASCII classes, the same in Python and ECMAScript): a host of URL
 # characters (no brackets, no space), then a path, query or fragment without spaces or control characters. Django's
 # URLValidator is stricter in ways no pattern states exactly (label lengths, top-level domains), so the APIs check
-# this pattern and the services do not add Django's (courses.services._save, media_library.services._check_url).
+# this pattern and the services do not add Django's (courses.services.catalogue._save,
+# media_library.services._check_url).
 WEB_URL_PATTERN = r"^https?://[A-Za-z0-9._~%!$&'()*+,;=:@-]+(?:[/?#][^\x00-\x20\x7f]*)?$"
 WEB_URL_OR_EMPTY = r"^(?:https?://[A-Za-z0-9._~%!$&'()*+,;=:@-]+(?:[/?#][^\x00-\x20\x7f]*)?)?$"
 MSG_URL_INVALID = "Saisissez une URL valide."

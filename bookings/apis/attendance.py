@@ -13,7 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from courses.models import CourseSession
+from courses.models import MAX_SESSION_PLACES, CourseSession
 from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaffOrInstructor
 from studio.schema import ErrorOutput
@@ -29,7 +29,6 @@ from ..services.attendance import (
     attendance_opens_at,
     attendance_walk_in_add,
 )
-from ..services.common import MAX_SESSION_PLACES
 from .common import id_field
 from .sessions import SESSION_ID
 

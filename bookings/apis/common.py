@@ -9,12 +9,12 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from courses.models import MAX_SESSION_PLACES
 from courses.serializers.fields import CentsField
 from studio.fields import rfc3339
 from studio.parsers import MSG_TEXT_TOO_LONG
 
 from ..services.common import (
-    MAX_SESSION_PLACES,
     MSG_PARTICIPANTS_INVALID,
     MSG_PARTICIPANTS_MIN,
     MSG_RESERVATION_REQUIRED,

@@ -1,6 +1,9 @@
 """Course sessions: the public feed and staff list, one session (staff CRUD); its attendees are in attendees.py.
 
-The staff writes go to bookings.services.sessions (they need the seat counts); refusals propagate to the handler.
+Every answer here shows seats (taken, left, the member's own reservation), which bookings counts, so these endpoints
+are composed in bookings over courses' session writes: a creation or a deletion is courses' alone
+(courses/services/sessions.py; a reserved session is protected by its reservations), a change goes through
+bookings/services/session_places.py, which keeps the places above the seats taken. Refusals propagate to the handler.
 """
 
 from django.db.models import Count, OuterRef, QuerySet, Subquery, Sum
@@ -13,8 +16,21 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from courses.models import Level
+from courses.models import MAX_SESSION_PLACES, Level
 from courses.serializers.fields import CentsField
+from courses.services.sessions import (
+    MSG_LEVEL_INVALID,
+    MSG_MAX_ATTENDEES_MAX,
+    MSG_MAX_ATTENDEES_MIN,
+    MSG_PRICE_INVALID,
+    MSG_SESSION_ADDED,
+    MSG_SESSION_DATE_INVALID,
+    MSG_SESSION_DELETED,
+    MSG_SESSION_FIELDS_REQUIRED,
+    MSG_SESSION_UPDATED,
+    course_session_create,
+    course_session_delete,
+)
 from studio.fields import DateTimeOutputField
 from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff, is_studio_staff
@@ -25,24 +41,8 @@ from ..models import Reservation
 from ..models_operations import WAITLIST_LIVE_STATUSES, WaitlistEntry
 from ..selectors.sessions import sessions_staff_list, sessions_staff_page_list
 from ..services.availability import active_reservations_q
-from ..services.common import (
-    MAX_SESSION_PLACES,
-    MSG_LEVEL_INVALID,
-    MSG_MAX_ATTENDEES_MAX,
-    MSG_MAX_ATTENDEES_MIN,
-    MSG_PRICE_INVALID,
-    MSG_SESSION_DATE_INVALID,
-    MSG_SESSION_FIELDS_REQUIRED,
-    SessionError,
-)
-from ..services.sessions import (
-    MSG_SESSION_ADDED,
-    MSG_SESSION_DELETED,
-    MSG_SESSION_UPDATED,
-    course_session_create,
-    course_session_delete,
-    course_session_update,
-)
+from ..services.common import SessionError
+from ..services.session_places import course_session_update
 from .common import MAX_ID, MessageOutput, OptionalText, id_field
 from .feed import (
     FEED_CACHE_SECONDS,

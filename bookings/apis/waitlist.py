@@ -11,14 +11,13 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from courses.models import CourseSession
+from courses.models import MAX_SESSION_PLACES, CourseSession
 from studio.fields import DateTimeOutputField, StrictBooleanField
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
 from ..models_operations import WAITLIST_LIVE_STATUSES, WaitlistEntry
 from ..selectors.waitlist import session_waitlist, waiting_positions
-from ..services.common import MAX_SESSION_PLACES
 from ..services.passes import MSG_PASS_NOT_FOUND
 from ..services.waitlist import (
     MSG_WAITLIST_JOINED,

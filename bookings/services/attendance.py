@@ -13,13 +13,14 @@ from django.utils import timezone
 
 from accounts.models import User
 from courses.models import SessionStatus
+from courses.services.locking import lock_session
 from studio.errors import CONFLICT, NOT_FOUND
 
 from ..models import Pass, PassAdjustment, PassAdjustmentAction, Reservation, ReservationStatus
 from ..models_operations import Attendance, AttendanceStatus
 from .availability import session_seats_taken
 from .common import ReservationError
-from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session
+from .locking import lock_member_live_reservation, lock_pass, lock_reservation
 from .passes import PASS_REFUSALS, pass_check_booking
 
 # Attendance opens this long before the class starts (the door opens early) and stays open afterwards.

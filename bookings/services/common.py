@@ -8,16 +8,13 @@ from datetime import timedelta
 
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
-# The most places a session can have (courses.CourseSession.max_attendees is a PositiveSmallIntegerField), hence the
-# most participants a reservation can ask for: the API refuses more before the domain is reached.
-MAX_SESSION_PLACES = 32767
-
 # --- Reservation rules: the calendar popup's checks and French messages; price and seats (docs/decisions.md 12-13) ---
 MSG_SESSION_PAST = "Erreur - La date et l'heure sélectionnées sont déjà passées."
 MSG_SESSION_FULL = "Cette session est complète."
 MSG_NOT_ENOUGH_SEATS = "Il ne reste que {seats} place(s) pour cette session."
 MSG_ALREADY_RESERVED = "Vous avez déjà une réservation pour cette session."
 MSG_SESSION_NOT_FOUND = "Cette session n'existe pas."
+MSG_COURSE_NOT_FOUND = "Ce cours n'existe pas."  # a course named by a member's feedback
 MSG_HOLD_LOST = "Le délai de réservation est dépassé et la session est désormais complète."
 MSG_RESERVATION_NOT_FOUND = "Cette réservation n'existe pas."
 MSG_RESERVATION_REQUIRED = "❌ Veuillez renseigner tous les champs obligatoires."
@@ -42,22 +39,6 @@ MSG_RESERVATION_WAS_CANCELLED = "Cette réservation a été annulée."
 # the reservation's seats and price are frozen and no pass may pay it. Statuses named here to keep bookings free of
 # an import from payments (STYLE.md: dependencies point one way).
 OPEN_PAYMENT_STATUSES = ("CREATED", "APPROVED", "DECLINED")
-
-
-# --- Staff session form: course, date and instructor required, French messages ---
-MSG_SESSION_FIELDS_REQUIRED = "Veuillez renseigner le cours, la date et le professeur."
-MSG_COURSE_NOT_FOUND = "Ce cours n'existe pas."
-MSG_SESSION_DATE_INVALID = "La date doit être au format AAAA-MM-JJ HH:MM:SS."
-MSG_SESSION_END_BEFORE_START = "La fin de la session doit être après son début."
-MSG_MAX_ATTENDEES_MIN = "Le nombre de places doit être d'au moins 1."
-MSG_MAX_ATTENDEES_MAX = "Le nombre de places ne peut pas dépasser {max}."
-MSG_MAX_BELOW_TAKEN = "Impossible de descendre sous {taken} place(s) : elles sont déjà réservées."
-MSG_LEVEL_INVALID = "Le niveau doit être Débutant, Intermédiaire, Avancé ou Tous niveaux."
-MSG_PRICE_INVALID = "Le prix par participant doit être un montant positif."
-MSG_SESSION_HAS_RESERVATIONS = (
-    "Impossible de supprimer cette session : elle a déjà des réservations. Pour ne pas la donner, utilisez "
-    "« Annuler le cours » : les inscrits sont prévenus, remboursés ou recrédités."
-)
 
 
 class ReservationError(ApplicationError):
@@ -106,28 +87,11 @@ class ReservationError(ApplicationError):
 
 
 class SessionError(ReservationError):
-    """A staff session write refused with a French message."""
+    """A session staff ask about that does not exist (404). The staff's writes of a session refuse with courses'
+    SessionWriteError (courses/services/sessions.py)."""
 
-    messages = {
-        "session_fields_required": MSG_SESSION_FIELDS_REQUIRED,
-        "course_not_found": MSG_COURSE_NOT_FOUND,
-        "session_date_invalid": MSG_SESSION_DATE_INVALID,
-        "session_end_before_start": MSG_SESSION_END_BEFORE_START,
-        "max_attendees_min": MSG_MAX_ATTENDEES_MIN,
-        "max_below_taken": MSG_MAX_BELOW_TAKEN,
-        "level_invalid": MSG_LEVEL_INVALID,
-        "price_invalid": MSG_PRICE_INVALID,
-        "session_has_reservations": MSG_SESSION_HAS_RESERVATIONS,
-        "session_not_found": MSG_SESSION_NOT_FOUND,
-    }
-    statuses = {
-        "course_not_found": NOT_FOUND,
-        # Two dates that each are valid but contradict each other (a schema cannot say it): a conflict.
-        "session_end_before_start": CONFLICT,
-        "max_below_taken": CONFLICT,
-        "session_has_reservations": CONFLICT,
-        "session_not_found": NOT_FOUND,
-    }
+    messages = {"session_not_found": MSG_SESSION_NOT_FOUND}
+    statuses = {"session_not_found": NOT_FOUND}
 
 
 class PartyReservationError(ReservationError):

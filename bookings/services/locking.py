@@ -8,9 +8,10 @@ Payments' own rows come first and are written down in payments/services/locking.
 SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks them (it hears of payments by signals).
 
 - A payment capture or refund (payments) locks its PaymentOrder first, then calls bookings, which lock the rest.
-- Every write that counts or changes seats locks the session row first (`lock_session`,
-  `lock_session_of_reservation`): holds, bookings paid with a pass, confirmations, cancellations, refunds, the
-  staff's session update and delete, and the card order recorded for a hold (payments' `_reservation_order_insert`).
+- Every write that counts or changes seats locks the session row first (`lock_session`, courses/services/locking.py,
+  which courses' own session writes take too; `lock_session_of_reservation` here): holds, bookings paid with a pass,
+  confirmations, cancellations, refunds, the staff's session update and delete, and the card order recorded for a
+  hold (payments' `_reservation_order_insert`).
 - Then the pass (`lock_pass`): a pass's credits are read and changed only under its row lock, so a credit is never
   spent twice. Staff adjustments lock the pass alone.
 - Then the reservations (`lock_reservation`, `lock_member_live_reservation`).
@@ -30,6 +31,7 @@ from decimal import Decimal
 from django.db.models import Exists, OuterRef, Subquery, Sum
 
 from courses.models import CourseSession, SessionStatus
+from courses.services.locking import lock_session
 
 from ..models import Pass, Reservation, ReservationStatus
 from ..models_operations import WaitlistEntry
@@ -37,17 +39,6 @@ from .availability import _check_seats, active_reservations_q, reservations_rele
 from .common import OPEN_PAYMENT_STATUSES, WAITLIST_OFFER_STOP_HOURS, ReservationError, session_full
 from .seat_state import seat_state
 from .session_status import refuse_if_cancelled
-
-
-def lock_session(session_id: int, *, with_course: bool = False) -> CourseSession | None:
-    """The session row, locked (the first lock of every seat write), or None when it does not exist. `with_course`
-    reads its course in the same query (only the session's row is locked)."""
-    sessions = CourseSession.objects.filter(pk=session_id)
-    if with_course:
-        sessions = sessions.select_related("course").select_for_update(of=("self",))
-    else:
-        sessions = sessions.select_for_update()
-    return sessions.first()
 
 
 def lock_session_of_reservation(reservation_id: int, *, user=None) -> CourseSession | None:

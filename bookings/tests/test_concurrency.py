@@ -15,7 +15,9 @@ from bookings.services.cancellation import MSG_CANCEL_NOT_CONFIRMED, reservation
 from bookings.services.common import MSG_SESSION_FULL, ReservationError
 from bookings.services.passes import MSG_PASS_NO_CREDITS, reservation_book_with_pass
 from bookings.services.reservations import reservation_confirm, reservation_hold
+from bookings.services.session_places import course_session_update
 from bookings.tests.factories import PassFactory, ReservationFactory
+from courses.services.sessions import SessionWriteError
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 
 THREADS = 60
@@ -180,3 +182,61 @@ def test_concurrent_captures_of_a_card_order_grant_one_pass():
     assert results == [True] * 8
     assert Pass.objects.filter(source_order=order).count() == 1
     assert Pass.objects.get().credits_left == 10
+
+
+@pytest.mark.postgres
+def test_staff_lowering_the_places_while_members_reserve_never_leaves_more_seats_taken_than_places():
+    """The staff's change counts the seats under the session lock the holds take first (courses' write, bookings'
+    count): either the places drop before the holds, which then stop at them, or the change is refused."""
+    session = CourseSessionFactory(max_attendees=10)
+    ReservationFactory(session=session, participants=2)
+    members = [UserFactory() for _ in range(20)]
+    barrier = threading.Barrier(len(members) + 1)
+    holds, changes, crashes = [], [], []
+
+    def reserve(user):
+        try:
+            barrier.wait()
+            reservation_hold(
+                user=user, session_id=session.pk, participants=1, first_name="A", last_name="B", email=user.email
+            )
+            holds.append(user.pk)
+        except ReservationError:
+            pass
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
+            crashes.append(repr(exc))
+        finally:
+            connection.close()
+
+    def lower_places():
+        try:
+            barrier.wait()
+            course_session_update(
+                session_id=session.pk,
+                course_id=session.course_id,
+                start=session.start,
+                instructor_id=session.instructor_id,
+                max_attendees=4,
+            )
+            changes.append("lowered")
+        except SessionWriteError as exc:
+            changes.append(exc.code)
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
+            crashes.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=reserve, args=(user,)) for user in members]
+    threads.append(threading.Thread(target=lower_places))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert crashes == []
+    session.refresh_from_db()
+    assert session_seats_taken(session=session) <= session.max_attendees
+    if changes == ["lowered"]:
+        assert session.max_attendees == 4 and len(holds) == 2
+    else:
+        assert changes == ["max_below_taken"] and session.max_attendees == 10 and len(holds) == 8

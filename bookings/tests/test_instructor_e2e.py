@@ -12,10 +12,10 @@ from playwright.sync_api import expect
 from accounts.models import Role
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
 from bookings.models_operations import Attendance, AttendanceStatus
-from bookings.services.sessions import MSG_SESSION_ADDED
 from bookings.tests.factories import ReservationFactory
 from bookings.tests.test_e2e import show_event
 from courses.models import CourseSession
+from courses.services.sessions import MSG_SESSION_ADDED
 from courses.tests.factories import CourseFactory, CourseSessionFactory, InstructorFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

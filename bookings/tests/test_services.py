@@ -1,4 +1,4 @@
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, time, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -14,23 +14,16 @@ from bookings.services.availability import reservations_release_expired, session
 from bookings.services.common import (
     MSG_ALREADY_RESERVED,
     MSG_AMOUNT_MISMATCH,
-    MSG_COURSE_NOT_FOUND,
     MSG_HOLD_LOST,
-    MSG_LEVEL_INVALID,
-    MSG_MAX_ATTENDEES_MIN,
-    MSG_MAX_BELOW_TAKEN,
     MSG_NOT_ENOUGH_SEATS,
     MSG_PARTICIPANTS_MIN,
     MSG_RESERVATION_NOT_FOUND,
     MSG_RESERVATION_REQUIRED,
-    MSG_SESSION_END_BEFORE_START,
     MSG_SESSION_FULL,
-    MSG_SESSION_HAS_RESERVATIONS,
     MSG_SESSION_PAST,
     FeedbackError,
     PartyReservationError,
     ReservationError,
-    SessionError,
 )
 from bookings.services.feedback import (
     MSG_FEEDBACK_NOT_FOLLOWED,
@@ -45,16 +38,9 @@ from bookings.services.parties import (
     party_reservation_create,
 )
 from bookings.services.reservations import reservation_confirm, reservation_hold
-from bookings.services.sessions import (
-    MSG_INSTRUCTOR_UNKNOWN,
-    course_session_create,
-    course_session_delete,
-    course_session_update,
-)
 from bookings.tests.calendar_mail import calendar_filenames, calendar_parts
 from bookings.tests.factories import ReservationFactory
-from courses.models import CourseSession
-from courses.tests.factories import CourseFactory, CourseSessionFactory, instructor_named
+from courses.tests.factories import CourseSessionFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -221,77 +207,6 @@ def test_confirm_unknown_reservation():
     with pytest.raises(ReservationError) as exc:
         reservation_confirm(reservation_id=999999)
     assert exc.value.message == MSG_RESERVATION_NOT_FOUND
-
-
-# --- Staff session writes ---
-
-
-def test_session_create_reads_paris_time_and_defaults():
-    course = CourseFactory(duration=75)
-    session = course_session_create(
-        course_id=course.pk,
-        start=datetime(2031, 7, 1, 18, 30),
-        instructor_id=instructor_named("Inès Moreau").pk,
-        level="",
-    )
-    local = timezone.localtime(session.start)
-    assert (local.hour, local.minute) == (18, 30)
-    assert session.start.utcoffset() is not None and local.utcoffset() == timedelta(hours=2)
-    assert session.end - session.start == timedelta(minutes=75)
-    assert session.max_attendees == 10
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        ({"instructor_id": 999999}, MSG_INSTRUCTOR_UNKNOWN),
-        ({"end": datetime(2031, 7, 1, 18, 0)}, MSG_SESSION_END_BEFORE_START),
-        ({"max_attendees": 0}, MSG_MAX_ATTENDEES_MIN),
-        ({"level": "Expert"}, MSG_LEVEL_INVALID),
-        ({"course_id": 999999}, MSG_COURSE_NOT_FOUND),
-    ],
-)
-def test_session_create_refusals(kwargs, message):
-    course = CourseFactory()
-    base = {"course_id": course.pk, "start": datetime(2031, 7, 1, 18, 30), "instructor_id": instructor_named("I").pk}
-    with pytest.raises(SessionError) as exc:
-        course_session_create(**{**base, **kwargs})
-    assert exc.value.message == message
-    assert not CourseSession.objects.exists()
-
-
-def test_session_update_cannot_go_below_seats_taken(member):
-    session = CourseSessionFactory(max_attendees=5)
-    ReservationFactory(session=session, participants=3)
-    start = session.start
-    with pytest.raises(SessionError) as exc:
-        course_session_update(
-            session_id=session.pk,
-            course_id=session.course_id,
-            start=start,
-            instructor_id=session.instructor_id,
-            max_attendees=2,
-        )
-    assert exc.value.message == MSG_MAX_BELOW_TAKEN.format(taken=3)
-    updated = course_session_update(
-        session_id=session.pk,
-        course_id=session.course_id,
-        start=start,
-        instructor_id=instructor_named("Léa").pk,
-        max_attendees=3,
-    )
-    assert updated.max_attendees == 3 and updated.instructor.name == "Léa"
-
-
-def test_session_with_reservations_cannot_be_deleted():
-    session = CourseSessionFactory()
-    ReservationFactory(session=session, status=ReservationStatus.EXPIRED)
-    with pytest.raises(SessionError) as exc:
-        course_session_delete(session_id=session.pk)
-    assert exc.value.message == MSG_SESSION_HAS_RESERVATIONS
-    empty = CourseSessionFactory()
-    course_session_delete(session_id=empty.pk)
-    assert not CourseSession.objects.filter(pk=empty.pk).exists()
 
 
 # --- EVJF/EVG ---

@@ -14,7 +14,7 @@ from bookings.apis.pages import MSG_PAGE_SIZE_INVALID
 from bookings.apis.session_query import MSG_ORDERING_INVALID, MSG_PAGE_INVALID, MSG_VIEW_INVALID
 from bookings.models import Pass, ReservationStatus
 from bookings.services.cancellation import MSG_CANCEL_NOT_CONFIRMED
-from bookings.services.common import MSG_PRICE_INVALID, MSG_SESSION_FIELDS_REQUIRED, MSG_SESSION_PAST
+from bookings.services.common import MSG_SESSION_PAST
 from bookings.services.pass_admin import (
     MSG_END_BEFORE_START,
     MSG_GRANT_CREDITS_MIN,
@@ -22,9 +22,9 @@ from bookings.services.pass_admin import (
     MSG_MEMBER_NOT_FOUND,
     MSG_REASON_REQUIRED,
 )
-from bookings.services.sessions import MSG_SESSION_DELETED
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.models import CourseSession
+from courses.services.sessions import MSG_PRICE_INVALID, MSG_SESSION_DELETED, MSG_SESSION_FIELDS_REQUIRED
 from courses.tests.factories import CourseFactory, CourseSessionFactory, TariffFactory, instructor_named
 
 pytestmark = pytest.mark.django_db

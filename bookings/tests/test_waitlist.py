@@ -15,7 +15,7 @@ from bookings.services.cancellation import reservation_cancel
 from bookings.services.common import MSG_SESSION_FULL, ReservationError
 from bookings.services.passes import MSG_PASS_NO_CREDITS
 from bookings.services.reservations import reservation_confirm, reservation_hold
-from bookings.services.sessions import course_session_update
+from bookings.services.session_places import course_session_update
 from bookings.tasks import waitlist_offers_sweep
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory

@@ -1,1 +1,2 @@
-"""The catalogue's JSON API: courses, tariffs and testimonials (catalogue), instructors; what they share (common)."""
+"""The catalogue's JSON API: courses, tariffs and testimonials (catalogue), instructors, weekly series of sessions
+(series); what they share (common)."""

@@ -16,7 +16,7 @@ from studio.api import error_response
 from studio.parsers import JSON_OR_MULTIPART
 from studio.schema import ErrorOutput
 
-from .. import selectors, services
+from .. import selectors
 from ..serializers.catalogue import (
     CourseForm,
     CourseInputSerializer,
@@ -30,6 +30,7 @@ from ..serializers.catalogue import (
     TestimonialOutputSerializer,
     TestimonialUpdateInputSerializer,
 )
+from ..services import catalogue
 from .common import PublicReadStaffWrite, valid_payload
 
 logger = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ def _course_payloads(serializer_class, form_class) -> dict:
 def _course(course_id: int):
     course = selectors.course_get(course_id=course_id)
     if course is None:
-        raise services.CatalogueError.of("course_not_found")
+        raise catalogue.CatalogueError.of("course_not_found")
     return course
 
 
@@ -79,7 +80,7 @@ class CourseListApi(PublicReadStaffWrite):
         fields = valid_payload(CourseInputSerializer, request)
         image_alt = fields.pop("image_alt", "")
         with transaction.atomic():
-            course = services.course_create(**fields)
+            course = catalogue.course_create(**fields)
             _set_picture(request, course, image_alt)
         return Response(CourseOutputSerializer(course).data, status=status.HTTP_201_CREATED)
 
@@ -89,9 +90,9 @@ def _set_picture(request, course, image_alt):
     one raises media_library.uploads.UploadRejected (its French message answers 400, the transaction rolls back)."""
     upload = request.FILES.get("image")
     if upload:
-        services.course_set_picture(course=course, image=upload, alt_text=image_alt)
+        catalogue.course_set_picture(course=course, image=upload, alt_text=image_alt)
     elif image_alt is not None and image_alt != course.image_alt:
-        services.course_update(course=course, image_alt=image_alt.strip())
+        catalogue.course_update(course=course, image_alt=image_alt.strip())
 
 
 class CourseDetailApi(PublicReadStaffWrite):
@@ -114,13 +115,13 @@ class CourseDetailApi(PublicReadStaffWrite):
         fields = valid_payload(CourseUpdateInputSerializer, request)
         image_alt = fields.pop("image_alt", None)
         with transaction.atomic():
-            course = services.course_update(course=course, **fields)
+            course = catalogue.course_update(course=course, **fields)
             _set_picture(request, course, image_alt)
         return Response(CourseOutputSerializer(course).data)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, course_id: int):
-        services.course_delete(course=_course(course_id))
+        catalogue.course_delete(course=_course(course_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -131,7 +132,7 @@ def _tariff_fields(fields: dict) -> dict:
     if "course_id" in fields:
         course_id = fields.pop("course_id")
         fields["course"] = (
-            None if course_id is None else services.course_get_or_404(course_id=course_id, field="course_id")
+            None if course_id is None else catalogue.course_get_or_404(course_id=course_id, field="course_id")
         )
     return fields
 
@@ -148,21 +149,21 @@ class TariffListApi(PublicReadStaffWrite):
 
     @extend_schema(request=TariffInputSerializer, responses={201: TariffOutputSerializer, **UNKNOWN_REFERENCE})
     def post(self, request):
-        tariff = services.tariff_create(**_tariff_fields(valid_payload(TariffInputSerializer, request)))
+        tariff = catalogue.tariff_create(**_tariff_fields(valid_payload(TariffInputSerializer, request)))
         return Response(TariffOutputSerializer(tariff).data, status=status.HTTP_201_CREATED)
 
 
 class TariffDetailApi(PublicReadStaffWrite):
     @extend_schema(request=TariffUpdateInputSerializer, responses=TariffOutputSerializer)
     def put(self, request, tariff_id: int):
-        tariff = services.tariff_get_or_404(tariff_id=tariff_id)
+        tariff = catalogue.tariff_get_or_404(tariff_id=tariff_id)
         fields = _tariff_fields(valid_payload(TariffUpdateInputSerializer, request))
-        tariff = services.tariff_update(tariff=tariff, **fields)
+        tariff = catalogue.tariff_update(tariff=tariff, **fields)
         return Response(TariffOutputSerializer(tariff).data)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, tariff_id: int):
-        services.tariff_delete(tariff=services.tariff_get_or_404(tariff_id=tariff_id))
+        catalogue.tariff_delete(tariff=catalogue.tariff_get_or_404(tariff_id=tariff_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -176,19 +177,19 @@ class TestimonialListApi(PublicReadStaffWrite):
 
     @extend_schema(request=TestimonialInputSerializer, responses={201: TestimonialOutputSerializer})
     def post(self, request):
-        testimonial = services.testimonial_create(**valid_payload(TestimonialInputSerializer, request))
+        testimonial = catalogue.testimonial_create(**valid_payload(TestimonialInputSerializer, request))
         return Response(TestimonialOutputSerializer(testimonial).data, status=status.HTTP_201_CREATED)
 
 
 class TestimonialDetailApi(PublicReadStaffWrite):
     @extend_schema(request=TestimonialUpdateInputSerializer, responses=TestimonialOutputSerializer)
     def put(self, request, testimonial_id: int):
-        testimonial = services.testimonial_get_or_404(testimonial_id=testimonial_id)
+        testimonial = catalogue.testimonial_get_or_404(testimonial_id=testimonial_id)
         fields = valid_payload(TestimonialUpdateInputSerializer, request)
-        testimonial = services.testimonial_update(testimonial=testimonial, **fields)
+        testimonial = catalogue.testimonial_update(testimonial=testimonial, **fields)
         return Response(TestimonialOutputSerializer(testimonial).data)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, testimonial_id: int):
-        services.testimonial_delete(testimonial=services.testimonial_get_or_404(testimonial_id=testimonial_id))
+        catalogue.testimonial_delete(testimonial=catalogue.testimonial_get_or_404(testimonial_id=testimonial_id))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -6,7 +6,7 @@ from rest_framework.views import APIView
 from studio.parsers import JSON_ONLY
 from studio.permissions import IsStudioStaff
 
-from .. import services
+from ..services import catalogue
 
 
 class PublicReadStaffWrite(APIView):
@@ -23,7 +23,7 @@ class PublicReadStaffWrite(APIView):
 def valid_payload(serializer_class, request) -> dict:
     if request.content_type.startswith("multipart/form-data") and not request.data:
         # A form with no field at all (a body no form sends): refused, as the multipart schemas say (minProperties).
-        raise services.CatalogueError.of("form_empty")
+        raise catalogue.CatalogueError.of("form_empty")
     data = serializer_class(data=request.data)
     data.is_valid(raise_exception=True)
     return dict(data.validated_data)

@@ -9,13 +9,14 @@ from rest_framework.response import Response
 from studio.permissions import is_studio_staff
 from studio.schema import ErrorOutput
 
-from .. import selectors, services
+from .. import selectors
 from ..serializers.instructors import (
     InstructorInputSerializer,
     InstructorOutput,
     InstructorPublicOutput,
     InstructorUpdateInputSerializer,
 )
+from ..services import catalogue
 from .common import PublicReadStaffWrite, valid_payload
 
 UNKNOWN_USER = {404: OpenApiResponse(ErrorOutput, description="Le compte désigné n'existe pas.")}
@@ -31,7 +32,7 @@ PUBLIC_OR_STAFF_LIST = PolymorphicProxySerializer(
 def _instructor_fields(fields: dict) -> dict:
     if "user_id" in fields:
         user_id = fields.pop("user_id")
-        fields["user"] = None if user_id is None else services.user_get_or_404(user_id=user_id)
+        fields["user"] = None if user_id is None else catalogue.user_get_or_404(user_id=user_id)
     return fields
 
 
@@ -44,7 +45,9 @@ class InstructorListApi(PublicReadStaffWrite):
 
     @extend_schema(request=InstructorInputSerializer, responses={201: InstructorOutput, **UNKNOWN_USER, **CONFLICT})
     def post(self, request):
-        instructor = services.instructor_create(**_instructor_fields(valid_payload(InstructorInputSerializer, request)))
+        instructor = catalogue.instructor_create(
+            **_instructor_fields(valid_payload(InstructorInputSerializer, request))
+        )
         return Response(InstructorOutput(instructor).data, status=status.HTTP_201_CREATED)
 
 
@@ -54,12 +57,12 @@ class InstructorDetailApi(PublicReadStaffWrite):
         responses={200: InstructorOutput, 404: ErrorOutput, **CONFLICT},
     )
     def put(self, request, instructor_id: int):
-        instructor = services.instructor_get_or_404(instructor_id=instructor_id)
+        instructor = catalogue.instructor_get_or_404(instructor_id=instructor_id)
         fields = _instructor_fields(valid_payload(InstructorUpdateInputSerializer, request))
-        instructor = services.instructor_update(instructor=instructor, **fields)
+        instructor = catalogue.instructor_update(instructor=instructor, **fields)
         return Response(InstructorOutput(instructor).data)
 
     @extend_schema(request=None, responses={204: None, 404: ErrorOutput, 409: ErrorOutput})
     def delete(self, request, instructor_id: int):
-        services.instructor_delete(instructor=services.instructor_get_or_404(instructor_id=instructor_id))
+        catalogue.instructor_delete(instructor=catalogue.instructor_get_or_404(instructor_id=instructor_id))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -13,7 +13,7 @@ from media_library.fields import WebUrlField, blank_is_text, form_schema
 from studio.fields import StrictBooleanField
 
 from ..models import MAX_WEEKLY_CAP, Course, Level, Tariff, TariffType, Testimonial
-from ..services import MSG_TARIFF_WEEKLY_CAP_INVALID
+from ..services.catalogue import MSG_TARIFF_WEEKLY_CAP_INVALID
 from .fields import (
     SMALL_INT_MAX,
     CentsField,

@@ -13,6 +13,7 @@ from media_library.fields import NO_NUL, not_blank
 # PositiveSmallIntegerField's upper bound (positions, credits, months).
 SMALL_INT_MAX = 32_767
 MAX_PRICE = Decimal("999999.99")
+MAX_ID = 2**31 - 1  # the largest primary key the database holds
 
 # Text fields say what the server enforces: no NUL character (DRF refuses it) and, unless blank is allowed,
 # something other than spaces (they are trimmed). A number or a boolean in a JSON body is not text.
@@ -114,3 +115,11 @@ class UploadField(serializers.FileField):
 
 
 # --- Courses ---------------------------------------------------------------------------------------------------
+
+
+def id_field(message: str, **kwargs) -> serializers.IntegerField:
+    """A primary key from the outside world: a positive integer the database can hold, else `message`."""
+    keys = ("required", "null", "invalid", "min_value", "max_value", "max_string_length")
+    return serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, error_messages=dict.fromkeys(keys, message), **kwargs
+    )

@@ -10,13 +10,12 @@ from rest_framework import serializers
 from studio.fields import StrictBooleanField
 
 from .catalogue import BlankIsTextSchema
-from .fields import TextField
+from .fields import MAX_ID, TextField
 
 MSG_INSTRUCTOR_NAME_REQUIRED = "Indiquez le nom du professeur."
 MSG_INSTRUCTOR_NAME_TOO_LONG = "Le nom du professeur ne peut pas dépasser 150 caractères."
 MSG_INSTRUCTOR_USER_INVALID = "Le compte lié doit être l'identifiant d'un utilisateur, ou null pour aucun."
 MSG_INSTRUCTOR_ACTIVE_INVALID = "Indiquez si le professeur est actif (true ou false)."
-MAX_ID = 2**31 - 1
 
 
 class InstructorPublicOutput(serializers.Serializer):

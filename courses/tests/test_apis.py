@@ -4,10 +4,10 @@ from unittest import mock
 import pytest
 from django.db import DatabaseError
 
-from courses import services
 from courses.apis.catalogue import MSG_COURSE_FETCH_ERROR, MSG_TARIFFS_FETCH_ERROR
 from courses.models import Course, Instructor, Tariff, TariffType, Testimonial
-from courses.services import MSG_COURSE_HAS_SESSIONS, MSG_INSTRUCTOR_EXISTS
+from courses.services import catalogue
+from courses.services.catalogue import MSG_COURSE_HAS_SESSIONS, MSG_INSTRUCTOR_EXISTS
 from courses.tests.factories import (
     CourseFactory,
     CourseSessionFactory,
@@ -235,7 +235,7 @@ def test_staff_set_what_a_tariff_grants(api_client, staff):
     # with what the tariff already grants is a 409 with the rule's French message.
     refused = api_client.put(f"/api/tarifs/{tariff.pk}", {"pass_unlimited": True}, format="json")
     assert refused.status_code == 409
-    assert refused.json()["error"] == services.MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS
+    assert refused.json()["error"] == catalogue.MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS
     tariff.refresh_from_db()
     assert tariff.pass_unlimited is False and tariff.pass_credits == 5
 
@@ -249,11 +249,11 @@ def test_staff_set_what_a_tariff_grants(api_client, staff):
         ("get", "/api/courses/999999", MSG_COURSE_NOT_FOUND, "course_not_found"),
         ("put", "/api/courses/999999", MSG_COURSE_NOT_FOUND, "course_not_found"),
         ("delete", "/api/courses/999999", MSG_COURSE_NOT_FOUND, "course_not_found"),
-        ("put", "/api/tarifs/999999", services.MSG_TARIFF_NOT_FOUND, "tariff_not_found"),
-        ("delete", "/api/tarifs/999999", services.MSG_TARIFF_NOT_FOUND, "tariff_not_found"),
-        ("put", "/api/testimonials/999999", services.MSG_TESTIMONIAL_NOT_FOUND, "testimonial_not_found"),
-        ("delete", "/api/testimonials/999999", services.MSG_TESTIMONIAL_NOT_FOUND, "testimonial_not_found"),
-        ("put", "/api/instructors/999999", services.MSG_INSTRUCTOR_NOT_FOUND, "instructor_not_found"),
+        ("put", "/api/tarifs/999999", catalogue.MSG_TARIFF_NOT_FOUND, "tariff_not_found"),
+        ("delete", "/api/tarifs/999999", catalogue.MSG_TARIFF_NOT_FOUND, "tariff_not_found"),
+        ("put", "/api/testimonials/999999", catalogue.MSG_TESTIMONIAL_NOT_FOUND, "testimonial_not_found"),
+        ("delete", "/api/testimonials/999999", catalogue.MSG_TESTIMONIAL_NOT_FOUND, "testimonial_not_found"),
+        ("put", "/api/instructors/999999", catalogue.MSG_INSTRUCTOR_NOT_FOUND, "instructor_not_found"),
     ],
 )
 def test_unknown_ids_are_404_with_the_french_message_and_a_code(method, path, message, code, api_client, staff):
@@ -264,9 +264,9 @@ def test_unknown_ids_are_404_with_the_french_message_and_a_code(method, path, me
 
 
 def test_catalogue_error_table_gives_codes_and_statuses():
-    assert services.CatalogueError.of("course_has_sessions").status == 409
-    assert services.CatalogueError.of("tariff_has_orders").message == services.MSG_TARIFF_HAS_ORDERS
-    assert services.CatalogueError.of("user_not_found").status == 404
+    assert catalogue.CatalogueError.of("course_has_sessions").status == 409
+    assert catalogue.CatalogueError.of("tariff_has_orders").message == catalogue.MSG_TARIFF_HAS_ORDERS
+    assert catalogue.CatalogueError.of("user_not_found").status == 404
 
 
 def test_a_tariff_for_an_unknown_course_or_an_instructor_for_an_unknown_user_is_404(api_client, staff):
@@ -276,13 +276,13 @@ def test_a_tariff_for_an_unknown_course_or_an_instructor_for_an_unknown_user_is_
     )
     assert response.status_code == 404 and response.json()["error"] == MSG_COURSE_NOT_FOUND
     response = api_client.post("/api/instructors", {"name": "Personne", "user_id": 999999}, format="json")
-    assert response.status_code == 404 and response.json()["errors"]["user_id"] == [services.MSG_USER_NOT_FOUND]
+    assert response.status_code == 404 and response.json()["errors"]["user_id"] == [catalogue.MSG_USER_NOT_FOUND]
     assert not Tariff.objects.exists()
 
 
 def test_giving_an_instructor_the_user_of_another_is_a_conflict(api_client, staff, member):
-    first = services.instructor_create(name="Emma", user=member)
-    second = services.instructor_create(name="Sophie", user=staff)
+    first = catalogue.instructor_create(name="Emma", user=member)
+    second = catalogue.instructor_create(name="Sophie", user=staff)
     api_client.force_authenticate(staff)
     response = api_client.put(f"/api/instructors/{second.pk}", {"user_id": member.pk}, format="json")
     assert response.status_code == 409
@@ -350,10 +350,10 @@ def test_a_pass_without_a_validity_is_refused_in_french(grant, api_client, staff
     payload = {"title": "Carte", "price": "100", "type": "forfait", **grant}
     response = api_client.post("/api/tarifs", payload, format="json")
     assert response.status_code == 400
-    assert response.json()["errors"]["pass_validity_months"] == [services.MSG_TARIFF_PASS_NEEDS_VALIDITY]
+    assert response.json()["errors"]["pass_validity_months"] == [catalogue.MSG_TARIFF_PASS_NEEDS_VALIDITY]
     tariff = TariffFactory(pass_credits=10, pass_validity_months=6)
     response = api_client.put(f"/api/tarifs/{tariff.pk}", {"pass_validity_months": 0}, format="json")
-    assert response.status_code == 409 and response.json()["error"] == services.MSG_TARIFF_PASS_NEEDS_VALIDITY
+    assert response.status_code == 409 and response.json()["error"] == catalogue.MSG_TARIFF_PASS_NEEDS_VALIDITY
 
 
 def test_an_unlimited_pass_with_credits_is_refused_in_french(api_client, staff):
@@ -361,7 +361,7 @@ def test_an_unlimited_pass_with_credits_is_refused_in_french(api_client, staff):
     payload = {"title": "Illimité", "price": "60", "type": "abonnement", "pass_validity_months": 1}
     response = api_client.post("/api/tarifs", {**payload, "pass_unlimited": True, "pass_credits": 5}, format="json")
     assert response.status_code == 400
-    assert response.json()["errors"]["pass_credits"] == [services.MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS]
+    assert response.json()["errors"]["pass_credits"] == [catalogue.MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS]
     assert not Tariff.objects.exists()
 
 
@@ -427,7 +427,7 @@ def test_a_form_without_any_field_is_refused(api_client, staff):
         "PUT", f"/api/courses/{course.pk}", body, content_type="multipart/form-data; boundary=b"
     )
     assert response.status_code == 400 and response.json()["code"] == "form_empty"
-    assert response.json()["error"] == services.MSG_FORM_EMPTY
+    assert response.json()["error"] == catalogue.MSG_FORM_EMPTY
 
 
 @pytest.mark.parametrize(("field", "value"), [("reduction_percentage", -2.220446049250313e-16), ("price", -1e-9)])

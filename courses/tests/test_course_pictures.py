@@ -14,7 +14,7 @@ from PIL import Image, ImageChops, ImageStat
 from courses import seed as course_seed
 from courses.management.commands.seed_demo import seed_catalogue
 from courses.models import Course
-from courses.services import course_set_picture
+from courses.services.catalogue import course_set_picture
 from media_library.tests import files
 from media_library.uploads import MSG_IMAGE_TOO_HEAVY, MSG_IMAGE_TYPES_WEBP
 

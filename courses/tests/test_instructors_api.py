@@ -10,7 +10,7 @@ from courses.serializers.instructors import (
     MSG_INSTRUCTOR_NAME_TOO_LONG,
     MSG_INSTRUCTOR_USER_INVALID,
 )
-from courses.services import MSG_INSTRUCTOR_EXISTS, MSG_INSTRUCTOR_HAS_SESSIONS, MSG_INSTRUCTOR_NAME_EXISTS
+from courses.services.catalogue import MSG_INSTRUCTOR_EXISTS, MSG_INSTRUCTOR_HAS_SESSIONS, MSG_INSTRUCTOR_NAME_EXISTS
 from courses.tests.factories import CourseSessionFactory, InstructorFactory
 
 LIST = "/api/instructors"

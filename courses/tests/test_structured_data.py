@@ -104,7 +104,7 @@ def test_events_add_no_query(client, course_with_sessions, django_assert_num_que
 
 
 def test_a_course_with_its_own_picture_shows_it_in_previews_and_events(client):
-    from courses.services import course_set_picture
+    from courses.services.catalogue import course_set_picture
     from media_library.tests import files
 
     course = CourseFactory(title="Cabaret")

@@ -3,10 +3,10 @@ own texts promise ("Un cours par semaine" is a cap of 1), and staff see and edit
 
 import pytest
 
-from courses import services
 from courses.management.commands.seed_demo import seed_catalogue
 from courses.models import Tariff
 from courses.seed_data import TARIFFS
+from courses.services import catalogue
 from courses.tests.factories import TariffFactory
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,7 @@ def test_a_weekly_cap_that_is_not_a_whole_number_of_classes_is_refused_in_french
     api_client.force_authenticate(staff)
     response = api_client.put(f"/api/tarifs/{tariff.pk}", {"pass_weekly_cap": value}, format="json")
     assert response.status_code == 400
-    assert response.json()["errors"]["pass_weekly_cap"] == [services.MSG_TARIFF_WEEKLY_CAP_INVALID]
+    assert response.json()["errors"]["pass_weekly_cap"] == [catalogue.MSG_TARIFF_WEEKLY_CAP_INVALID]
     tariff.refresh_from_db()
     assert tariff.pass_weekly_cap == 1
 
@@ -77,6 +77,6 @@ def test_a_tariff_left_without_a_cap_is_unlimited(api_client, staff):
 
 
 def test_the_messages_read_as_the_studio_writes_them():
-    assert services.MSG_TARIFF_WEEKLY_CAP_INVALID == (
+    assert catalogue.MSG_TARIFF_WEEKLY_CAP_INVALID == (
         "Le nombre de cours par semaine est un nombre entier de 0 (illimité) à 14."
     )

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
-from courses.services import MSG_TARIFF_WEEKLY_CAP_INVALID
+from courses.services.catalogue import MSG_TARIFF_WEEKLY_CAP_INVALID
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -1,16 +1,17 @@
 """Locking in payments: the one place the lock order of payments' writes is written down, and the helpers every
-writer of a subscription uses. Bookings' part of the same order is in bookings/services/locking.py.
+writer of a subscription uses. Bookings' part of the same order is in bookings/services/locking.py, the session's
+lock that begins it in courses/services/locking.py.
 
 Lock order of the whole project, always (a writer takes only the rows it needs, but never in another order):
 
     PaymentOrder  →  Subscription  →  SubscriptionCharge  →  ReducedRateDeclaration
-                  →  (bookings) CourseSession  →  Pass  →  Reservation rows
+                  →  CourseSession (courses)  →  Pass  →  Reservation rows (bookings)
 
 - PaymentOrder first (`lock_payment_order`): a capture, a refund, a staff edit lock the order, then call bookings (the
   pass granted, the reservation confirmed) and, for a tariff priced per period, create the Subscription
   (`subscription_start_for_order`). A cancelled class's refunds lock each order alone (`of=("self",)`). Recording a
-  card order for a hold takes no order lock: it locks bookings' session and reservation (`lock_session`,
-  `lock_reservation`) before inserting the order.
+  card order for a hold takes no order lock: it locks the session (courses' `lock_session`) and bookings'
+  reservation (`lock_reservation`) before inserting the order.
 - Subscription before any of its charges (`lock_subscription`, then `lock_charge_of`, or `lock_charge` which takes
   both in that order): the scheduler's charge of a period and its outcome (paid, refused), PayPal's webhooks and
   daily job, "Payer maintenant", and the staff's cancel, freeze, end of a reduced plan and retry. A bulk UPDATE of a

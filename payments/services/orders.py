@@ -10,9 +10,10 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
-from bookings.services.locking import lock_reservation, lock_session
+from bookings.services.locking import lock_reservation
 from bookings.services.passes import tariff_priced_per_short_period
 from courses.models import Tariff
+from courses.services.locking import lock_session
 from studio.day_text import day_text
 
 from ..choices import CURRENCY_EUR

@@ -34,8 +34,8 @@ def _dialog(page):
 
 def test_sessions_add_edit_delete_with_pagination_and_sorting(page, live_server, login_as, supervisor):
     from bookings.models import Reservation, ReservationStatus
-    from bookings.services.sessions import MSG_SESSION_ADDED, MSG_SESSION_DELETED, MSG_SESSION_UPDATED
     from courses.models import CourseSession
+    from courses.services.sessions import MSG_SESSION_ADDED, MSG_SESSION_DELETED, MSG_SESSION_UPDATED
 
     course = CourseFactory(title="Pole Initiation")
     CourseFactory(title="Cerceau aérien")

@@ -37,7 +37,7 @@ export const MSG_EMAIL_CHANGE_CONFIRMED_BY_LINK = "Une nouvelle adresse ne rempl
 export const MSG_FIELD_REQUIRED = "Ce champ est obligatoire.";
 export const MSG_SESSION_PLACES_MIN = "Le nombre de places doit être au moins 1.";
 export const MSG_PRICE_NUMBER = "Le prix doit être un nombre.";
-// The server's courses.services.MSG_TARIFF_WEEKLY_CAP_INVALID (docs/decisions.md 26).
+// The server's courses.services.catalogue.MSG_TARIFF_WEEKLY_CAP_INVALID (docs/decisions.md 26).
 export const MSG_WEEKLY_CAP_INVALID = "Le nombre de cours par semaine est un nombre entier de 0 (illimité) à 14.";
 export const WEEKLY_CAP_MAX = 14;
 export const MSG_SLIDER_TYPES = "Seuls les fichiers JPEG, PNG, et GIF sont autorisés.";

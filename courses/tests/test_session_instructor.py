@@ -8,9 +8,9 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from bookings.ics import reservation_event
-from bookings.services.sessions import MSG_INSTRUCTOR_INACTIVE, MSG_INSTRUCTOR_UNKNOWN
 from bookings.tests.factories import ReservationFactory
 from courses.models import CourseSession
+from courses.services.sessions import MSG_INSTRUCTOR_INACTIVE, MSG_INSTRUCTOR_UNKNOWN
 from courses.tests.factories import CourseFactory, CourseSessionFactory, InstructorFactory
 
 FEED = "/api/course-sessions"

@@ -1,7 +1,9 @@
 """Weekly series of sessions (docs/decisions.md 35): course, weekday(s), time, duration, instructor, places,
 price, from and to dates. The dates are planned first (`series_plan`: what would be created and what is skipped, with
 why: a French public holiday, a closure period of the studio, a date already past); staff preview that plan, then
-create it in one transaction. The sessions remember their series, so "this and the following" can be edited."""
+create it in one transaction. The sessions remember their series, so "this and the following" can be edited: which
+sessions that is (`series_following`) and where each moves (`series_moved`) are said here, and the change itself is
+made where the seats are counted, since places never drop below them (bookings/services/session_places.py)."""
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -10,13 +12,12 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from courses.holidays import public_holiday_name
-from courses.models import ClosurePeriod, CourseSession, SessionSeries, SessionStatus
 from studio.cache import bump_public_cache
 from studio.errors import CONFLICT
 
-from .common import SessionError
-from .sessions import _session_fields, course_session_update
+from ..holidays import public_holiday_name
+from ..models import ClosurePeriod, CourseSession, SessionSeries, SessionStatus
+from .sessions import SessionWriteError, session_fields
 
 MAX_SERIES_DAYS = 366
 MSG_SERIES_RANGE_INVALID = "La date de fin doit être le jour de début ou après, sur un an au plus."
@@ -28,15 +29,15 @@ MSG_SERIES_FOLLOWING_UPDATED = "{count} séance(s) modifiée(s) : celle-ci et le
 WEEKDAY_NAMES = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
 
 
-class SeriesError(SessionError):
+class SeriesError(SessionWriteError):
     messages = {
-        **SessionError.messages,
+        **SessionWriteError.messages,
         "series_range_invalid": MSG_SERIES_RANGE_INVALID,
         "series_empty": MSG_SERIES_EMPTY,
         "series_none": MSG_SERIES_NONE,
     }
     statuses = {
-        **SessionError.statuses,
+        **SessionWriteError.statuses,
         "series_range_invalid": CONFLICT,
         "series_empty": CONFLICT,
         "series_none": CONFLICT,
@@ -103,7 +104,7 @@ def course_session_series_create(
         else timezone.make_aware(datetime.combine(starts_on, start_time), timezone.get_default_timezone())
     )
     end = first + timedelta(minutes=duration) if duration else None
-    fields = _session_fields(
+    fields = session_fields(
         course_id=course_id,
         start=first,
         instructor_id=instructor_id,
@@ -128,45 +129,27 @@ def course_session_series_create(
     return series, plan
 
 
-def course_session_series_update_following(
-    *,
-    session_id: int,
-    instructor_id: int,
-    max_attendees: int,
-    level: str = "",
-    details: str = "",
-    price_per_participant: Decimal | None = None,
-    start_time: time | None = None,
-) -> int:
-    """Edit "this and the following" sessions of a series (not the cancelled ones): each is changed like one session
-    (places never below the seats taken), all or none. `start_time` moves each to that Paris time, same length."""
+def series_following(*, session_id: int) -> list[int]:
+    """The sessions "this and the following" changes: this one and the later ones of its series, not the cancelled
+    ones, by id (the order their locks are taken). 404 for an unknown session, 409 for one outside any series."""
     session = CourseSession.objects.filter(pk=session_id).first()
     if session is None:
         raise SeriesError.of("session_not_found")
     if session.series_id is None:
         raise SeriesError.of("series_none")
-    ids = list(
+    return list(
         CourseSession.objects.filter(series_id=session.series_id, start__gte=session.start)
         .exclude(status=SessionStatus.CANCELLED)
         .order_by("pk")
         .values_list("pk", flat=True)
     )
-    tz = timezone.get_default_timezone()
-    with transaction.atomic():
-        for pk in ids:  # sessions locked one by one in id order (course_session_update takes each lock)
-            current = CourseSession.objects.get(pk=pk)
-            start, length = current.start, current.end - current.start
-            if start_time is not None:
-                start = timezone.make_aware(datetime.combine(timezone.localtime(current.start).date(), start_time), tz)
-            course_session_update(
-                session_id=pk,
-                course_id=current.course_id,
-                start=start,
-                end=start + length,
-                instructor_id=instructor_id,
-                level=level,
-                max_attendees=max_attendees,
-                details=details,
-                price_per_participant=price_per_participant,
-            )
-    return len(ids)
+
+
+def series_moved(session: CourseSession, start_time: time | None) -> tuple[datetime, datetime]:
+    """A session's start and end once moved to `start_time` (Paris time) on its own day, same length; unchanged
+    without one."""
+    start, length = session.start, session.end - session.start
+    if start_time is not None:
+        day = timezone.localtime(session.start).date()
+        start = timezone.make_aware(datetime.combine(day, start_time), timezone.get_default_timezone())
+    return start, start + length

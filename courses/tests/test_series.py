@@ -5,6 +5,7 @@ from zoneinfo import ZoneInfo
 
 from freezegun import freeze_time
 
+from bookings.tests.factories import ReservationFactory
 from courses.holidays import french_public_holidays
 from courses.models import ClosurePeriod, CourseSession
 from courses.tests.factories import CourseFactory, instructor_named
@@ -108,8 +109,6 @@ def test_a_ten_week_series_with_one_holiday(api_client, staff):
 
 @freeze_time("2026-03-01 09:00:00")
 def test_this_and_the_following_sessions_of_a_series(api_client, staff):
-    from bookings.tests.factories import ReservationFactory
-
     course = CourseFactory()
     api_client.force_authenticate(staff)
     series_id = api_client.post(SERIES, payload(course), format="json").json()["series_id"]

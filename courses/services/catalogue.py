@@ -11,7 +11,7 @@ from media_library.images import delete_files, rendition_names, store_picture
 from media_library.uploads import IMAGE_FORMATS_WEBP, MSG_IMAGE_TYPES_WEBP, check_image
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
-from .models import Course, Instructor, Level, Tariff, TariffType, Testimonial
+from ..models import Course, Instructor, Level, Tariff, TariffType, Testimonial
 
 MSG_COURSE_HAS_SESSIONS = "Impossible de supprimer ce cours : des sessions y sont rattachées."
 MSG_TARIFF_HAS_ORDERS = "Impossible de supprimer ce tarif : des commandes y sont rattachées."
