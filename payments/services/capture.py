@@ -49,6 +49,7 @@ from .common import (
     PaymentError,
     _local,
     _mark,
+    reservation_payment_follow,
 )
 from .deposits import deposit_record_for_order
 from .locking import lock_payment_order
@@ -139,6 +140,7 @@ def payment_order_fulfil(
                 order.completed_at = timezone.now()
                 fields.append("completed_at")
             order.save(update_fields=fields)
+            reservation_payment_follow(order)
             if class_cancelled:
                 payment_completed.send(sender=PaymentOrder, order_id=order.pk)
         else:
@@ -153,6 +155,7 @@ def payment_order_fulfil(
             order.save(
                 update_fields=["status", "completed_at", "capture_id", "provider_note", "granted_pass", "updated_at"]
             )
+            reservation_payment_follow(order)
             # A tariff priced per period starts its subscription (the order paid its first period).
             subscription_start_for_order(order=order)
             # The invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap.
@@ -233,9 +236,13 @@ def simulator_order_approve(*, order_id: str, user, card_declined: bool, decline
 def _order_approved(*, order_pk: int, now) -> int:
     """The order APPROVED if it is still open, in one UPDATE whose row lock and WHERE decide against a concurrent
     capture as `_mark(..., only_from=OPEN_STATUSES)` would; returns how many rows changed (0 or 1)."""
-    return PaymentOrder.objects.filter(pk=order_pk, status__in=OPEN_STATUSES).update(
-        status=PaymentStatus.APPROVED, updated_at=now
-    )
+    with transaction.atomic():
+        changed = PaymentOrder.objects.filter(pk=order_pk, status__in=OPEN_STATUSES).update(
+            status=PaymentStatus.APPROVED, updated_at=now
+        )
+        if changed:  # the UPDATE holds the order's row lock: its reservation is told under it
+            reservation_payment_follow(PaymentOrder.objects.only("reservation_id").get(pk=order_pk))
+    return changed
 
 
 def payment_order_cancel(*, order_id: str, user) -> PaymentOrder:

@@ -25,6 +25,7 @@ from .common import (
     _local,
     _mark,
     _valid_email,
+    reservation_payment_follow,
 )
 from .reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record
 
@@ -192,7 +193,9 @@ def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> Paym
                 raise PaymentError.of("hold_expired")
             if current.participants != fields["quantity"] or current.total_amount != fields["amount"]:
                 raise PaymentError.of("reservation_changed")
-            return PaymentOrder.objects.create(**fields)
+            order = PaymentOrder.objects.create(**fields)
+            reservation_payment_follow(order)  # under the session and reservation locks taken above
+            return order
     except IntegrityError:
         live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
         if live is None:
