@@ -10,7 +10,7 @@ from .apis.auth import (
     TokenRefreshApi,
     ValidateEmailApi,
 )
-from .apis.users import ProfileApi, UserDetailApi, UserListApi
+from .apis.users import ProfileApi, UserDetailApi
 from .views import profile, sign_in
 
 urlpatterns = [
@@ -36,6 +36,5 @@ api_urlpatterns = [
     path("users/forgot-password", ForgotPasswordApi.as_view(), name="api-users-forgot-password"),
     path("users/reset-password/<str:token>", ResetPasswordApi.as_view(), name="api-users-reset-password"),
     path("users/profile", ProfileApi.as_view(), name="api-users-profile"),
-    path("users", UserListApi.as_view(), name="api-users"),
     path("users/<int:user_id>", UserDetailApi.as_view(), name="api-users-detail"),
 ]

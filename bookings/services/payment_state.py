@@ -9,10 +9,13 @@ from .locking import lock_session_of_reservation
 
 
 @transaction.atomic
-def reservation_payment_pending_set(*, reservation_id: int, pending: PaymentPending) -> None:
+def reservation_payment_pending_set(
+    *, reservation_id: int, pending: PaymentPending, session_locked: bool = False
+) -> None:
     """Record where the reservation's card payment stands. Called by payments under the order's row lock (its first
     lock), so this takes the session's then writes the reservation's (docs/architecture.md, "Lock order"): the
-    readers, under the session lock, see it change only with the order that changed it."""
-    if lock_session_of_reservation(reservation_id) is None:
+    readers, under the session lock, see it change only with the order that changed it. `session_locked`: the caller
+    already holds the session's lock (payments recording a new order under the session and reservation locks)."""
+    if not session_locked and lock_session_of_reservation(reservation_id) is None:
         return
     Reservation.objects.filter(pk=reservation_id).exclude(payment_pending=pending).update(payment_pending=pending)

@@ -20,7 +20,6 @@ from bookings.models import Reservation, ReservationStatus
 from bookings.services.common import ReservationError
 from bookings.services.passes import pass_grant_for_order
 from bookings.services.reservations import reservation_confirm_for_payment
-from studio.queue import enqueue_after_commit
 from studio.quotes import QuoteError
 
 from ..models import PaymentOrder, PaymentStatus
@@ -53,7 +52,6 @@ from .common import (
 )
 from .deposits import deposit_record_for_order
 from .locking import lock_payment_order
-from .receipts import payment_completed_emails_send
 from .refunds import _refund_outcome, payment_order_refund
 
 logger = logging.getLogger(__name__)
@@ -158,11 +156,10 @@ def payment_order_fulfil(
             reservation_payment_follow(order)
             # A tariff priced per period starts its subscription (the order paid its first period).
             subscription_start_for_order(order=order)
-            # The invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap.
-            payment_completed.send(sender=PaymentOrder, order_id=order.pk)
-            # The receipt (with the invoice's PDF) and a reservation's confirmation are rendered by one task, queued
-            # after the commit (receipts.py); the receipt is recorded as sent once its mail has left.
-            enqueue_after_commit(payment_completed_emails_send, order_pk=order.pk)
+            # The invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap; the same
+            # receiver queues, after the commit, the one task that renders a reservation's confirmation and the
+            # receipt with the invoice's PDF (receipts.py); the receipt is recorded as sent once its mail has left.
+            payment_completed.send(sender=PaymentOrder, order_id=order.pk, receipt=True)
             return CaptureOutcome(order=order, completed=True)
     return _refund_outcome(payment_order_refund(order_id=order_id))
 

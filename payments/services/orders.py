@@ -9,9 +9,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from bookings.models import Reservation, ReservationStatus
+from bookings.models import PaymentPending, Reservation, ReservationStatus
 from bookings.services.locking import lock_reservation, lock_session
 from bookings.services.passes import tariff_priced_per_short_period
+from bookings.services.payment_state import reservation_payment_pending_set
 from courses.models import Tariff
 from studio.day_text import day_text
 
@@ -25,7 +26,6 @@ from .common import (
     _local,
     _mark,
     _valid_email,
-    reservation_payment_follow,
 )
 from .reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record
 
@@ -194,7 +194,8 @@ def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> Paym
             if current.participants != fields["quantity"] or current.total_amount != fields["amount"]:
                 raise PaymentError.of("reservation_changed")
             order = PaymentOrder.objects.create(**fields)
-            reservation_payment_follow(order)  # under the session and reservation locks taken above
+            # Its only open order (one live order per reservation): the payment is open, recorded under the locks above.
+            reservation_payment_pending_set(reservation_id=current.pk, pending=PaymentPending.OPEN, session_locked=True)
             return order
     except IntegrityError:
         live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
