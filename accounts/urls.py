@@ -22,8 +22,6 @@ urlpatterns = [
     path("confirm-new-email/<str:token>", profile.confirm_new_email_page, name="confirm-new-email"),
     path("forgot-password", sign_in.forgot_password_page, name="forgot-password"),
     path("reset-password/<str:token>", sign_in.reset_password_page, name="reset-password"),
-    path("user/profile", profile.profile_page, name="profile"),
-    path("user/profile/<int:user_id>", profile.profile_page, name="profile-of"),
 ]
 
 api_urlpatterns = [
