@@ -10,7 +10,7 @@ from .apis.auth import (
     TokenRefreshApi,
     ValidateEmailApi,
 )
-from .apis.users import ProfileApi, UserDetailApi, UserListApi
+from .apis.users import ProfileApi, UserDetailApi
 from .views import profile, sign_in
 
 urlpatterns = [
@@ -22,8 +22,6 @@ urlpatterns = [
     path("confirm-new-email/<str:token>", profile.confirm_new_email_page, name="confirm-new-email"),
     path("forgot-password", sign_in.forgot_password_page, name="forgot-password"),
     path("reset-password/<str:token>", sign_in.reset_password_page, name="reset-password"),
-    path("user/profile", profile.profile_page, name="profile"),
-    path("user/profile/<int:user_id>", profile.profile_page, name="profile-of"),
 ]
 
 api_urlpatterns = [
@@ -36,6 +34,5 @@ api_urlpatterns = [
     path("users/forgot-password", ForgotPasswordApi.as_view(), name="api-users-forgot-password"),
     path("users/reset-password/<str:token>", ResetPasswordApi.as_view(), name="api-users-reset-password"),
     path("users/profile", ProfileApi.as_view(), name="api-users-profile"),
-    path("users", UserListApi.as_view(), name="api-users"),
     path("users/<int:user_id>", UserDetailApi.as_view(), name="api-users-detail"),
 ]

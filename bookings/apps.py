@@ -11,9 +11,3 @@ class BookingsConfig(AppConfig):
         from . import receivers  # noqa: F401 - a reservation's change refreshes its session's feeds (bookings/cache.py)
 
         # isort: on
-        from studio.registry import provide
-
-        from .selectors.attendance import user_no_shows_annotation
-
-        # The staff's users list shows each member's no-shows (docs/decisions.md 38); accounts cannot import us.
-        provide("user_no_shows", user_no_shows_annotation)

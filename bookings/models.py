@@ -18,6 +18,27 @@ class ReservationStatus(models.TextChoices):
 ACTIVE_STATUSES = (ReservationStatus.HELD, ReservationStatus.CONFIRMED)
 
 
+class CancelReason(models.TextChoices):
+    """Why a reservation ended without its class: set by the bookings service that ended it, so that payments tells
+    a class the studio cancelled (refunded in full) from a member's own cancellation (an 'avoir') without guessing."""
+
+    MEMBER = "member", "Annulée par le membre"
+    LATE = "late", "Annulée hors délai"
+    STUDIO = "studio", "Cours annulé par le studio"
+    EXPIRED = "expired", "Place retenue expirée"
+    REFUNDED = "refunded", "Paiement remboursé"
+
+
+class PaymentPending(models.TextChoices):
+    """The card payment of a hold, as payments reports it through bookings' services (payments/services/common.py):
+    while one is open the reservation's seats and price are frozen and no pass may pay it; once the payer approved
+    it, it may be captured at any moment and the member can no longer release the hold."""
+
+    NONE = "", "Aucun paiement en cours"
+    OPEN = "open", "Paiement en cours"
+    APPROVED = "approved", "Paiement approuvé, en attente d'encaissement"
+
+
 class Reservation(models.Model):
     """Seats taken by a member on a course session.
 
@@ -47,6 +68,10 @@ class Reservation(models.Model):
     created_at = models.DateTimeField("créée le", auto_now_add=True)
     confirmed_at = models.DateTimeField("confirmée le", null=True, blank=True)
     cancelled_at = models.DateTimeField("annulée le", null=True, blank=True)
+    cancel_reason = models.CharField("motif d'annulation", max_length=10, choices=CancelReason.choices, blank=True)
+    payment_pending = models.CharField(
+        "paiement par carte", max_length=10, choices=PaymentPending.choices, blank=True, default=PaymentPending.NONE
+    )
     # Paid with a class card or a subscription instead of a card payment: which pass, how many credits.
     paid_with_pass = models.ForeignKey(
         "bookings.Pass",

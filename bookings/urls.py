@@ -13,21 +13,12 @@ from .apis.passes import MyPassesApi, PassDetailApi, PassListApi
 from .apis.reservations import ReservationCancelApi, ReservationCourseCreateApi
 from .apis.series_following import CourseSessionFollowingApi
 from .apis.sessions import CourseSessionDetailApi, CourseSessionListApi
+from .apis.users import UserListApi
 from .views import instructor as instructor_views
 from .views import pages
-from .views import requests as request_views
 
 urlpatterns = [
-    path("courses/calendar", pages.calendar_page, name="calendar"),
     path("evjf-evg", pages.party_page, name="evjf-evg"),
-    path("my-courses", pages.my_courses_page, name="my-courses"),
-    path("user/requests", request_views.my_requests_page, name="my-requests"),
-    path("user/requests/<str:kind>/<int:request_id>", request_views.my_request_page, name="my-request"),
-    path(
-        "user/requests/<str:kind>/<int:request_id>/cancel",
-        request_views.my_request_cancel,
-        name="my-request-cancel",
-    ),
     path("calendar/<str:token>.ics", calendar_feed_apis.calendar_feed, name="calendar-feed"),
     path("my-courses/preferences", calendar_feed_apis.booking_preferences_form, name="my-booking-preferences"),
     path(
@@ -107,6 +98,7 @@ api_urlpatterns = [
     path(
         "evf-reservations/<int:party_id>/cancel", party_apis.PartyCancelApi.as_view(), name="api-evf-reservation-cancel"
     ),
+    path("users", UserListApi.as_view(), name="api-users"),  # the staff's users list with each member's no-shows
     path("course-feedback", CourseFeedbackApi.as_view(), name="api-course-feedback"),
     path("course-feedback/user/<int:user_id>", CourseFeedbackUserApi.as_view(), name="api-course-feedback-user"),
 ]

@@ -363,7 +363,7 @@ def _attachments(invoices) -> list[tuple[str, bytes, str]]:
 
 
 def order_receipt_attachments(*, order_pk: int) -> list[tuple[str, bytes, str]]:
-    """The receipt of an order carries its invoice (provided to payments through `studio.registry`)."""
+    """The receipt of an order carries its invoice (receipts.py)."""
     return _attachments(Invoice.objects.filter(payment_order_id=order_pk, kind=InvoiceKind.INVOICE))
 
 

@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db.models import Q
 
-from bookings.models import Reservation  # payments reads bookings (payments → bookings)
+from bookings.models import CancelReason, Reservation  # payments reads bookings (payments → bookings)
 from courses.models import CourseSession
 
 from .models import PaymentOrder, PaymentStatus
@@ -81,7 +81,7 @@ def class_cancellation_report(*, session_id: int) -> list[dict] | None:
     if session["cancelled_at"] is None:
         return []
     reservations = (
-        Reservation.objects.filter(session_id=session_id, cancelled_at=session["cancelled_at"])
+        Reservation.objects.filter(session_id=session_id, cancel_reason=CancelReason.STUDIO)
         .select_related("paid_with_pass", "attendance")
         .prefetch_related("payment_orders")
         .order_by("last_name", "first_name", "pk")

@@ -8,6 +8,8 @@ from django.dispatch import Signal
 # Sent with `order_id` (the PaymentOrder's primary key). Sent again by a redelivery only if the order was not
 # completed already; a receiver must still be idempotent. Also sent for a capture refused because the studio had
 # just cancelled the class: that order is REFUND_PENDING with its `completed_at` set (paid, then refunded at once).
+# `receipt=True` when the member's payment was captured: the receipt is owed, and the receiver that issues the invoice
+# (invoices) sends it with the invoice attached, after the commit (payments/services/receipts.py renders it).
 payment_completed = Signal()
 
 # A completed order's money went back, or staff voided a completed payment (docs/decisions.md 33): sent with `order_id`
@@ -15,7 +17,8 @@ payment_completed = Signal()
 # ignores the orders it issued nothing for.
 payment_refunded = Signal()
 
-# A later period of a subscription was paid (the first one is paid by the purchase order): sent with `charge_id`.
+# A later period of a subscription was paid (the first one is paid by the purchase order): sent with `charge_id`. Its
+# receipt is owed: the receiver that issues the invoice (invoices) sends it with the invoice attached, after the commit.
 subscription_charge_paid = Signal()
 
 # Staff cancelled a subscription with the refund of a paid period (the charge became REFUNDED): `charge_id`, `reason`.

@@ -15,7 +15,7 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 
 from accounts.models import User
-from bookings.models import Pass, PassKind, PassOrigin, Reservation, ReservationStatus
+from bookings.models import CancelReason, Pass, PassKind, PassOrigin, Reservation, ReservationStatus
 from bookings.models_operations import Attendance, AttendanceStatus, WaitlistEntry, WaitlistStatus
 from courses.models import CourseSession, SessionStatus, Tariff
 from payments.choices import PaymentProviderName
@@ -265,7 +265,7 @@ def _classes(member_ids: list[int], session_ids: list[int], rng: random.Random, 
         session.cancellation_reason = "Professeure malade (bench)"
     CourseSession.objects.bulk_update(cancelled, ["status", "cancelled_at", "cancellation_reason"], batch_size=500)
     Reservation.objects.filter(session__in=cancelled, status=ReservationStatus.CONFIRMED).update(
-        status=ReservationStatus.CANCELLED, cancelled_at=now
+        status=ReservationStatus.CANCELLED, cancelled_at=now, cancel_reason=CancelReason.STUDIO
     )
 
     to_fill = [s for s in evening if s.start < now + timedelta(days=2)]

@@ -18,6 +18,20 @@ from privacy import urls as privacy_urls
 from studio import urls as studio_urls
 
 from . import views
+from .pages import booking as booking_pages
+from .pages import profile as profile_pages
+from .pages import requests as request_pages
+
+# The pages that gather several apps (docs/architecture.md, "Apps and layers").
+page_urlpatterns = [
+    path("courses/calendar", booking_pages.calendar_page, name="calendar"),
+    path("my-courses", booking_pages.my_courses_page, name="my-courses"),
+    path("user/profile", profile_pages.profile_page, name="profile"),
+    path("user/profile/<int:user_id>", profile_pages.profile_page, name="profile-of"),
+    path("user/requests", request_pages.my_requests_page, name="my-requests"),
+    path("user/requests/<str:kind>/<int:request_id>", request_pages.my_request_page, name="my-request"),
+    path("user/requests/<str:kind>/<int:request_id>/cancel", request_pages.my_request_cancel, name="my-request-cancel"),
+]
 
 api_urlpatterns = [
     *studio_urls.api_urlpatterns,
@@ -39,6 +53,7 @@ urlpatterns = [
     path("sitemap.xml", views.sitemap, name="sitemap"),
     *studio_urls.urlpatterns,
     # /courses/calendar is matched before /courses/<id> (docs/decisions.md 5).
+    *page_urlpatterns,
     *bookings_urls.urlpatterns,
     *privacy_urls.urlpatterns,
     *accounts_urls.urlpatterns,

@@ -71,21 +71,3 @@ class UserUpdateOutput(UserOutput):
 
     def get_message(self, user) -> str:
         return self.context["message"]
-
-
-class StaffUserOutput(UserOutput):
-    """A row of the staff's users list: the account and the no-shows on the member's record (docs/decisions.md 38)."""
-
-    no_shows = serializers.IntegerField(
-        read_only=True, default=0, help_text="Absences marquées à ses cours (docs/decisions.md 38)."
-    )
-
-    class Meta(UserOutput.Meta):
-        fields = [*UserOutput.Meta.fields, "no_shows"]
-
-
-class UserPageOutput(serializers.Serializer):
-    count = serializers.IntegerField(min_value=0)
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = StaffUserOutput(many=True)

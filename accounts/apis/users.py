@@ -1,17 +1,14 @@
-"""The profile and the staff's user list (docs/decisions.md 4, 11 and 32). A member reaches only their own
-account; staff reach everyone, and the services say who may change what."""
+"""The profile and a user's account (docs/decisions.md 4, 11 and 32). A member reaches only their own account; staff
+reach everyone, and the services say who may change what. The staff's users list, with each member's no-shows, is
+bookings' (bookings/apis/users.py)."""
 
-from django.db.models import IntegerField, QuerySet, Value
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.pagination import StandardPagination
 from studio.parsers import JSON_OR_MULTIPART
-from studio.permissions import IsStudioStaff
-from studio.registry import provided
-from studio.schema import ErrorOutput, StudioAutoSchema
+from studio.schema import StudioAutoSchema
 
 from .. import selectors
 from ..models import User
@@ -21,10 +18,9 @@ from ..services.staff import MSG_USER_DELETED, user_delete
 from .outputs import (
     MessageOutput,
     UserOutput,
-    UserPageOutput,
     UserUpdateOutput,
 )
-from .user_inputs import ProfileInput, UserListQuery
+from .user_inputs import ProfileInput
 
 
 class ChangeNeedsBodySchema(StudioAutoSchema):
@@ -70,33 +66,6 @@ class ProfileApi(APIView):
     @extend_schema(request=ProfileInput, responses=UserUpdateOutput)
     def patch(self, request):
         return _profile_update(request, request.user)
-
-
-class UserListApi(APIView):
-    """Staff list: ?search= (name or e-mail), ?ordering= (e.g. -date_joined,last_name), ?page=, ?page_size=."""
-
-    permission_classes = [IsStudioStaff]
-
-    @extend_schema(
-        operation_id="users_list",
-        parameters=[UserListQuery],
-        responses={200: UserPageOutput, 404: OpenApiResponse(ErrorOutput, description="Page au-delà de la liste.")},
-    )
-    def get(self, request):
-        query = UserListQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        users = _users_with_no_shows(
-            selectors.user_list(search=query.validated_data["search"], ordering=query.validated_data["ordering"])
-        )
-        paginator = StandardPagination()
-        page = paginator.paginate_queryset(users, request, view=self)  # the count, then the page
-        return Response(UserPageOutput(paginator.page_body(page), context={"actor": request.user}).data)
-
-
-def _users_with_no_shows(users: QuerySet[User]) -> QuerySet[User]:
-    """Each user with the no-shows on their record (docs/decisions.md 38), as a subquery of the page's own query.
-    Bookings provides the expression (studio.registry: accounts does not import it); 0 when no app provides it."""
-    return users.annotate(no_shows=provided("user_no_shows", default=Value(0, output_field=IntegerField())))
 
 
 class UserDetailApi(APIView):

@@ -78,5 +78,5 @@ def member_no_shows(*, user_id: int) -> int:
 
 def user_no_shows_annotation():
     """Per user (the outer query's row of accounts_user), their no-shows, as an annotation of the users list (its
-    page stays one query whatever its size). Bookings provides it to accounts (studio.registry)."""
+    page stays one query whatever its size): bookings/apis/users.py."""
     return _no_shows_of(OuterRef("pk"))

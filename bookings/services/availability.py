@@ -6,6 +6,7 @@ from django.utils import timezone
 from courses.models import CourseSession
 
 from ..models import (
+    CancelReason,
     Reservation,
     ReservationStatus,
 )
@@ -45,7 +46,7 @@ def reservations_release_expired(*, session_id: int | None = None, now=None) -> 
     lapsed = Reservation.objects.filter(status=ReservationStatus.HELD, hold_expires_at__lte=now)
     if session_id is not None:
         lapsed = lapsed.filter(session_id=session_id)
-    return lapsed.update(status=ReservationStatus.EXPIRED)
+    return lapsed.update(status=ReservationStatus.EXPIRED, cancel_reason=CancelReason.EXPIRED)
 
 
 def _check_seats(

@@ -14,11 +14,13 @@ from studio.queue import enqueue_after_commit
 
 from ..cancellation_emails import send_reservation_cancelled
 from ..models import (
+    CancelReason,
     Pass,
     PassAdjustment,
     PassAdjustmentAction,
     PassKind,
     PassOrigin,
+    PaymentPending,
     Reservation,
     ReservationStatus,
 )
@@ -37,9 +39,6 @@ MSG_HOLD_RELEASED = "Réservation annulée : les places retenues sont libérées
 MSG_HOLD_PAYMENT_IN_PROGRESS = (
     "Le paiement de cette réservation est en cours de validation : elle ne peut pas être annulée pour l'instant."
 )
-# The payer approved the order at the provider and its capture may be on its way (payments.PaymentStatus.APPROVED,
-# named here: bookings does not import payments).
-APPROVED_PAYMENT_STATUS = "APPROVED"
 MSG_CANCELLED_CREDITS_RETURNED = "Réservation annulée : {credits} crédit(s) rendu(s) sur votre {title}."
 MSG_CANCELLED_SUBSCRIPTION = "Réservation annulée : votre place est libérée."
 MSG_CANCELLED_CREDIT_PASS = (
@@ -90,9 +89,12 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
     if now > cancellation_deadline(session):
         hours = settings.CANCELLATION_WINDOW_HOURS
         raise ReservationError(MSG_CANCEL_TOO_LATE.format(hours=hours), code="cancel_too_late")
-    reservation.status = ReservationStatus.CANCELLED
-    reservation.cancelled_at = now
-    reservation.save(update_fields=["status", "cancelled_at"])
+    reservation.status, reservation.cancelled_at, reservation.cancel_reason = (
+        ReservationStatus.CANCELLED,
+        now,
+        CancelReason.MEMBER,
+    )
+    reservation.save(update_fields=["status", "cancelled_at", "cancel_reason"])
     enqueue_after_commit(waitlist_offer_session, session_id=session.pk)  # the freed seats go to the waiting list
     credit_pass = None
     if pass_obj is not None:
@@ -149,11 +151,14 @@ def _hold_release(*, reservation: Reservation, session: CourseSession, now) -> C
     waiting list is offered them); nothing was paid, so nothing is given back and no e-mail goes out. A payment the
     payer has already approved may be captured at any moment: the hold stays until it is (or until it lapses). An
     order still open (not approved) can no longer confirm it: a capture of it is refunded (payments)."""
-    if reservation.payment_orders.filter(status=APPROVED_PAYMENT_STATUS).exists():
+    if reservation.payment_pending == PaymentPending.APPROVED:
         raise ReservationError(MSG_HOLD_PAYMENT_IN_PROGRESS, code="hold_payment_in_progress", status=CONFLICT)
-    reservation.status = ReservationStatus.CANCELLED
-    reservation.cancelled_at = now
-    reservation.save(update_fields=["status", "cancelled_at"])
+    reservation.status, reservation.cancelled_at, reservation.cancel_reason = (
+        ReservationStatus.CANCELLED,
+        now,
+        CancelReason.MEMBER,
+    )
+    reservation.save(update_fields=["status", "cancelled_at", "cancel_reason"])
     enqueue_after_commit(waitlist_offer_session, session_id=session.pk)
     return CancellationOutcome(reservation=reservation, message=MSG_HOLD_RELEASED)
 
@@ -179,7 +184,8 @@ def bookings_release_for_refund(*, order) -> None:
         if paid_by_this_order and reservation.status in (ReservationStatus.HELD, ReservationStatus.CONFIRMED):
             reservation.status = ReservationStatus.CANCELLED
             reservation.cancelled_at = timezone.now()
-            reservation.save(update_fields=["status", "cancelled_at"])
+            reservation.cancel_reason = CancelReason.REFUNDED
+            reservation.save(update_fields=["status", "cancelled_at", "cancel_reason"])
             enqueue_after_commit(waitlist_offer_session, session_id=reservation.session_id)
     if pass_obj is None or (pass_obj.credits_left == 0 and pass_obj.expires_on <= yesterday):
         return

@@ -2,7 +2,8 @@
 
 In one transaction, under the documented locks (locking.py: session → passes → reservations), the session becomes
 "Annulé" with its reason, and every booking of it held or confirmed is cancelled with the session's own
-`cancelled_at` (that is how payments tells these cancellations from a member's own): credits spent on a class card
+`cancelled_at` and the reason "studio" (`CancelReason.STUDIO`: how payments tells these cancellations from a
+member's own): credits spent on a class card
 go back to it (a ledger line), a subscription simply frees the place, the waiting list is cleared. After the
 commit, `session_cancelled` is sent with the cancelled reservations (payments refunds in full the card payments that
 confirmed them, in tasks, retried until done) and every member whose booking was confirmed is e-mailed the reason with
@@ -20,17 +21,18 @@ from django.tasks import task
 from django.utils import timezone
 
 from courses.models import CourseSession, SessionStatus
+from courses.services.locking import lock_session
 from studio.cache import bump_public_cache
 from studio.errors import CONFLICT
 from studio.queue import enqueue_after_commit
 
 from ..cache import bump_session_feeds
 from ..cancellation_emails import send_class_cancelled, send_waitlist_class_cancelled
-from ..models import PassAdjustment, PassAdjustmentAction, PassKind, Reservation, ReservationStatus
+from ..models import CancelReason, PassAdjustment, PassAdjustmentAction, PassKind, Reservation, ReservationStatus
 from ..models_operations import WaitlistEntry, WaitlistStatus
 from ..signals import session_cancelled
 from .common import SessionError
-from .locking import lock_pass, lock_session
+from .locking import lock_pass
 
 MSG_SESSION_CANCELLED = (
     "Le cours est annulé : {count} réservation(s) annulée(s), les inscrits sont prévenus par e-mail."
@@ -92,7 +94,8 @@ def course_session_cancel(*, session_id: int, reason: str) -> ClassCancellation:
     confirmed_ids = [r.pk for r in reservations if r.status == ReservationStatus.CONFIRMED]
     for reservation in reservations:
         reservation.status, reservation.cancelled_at = ReservationStatus.CANCELLED, now
-        reservation.save(update_fields=["status", "cancelled_at"])
+        reservation.cancel_reason = CancelReason.STUDIO  # payments refunds these in full (docs/decisions.md 27)
+        reservation.save(update_fields=["status", "cancelled_at", "cancel_reason"])
         pass_obj = passes.get(reservation.paid_with_pass_id)
         if pass_obj is not None and pass_obj.kind == PassKind.CARD and reservation.credits_spent:
             pass_obj.credits_left += reservation.credits_spent

@@ -35,10 +35,6 @@ MSG_CARD_PAYMENT_IN_PROGRESS = (
 MSG_PAYMENT_DOES_NOT_MATCH = "La réservation a changé depuis l'ouverture du paiement (participants ou montant)."
 MSG_RESERVATION_ALREADY_PAID = "Cette réservation était déjà payée."
 MSG_RESERVATION_WAS_CANCELLED = "Cette réservation a été annulée."
-# A reservation's orders (payments.PaymentOrder, reverse relation `payment_orders`) still being paid: while one is,
-# the reservation's seats and price are frozen and no pass may pay it. Statuses named here to keep bookings free of
-# an import from payments (STYLE.md: dependencies point one way).
-OPEN_PAYMENT_STATUSES = ("CREATED", "APPROVED", "DECLINED")
 
 
 class ReservationError(ApplicationError):

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from studio.queue import enqueue_after_commit
 
-from ..models import ACTIVE_STATUSES, Reservation, ReservationStatus
+from ..models import ACTIVE_STATUSES, CancelReason, Reservation, ReservationStatus
 from ..models_operations import WaitlistEntry, WaitlistStatus
 from .cancellation import reservation_cancel
 from .common import ReservationError
@@ -60,6 +60,7 @@ def _reservation_drop(*, user, reservation_id: int) -> bool:
         return False
     reservation.status = ReservationStatus.CANCELLED
     reservation.cancelled_at = timezone.now()
-    reservation.save(update_fields=["status", "cancelled_at"])
+    reservation.cancel_reason = CancelReason.LATE  # as a late cancellation: nothing given back
+    reservation.save(update_fields=["status", "cancelled_at", "cancel_reason"])
     enqueue_after_commit(waitlist_offer_session, session_id=session.pk)
     return True

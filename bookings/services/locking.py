@@ -20,9 +20,9 @@ A hold, a booking paid with a pass, a confirmation and a cancellation on the sam
 
 What is confirmed equals what was paid (docs/decisions.md 14): a card order for a hold is recorded under the session and
 reservation locks (payments), and while one is open the hold's participants and price cannot change and no pass may
-pay it (both read the reservation's open orders under the session lock, `payment_open_on`). The capture confirms only
-a reservation whose participants and amount are the order's (`reservation_confirm_for_payment`); otherwise payments
-refunds.
+pay it (both read the reservation's `payment_pending`, which payments sets under the session lock,
+`payment_open_on`). The capture confirms only a reservation whose participants and amount are the order's
+(`reservation_confirm_for_payment`); otherwise payments refunds.
 """
 
 from datetime import timedelta
@@ -33,10 +33,10 @@ from django.db.models import Exists, OuterRef, Subquery, Sum
 from courses.models import CourseSession, SessionStatus
 from courses.services.locking import lock_session
 
-from ..models import Pass, Reservation, ReservationStatus
+from ..models import Pass, PaymentPending, Reservation, ReservationStatus
 from ..models_operations import WaitlistEntry
 from .availability import _check_seats, active_reservations_q, reservations_release_expired
-from .common import OPEN_PAYMENT_STATUSES, WAITLIST_OFFER_STOP_HOURS, ReservationError, session_full
+from .common import WAITLIST_OFFER_STOP_HOURS, ReservationError, session_full
 from .seat_state import seat_state
 from .session_status import refuse_if_cancelled
 
@@ -133,9 +133,9 @@ def checked_request_on_locked_session(*, session_id: int, participants: int, fir
 
 
 def payment_open_on(reservation: Reservation | None) -> bool:
-    """Whether a card payment order is being paid for this hold (read under the session lock, which order creation
-    takes too, so none can appear meanwhile)."""
-    return reservation is not None and reservation.payment_orders.filter(status__in=OPEN_PAYMENT_STATUSES).exists()
+    """Whether a card payment order is being paid for this hold (read under the session lock, which payments takes
+    too when it records an order's change, `reservation_payment_pending_set`, so none can appear meanwhile)."""
+    return reservation is not None and reservation.payment_pending != PaymentPending.NONE
 
 
 def waiting_line_is_owed_the_seats(*, session: CourseSession, now) -> bool:
@@ -187,9 +187,3 @@ def member_hold_with_seats_checked(*, session: CourseSession, user, participants
         raise session_full(session, now)
     _check_seats(session=session, existing=existing, participants=participants, now=now, taken=taken or 0)
     return existing
-
-
-# The former private names, used by the passes module.
-_checked_request_on_locked_session = checked_request_on_locked_session
-_payment_open_on = payment_open_on
-_member_hold_with_seats_checked = member_hold_with_seats_checked

@@ -22,10 +22,10 @@ from ..models import (
 )
 from .common import MSG_CARD_PAYMENT_IN_PROGRESS, ReservationError, _as_id
 from .locking import (
-    _checked_request_on_locked_session,
-    _member_hold_with_seats_checked,
-    _payment_open_on,
+    checked_request_on_locked_session,
     lock_pass,
+    member_hold_with_seats_checked,
+    payment_open_on,
 )
 from .pass_rules import PassRuleError, pass_check_rules, pass_rules_from_tariff
 from .reservations import _reservation_details, _reservation_save, reservation_confirmation_send
@@ -139,7 +139,7 @@ def reservation_book_with_pass(
     payment not finished) is turned into this booking.
     """
     now = timezone.now()
-    first_name, last_name, email, participants, session = _checked_request_on_locked_session(
+    first_name, last_name, email, participants, session = checked_request_on_locked_session(
         session_id=session_id,
         participants=participants,
         first_name=first_name,
@@ -153,8 +153,8 @@ def reservation_book_with_pass(
     credits = pass_check_booking(
         pass_obj=pass_obj, session=session, participants=participants, today=timezone.localdate(now)
     )
-    existing = _member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
-    if _payment_open_on(existing):
+    existing = member_hold_with_seats_checked(session=session, user=user, participants=participants, now=now)
+    if payment_open_on(existing):
         # card or pass, never both: what is confirmed equals what was paid (docs/decisions.md 14)
         raise ReservationError(MSG_CARD_PAYMENT_IN_PROGRESS, code="card_payment_in_progress", status=CONFLICT)
     fields = {

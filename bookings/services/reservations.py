@@ -162,8 +162,9 @@ def _confirm_locked(*, session, reservation: Reservation, notify: bool = True) -
     reservation.status = ReservationStatus.CONFIRMED
     reservation.confirmed_at = now
     reservation.hold_expires_at = None
+    reservation.cancel_reason = ""  # a lapsed hold confirmed after all by its payment
     reservation.session = session  # the locked row: the feeds' receiver reads its weeks without a query
-    reservation.save(update_fields=["status", "confirmed_at", "hold_expires_at"])
+    reservation.save(update_fields=["status", "confirmed_at", "hold_expires_at", "cancel_reason"])
     if notify:
         enqueue_after_commit(reservation_confirmation_send, reservation_id=reservation.pk)
     return reservation

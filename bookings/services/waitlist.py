@@ -26,15 +26,16 @@ from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone
 
+from courses.services.locking import lock_session
 from studio.errors import CONFLICT, NOT_FOUND
 from studio.queue import enqueue_after_commit
 
 from ..emails import send_waitlist_email
-from ..models import PassAdjustment, PassAdjustmentAction, Reservation, ReservationStatus
+from ..models import CancelReason, PassAdjustment, PassAdjustmentAction, PaymentPending, Reservation, ReservationStatus
 from ..models_operations import WAITLIST_LIVE_STATUSES, WaitlistEntry, WaitlistStatus
 from .availability import reservations_release_expired, session_seats_left
-from .common import OPEN_PAYMENT_STATUSES, WAITLIST_OFFER_STOP_HOURS, ReservationError, _as_id
-from .locking import lock_member_live_reservation, lock_pass, lock_reservation, lock_session
+from .common import WAITLIST_OFFER_STOP_HOURS, ReservationError, _as_id
+from .locking import lock_member_live_reservation, lock_pass, lock_reservation
 from .passes import PASS_REFUSALS, PassError, pass_check_booking
 
 WAITLIST_OFFER_HOURS = 2  # an e-mailed offer holds the seats this long...
@@ -177,11 +178,9 @@ def waitlist_leave(*, user, session_id: int) -> None:
     now = timezone.now()
     if entry.status == WaitlistStatus.OFFERED and entry.reservation_id:
         hold = lock_reservation(entry.reservation_id)
-        open_payment = hold.payment_orders.filter(status__in=OPEN_PAYMENT_STATUSES).exists()
-        if hold.status == ReservationStatus.HELD and not open_payment:
-            hold.status = ReservationStatus.CANCELLED
-            hold.cancelled_at = now
-            hold.save(update_fields=["status", "cancelled_at"])
+        if hold.status == ReservationStatus.HELD and hold.payment_pending == PaymentPending.NONE:
+            hold.status, hold.cancelled_at, hold.cancel_reason = ReservationStatus.CANCELLED, now, CancelReason.MEMBER
+            hold.save(update_fields=["status", "cancelled_at", "cancel_reason"])
     entry.status = WaitlistStatus.LEFT
     entry.ended_at = now
     entry.save(update_fields=["status", "ended_at"])

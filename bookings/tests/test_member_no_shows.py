@@ -1,6 +1,6 @@
 """No-shows on the member's record in the staff's users list (docs/decisions.md 38): each row says how many
-absences were marked at the door, read with the page in the same query (bookings provides the annotation to accounts
-through studio.registry, accounts cannot import bookings)."""
+absences were marked at the door, read with the page in the same query (bookings serves the list: it sees both the
+accounts and the attendance)."""
 
 from datetime import timedelta
 

@@ -12,9 +12,9 @@ from bookings.pass_rules import PassRule
 from bookings.services.pass_admin import pass_grant
 from bookings.services.pass_rules import MSG_PASS_WEEKLY_CAP, PassRuleError, pass_rule_set
 from bookings.services.passes import reservation_book_with_pass
-from bookings.templatetags.bookings_passes import UNLIMITED_TEXT, WEEKLY_CAP_TEXT
 from bookings.tests.factories import PassFactory
 from courses.tests.factories import CourseSessionFactory, TariffFactory
+from project.pages.profile_sections import UNLIMITED_TEXT, WEEKLY_CAP_TEXT
 
 pytestmark = pytest.mark.django_db
 

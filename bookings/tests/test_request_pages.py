@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from bookings.models import PartyReservation
 from bookings.services import party_requests
-from bookings.views.requests import MSG_NO_REQUESTS, MSG_REQUEST_CANCELLED
 from messaging import rental_requests
 from messaging.models import RoomRentalRequest
+from project.pages.requests import MSG_NO_REQUESTS, MSG_REQUEST_CANCELLED
 from studio.quotes import MSG_NOT_CANCELLABLE
 
 

@@ -1,6 +1,7 @@
 import pytest
 
-from bookings.views.pages import PARTY_LOGIN_URL, PLANNING_DOWNLOAD_NAME
+from bookings.views.pages import PARTY_LOGIN_URL
+from project.pages.booking import PLANNING_DOWNLOAD_NAME
 
 pytestmark = pytest.mark.django_db
 

@@ -1,15 +1,6 @@
-"""What the bookings pages share: the logged-in member and the payment widget's config, for the islands' props."""
+"""What the bookings pages share: the logged-in member, for the islands' props."""
 
 from django.middleware.csrf import get_token
-
-from studio.registry import provided
-
-# The payment widget's config is provided by the payments app (payments/apps.py), which bookings may not import.
-SIMULATOR_PAYMENT_CONFIG = {"provider": "simulator", "clientId": "", "currency": "EUR"}
-
-
-def payment_config() -> dict:
-    return provided("payment_client_config", default=SIMULATOR_PAYMENT_CONFIG)
 
 
 def member_props(request) -> dict | None:

@@ -20,7 +20,6 @@ from bookings.models import Reservation, ReservationStatus
 from bookings.services.common import ReservationError
 from bookings.services.passes import pass_grant_for_order
 from bookings.services.reservations import reservation_confirm_for_payment
-from studio.queue import enqueue_after_commit
 from studio.quotes import QuoteError
 
 from ..models import PaymentOrder, PaymentStatus
@@ -49,10 +48,10 @@ from .common import (
     PaymentError,
     _local,
     _mark,
+    reservation_payment_follow,
 )
 from .deposits import deposit_record_for_order
 from .locking import lock_payment_order
-from .receipts import payment_completed_emails_send
 from .refunds import _refund_outcome, payment_order_refund
 
 logger = logging.getLogger(__name__)
@@ -139,6 +138,7 @@ def payment_order_fulfil(
                 order.completed_at = timezone.now()
                 fields.append("completed_at")
             order.save(update_fields=fields)
+            reservation_payment_follow(order)
             if class_cancelled:
                 payment_completed.send(sender=PaymentOrder, order_id=order.pk)
         else:
@@ -153,13 +153,13 @@ def payment_order_fulfil(
             order.save(
                 update_fields=["status", "completed_at", "capture_id", "provider_note", "granted_pass", "updated_at"]
             )
+            reservation_payment_follow(order)
             # A tariff priced per period starts its subscription (the order paid its first period).
             subscription_start_for_order(order=order)
-            # The invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap.
-            payment_completed.send(sender=PaymentOrder, order_id=order.pk)
-            # The receipt (with the invoice's PDF) and a reservation's confirmation are rendered by one task, queued
-            # after the commit (receipts.py); the receipt is recorded as sent once its mail has left.
-            enqueue_after_commit(payment_completed_emails_send, order_pk=order.pk)
+            # The invoice is numbered in this transaction (invoices' receiver), so a rollback leaves no gap; the same
+            # receiver queues, after the commit, the one task that renders a reservation's confirmation and the
+            # receipt with the invoice's PDF (receipts.py); the receipt is recorded as sent once its mail has left.
+            payment_completed.send(sender=PaymentOrder, order_id=order.pk, receipt=True)
             return CaptureOutcome(order=order, completed=True)
     return _refund_outcome(payment_order_refund(order_id=order_id))
 
@@ -233,9 +233,13 @@ def simulator_order_approve(*, order_id: str, user, card_declined: bool, decline
 def _order_approved(*, order_pk: int, now) -> int:
     """The order APPROVED if it is still open, in one UPDATE whose row lock and WHERE decide against a concurrent
     capture as `_mark(..., only_from=OPEN_STATUSES)` would; returns how many rows changed (0 or 1)."""
-    return PaymentOrder.objects.filter(pk=order_pk, status__in=OPEN_STATUSES).update(
-        status=PaymentStatus.APPROVED, updated_at=now
-    )
+    with transaction.atomic():
+        changed = PaymentOrder.objects.filter(pk=order_pk, status__in=OPEN_STATUSES).update(
+            status=PaymentStatus.APPROVED, updated_at=now
+        )
+        if changed:  # the UPDATE holds the order's row lock: its reservation is told under it
+            reservation_payment_follow(PaymentOrder.objects.only("reservation_id").get(pk=order_pk))
+    return changed
 
 
 def payment_order_cancel(*, order_id: str, user) -> PaymentOrder:

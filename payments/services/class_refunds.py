@@ -2,9 +2,9 @@
 
 bookings cancels the class and sends `session_cancelled` after its commit; payments' receiver queues
 `payment_cancelled_class_refund` (below), which calls `payment_orders_refund_cancelled_class`. Each paid
-order whose reservation the cancellation itself cancelled (its `cancelled_at` is the session's, so a member's own
-earlier cancellation, which became an 'avoir', is left alone) becomes REFUND_PENDING under its row lock, with the
-reason recorded on the order; then the provider refunds it (idempotency key `refund-<order id>`) and it becomes
+order whose reservation the cancellation itself cancelled (bookings records it with the reason "studio", so a
+member's own earlier cancellation, which became an 'avoir', is left alone) becomes REFUND_PENDING under its row lock,
+with the reason recorded on the order; then the provider refunds it (idempotency key `refund-<order id>`) and it becomes
 REFUNDED. A refund the provider could not take stays REFUND_PENDING for `payment_refunds_retry`, and the periodic
 sweep (no reservation ids) finds any order a lost task never marked: every payment is refunded once, until done.
 """
@@ -12,11 +12,11 @@ sweep (no reservation ids) finds any order a lost task never marked: every payme
 import logging
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone
 
-from bookings.models import Reservation, ReservationStatus
+from bookings.models import CancelReason, Reservation, ReservationStatus
 from courses.models import SessionStatus
 
 from ..models import PaymentOrder, PaymentStatus
@@ -37,7 +37,7 @@ def class_cancelled_refund_reason(*, reservation_id: int) -> str:
     docs/decisions.md 14 says)."""
     row = (
         Reservation.objects.filter(pk=reservation_id, session__status=SessionStatus.CANCELLED)
-        .filter(~Q(status=ReservationStatus.CANCELLED) | Q(cancelled_at=F("session__cancelled_at")))
+        .filter(~Q(status=ReservationStatus.CANCELLED) | Q(cancel_reason=CancelReason.STUDIO))
         .values_list("session__course__title", "session__start")
         .first()
     )
@@ -50,7 +50,7 @@ def cancelled_class_orders(*, session_id: int | None = None, reservation_ids=Non
         status=PaymentStatus.COMPLETED,
         reservation__status=ReservationStatus.CANCELLED,
         reservation__session__status=SessionStatus.CANCELLED,
-        reservation__cancelled_at=F("reservation__session__cancelled_at"),
+        reservation__cancel_reason=CancelReason.STUDIO,
     )
     if session_id is not None:
         orders = orders.filter(reservation__session_id=session_id)

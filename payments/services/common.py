@@ -1,5 +1,6 @@
 """What the payment services share: PaymentError, CaptureOutcome, the members' messages, amount and e-mail
-checks, and the state change of one order under its row lock (`_mark`)."""
+checks, the state change of one order under its row lock (`_mark`), and what its reservation is told of it
+(`reservation_payment_follow`)."""
 
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -9,6 +10,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
+from bookings.models import PaymentPending
+from bookings.services.payment_state import reservation_payment_pending_set
 from studio.errors import BAD_GATEWAY, CONFLICT, NOT_FOUND, ApplicationError
 
 from ..models import PaymentOrder, PaymentStatus
@@ -153,7 +156,26 @@ def _mark(*, order_id: str, status: str, note: str = "", only_from: tuple[str, .
             if note:
                 order.provider_note = note
             order.save(update_fields=["status", "provider_note", "updated_at"])
+            reservation_payment_follow(order)
         return order
 
 
 OPEN_STATUSES = (PaymentStatus.CREATED, PaymentStatus.APPROVED, PaymentStatus.DECLINED)
+
+
+def reservation_payment_follow(order: PaymentOrder) -> None:
+    """Tell bookings where the card payment of the order's reservation stands, after a change of the order's status
+    under its row lock (the first lock; bookings then takes the session's, docs/architecture.md "Lock order"):
+    approved when one of its orders is, open while one is still being paid, none otherwise."""
+    if not order.reservation_id:
+        return
+    statuses = set(
+        PaymentOrder.objects.filter(reservation_id=order.reservation_id, status__in=OPEN_STATUSES).values_list(
+            "status", flat=True
+        )
+    )
+    if PaymentStatus.APPROVED in statuses:
+        pending = PaymentPending.APPROVED
+    else:
+        pending = PaymentPending.OPEN if statuses else PaymentPending.NONE
+    reservation_payment_pending_set(reservation_id=order.reservation_id, pending=pending)

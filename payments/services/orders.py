@@ -9,9 +9,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from bookings.models import Reservation, ReservationStatus
+from bookings.models import PaymentPending, Reservation, ReservationStatus
 from bookings.services.locking import lock_reservation
 from bookings.services.passes import tariff_priced_per_short_period
+from bookings.services.payment_state import reservation_payment_pending_set
 from courses.models import Tariff
 from courses.services.locking import lock_session
 from studio.day_text import day_text
@@ -193,7 +194,10 @@ def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> Paym
                 raise PaymentError.of("hold_expired")
             if current.participants != fields["quantity"] or current.total_amount != fields["amount"]:
                 raise PaymentError.of("reservation_changed")
-            return PaymentOrder.objects.create(**fields)
+            order = PaymentOrder.objects.create(**fields)
+            # Its only open order (one live order per reservation): the payment is open, recorded under the locks above.
+            reservation_payment_pending_set(reservation_id=current.pk, pending=PaymentPending.OPEN, session_locked=True)
+            return order
     except IntegrityError:
         live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
         if live is None:

@@ -10,6 +10,7 @@ from ..models import PaymentOrder, PaymentStatus
 from ..signals import payment_completed, payment_refunded
 from .common import (
     PaymentError,
+    reservation_payment_follow,
 )
 from .locking import lock_payment_order
 
@@ -60,6 +61,7 @@ def _announce_status_change(*, order: PaymentOrder, before: str) -> None:
     (docs/decisions.md 40: invoices' receivers, in this transaction)."""
     if order.status == before:
         return
+    reservation_payment_follow(order)
     if order.status == PaymentStatus.COMPLETED:
         payment_completed.send(sender=PaymentOrder, order_id=order.pk)
     elif before == PaymentStatus.COMPLETED and order.status in CLOSED_AFTER_PAYMENT:

@@ -18,11 +18,12 @@ from bookings.models import Reservation, ReservationStatus
 from bookings.services.reservations import reservation_confirmation_send
 from courses.tests.factories import CourseSessionFactory
 from invoices.models import Invoice, InvoiceDocument, InvoiceKind
+from invoices.receipts import payment_completed_emails_send
 from invoices.services import invoice_issue_for_order
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
 from payments.provider_types import ProviderError
 from payments.services.common import MSG_ORDER_NOT_FOUND
-from payments.services.receipts import RECEIPT_SUBJECT, payment_completed_emails_send
+from payments.services.receipts import RECEIPT_SUBJECT
 from payments.simulator import SimulatorProvider
 from studio.models import OutgoingEmail
 

@@ -17,7 +17,6 @@ from django.db.models import Max
 from django.utils import timezone
 
 from bookings.services.pass_rules import pass_rule_set, pass_validity_set
-from studio.queue import enqueue_after_commit
 
 from ...provider_types import CAPTURE_COMPLETED, ProviderError
 from ...providers import get_provider
@@ -34,7 +33,7 @@ from .common import (
     UNPAID_CHARGES,
     SubscriptionError,
 )
-from .emails import _send_charge_email, payment_subscription_charge_receipt_send
+from .emails import subscription_charge_email
 
 logger = logging.getLogger(__name__)
 
@@ -168,10 +167,9 @@ def subscription_charge_paid(*, charge_id: int, reference: str) -> SubscriptionC
             )
         if not still_unpaid:
             pass_rule_set(pass_id=pass_obj.pk, blocked_from=None)
-        # The period's invoice is numbered in this transaction (invoices' receiver, docs/decisions.md 40); its receipt,
-        # with the invoice's PDF, is built by a task.
+        # The period's invoice is numbered in this transaction (invoices' receiver, docs/decisions.md 40); the same
+        # receiver queues its receipt, with the invoice's PDF, in a task after the commit.
         subscription_charge_paid_signal.send(sender=SubscriptionCharge, charge_id=charge.pk)
-        enqueue_after_commit(payment_subscription_charge_receipt_send, charge_id=charge.pk)
     return charge
 
 
@@ -200,5 +198,5 @@ def subscription_charge_failed(*, charge_id: int, as_of: date_type, note: str = 
             subscription.charges.filter(status=ChargeStatus.FAILED).order_by("due_on").values_list("due_on", flat=True)
         ).first()
         pass_rule_set(pass_id=pass_obj.pk, blocked_from=first_unpaid + timedelta(days=BLOCKED_AFTER_DAYS))
-        transaction.on_commit(lambda: _send_charge_email(charge_id=charge.pk, paid=False))
+        transaction.on_commit(lambda: subscription_charge_email(charge_id=charge.pk, paid=False))
     return charge

@@ -45,9 +45,6 @@ CHARGE_FAILED_SUBJECT = "Échéance de votre abonnement impayée"
 CHARGE_PAID_SUBJECT = "Votre reçu d'échéance d'abonnement"
 RENEWAL_SUBJECT = "Votre abonnement se termine bientôt : renouvelez-le"
 RENEWAL_DAYS_BEFORE = 15
-# What a higher app attaches to a period's receipt (invoices: the invoice's PDF), through `studio.registry`:
-# a function (charge_id=...) -> [(file name, bytes, mimetype)].
-CHARGE_RECEIPT_ATTACHMENTS = "subscription_charge_receipt_attachments"
 
 
 class SubscriptionError(ApplicationError):

@@ -1,16 +1,14 @@
-"""The e-mails of subscriptions: a period's receipt (with its invoice attached when invoices provide it)
-or its refusal with "Payer maintenant", and the invitation to renew 15 days before the commitment ends. Split from
-`common.py`; sent after the commit, through the task queue."""
+"""The e-mails of subscriptions: a period's receipt (sent by invoices when it hears the period paid, with the invoice
+attached: invoices/receipts.py) or its refusal with "Payer maintenant", and the invitation to renew 15 days before the
+commitment ends. Split from `common.py`; sent after the commit."""
 
 from datetime import date as date_type
 from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.tasks import task
 
 from studio.emails import send_templated_email
-from studio.registry import provided
 
 from ...simulator import SimulatorProvider
 from ..models import Subscription, SubscriptionCharge
@@ -18,24 +16,17 @@ from .common import (
     BLOCKED_AFTER_DAYS,
     CHARGE_FAILED_SUBJECT,
     CHARGE_PAID_SUBJECT,
-    CHARGE_RECEIPT_ATTACHMENTS,
     RENEWAL_SUBJECT,
 )
 
 
-@task
-def payment_subscription_charge_receipt_send(charge_id: int) -> None:
-    """The receipt of a subscription period paid, with its invoice attached, recorded in the outbox (queued after the
-    commit by charging.py)."""
-    _send_charge_email(charge_id=charge_id, paid=True)
-
-
-def _send_charge_email(*, charge_id: int, paid: bool) -> None:
+def subscription_charge_email(*, charge_id: int, paid: bool, attachments: list[tuple[str, bytes, str]] = ()) -> None:
+    """A period's receipt (`paid`, with what is attached to it: invoices' PDF) or its refusal, recorded in the
+    outbox."""
     charge = SubscriptionCharge.objects.select_related("subscription__member").get(pk=charge_id)
     subscription = charge.subscription
     member = subscription.member
-    attach = provided(CHARGE_RECEIPT_ATTACHMENTS) if paid else None
-    attachments = list(attach(charge_id=charge.pk)) if attach is not None else []
+    attachments = list(attachments)
     send_templated_email(
         to=member.email,
         attachments=attachments,

@@ -1,20 +1,21 @@
 """The member's requests (docs/decisions.md 17): "Mes demandes" lists their EVJF/EVG and room-rental requests with their
 status; each request's page shows the quote, the history, the deposit to pay (the payment widget) and a cancel button
-while it is not confirmed. Another member's request is a 404. bookings may read messaging's rentals (a lower layer)."""
+while it is not confirmed. Another member's request is a 404. The pages gather bookings' parties, messaging's rentals
+and payments' widget, so they sit in the top layer."""
 
 from django.contrib import messages as django_messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from bookings.selectors.parties import party_requests_of_member
+from bookings.services import party_requests
+from bookings.views.common import member_props
 from messaging import rental_requests
+from payments.selectors import payment_client_config
 from studio.decorators import login_required_page
 from studio.quote_api import history
 from studio.quotes import QuoteError, euros
-
-from ..selectors.parties import party_requests_of_member
-from ..services import party_requests
-from .common import member_props, payment_config
 
 MSG_REQUEST_CANCELLED = "Votre demande est annulée."
 MSG_NO_REQUESTS = "Vous n'avez encore fait aucune demande."
@@ -105,7 +106,7 @@ def my_request_page(request, kind: str, request_id: int):
             "amount": f"{target.deposit_amount:.2f}",
             "title": f"Acompte – {row['label']}",
             "payer": member_props(request),
-            "paymentConfig": payment_config(),
+            "paymentConfig": payment_client_config(),
         }
     return render(
         request,
