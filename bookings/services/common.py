@@ -130,10 +130,6 @@ class SessionError(ReservationError):
     }
 
 
-class PartyReservationError(ReservationError):
-    pass
-
-
 class FeedbackError(ReservationError):
     pass
 

@@ -1,4 +1,4 @@
-"""The bookings pages: the calendar, the EVJF/EVG offer and the member's courses. Islands get their props here."""
+"""The bookings pages: the calendar and the member's courses. Islands get their props here."""
 
 from django.conf import settings
 from django.shortcuts import render
@@ -7,12 +7,10 @@ from studio.cache import cache_public_page
 from studio.decorators import login_required_page
 
 from ..ics import studio_location
-from ..services.parties import MSG_PARTY_LOGIN_REQUIRED
 from .common import member_props, payment_config
 
 PLANNING_IMAGE = "img/planning.jpg"
 PLANNING_DOWNLOAD_NAME = "Planning-Pole-Dance.jpg"
-PARTY_LOGIN_URL = "/login?next=/evjf-evg"
 
 
 @cache_public_page
@@ -33,30 +31,6 @@ def calendar_page(request):
             "props": props,
             "planning_image": PLANNING_IMAGE,
             "planning_download_name": PLANNING_DOWNLOAD_NAME,
-        },
-    )
-
-
-@cache_public_page
-def party_page(request):
-    user = member_props(request)
-    return render(
-        request,
-        "bookings/evjf_evg.html",
-        {
-            "page_title": "EVJF et EVG",
-            "page_description": (
-                "Enterrement de vie de jeune fille ou de garçon : une initiation pole dance entre amis, "
-                "25 € par participant."
-            ),
-            "login_url": PARTY_LOGIN_URL,
-            "props": {
-                "user": user,
-                "submitUrl": "/api/evf-reservations",
-                "estimateUrl": "/api/evf-reservations/estimate",
-                "loginUrl": PARTY_LOGIN_URL,
-                "loginMessage": MSG_PARTY_LOGIN_REQUIRED,
-            },
         },
     )
 
