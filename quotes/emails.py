@@ -24,13 +24,11 @@ def send_party_reservation_emails(*, party_id: int, estimate=None) -> None:
     send_templated_email(
         to=settings.STAFF_NOTIFICATION_EMAIL,
         subject=SUBJECT_PARTY_STAFF,
-        template="bookings_party_staff",
+        template="quotes_party_staff",
         context=context,
         reply_to=[party.email],
     )
-    send_templated_email(
-        to=party.email, subject=SUBJECT_PARTY_MEMBER, template="bookings_party_member", context=context
-    )
+    send_templated_email(to=party.email, subject=SUBJECT_PARTY_MEMBER, template="quotes_party_member", context=context)
 
 
 def send_rental_request_staff_email(rental: RoomRentalRequest, *, recipients: list[str]) -> None:
@@ -40,12 +38,12 @@ def send_rental_request_staff_email(rental: RoomRentalRequest, *, recipients: li
         send_templated_email(
             to=recipients,
             subject=f"Demande de location : {rental.event_type} le {rental.date:%d/%m/%Y}",
-            template="messaging_rental_staff",
+            template="quotes_rental_staff",
             context={"rental": rental, "dashboard_url": f"{settings.SITE_URL}/admin/rentals"},
             reply_to=[rental.email],
         )
     except Exception:  # noqa: BLE001 - any transport error
-        logger.exception("Could not send messaging e-mail %s", "messaging_rental_staff")
+        logger.exception("Could not send the rental request e-mail to the studio")
 
 
 MEMBER_SUBJECTS = {
@@ -76,13 +74,13 @@ def notify(request: QuotedRequest, *, step: Step, label: str, member_email: str,
         send_templated_email(
             to=member_email,
             subject=MEMBER_SUBJECTS[step.kind].format(label=label),
-            template="quoted_request_member",
+            template="quotes_request_member",
             context=context,
         )
     elif step.kind in STAFF_SUBJECTS:
         send_templated_email(
             to=settings.STAFF_NOTIFICATION_EMAIL,
             subject=STAFF_SUBJECTS[step.kind].format(label=label),
-            template="quoted_request_staff",
+            template="quotes_request_staff",
             context=context,
         )

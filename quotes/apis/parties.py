@@ -9,10 +9,11 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bookings.apis.common import FILLED, OptionalText, ReservationPayloadSerializer, _iso
+from bookings.apis.common import FILLED, OptionalText, ReservationPayloadSerializer
 from bookings.apis.pages import PAGE_PARAMETERS, CheckedPagination, page_output
 from bookings.apis.reservations import ReservationCourseCreateApi, ReservationOutput
 from bookings.services.common import MSG_PARTICIPANTS_MIN
+from studio.fields import rfc3339
 from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
@@ -54,7 +55,7 @@ def party_data(party) -> dict:
         "last_name": party.last_name,
         "title": party.title,
         "message": party.message,
-        "created_at": _iso(party.created_at),
+        "created_at": rfc3339(party.created_at),
         "spectators": party.spectators,
         "guest_of_honour": party.guest_of_honour,
         "estimate": party_estimate(party),

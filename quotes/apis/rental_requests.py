@@ -8,7 +8,6 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from messaging.apis.common import PAGE_NOT_FOUND, _paginated, _query
 from messaging.apis.serializers import StaffListQuery
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
@@ -17,7 +16,14 @@ from .. import selectors
 from ..services import rentals as services
 from ..workflow import QuoteError
 from .fields import QuotedRequestOutput, RefuseInput, amount_field, deposit_field, note_field, quoted_request_data
-from .rentals import RentalRequestListCreateApi, RentalRequestOutput, rental_data
+from .rentals import (
+    PAGE_NOT_FOUND,
+    RentalRequestListCreateApi,
+    RentalRequestOutput,
+    checked_query,
+    paginated,
+    rental_data,
+)
 
 NOT_FOUND = {404: OpenApiResponse(ErrorOutput, description="Demande introuvable (ou d'un autre membre).")}
 REFUSED = {409: OpenApiResponse(ErrorOutput, description="L'étape n'est pas possible dans l'état de la demande.")}
@@ -62,9 +68,9 @@ class RentalRequestsApi(RentalRequestListCreateApi):
         responses={200: RentalRequestLifePageOutput, **PAGE_NOT_FOUND},
     )
     def get(self, request):
-        query = _query(StaffListQuery, request)
+        query = checked_query(StaffListQuery, request)
         queryset = selectors.rental_requests_for_staff(ordering=query.get("ordering"), history=True)
-        page = _paginated(request, self, queryset, lambda r: rental_request_data(r, viewer=request.user))
+        page = paginated(request, self, queryset, lambda r: rental_request_data(r, viewer=request.user))
         return Response(RentalRequestLifePageOutput(page).data)
 
 

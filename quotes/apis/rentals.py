@@ -2,22 +2,39 @@
 docs/decisions.md 31), staff list the requests; what the API accepts and answers."""
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from media_library.fields import FullMatchValidator
-from messaging.apis.common import PAGE_NOT_FOUND, _paginated, _query
 from messaging.apis.serializers import BlankIsTextSchema, StaffListQuery, TextField
 from studio.api import CsrfForBrowsers
+from studio.pagination import StandardPagination
 from studio.permissions import IsStudioStaff
 from studio.ratelimit import PublicFormThrottle
+from studio.schema import ErrorOutput
 
 from ..models import RentalEventType
 from ..selectors import rental_requests_for_staff
 from ..services import rentals
+
+PAGE_NOT_FOUND = {404: OpenApiResponse(ErrorOutput, description="Page au-delà de la dernière.")}
+
+
+def checked_query(serializer_class, request) -> dict:
+    query = serializer_class(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    return query.validated_data
+
+
+def paginated(request, view, queryset, shape) -> dict:
+    """One page of the staff's list, each row shaped by `shape`."""
+    paginator = StandardPagination()
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    return paginator.page_body([shape(item) for item in page])
+
 
 # Ten digits, with spaces, dots or dashes between them as people type them (the service keeps the digits).
 # Spaces, dots or dashes spelled out (Python's `\s` and ECMAScript's differ), the whole text matched, nothing trimmed.
@@ -96,9 +113,9 @@ class RentalRequestListCreateApi(APIView):
         responses={200: RentalRequestPageOutput, **PAGE_NOT_FOUND},
     )
     def get(self, request):
-        query = _query(StaffListQuery, request)
+        query = checked_query(StaffListQuery, request)
         queryset = rental_requests_for_staff(ordering=query.get("ordering"))
-        page = _paginated(request, self, queryset, rental_data)
+        page = paginated(request, self, queryset, rental_data)
         return Response(RentalRequestPageOutput(page).data)
 
     @extend_schema(request=RentalRequestInput, responses={201: RentalRequestOutput})
