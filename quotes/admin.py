@@ -4,7 +4,15 @@ from .models import PartyRequestEvent, PartyReservation, RentalRequestEvent, Roo
 
 # The life of a request is written by its services (the deposit by payments): its status, quote and history are
 # read only here.
-QUOTED_REQUEST_READONLY = ("status", "quote_amount", "deposit_amount", "quote_note", "quoted_at", "deposit_paid_at")
+QUOTED_REQUEST_READONLY = (
+    "status",
+    "quote_amount",
+    "deposit_amount",
+    "quote_note",
+    "quoted_at",
+    "deposit_paid_at",
+    "closed_at",
+)
 
 
 class RequestEventInline(admin.TabularInline):
@@ -32,15 +40,10 @@ class PartyReservationAdmin(admin.ModelAdmin):
     list_display = ("event_type", "date", "time", "participants", "email", "status", "quote_amount", "created_at")
     list_filter = ("event_type", "status")
     readonly_fields = (
-        "status",
-        "quote_amount",
-        "deposit_amount",
+        *QUOTED_REQUEST_READONLY[:3],
         "quote_participants",
         "quote_spectators",
-        "quote_note",
-        "quoted_at",
-        "deposit_paid_at",
-        "closed_at",
+        *QUOTED_REQUEST_READONLY[3:],
     )
     inlines = [PartyRequestEventInline]
     list_select_related = ("user",)
@@ -52,7 +55,7 @@ class PartyReservationAdmin(admin.ModelAdmin):
 class RoomRentalRequestAdmin(admin.ModelAdmin):
     list_display = ("name", "event_type", "date", "time", "email", "phone", "status", "quote_amount", "created_at")
     list_filter = ("event_type", "status")
-    readonly_fields = (*QUOTED_REQUEST_READONLY, "closed_at")
+    readonly_fields = QUOTED_REQUEST_READONLY
     inlines = [RentalRequestEventInline]
     search_fields = ("name", "email", "phone", "message")
     date_hierarchy = "date"

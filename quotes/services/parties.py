@@ -94,10 +94,6 @@ PARTY = life.Kind(
 )
 
 
-def party_member_url(party: PartyReservation) -> str:
-    return PARTY.member_url(party)
-
-
 # --- The request ----------------------------------------------------------------------------------------------------
 
 

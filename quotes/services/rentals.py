@@ -58,10 +58,6 @@ RENTAL = life.Kind(
 )
 
 
-def rental_member_url(rental: RoomRentalRequest) -> str:
-    return RENTAL.member_url(rental)
-
-
 # --- The request ----------------------------------------------------------------------------------------------------
 
 
