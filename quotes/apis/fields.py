@@ -6,15 +6,21 @@ from decimal import Decimal
 
 from django.core.validators import RegexValidator
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
 from studio.fields import DateTimeOutputField, rfc3339
 from studio.parsers import MSG_TEXT_TOO_LONG
+from studio.schema import ErrorOutput
 
 from ..history import history
 from ..models import QuotedRequest, RequestEventKind, RequestStatus
 from ..workflow import MAX_QUOTE_AMOUNT, MSG_AMOUNT_POSITIVE, MSG_DEPOSIT_POSITIVE, MSG_REASON_REQUIRED
+
+# The refusals every step of a request may answer, as the schema states them.
+NOT_FOUND = {404: OpenApiResponse(ErrorOutput, description="Demande introuvable (ou d'un autre membre).")}
+REFUSED = {409: OpenApiResponse(ErrorOutput, description="L'étape n'est pas possible dans l'état de la demande.")}
+INVALID = {400: OpenApiResponse(ErrorOutput, description="Saisie refusée, message en français.")}
 
 SPACES = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 FILLED = rf"^[^\x00]*[^\x00{SPACES}][^\x00]*$"

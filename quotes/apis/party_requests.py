@@ -2,7 +2,7 @@
 confirmed; staff quote (the server prices it), confirm or refuse. Another member's request is a 404, as one that does
 not exist. Refusals are QuoteErrors (quotes.workflow) answered by the shared exception handler."""
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -18,13 +18,19 @@ from ..selectors import party_request_get, party_requests_of_member, party_reser
 from ..services import parties as services
 from ..services.parties import MAX_PARTY_PARTICIPANTS, MSG_PARTY_PARTICIPANTS_MAX
 from ..workflow import QuoteError
-from .fields import QuotedRequestOutput, RefuseInput, deposit_field, note_field, quoted_request_data
+from .fields import (
+    INVALID,
+    NOT_FOUND,
+    REFUSED,
+    QuotedRequestOutput,
+    RefuseInput,
+    deposit_field,
+    note_field,
+    quoted_request_data,
+)
 from .parties import MSG_PARTY_GUEST_OF_HONOUR_INVALID, PartyOutput, PartyReservationApi, party_data
 
 MSG_SPECTATORS_INVALID = services.MSG_PARTY_SPECTATORS_INVALID
-NOT_FOUND = {404: OpenApiResponse(ErrorOutput, description="Demande introuvable (ou d'un autre membre).")}
-REFUSED = {409: OpenApiResponse(ErrorOutput, description="L'étape n'est pas possible dans l'état de la demande.")}
-INVALID = {400: OpenApiResponse(ErrorOutput, description="Saisie refusée, message en français.")}
 
 
 class PartyRequestOutput(PartyOutput, QuotedRequestOutput):

@@ -2,7 +2,7 @@
 not confirmed; staff quote (amount and deposit), confirm or refuse. Another member's request is a 404. Refusals are
 QuoteErrors (quotes.workflow) answered by the shared exception handler."""
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -10,12 +10,21 @@ from rest_framework.views import APIView
 
 from messaging.apis.serializers import StaffListQuery
 from studio.permissions import IsStudioStaff, is_studio_staff
-from studio.schema import ErrorOutput
 
 from .. import selectors
 from ..services import rentals as services
 from ..workflow import QuoteError
-from .fields import QuotedRequestOutput, RefuseInput, amount_field, deposit_field, note_field, quoted_request_data
+from .fields import (
+    INVALID,
+    NOT_FOUND,
+    REFUSED,
+    QuotedRequestOutput,
+    RefuseInput,
+    amount_field,
+    deposit_field,
+    note_field,
+    quoted_request_data,
+)
 from .rentals import (
     PAGE_NOT_FOUND,
     RentalRequestListCreateApi,
@@ -24,10 +33,6 @@ from .rentals import (
     paginated,
     rental_data,
 )
-
-NOT_FOUND = {404: OpenApiResponse(ErrorOutput, description="Demande introuvable (ou d'un autre membre).")}
-REFUSED = {409: OpenApiResponse(ErrorOutput, description="L'étape n'est pas possible dans l'état de la demande.")}
-INVALID = {400: OpenApiResponse(ErrorOutput, description="Saisie refusée, message en français.")}
 
 
 class RentalRequestLifeOutput(RentalRequestOutput, QuotedRequestOutput):
