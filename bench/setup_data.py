@@ -23,11 +23,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from bookings.models import PartyReservation, Pass, Reservation, ReservationStatus
+from bookings.models import Pass, Reservation, ReservationStatus
 from courses.models import Course, CourseSession, Instructor, SessionStatus
 from invoices.models import Invoice
-from messaging.models import ContactMessage, RoomRentalRequest
+from messaging.models import ContactMessage
 from payments.subscriptions.models import Subscription
+from quotes.models import PartyReservation, RoomRentalRequest
 
 ARGS = json.loads(os.environ["BENCH_SETUP"])
 STAFF_EMAIL = "bench-admin@example.fr"  # made by seed_bench

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import CourseFeedback, PartyRequestEvent, PartyReservation, Pass, PassAdjustment, Reservation
+from .models import CourseFeedback, Pass, PassAdjustment, Reservation
 
 
 @admin.register(Reservation)
@@ -10,41 +10,6 @@ class ReservationAdmin(admin.ModelAdmin):
     list_select_related = ("session__course", "user", "paid_with_pass")
     search_fields = ("user__email", "email", "last_name")
     raw_id_fields = ("session", "user", "paid_with_pass")
-
-
-class PartyRequestEventInline(admin.TabularInline):
-    """The request's history, read only: steps go through the services (quote, deposit, confirm...)."""
-
-    model = PartyRequestEvent
-    fields = ("created_at", "kind", "actor", "by_staff", "note")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-@admin.register(PartyReservation)
-class PartyReservationAdmin(admin.ModelAdmin):
-    list_display = ("event_type", "date", "time", "participants", "email", "status", "quote_amount", "created_at")
-    list_filter = ("event_type", "status")
-    # The life of the request is written by its services (the deposit by payments): read only here.
-    readonly_fields = (
-        "status",
-        "quote_amount",
-        "deposit_amount",
-        "quote_participants",
-        "quote_spectators",
-        "quote_note",
-        "quoted_at",
-        "deposit_paid_at",
-        "closed_at",
-    )
-    inlines = [PartyRequestEventInline]
-    list_select_related = ("user",)
-    search_fields = ("email", "last_name", "user__email")
-    raw_id_fields = ("user",)
 
 
 @admin.register(CourseFeedback)

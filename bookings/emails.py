@@ -1,5 +1,5 @@
 """The bookings e-mails: the reservation confirmation with its .ics (bookings/ics.py, the icalendar library), the
-EVJF/EVG request notifications and the waiting list's (the reminders are built with their context, in
+waiting list's (the reminders are built with their context, in
 services/reminders.py). The services queue them in their tasks."""
 
 from django.conf import settings
@@ -8,12 +8,10 @@ from django.utils import timezone
 from studio.emails import send_templated_email
 
 from .ics import REQUEST, ics_attachment, reservation_request_ics
-from .models import PartyReservation, Reservation
+from .models import Reservation
 from .models_operations import WaitlistEntry
 
 SUBJECT_RESERVATION_CONFIRMED = "Votre réservation est confirmée"
-SUBJECT_PARTY_MEMBER = "Votre demande d'EVJF/EVG est bien reçue"
-SUBJECT_PARTY_STAFF = "Nouvelle demande d'EVJF/EVG"
 
 
 def send_reservation_confirmation(*, reservation_id: int) -> None:
@@ -35,22 +33,6 @@ def send_reservation_confirmation(*, reservation_id: int) -> None:
         attachments=[
             ics_attachment(f"cours-{start:%Y-%m-%d}.ics", reservation_request_ics(reservation), method=REQUEST)
         ],
-    )
-
-
-def send_party_reservation_emails(*, party_id: int, estimate=None) -> None:
-    """`estimate`: the request's price by the staff's quoting rule, so both sides read the same figure."""
-    party = PartyReservation.objects.select_related("user").get(pk=party_id)
-    context = {"party": party, "estimate": estimate}
-    send_templated_email(
-        to=settings.STAFF_NOTIFICATION_EMAIL,
-        subject=SUBJECT_PARTY_STAFF,
-        template="bookings_party_staff",
-        context=context,
-        reply_to=[party.email],
-    )
-    send_templated_email(
-        to=party.email, subject=SUBJECT_PARTY_MEMBER, template="bookings_party_member", context=context
     )
 
 

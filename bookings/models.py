@@ -5,7 +5,6 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from courses.models import CourseSession
-from studio.quotes import QuotedRequest, QuotedRequestEvent, quoted_request_constraints
 
 
 class ReservationStatus(models.TextChoices):
@@ -113,68 +112,6 @@ class Reservation(models.Model):
     @property
     def total_amount(self) -> Decimal:
         return (self.unit_price * self.participants).quantize(Decimal("0.01"))
-
-
-class PartyEventType(models.TextChoices):
-    EVJF = "EVJF", "EVJF (enterrement de vie de jeune fille)"
-    EVG = "EVG", "EVG (enterrement de vie de garçon)"
-
-
-class PartyReservation(QuotedRequest):
-    """An EVJF/EVG party request: stored, e-mailed to the studio and the member, listed for staff.
-
-    It has a status the member follows (docs/decisions.md 17; studio.quotes: envoyée, devis envoyé, confirmée, refusée,
-    annulée), a quote priced by the server from `quote_participants` and `quote_spectators`, a deposit paid online, a
-    history.
-    """
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="party_reservations",
-        verbose_name="membre",
-    )
-    event_type = models.CharField(
-        "type d'événement", max_length=4, choices=PartyEventType.choices, default=PartyEventType.EVJF
-    )
-    date = models.DateField("date")
-    time = models.TimeField("heure")
-    participants = models.PositiveSmallIntegerField("participants", validators=[MinValueValidator(1)])
-    email = models.EmailField("email")
-    first_name = models.CharField("prénom", max_length=150, blank=True)
-    last_name = models.CharField("nom", max_length=150, blank=True)
-    title = models.CharField("intitulé", max_length=200, blank=True)
-    message = models.TextField("message", blank=True)
-    created_at = models.DateTimeField("reçue le", auto_now_add=True)
-    # What the member says when asking (the price depends on both): spectators pay 5 € each, the bride or groom
-    # takes the class for free.
-    spectators = models.PositiveSmallIntegerField("spectateurs", default=0)
-    guest_of_honour = models.BooleanField("la future mariée ou le futur marié prend le cours", default=True)
-    quote_participants = models.PositiveSmallIntegerField("participants du devis", null=True, blank=True)
-    quote_spectators = models.PositiveSmallIntegerField("spectateurs du devis", null=True, blank=True)
-
-    class Meta:
-        verbose_name = "réservation EVJF/EVG"
-        verbose_name_plural = "réservations EVJF/EVG"
-        ordering = ["-created_at", "-id"]
-        constraints = [
-            models.CheckConstraint(condition=models.Q(participants__gte=1), name="party_participants_positive"),
-            models.CheckConstraint(condition=models.Q(event_type__in=["EVJF", "EVG"]), name="party_event_type_valid"),
-            *quoted_request_constraints("party"),
-        ]
-
-    def __str__(self):
-        return f"{self.event_type} – {self.date:%d/%m/%Y} ({self.email})"
-
-
-class PartyRequestEvent(QuotedRequestEvent):
-    """A line of an EVJF/EVG request's history: seen by the member and by staff."""
-
-    party = models.ForeignKey(PartyReservation, on_delete=models.CASCADE, related_name="events", verbose_name="demande")
-
-    class Meta(QuotedRequestEvent.Meta):
-        verbose_name = "étape d'une demande EVJF/EVG"
-        verbose_name_plural = "étapes des demandes EVJF/EVG"
 
 
 class CourseFeedback(models.Model):

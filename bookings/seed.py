@@ -1,5 +1,5 @@
-"""Demo bookings (idempotent): the demo member's past and upcoming classes, a feedback, an EVJF request and a
-10-class card with credits left."""
+"""Demo bookings (idempotent): the demo member's past and upcoming classes, a feedback and a 10-class
+card with credits left."""
 
 import os
 from datetime import timedelta
@@ -12,8 +12,6 @@ from courses.models import CourseSession, Tariff
 
 from .models import (
     CourseFeedback,
-    PartyEventType,
-    PartyReservation,
     Pass,
     PassAdjustment,
     PassAdjustmentAction,
@@ -61,18 +59,6 @@ def run(*, stdout=None):
             user=member,
             course=past[0].course,
             defaults={"rating": 5, "comment": "Super ambiance et des conseils précis, j'ai adoré !"},
-        )
-    if not PartyReservation.objects.filter(user=member).exists():
-        PartyReservation.objects.create(
-            user=member,
-            event_type=PartyEventType.EVJF,
-            date=timezone.localdate() + timedelta(days=30),
-            time="15:00",
-            participants=8,
-            email=member.email,
-            first_name=member.first_name,
-            last_name=member.last_name,
-            message="EVJF de ma sœur, 8 personnes dont 2 spectatrices.",
         )
     _demo_pass(member)
     if stdout:

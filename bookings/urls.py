@@ -1,24 +1,20 @@
 from django.urls import path
 
 from .apis import calendar_feed as calendar_feed_apis
-from .apis import party_requests as party_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
 from .apis.attendees import CourseSessionAttendeesApi
 from .apis.class_cancellation import CourseSessionCancelApi
 from .apis.feedback import CourseFeedbackApi, CourseFeedbackUserApi
 from .apis.instructor import InstructorSessionsApi
-from .apis.parties import ReservationEvjCreateApi
 from .apis.passes import MyPassesApi, PassDetailApi, PassListApi
-from .apis.reservations import ReservationCancelApi, ReservationCourseCreateApi
+from .apis.reservations import ReservationCancelApi
 from .apis.series_following import CourseSessionFollowingApi
 from .apis.sessions import CourseSessionDetailApi, CourseSessionListApi
 from .apis.users import UserListApi
 from .views import instructor as instructor_views
-from .views import pages
 
 urlpatterns = [
-    path("evjf-evg", pages.party_page, name="evjf-evg"),
     path("calendar/<str:token>.ics", calendar_feed_apis.calendar_feed, name="calendar-feed"),
     path("my-courses/preferences", calendar_feed_apis.booking_preferences_form, name="my-booking-preferences"),
     path(
@@ -72,7 +68,6 @@ api_urlpatterns = [
         calendar_feed_apis.CalendarLinkApi.as_view(),
         name="api-booking-preferences-calendar-link",
     ),
-    path("reservations-courses", ReservationCourseCreateApi.as_view(), name="api-reservations-courses"),
     path(
         "reservations-courses/<int:reservation_id>/cancel",
         ReservationCancelApi.as_view(),
@@ -81,23 +76,6 @@ api_urlpatterns = [
     path("passes", PassListApi.as_view(), name="api-passes"),
     path("passes/mine", MyPassesApi.as_view(), name="api-passes-mine"),
     path("passes/<int:pass_id>", PassDetailApi.as_view(), name="api-pass"),
-    path("reservations-evj", ReservationEvjCreateApi.as_view(), name="api-reservations-evj"),
-    path("evf-reservations", party_apis.PartyRequestsApi.as_view(), name="api-evf-reservations"),
-    path("evf-reservations/mine", party_apis.MyPartyRequestsApi.as_view(), name="api-evf-reservations-mine"),
-    path("evf-reservations/estimate", party_apis.PartyEstimateApi.as_view(), name="api-evf-reservations-estimate"),
-    path("evf-reservations/<int:party_id>", party_apis.PartyRequestDetailApi.as_view(), name="api-evf-reservation"),
-    path("evf-reservations/<int:party_id>/quote", party_apis.PartyQuoteApi.as_view(), name="api-evf-reservation-quote"),
-    path(
-        "evf-reservations/<int:party_id>/confirm",
-        party_apis.PartyConfirmApi.as_view(),
-        name="api-evf-reservation-confirm",
-    ),
-    path(
-        "evf-reservations/<int:party_id>/refuse", party_apis.PartyRefuseApi.as_view(), name="api-evf-reservation-refuse"
-    ),
-    path(
-        "evf-reservations/<int:party_id>/cancel", party_apis.PartyCancelApi.as_view(), name="api-evf-reservation-cancel"
-    ),
     path("users", UserListApi.as_view(), name="api-users"),  # the staff's users list with each member's no-shows
     path("course-feedback", CourseFeedbackApi.as_view(), name="api-course-feedback"),
     path("course-feedback/user/<int:user_id>", CourseFeedbackUserApi.as_view(), name="api-course-feedback-user"),

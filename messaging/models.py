@@ -2,8 +2,6 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from studio.quotes import QuotedRequest, QuotedRequestEvent, quoted_request_constraints
-
 
 class ContactMessage(models.Model):
     """A message written through /contact, by a visitor or a member, and the conversation that follows it.
@@ -88,63 +86,3 @@ class ContactReply(models.Model):
         if self.author_role == ReplyAuthorRole.STAFF:
             return STAFF_AUTHOR_LABEL
         return self.message.name
-
-
-class RentalEventType(models.TextChoices):
-    PRIVATE_EVENT = "Événement Privé", "Événement Privé"
-    MEETING = "Réunion", "Réunion"
-    BIRTHDAY = "Anniversaire", "Anniversaire"
-    CLASS = "Cours", "Cours"
-
-
-class RoomRentalRequest(QuotedRequest):
-    """A room-rental request, stored and e-mailed to the studio (docs/decisions.md 17).
-
-    A member's request has a status they follow (studio.quotes), a quote staff set (no price rule exists
-    for the room), a deposit paid online and a history; a visitor's request (no account) is answered by e-mail.
-    """
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="rental_requests",
-        verbose_name="membre",
-    )
-    name = models.CharField("nom", max_length=150)
-    email = models.EmailField("email")
-    phone = models.CharField("téléphone", max_length=10)
-    event_type = models.CharField(
-        "type d'événement", max_length=20, choices=RentalEventType.choices, default=RentalEventType.PRIVATE_EVENT
-    )
-    date = models.DateField("date")
-    time = models.TimeField("heure")
-    message = models.TextField("message", blank=True)
-    created_at = models.DateTimeField("reçue le", default=timezone.now, db_index=True)
-
-    class Meta:
-        verbose_name = "demande de location"
-        verbose_name_plural = "demandes de location"
-        ordering = ["-created_at", "-id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(event_type__in=RentalEventType.values), name="messaging_rental_event_type_valid"
-            ),
-            *quoted_request_constraints("messaging_rental"),
-        ]
-
-    def __str__(self):
-        return f"{self.event_type} – {self.name} ({self.date:%d/%m/%Y})"
-
-
-class RentalRequestEvent(QuotedRequestEvent):
-    """A line of a room-rental request's history."""
-
-    rental = models.ForeignKey(
-        RoomRentalRequest, on_delete=models.CASCADE, related_name="events", verbose_name="demande"
-    )
-
-    class Meta(QuotedRequestEvent.Meta):
-        verbose_name = "étape d'une demande de location"
-        verbose_name_plural = "étapes des demandes de location"

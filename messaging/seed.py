@@ -1,4 +1,4 @@
-"""Demo conversations and a room-rental request (idempotent: keyed by subject and e-mail)."""
+"""Demo conversations (idempotent: keyed by subject)."""
 
 import datetime
 
@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from accounts.models import Role, User
 
-from .models import ContactMessage, ContactReply, RentalEventType, ReplyAuthorRole, RoomRentalRequest
+from .models import ContactMessage, ContactReply, ReplyAuthorRole
 
 DEMO_MEMBER_EMAIL = "membre@studio-pole-danse.fr"
 
@@ -59,17 +59,5 @@ def run(*, stdout=None):
     )
     created += new
 
-    _, new = RoomRentalRequest.objects.get_or_create(
-        email="sophie.leroy@example.fr",
-        event_type=RentalEventType.BIRTHDAY,
-        defaults={
-            "name": "Sophie Leroy",
-            "phone": "0677889900",
-            "date": timezone.localdate() + datetime.timedelta(days=21),
-            "time": datetime.time(15, 0),
-            "message": "Anniversaire de mes 30 ans, une douzaine de personnes, avec initiation si possible.",
-        },
-    )
-    created += new
     if stdout:
         stdout.write(f"Messagerie : {created} élément(s) de démonstration ajouté(s).")

@@ -2,11 +2,10 @@
 
 from django.db.models import Prefetch, QuerySet
 
-from .models import ContactMessage, ContactReply, RoomRentalRequest
+from .models import ContactMessage, ContactReply
 
 # Sort keys the staff lists accept (?ordering=key or -key); anything else falls back to the default.
 CONTACT_MESSAGE_ORDERINGS = {"created_at", "last_activity_at", "name", "email", "subject"}
-RENTAL_REQUEST_ORDERINGS = {"created_at", "date", "name", "event_type"}
 
 
 def _with_replies(qs: QuerySet) -> QuerySet:
@@ -52,7 +51,3 @@ def unread_count_for(*, user) -> int:
     if user.is_studio_staff:
         return unread_count_for_staff()
     return unread_count_for_member(user=user)
-
-
-def rental_requests_for_staff(*, ordering: str | None = None) -> QuerySet:
-    return RoomRentalRequest.objects.order_by(*_ordering(ordering, RENTAL_REQUEST_ORDERINGS, "-created_at"))

@@ -1,8 +1,6 @@
-"""Writes of the messaging app: contact messages, replies, read state and room-rental requests."""
+"""Writes of the messaging app: contact messages, replies and read state."""
 
-import datetime
 import logging
-import re
 from typing import ClassVar
 
 from django.conf import settings
@@ -13,7 +11,7 @@ from studio.emails import send_templated_email
 from studio.errors import NOT_FOUND, ApplicationError
 from studio.ratelimit import staff_notification_recipients
 
-from .models import ContactMessage, ContactReply, RentalEventType, ReplyAuthorRole, RoomRentalRequest
+from .models import ContactMessage, ContactReply, ReplyAuthorRole
 from .selectors import contact_message_get
 
 logger = logging.getLogger(__name__)
@@ -26,12 +24,6 @@ MSG_CONTACT_REQUIRED = "Le nom, l'email et le message sont obligatoires."
 # Replies: a blank reply is refused.
 MSG_REPLY_BLANK = "La réponse ne peut pas être vide."
 
-# Room rental.
-MSG_RENTAL_REQUIRED = "Le nom, l'email, le téléphone, la date et l'heure sont obligatoires."
-MSG_RENTAL_PHONE = "Le numéro de téléphone doit contenir 10 chiffres."
-MSG_RENTAL_DATE_PAST = "La date de l'événement doit être aujourd'hui ou plus tard."
-MSG_RENTAL_EVENT_TYPE = "Choisissez un type d'événement de la liste."
-
 # A conversation that does not exist (or no longer does).
 MSG_MESSAGE_NOT_FOUND = "Message introuvable."
 
@@ -39,16 +31,12 @@ MAX_MESSAGE_LENGTH = 5000
 
 
 class MessagingError(ApplicationError):
-    """A refused contact message, reply or rental request (`field` may also be given positionally)."""
+    """A refused contact message or reply (`field` may also be given positionally)."""
 
     default_code = "messaging_invalid"
     messages: ClassVar[dict[str, str]] = {
         "contact_required": MSG_CONTACT_REQUIRED,
         "reply_blank": MSG_REPLY_BLANK,
-        "rental_required": MSG_RENTAL_REQUIRED,
-        "rental_phone": MSG_RENTAL_PHONE,
-        "rental_date_past": MSG_RENTAL_DATE_PAST,
-        "rental_event_type": MSG_RENTAL_EVENT_TYPE,
         "message_not_found": MSG_MESSAGE_NOT_FOUND,
     }
     statuses: ClassVar[dict[str, int]] = {"message_not_found": NOT_FOUND}
@@ -193,55 +181,3 @@ def contact_message_get_or_404(*, message_id: int) -> ContactMessage:
     if message is None:
         raise MessagingError.of("message_not_found")
     return message
-
-
-# --- Room rental -----------------------------------------------------------------------------------------
-
-
-def _normalize_phone(phone: str) -> str:
-    return re.sub(r"[\s.\-]", "", phone or "")
-
-
-def room_rental_request_create(
-    *,
-    name: str,
-    email: str,
-    phone: str,
-    event_type: str,
-    date: datetime.date | None,
-    time: datetime.time | None,
-    message: str = "",
-    user=None,
-) -> RoomRentalRequest:
-    """Store a room-rental request and e-mail it to the studio (docs/decisions.md 17)."""
-    name, email = _one_line(name), (email or "").strip()
-    phone = _normalize_phone(phone)
-    if not name or not email or not phone or date is None or time is None:
-        raise MessagingError.of("rental_required")
-    if not re.fullmatch(r"[0-9]{10}", phone):
-        raise MessagingError.of("rental_phone", field="phone")
-    if event_type not in RentalEventType.values:
-        raise MessagingError.of("rental_event_type", field="eventType")
-    if date < timezone.localdate():
-        raise MessagingError.of("rental_date_past", field="date")
-    request = RoomRentalRequest.objects.create(
-        user=user if user is not None and user.is_authenticated else None,
-        name=name,
-        email=email,
-        phone=phone,
-        event_type=event_type,
-        date=date,
-        time=time,
-        message=(message or "").strip()[:MAX_MESSAGE_LENGTH],
-    )
-    recipients = staff_notification_recipients(_staff_recipients())  # docs/decisions.md 31: capped per hour
-    if not recipients:
-        return request
-    _send_safely(
-        to=recipients,
-        subject=f"Demande de location : {request.event_type} le {request.date:%d/%m/%Y}",
-        template="messaging_rental_staff",
-        context={"rental": request, "dashboard_url": f"{settings.SITE_URL}/admin/rentals"},
-        reply_to=[request.email],
-    )
-    return request

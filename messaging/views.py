@@ -1,10 +1,9 @@
-"""Pages: contact, room rental (page, form, confirmation), the member's messages and the staff message view."""
+"""Pages: contact, the member's messages and the staff message view."""
 
 from django.conf import settings
 from django.contrib import messages as django_messages
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 
 from studio.cache import cache_public_page
 from studio.decorators import login_required_page, staff_required_page
@@ -12,8 +11,8 @@ from studio.ratelimit import rate_limited_page
 
 from . import services
 from .conversations import MSG_CONVERSATION_SUBJECT_REQUIRED, MSG_CONVERSATION_TEXT_REQUIRED
-from .forms import ContactForm, RentalForm
-from .models import ContactMessage, RoomRentalRequest
+from .forms import ContactForm
+from .models import ContactMessage
 
 # What the messages island shows when a call fails; passed to it as props.
 MSG_FETCH_FAILED = "Impossible de récupérer les messages."
@@ -33,8 +32,6 @@ ISLAND_TEXTS = {
     "textRequired": MSG_CONVERSATION_TEXT_REQUIRED,
     "newFailed": MSG_NEW_CONVERSATION_FAILED,
 }
-
-RENTAL_SESSION_KEY = "messaging:last_rental_id"
 
 
 def osm_embed_url(latitude: float, longitude: float, span: float = 0.004) -> str:
@@ -96,90 +93,6 @@ def contact_page(request):
         **_studio_context(),
     }
     return render(request, "messaging/contact.html", context, status=status)
-
-
-@cache_public_page(forms=True)
-def room_rental_page(request):
-    return render(
-        request,
-        "messaging/room_rental.html",
-        {
-            "page_title": "Location de salle",
-            "page_description": "Louez notre salle de pole dance pour un événement privé, une réunion, "
-            "un anniversaire ou un cours.",
-            "form": RentalForm(),
-            "back_url": "/room-rental",
-        },
-    )
-
-
-def _back_url(request) -> str:
-    referer = request.META.get("HTTP_REFERER", "")
-    if referer and url_has_allowed_host_and_scheme(referer, {request.get_host()}, request.is_secure()):
-        if not referer.rstrip("/").endswith("/rental-form"):
-            return referer
-    return "/room-rental"
-
-
-@cache_public_page(forms=True, variant=_back_url)  # one stored page per place "Annuler" leads back to
-@rate_limited_page("rental")
-def rental_form_page(request):
-    if request.method == "POST":
-        form = RentalForm(request.POST)
-        if form.is_valid():
-            try:
-                rental = services.room_rental_request_create(
-                    name=form.cleaned_data["name"],
-                    email=form.cleaned_data["email"],
-                    phone=form.cleaned_data["phone"],
-                    event_type=form.cleaned_data["eventType"],
-                    date=form.cleaned_data["date"],
-                    time=form.cleaned_data["time"],
-                    message=form.cleaned_data["message"],
-                    user=request.user,
-                )
-            except services.MessagingError as exc:
-                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-            else:
-                request.session[RENTAL_SESSION_KEY] = rental.pk
-                return redirect("confirmation")
-        status = 400
-        back_url = request.POST.get("back") or "/room-rental"
-        if not url_has_allowed_host_and_scheme(back_url, {request.get_host()}, request.is_secure()):
-            back_url = "/room-rental"
-    else:
-        initial = {}
-        if request.user.is_authenticated:
-            initial = {"name": request.user.get_full_name(), "email": request.user.email, "phone": request.user.phone}
-        form = RentalForm(initial=initial)
-        status = 200
-        back_url = _back_url(request)
-    return render(
-        request,
-        "messaging/rental_form.html",
-        {
-            "page_title": "Demande de location de salle",
-            "page_description": "Réservez la salle du studio : dites-nous la date, l'heure et le type d'événement.",
-            "form": form,
-            "back_url": back_url,
-        },
-        status=status,
-    )
-
-
-@cache_public_page  # a visitor without a session sees no request of theirs: the same page for all of them
-def confirmation_page(request):
-    rental_id = request.session.get(RENTAL_SESSION_KEY)
-    rental = RoomRentalRequest.objects.filter(pk=rental_id).first() if rental_id else None
-    return render(
-        request,
-        "messaging/confirmation.html",
-        {
-            "page_title": "Demande envoyée",
-            "page_description": "Votre demande de location de salle a bien été envoyée au studio.",
-            "rental": rental,
-        },
-    )
 
 
 @login_required_page

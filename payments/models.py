@@ -86,9 +86,9 @@ class PaymentOrder(models.Model):
         verbose_name="carte ou abonnement accordé",
     )
     # The deposit of an EVJF/EVG request or of a member's room-rental request (payments points down at
-    # them; bookings and messaging hear of a refund through studio.quotes' signal).
+    # them; quotes announces a closed request through its signal).
     party = models.ForeignKey(
-        "bookings.PartyReservation",
+        "quotes.PartyReservation",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -96,7 +96,7 @@ class PaymentOrder(models.Model):
         verbose_name="acompte de la demande EVJF/EVG",
     )
     rental = models.ForeignKey(
-        "messaging.RoomRentalRequest",
+        "quotes.RoomRentalRequest",
         on_delete=models.PROTECT,
         null=True,
         blank=True,

@@ -1,11 +1,12 @@
-"""Receivers of the core's signals: each only calls a payments service (docs/architecture.md)."""
+"""Receivers of the signals of the core and of the apps below: each only calls a payments service
+(docs/architecture.md)."""
 
 from django.dispatch import receiver
 
 from bookings.signals import session_cancelled
+from quotes.signals import quoted_request_closed
 from studio.models import OutgoingEmail
 from studio.queue import enqueue_after_commit
-from studio.quotes import quoted_request_closed
 from studio.signals import email_delivered
 
 from .services import class_refunds, deposits

@@ -10,12 +10,13 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import User
-from bookings.models import CourseFeedback, PartyReservation, Pass, PassAdjustment, Reservation
+from bookings.models import CourseFeedback, Pass, PassAdjustment, Reservation
 from bookings.models_operations import BookingPreferences, WaitlistEntry
 from invoices.models import Invoice
-from messaging.models import ContactMessage, ContactReply, RoomRentalRequest
+from messaging.models import ContactMessage, ContactReply
 from payments.models import PaymentOrder
 from payments.subscriptions.models import ReducedRateDeclaration, ReducedRateProof, Subscription, SubscriptionCharge
+from quotes.models import PartyReservation, RoomRentalRequest
 
 EXPORT_FORMAT = "studio-donnees-personnelles/1"
 COOKIES_NOTE = (

@@ -28,11 +28,11 @@ from django.utils import timezone
 
 from accounts.models import AccountToken, Role, User
 from accounts.services.authentication import user_refresh_tokens_revoke
-from bookings.models import CourseFeedback, PartyRequestEvent, PartyReservation, Reservation
+from bookings.models import CourseFeedback, Reservation
 from bookings.models_operations import BookingPreferences
 from bookings.services.departure import member_future_bookings_cancel
 from invoices.services import invoices_erase_customer
-from messaging.models import ContactMessage, ContactReply, RentalRequestEvent, RoomRentalRequest
+from messaging.models import ContactMessage, ContactReply
 from payments.models import PaymentOrder
 from payments.services.capture import payment_order_cancel
 from payments.services.common import OPEN_STATUSES, PaymentError
@@ -40,6 +40,7 @@ from payments.subscriptions.models import ReducedRateProof, Subscription, Subscr
 from payments.subscriptions.services.common import LIVE_STATUSES as LIVE_SUBSCRIPTIONS
 from payments.subscriptions.services.common import SubscriptionError
 from payments.subscriptions.services.staff import subscription_cancel
+from quotes.models import PartyRequestEvent, PartyReservation, RentalRequestEvent, RoomRentalRequest
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 from studio.models import OutgoingEmail
 from studio.queue import enqueue_after_commit

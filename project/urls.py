@@ -15,6 +15,7 @@ from messaging import urls as messaging_urls
 from payments import urls as payments_urls
 from payments.subscriptions import urls as payments_subscription_urls
 from privacy import urls as privacy_urls
+from quotes import urls as quotes_urls
 from studio import urls as studio_urls
 
 from . import views
@@ -43,6 +44,7 @@ api_urlpatterns = [
     *payments_subscription_urls.api_urlpatterns,
     *media_urls.api_urlpatterns,
     *messaging_urls.api_urlpatterns,
+    *quotes_urls.api_urlpatterns,
     *invoices_urls.api_urlpatterns,
     *insights_urls.api_urlpatterns,
 ]
@@ -60,6 +62,7 @@ urlpatterns = [
     *courses_urls.urlpatterns,
     *media_urls.urlpatterns,
     *messaging_urls.urlpatterns,
+    *quotes_urls.urlpatterns,
     *payments_urls.urlpatterns,
 ]
 

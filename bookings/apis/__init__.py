@@ -1,8 +1,8 @@
-"""Bookings API: the calls of the calendar, my courses, the tariffs and the party form, under /api/ (docs/decisions.md
+"""Bookings API: the calls of the calendar, my courses, the tariffs, under /api/ (docs/decisions.md
 1), with the amounts and seats the server decides (docs/decisions.md 12-14). Thin views: parse, call a service or
 selector, shape the answer.
 
-One module per domain (feed, sessions, reservations, passes, parties, feedback, ...); callers import each view from
+One module per domain (feed, sessions, reservations, passes, feedback, ...); callers import each view from
 its module.
 
 Errors always answer `{"error": msg, "message": msg, "code"}` in French (studio/api.py), never a 500: views let the
@@ -43,10 +43,4 @@ Pass (`GET /api/passes/mine` for the member; `GET /api/passes?page=&search=&orde
 Booking with a pass: `POST /api/reservations-courses` with `pass_id` → 201, the reservation confirmed at once
 (`status: "confirmed"`, `paid_with_pass: {id, title, kind}`, `credits_spent`, `pass`: the pass after the spend).
 Cancelling: `POST /api/reservations-courses/<id>/cancel` → 200 {message, reservation_id, credit_pass: pass|null}.
-
-Party reservation (`GET /api/evf-reservations?page=`, staff)::
-
-    {"count", "next", "previous", "results": [{"id", "user_id", "eventType": "EVJF|EVG", "event_type_label",
-      "date": "YYYY-MM-DD", "time": "HH:MM", "participants", "email", "first_name", "last_name", "title",
-      "message", "created_at"}]}
 """

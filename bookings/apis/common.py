@@ -123,7 +123,7 @@ class ReservationPayloadSerializer(serializers.Serializer):
     one shown. `title`, `date`, `time`, `user_id` and `name` are accepted and ignored: the server reserves the session
     for the logged-in member at its own price. `total_amount` (or `totalAmount`), when sent, must match the server's
     price (docs/decisions.md 12). With `pass_id`, the member's class card or subscription pays at once. A payload of
-    `type` "evj" is a party request (api/reservations-evj), read by the parties API before this serializer.
+    `type` "evj" is a party request, read by quotes' view of this route (quotes/apis/parties.py) before this serializer.
     """
 
     # Bounded by the reservation's columns: a 100,000-character name is refused, in French.

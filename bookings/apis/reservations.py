@@ -21,7 +21,6 @@ from ..services.common import MSG_RESERVATION_SENT
 from ..services.passes import MSG_BOOKED_WITH_PASS, reservation_book_with_pass
 from ..services.reservations import reservation_hold
 from .common import MAX_ID, MSG_LOGIN_TO_RESERVE, ReservationPayloadSerializer, _iso
-from .parties import PartyRequestInput, _create_party
 from .passes import PassOutput, pass_data
 
 
@@ -103,11 +102,6 @@ class ReservationCourseCreateApi(APIView):
     def post(self, request):
         if not request.user.is_authenticated:
             return error_response(MSG_LOGIN_TO_RESERVE, status.HTTP_401_UNAUTHORIZED)
-        kind = request.data.get("type") if hasattr(request.data, "get") else None
-        if isinstance(kind, str) and kind.strip().lower() == "evj":
-            party = PartyRequestInput(data=request.data)
-            party.is_valid(raise_exception=True)
-            return _create_party(request, party.validated_data)
         serializer = ReservationPayloadSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data

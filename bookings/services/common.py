@@ -90,10 +90,6 @@ class SessionError(ReservationError):
     statuses = {"session_not_found": NOT_FOUND}
 
 
-class PartyReservationError(ReservationError):
-    pass
-
-
 class FeedbackError(ReservationError):
     pass
 

@@ -5,7 +5,7 @@ import factory
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
-from bookings.models import CourseFeedback, PartyReservation, Pass, PassKind, PassOrigin, Reservation, ReservationStatus
+from bookings.models import CourseFeedback, Pass, PassKind, PassOrigin, Reservation, ReservationStatus
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 
 
@@ -28,18 +28,6 @@ class ReservationFactory(factory.django.DjangoModelFactory):
             status=ReservationStatus.HELD,
             hold_expires_at=factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=15)),
         )
-
-
-class PartyReservationFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = PartyReservation
-
-    user = factory.SubFactory(UserFactory)
-    event_type = "EVJF"
-    date = factory.LazyFunction(lambda: timezone.localdate() + timedelta(days=20))
-    time = "15:00"
-    participants = 8
-    email = factory.LazyAttribute(lambda o: o.user.email)
 
 
 class CourseFeedbackFactory(factory.django.DjangoModelFactory):

@@ -1,4 +1,4 @@
-from datetime import UTC, date, time, timedelta
+from datetime import UTC, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -9,7 +9,7 @@ from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
 from bookings.emails import SUBJECT_RESERVATION_CONFIRMED
-from bookings.models import CourseFeedback, PartyReservation, Reservation, ReservationStatus
+from bookings.models import CourseFeedback, Reservation, ReservationStatus
 from bookings.services.availability import reservations_release_expired, session_seats_left
 from bookings.services.common import (
     MSG_ALREADY_RESERVED,
@@ -22,7 +22,6 @@ from bookings.services.common import (
     MSG_SESSION_FULL,
     MSG_SESSION_PAST,
     FeedbackError,
-    PartyReservationError,
     ReservationError,
 )
 from bookings.services.feedback import (
@@ -30,12 +29,6 @@ from bookings.services.feedback import (
     MSG_FEEDBACK_RATING_RANGE,
     MSG_FEEDBACK_REQUIRED,
     course_feedback_save,
-)
-from bookings.services.parties import (
-    MSG_PARTY_DATE_PAST,
-    MSG_PARTY_EVENT_TYPE_INVALID,
-    MSG_PARTY_REQUIRED,
-    party_reservation_create,
 )
 from bookings.services.reservations import reservation_confirm, reservation_hold
 from bookings.tests.calendar_mail import calendar_filenames, calendar_parts
@@ -212,45 +205,6 @@ def test_confirm_unknown_reservation():
 # --- EVJF/EVG ---
 
 
-def test_party_request_is_stored_and_mailed_to_studio_and_member(
-    member, mailoutbox, settings, django_capture_on_commit_callbacks
-):
-    settings.STAFF_NOTIFICATION_EMAIL = "studio@example.fr"
-    day = timezone.localdate() + timedelta(days=10)
-    with django_capture_on_commit_callbacks(execute=True):
-        party = party_reservation_create(
-            user=member, event_type="EVG", date=day, time=time(15, 0), participants=8, email=member.email
-        )
-    assert party.event_type == "EVG" and party.participants == 8
-    assert sorted(m.to[0] for m in mailoutbox) == sorted(["studio@example.fr", member.email])
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        ({"date": None}, MSG_PARTY_REQUIRED),
-        ({"time": None}, MSG_PARTY_REQUIRED),
-        ({"email": " "}, MSG_PARTY_REQUIRED),
-        ({"participants": None}, MSG_PARTY_REQUIRED),
-        ({"participants": 0}, MSG_PARTICIPANTS_MIN),
-        ({"event_type": "ANNIV"}, MSG_PARTY_EVENT_TYPE_INVALID),
-        ({"date": date(2001, 1, 1)}, MSG_PARTY_DATE_PAST),
-    ],
-)
-def test_party_request_refusals(member, kwargs, message):
-    base = {
-        "user": member,
-        "date": timezone.localdate() + timedelta(days=5),
-        "time": time(14, 0),
-        "participants": 6,
-        "email": member.email,
-    }
-    with pytest.raises(PartyReservationError) as exc:
-        party_reservation_create(**{**base, **kwargs})
-    assert exc.value.message == message
-    assert not PartyReservation.objects.exists()
-
-
 # --- Feedback ---
 
 
@@ -293,7 +247,6 @@ def test_seed_is_idempotent(db):
     seed.run()
     assert Reservation.objects.count() == 2
     assert CourseFeedback.objects.count() == 1
-    assert PartyReservation.objects.count() == 1
 
 
 def test_a_queue_that_refuses_the_confirmation_still_records_it_after_the_commit(

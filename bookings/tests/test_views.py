@@ -1,6 +1,5 @@
 import pytest
 
-from bookings.views.pages import PARTY_LOGIN_URL
 from project.pages.booking import PLANNING_DOWNLOAD_NAME
 
 pytestmark = pytest.mark.django_db
@@ -22,20 +21,6 @@ def test_calendar_props_carry_the_member_and_set_the_csrf_cookie(client, member)
     response = client.get("/courses/calendar")
     assert '"email": "emma@example.fr"' in response.content.decode()
     assert "csrftoken" in response.cookies
-
-
-def test_party_page_for_visitors_links_to_login_without_react(client):
-    response = client.get("/evjf-evg")
-    html = response.content.decode()
-    assert "25 €" in html and "Gratuit" in html and "5 €" in html and "6 personnes" in html
-    assert f'href="{PARTY_LOGIN_URL}"' in html
-    assert 'data-island="party"' not in html
-
-
-def test_party_page_for_members_mounts_the_form_island(client, member):
-    client.force_login(member)
-    html = client.get("/evjf-evg").content.decode()
-    assert 'data-island="party"' in html
 
 
 def test_my_courses_requires_login(client, member):

@@ -5,13 +5,13 @@ from django.utils import timezone
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
-from media_library.fields import NO_NUL, FullMatchValidator, blank_is_text, not_blank
+from media_library.fields import NO_NUL, blank_is_text, not_blank
 from studio.fields import StrictBooleanField
 from studio.pagination import StandardPagination
 from studio.permissions import is_studio_staff
 
 from .. import services
-from ..models import ContactMessage, RentalEventType
+from ..models import ContactMessage
 
 
 class TextField(serializers.CharField):
@@ -51,10 +51,6 @@ class QueryBooleanField(QueryValueMixin, serializers.BooleanField):
     pass
 
 
-# Ten digits, with spaces, dots or dashes between them as people type them (the service keeps the digits).
-# Spaces, dots or dashes spelled out (Python's `\s` and ECMAScript's differ), the whole text matched, nothing trimmed.
-PHONE_PATTERN = FullMatchValidator(r"^[ .\-]*(?:[0-9][ .\-]*){10}$", message=services.MSG_RENTAL_PHONE)
-
 # --- Output shapes ----------------------------------------------------------------------------------------
 
 
@@ -83,21 +79,6 @@ def message_data(message: ContactMessage, *, viewer) -> dict:
         "last_activity_at": timezone.localtime(message.last_activity_at).isoformat(),
         "unread": message.staff_unread if staff_view else message.member_unread,
         "responses": [reply_data(reply) for reply in message.replies.all()],
-    }
-
-
-def rental_data(rental) -> dict:
-    return {
-        "id": rental.pk,
-        "name": rental.name,
-        "email": rental.email,
-        "phone": rental.phone,
-        "eventType": rental.event_type,
-        "date": rental.date.isoformat(),
-        "time": rental.time.strftime("%H:%M"),
-        "message": rental.message,
-        "user_id": rental.user_id,
-        "created_at": timezone.localtime(rental.created_at).isoformat(),
     }
 
 
@@ -146,26 +127,6 @@ class UnreadCountOutput(serializers.Serializer):
     staff_count = serializers.IntegerField(required=False, help_text="Pour le studio seulement.")
 
 
-class RentalRequestOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    email = serializers.CharField()
-    phone = serializers.CharField()
-    eventType = serializers.CharField()  # noqa: N815 (the field name clients read)
-    date = serializers.DateField()
-    time = serializers.CharField(help_text="HH:MM")
-    message = serializers.CharField(allow_blank=True)
-    user_id = serializers.IntegerField(allow_null=True)
-    created_at = serializers.DateTimeField()
-
-
-class RentalRequestPageOutput(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.CharField(allow_null=True)
-    previous = serializers.CharField(allow_null=True)
-    results = RentalRequestOutput(many=True)
-
-
 # --- Input ------------------------------------------------------------------------------------------------
 
 
@@ -187,23 +148,6 @@ class ReplyInput(serializers.Serializer):
     )
 
 
-RENTAL_REQUIRED = {key: services.MSG_RENTAL_REQUIRED for key in ("required", "blank", "null")}
-
-
-class RentalRequestInput(serializers.Serializer):
-    name = TextField(max_length=150, error_messages=RENTAL_REQUIRED)
-    email = serializers.EmailField(max_length=254, error_messages=RENTAL_REQUIRED)
-    phone = TextField(max_length=20, validators=[PHONE_PATTERN], trim_whitespace=False, error_messages=RENTAL_REQUIRED)
-    eventType = serializers.ChoiceField(  # noqa: N815 (the field name clients send)
-        choices=RentalEventType.choices,
-        default=RentalEventType.PRIVATE_EVENT,
-        error_messages={"invalid_choice": services.MSG_RENTAL_EVENT_TYPE},
-    )
-    date = serializers.DateField(help_text="Aujourd'hui ou plus tard.", error_messages=RENTAL_REQUIRED)
-    time = serializers.TimeField(error_messages=RENTAL_REQUIRED)
-    message = TextField(required=False, allow_blank=True, default="")
-
-
 class StaffListQuery(serializers.Serializer):
     page = QueryIntegerField(min_value=1, required=False)
     page_size = QueryIntegerField(min_value=1, max_value=StandardPagination.max_page_size, required=False)
@@ -222,10 +166,6 @@ class BlankIsTextSchema(OpenApiSerializerExtension):
 
     def map_serializer(self, auto_schema, direction):
         return blank_is_text(super().map_serializer(auto_schema, direction))
-
-
-class RentalRequestSchema(BlankIsTextSchema):
-    target_class = RentalRequestInput
 
 
 class StaffListQuerySchema(BlankIsTextSchema):

@@ -1,9 +1,6 @@
-import datetime
-
 import factory
-from django.utils import timezone
 
-from messaging.models import ContactMessage, ContactReply, RentalEventType, ReplyAuthorRole, RoomRentalRequest
+from messaging.models import ContactMessage, ContactReply, ReplyAuthorRole
 
 
 class ContactMessageFactory(factory.django.DjangoModelFactory):
@@ -30,15 +27,3 @@ class ContactReplyFactory(factory.django.DjangoModelFactory):
     message = factory.SubFactory(ContactMessageFactory)
     author_role = ReplyAuthorRole.STAFF
     text = "Bonjour, avec plaisir : les cours du soir ont lieu à 19 h."
-
-
-class RoomRentalRequestFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = RoomRentalRequest
-
-    name = factory.Faker("name", locale="fr_FR")
-    email = factory.Sequence(lambda n: f"location{n}@example.fr")
-    phone = "0612345678"
-    event_type = RentalEventType.BIRTHDAY
-    date = factory.LazyFunction(lambda: timezone.localdate() + datetime.timedelta(days=14))
-    time = datetime.time(18, 30)

@@ -1,13 +1,10 @@
-"""Rules of the messaging services: stored, e-mailed, read state, blank replies, rental checks."""
-
-import datetime
+"""Rules of the messaging services: stored, e-mailed, read state, blank replies."""
 
 import pytest
 from django.conf import settings
-from django.utils import timezone
 
 from messaging import services
-from messaging.models import ContactMessage, ReplyAuthorRole, RoomRentalRequest
+from messaging.models import ContactMessage, ReplyAuthorRole
 from messaging.tests.factories import ContactMessageFactory
 
 pytestmark = pytest.mark.django_db
@@ -104,57 +101,15 @@ def test_opening_a_message_clears_only_the_readers_side(member, staff):
     assert not message.staff_unread
 
 
-def _rental(**overrides):
-    data = {
-        "name": "Léa Moreau",
-        "email": "lea@example.fr",
-        "phone": "06 12 34 56 78",
-        "event_type": "Anniversaire",
-        "date": timezone.localdate() + datetime.timedelta(days=10),
-        "time": datetime.time(15, 0),
-        "message": "",
-    }
-    data.update(overrides)
-    return data
-
-
-def test_rental_request_is_stored_and_emailed(mailoutbox, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        rental = services.room_rental_request_create(**_rental())
-    assert rental.phone == "0612345678"
-    assert mailoutbox[0].to == [settings.STAFF_NOTIFICATION_EMAIL]
-    assert "Anniversaire" in mailoutbox[0].subject
-
-
-@pytest.mark.parametrize(
-    ("overrides", "expected"),
-    [
-        ({"name": ""}, services.MSG_RENTAL_REQUIRED),
-        ({"email": ""}, services.MSG_RENTAL_REQUIRED),
-        ({"phone": ""}, services.MSG_RENTAL_REQUIRED),
-        ({"date": None}, services.MSG_RENTAL_REQUIRED),
-        ({"time": None}, services.MSG_RENTAL_REQUIRED),
-        ({"phone": "06123"}, services.MSG_RENTAL_PHONE),
-        ({"event_type": "Mariage"}, services.MSG_RENTAL_EVENT_TYPE),
-        ({"date": datetime.date(2020, 1, 1)}, services.MSG_RENTAL_DATE_PAST),
-    ],
-)
-def test_rental_request_rules(overrides, expected, mailoutbox, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.MessagingError) as exc:
-        services.room_rental_request_create(**_rental(**overrides))
-    assert exc.value.message == expected
-    assert not RoomRentalRequest.objects.exists() and not mailoutbox
-
-
 def test_demo_seed_is_idempotent(member, staff):
     from messaging import seed
 
     member.email = seed.DEMO_MEMBER_EMAIL
     member.save()
     seed.run()
-    counts = (ContactMessage.objects.count(), RoomRentalRequest.objects.count())
+    count = ContactMessage.objects.count()
     seed.run()
-    assert (ContactMessage.objects.count(), RoomRentalRequest.objects.count()) == counts == (2, 1)
+    assert ContactMessage.objects.count() == count == 2
     assert ContactMessage.objects.get(user=member).replies.get().author_label == "Admin"
 
 

@@ -1,4 +1,4 @@
-"""Pages: contact without JavaScript (PRG), room rental, confirmation, member and staff message pages, badge."""
+"""Pages: contact without JavaScript (PRG), member and staff message pages, badge."""
 
 import datetime
 import json
@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from messaging import services
-from messaging.models import ContactMessage, RoomRentalRequest
+from messaging.models import ContactMessage
 from messaging.tests.factories import ContactMessageFactory
 from messaging.views import (
     MSG_DELETE_FAILED,
@@ -83,9 +83,6 @@ def test_contact_form_is_prefilled_for_a_member_and_files_under_them(client, mem
     assert ContactMessage.objects.get().user == member
 
 
-# --- Room rental -------------------------------------------------------------------------------------------
-
-
 def _rental_post(**overrides):
     data = {
         "name": "Léa Moreau",
@@ -99,58 +96,6 @@ def _rental_post(**overrides):
     }
     data.update(overrides)
     return data
-
-
-def test_room_rental_page_has_the_modal_and_a_no_js_link(client):
-    html = client.get("/room-rental").content.decode()
-    assert 'href="/rental-form" data-rental-open' in html
-    assert "<dialog" in html and "Fermer" in html
-    for label in ("Événement Privé", "Réunion", "Anniversaire", "Cours"):
-        assert label in html
-
-
-def test_rental_form_page_stores_emails_and_confirms(client, mailoutbox, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post("/rental-form", _rental_post())
-    assert response.status_code == 302 and response["Location"] == "/confirmation"
-    rental = RoomRentalRequest.objects.get()
-    assert len(mailoutbox) == 1
-    page = client.get("/confirmation").content.decode()
-    assert "Demande envoyée" in page and rental.event_type in page
-
-
-@pytest.mark.parametrize(
-    ("overrides", "message"),
-    [
-        ({"phone": "123"}, services.MSG_RENTAL_PHONE),
-        ({"date": "2020-01-01"}, services.MSG_RENTAL_DATE_PAST),
-    ],
-)
-def test_rental_form_refuses_bad_input_with_a_french_message(
-    client, overrides, message, mailoutbox, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post("/rental-form", _rental_post(**overrides))
-    assert response.status_code == 400
-    assert escape(message) in response.content.decode()
-    assert not RoomRentalRequest.objects.exists() and not mailoutbox
-
-
-@pytest.mark.parametrize("field", ["name", "email", "phone", "date", "time"])
-def test_rental_form_requires_fields(client, field):
-    response = client.post("/rental-form", _rental_post(**{field: ""}))
-    assert response.status_code == 400 and not RoomRentalRequest.objects.exists()
-
-
-def test_rental_form_message_is_optional(client):
-    assert client.post("/rental-form", _rental_post(message="")).status_code == 302
-
-
-def test_rental_form_cancel_goes_back_to_the_referring_page(client):
-    html = client.get("/rental-form", HTTP_REFERER="http://testserver/tarifs").content.decode()
-    assert 'href="http://testserver/tarifs" data-history-back' in html
-    html = client.get("/rental-form", HTTP_REFERER="https://evil.example/").content.decode()
-    assert 'href="/room-rental" data-history-back' in html
 
 
 # --- Member and staff pages ----------------------------------------------------------------------------------
@@ -242,15 +187,3 @@ def test_member_messages_page_runs_the_same_queries_whatever_the_data(client, me
     for _ in range(20):
         ContactMessageFactory.for_member(member, member_unread=True)
     assert _page_queries(client, "/user/messages") == few
-
-
-def test_the_confirmation_page_is_the_stored_copy_for_visitors_and_shows_a_senders_own_request():
-    from django.test import Client
-
-    assert Client().get("/confirmation").templates  # a visitor without a session: built once, then stored
-    visitor = Client().get("/confirmation")
-    assert visitor.status_code == 200 and visitor.templates == []
-    sender = Client()
-    assert sender.post("/rental-form", _rental_post(eventType="Anniversaire")).status_code == 302
-    own = sender.get("/confirmation")
-    assert own.templates and "Anniversaire" in own.content.decode()

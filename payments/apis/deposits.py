@@ -6,8 +6,8 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from studio.quote_api import MSG_AMOUNT_FORMAT
-from studio.quotes import MSG_REQUEST_NOT_FOUND
+from quotes.apis.fields import MSG_AMOUNT_FORMAT
+from quotes.workflow import MSG_REQUEST_NOT_FOUND
 from studio.schema import ErrorOutput
 
 from ..services import deposits

@@ -20,7 +20,7 @@ from bookings.models import Reservation, ReservationStatus
 from bookings.services.common import ReservationError
 from bookings.services.passes import pass_grant_for_order
 from bookings.services.reservations import reservation_confirm_for_payment
-from studio.quotes import QuoteError
+from quotes.workflow import QuoteError
 
 from ..models import PaymentOrder, PaymentStatus
 from ..provider_types import (

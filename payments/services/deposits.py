@@ -1,11 +1,10 @@
-"""Deposits of quoted requests (docs/decisions.md 17): an EVJF/EVG request (bookings) or a member's room rental
-(messaging).
+"""Deposits of quoted requests (docs/decisions.md 17): an EVJF/EVG request or a member's room rental (quotes).
 
 The member pays the deposit with the same widget, provider and records as any order (docs/decisions.md 15): the order is
 priced from the request (the browser's amount is only compared), at most one is live per request (a database
 constraint), the capture goes through `payment_order_fulfil`, which records the deposit on the request under the
 order's lock (`deposit_record_for_order`): a request no longer waiting for it (cancelled, refused, re-quoted) makes
-the money go back. A request closed after its deposit was paid is announced by studio.quotes' signal; the receiver
+the money go back. A request closed after its deposit was paid is announced by quotes' signal; the receiver
 marks the deposit REFUND_PENDING and a task refunds it through the provider (`payment_refunds_retry` catches a lost
 task).
 """
@@ -18,10 +17,8 @@ from django.db import IntegrityError, transaction
 from django.tasks import task
 from django.utils import timezone
 
-from bookings.models import PartyReservation
-from bookings.services import party_requests
-from messaging import rental_requests
-from messaging.models import RoomRentalRequest
+from quotes.models import PartyReservation, RoomRentalRequest
+from quotes.services import parties, rentals
 from studio.queue import enqueue_after_commit
 
 from ..choices import CURRENCY_EUR
@@ -42,14 +39,14 @@ MSG_REQUEST_CLOSED_REFUND = "Votre demande ({label}) a été {status} : l'acompt
 
 def _payable(*, kind: str, request_id: int, user):
     if kind == PARTY:
-        return party_requests.party_deposit_payable(party_id=request_id, member=user)
-    return rental_requests.rental_deposit_payable(rental_id=request_id, member=user)
+        return parties.party_deposit_payable(party_id=request_id, member=user)
+    return rentals.rental_deposit_payable(rental_id=request_id, member=user)
 
 
 def _label(request) -> str:
     if isinstance(request, PartyReservation):
-        return party_requests.party_label(request)
-    return rental_requests.rental_label(request)
+        return parties.party_label(request)
+    return rentals.rental_label(request)
 
 
 def deposit_order_create(*, user, kind: str, request_id: int, amount: Decimal) -> PaymentOrder:
@@ -108,9 +105,9 @@ def deposit_record_for_order(order: PaymentOrder) -> None:
     """Inside `payment_order_fulfil`, under the order's lock: record the deposit on its request (QuoteError when
     the request no longer waits for it; the caller then refunds)."""
     if order.party_id:
-        party_requests.party_deposit_record(party_id=order.party_id, amount=order.amount)
+        parties.party_deposit_record(party_id=order.party_id, amount=order.amount)
     elif order.rental_id:
-        rental_requests.rental_deposit_record(rental_id=order.rental_id, amount=order.amount)
+        rentals.rental_deposit_record(rental_id=order.rental_id, amount=order.amount)
 
 
 def deposit_refund_for_closed_request(*, sender, request_id: int) -> list[str]:

@@ -8,13 +8,13 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from bookings.models import PartyRequestEvent, PartyReservation
-from bookings.services import party_requests
 from payments.models import PaymentOrder, PaymentStatus
 from payments.services import deposits
 from payments.services.capture import payment_order_capture
 from payments.simulator import SimulatorProvider
-from studio.quotes import QuoteError
+from quotes.models import PartyRequestEvent, PartyReservation
+from quotes.services import parties
+from quotes.workflow import QuoteError
 
 from .test_concurrency import _race
 
@@ -32,9 +32,7 @@ def quoted(member, staff):
         participants=8,
         email=member.email,
     )
-    return party_requests.party_quote(
-        party_id=party.pk, staff=staff, participants=8, spectators=0, deposit=Decimal("40.00")
-    )
+    return parties.party_quote(party_id=party.pk, staff=staff, participants=8, spectators=0, deposit=Decimal("40.00"))
 
 
 def _approved_order(member, party):
@@ -61,7 +59,7 @@ def test_a_cancellation_racing_the_capture_keeps_no_money(member, quoted, round_
 
     def cancel():
         try:
-            return party_requests.party_cancel(party_id=quoted.pk, member=member)
+            return parties.party_cancel(party_id=quoted.pk, member=member)
         except QuoteError as exc:  # cannot happen: a quoted request is cancellable whatever the deposit
             return exc
 

@@ -8,14 +8,12 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from bookings.models import PartyRequestEvent, PartyReservation
-from bookings.services import party_requests
-from messaging import rental_requests
-from messaging.models import RoomRentalRequest
 from payments.apis.deposits import MSG_DEPOSIT_KIND
 from payments.models import PaymentOrder, PaymentStatus
 from payments.services.common import MSG_AMOUNT_MISMATCH
-from studio import quotes
+from quotes import workflow
+from quotes.models import PartyRequestEvent, PartyReservation, RoomRentalRequest
+from quotes.services import parties, rentals
 from studio.models import OutgoingEmail
 
 DEPOSIT = "/api/paypal/deposit-order"
@@ -32,9 +30,7 @@ def quoted_party(member, staff):
         participants=8,
         email=member.email,
     )
-    return party_requests.party_quote(
-        party_id=party.pk, staff=staff, participants=8, spectators=2, deposit=Decimal("50.00")
-    )
+    return parties.party_quote(party_id=party.pk, staff=staff, participants=8, spectators=2, deposit=Decimal("50.00"))
 
 
 def pay(api_client, *, kind="party", request_id, amount="50.00"):
@@ -66,7 +62,7 @@ def test_the_member_pays_the_deposit_once(api_client, member, quoted_party):
     refused = api_client.post(
         DEPOSIT, {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00"}, format="json"
     )
-    assert refused.status_code == 409 and refused.json()["error"] == quotes.MSG_DEPOSIT_NOT_DUE
+    assert refused.status_code == 409 and refused.json()["error"] == workflow.MSG_DEPOSIT_NOT_DUE
 
 
 def test_asking_twice_answers_the_same_open_order(api_client, member, quoted_party):
@@ -82,7 +78,7 @@ def test_another_member_cannot_pay_or_see_it(api_client, other_member, quoted_pa
     response = api_client.post(
         DEPOSIT, {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00"}, format="json"
     )
-    assert response.status_code == 404 and response.json()["error"] == quotes.MSG_REQUEST_NOT_FOUND
+    assert response.status_code == 404 and response.json()["error"] == workflow.MSG_REQUEST_NOT_FOUND
     assert not PaymentOrder.objects.exists()
 
 
@@ -91,7 +87,7 @@ def test_another_member_cannot_pay_or_see_it(api_client, other_member, quoted_pa
     [
         ({"amount": "49.00"}, 409, MSG_AMOUNT_MISMATCH),
         ({"kind": "mariage"}, 400, MSG_DEPOSIT_KIND),
-        ({"request_id": 0}, 400, quotes.MSG_REQUEST_NOT_FOUND),
+        ({"request_id": 0}, 400, workflow.MSG_REQUEST_NOT_FOUND),
     ],
 )
 def test_bad_deposit_orders_are_refused_in_french(api_client, member, quoted_party, body, status, message):
@@ -108,7 +104,7 @@ def test_a_request_not_quoted_has_no_deposit_to_pay(api_client, member):
     )
     api_client.force_authenticate(member)
     response = api_client.post(DEPOSIT, {"kind": "party", "request_id": party.pk, "amount": "1.00"}, format="json")
-    assert response.status_code == 409 and response.json()["error"] == quotes.MSG_DEPOSIT_NOT_DUE
+    assert response.status_code == 409 and response.json()["error"] == workflow.MSG_DEPOSIT_NOT_DUE
 
 
 def test_cancelled_after_the_deposit_the_member_is_refunded(
@@ -132,7 +128,7 @@ def test_refused_after_the_deposit_the_member_is_refunded(
     api_client.force_authenticate(member)
     order_id, _ = pay(api_client, request_id=quoted_party.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        party_requests.party_refuse(party_id=quoted_party.pk, staff=staff, reason="Salle indisponible")
+        parties.party_refuse(party_id=quoted_party.pk, staff=staff, reason="Salle indisponible")
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.REFUNDED
 
 
@@ -146,11 +142,11 @@ def test_a_capture_after_the_member_cancelled_is_refunded_not_recorded(
     order_id = created.json()["id"]
     api_client.post(APPROVE, {"orderId": order_id}, format="json")
     with django_capture_on_commit_callbacks(execute=True):
-        party_requests.party_cancel(party_id=quoted_party.pk, member=member)
+        parties.party_cancel(party_id=quoted_party.pk, member=member)
     with django_capture_on_commit_callbacks(execute=True):
         captured = api_client.post(CAPTURE, {"orderId": order_id}, format="json")
     assert captured.status_code == 409 and captured.json()["refunded"] is True
-    assert quotes.MSG_DEPOSIT_NOT_DUE in captured.json()["error"]
+    assert workflow.MSG_DEPOSIT_NOT_DUE in captured.json()["error"]
     quoted_party.refresh_from_db()
     assert quoted_party.deposit_paid_at is None
     assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.REFUNDED
@@ -165,14 +161,14 @@ def test_a_members_room_rental_deposit(api_client, member, other_member, staff):
         date=timezone.localdate() + timedelta(days=9),
         time=time(19, 0),
     )
-    rental_requests.rental_quote(rental_id=rental.pk, staff=staff, amount=Decimal("240.00"), deposit=Decimal("80"))
+    rentals.rental_quote(rental_id=rental.pk, staff=staff, amount=Decimal("240.00"), deposit=Decimal("80"))
     api_client.force_authenticate(other_member)
     hidden = api_client.post(DEPOSIT, {"kind": "rental", "request_id": rental.pk, "amount": "80.00"}, format="json")
     assert hidden.status_code == 404
     api_client.force_authenticate(member)
     order_id, captured = pay(api_client, kind="rental", request_id=rental.pk, amount="80.00")
     assert captured.status_code == 200
-    rental_requests.rental_confirm(rental_id=rental.pk, staff=staff)
+    rentals.rental_confirm(rental_id=rental.pk, staff=staff)
     rental.refresh_from_db()
     assert rental.status == "confirmed" and PaymentOrder.objects.get(order_id=order_id).rental_id == rental.pk
 
@@ -186,7 +182,7 @@ def test_the_refund_of_a_closed_request_is_idempotent(
     api_client.force_authenticate(member)
     order_id, _ = pay(api_client, request_id=quoted_party.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        party_requests.party_cancel(party_id=quoted_party.pk, member=member)
+        parties.party_cancel(party_id=quoted_party.pk, member=member)
     # The signal delivered again, the periodic retry run: nothing more happens.
     with django_capture_on_commit_callbacks(execute=True):
         assert deposits.deposit_refund_for_closed_request(sender=PartyReservation, request_id=quoted_party.pk) == []

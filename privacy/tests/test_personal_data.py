@@ -19,11 +19,11 @@ from accounts.models import User
 from accounts.tests.factories import DEFAULT_PASSWORD, UserFactory
 from bookings.models import Pass, PassOrigin, Reservation, ReservationStatus
 from bookings.services.availability import session_seats_left
-from bookings.tests.factories import CourseFeedbackFactory, PartyReservationFactory, ReservationFactory
+from bookings.tests.factories import CourseFeedbackFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 from invoices.models import Invoice, InvoiceKind
 from invoices.tests.helpers import pay_reservation, pay_tariff
-from messaging.tests.factories import ContactMessageFactory, RoomRentalRequestFactory
+from messaging.tests.factories import ContactMessageFactory
 from payments.models import PaymentOrder, PaymentStatus
 from payments.subscriptions.models import ReducedRateProof, Subscription, SubscriptionStatus
 from privacy.export import COOKIES_NOTE
@@ -36,6 +36,7 @@ from privacy.services import (
     MSG_STAFF_ACCOUNT,
     MSG_USER_NOT_FOUND,
 )
+from quotes.tests.factories import PartyReservationFactory, RoomRentalRequestFactory
 from studio.api import MSG_NOT_AUTHENTICATED
 
 pytestmark = pytest.mark.django_db

@@ -1,21 +1,20 @@
 """The member's requests (docs/decisions.md 17): "Mes demandes" lists their EVJF/EVG and room-rental requests with their
 status; each request's page shows the quote, the history, the deposit to pay (the payment widget) and a cancel button
-while it is not confirmed. Another member's request is a 404. The pages gather bookings' parties, messaging's rentals
-and payments' widget, so they sit in the top layer."""
+while it is not confirmed. Another member's request is a 404. The pages gather quotes' requests and payments' widget,
+so they sit in the top layer."""
 
 from django.contrib import messages as django_messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from bookings.selectors.parties import party_requests_of_member
-from bookings.services import party_requests
 from bookings.views.common import member_props
-from messaging import rental_requests
 from payments.selectors import payment_client_config
+from quotes.history import history
+from quotes.selectors import party_requests_of_member, rental_requests_of_member
+from quotes.services import parties, rentals
+from quotes.workflow import QuoteError, euros
 from studio.decorators import login_required_page
-from studio.quote_api import history
-from studio.quotes import QuoteError, euros
 
 MSG_REQUEST_CANCELLED = "Votre demande est annulée."
 MSG_NO_REQUESTS = "Vous n'avez encore fait aucune demande."
@@ -27,7 +26,7 @@ def _party_row(party, viewer) -> dict:
         "kind": "evjf",
         "id": party.pk,
         "title": f"{party.get_event_type_display()}",
-        "label": party_requests.party_label(party),
+        "label": parties.party_label(party),
         "request": party,
         "details": [
             ("Date souhaitée", f"{party.date:%d/%m/%Y} à {party.time:%H:%M}"),
@@ -47,7 +46,7 @@ def _rental_row(rental, viewer) -> dict:
         "kind": "location",
         "id": rental.pk,
         "title": f"Location de salle – {rental.event_type}",
-        "label": rental_requests.rental_label(rental),
+        "label": rentals.rental_label(rental),
         "request": rental,
         "details": [("Date souhaitée", f"{rental.date:%d/%m/%Y} à {rental.time:%H:%M}")],
         "history": history(rental, rental.events.all(), viewer=viewer, sent_by=rental.user_id),
@@ -66,11 +65,11 @@ def _with_money(row: dict) -> dict:
 def my_requests_page(request):
     user = request.user
     rows = [_with_money(_party_row(p, user)) for p in party_requests_of_member(user=user)]
-    rows += [_with_money(_rental_row(r, user)) for r in rental_requests.rental_requests_of_member(user=user)]
+    rows += [_with_money(_rental_row(r, user)) for r in rental_requests_of_member(user=user)]
     rows.sort(key=lambda row: row["request"].created_at, reverse=True)
     return render(
         request,
-        "bookings/my_requests.html",
+        "quotes/my_requests.html",
         {
             "page_title": "Mes demandes",
             "page_description": "Vos demandes d'EVJF/EVG et de location de salle, leur devis et leur suivi.",
@@ -85,7 +84,7 @@ def _own_row(request, kind: str, request_id: int) -> dict:
         party = party_requests_of_member(user=request.user).filter(pk=request_id).first()
         row = _party_row(party, request.user) if party else None
     elif kind == "location":
-        rental = rental_requests.rental_requests_of_member(user=request.user).filter(pk=request_id).first()
+        rental = rental_requests_of_member(user=request.user).filter(pk=request_id).first()
         row = _rental_row(rental, request.user) if rental else None
     else:
         row = None
@@ -110,7 +109,7 @@ def my_request_page(request, kind: str, request_id: int):
         }
     return render(
         request,
-        "bookings/my_request.html",
+        "quotes/my_request.html",
         {
             "page_title": row["title"],
             "page_description": "Le suivi de votre demande : statut, devis, acompte et historique.",
@@ -126,9 +125,9 @@ def my_request_cancel(request, kind: str, request_id: int):
     row = _own_row(request, kind, request_id)
     try:
         if kind == "evjf":
-            party_requests.party_cancel(party_id=row["id"], member=request.user)
+            parties.party_cancel(party_id=row["id"], member=request.user)
         else:
-            rental_requests.rental_cancel(rental_id=row["id"], member=request.user)
+            rentals.rental_cancel(rental_id=row["id"], member=request.user)
     except QuoteError as exc:
         django_messages.error(request, exc.message)
     else:

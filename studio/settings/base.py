@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "payments",
     "media_library",
     "messaging",
+    "quotes",  # above bookings and messaging, below payments: requests answered with a quote and a deposit
     "invoices",  # above payments: invoices and credit notes of completed payments
     "privacy",  # above invoices: a member's data export and account deletion
     "project",  # the top: root URLs, sitemap, bench seed (may import every app; nothing imports it)
@@ -223,7 +224,7 @@ SPECTACULAR_SETTINGS = {
         "SubscriptionActionKindEnum": "payments.subscriptions.models.SubscriptionActionKind",
         "InvoiceKindEnum": "invoices.models.InvoiceKind",
         "PassKindEnum": "bookings.models.PassKind",  # several models have a "kind" whose enums would collide
-        "RequestStatusEnum": "studio.quotes.RequestStatus",  # EVJF/EVG and room-rental requests
+        "RequestStatusEnum": "quotes.models.RequestStatus",  # EVJF/EVG and room-rental requests
     },
 }
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])

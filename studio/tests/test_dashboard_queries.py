@@ -49,7 +49,7 @@ def _contact_messages(n):
 
 
 def _rentals(n):
-    from messaging.services import room_rental_request_create
+    from quotes.services.rentals import room_rental_request_create
 
     for _ in range(n):
         room_rental_request_create(

@@ -131,7 +131,7 @@ def _contact_message():
 
 
 def _rental_request():
-    from messaging.services import room_rental_request_create
+    from quotes.services.rentals import room_rental_request_create
 
     room_rental_request_create(
         name="Jeanne",
