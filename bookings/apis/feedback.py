@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from bookings.services.common import MSG_COURSE_NOT_FOUND
 from studio.errors import FORBIDDEN, NOT_FOUND
 from studio.fields import DateTimeOutputField
+from studio.pagination import page_output
 from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import is_studio_staff
 
@@ -25,7 +26,7 @@ from ..services.feedback import (
     course_feedback_save,
 )
 from .common import FILLED, MSG_FEEDBACK_FORBIDDEN
-from .pages import MAX_ID, PAGE_PARAMETERS, CheckedPagination, page_output
+from .pages import MAX_ID, PAGE_PARAMETERS, CheckedPagination
 
 MSG_MEMBER_UNKNOWN = "Utilisateur introuvable."
 MAX_FEEDBACK_COMMENT = 5000
@@ -77,7 +78,7 @@ class CourseFeedbackUserApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(parameters=PAGE_PARAMETERS, responses=FollowedCoursePageOutput)
+    @extend_schema(parameters=PAGE_PARAMETERS, responses={200: FollowedCoursePageOutput})
     def get(self, request, user_id: int):
         if user_id != request.user.pk and not is_studio_staff(request.user):
             raise CourseFeedbackError(MSG_FEEDBACK_FORBIDDEN, code="feedback_forbidden", status=FORBIDDEN)
@@ -92,7 +93,7 @@ class CourseFeedbackUserApi(APIView):
             member_followed_reservations(member_id=member.pk, now=now), request, view=self
         )
         rows = [followed_course(reservation, now=now) for reservation in page]
-        return paginator.get_paginated_response(FollowedCourseOutput(rows, many=True).data)
+        return Response(FollowedCoursePageOutput(paginator.page_body(rows)).data)
 
 
 def _id_field(message: str, *, missing: str | None = None, **kwargs):

@@ -1,5 +1,5 @@
 """Paginated answers of the bookings APIs, as the OpenAPI schema states them: ?page= and ?page_size= (1 to 100),
-refused in French when they are not whole numbers in range, and the `{count, next, previous, results}` wrapper."""
+refused in French when they are not whole numbers in range (the page serializers are studio.pagination.page_output)."""
 
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
@@ -42,18 +42,3 @@ def page_parameters(max_page_size: int = StandardPagination.max_page_size) -> li
 
 
 PAGE_PARAMETERS = page_parameters()
-
-
-def page_output(name: str, item: type[serializers.Serializer]) -> type[serializers.Serializer]:
-    """The serializer of a page of `item`s: {count, next, previous, results}."""
-    return type(
-        name,
-        (serializers.Serializer,),
-        {
-            "count": serializers.IntegerField(min_value=0),
-            "next": serializers.URLField(allow_null=True),
-            "previous": serializers.URLField(allow_null=True),
-            "results": item(many=True),
-            "__doc__": f"A page of {item.__name__}.",
-        },
-    )

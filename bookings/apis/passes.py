@@ -9,6 +9,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from studio.pagination import page_output
 from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
@@ -38,7 +39,7 @@ from ..services.pass_admin import (
     pass_grant,
 )
 from .common import FILLED, NO_NUL, _iso, filled
-from .pages import MAX_ID, PAGE_PARAMETERS, CheckedPagination, page_output
+from .pages import MAX_ID, PAGE_PARAMETERS, CheckedPagination
 
 MAX_REASON = 2000
 TEXT_PARAMETER = {"type": "string", "pattern": NO_NUL}  # a NUL in a query answers 400 (studio/request_limits.py)
@@ -322,7 +323,7 @@ class PassListApi(APIView):
         paginator = CheckedPagination()
         page = paginator.paginate_queryset(passes, request, view=self)  # the count, then the page with its members
         today = timezone.localdate()
-        return paginator.get_paginated_response(PassOutput([pass_data(p, today=today) for p in page], many=True).data)
+        return Response(PassPageOutput(paginator.page_body([pass_data(p, today=today) for p in page])).data)
 
     @extend_schema(request=PassGrantInput, responses={201: PassWithMessageOutput, 404: ErrorOutput})
     def post(self, request):

@@ -61,10 +61,8 @@ class StaffListPagination(CheckedPagination):
             return self.forced_page
         return super().get_page_number(request, paginator)
 
-    def get_paginated_response(self, data):
-        response = super().get_paginated_response(data)
-        response.data["page"] = self.page.number
-        return response
+    def page_body(self, results) -> dict:
+        return {**super().page_body(results), "page": self.page.number}
 
 
 class ListExtrasOutput(serializers.Serializer):

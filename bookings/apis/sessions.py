@@ -32,6 +32,7 @@ from courses.services.sessions import (
     course_session_delete,
 )
 from studio.fields import DateTimeOutputField
+from studio.pagination import page_output
 from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
@@ -209,12 +210,11 @@ class StaffSessionListItemOutput(StaffSessionOutput, ListExtrasOutput):
     """A row of the staff list: the staff session, then its waiting list's length and its series."""
 
 
-class StaffSessionPageOutput(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    page = serializers.IntegerField(min_value=1, help_text="La page répondue (celle de `focus` s'il y a lieu).")
-    results = StaffSessionListItemOutput(many=True)
+StaffSessionPageOutput = page_output(
+    "StaffSessionPageOutput",
+    StaffSessionListItemOutput,
+    page=serializers.IntegerField(min_value=1, help_text="La page répondue (celle de `focus` s'il y a lieu)."),
+)
 
 
 FEED_OR_STAFF_PAGE = PolymorphicProxySerializer(
@@ -306,7 +306,7 @@ class CourseSessionListApi(APIView):
             }
             for session in page
         ]
-        return paginator.get_paginated_response(StaffSessionListItemOutput(rows, many=True).data)
+        return Response(StaffSessionPageOutput(paginator.page_body(rows)).data)
 
     @extend_schema(request=SessionWriteSerializer, responses={201: StaffSessionWrittenOutput, 404: ErrorOutput})
     def post(self, request):

@@ -1,4 +1,4 @@
-"""EVJF / EVG party requests: the member's request (typed input), the staff list (paginated output). A refused
+"""EVJF / EVG party requests: the member's request (typed input) and what a request answers. A refused
 request propagates as a PartyError (its code and status) to studio.api's exception handler."""
 
 from datetime import time
@@ -10,7 +10,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bookings.apis.common import FILLED, OptionalText, ReservationPayloadSerializer
-from bookings.apis.pages import PAGE_PARAMETERS, CheckedPagination, page_output
 from bookings.apis.reservations import ReservationCourseCreateApi, ReservationOutput
 from bookings.services.common import MSG_PARTICIPANTS_MIN
 from studio.fields import rfc3339
@@ -19,7 +18,6 @@ from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
 from ..models import PartyEventType
-from ..selectors import party_reservations_list
 from ..services.parties import (
     MAX_PARTY_PARTICIPANTS,
     MAX_PARTY_SPECTATORS,
@@ -83,9 +81,6 @@ class PartyOutput(serializers.Serializer):
 
 class PartyCreatedOutput(PartyOutput):
     message = serializers.CharField(help_text="la confirmation affichée au membre")
-
-
-PartyPageOutput = page_output("PartyPageOutput", PartyOutput)
 
 
 def _text(max_length: int):
@@ -228,19 +223,13 @@ class ReservationOrPartyCreateApi(ReservationCourseCreateApi):
 
 
 class PartyReservationApi(_PartyCreate):
-    """POST /api/evf-reservations (member): {eventType, date, time, participants, message, email, user_id}.
-    GET (staff): the paginated list of EVJF/EVG requests."""
+    """POST /api/evf-reservations (member): {eventType, date, time, participants, message, email, user_id}; GET is
+    staff's (party_requests.PartyRequestsApi answers it)."""
 
     def get_permissions(self):
         if self.request.method == "GET":
             return [IsStudioStaff()]
         return super().get_permissions()
-
-    @extend_schema(parameters=PAGE_PARAMETERS, responses={200: PartyPageOutput, 404: ErrorOutput})
-    def get(self, request):
-        paginator = CheckedPagination()
-        page = paginator.paginate_queryset(party_reservations_list(), request, view=self)
-        return paginator.get_paginated_response(PartyOutput([party_data(p) for p in page], many=True).data)
 
     @extend_schema(request=PartyRequestInput, responses={201: PartyCreatedOutput})
     def post(self, request):

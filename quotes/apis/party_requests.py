@@ -8,8 +8,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bookings.apis.pages import MAX_ID, CheckedPagination, page_output
+from bookings.apis.pages import MAX_ID, CheckedPagination
 from bookings.services.common import MSG_PARTICIPANTS_MIN
+from studio.pagination import page_output
 from studio.permissions import IsStudioStaff, is_studio_staff
 from studio.schema import ErrorOutput
 
@@ -257,4 +258,4 @@ class PartyRequestsApi(PartyReservationApi):
         paginator = CheckedPagination()
         page = paginator.paginate_queryset(party_reservations_list(status=status), request, view=self)
         rows = [party_request_data(p, viewer=request.user) for p in page]
-        return paginator.get_paginated_response(PartyRequestOutput(rows, many=True).data)
+        return Response(PartyRequestPageOutput(paginator.page_body(rows)).data)

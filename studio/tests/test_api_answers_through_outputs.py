@@ -28,15 +28,6 @@ NOT_AN_OUTPUT = {
     ("studio/api.py", "exception_handler"): "a domain refusal's error body, ApplicationError.body()",
     ("studio/views.py", "page_not_found"): "the JSON 404 of an API path no route matches",
 }
-# Views still answering the body `get_paginated_response` builds, by class: their page serializers are still to be
-# fed by `page_body`.
-PAGINATED_BY_HAND = {
-    "CourseSessionListApi",
-    "PartyReservationApi",
-    "PartyRequestsApi",
-    "PassListApi",
-    "CourseFeedbackUserApi",
-}
 
 
 def _modules():
@@ -60,7 +51,7 @@ class _Answers(ast.NodeVisitor):
     def __init__(self):
         self.scope = []
         self.bodies = []  # (qualname, source of the body) of every Response/JsonResponse given one
-        self.paginated = []  # (class, qualname) of every get_paginated_response called on a paginator
+        self.paginated = []  # qualname of every get_paginated_response called
 
     def _scoped(self, node):
         self.scope.append(node.name)
@@ -76,9 +67,7 @@ class _Answers(ast.NodeVisitor):
             if body is not None and not _is_output_data(body):
                 self.bodies.append((".".join(self.scope), ast.unparse(body)))
         elif isinstance(func, ast.Attribute) and func.attr == "get_paginated_response":
-            called_on_super = isinstance(func.value, ast.Call) and getattr(func.value.func, "id", "") == "super"
-            if not called_on_super:
-                self.paginated.append((self.scope[0] if self.scope else "", ".".join(self.scope)))
+            self.paginated.append(".".join(self.scope))
         self.generic_visit(node)
 
 
@@ -100,12 +89,7 @@ def test_every_json_answer_goes_through_an_output_serializer():
 
 
 def test_paginated_lists_answer_their_page_serializer():
-    by_hand = [
-        f"{module}: {qualname}"
-        for module, visitor in _answers()
-        for cls, qualname in visitor.paginated
-        if cls not in PAGINATED_BY_HAND
-    ]
+    by_hand = [f"{module}: {qualname}" for module, visitor in _answers() for qualname in visitor.paginated]
     assert not by_hand, (
         "answer Response(PageOutput(paginator.page_body(results)).data), not get_paginated_response:\n"
         + "\n".join(by_hand)
