@@ -122,6 +122,8 @@ PAGES = [
     ("dashboard-orders", "/admin/orders", "staff", _dashboard_table),
     ("dashboard-sessions", "/admin/sessions", "staff", _dashboard_table),
     ("dashboard-users", "/admin/users", "staff", _dashboard_table),
+    ("dashboard-parties", "/admin/parties", "staff", _dashboard_table),
+    ("dashboard-rentals", "/admin/rentals", "staff", _dashboard_table),
 ]
 
 

@@ -298,7 +298,7 @@ export default function Requests({ kind = "parties" }) {
       {data && rows.length === 0 && <p>Aucune demande.</p>}
       {rows.length > 0 && (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table dash-table">
             <thead>
               <tr>
                 <th scope="col">Demande</th>
@@ -311,7 +311,7 @@ export default function Requests({ kind = "parties" }) {
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id} data-request-row={row.id}>
-                  <td>
+                  <td data-label="Demande">
                     {config.what(row)}
                     {config.detail && (
                       <>
@@ -320,12 +320,12 @@ export default function Requests({ kind = "parties" }) {
                       </>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Date">
                     {formatDate(row.date)} {row.time}
                   </td>
-                  <td>{row.status_text}</td>
-                  <td>{row.quote_amount ? `${formatMoney(row.quote_amount)} (acompte ${formatMoney(row.deposit_amount)})` : "—"}</td>
-                  <td>
+                  <td data-label="Statut">{row.status_text}</td>
+                  <td data-label="Devis">{row.quote_amount ? `${formatMoney(row.quote_amount)} (acompte ${formatMoney(row.deposit_amount)})` : "—"}</td>
+                  <td className="dash-actions">
                     <button
                       type="button"
                       className="button button-small"
