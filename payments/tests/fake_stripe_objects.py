@@ -23,6 +23,19 @@ CARDS = {
     "pm_card_visa_cartesBancaires": {"brand": "visa", "last4": "1001", "outcome": "succeed", "cb": True},
     "pm_card_mastercard_cartesBancaires": {"brand": "mastercard", "last4": "1001", "outcome": "succeed", "cb": True},
     "pm_card_chargeDeclined": {"brand": "visa", "last4": "0002", "outcome": ("card_declined", "generic_decline")},
+    # saved without trouble, then every charge is declined
+    "pm_card_chargeCustomerFail": {
+        "brand": "visa",
+        "last4": "0341",
+        "outcome": ("card_declined", "generic_decline"),
+        "setup_ok": True,
+    },
+    "pm_card_visa_chargeDeclinedStolenCard": {
+        "brand": "visa",
+        "last4": "9979",
+        "outcome": ("card_declined", "stolen_card"),
+    },
+    "pm_card_createDispute": {"brand": "visa", "last4": "0259", "outcome": "succeed", "dispute": True},
     "pm_card_visa_chargeDeclinedInsufficientFunds": {
         "brand": "visa",
         "last4": "9995",
@@ -48,6 +61,16 @@ IBANS = {
     "FR8420041010050500013M02607": {"outcome": "fail"},
     "FR7920041010050500013M02600": {"outcome": "fail"},  # fails after a delay at Stripe
     "FR5720041010050500013M02608": {"outcome": "succeed", "dispute": True},
+    "FR9720041010050000002222227": {"outcome": "fail", "failure_code": "insufficient_funds"},
+}
+# Stripe's test tokens for those IBANs, usable wherever a payment_method id is.
+SEPA_TOKENS = {
+    "pm_sepaDebit_success_fr": "FR1420041010050500013M02606",
+    "pm_sepaDebit_successDelayed_fr": "FR3020041010050500013M02609",
+    "pm_sepaDebit_failed_fr": "FR8420041010050500013M02607",
+    "pm_sepaDebit_failedDelayed_fr": "FR7920041010050500013M02600",
+    "pm_sepaDebit_disputed_fr": "FR5720041010050500013M02608",
+    "pm_sepaDebit_insufficientFunds_fr": "FR9720041010050000002222227",
 }
 
 PI_CANCELLABLE = {"requires_payment_method", "requires_confirmation", "requires_action", "processing"}
@@ -115,6 +138,8 @@ class StripeObjects(SavingsAndRefunds):
             return self.methods[value]
         if value in CARDS:
             return self.method_from(value, customer=customer)
+        if value in SEPA_TOKENS:
+            return self.method_from(iban=SEPA_TOKENS[value], customer=customer)
         return None
 
     # --- PaymentIntents -------------------------------------------------------------------------------------------
@@ -248,6 +273,8 @@ class StripeObjects(SavingsAndRefunds):
         if intent["setup_future_usage"] and intent["customer"]:
             pm["customer"] = intent["customer"]
         self.emit("payment_intent.succeeded", intent)
+        if pm["_behaviour"].get("dispute"):
+            self.dispute(intent["latest_charge"])
         return intent
 
     def _decline(self, intent, pm, code, decline_code, *, message="Your card was declined."):
@@ -301,13 +328,10 @@ class StripeObjects(SavingsAndRefunds):
         if succeed is None:
             succeed = behaviour["outcome"] == "succeed"
         if succeed:
-            self._succeed(intent, pm)
-            if behaviour.get("dispute"):
-                self.dispute(intent["latest_charge"])
-            return intent
+            return self._succeed(intent, pm)
         self._charge(intent, pm, status="failed")
-        failure = {"type": "card_error", "code": "payment_method_provider_decline", "decline_code": "generic_decline"}
-        failure["message"] = "The customer's bank account could not be debited."
+        code = behaviour.get("failure_code", "payment_method_provider_decline")
+        failure = {"type": "card_error", "code": code, "message": "The customer's bank account could not be debited."}
         intent.update(status="requires_payment_method", last_payment_error=failure)
         self.emit("payment_intent.payment_failed", intent)
         return intent

@@ -54,7 +54,7 @@ class SavingsAndRefunds:
             setup["status"] = "requires_action"
             setup["next_action"] = {"type": "use_stripe_sdk", "use_stripe_sdk": {"type": "three_d_secure_redirect"}}
             return 200, setup
-        elif isinstance(pm["_behaviour"]["outcome"], tuple):
+        elif isinstance(pm["_behaviour"]["outcome"], tuple) and not pm["_behaviour"].get("setup_ok"):
             code, decline_code = pm["_behaviour"]["outcome"]
             failure = {"type": "card_error", "code": code, "message": "Your card was declined."}
             if decline_code:

@@ -261,24 +261,28 @@ def test_an_off_session_charge_the_bank_wants_authenticated_is_an_outcome_not_an
     assert state.client_secret.startswith(state.id)  # the member finishes it on the site
 
 
-def test_an_off_session_decline_keeps_the_bank_code(gateway, fake):
-    customer = gateway.create_customer(member_ref="7", email="lea@example.fr", name="Léa Martin")
+def test_an_off_session_decline_of_a_saved_card_keeps_the_bank_code(gateway, fake):
+    customer, setup = saved(gateway, fake, payment_method="pm_card_chargeCustomerFail")
+    assert setup.status == CAPTURE_COMPLETED  # this test card is saved without trouble, then refused
+
     state = gateway.charge_saved_method(
-        amount=Decimal("49.00"),
-        charge_ref="c1",
-        customer_id=customer.id,
-        payment_method_id="pm_card_visa_chargeDeclinedInsufficientFunds",
+        amount=Decimal("49.00"), charge_ref="c1", customer_id=customer.id, payment_method_id=setup.payment_method_id
     )
+
     assert (state.status, state.decline_code, state.message) == (
         CAPTURE_DECLINED,
-        "insufficient_funds",
-        "Fonds insuffisants.",
+        "generic_decline",
+        "Votre banque a refusé le paiement.",
     )
 
 
 @pytest.mark.parametrize(
     ("iban", "status", "message"),
-    [(SEPA_OK, CAPTURE_COMPLETED, ""), (SEPA_FAILS, CAPTURE_DECLINED, "Votre banque a refusé le paiement.")],
+    [
+        (SEPA_OK, CAPTURE_COMPLETED, ""),
+        (SEPA_FAILS, CAPTURE_DECLINED, "Le prélèvement a été refusé par votre banque."),
+        ("FR9720041010050000002222227", CAPTURE_DECLINED, "Fonds insuffisants."),
+    ],
 )
 def test_a_sepa_debit_is_pending_until_the_bank_answers(gateway, fake, iban, status, message):
     customer, setup = saved(gateway, fake, kind="sepa_debit", payment_method="", iban=iban)
