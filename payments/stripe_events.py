@@ -16,6 +16,7 @@ from .provider_types import (
     CAPTURE_DECLINED,
     CAPTURE_PENDING,
 )
+from .stripe_answers import from_cents, object_id
 from .stripe_messages import french_message
 
 PAYMENT_EVENTS = {
@@ -101,14 +102,6 @@ class IgnoredEvent:
 StripeEventRecord = PaymentEvent | SetupEvent | RefundEvent | DisputeEvent | MandateEvent | IgnoredEvent
 
 
-def _cents(value) -> Decimal | None:
-    return None if value is None else (Decimal(value) / 100).quantize(Decimal("0.01"))
-
-
-def _id(value) -> str:
-    return str(value.get("id") or "") if isinstance(value, dict) else str(value or "")
-
-
 def _failure(obj: dict[str, Any], key: str) -> tuple[str, str]:
     failure = obj.get(key) or {}
     code, decline_code = str(failure.get("code") or ""), str(failure.get("decline_code") or "")
@@ -123,10 +116,10 @@ def parse_event(event: dict[str, Any]) -> StripeEventRecord:
         return PaymentEvent(
             event_id=event_id,
             type=kind,
-            intent_id=_id(obj.get("id")),
+            intent_id=object_id(obj.get("id")),
             status=PAYMENT_EVENTS[kind],
-            amount=_cents(obj.get("amount")),
-            charge_id=_id(obj.get("latest_charge")),
+            amount=from_cents(obj.get("amount")),
+            charge_id=object_id(obj.get("latest_charge")),
             decline_code=decline_code if kind == "payment_intent.payment_failed" else "",
             message=message if kind == "payment_intent.payment_failed" else "",
             metadata=dict(obj.get("metadata") or {}),
@@ -136,11 +129,11 @@ def parse_event(event: dict[str, Any]) -> StripeEventRecord:
         return SetupEvent(
             event_id=event_id,
             type=kind,
-            setup_intent_id=_id(obj.get("id")),
+            setup_intent_id=object_id(obj.get("id")),
             status=SETUP_EVENTS[kind],
-            customer_id=_id(obj.get("customer")),
-            payment_method_id=_id(obj.get("payment_method")),
-            mandate_id=_id(obj.get("mandate")),
+            customer_id=object_id(obj.get("customer")),
+            payment_method_id=object_id(obj.get("payment_method")),
+            mandate_id=object_id(obj.get("mandate")),
             decline_code=decline_code if kind == "setup_intent.setup_failed" else "",
             message=message if kind == "setup_intent.setup_failed" else "",
             metadata=dict(obj.get("metadata") or {}),
@@ -149,27 +142,27 @@ def parse_event(event: dict[str, Any]) -> StripeEventRecord:
         return RefundEvent(
             event_id=event_id,
             type=kind,
-            charge_id=_id(obj.get("id")),
-            intent_id=_id(obj.get("payment_intent")),
-            amount_refunded=_cents(obj.get("amount_refunded")),
+            charge_id=object_id(obj.get("id")),
+            intent_id=object_id(obj.get("payment_intent")),
+            amount_refunded=from_cents(obj.get("amount_refunded")),
             fully_refunded=bool(obj.get("refunded")),
         )
     if kind == "charge.dispute.created":
         return DisputeEvent(
             event_id=event_id,
             type=kind,
-            dispute_id=_id(obj.get("id")),
-            charge_id=_id(obj.get("charge")),
-            intent_id=_id(obj.get("payment_intent")),
-            amount=_cents(obj.get("amount")),
+            dispute_id=object_id(obj.get("id")),
+            charge_id=object_id(obj.get("charge")),
+            intent_id=object_id(obj.get("payment_intent")),
+            amount=from_cents(obj.get("amount")),
             reason=str(obj.get("reason") or ""),
         )
     if kind == "mandate.updated":
         return MandateEvent(
             event_id=event_id,
             type=kind,
-            mandate_id=_id(obj.get("id")),
+            mandate_id=object_id(obj.get("id")),
             status=str(obj.get("status") or ""),
-            payment_method_id=_id(obj.get("payment_method")),
+            payment_method_id=object_id(obj.get("payment_method")),
         )
     return IgnoredEvent(event_id=event_id, type=kind)

@@ -8,7 +8,6 @@ Amounts go in as Decimal euros from the database and leave as whole cents.
 
 import logging
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -16,11 +15,6 @@ import stripe
 from django.conf import settings
 
 from .provider_types import (
-    CAPTURE_ACTION_REQUIRED,
-    CAPTURE_CANCELLED,
-    CAPTURE_COMPLETED,
-    CAPTURE_DECLINED,
-    CAPTURE_PENDING,
     PaymentStart,
     PaymentState,
     ProviderCustomer,
@@ -29,105 +23,21 @@ from .provider_types import (
     SavedMethod,
     SetupState,
 )
+from .stripe_answers import (
+    CURRENCY,
+    REFUND_STATUSES,
+    StripeGatewayError,
+    customer_of,
+    gateway_error,
+    moment_of,
+    payment_state,
+    setup_state,
+    start_of,
+    to_cents,
+)
 from .stripe_events import StripeEventRecord, parse_event
-from .stripe_messages import UNAVAILABLE, french_message
 
 logger = logging.getLogger(__name__)
-
-CURRENCY = "eur"
-CENT = Decimal("0.01")
-
-STATUSES = {
-    "succeeded": CAPTURE_COMPLETED,
-    "processing": CAPTURE_PENDING,
-    "requires_action": CAPTURE_ACTION_REQUIRED,
-    "canceled": CAPTURE_CANCELLED,
-}
-REFUND_STATUSES = {
-    "succeeded": "COMPLETED",
-    "pending": "PENDING",
-    "requires_action": "PENDING",
-    "failed": "FAILED",
-    "canceled": "CANCELLED",
-}
-
-
-class StripeGatewayError(ProviderError):
-    """A ProviderError that also keeps the bank's decline code (`issue` holds Stripe's error code)."""
-
-    def __init__(self, message: str, *, issue: str = "", decline_code: str = "", **kwargs):
-        super().__init__(message, issue=issue, **kwargs)
-        self.decline_code = decline_code
-
-
-def to_cents(amount: Decimal) -> int:
-    """Euros to Stripe's integer cents, exactly: a float or an amount finer than a cent is a bug upstream."""
-    if not isinstance(amount, Decimal) or not amount.is_finite():
-        raise ValueError(f"Montant invalide : {amount!r} (un Decimal en euros est attendu).")
-    if amount != amount.quantize(CENT):
-        raise ValueError(f"Montant invalide : {amount} n'est pas un nombre entier de centimes.")
-    if amount <= 0:
-        raise ValueError(f"Montant invalide : {amount} doit être positif.")
-    return int(amount * 100)
-
-
-def from_cents(cents: int | None) -> Decimal | None:
-    return None if cents is None else (Decimal(cents) / 100).quantize(CENT)
-
-
-def _id(value) -> str:
-    """An id whether Stripe sent it bare or expanded into its object."""
-    if isinstance(value, Mapping):
-        return str(value.get("id") or "")
-    return str(value or "")
-
-
-def payment_state(intent: Mapping[str, Any]) -> PaymentState:
-    """A PaymentIntent (from an answer, an error or a webhook) as our statuses.
-
-    An off-session charge the bank wants authenticated comes back requires_payment_method with the code
-    authentication_required: it is ACTION_REQUIRED, since the member can still finish it on the site."""
-    failure = intent.get("last_payment_error") or {}
-    provider_status = str(intent.get("status") or "")
-    status = STATUSES.get(provider_status, "")
-    code, decline_code = str(failure.get("code") or ""), str(failure.get("decline_code") or "")
-    if provider_status == "requires_payment_method" and failure:
-        required = "authentication_required" in (code, decline_code)
-        status = CAPTURE_ACTION_REQUIRED if required else CAPTURE_DECLINED
-    return PaymentState(
-        id=str(intent.get("id") or ""),
-        status=status,
-        provider_status=provider_status,
-        amount=from_cents(intent.get("amount")),
-        currency=str(intent.get("currency") or "").upper(),
-        charge_id=_id(intent.get("latest_charge")),
-        payment_method_id=_id(intent.get("payment_method")),
-        customer_id=_id(intent.get("customer")),
-        decline_code=decline_code or code,
-        message=french_message(code=code, decline_code=decline_code) if failure else "",
-        client_secret=str(intent.get("client_secret") or ""),
-        next_action=str((intent.get("next_action") or {}).get("type") or ""),
-        metadata=dict(intent.get("metadata") or {}),
-    )
-
-
-def setup_state(setup: Mapping[str, Any]) -> SetupState:
-    failure = setup.get("last_setup_error") or {}
-    provider_status = str(setup.get("status") or "")
-    status = STATUSES.get(provider_status, "")
-    if provider_status == "requires_payment_method" and failure:
-        status = CAPTURE_DECLINED
-    code, decline_code = str(failure.get("code") or ""), str(failure.get("decline_code") or "")
-    return SetupState(
-        id=str(setup.get("id") or ""),
-        status=status,
-        provider_status=provider_status,
-        customer_id=_id(setup.get("customer")),
-        payment_method_id=_id(setup.get("payment_method")),
-        mandate_id=_id(setup.get("mandate")),
-        decline_code=decline_code or code,
-        message=french_message(code=code, decline_code=decline_code) if failure else "",
-    )
 
 
 class StripeGateway:
@@ -173,9 +83,8 @@ class StripeGateway:
         try:
             return payment_state(self._call(method, *args, idempotency_key=idempotency_key, params=params))
         except StripeGatewayError as exc:
-            intent = ((exc.__cause__ and exc.__cause__.json_body) or {}).get("error", {}).get("payment_intent")
-            if exc.status_code == 402 and intent:
-                return payment_state(intent)
+            if exc.status_code == 402 and exc.payment_intent:
+                return payment_state(exc.payment_intent)
             raise
 
     # --- one-off payments -------------------------------------------------------------------------------------
@@ -209,7 +118,7 @@ class StripeGateway:
         intent = self._call(
             self.client.v1.payment_intents.create, idempotency_key=f"payment-{order_ref}", params=params
         )
-        return _start(intent)
+        return start_of(intent)
 
     def get_payment(self, *, intent_id: str) -> PaymentState:
         return payment_state(self._call(self.client.v1.payment_intents.retrieve, intent_id))
@@ -229,10 +138,10 @@ class StripeGateway:
     def create_customer(self, *, member_ref: str, email: str, name: str) -> ProviderCustomer:
         params = {"email": email, "name": name, "metadata": {"member": member_ref}}
         customer = self._call(self.client.v1.customers.create, idempotency_key=f"customer-{member_ref}", params=params)
-        return _customer(customer)
+        return customer_of(customer)
 
     def get_customer(self, *, customer_id: str) -> ProviderCustomer:
-        return _customer(self._call(self.client.v1.customers.retrieve, customer_id))
+        return customer_of(self._call(self.client.v1.customers.retrieve, customer_id))
 
     def start_saving(self, *, customer_id: str, kind: Literal["card", "sepa_debit"], setup_ref: str) -> PaymentStart:
         """A SetupIntent saving a card or a SEPA account for off-session charges; the member confirms it (and
@@ -246,7 +155,7 @@ class StripeGateway:
             "metadata": {"setup": setup_ref},
         }
         setup = self._call(self.client.v1.setup_intents.create, idempotency_key=f"setup-{setup_ref}", params=params)
-        return _start(setup)
+        return start_of(setup)
 
     def get_saving(self, *, setup_intent_id: str) -> SetupState:
         return setup_state(self._call(self.client.v1.setup_intents.retrieve, setup_intent_id))
@@ -268,7 +177,7 @@ class StripeGateway:
                 mandate_id=str(mandate.get("id") or ""),
                 mandate_reference=str(details.get("reference") or ""),
                 mandate_status=str(mandate.get("status") or ""),
-                mandate_accepted_at=_moment(accepted),
+                mandate_accepted_at=moment_of(accepted),
             )
         card = method.get("card") or {}
         networks = card.get("networks") or {}
@@ -299,7 +208,8 @@ class StripeGateway:
 
         COMPLETED (card), PENDING (a SEPA debit, paid only when its payment_intent.succeeded arrives), DECLINED
         with the bank's code, or ACTION_REQUIRED when the bank wants the member to authenticate: the answer's
-        client_secret lets the site ask them."""
+        client_secret lets the site ask them. A new attempt for the same period needs a new charge_ref: the same
+        one answers the first attempt again."""
         params: dict[str, Any] = {
             "amount": to_cents(amount),
             "currency": CURRENCY,
@@ -327,8 +237,11 @@ class StripeGateway:
         if amount is not None:
             params["amount"] = to_cents(amount)
         refund = self._call(self.client.v1.refunds.create, idempotency_key=f"refund-{refund_ref}", params=params)
-        status = REFUND_STATUSES.get(str(refund.get("status") or ""), "PENDING")
-        return ProviderRefund(id=str(refund.get("id") or ""), status=status)
+        return _refund(refund)
+
+    def get_refund(self, *, refund_id: str) -> ProviderRefund:
+        """A refund's status now: a SEPA refund stays PENDING until the bank returns the money (or FAILED)."""
+        return _refund(self._call(self.client.v1.refunds.retrieve, refund_id))
 
     # --- webhooks ---------------------------------------------------------------------------------------------
 
@@ -345,47 +258,9 @@ class StripeGateway:
         return parse_event(event.to_dict())
 
 
-def gateway_error(exc: stripe.StripeError) -> StripeGatewayError:
-    """Stripe's error as ours: its codes kept for the code, a French sentence for the member, its English text
-    logged for the staff."""
-    body = (exc.json_body or {}).get("error", {}) if isinstance(exc.json_body, dict) else {}
-    code = str(body.get("code") or getattr(exc, "code", "") or "")
-    decline_code = str(body.get("decline_code") or "")
-    status = getattr(exc, "http_status", None)
-    if isinstance(exc, stripe.IdempotencyError):
-        code = "idempotency_error"
-    if isinstance(exc, stripe.CardError):
-        message = french_message(code=code, decline_code=decline_code)
-    elif isinstance(exc, stripe.InvalidRequestError | stripe.IdempotencyError):
-        logger.warning("Stripe refused a request: %s (%s)", exc.user_message, code)
-        message = french_message(code=code)
-    else:  # auth, permission, rate limit, connection, Stripe's own failure
-        logger.error("Stripe unavailable: %s: %s", exc.__class__.__name__, exc.user_message)
-        message = UNAVAILABLE
-    return StripeGatewayError(
-        message, issue=code, decline_code=decline_code, status_code=status, debug_id=exc.request_id or ""
-    )
-
-
-def _start(intent: Mapping[str, Any]) -> PaymentStart:
-    action = intent.get("next_action") or {}
-    return PaymentStart(
-        id=str(intent["id"]),
-        status=str(intent.get("status") or ""),
-        client_secret=str(intent.get("client_secret") or ""),
-        next_action=str(action.get("type") or ""),
-        next_action_url=str((action.get("redirect_to_url") or {}).get("url") or ""),
-    )
-
-
-def _customer(customer: Mapping[str, Any]) -> ProviderCustomer:
-    return ProviderCustomer(
-        id=str(customer["id"]), email=str(customer.get("email") or ""), name=str(customer.get("name") or "")
-    )
-
-
-def _moment(timestamp) -> datetime | None:
-    return datetime.fromtimestamp(int(timestamp), tz=UTC) if timestamp else None
+def _refund(refund: Mapping[str, Any]) -> ProviderRefund:
+    status = REFUND_STATUSES.get(str(refund.get("status") or ""), "PENDING")
+    return ProviderRefund(id=str(refund.get("id") or ""), status=status)
 
 
 def get_stripe_gateway() -> StripeGateway:

@@ -118,6 +118,11 @@ class FakeStripe:
         with self.lock:
             return self.objects.settle_sepa(intent_id, succeed=succeed)
 
+    def settle_refund(self, refund_id: str, *, succeed: bool = True) -> dict:
+        """The bank answers a pending (SEPA) refund: pending → succeeded, or → failed."""
+        with self.lock:
+            return self.objects.finish_refund(refund_id, succeed=succeed)
+
     def calls(self, method: str, path_part: str) -> list[dict]:
         return [r for r in self.requests if r["method"] == method and path_part in r["path"]]
 
@@ -158,6 +163,7 @@ class FakeStripe:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms wait between them
 
             def log_message(self, *args):  # quiet
                 pass

@@ -156,3 +156,15 @@ class SavingsAndRefunds:
         self.refunds[refund["id"]] = refund
         self.emit("charge.refunded", charge)
         return 200, refund
+
+    def finish_refund(self, refund_id, *, succeed):
+        refund = self.refunds[refund_id]
+        assert refund["status"] == "pending", refund["status"]
+        if succeed:
+            refund["status"] = "succeeded"
+        else:  # the bank sent the money back: the charge is refundable again
+            refund.update(status="failed", failure_reason="lost_or_stolen_card")
+            self.charges[refund["charge"]]["amount_refunded"] -= refund["amount"]
+            self.charges[refund["charge"]]["refunded"] = False
+        self.emit("refund.updated", refund)
+        return refund

@@ -14,7 +14,8 @@ from payments.provider_types import (
     CAPTURE_PENDING,
     ProviderError,
 )
-from payments.stripe_gateway import StripeGateway, to_cents
+from payments.stripe_answers import to_cents
+from payments.stripe_gateway import StripeGateway, get_stripe_gateway
 from payments.stripe_messages import AUTHENTICATION_FAILED, AUTHENTICATION_REQUIRED, UNAVAILABLE
 
 from . import fake_stripe as fs
@@ -185,6 +186,23 @@ def test_a_wrong_secret_key_says_payments_are_unavailable(fake):
     assert (refused.value.status_code, refused.value.message) == (401, UNAVAILABLE)
 
 
+def test_stripe_out_of_reach_says_payments_are_unavailable():
+    gateway = StripeGateway(secret_key=fs.SECRET_KEY, api_base="http://127.0.0.1:9", max_network_retries=0)
+    with pytest.raises(ProviderError) as unreachable:
+        gateway.get_payment(intent_id="pi_1")
+    assert unreachable.value.message == UNAVAILABLE
+
+
+def test_the_gateway_is_built_from_the_settings(settings, fake):
+    settings.STRIPE_SECRET_KEY = fs.SECRET_KEY
+    settings.STRIPE_API_BASE = fake.url
+    settings.STRIPE_WEBHOOK_SECRET = fs.WEBHOOK_SECRET
+
+    start = get_stripe_gateway().start_payment(amount=Decimal("55.00"), order_ref="order-1")
+
+    assert start.id in fake.objects.intents
+
+
 # --- customers, saved cards and SEPA mandates ------------------------------------------------------------------------
 
 
@@ -331,7 +349,8 @@ def test_partial_refunds_add_up_to_the_payment_and_no_further(gateway, fake):
     )
 
 
-def test_a_sepa_refund_is_pending(gateway, fake):
+@pytest.mark.parametrize(("succeed", "status"), [(True, "COMPLETED"), (False, "FAILED")])
+def test_a_sepa_refund_is_pending_until_the_bank_answers(gateway, fake, succeed, status):
     customer, setup = saved(gateway, fake, kind="sepa_debit", payment_method="", iban=SEPA_OK)
     state = gateway.charge_saved_method(
         amount=Decimal("49.00"),
@@ -342,4 +361,8 @@ def test_a_sepa_refund_is_pending(gateway, fake):
     )
     fake.settle_sepa(state.id)
 
-    assert gateway.refund(intent_id=state.id, refund_ref="1").status == "PENDING"
+    refund = gateway.refund(intent_id=state.id, refund_ref="1")
+    assert refund.status == "PENDING"
+
+    fake.settle_refund(refund.id, succeed=succeed)
+    assert gateway.get_refund(refund_id=refund.id).status == status

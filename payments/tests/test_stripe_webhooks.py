@@ -87,7 +87,7 @@ def refused(gateway, payload: str, signature: str) -> ProviderError:
 
 
 def paid_intent(gateway, fake, payment_method="pm_card_visa"):
-    start = gateway.start_payment(amount=Decimal("55.00"), order_ref="order-1")
+    start = gateway.start_payment(amount=Decimal("55.00"), order_ref=f"order-{len(fake.objects.intents) + 1}")
     fake.pay(start.id, payment_method=payment_method)
     return start.id
 
