@@ -332,6 +332,12 @@ PAYPAL_API_BASE = env(
     "PAYPAL_API_BASE",
     default="https://api-m.paypal.com" if PAYPAL_MODE == "live" else "https://api-m.sandbox.paypal.com",
 )
+# Stripe (docs/decisions.md 42): cards, CB, Apple Pay, Google Pay and SEPA direct debit (payments/stripe_gateway.py).
+# STRIPE_API_BASE points the gateway elsewhere only in tests (payments/tests/fake_stripe.py).
+STRIPE_SECRET_KEY = env("STRIPE_SECRET_KEY", default="")
+STRIPE_PUBLISHABLE_KEY = env("STRIPE_PUBLISHABLE_KEY", default="")
+STRIPE_WEBHOOK_SECRET = env("STRIPE_WEBHOOK_SECRET", default="")
+STRIPE_API_BASE = env("STRIPE_API_BASE", default="https://api.stripe.com")
 
 # Upload size limits per kind (docs/decisions.md 22), configurable.
 MAX_IMAGE_UPLOAD_BYTES = env.int("MAX_IMAGE_UPLOAD_BYTES", default=10 * 1024 * 1024)

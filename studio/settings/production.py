@@ -3,7 +3,7 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import REDIS_URL, env
+from .base import REDIS_URL, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, env
 
 if not REDIS_URL and not env.bool("DJANGO_ALLOW_UNSHARED_CACHE", default=False):
     # docs/decisions.md 31: the rate limits, the per-recipient e-mail cap and the login throttle count in the cache. A
@@ -12,6 +12,14 @@ if not REDIS_URL and not env.bool("DJANGO_ALLOW_UNSHARED_CACHE", default=False):
         "REDIS_URL is required in production: the rate limits (public forms, e-mails per recipient, login "
         "attempts) need a cache shared by every worker process. Set REDIS_URL=redis://host:6379/0 "
         "(DJANGO_ALLOW_UNSHARED_CACHE=true is for single-process measurements only: the limits then do not hold)."
+    )
+
+if STRIPE_SECRET_KEY and not STRIPE_WEBHOOK_SECRET:
+    # docs/decisions.md 42: a SEPA debit is paid only when its payment_intent.succeeded arrives, and only a verified
+    # webhook can say so; without the endpoint's secret every delivery would be refused and no debit ever paid.
+    raise ImproperlyConfigured(
+        "STRIPE_WEBHOOK_SECRET is required in production when STRIPE_SECRET_KEY is set: Stripe's webhooks are "
+        "verified with it (the endpoint's whsec_… secret, Stripe Dashboard > Developers > Webhooks)."
     )
 
 DEBUG = False

@@ -22,6 +22,10 @@ STORAGES = {
 }
 PAYPAL_CLIENT_ID = ""
 PAYPAL_CLIENT_SECRET = ""
+# Tests reach Stripe only through the fake (payments/tests/fake_stripe.py), never with keys from the environment.
+STRIPE_SECRET_KEY = ""
+STRIPE_WEBHOOK_SECRET = ""
+STRIPE_API_BASE = "http://127.0.0.1:9"
 # The API speaks JSON: a test client sends JSON unless a test says multipart (uploads).
 REST_FRAMEWORK = {  # noqa: F405
     **REST_FRAMEWORK,  # noqa: F405
