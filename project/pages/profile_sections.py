@@ -1,6 +1,7 @@
 """What the profile page shows of the other apps, each read through that app's selectors: the member's class cards and
 subscriptions (bookings), the subscriptions billed per period (payments), the invoices and credit notes (invoices),
-"Mes données" (privacy) and the reminder switches (bookings). One query a section at most, as before."""
+"Mes données" (privacy) and the reminder switches (bookings). At most one query per section, however long the
+member's history."""
 
 from types import SimpleNamespace
 
