@@ -34,6 +34,7 @@ from ..services.orders import MAX_QUANTITY, payment_order_create
 from ..simulator import (
     METHOD_CARD,
     METHOD_WALLET,
+    SCENARIO_CHALLENGE,
     SCENARIO_SUCCESS,
     SCENARIOS,
     WALLET_APPLE_PAY,
@@ -104,6 +105,19 @@ class ExactlyOnePurchaseSchema(StudioAutoSchema):
         schema = super()._map_serializer(serializer, direction, bypass_extensions)
         if isinstance(serializer, CreateOrderInput) and direction == "request":
             schema["oneOf"] = [{"required": ["reservation_id"]}, {"required": ["tariff_id"]}]
+        return schema
+
+
+class WalletNeverChallengedSchema(StudioAutoSchema):
+    """A wallet has no 3-D Secure scenario (SimulatorApproveInput.validate): `not` says so in the schema."""
+
+    def _map_serializer(self, serializer, direction, bypass_extensions=False):
+        schema = super()._map_serializer(serializer, direction, bypass_extensions)
+        if isinstance(serializer, SimulatorApproveInput) and direction == "request":
+            schema["not"] = {
+                "required": ["method", "scenario"],
+                "properties": {"method": {"enum": [METHOD_WALLET]}, "scenario": {"enum": [SCENARIO_CHALLENGE]}},
+            }
         return schema
 
 
@@ -299,6 +313,8 @@ class SimulatorApproveApi(PaymentApi):
     """POST /api/paypal/simulator/approve {orderId, outcome, method, scenario, wallet}: the demonstration mode's
     stand-in for the provider's window (404 when PayPal is the provider). A card its bank challenges answers
     ACTION_REQUIRED: the order waits for /api/paypal/simulator/authenticate."""
+
+    schema = WalletNeverChallengedSchema()
 
     @extend_schema(request=SimulatorApproveInput, responses={200: SimulatorApproveOutput, 404: NOT_FOUND_ANSWER})
     def post(self, request):
