@@ -434,6 +434,21 @@ def test_the_admin_lists_the_method(client, held, api_client, staff):
     assert simulated.status_code == 200 and "En attente" in simulated.content.decode()
 
 
+def test_the_schema_says_what_the_simulator_takes_and_answers():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    approve = schema["components"]["schemas"]["SimulatorApproveInput"]
+    assert {"method", "scenario", "wallet", "outcome"} <= set(approve["properties"])
+    # A wallet is never challenged: a body the schema accepts is one the server takes.
+    assert approve["not"]["properties"]["method"]["enum"] == ["wallet"]
+    assert approve["not"]["properties"]["scenario"]["enum"] == ["challenge"]
+    authenticate = schema["paths"]["/api/paypal/simulator/authenticate"]["post"]
+    assert {"200", "402", "404", "409"} <= set(authenticate["responses"])
+    body = authenticate["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert schema["components"]["schemas"][body]["properties"]["passed"]["type"] == "boolean"
+
+
 # --- races on PostgreSQL -----------------------------------------------------------------------------------------
 
 
