@@ -18,6 +18,92 @@ export const MSG_CAPTURING = "Validation du paiement en cours…";
 export const MSG_DECLINES_LATER = "Payer, puis carte refusée aux échéances suivantes (simulation)";
 export { MSG_NETWORK };
 
+/* Choosing how to pay, when the studio offers more than one provider (config.providers, first = default). */
+export const MSG_PROVIDER_LEGEND = "Moyen de paiement";
+export const PROVIDER_LABELS = {
+  stripe: "Carte bancaire, Apple Pay / Google Pay",
+  paypal: "PayPal",
+  simulator: "Carte bancaire (démonstration)",
+};
+
+/* The simulator's payment window: a method, then for a card the scenario to demonstrate. The values are the server's
+   (`method`, `scenario` of /api/paypal/simulator/approve). */
+export const MSG_SIMULATOR_WINDOW = "Fenêtre de paiement simulée";
+export const MSG_METHOD_LEGEND = "Moyen de paiement";
+export const SIMULATOR_METHODS = [
+  { value: "card", label: "Carte bancaire" },
+  { value: "wallet", label: "Apple Pay / Google Pay" },
+];
+export const MSG_SCENARIO_LEGEND = "Scénario de démonstration";
+export const SIMULATOR_SCENARIOS = {
+  card: [
+    { value: "success", label: "Paiement accepté" },
+    { value: "challenge", label: "Authentification 3-D Secure" },
+    { value: "declined", label: "Carte refusée" },
+  ],
+  wallet: [
+    { value: "success", label: "Paiement accepté" },
+    { value: "declined", label: "Paiement refusé" },
+  ],
+};
+export const MSG_SIMULATE_PAY = "Payer (simulation)";
+export const MSG_CHALLENGE_TITLE = "Authentification 3-D Secure (simulée)";
+export const MSG_CHALLENGE_BODY =
+  "Votre banque demande de confirmer ce paiement. En vrai, cette étape a lieu dans l'application de votre banque ; ici, choisissez l'issue à simuler.";
+export const MSG_CHALLENGE_PASS = "Valider";
+export const MSG_CHALLENGE_FAIL = "Refuser";
+
+/* Stripe's Payment Element, loaded from Stripe only once the member starts a Stripe payment. */
+export const MSG_STRIPE_PENDING = "Chargement du module de paiement sécurisé…";
+export const MSG_STRIPE_REJECTED =
+  "Le module de paiement sécurisé n'a pas pu être chargé. Vérifiez votre connexion puis réessayez.";
+export const MSG_STRIPE_SUBMITTING = "Paiement en cours…";
+export const MSG_STRIPE_SAVE = "Enregistrer ce moyen de paiement";
+export const MSG_STRIPE_SAVING = "Enregistrement en cours…";
+// Stripe's own messages are in English for some errors: the member reads these French ones (the server's wording in
+// payments/stripe_messages.py for the same codes).
+export const MSG_STRIPE_REFUSED = "Votre banque a refusé le paiement.";
+export const MSG_STRIPE_FAILED = "Le paiement n'a pas pu aboutir. Réessayez ou choisissez un autre moyen de paiement.";
+export const MSG_STRIPE_INVALID = "Vérifiez les informations de paiement saisies.";
+export const STRIPE_ERRORS = {
+  insufficient_funds: "Fonds insuffisants.",
+  expired_card: "Cette carte a expiré.",
+  incorrect_cvc: "Le cryptogramme visuel (CVC) est incorrect.",
+  invalid_cvc: "Le cryptogramme visuel (CVC) est incorrect.",
+  incorrect_number: "Le numéro de carte est incorrect.",
+  invalid_number: "Le numéro de carte est incorrect.",
+  payment_intent_authentication_failure: "La vérification demandée par votre banque (3-D Secure) n'a pas abouti.",
+  setup_intent_authentication_failure: "La vérification demandée par votre banque (3-D Secure) n'a pas abouti.",
+};
+
+/** The French sentence for an error Stripe.js returned from confirmPayment/confirmSetup. */
+export function stripeErrorMessage(error) {
+  if (!error) return MSG_STRIPE_FAILED;
+  const known = STRIPE_ERRORS[error.decline_code] || STRIPE_ERRORS[error.code];
+  if (known) return known;
+  if (error.type === "validation_error") return MSG_STRIPE_INVALID;
+  if (error.type === "card_error") return MSG_STRIPE_REFUSED;
+  return MSG_STRIPE_FAILED;
+}
+
+/* A payment accepted but not settled yet (a SEPA debit takes days; PayPal may review a payment): the wording names
+   who is processing it, so a card or SEPA payment never speaks of PayPal. */
+export const MSG_PENDING_PAYPAL = "Votre paiement est en cours de vérification par PayPal. Vous recevrez un email dès sa validation.";
+export const MSG_PENDING_PROCESSING = "Paiement en cours de traitement. Vous recevrez un e-mail dès qu'il sera confirmé.";
+export const MSG_PENDING_SEPA =
+  "Prélèvement SEPA en cours de traitement : il peut prendre quelques jours ouvrés. Vous recevrez un e-mail dès qu'il sera confirmé.";
+
+export function pendingMessage(provider, method = "") {
+  if (provider === "paypal") return MSG_PENDING_PAYPAL;
+  if (method === "sepa_debit") return MSG_PENDING_SEPA;
+  return MSG_PENDING_PROCESSING;
+}
+
+/** A capture or completion answer that says "accepted, not settled yet" (202 PENDING). */
+export function isPending(answer) {
+  return answer?.status === "PENDING";
+}
+
 export const MESSAGES = {
   calendar: { success: MSG_CALENDAR_SUCCESS, failure: MSG_CALENDAR_FAILURE },
   tariff: { success: MSG_TARIFF_SUCCESS, failure: MSG_TARIFF_FAILURE },
@@ -37,15 +123,19 @@ export function createFailureMessage(error) {
 export function serverMessage(error) {
   if (!error) return "";
   if (error.status === 0 || error.status === -1) return MSG_NETWORK;
-  return error.message && error.message !== "network" && error.message !== "timeout" ? error.message : "";
+  if (error.message && error.message !== "network" && error.message !== "timeout") return error.message;
+  // The Stripe and simulator endpoints name their French reason `detail`.
+  return typeof error.data?.detail === "string" ? error.data.detail : "";
 }
 
 /** The create-order payload (amount, title, type, payer and details) plus what it pays for; the server prices it
     again (docs/decisions.md 12). */
-export function createOrderPayload({ order, payer = {}, details = {}, totalAmount }) {
+export function createOrderPayload({ order, payer = {}, details = {}, totalAmount, provider }) {
+  // The provider the member picked, when the studio offers a choice (the server defaults to its first).
+  const chosen = provider ? { provider } : {};
   if (order?.kind === "deposit") {
     // The deposit of a quoted request; the server prices it from the quote and knows the payer.
-    return { kind: order.requestKind, request_id: order.requestId, amount: toAmount(totalAmount) };
+    return { kind: order.requestKind, request_id: order.requestId, amount: toAmount(totalAmount), ...chosen };
   }
   const body = {
     amount: toAmount(totalAmount),
@@ -57,6 +147,7 @@ export function createOrderPayload({ order, payer = {}, details = {}, totalAmoun
     date: details.date || "",
     time: details.time || "Non spécifiée",
     message: details.message || "",
+    ...chosen,
   };
   if (order?.kind === "reservation") body.reservation_id = order.reservationId;
   if (order?.kind === "tariff") {
