@@ -23,29 +23,18 @@
    back from a redirect (`payment_intent` in the page's URL). Without any provider the simulator stands in and says
    plainly it is a demonstration: a card (accepted, 3-D Secure, refused) or a wallet. */
 import { Suspense, lazy, useCallback, useEffect, useId, useRef, useState } from "react";
-import { flushSync } from "react-dom";
 import { api } from "./api.js";
-import Modal from "./Modal.jsx";
 import { notify } from "./toast.jsx";
+import Choices from "./payment/Choices.jsx";
 import {
   MSG_CANCELLED,
   MSG_CAPTURING,
-  MSG_CHALLENGE_BODY,
-  MSG_CHALLENGE_FAIL,
-  MSG_CHALLENGE_PASS,
-  MSG_CHALLENGE_TITLE,
-  MSG_DECLINES_LATER,
   MSG_DEMO_MODE,
-  MSG_METHOD_LEGEND,
+  MSG_PREPARING,
   MSG_PROVIDER_LEGEND,
-  MSG_SCENARIO_LEGEND,
   MSG_SCRIPT_PENDING,
-  MSG_SIMULATE_PAY,
-  MSG_SIMULATOR_WINDOW,
   MSG_STRIPE_PENDING,
   PROVIDER_LABELS,
-  SIMULATOR_METHODS,
-  SIMULATOR_SCENARIOS,
   createFailureMessage,
   createOrderPayload,
   euros,
@@ -54,20 +43,15 @@ import {
   pendingMessage,
   serverMessage,
 } from "./payment/messages.js";
+import { PAYMENT_URLS } from "./payment/urls.js";
 import "./payment/payment-widget.css";
 
+// Each provider's pane in its own chunk, fetched when a payment starts: a page loads only the one it uses.
 const PayPalPane = lazy(() => import(/* webpackChunkName: "paypal-pane" */ "./payment/PayPalPane.jsx"));
 const StripePane = lazy(() => import(/* webpackChunkName: "stripe-pane" */ "./payment/StripePane.jsx"));
+const SimulatorPane = lazy(() => import(/* webpackChunkName: "simulator-pane" */ "./payment/SimulatorPane.jsx"));
 
-export const PAYMENT_URLS = {
-  create: "/api/paypal/create-order",
-  capture: "/api/paypal/capture-payment",
-  cancel: "/api/paypal/cancel-order",
-  simulate: "/api/paypal/simulator/approve",
-  authenticate: "/api/paypal/simulator/authenticate",
-  deposit: "/api/paypal/deposit-order",
-  stripeComplete: "/api/stripe/complete-payment",
-};
+export { PAYMENT_URLS };
 
 // The query parameters Stripe adds to the return URL after a redirect.
 const STRIPE_RETURN_PARAMS = ["payment_intent", "payment_intent_client_secret", "redirect_status"];
@@ -119,9 +103,6 @@ export default function PaymentWidget({
   const [orderId, setOrderId] = useState("");
   const [clientSecret, setClientSecret] = useState("");
   const [alert, setAlert] = useState(null);
-  const [method, setMethod] = useState("card");
-  const [scenario, setScenario] = useState("success");
-  const [challenge, setChallenge] = useState(false);
   const orderRef = useRef("");
   const uid = useId();
 
@@ -229,7 +210,6 @@ export default function PaymentWidget({
     async (id = orderRef.current) => {
       setPhase("initial");
       setScriptState("initial");
-      setChallenge(false);
       forgetOrder();
       if (id) {
         try {
@@ -262,8 +242,6 @@ export default function PaymentWidget({
         }
         setClientSecret(data.clientSecret);
       }
-      setMethod("card");
-      setScenario("success");
       setPhase("open");
     } catch {
       // the message is already shown
@@ -277,45 +255,6 @@ export default function PaymentWidget({
     setPhase("initial");
     forgetOrder();
     failWithDetail(error);
-  }
-
-  async function simulate(outcome) {
-    const id = orderRef.current;
-    const paidBy = { method, scenario: outcome === "approve_declines_later" ? "success" : scenario };
-    setBusy(true);
-    let answer;
-    try {
-      answer = await api(PAYMENT_URLS.simulate, { method: "POST", body: { orderId: id, outcome, ...paidBy } });
-    } catch (error) {
-      backToStart(error);
-      return;
-    }
-    setBusy(false);
-    if (answer?.challenge || answer?.status === "ACTION_REQUIRED") {
-      setChallenge(true);
-      return;
-    }
-    await settle(id, { paidWith: "simulator", payMethod: method });
-  }
-
-  async function authenticate(passed) {
-    const id = orderRef.current;
-    // The dialog closes first, so that the focus is back on the simulator's pay button before anything moves.
-    flushSync(() => setChallenge(false));
-    setBusy(true);
-    try {
-      await api(PAYMENT_URLS.authenticate, { method: "POST", body: { orderId: id, passed } });
-    } catch (error) {
-      backToStart(error);
-      return;
-    }
-    setBusy(false);
-    await settle(id, { paidWith: "simulator", payMethod: method });
-  }
-
-  function chooseMethod(value) {
-    setMethod(value);
-    setScenario("success");
   }
 
   return (
@@ -342,52 +281,22 @@ export default function PaymentWidget({
 
       {phase === "initial" && (
         <button type="button" className="button payment-start" onClick={start} disabled={disabled || busy}>
-          {busy ? "Préparation du paiement…" : `Payer ${euros(totalAmount)}`}
+          {busy ? MSG_PREPARING : `Payer ${euros(totalAmount)}`}
         </button>
       )}
 
       {phase === "open" && provider === "simulator" && (
-        <div className="payment-simulator" role="group" aria-label={MSG_SIMULATOR_WINDOW}>
-          <p className="help">
-            Commande <code>{orderId}</code> · {euros(totalAmount)}
-          </p>
-          <Choices name={`${uid}-method`} legend={MSG_METHOD_LEGEND} options={SIMULATOR_METHODS} value={method} onChange={chooseMethod} disabled={busy} />
-          <Choices
-            name={`${uid}-scenario`}
-            legend={MSG_SCENARIO_LEGEND}
-            options={SIMULATOR_SCENARIOS[method] || SIMULATOR_SCENARIOS.card}
-            value={scenario}
-            onChange={setScenario}
-            disabled={busy}
+        <Suspense fallback={<Spinner text={MSG_PREPARING} />}>
+          <SimulatorPane
+            name={uid}
+            orderId={orderId}
+            totalAmount={totalAmount}
+            subscription={subscription}
+            onApproved={(method) => settle(orderRef.current, { paidWith: "simulator", payMethod: method })}
+            onFailed={backToStart}
+            onCancel={() => cancel()}
           />
-          <div className="payment-actions">
-            <button type="button" className="button" onClick={() => simulate(scenario === "declined" ? "decline" : "approve")} disabled={busy}>
-              {MSG_SIMULATE_PAY}
-            </button>
-            {subscription && (
-              <button type="button" className="button button-secondary" onClick={() => simulate("approve_declines_later")} disabled={busy}>
-                {MSG_DECLINES_LATER}
-              </button>
-            )}
-            <button type="button" className="button button-secondary" onClick={() => cancel()} disabled={busy}>
-              Annuler le paiement
-            </button>
-          </div>
-          <Modal open={challenge} title={MSG_CHALLENGE_TITLE} onClose={() => authenticate(false)} className="payment-challenge">
-            <p>{MSG_CHALLENGE_BODY}</p>
-            <p className="payment-amount">
-              Montant : <strong>{euros(totalAmount)}</strong>
-            </p>
-            <div className="payment-actions">
-              <button type="button" className="button" onClick={() => authenticate(true)}>
-                {MSG_CHALLENGE_PASS}
-              </button>
-              <button type="button" className="button button-secondary" onClick={() => authenticate(false)}>
-                {MSG_CHALLENGE_FAIL}
-              </button>
-            </div>
-          </Modal>
-        </div>
+        </Suspense>
       )}
 
       {phase === "open" && provider === "stripe" && (
@@ -442,21 +351,6 @@ export default function PaymentWidget({
         )}
       </div>
     </section>
-  );
-}
-
-/** A labelled radio group (fieldset and legend): arrow keys move between the choices, as the browser does natively. */
-function Choices({ name, legend, options, value, onChange, disabled }) {
-  return (
-    <fieldset className="payment-choices" disabled={disabled}>
-      <legend>{legend}</legend>
-      {options.map((option) => (
-        <label key={option.value} className="payment-choice">
-          <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} />
-          <span>{option.label}</span>
-        </label>
-      ))}
-    </fieldset>
   );
 }
 

@@ -24,6 +24,7 @@ vi.mock("@paypal/react-paypal-js", () => {
 import PaymentWidget, { offeredProviders } from "../PaymentWidget.jsx";
 import { notify } from "../toast.jsx";
 import * as M from "./messages.js";
+import * as S from "./simulator-messages.js";
 
 function reply(status, body) {
   return Promise.resolve({ ok: status < 400, status, text: () => Promise.resolve(JSON.stringify(body)) });
@@ -50,7 +51,10 @@ const props = (extra = {}) => ({
   ...extra,
 });
 
-beforeAll(() => {
+beforeAll(async () => {
+  // The pane's chunk is compiled on first import, which takes as long as the machine is busy: compile it before the
+  // clock of the assertions starts (a browser would have it from its cache or the network).
+  await import("./SimulatorPane.jsx");
   // jsdom's <dialog> has no showModal()/close(); these behave as a browser's do, close event included.
   HTMLDialogElement.prototype.showModal = function showModal() {
     this.setAttribute("open", "");
@@ -288,8 +292,8 @@ describe("the simulator's methods and scenarios", () => {
     fireEvent.click(pay);
     const dialog = await screen.findByRole("dialog", { name: "Authentification 3-D Secure (simulée)" });
     expect(dialog.hasAttribute("open")).toBe(true);
-    expect(dialog.textContent).toContain(M.MSG_CHALLENGE_BODY);
-    expect(M.MSG_CHALLENGE_BODY).toBe(
+    expect(dialog.textContent).toContain(S.MSG_CHALLENGE_BODY);
+    expect(S.MSG_CHALLENGE_BODY).toBe(
       "Votre banque demande de confirmer ce paiement. En vrai, cette étape a lieu dans l'application de votre banque ; ici, choisissez l'issue à simuler.",
     );
     expect(calls.map((c) => c.url)).toEqual(["/api/paypal/create-order", "/api/paypal/simulator/approve"]);
@@ -427,10 +431,10 @@ describe("the payment wording", () => {
 
   it("keeps the simulator's and the provider choice's labels", () => {
     expect(M.PROVIDER_LABELS).toEqual({ stripe: "Carte bancaire, Apple Pay / Google Pay", paypal: "PayPal", simulator: "Carte bancaire (démonstration)" });
-    expect(M.SIMULATOR_METHODS.map((m) => m.label)).toEqual(["Carte bancaire", "Apple Pay / Google Pay"]);
-    expect(M.MSG_CHALLENGE_TITLE).toBe("Authentification 3-D Secure (simulée)");
-    expect([M.MSG_CHALLENGE_PASS, M.MSG_CHALLENGE_FAIL]).toEqual(["Valider", "Refuser"]);
-    expect(M.MSG_SIMULATE_PAY).toBe("Payer (simulation)");
+    expect(S.SIMULATOR_METHODS.map((m) => m.label)).toEqual(["Carte bancaire", "Apple Pay / Google Pay"]);
+    expect(S.MSG_CHALLENGE_TITLE).toBe("Authentification 3-D Secure (simulée)");
+    expect([S.MSG_CHALLENGE_PASS, S.MSG_CHALLENGE_FAIL]).toEqual(["Valider", "Refuser"]);
+    expect(S.MSG_SIMULATE_PAY).toBe("Payer (simulation)");
   });
 
   it("reads the server's French reason from `error` or `detail`", () => {

@@ -5,14 +5,8 @@
    pane reports `{paymentIntentId}` or `{setupIntentId}` to onConfirmed. Errors are shown here, in French, and passed
    to onError. */
 import { useEffect, useRef, useState } from "react";
-import {
-  MSG_STRIPE_PENDING,
-  MSG_STRIPE_REJECTED,
-  MSG_STRIPE_SAVE,
-  MSG_STRIPE_SAVING,
-  MSG_STRIPE_SUBMITTING,
-  stripeErrorMessage,
-} from "./messages.js";
+import { MSG_STRIPE_PENDING } from "./messages.js";
+import { MSG_STRIPE_REJECTED, MSG_STRIPE_SAVE, MSG_STRIPE_SAVING, MSG_STRIPE_SUBMITTING, stripeErrorMessage } from "./stripe-messages.js";
 
 // One column that fits a 390 px phone: an accordion with a radio per method, the card open first.
 export const PAYMENT_ELEMENT_OPTIONS = {

@@ -27,7 +27,7 @@ vi.mock("@stripe/react-stripe-js", () => ({
 }));
 
 import { loadStripe } from "@stripe/stripe-js";
-import * as M from "./messages.js";
+import * as M from "./stripe-messages.js";
 import StripePane, { PAYMENT_ELEMENT_OPTIONS } from "./StripePane.jsx";
 
 beforeEach(() => {

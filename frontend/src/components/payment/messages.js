@@ -13,6 +13,7 @@ export const MSG_DEMO_MODE =
   "Mode démonstration : aucun paiement réel n'est effectué. Les boutons ci-dessous simulent la fenêtre de paiement.";
 export const MSG_SCRIPT_PENDING = "Chargement du module de paiement PayPal…";
 export const MSG_SCRIPT_REJECTED = "Le module de paiement PayPal n'a pas pu être chargé. Vérifiez votre connexion puis réessayez.";
+export const MSG_PREPARING = "Préparation du paiement…";
 export const MSG_CAPTURING = "Validation du paiement en cours…";
 // A simulated card that pays the purchase and is refused at the next periods (to try the unpaid path).
 export const MSG_DECLINES_LATER = "Payer, puis carte refusée aux échéances suivantes (simulation)";
@@ -26,65 +27,8 @@ export const PROVIDER_LABELS = {
   simulator: "Carte bancaire (démonstration)",
 };
 
-/* The simulator's payment window: a method, then for a card the scenario to demonstrate. The values are the server's
-   (`method`, `scenario` of /api/paypal/simulator/approve). */
-export const MSG_SIMULATOR_WINDOW = "Fenêtre de paiement simulée";
-export const MSG_METHOD_LEGEND = "Moyen de paiement";
-export const SIMULATOR_METHODS = [
-  { value: "card", label: "Carte bancaire" },
-  { value: "wallet", label: "Apple Pay / Google Pay" },
-];
-export const MSG_SCENARIO_LEGEND = "Scénario de démonstration";
-export const SIMULATOR_SCENARIOS = {
-  card: [
-    { value: "success", label: "Paiement accepté" },
-    { value: "challenge", label: "Authentification 3-D Secure" },
-    { value: "declined", label: "Carte refusée" },
-  ],
-  wallet: [
-    { value: "success", label: "Paiement accepté" },
-    { value: "declined", label: "Paiement refusé" },
-  ],
-};
-export const MSG_SIMULATE_PAY = "Payer (simulation)";
-export const MSG_CHALLENGE_TITLE = "Authentification 3-D Secure (simulée)";
-export const MSG_CHALLENGE_BODY =
-  "Votre banque demande de confirmer ce paiement. En vrai, cette étape a lieu dans l'application de votre banque ; ici, choisissez l'issue à simuler.";
-export const MSG_CHALLENGE_PASS = "Valider";
-export const MSG_CHALLENGE_FAIL = "Refuser";
-
-/* Stripe's Payment Element, loaded from Stripe only once the member starts a Stripe payment. */
+// Shown while Stripe's pane (its own chunk) and Stripe.js load.
 export const MSG_STRIPE_PENDING = "Chargement du module de paiement sécurisé…";
-export const MSG_STRIPE_REJECTED =
-  "Le module de paiement sécurisé n'a pas pu être chargé. Vérifiez votre connexion puis réessayez.";
-export const MSG_STRIPE_SUBMITTING = "Paiement en cours…";
-export const MSG_STRIPE_SAVE = "Enregistrer ce moyen de paiement";
-export const MSG_STRIPE_SAVING = "Enregistrement en cours…";
-// Stripe's own messages are in English for some errors: the member reads these French ones (the server's wording in
-// payments/stripe_messages.py for the same codes).
-export const MSG_STRIPE_REFUSED = "Votre banque a refusé le paiement.";
-export const MSG_STRIPE_FAILED = "Le paiement n'a pas pu aboutir. Réessayez ou choisissez un autre moyen de paiement.";
-export const MSG_STRIPE_INVALID = "Vérifiez les informations de paiement saisies.";
-export const STRIPE_ERRORS = {
-  insufficient_funds: "Fonds insuffisants.",
-  expired_card: "Cette carte a expiré.",
-  incorrect_cvc: "Le cryptogramme visuel (CVC) est incorrect.",
-  invalid_cvc: "Le cryptogramme visuel (CVC) est incorrect.",
-  incorrect_number: "Le numéro de carte est incorrect.",
-  invalid_number: "Le numéro de carte est incorrect.",
-  payment_intent_authentication_failure: "La vérification demandée par votre banque (3-D Secure) n'a pas abouti.",
-  setup_intent_authentication_failure: "La vérification demandée par votre banque (3-D Secure) n'a pas abouti.",
-};
-
-/** The French sentence for an error Stripe.js returned from confirmPayment/confirmSetup. */
-export function stripeErrorMessage(error) {
-  if (!error) return MSG_STRIPE_FAILED;
-  const known = STRIPE_ERRORS[error.decline_code] || STRIPE_ERRORS[error.code];
-  if (known) return known;
-  if (error.type === "validation_error") return MSG_STRIPE_INVALID;
-  if (error.type === "card_error") return MSG_STRIPE_REFUSED;
-  return MSG_STRIPE_FAILED;
-}
 
 /* A payment accepted but not settled yet (a SEPA debit takes days; PayPal may review a payment): the wording names
    who is processing it, so a card or SEPA payment never speaks of PayPal. */
