@@ -1,6 +1,6 @@
-/* The payment widget with Stripe (the payments contract, one-off payments): Stripe loaded only once a Stripe payment starts, the order created with
-   provider "stripe", the Payment Element confirmed, then /api/stripe/complete-payment read: paid, processing,
-   refused, refunded; and the return from a redirect. Stripe.js and fetch are stand-ins. */
+/* The payment widget with Stripe for one-off payments: Stripe loaded only once a Stripe payment starts, the order
+   created with provider "stripe", the Payment Element confirmed, then /api/stripe/complete-payment read: paid,
+   processing, refused, refunded; and the return from a redirect. Stripe.js and fetch are stand-ins. */
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
