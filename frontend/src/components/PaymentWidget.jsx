@@ -105,10 +105,22 @@ export default function PaymentWidget({
   const [alert, setAlert] = useState(null);
   const orderRef = useRef("");
   const uid = useId();
+  const sectionRef = useRef(null);
+  const startRef = useRef(null);
+  // Set when a failure sends the member back to the start: the pane that had the focus is gone.
+  const refocus = useRef(false);
 
   useEffect(() => {
     onPhaseChange?.(phase);
   }, [phase, onPhaseChange]);
+
+  // Back at the start after a failure: the focus goes to the pay button, unless the member has moved it elsewhere.
+  useEffect(() => {
+    if (phase !== "initial" || !refocus.current) return;
+    refocus.current = false;
+    const active = document.activeElement;
+    if (!active || active === document.body || sectionRef.current?.contains(active)) startRef.current?.focus();
+  }, [phase]);
 
   const fail = useCallback(
     (error, text, toastText = text) => {
@@ -186,6 +198,7 @@ export default function PaymentWidget({
           fail(error, serverMessage(error));
           return;
         }
+        refocus.current = true;
         setPhase("initial");
         failWithDetail(error);
       } finally {
@@ -251,6 +264,7 @@ export default function PaymentWidget({
   }
 
   function backToStart(error) {
+    refocus.current = true;
     setBusy(false);
     setPhase("initial");
     forgetOrder();
@@ -258,7 +272,7 @@ export default function PaymentWidget({
   }
 
   return (
-    <section className="payment-widget" aria-label="Paiement" data-provider={provider} data-phase={phase} data-script-state={scriptState}>
+    <section ref={sectionRef} className="payment-widget" aria-label="Paiement" data-provider={provider} data-phase={phase} data-script-state={scriptState}>
       {provider === "simulator" && (
         <p className="payment-demo" role="note">
           {MSG_DEMO_MODE}
@@ -280,7 +294,7 @@ export default function PaymentWidget({
       )}
 
       {phase === "initial" && (
-        <button type="button" className="button payment-start" onClick={start} disabled={disabled || busy}>
+        <button ref={startRef} type="button" className="button payment-start" onClick={start} disabled={disabled || busy}>
           {busy ? MSG_PREPARING : `Payer ${euros(totalAmount)}`}
         </button>
       )}

@@ -150,6 +150,7 @@ describe("PaymentWidget with Stripe", () => {
     await payWithStripe();
     expect((await screen.findByRole("alert")).textContent).toBe(`${M.MSG_TARIFF_FAILURE} — ${refused}`);
     expect(onError).toHaveBeenCalled();
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: PAY })); // the pane that had it is gone
     fireEvent.click(screen.getByRole("button", { name: PAY }));
     await screen.findByTestId("payment-element");
     expect(createdOrders).toBe(2);

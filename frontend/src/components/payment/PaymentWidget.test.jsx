@@ -308,7 +308,7 @@ describe("the simulator's methods and scenarios", () => {
     expect(dialog.hasAttribute("open")).toBe(true);
     expect(dialog.textContent).toContain(S.MSG_CHALLENGE_BODY);
     expect(S.MSG_CHALLENGE_BODY).toBe(
-      "Votre banque demande de confirmer ce paiement. En vrai, cette étape a lieu dans l'application de votre banque ; ici, choisissez l'issue à simuler.",
+      "Votre banque demande de confirmer ce paiement. En vrai, cette étape a lieu dans l'application de votre banque. Ici, choisissez l'issue à simuler.",
     );
     expect(calls.map((c) => c.url)).toEqual(["/api/paypal/create-order", "/api/paypal/simulator/approve"]);
     fireEvent.click(screen.getByRole("button", { name: "Valider" }));
@@ -342,7 +342,8 @@ describe("the simulator's methods and scenarios", () => {
     expect(calls.at(-1)).toEqual({ url: "/api/paypal/simulator/authenticate", body: { orderId: "SIM-5", passed: false } });
     expect(calls.some((c) => c.url === "/api/paypal/capture-payment")).toBe(false);
     expect(onSuccess).not.toHaveBeenCalled();
-    expect(screen.getByRole("button", { name: "Payer 50,00\u00a0€" })).toBeTruthy();
+    // The simulator's window is gone: the focus is on the button that starts again.
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Payer 50,00\u00a0€" }));
   });
 
   it("closing the 3-D Secure dialog (× or Escape) refuses the authentication", async () => {
