@@ -155,3 +155,6 @@ function StripeForm({ lib, mode, returnUrl, submitLabel, onConfirmed, onError })
     </form>
   );
 }
+
+// Also importable by name: `import { StripePane } from ".../StripePane.jsx"`.
+export { StripePane };

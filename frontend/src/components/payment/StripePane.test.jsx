@@ -28,7 +28,7 @@ vi.mock("@stripe/react-stripe-js", () => ({
 
 import { loadStripe } from "@stripe/stripe-js";
 import * as M from "./stripe-messages.js";
-import StripePane, { PAYMENT_ELEMENT_OPTIONS } from "./StripePane.jsx";
+import StripePane, { PAYMENT_ELEMENT_OPTIONS, StripePane as NamedStripePane } from "./StripePane.jsx";
 
 beforeEach(() => {
   fake.stripe.confirmPayment = vi.fn(() => Promise.resolve({ paymentIntent: { id: "pi_1", status: "succeeded" } }));
@@ -129,6 +129,10 @@ describe("StripePane", () => {
     );
     expect(onError).toHaveBeenCalledWith(M.MSG_STRIPE_REJECTED);
     expect(screen.queryByTestId("payment-element")).toBeNull();
+  });
+
+  it("is exported by name as well as by default", () => {
+    expect(NamedStripePane).toBe(StripePane);
   });
 
   it("takes the given submit label", async () => {
