@@ -151,20 +151,6 @@ describe("PaymentWidget with the simulator", () => {
     expect(screen.getByRole("button", { name: "Payer 50,00\u00a0€" })).toBeTruthy();
   });
 
-  it("keeps the one-click refused card, whatever the scenario picked", async () => {
-    serve({
-      "/api/paypal/create-order": () => reply(201, { id: "SIM-4" }),
-      "/api/paypal/simulator/approve": () => reply(200, {}),
-      "/api/paypal/capture-payment": () => reply(402, { error: "Le paiement a été refusé." }),
-    });
-    render(<PaymentWidget {...props({ context: "tariff" })} />);
-    fireEvent.click(screen.getByRole("button", { name: "Payer 50,00\u00a0€" }));
-    fireEvent.click(await screen.findByRole("radio", { name: "Apple Pay / Google Pay" }));
-    fireEvent.click(screen.getByRole("button", { name: "Simuler une carte refusée" }));
-    expect((await screen.findByRole("alert")).textContent).toBe(`${M.MSG_TARIFF_FAILURE} — Le paiement a été refusé.`);
-    expect(calls[1].body).toEqual({ orderId: "SIM-4", outcome: "decline", method: "card", scenario: "declined" });
-  });
-
   it("a capture refunded by the server (seats lost) shows its French reason alone and offers no retry", async () => {
     const refunded =
       "Le délai de réservation est dépassé et la session est désormais complète. Votre paiement de 50,00 € vous est " +

@@ -15,7 +15,6 @@ import {
   MSG_CHALLENGE_TITLE,
   MSG_METHOD_LEGEND,
   MSG_SCENARIO_LEGEND,
-  MSG_SIMULATE_DECLINE,
   MSG_SIMULATE_PAY,
   MSG_SIMULATOR_WINDOW,
   SIMULATOR_METHODS,
@@ -23,7 +22,6 @@ import {
 } from "./simulator-messages.js";
 import { PAYMENT_URLS } from "./urls.js";
 
-const DECLINED_CARD = { method: "card", scenario: "declined" };
 
 export default function SimulatorPane({ name, orderId, totalAmount, subscription = false, onApproved, onFailed, onCancel }) {
   const [method, setMethod] = useState("card");
@@ -87,10 +85,6 @@ export default function SimulatorPane({ name, orderId, totalAmount, subscription
       <div className="payment-actions">
         <button type="button" className="button" onClick={() => simulate(scenario === "declined" ? "decline" : "approve")} disabled={busy}>
           {MSG_SIMULATE_PAY}
-        </button>
-        {/* The one-click refused card the demonstration has always had (also "Carte refusée" above). */}
-        <button type="button" className="button button-secondary" onClick={() => simulate("decline", DECLINED_CARD)} disabled={busy}>
-          {MSG_SIMULATE_DECLINE}
         </button>
         {subscription && (
           <button type="button" className="button button-secondary" onClick={() => simulate("approve_declines_later")} disabled={busy}>

@@ -19,7 +19,6 @@ export const SIMULATOR_SCENARIOS = {
   ],
 };
 export const MSG_SIMULATE_PAY = "Payer (simulation)";
-export const MSG_SIMULATE_DECLINE = "Simuler une carte refusée";
 export const MSG_CHALLENGE_TITLE = "Authentification 3-D Secure (simulée)";
 export const MSG_CHALLENGE_BODY =
   "Votre banque demande de confirmer ce paiement. En vrai, cette étape a lieu dans l'application de votre banque. Ici, choisissez l'issue à simuler.";
