@@ -248,5 +248,9 @@ def subscription_debit_settle(
         if reference and charge.provider_reference and charge.provider_reference != reference:
             return charge
         if paid:
-            return subscription_charge_paid(charge_id=charge_id, reference=reference or charge.provider_reference)
-        return subscription_charge_failed(charge_id=charge_id, as_of=as_of, note=note or FAILED)
+            settled = subscription_charge_paid(charge_id=charge_id, reference=reference or charge.provider_reference)
+        else:
+            settled = subscription_charge_failed(charge_id=charge_id, as_of=as_of, note=note or FAILED)
+    # This call settled it: a second settling job or a redelivered event found it settled and did nothing.
+    settled.settled_now = True
+    return settled

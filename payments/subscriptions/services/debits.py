@@ -50,10 +50,8 @@ def simulated_debits_settle(*, now=None, delay_days: int | None = None) -> dict:
         charge = subscription_debit_settle(
             charge_id=charge_id, reference=reference, paid=result.status == PAID, as_of=as_of, note=result.note
         )
-        if charge.status == ChargeStatus.PAID:
-            outcome["paid"] += 1
-        elif charge.status == ChargeStatus.FAILED:
-            outcome["returned"] += 1
+        if getattr(charge, "settled_now", False):
+            outcome["paid" if charge.status == ChargeStatus.PAID else "returned"] += 1
     return outcome
 
 
