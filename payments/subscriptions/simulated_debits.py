@@ -18,6 +18,7 @@ OUTCOME_DECLINES = "declines"
 OUTCOME_RETURNED = "returned"
 
 PAID, PROCESSING, FAILED = "paid", "processing", "failed"
+SIMULATED_PREFIXES = ("SIMCARD-", "SIMSEPA-")  # the references of what this bank charged
 
 NOTE_CARD_DECLINED = "Carte refusée par la banque (simulée)."
 NOTE_DEBIT_RETURNED = "Prélèvement rejeté par la banque (simulé)."

@@ -356,3 +356,19 @@ def test_iban_check_digits():
     assert methods.iban_normalize(IBAN_RETURNED) == IBAN_RETURNED
     assert methods.iban_normalize("FR76 3000 6000 0112 3456 7890 188") == ""
     assert date(2030, 1, 1)  # the module's dates are local dates
+
+
+@freeze_time(START)
+def test_staff_cancel_with_refund_gives_back_a_period_charged_to_the_saved_card(
+    api_client, member, annual, staff, django_capture_on_commit_callbacks
+):
+    from payments.subscriptions.services.staff import subscription_cancel
+
+    save_card(api_client, member)
+    subscription = buy(api_client, member, annual)
+    due = second_due(subscription)
+    subscription_charges_run(as_of=due)
+    with django_capture_on_commit_callbacks(execute=True):
+        subscription_cancel(subscription_id=subscription.pk, by=staff, reason="Déménagement", refund=True, today=due)
+    charge = subscription.charges.get(period=2)
+    assert charge.status == ChargeStatus.REFUNDED and charge.refund_id.startswith("SIMREF-")

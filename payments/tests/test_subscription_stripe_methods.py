@@ -295,3 +295,25 @@ def test_an_event_of_another_purpose_or_charge_changes_nothing(api_client, membe
     intent["metadata"] = {"purpose": "subscription_charge", "charge_id": "999999"}
     deliver(fake.event("payment_intent.succeeded", intent))
     assert not SubscriptionCharge.objects.exists()  # nothing raised, nothing made up
+
+
+@freeze_time("2030-01-10 10:00:00")
+def test_staff_cancel_with_refund_refunds_the_periods_payment_intent_once(
+    api_client, member, annual, staff, stripe_on, fake, django_capture_on_commit_callbacks
+):
+    from payments.subscriptions.services.staff import subscription_cancel, subscription_charge_refund_run
+
+    save(api_client, member, fake)
+    stripe_on.STRIPE_SECRET_KEY = ""
+    subscription = stripe_subscription(api_client, member, annual)
+    stripe_on.STRIPE_SECRET_KEY = fs.SECRET_KEY
+    due = add_months(subscription.starts_on, 1)
+    subscription_charges_run(as_of=due)
+    with django_capture_on_commit_callbacks(execute=True):
+        subscription_cancel(subscription_id=subscription.pk, by=staff, reason="Déménagement", refund=True, today=due)
+    charge = subscription.charges.get(period=2)
+    assert charge.status == ChargeStatus.REFUNDED and charge.refund_id.startswith("re_")
+    assert subscription_charge_refund_run(charge_id=charge.pk) == "nothing to refund"
+    (refund,) = fake.calls("POST", "/v1/refunds")
+    assert f"payment_intent={charge.provider_reference}" in refund["body"]
+    assert refund["headers"]["idempotency-key"] == f"refund-refund-subscription-charge-{charge.pk}"

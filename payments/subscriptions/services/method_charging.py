@@ -7,11 +7,19 @@ a new attempt after a refusal asks again with the next key.
 """
 
 import logging
+import uuid
 
-from ...provider_types import CAPTURE_COMPLETED, CAPTURE_PENDING, ProviderError
+from ...provider_types import CAPTURE_COMPLETED, CAPTURE_PENDING, ProviderError, ProviderRefund
 from ...stripe_gateway import get_stripe_gateway
 from ..models import SavedMethodProvider, SavedMethodStatus, SavedPaymentMethod, Subscription, SubscriptionCharge
-from ..simulated_debits import FAILED, PAID, PROCESSING, DebitOutcome, simulated_method_charge
+from ..simulated_debits import (
+    FAILED,
+    PAID,
+    PROCESSING,
+    SIMULATED_PREFIXES,
+    DebitOutcome,
+    simulated_method_charge,
+)
 from .saved_methods import MSG_METHOD_UNUSABLE
 
 logger = logging.getLogger(__name__)
@@ -52,3 +60,18 @@ def method_charge(
     if state.status == CAPTURE_PENDING:
         return DebitOutcome(PROCESSING, state.id)
     return DebitOutcome(FAILED, state.id, state.message or state.decline_code or state.status or "DECLINED")
+
+
+def method_refund(*, subscription: Subscription, reference: str, request_id: str) -> ProviderRefund | None:
+    """Refund a period charged to a saved method (staff cancel with the refund of the current period): the simulator's
+    bank gives the money back at once, Stripe refunds the PaymentIntent once per key. None when the period was not
+    paid by a saved method (the purchase order's first period of a simulator subscription, PayPal's)."""
+    if reference.startswith(SIMULATED_PREFIXES):
+        return ProviderRefund(
+            id=f"SIMREF-{uuid.uuid5(uuid.NAMESPACE_URL, request_id).hex[:14].upper()}", status="COMPLETED"
+        )
+    if subscription.provider == SavedMethodProvider.STRIPE:
+        if not reference.startswith("pi_"):
+            raise ProviderError("Paiement Stripe introuvable pour ce remboursement.", issue="unknown_payment")
+        return get_stripe_gateway().refund(intent_id=reference, refund_ref=request_id)
+    return None
