@@ -317,7 +317,9 @@ class SavedPaymentMethod(models.Model):
     brand = models.CharField("réseau de la carte", max_length=20, blank=True)
     exp_month = models.PositiveSmallIntegerField("mois d'expiration", null=True, blank=True)
     exp_year = models.PositiveSmallIntegerField("année d'expiration", null=True, blank=True)
-    country = models.CharField("pays de l'IBAN", max_length=2, blank=True)
+    # The IBAN's country and check digits ("FR76") as the member reads them on their statement; Stripe tells the
+    # country only.
+    country = models.CharField("début de l'IBAN", max_length=4, blank=True)
     mandate_reference = models.CharField("référence du mandat", max_length=64, blank=True)
     mandate_accepted_at = models.DateTimeField("mandat accepté le", null=True, blank=True)
     # The simulator's bank: "declines" (a card refused at each charge) or "returned" (a SEPA debit sent back).

@@ -102,9 +102,9 @@ def test_a_simulated_sepa_mandate_keeps_only_the_iban_country_and_last_digits(ap
     response = save_mandate(api_client, member, iban="fr14 2004 1010 0505 0001 3M02 606")
     assert response.status_code == 201, response.json()
     method = SavedPaymentMethod.objects.get()
-    assert (method.kind, method.country, method.last4, method.status) == ("sepa_debit", "FR", "2606", "active")
+    assert (method.kind, method.country, method.last4, method.status) == ("sepa_debit", "FR14", "2606", "active")
     assert method.mandate_reference.startswith("STUDIO-")
-    assert response.json()["label"] == "Prélèvement SEPA FR •••• 2606, mandat du 10/01/2030"
+    assert response.json()["label"] == "Prélèvement SEPA FR14 •••• 2606, mandat du 10/01/2030"
     stored = " ".join(str(getattr(method, f.attname)) for f in SavedPaymentMethod._meta.concrete_fields)
     assert "20041010050500013" not in stored and "Emma Petit" not in stored
 
@@ -322,7 +322,7 @@ def test_an_unusable_method_refuses_the_period(api_client, member, annual):
 def test_the_member_and_staff_see_the_method_each_subscription_uses(api_client, member, annual, staff):
     save_mandate(api_client, member)
     buy(api_client, member, annual)
-    label = "Prélèvement SEPA FR •••• 2606, mandat du 10/01/2030"
+    label = "Prélèvement SEPA FR14 •••• 2606, mandat du 10/01/2030"
     assert member_subscription_rows(member_id=member.pk)[0]["method_label"] == label
     assert staff_subscription_rows()[0]["method_label"] == label
     api_client.force_authenticate(staff)
@@ -372,3 +372,34 @@ def test_staff_cancel_with_refund_gives_back_a_period_charged_to_the_saved_card(
         subscription_cancel(subscription_id=subscription.pk, by=staff, reason="Déménagement", refund=True, today=due)
     charge = subscription.charges.get(period=2)
     assert charge.status == ChargeStatus.REFUNDED and charge.refund_id.startswith("SIMREF-")
+
+
+@freeze_time(START)
+def test_the_members_data_export_holds_the_saved_method_as_they_know_it(api_client, member):
+    save_mandate(api_client, member)
+    api_client.force_authenticate(member)
+    response = api_client.get("/api/users/me/export")
+    exported = response.json()["saved_payment_methods"]
+    method = SavedPaymentMethod.objects.get()
+    assert exported == [
+        {
+            "label": "Prélèvement SEPA FR14 •••• 2606, mandat du 10/01/2030",
+            "kind": "Prélèvement SEPA",
+            "status": "Utilisable",
+            "mandate_reference": method.mandate_reference,
+            "saved_at": exported[0]["saved_at"],
+        }
+    ]
+
+
+@freeze_time(START)
+def test_pay_now_on_the_profile_offers_no_simulated_card_choice_when_a_method_is_saved(
+    client, api_client, member, annual
+):
+    save_card(api_client, member, scenario="declines")
+    subscription = buy(api_client, member, annual)
+    subscription_charges_run(as_of=second_due(subscription))
+    client.force_login(member)
+    page = client.get("/user/profile").content.decode()
+    props = f'"subscriptionId": {subscription.pk}, "title": "Abonnement annuel illimit\\u00e9", "simulated": false}}'
+    assert props in page

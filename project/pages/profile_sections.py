@@ -67,7 +67,8 @@ def _subscriptions(target, *, own: bool) -> list[dict]:
             row["pay_props"] = {
                 "subscriptionId": row["pk"],
                 "title": row["title"],
-                "simulated": row["provider"] == "simulator",  # the card choice is the simulator's
+                # The card choice is the simulator's, for subscriptions charged to no saved method.
+                "simulated": row["provider"] == "simulator" and not row["method_label"],
             }
     return rows
 

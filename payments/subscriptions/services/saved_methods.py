@@ -155,8 +155,9 @@ def simulated_card_save(*, user, scenario: str = "success", today: date_type | N
 
 
 def simulated_mandate_save(*, user, iban: str, holder: str, accepted: bool) -> SavedPaymentMethod:
-    """Accept a simulated SEPA mandate: the IBAN is checked, then only its country and last 4 characters are kept
-    (the holder's name is not kept at all); Stripe's failing test IBAN makes every debit come back returned."""
+    """Accept a simulated SEPA mandate: the IBAN is checked, then only its country, check digits and last 4
+    characters are kept (the holder's name is not kept at all); Stripe's failing test IBAN makes every debit come
+    back returned."""
     if saving_provider() != SavedMethodProvider.SIMULATOR:
         raise SavedMethodError.of("simulator_off")
     normalized = iban_normalize(iban)
@@ -171,7 +172,7 @@ def simulated_mandate_save(*, user, iban: str, holder: str, accepted: bool) -> S
         provider=SavedMethodProvider.SIMULATOR,
         kind=SavedMethodKind.SEPA_DEBIT,
         last4=normalized[-4:],
-        country=normalized[:2],
+        country=normalized[:4],
         mandate_reference=_mandate_reference(),
         mandate_accepted_at=timezone.now(),
         simulated_outcome=OUTCOME_RETURNED if normalized == IBAN_RETURNED else "",
