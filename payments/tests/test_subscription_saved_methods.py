@@ -403,3 +403,38 @@ def test_pay_now_on_the_profile_offers_no_simulated_card_choice_when_a_method_is
     page = client.get("/user/profile").content.decode()
     props = f'"subscriptionId": {subscription.pk}, "title": "Abonnement annuel illimit\\u00e9", "simulated": false}}'
     assert props in page
+
+
+def test_saving_methods_over_and_over_is_refused_for_an_hour(api_client, member, settings):
+    settings.SAVED_METHODS_PER_HOUR = 2
+    with freeze_time("2030-01-10 10:00:00"):
+        assert save_card(api_client, member).status_code == 201
+    with freeze_time("2030-01-10 10:20:00"):
+        assert save_mandate(api_client, member).status_code == 201
+        refused = save_card(api_client, member)
+    assert refused.status_code == 429 and refused["Retry-After"] == str(40 * 60)
+    assert error_of(refused) == (
+        "Vous avez déjà enregistré 2 moyens de paiement en moins d'une heure : réessayez dans 40 min."
+    )
+    assert SavedPaymentMethod.objects.count() == 2
+    with freeze_time("2030-01-10 11:00:01"):
+        assert save_card(api_client, member).status_code == 201
+
+
+@freeze_time(START)
+def test_pay_now_with_a_sepa_mandate_sends_the_debit_and_answers_it_in_progress(
+    api_client, member, annual, django_capture_on_commit_callbacks
+):
+    save_mandate(api_client, member, iban=IBAN_RETURNED)
+    subscription = buy(api_client, member, annual)
+    subscription_charges_run(as_of=second_due(subscription))
+    call_command("simulator_settle_debits", stdout=StringIO())
+    save_mandate(api_client, member)  # a new account replaces the one whose debit came back
+    api_client.force_authenticate(member)
+    response = api_client.post(f"/api/subscriptions/{subscription.pk}/pay", {}, format="json")
+    assert response.status_code == 200
+    period = next(c for c in response.json()["charges"] if c["period"] == 2)
+    assert (period["status"], period["status_label"]) == ("processing", "En cours")
+    call_command("simulator_settle_debits", stdout=StringIO())
+    assert subscription.charges.get(period=2).status == ChargeStatus.PAID
+    assert Subscription.objects.get(pk=subscription.pk).status == SubscriptionStatus.ACTIVE

@@ -7,15 +7,17 @@ by is kept (last 4 digits, brand and expiry; IBAN country and last 4 digits, man
 """
 
 import logging
+import math
 import re
 import secrets
 from datetime import date as date_type
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from studio.errors import BAD_GATEWAY, CONFLICT, NOT_FOUND, ApplicationError
+from studio.errors import BAD_GATEWAY, CONFLICT, NOT_FOUND, TOO_MANY_REQUESTS, ApplicationError
 
 from ...provider_types import CAPTURE_COMPLETED, ProviderError
 from ...stripe_gateway import get_stripe_gateway
@@ -42,6 +44,12 @@ MSG_SETUP_NOT_FOUND = "Cet enregistrement de moyen de paiement est introuvable."
 MSG_SETUP_NOT_DONE = "Votre moyen de paiement n'a pas été enregistré. Réessayez ou choisissez-en un autre."
 MSG_STRIPE_DOWN = "Stripe ne répond pas : réessayez dans quelques instants."
 MSG_METHOD_UNUSABLE = "Aucun moyen de paiement utilisable (mandat révoqué ou carte retirée)."
+MSG_TOO_MANY = (
+    "Vous avez déjà enregistré {limit} moyens de paiement en moins d'une heure : réessayez dans {minutes} min."
+)
+# Each saving may open a SetupIntent at Stripe: a few an hour is plenty for a member trying cards.
+DEFAULT_SAVED_METHODS_PER_HOUR = 10
+QUOTA_WINDOW = timedelta(hours=1)
 
 # The SEPA core mandate's wording (the European Payments Council's French text), naming the studio as creditor.
 MANDATE_TEXT = (
@@ -72,8 +80,10 @@ class SavedMethodError(ApplicationError):
         "setup_not_found": MSG_SETUP_NOT_FOUND,
         "setup_not_done": MSG_SETUP_NOT_DONE,
         "stripe_down": MSG_STRIPE_DOWN,
+        "too_many": MSG_TOO_MANY,
     }
     statuses = {
+        "too_many": TOO_MANY_REQUESTS,
         "simulator_off": CONFLICT,
         "stripe_off": CONFLICT,
         "setup_not_found": NOT_FOUND,
@@ -126,6 +136,24 @@ def _activate(method: SavedPaymentMethod) -> SavedPaymentMethod:
     return method
 
 
+def _quota_check(*, member_id: int) -> None:
+    """At most SAVED_METHODS_PER_HOUR methods saved (or Stripe savings opened) in any 60 minutes; past it, 429 with
+    the minutes until the oldest of them leaves the window."""
+    limit = max(int(getattr(settings, "SAVED_METHODS_PER_HOUR", DEFAULT_SAVED_METHODS_PER_HOUR)), 1)
+    now = timezone.now()
+    recent = list(
+        SavedPaymentMethod.objects.filter(member_id=member_id, created_at__gt=now - QUOTA_WINDOW)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)[:limit]
+    )
+    if len(recent) < limit:
+        return
+    wait = max(math.ceil((recent[-1] + QUOTA_WINDOW - now).total_seconds()), 1)
+    error = SavedMethodError.of("too_many", limit=limit, minutes=math.ceil(wait / 60))
+    error.retry_after = wait
+    raise error
+
+
 def _mandate_reference() -> str:
     return f"STUDIO-{secrets.token_hex(6).upper()}"
 
@@ -139,6 +167,7 @@ def simulated_card_save(*, user, scenario: str = "success", today: date_type | N
         raise SavedMethodError.of("simulator_off")
     if scenario not in SIMULATED_CARDS:
         raise SavedMethodError.of("scenario", field="scenario")
+    _quota_check(member_id=user.pk)
     last4, outcome = SIMULATED_CARDS[scenario]
     today = today or timezone.localdate()
     method = SavedPaymentMethod.objects.create(
@@ -167,6 +196,7 @@ def simulated_mandate_save(*, user, iban: str, holder: str, accepted: bool) -> S
         raise SavedMethodError.of("holder", field="holder")
     if accepted is not True:
         raise SavedMethodError.of("mandate", field="accepted")
+    _quota_check(member_id=user.pk)
     method = SavedPaymentMethod.objects.create(
         member=user,
         provider=SavedMethodProvider.SIMULATOR,
@@ -190,6 +220,7 @@ def stripe_saving_start(*, user, kind: str) -> tuple[SavedPaymentMethod, str]:
         raise SavedMethodError.of("stripe_off")
     if kind not in SavedMethodKind.values:
         raise SavedMethodError.of("kind", field="kind")
+    _quota_check(member_id=user.pk)
     gateway = get_stripe_gateway()
     customer_id = (
         SavedPaymentMethod.objects.filter(member=user, provider=SavedMethodProvider.STRIPE)
