@@ -104,9 +104,7 @@ def _method_saved(staff):
     simulated_card_save(user=Subscription.objects.order_by("id").first().member)
 
 
-@pytest.mark.parametrize(
-    "change", [_charge_paid, _freeze, _action, _reduced, _pass_extended, _renamed, _method_saved]
-)
+@pytest.mark.parametrize("change", [_charge_paid, _freeze, _action, _reduced, _pass_extended, _renamed, _method_saved])
 def test_a_change_shows_on_the_next_list(studio, staff, change):
     with freeze_time(NOW):
         before = _list(studio)
