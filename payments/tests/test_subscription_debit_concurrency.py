@@ -110,3 +110,13 @@ def test_the_scheduler_and_two_settling_jobs_pay_a_simulated_debit_once(member, 
     assert sum(o.get("paid", 0) for o in outcomes if "returned" in o) == 1
     assert Subscription.objects.get(pk=subscription.pk).periods_paid == 2
     assert SavedPaymentMethod.objects.get().status == "active"
+
+
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_two_methods_saved_at_once_leave_one_usable(member, round_):
+    _race(
+        lambda: simulated_mandate_save(user=member, iban=IBAN_SUCCEEDS, holder="Emma Petit", accepted=True),
+        lambda: simulated_mandate_save(user=member, iban=IBAN_SUCCEEDS, holder="Emma Petit", accepted=True),
+    )
+    statuses = sorted(SavedPaymentMethod.objects.filter(member=member).values_list("status", flat=True))
+    assert statuses == ["active", "replaced"]

@@ -14,7 +14,7 @@ from datetime import date as date_type
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from studio.errors import BAD_GATEWAY, CONFLICT, NOT_FOUND, TOO_MANY_REQUESTS, ApplicationError
@@ -118,7 +118,18 @@ def iban_normalize(iban: str) -> str:
 
 def _activate(method: SavedPaymentMethod) -> SavedPaymentMethod:
     """Make `method` the member's usable one (under its row lock): the one before is replaced, the member's live
-    subscriptions charged by the studio with the same provider move to it."""
+    subscriptions charged by the studio with the same provider move to it. Two savings of one member at once: the
+    unique usable method per member refuses the second activation, tried again, which then replaces the first."""
+    for attempt in range(3):
+        try:
+            return _activate_once(method)
+        except IntegrityError:
+            if attempt == 2:
+                raise
+    return method  # unreachable: the loop returns or raises
+
+
+def _activate_once(method: SavedPaymentMethod) -> SavedPaymentMethod:
     with transaction.atomic():
         method = SavedPaymentMethod.objects.select_for_update().get(pk=method.pk)
         if method.status == SavedMethodStatus.ACTIVE:
