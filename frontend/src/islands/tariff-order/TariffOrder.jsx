@@ -5,7 +5,7 @@
    quantity), says what the member commits to, asks a reduced rate's status and confirmation (and an optional proof),
    asks first for the card or SEPA mandate the later periods are charged to (saved with the simulator or Stripe:
    SavedMethod), and with PayPal opens PayPal's subscription popup instead. */
-import { useCallback, useEffect, useId, useMemo, useState } from "react";
+import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useState } from "react";
 import Modal from "../../components/Modal.jsx";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
 import { notify } from "../../components/toast.jsx";
@@ -21,9 +21,11 @@ import {
   reducedClaim,
   tariffFromButton,
 } from "./messages.js";
-import SavedMethod from "../subscription-pay/SavedMethod.jsx";
 import ReducedFields from "./ReducedFields.jsx";
 import SubscriptionPayPal from "./SubscriptionPayPal.jsx";
+
+// Only a tariff billed per period asks for it: its code stays out of the modal's first load (the page budget).
+const SavedMethod = lazy(() => import(/* webpackChunkName: "saved-method" */ "../subscription-pay/SavedMethod.jsx"));
 
 const NO_CLAIM = { status: "", confirmed: false, proofId: null, proofName: "" };
 
@@ -129,7 +131,11 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
             Total : <strong data-total>{euros(total)}</strong>
           </p>
           {claim.error && current?.reduced && !claimTried && <p className="help">{claim.error}</p>}
-          {perPeriod && !paypal && <SavedMethod title="Moyen de paiement des prochaines échéances" onSaved={setMethod} />}
+          {perPeriod && !paypal && (
+            <Suspense fallback={null}>
+              <SavedMethod title="Moyen de paiement des prochaines échéances" onSaved={setMethod} />
+            </Suspense>
+          )}
           {offerLoading && !current ? null : perPeriod && paypal ? (
             <SubscriptionPayPal tariffId={tariff.id} payer={user} config={paymentConfig} claim={claim.fields || {}} disabled={Boolean(claim.error)} />
           ) : (

@@ -106,7 +106,8 @@ describe("TariffOrder for a subscription billed per period", () => {
     const file = new File(["x"], "carte.png", { type: "image/png" });
     fireEvent.change(screen.getByLabelText(/Justificatif \(facultatif\)/), { target: { files: [file] } });
     expect(await screen.findByText("Justificatif reçu. (carte.png)")).toBeTruthy();
-    expect(pay.disabled).toBe(false);
+    expect(await screen.findByText("Payé par : Carte •••• 4242, expire 12/28")).toBeTruthy(); // the saved card
+    await waitFor(() => expect(pay.disabled).toBe(false));
     fireEvent.click(pay);
     expect(await screen.findByRole("button", { name: MSG_DECLINES_LATER })).toBeTruthy();
     const create = fetchMock.mock.calls.find(([url]) => url === "/api/paypal/create-order");
