@@ -28,7 +28,7 @@ from payments.subscriptions.services.debits import sepa_pre_notifications_send, 
 from payments.subscriptions.services.lifecycle import subscription_charges_run
 from payments.subscriptions.simulated_debits import IBAN_RETURNED, IBAN_SUCCEEDS, NOTE_CARD_DECLINED
 
-from .test_subscriptions import buy
+from .test_subscriptions import buy, run_due_jobs
 
 pytestmark = pytest.mark.django_db
 
@@ -220,7 +220,7 @@ def test_a_sepa_debit_is_in_progress_until_the_simulated_bank_settles_it_days_la
     subscription = buy(api_client, member, annual)
     due = second_due(subscription)
     with freeze_time(due):
-        subscription_charges_run(as_of=due)
+        assert "prélèvements SEPA envoyés : 1, ignorées : 0" in run_due_jobs(due.isoformat())
         charge = subscription.charges.get(period=2)
         assert (charge.status, charge.get_status_display()) == (ChargeStatus.PROCESSING, "En cours")
         assert charge.provider_reference.startswith("SIMSEPA-") and charge.attempts == 1
