@@ -133,6 +133,16 @@ def test_messages_of_saving_read_as_written():
     assert methods.MSG_HOLDER == "Indiquez le titulaire du compte."
     assert methods.MSG_MANDATE == "Acceptez le mandat de prélèvement SEPA pour l'enregistrer."
     assert methods.MSG_METHOD_UNUSABLE == "Aucun moyen de paiement utilisable (mandat révoqué ou carte retirée)."
+    assert methods.MSG_KIND == "Choisissez une carte ou un prélèvement SEPA."
+    assert methods.MSG_SCENARIO == "Choisissez une carte simulée qui fonctionne ou qui sera refusée."
+    assert methods.MSG_SIMULATOR_OFF == (
+        "Le simulateur n'est pas utilisé : enregistrez votre moyen de paiement avec Stripe."
+    )
+    assert methods.MSG_STRIPE_OFF == "L'enregistrement d'un moyen de paiement par Stripe n'est pas proposé."
+    assert methods.MSG_SETUP_NOT_FOUND == "Cet enregistrement de moyen de paiement est introuvable."
+    assert methods.MSG_STRIPE_DOWN == "Stripe ne répond pas : réessayez dans quelques instants."
+    assert NOTE_CARD_DECLINED == "Carte refusée par la banque (simulée)."
+    assert SEPA_NOTICE_SUBJECT == "Prochain prélèvement SEPA de votre abonnement"
 
 
 def test_an_unknown_simulated_card_is_refused(api_client, member):

@@ -15,8 +15,10 @@ vi.mock("./stripePane.js", () => ({
   ),
 }));
 
-import SavedMethod, { METHOD_URLS, MSG_NO_METHOD, MSG_SAVED } from "./SavedMethod.jsx";
+import SavedMethod, { METHOD_URLS, MSG_NO_METHOD, MSG_SAVE_FAILED, MSG_SAVED } from "./SavedMethod.jsx";
 
+// Generous waits: the machine running the suite may be busy; nothing here depends on time.
+const WAIT = { timeout: 5000 };
 const MANDATE = "En signant ce formulaire de mandat, vous autorisez Studio Pole Danse Lyon à envoyer des instructions à votre banque.";
 const CARD = { id: 1, kind: "card", label: "Carte •••• 4242, expire 12/28" };
 const SEPA = { id: 2, kind: "sepa_debit", label: "Prélèvement SEPA FR76 •••• 1234, mandat du 29/11/2026" };
@@ -43,6 +45,14 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+describe("SavedMethod wording", () => {
+  it("says what it did in French", () => {
+    expect(MSG_SAVED).toBe("✅ Moyen de paiement enregistré : il paiera les prochaines échéances.");
+    expect(MSG_SAVE_FAILED).toBe("Le moyen de paiement n'a pas pu être enregistré. Veuillez réessayer.");
+    expect(MSG_NO_METHOD).toBe("Aucun moyen de paiement enregistré pour les prochaines échéances.");
+  });
+});
+
 describe("SavedMethod with the simulator", () => {
   it("shows the saved card and replaces it by a signed SEPA mandate", async () => {
     const fetchMock = server({
@@ -51,15 +61,15 @@ describe("SavedMethod with the simulator", () => {
     });
     const onSaved = vi.fn();
     render(<SavedMethod label={CARD.label} onSaved={onSaved} />);
-    expect(await screen.findByText("Payé par : Carte •••• 4242, expire 12/28")).toBeTruthy();
-    fireEvent.click(await screen.findByRole("button", { name: "Remplacer le moyen de paiement" }));
+    expect(await screen.findByText("Payé par : Carte •••• 4242, expire 12/28", {}, WAIT)).toBeTruthy();
+    fireEvent.click(await screen.findByRole("button", { name: "Remplacer le moyen de paiement" }, WAIT));
     fireEvent.click(screen.getByLabelText("Prélèvement SEPA"));
     expect(screen.getByText(MANDATE)).toBeTruthy();
     fireEvent.change(screen.getByLabelText("IBAN"), { target: { value: "FR14 2004 1010 0505 0001 3M02 606" } });
     fireEvent.change(screen.getByLabelText("Titulaire du compte"), { target: { value: "Emma Petit" } });
     fireEvent.click(screen.getByLabelText(/J'accepte le mandat de prélèvement SEPA/));
     fireEvent.click(screen.getByRole("button", { name: "Signer le mandat" }));
-    expect(await screen.findByText(MSG_SAVED)).toBeTruthy();
+    expect(await screen.findByText(MSG_SAVED, {}, WAIT)).toBeTruthy();
     expect(screen.getByText("Payé par : Prélèvement SEPA FR76 •••• 1234, mandat du 29/11/2026")).toBeTruthy();
     expect(bodyOf(fetchMock, METHOD_URLS.sepa)).toEqual({ iban: "FR14 2004 1010 0505 0001 3M02 606", holder: "Emma Petit", accepted: true });
     await waitFor(() => expect(onSaved).toHaveBeenLastCalledWith(SEPA));
@@ -72,11 +82,11 @@ describe("SavedMethod with the simulator", () => {
       [METHOD_URLS.sepa]: [400, { error: refusal, errors: { accepted: [refusal] } }],
     });
     render(<SavedMethod />);
-    expect(await screen.findByText(MSG_NO_METHOD)).toBeTruthy();
-    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }));
+    expect(await screen.findByText(MSG_NO_METHOD, {}, WAIT)).toBeTruthy();
+    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
     fireEvent.click(screen.getByLabelText("Prélèvement SEPA"));
     fireEvent.click(screen.getByRole("button", { name: "Signer le mandat" }));
-    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(refusal));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(refusal), WAIT);
   });
 
   it("saves a simulated card that will be refused", async () => {
@@ -85,10 +95,10 @@ describe("SavedMethod with the simulator", () => {
       [METHOD_URLS.card]: [201, { ...CARD, label: "Carte •••• 0002, expire 12/28" }],
     });
     render(<SavedMethod />);
-    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
     fireEvent.change(screen.getByLabelText("Carte simulée (démonstration)"), { target: { value: "declines" } });
     fireEvent.click(screen.getByRole("button", { name: "Enregistrer la carte" }));
-    expect(await screen.findByText("Payé par : Carte •••• 0002, expire 12/28")).toBeTruthy();
+    expect(await screen.findByText("Payé par : Carte •••• 0002, expire 12/28", {}, WAIT)).toBeTruthy();
     expect(bodyOf(fetchMock, METHOD_URLS.card)).toEqual({ scenario: "declines" });
   });
 });
@@ -101,15 +111,15 @@ describe("SavedMethod with Stripe", () => {
       [METHOD_URLS.complete]: [200, SEPA],
     });
     render(<SavedMethod />);
-    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
     fireEvent.click(screen.getByLabelText("Prélèvement SEPA"));
     expect(screen.queryByLabelText("IBAN")).toBeNull(); // Stripe's own fields ask it
     fireEvent.click(screen.getByRole("button", { name: "Continuer" }));
-    const pane = await screen.findByTestId("stripe-pane");
+    const pane = await screen.findByTestId("stripe-pane", {}, WAIT);
     expect([pane.dataset.secret, pane.dataset.mode]).toEqual(["seti_1_secret_x", "setup"]);
     expect(bodyOf(fetchMock, METHOD_URLS.setup)).toEqual({ kind: "sepa_debit" });
     fireEvent.click(screen.getByRole("button", { name: "Confirmer (Stripe)" }));
-    expect(await screen.findByText(MSG_SAVED)).toBeTruthy();
+    expect(await screen.findByText(MSG_SAVED, {}, WAIT)).toBeTruthy();
     expect(bodyOf(fetchMock, METHOD_URLS.complete)).toEqual({ setupIntentId: "seti_1" });
     expect(screen.getByText(`Payé par : ${SEPA.label}`)).toBeTruthy();
   });
@@ -122,11 +132,11 @@ describe("SavedMethod with Stripe", () => {
       [METHOD_URLS.complete]: [402, { error: refusal }],
     });
     render(<SavedMethod />);
-    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
     fireEvent.click(screen.getByRole("button", { name: "Continuer" }));
-    fireEvent.click(await screen.findByRole("button", { name: "Échouer (Stripe)" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Échouer (Stripe)" }, WAIT));
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Votre carte a été refusée."));
     fireEvent.click(screen.getByRole("button", { name: "Confirmer (Stripe)" }));
-    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(refusal));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(refusal), WAIT);
   });
 });

@@ -10,6 +10,8 @@ import { MSG_DECLINES_LATER } from "../../components/payment/messages.js";
 import { MSG_LOGIN_REQUIRED, MSG_REDUCED_CONFIRM, MSG_REDUCED_STATUS, normalizeQuantity } from "./messages.js";
 import TariffOrder from "./TariffOrder.jsx";
 
+// The saved method's pane is a lazy chunk: generous waits on a busy machine (nothing here depends on time).
+const WAIT = { timeout: 5000 };
 const CONFIG = { provider: "simulator", clientId: "", currency: "EUR" };
 const MEMBER = { first_name: "Emma", last_name: "Petit", email: "emma@example.fr" };
 
@@ -106,7 +108,7 @@ describe("TariffOrder for a subscription billed per period", () => {
     const file = new File(["x"], "carte.png", { type: "image/png" });
     fireEvent.change(screen.getByLabelText(/Justificatif \(facultatif\)/), { target: { files: [file] } });
     expect(await screen.findByText("Justificatif reçu. (carte.png)")).toBeTruthy();
-    expect(await screen.findByText("Payé par : Carte •••• 4242, expire 12/28")).toBeTruthy(); // the saved card
+    expect(await screen.findByText("Payé par : Carte •••• 4242, expire 12/28", {}, WAIT)).toBeTruthy(); // the saved card
     await waitFor(() => expect(pay.disabled).toBe(false));
     fireEvent.click(pay);
     expect(await screen.findByRole("button", { name: MSG_DECLINES_LATER })).toBeTruthy();
@@ -129,15 +131,15 @@ describe("TariffOrder for a subscription billed per period", () => {
     });
     render(<TariffOrder user={MEMBER} paymentConfig={CONFIG} />);
     fireEvent.click(screen.getByRole("button", { name: "Commander" }));
-    expect(await screen.findByText("Aucun moyen de paiement enregistré pour les prochaines échéances.")).toBeTruthy();
+    expect(await screen.findByText("Aucun moyen de paiement enregistré pour les prochaines échéances.", {}, WAIT)).toBeTruthy();
     const pay = screen.getByRole("button", { name: /^Payer/ });
     expect(pay.disabled).toBe(true);
-    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
     expect(screen.getByLabelText("Carte bancaire")).toBeTruthy();
     expect(screen.getByLabelText("Prélèvement SEPA")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Enregistrer la carte" }));
-    expect(await screen.findByText("Payé par : Carte •••• 4242, expire 12/28")).toBeTruthy();
-    await waitFor(() => expect(screen.getByRole("button", { name: /^Payer/ }).disabled).toBe(false));
+    expect(await screen.findByText("Payé par : Carte •••• 4242, expire 12/28", {}, WAIT)).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole("button", { name: /^Payer/ }).disabled).toBe(false), WAIT);
     expect(fetchMock.mock.calls.some(([url]) => url === "/api/subscriptions/method/simulator/card")).toBe(true);
   });
 
