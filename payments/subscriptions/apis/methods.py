@@ -38,24 +38,22 @@ class MethodStateOutput(serializers.Serializer):
     method = MethodOutput(allow_null=True)
 
 
-def _method_body(method: SavedPaymentMethod | None) -> dict | None:
+def _method_fields(method: SavedPaymentMethod | None) -> dict | None:
     if method is None:
         return None
-    return MethodOutput(
-        {
-            "id": method.pk,
-            "provider": method.provider,
-            "kind": method.kind,
-            "label": method.label,
-            "last4": method.last4,
-            "brand": method.brand,
-            "exp_month": method.exp_month,
-            "exp_year": method.exp_year,
-            "country": method.country,
-            "mandate_reference": method.mandate_reference,
-            "mandate_accepted_at": method.mandate_accepted_at,
-        }
-    ).data
+    return {
+        "id": method.pk,
+        "provider": method.provider,
+        "kind": method.kind,
+        "label": method.label,
+        "last4": method.last4,
+        "brand": method.brand,
+        "exp_month": method.exp_month,
+        "exp_year": method.exp_year,
+        "country": method.country,
+        "mandate_reference": method.mandate_reference,
+        "mandate_accepted_at": method.mandate_accepted_at,
+    }
 
 
 class SavedMethodApi(APIView):
@@ -66,14 +64,13 @@ class SavedMethodApi(APIView):
     @extend_schema(responses={200: MethodStateOutput})
     def get(self, request):
         provider = services.saving_provider()
-        return Response(
-            {
-                "provider": provider,
-                "publishableKey": settings.STRIPE_PUBLISHABLE_KEY if provider == SavedMethodProvider.STRIPE else "",
-                "mandateText": services.mandate_text(),
-                "method": _method_body(services.saved_method_of(member_id=request.user.pk)),
-            }
-        )
+        body = {
+            "provider": provider,
+            "publishableKey": settings.STRIPE_PUBLISHABLE_KEY if provider == SavedMethodProvider.STRIPE else "",
+            "mandateText": services.mandate_text(),
+            "method": _method_fields(services.saved_method_of(member_id=request.user.pk)),
+        }
+        return Response(MethodStateOutput(body).data)
 
 
 class SimulatedCardInput(serializers.Serializer):
@@ -99,7 +96,7 @@ class SimulatedCardApi(APIView):
         values = SimulatedCardInput(data=request.data)
         values.is_valid(raise_exception=True)
         method = services.simulated_card_save(user=request.user, scenario=values.validated_data["scenario"])
-        return Response(_method_body(method), status=status.HTTP_201_CREATED)
+        return Response(MethodOutput(_method_fields(method)).data, status=status.HTTP_201_CREATED)
 
 
 class SimulatedMandateInput(serializers.Serializer):
@@ -127,7 +124,7 @@ class SimulatedMandateApi(APIView):
         method = services.simulated_mandate_save(
             user=request.user, iban=data["iban"], holder=data["holder"], accepted=data["accepted"]
         )
-        return Response(_method_body(method), status=status.HTTP_201_CREATED)
+        return Response(MethodOutput(_method_fields(method)).data, status=status.HTTP_201_CREATED)
 
 
 class StripeSetupInput(serializers.Serializer):
@@ -188,4 +185,4 @@ class StripeSetupCompleteApi(APIView):
         method = services.stripe_saving_complete(
             setup_intent_id=values.validated_data["setupIntentId"], user=request.user
         )
-        return Response(_method_body(method))
+        return Response(MethodOutput(_method_fields(method)).data)
