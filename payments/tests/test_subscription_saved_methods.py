@@ -258,15 +258,22 @@ def test_a_returned_debit_makes_the_period_unpaid_then_is_debited_again_at_the_r
     save_mandate(api_client, member, iban=IBAN_RETURNED)
     subscription = buy(api_client, member, annual)
     due = second_due(subscription)
-    subscription_charges_run(as_of=due)
     out = StringIO()
-    with django_capture_on_commit_callbacks(execute=True):
+    with freeze_time(due), django_capture_on_commit_callbacks(execute=True):
+        subscription_charges_run(as_of=due)
         call_command("simulator_settle_debits", stdout=out)
     assert out.getvalue().strip() == "Prélèvements payés : 0, rejetés : 1."
     charge = subscription.charges.get(period=2)
     assert (charge.status, charge.failure_note) == (ChargeStatus.FAILED, "Prélèvement rejeté par la banque (simulé).")
     assert Subscription.objects.get(pk=subscription.pk).status == SubscriptionStatus.UNPAID
-    assert len(mails(CHARGE_FAILED_SUBJECT)) == 1
+    (failed,) = mails(CHARGE_FAILED_SUBJECT)
+    reference = SavedPaymentMethod.objects.get().mandate_reference
+    retry = (due + timedelta(days=3)).strftime("%d/%m/%Y")
+    assert (
+        f"Nous réessaierons le {retry} (Prélèvement SEPA FR84 •••• 2607, mandat du 10/01/2030). Le prélèvement de "
+        f"55,00 € sera présenté ce jour-là (référence unique du mandat : {reference}, créancier : "
+        "Studio Pole Danse Lyon)."
+    ) in failed.body
     subscription_charges_run(as_of=due + timedelta(days=3))
     charge.refresh_from_db()
     assert (charge.status, charge.attempts) == (ChargeStatus.PROCESSING, 2)

@@ -24,8 +24,11 @@ from .common import (
 def subscription_charge_email(*, charge_id: int, paid: bool, attachments: list[tuple[str, bytes, str]] = ()) -> None:
     """A period's receipt (`paid`, with what is attached to it: invoices' PDF) or its refusal, recorded in the
     outbox."""
-    charge = SubscriptionCharge.objects.select_related("subscription__member").get(pk=charge_id)
+    charge = SubscriptionCharge.objects.select_related("subscription__member", "subscription__saved_method").get(
+        pk=charge_id
+    )
     subscription = charge.subscription
+    method = subscription.saved_method
     member = subscription.member
     attachments = list(attachments)
     send_templated_email(
@@ -42,6 +45,9 @@ def subscription_charge_email(*, charge_id: int, paid: bool, attachments: list[t
             "pay_url": f"{settings.SITE_URL}/user/profile#abonnements",
             "blocked_on": charge.due_on + timedelta(days=BLOCKED_AFTER_DAYS),
             "demo": subscription.provider == SimulatorProvider.name,
+            # A refused SEPA debit is debited again at the retry: this e-mail is its pre-notification too.
+            "mandate_reference": method.mandate_reference if method and method.kind == "sepa_debit" else "",
+            "method_label": method.label if method else "",
         },
         topic="payments.subscription_charge",
         topic_id=charge.pk,
