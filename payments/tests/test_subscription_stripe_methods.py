@@ -82,7 +82,7 @@ def save(api_client, member, fake, *, kind="card", payment_method="pm_card_visa"
 
 
 def deliver(event: dict):
-    """What helper B's webhook task does with a verified event it does not apply itself."""
+    """What the Stripe webhook's task does with a verified event that one-off payments do not apply."""
     stripe_event_received.send(sender=None, event=parse_event(event))
 
 
