@@ -7,9 +7,10 @@ each gzip-compressed, encrypted with GnuPG when BACKUP_GPG_RECIPIENT is set, wri
 docs/operations.md ("Backups and restore"). Each run is a `BackupRun`: the alerts and /readyz read the last one."""
 
 import logging
+from pathlib import Path
 
 from django.conf import settings
-from django.core.files.storage import FileSystemStorage
+from django.core.files.storage import FileSystemStorage, default_storage
 from django.core.management import call_command
 from django.db import connections
 from django.utils import timezone
@@ -65,6 +66,10 @@ def backup_run() -> BackupRun:
 
     run = BackupRun.objects.create(started_at=timezone.now())
     files = []
+    # A site without any upload yet has no folder: it backs up as an empty archive, not as a failure.
+    Path(settings.PRIVATE_MEDIA_ROOT).mkdir(parents=True, exist_ok=True)
+    if isinstance(default_storage, FileSystemStorage):
+        Path(settings.MEDIA_ROOT).mkdir(parents=True, exist_ok=True)
 
     def written(sender, **kwargs):
         if kwargs.get("filename"):
