@@ -69,11 +69,17 @@ def readiness(*, now=None) -> Readiness:
     result = Readiness(now=now)
     result.checks["cache"] = _cache_check()
     try:
-        beats = dict(Heartbeat.objects.values_list("name", "beat_at"))  # also proves the database answers
+        _database_checks(result, now)
     except Exception:  # noqa: BLE001 - any failure of the database is what this check reports
         logger.exception("Readiness: the database does not answer")
-        result.checks["database"] = {"ok": False}
-        return result
+        result.checks = {"cache": result.checks["cache"], "database": {"ok": False}}
+        result.scheduler_silence = result.worker_stall = None
+        result.backup_problem = ""
+    return result
+
+
+def _database_checks(result: Readiness, now) -> None:
+    beats = dict(Heartbeat.objects.values_list("name", "beat_at"))  # also proves the database answers
     result.checks["database"] = {"ok": True}
 
     scheduler_beat = beats.get(Heartbeat.SCHEDULER)
@@ -128,7 +134,6 @@ def readiness(*, now=None) -> Readiness:
         "age_seconds": _seconds(age),
         "last_failed": bool(result.backup_problem == "failed"),
     }
-    return result
 
 
 def _cache_check() -> dict:

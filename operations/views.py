@@ -8,12 +8,16 @@
   alerts (one more query when one changes), so a stopped scheduler is still noticed by the monitor's polling.
 """
 
+import logging
+
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from .alerts import alerts_update
 from .checks import readiness
+
+logger = logging.getLogger(__name__)
 
 
 @never_cache
@@ -26,7 +30,10 @@ def healthz(request):
 @require_safe
 def readyz(request):
     state = readiness()
-    alerts_update(state)
+    try:
+        alerts_update(state)
+    except Exception:  # noqa: BLE001 - the monitor still gets its answer; the scheduler's tick tries again
+        logger.exception("Readiness: the alerts could not be updated")
     failing = state.failing
     response = JsonResponse(
         {"status": "failing" if failing else "ok", "failing": failing, "checks": state.checks},

@@ -3,6 +3,8 @@ gives back the same members, orders, invoices (numbers unchanged, PDFs included)
 backup API) and on PostgreSQL (pg_dump / pg_restore)."""
 
 import hashlib
+import os
+import subprocess
 import uuid
 from decimal import Decimal
 
@@ -92,7 +94,7 @@ def restored_alias(tmp_path, settings):
             cursor.execute(f'DROP DATABASE IF EXISTS "{target["NAME"]}"')
 
 
-def restore_drill(api_client, member, other_member, tmp_path, settings, alias):
+def restore_drill(api_client, member, other_member, tmp_path, settings, alias, passphrase=None):
     used_site(api_client, member, other_member)
     before = snapshot("default")
     assert len(before["invoices"]) == 2 and len(before["pdfs"]) == 2
@@ -100,12 +102,12 @@ def restore_drill(api_client, member, other_member, tmp_path, settings, alias):
     call_command("backup", verbosity=0)
     run = BackupRun.objects.get()
     assert run.succeeded and len(run.files) == 3
-    assert all(name.endswith(".gz") for name in run.files)  # compressed
+    assert all(name.endswith(".gz.gpg" if passphrase else ".gz") for name in run.files)  # compressed, encrypted
 
     # A new machine: an empty database, empty upload folders.
     settings.MEDIA_ROOT = tmp_path / "new-uploads"
     settings.PRIVATE_MEDIA_ROOT = tmp_path / "new-private-uploads"
-    call_command("restore_backup", database=alias, interactive=False, verbosity=0)
+    call_command("restore_backup", database=alias, interactive=False, passphrase=passphrase, verbosity=0)
 
     after = snapshot(alias)
     assert after == before
@@ -127,6 +129,42 @@ def test_a_backup_restores_into_an_empty_postgresql_database_with_the_same_data_
     api_client, member, other_member, tmp_path, settings, backup_storage, restored_alias
 ):
     restore_drill(api_client, member, other_member, tmp_path, settings, restored_alias)
+
+
+@pytest.fixture
+def gnupg_home(tmp_path, monkeypatch):
+    """A keyring of the test's own; the agent gpg starts for it is stopped at the end."""
+    home = tmp_path / "gnupg"
+    home.mkdir(mode=0o700)
+    monkeypatch.setenv("GNUPGHOME", str(home))
+    yield home
+    subprocess.run(["gpgconf", "--kill", "gpg-agent"], env={**os.environ, "GNUPGHOME": str(home)}, check=False)
+
+
+def test_an_encrypted_backup_restores_with_the_private_key(
+    api_client, member, other_member, tmp_path, settings, backup_storage, restored_alias, monkeypatch, gnupg_home
+):
+    """Encrypted for the public key of BACKUP_GPG_RECIPIENT; only the private key and its passphrase read it."""
+    import gnupg
+    from dbbackup import settings as dbbackup_settings
+
+    gpg = gnupg.GPG()
+    key = gpg.gen_key(
+        gpg.gen_key_input(
+            key_type="EDDSA",
+            key_curve="ed25519",
+            subkey_type="ECDH",
+            subkey_curve="cv25519",
+            name_email="sauvegardes@studio.example",
+            passphrase="phrase secrète",
+        )
+    )
+    assert key.fingerprint
+    settings.DBBACKUP_GPG_RECIPIENT = key.fingerprint
+    monkeypatch.setattr(dbbackup_settings, "GPG_RECIPIENT", key.fingerprint)
+    restore_drill(api_client, member, other_member, tmp_path, settings, restored_alias, passphrase="phrase secrète")
+    with open(backup_storage / BackupRun.objects.get().files[0], "rb") as stored:
+        assert b"SQLite format" not in stored.read()  # unreadable without the key
 
 
 def test_the_daily_backup_keeps_the_last_n_of_each_kind(settings, backup_storage, monkeypatch):

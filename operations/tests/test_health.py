@@ -131,3 +131,17 @@ def test_readyz_says_the_cache_fails_when_it_does_not_answer(client, healthy, mo
 def test_only_get_and_head_are_answered(client):
     assert client.post("/healthz").status_code == 405
     assert client.head("/readyz").status_code in (200, 503)
+
+
+def test_readyz_says_the_database_fails_when_it_stops_answering_midway(client, healthy, monkeypatch):
+    def down(*args, **kwargs):
+        raise ConnectionError("the connection was closed")
+
+    monkeypatch.setattr(OutgoingEmail.objects, "filter", down)
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json() == {
+        "status": "failing",
+        "failing": ["database"],
+        "checks": {"cache": {"ok": True}, "database": {"ok": False}},
+    }
