@@ -6,8 +6,8 @@ logging integrations: the worker logs a failed task as an error, which becomes a
 masks every e-mail address and the connected person's names wherever they appear (an exception's message, a SQL
 breadcrumb's parameters).
 
-Without it, a page's error is mailed to OPERATIONS_EMAILS through the outbox, scrubbed the same way, once per kind of
-error an hour and at most ERROR_EMAILS_PER_HOUR in all (a failing page under load must not flood anyone)."""
+Without it, a page's or a task's error is mailed to OPERATIONS_EMAILS through the outbox, scrubbed the same way, once
+per kind of error an hour and at most ERROR_EMAILS_PER_HOUR in all (a failing page under load must not flood anyone)."""
 
 import contextvars
 import logging
@@ -116,7 +116,8 @@ def sentry_enabled() -> bool:
 
 
 class OutboxErrorHandler(logging.Handler):
-    """django.request's errors, mailed through the outbox when no Sentry-compatible service takes them."""
+    """The errors of pages (django.request) and of tasks (django.tasks, the worker), mailed through the outbox when no
+    Sentry-compatible service takes them."""
 
     def emit(self, record):
         try:
@@ -153,8 +154,11 @@ def error_mail_queue(record) -> bool:
         template="operations_error",
         context={
             "summary": summary,
-            "method": getattr(request, "method", ""),
-            "path": scrub_text(getattr(request, "path", ""), names),
+            "origin": (
+                f"{request.method} {scrub_text(request.path, names)}"
+                if request is not None
+                else f"tâche d'arrière-plan : {scrub_text(record.getMessage(), names)}"
+            ),
             "occurred_at": timezone.now(),
             "traceback": scrub_text("".join(traceback.format_exception(exc_type, exc, tb)) if exc_type else "", names),
         },

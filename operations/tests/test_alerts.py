@@ -154,3 +154,10 @@ def test_the_scheduler_records_its_tick_in_its_own_process_without_the_queue(sit
     with freeze_time(START):
         scheduler_tick()
         assert Heartbeat.objects.get(name=Heartbeat.SCHEDULER).beat_at == timezone.now()
+
+
+def test_a_site_never_backed_up_is_alerted(site):
+    with freeze_time(START):
+        heartbeat_record(Heartbeat.WORKER)
+        scheduler_tick()
+    assert [a.message for a in alerts.open_alerts()] == ["Aucune sauvegarde n'a encore réussi."]

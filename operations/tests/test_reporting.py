@@ -2,14 +2,19 @@
 they are mailed to the admins through the outbox, scrubbed the same way and a few an hour."""
 
 import gzip
+import io
 import json
+import logging
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from django.core.management import call_command
+from django.tasks import task
 
 from operations import reporting
 from studio.models import OutgoingEmail
+from studio.tests.test_background_emails import DATABASE_TASKS
 
 pytestmark = pytest.mark.django_db
 
@@ -123,7 +128,7 @@ def test_without_a_dsn_errors_are_mailed_to_the_admins_through_the_outbox_scrubb
     (mail,) = OutgoingEmail.objects.filter(topic="operations.error")  # the same error, once an hour
     assert mail.to == ["ops@studio.example"]
     assert mail.subject.endswith("Erreur sur le site : ValueError: Paiement introuvable pour [nom] <[e-mail]>")
-    assert "GET /boom" in mail.body_text and "Traceback" in mail.body_text
+    assert "(GET /boom)" in mail.body_text and "Traceback" in mail.body_text
     assert "emma@example.fr" not in mail.body_text and "Emma" not in mail.body_text and "Petit" not in mail.body_text
     assert len(mailoutbox) == 1  # sent by the worker, like every mail
 
@@ -152,3 +157,27 @@ def test_a_view_answering_503_on_purpose_is_no_error_to_report(client, settings)
     settings.ERROR_EMAILS_PER_HOUR = 2
     assert client.get("/readyz").status_code == 503  # nothing ticks in a test: the scheduler is "down"
     assert not OutgoingEmail.objects.filter(topic="operations.error").exists()
+
+
+@task
+def failing_refund(member_email: str) -> None:
+    raise ConnectionError(f"refund refused for {member_email}")
+
+
+def test_without_a_dsn_a_failed_task_in_the_worker_is_mailed_too(settings, transactional_db):
+    settings.ERROR_EMAILS_PER_HOUR = 2
+    settings.TASKS = DATABASE_TASKS
+    failing_refund.enqueue(member_email="emma@example.fr")
+    # The worker as the Procfile starts it (verbosity 1: it logs a failed task), its log levels restored afterwards.
+    loggers = [logging.getLogger(name) for name in ("django.tasks", "django_tasks_db")]
+    levels = [each.level for each in loggers]
+    try:
+        call_command("db_worker", batch=True, startup_delay=False, interval=0, reload=False, stdout=io.StringIO())
+    finally:
+        for each, level in zip(loggers, levels, strict=True):
+            each.setLevel(level)
+    (mail,) = OutgoingEmail.objects.filter(topic="operations.error")
+    assert "tâche d'arrière-plan : Task id=" in mail.body_text
+    assert "operations.tests.test_reporting.failing_refund" in mail.body_text
+    assert "ConnectionError: refund refused for [e-mail]" in mail.body_text
+    assert "emma@example.fr" not in mail.body_text

@@ -438,9 +438,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {
         "console": {"class": "logging.StreamHandler", "level": LOG_LEVEL},
-        # Without SENTRY_DSN, a page's error is mailed to OPERATIONS_EMAILS through the outbox, a few an hour.
+        # Without SENTRY_DSN, a page's or a task's error is mailed to OPERATIONS_EMAILS (outbox), a few an hour.
         "errors_by_email": {"class": "operations.reporting.OutboxErrorHandler", "level": "ERROR"},
     },
-    "loggers": {"django.request": {"handlers": ["errors_by_email"], "level": "ERROR", "propagate": True}},
+    "loggers": {
+        "django.request": {"handlers": ["errors_by_email"], "level": "ERROR", "propagate": True},
+        "django.tasks": {"handlers": ["errors_by_email"], "propagate": True},  # a failed task, in the worker
+    },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
