@@ -3,6 +3,7 @@ gives back the same members, orders, invoices (numbers unchanged, PDFs included)
 backup API) and on PostgreSQL (pg_dump / pg_restore)."""
 
 import hashlib
+import io
 import os
 import subprocess
 import uuid
@@ -107,7 +108,11 @@ def restore_drill(api_client, member, other_member, tmp_path, settings, alias, p
     # A new machine: an empty database, empty upload folders.
     settings.MEDIA_ROOT = tmp_path / "new-uploads"
     settings.PRIVATE_MEDIA_ROOT = tmp_path / "new-private-uploads"
-    call_command("restore_backup", database=alias, interactive=False, passphrase=passphrase, verbosity=0)
+    out = io.StringIO()
+    call_command("restore_backup", database=alias, interactive=False, passphrase=passphrase, stdout=out)
+    assert out.getvalue().startswith("Restauration de :\n")
+    assert all(name in out.getvalue() for name in run.files)  # the newest: the ones just written
+    assert out.getvalue().endswith("Restauration terminée. Lancez `manage.py migrate` puis le site.\n")
 
     after = snapshot(alias)
     assert after == before
