@@ -4,7 +4,8 @@
   life (a worker that takes no task records none, and the waiting task shows in /readyz).
 - `scheduler_tick`, every minute, in the scheduler's own process (not through the queue, which a stopped worker
   would hold): the scheduler's sign of life, and the look at the alerts, so a stopped worker is noticed.
-- `operations_backup`, daily (BACKUP_CRON, 02:30 by default), run by a worker: a full backup, the last N kept.
+- `operations_backup`, daily (BACKUP_CRON, 02:30 by default; empty: none), run by a worker: a full backup, the last N
+  kept.
 """
 
 import logging
@@ -29,7 +30,6 @@ def operations_worker_heartbeat() -> None:
     heartbeat_record(Heartbeat.WORKER)
 
 
-@cron(settings.BACKUP_CRON)
 @task
 def operations_backup() -> int:
     try:
@@ -37,6 +37,10 @@ def operations_backup() -> int:
     finally:
         alerts.alerts_check()  # a failed backup is an alert at once; a good one closes it
     return run.pk
+
+
+if settings.BACKUP_CRON:  # empty: a systemd timer runs `manage.py backup` instead (docs/operations.md)
+    operations_backup = cron(settings.BACKUP_CRON)(operations_backup)
 
 
 def scheduler_tick() -> None:

@@ -192,7 +192,7 @@ DBBACKUP_GPG_RECIPIENT = env("BACKUP_GPG_RECIPIENT", default=None)
 DBBACKUP_GPG_ALWAYS_TRUST = env.bool("BACKUP_GPG_ALWAYS_TRUST", default=True)
 # A failed backup is an alert through the outbox (operations/alerts.py), not the library's direct e-mail.
 DBBACKUP_SEND_EMAIL = False
-BACKUP_CRON = env("BACKUP_CRON", default="30 2 * * *")
+BACKUP_CRON = env("BACKUP_CRON", default="30 2 * * *")  # empty: no scheduled backup (a systemd timer instead)
 BACKUP_MAX_AGE_HOURS = env.int("BACKUP_MAX_AGE_HOURS", default=25)  # a day, and an hour for the daily run itself
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
