@@ -5,6 +5,7 @@ backup API) and on PostgreSQL (pg_dump / pg_restore)."""
 import hashlib
 import io
 import os
+import shutil
 import subprocess
 import uuid
 from decimal import Decimal
@@ -133,12 +134,16 @@ def test_a_backup_restores_into_an_empty_sqlite_database_with_the_same_data_and_
 def test_a_backup_restores_into_an_empty_postgresql_database_with_the_same_data_and_files(
     api_client, member, other_member, tmp_path, settings, backup_storage, restored_alias
 ):
+    if not (shutil.which("pg_dump") and shutil.which("pg_restore")):
+        pytest.skip("needs PostgreSQL's client tools (Debian: postgresql-client) for pg_dump and pg_restore")
     restore_drill(api_client, member, other_member, tmp_path, settings, restored_alias)
 
 
 @pytest.fixture
 def gnupg_home(tmp_path, monkeypatch):
     """A keyring of the test's own; the agent gpg starts for it is stopped at the end."""
+    if not shutil.which("gpg"):
+        pytest.skip("needs GnuPG (Debian: gnupg) for encrypted backups")
     home = tmp_path / "gnupg"
     home.mkdir(mode=0o700)
     monkeypatch.setenv("GNUPGHOME", str(home))
