@@ -145,3 +145,12 @@ def test_readyz_says_the_database_fails_when_it_stops_answering_midway(client, h
         "failing": ["database"],
         "checks": {"cache": {"ok": True}, "database": {"ok": False}},
     }
+
+
+def test_with_the_redis_queue_the_worker_is_judged_by_its_heartbeat(client, healthy, settings):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+    assert client.get("/readyz").json()["checks"]["worker"] == {"ok": True, "last_beat_seconds": 40}
+    heartbeat_record(Heartbeat.WORKER, now=timezone.now() - timedelta(minutes=4))
+    response = client.get("/readyz")
+    assert response.status_code == 503 and response.json()["failing"] == ["worker"]
+    assert response.json()["checks"]["worker"] == {"ok": False, "last_beat_seconds": 240}
