@@ -12,6 +12,7 @@ from invoices import urls as invoices_urls
 from media_library import urls as media_urls
 from media_library.views import serve_upload
 from messaging import urls as messaging_urls
+from operations import urls as operations_urls
 from payments import urls as payments_urls
 from payments.subscriptions import urls as payments_subscription_urls
 from privacy import urls as privacy_urls
@@ -54,6 +55,7 @@ urlpatterns = [
     path("api/", include(api_urlpatterns)),
     path("sitemap.xml", views.sitemap, name="sitemap"),
     *studio_urls.urlpatterns,
+    *operations_urls.urlpatterns,
     # /courses/calendar is matched before /courses/<id> (docs/decisions.md 5).
     *page_urlpatterns,
     *bookings_urls.urlpatterns,

@@ -32,7 +32,9 @@ INSTALLED_APPS = [
     "webpack_loader",
     "django_tasks_db",
     "crontask",
+    "dbbackup",
     "studio",
+    "operations",  # above the core only: backups, health checks, error reports, alerts to the admins
     "accounts",
     "courses",
     "bookings",
@@ -60,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "operations.reporting.ReportingContextMiddleware",  # whose names an error report must not carry
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",  # the policy is SECURE_CSP, below
     "studio.request_limits.RefusedMethodPageMiddleware",  # a page's empty 405 becomes a French page
@@ -152,10 +155,45 @@ if AWS_STORAGE_BUCKET_NAME:
 else:
     DEFAULT_FILE_STORAGE_BACKEND = "django.core.files.storage.FileSystemStorage"
     STORAGE_DEFAULT_OPTIONS = {}
+# Backups (django-dbbackup, operations/backups.py, docs/operations.md "Backups"): to a local folder, or to a bucket of
+# their own (never the public uploads' bucket) when BACKUP_BUCKET is set.
+BACKUP_BUCKET = env("BACKUP_BUCKET", default="")
+if BACKUP_BUCKET:
+    BACKUP_STORAGE = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            **STORAGE_DEFAULT_OPTIONS,
+            "bucket_name": BACKUP_BUCKET,
+            "location": env("BACKUP_PREFIX", default="backups"),
+            "default_acl": "private",
+            "querystring_auth": True,
+            "custom_domain": None,
+            "file_overwrite": False,
+        },
+    }
+else:
+    BACKUP_STORAGE = {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {
+            "location": str(env.path("BACKUP_DIR", default=BASE_DIR / "backups")),
+            "file_permissions_mode": 0o600,
+        },
+    }
 STORAGES = {
     "default": {"BACKEND": DEFAULT_FILE_STORAGE_BACKEND, "OPTIONS": STORAGE_DEFAULT_OPTIONS},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "dbbackup": BACKUP_STORAGE,
 }
+BACKUP_KEEP = env.int("BACKUP_KEEP", default=14)  # the last N of each kind (database, uploads, private uploads)
+DBBACKUP_CLEANUP_KEEP = DBBACKUP_CLEANUP_KEEP_MEDIA = BACKUP_KEEP
+# Encrypted with GnuPG for this recipient's public key (imported into the gpg keyring of the user running the worker)
+# when set; restored with the private key and its passphrase.
+DBBACKUP_GPG_RECIPIENT = env("BACKUP_GPG_RECIPIENT", default=None)
+DBBACKUP_GPG_ALWAYS_TRUST = env.bool("BACKUP_GPG_ALWAYS_TRUST", default=True)
+# A failed backup is an alert through the outbox (operations/alerts.py), not the library's direct e-mail.
+DBBACKUP_SEND_EMAIL = False
+BACKUP_CRON = env("BACKUP_CRON", default="30 2 * * *")  # empty: no scheduled backup (a systemd timer instead)
+BACKUP_MAX_AGE_HOURS = env.int("BACKUP_MAX_AGE_HOURS", default=25)  # a day, and an hour for the daily run itself
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
@@ -305,6 +343,14 @@ STUDIO = {
     "opening_hours": env.list("STUDIO_OPENING_HOURS", default=["Mo-Fr 14:00-22:00", "Sa 10:00-13:00"]),
 }
 STAFF_NOTIFICATION_EMAIL = env("STAFF_NOTIFICATION_EMAIL", default=STUDIO["email"])
+# Who hears of the site's own troubles (operations/alerts.py): a stopped scheduler or worker, a failed or missing
+# backup, and (without SENTRY_DSN) the errors of pages. Not Django's ADMINS, whose handler would send in the request.
+OPERATIONS_EMAILS = env.list("OPERATIONS_EMAILS", default=[STAFF_NOTIFICATION_EMAIL])
+ERROR_EMAILS_PER_HOUR = env.int("ERROR_EMAILS_PER_HOUR", default=10)
+# Error reports to a Sentry-compatible service (Sentry, GlitchTip…) when set; personal data scrubbed
+# (operations/reporting.py).
+SENTRY_DSN = env("SENTRY_DSN", default="")
+SENTRY_ENVIRONMENT = env("SENTRY_ENVIRONMENT", default="production")
 # The legal mentions of invoices and credit notes (docs/decisions.md 40): configuration with demo defaults,
 # copied onto each document when it is issued (a later change never alters an issued invoice).
 INVOICE_LEGAL = {
@@ -394,6 +440,14 @@ LOG_LEVEL = env("LOG_LEVEL", default="WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler", "level": LOG_LEVEL}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "level": LOG_LEVEL},
+        # Without SENTRY_DSN, a page's or a task's error is mailed to OPERATIONS_EMAILS (outbox), a few an hour.
+        "errors_by_email": {"class": "operations.reporting.OutboxErrorHandler", "level": "ERROR"},
+    },
+    "loggers": {
+        "django.request": {"handlers": ["errors_by_email"], "level": "ERROR", "propagate": True},
+        "django.tasks": {"handlers": ["errors_by_email"], "propagate": True},  # a failed task, in the worker
+    },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }

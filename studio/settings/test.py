@@ -19,7 +19,14 @@ PRIVATE_MEDIA_ROOT = env.path("TEST_PRIVATE_MEDIA_ROOT", default=BASE_DIR / ".te
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "dbbackup": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(BASE_DIR / ".test-backups")},
+    },
 }
+SENTRY_DSN = ""
+ERROR_EMAILS_PER_HOUR = 0  # a page's error mails nobody in the suite; the reporting tests switch it on
+DBBACKUP_GPG_RECIPIENT = None
 PAYPAL_CLIENT_ID = ""
 PAYPAL_CLIENT_SECRET = ""
 # Tests reach Stripe only through the fake (payments/tests/fake_stripe.py), never with keys from the environment.

@@ -27,6 +27,8 @@ NOT_AN_OUTPUT = {
     ),
     ("studio/api.py", "exception_handler"): "a domain refusal's error body, ApplicationError.body()",
     ("studio/views.py", "page_not_found"): "the JSON 404 of an API path no route matches",
+    ("operations/views.py", "healthz"): "a monitor's probe outside the API and its schema: the process answers",
+    ("operations/views.py", "readyz"): "a monitor's probe outside the API and its schema: each check's flag and ages",
 }
 
 
