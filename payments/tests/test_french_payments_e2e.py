@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from bookings.models import Pass, Reservation, ReservationStatus
 from courses.tests.factories import CourseFactory, CourseSessionFactory, TariffFactory
+from invoices.models import Invoice, InvoiceKind
 from payments.models import PaymentOrder, PaymentStatus
 from payments.services.common import MSG_AUTHENTICATION_REFUSED
 from payments.services.receipts import RECEIPT_SUBJECT
@@ -44,6 +45,10 @@ def receipts(mailoutbox):
 
 def mails(mailoutbox, subject):
     return [m for m in mailoutbox if m.subject.endswith(subject)]
+
+
+def invoice_of(**paid):
+    return Invoice.objects.get(kind=InvoiceKind.INVOICE, **paid)
 
 
 def fits_the_phone(page):
@@ -120,6 +125,8 @@ def test_a_class_paid_by_card_after_3d_secure(phone, live_server, login_as, memb
     (receipt,) = receipts(mailoutbox)
     assert receipt.to == [member.email]
     assert order.order_id in receipt.body and "25,00 EUR" in receipt.body
+    # The invoice attached to it names the card the member paid with.
+    assert invoice_of(payment_order=order).payment_method == "Carte •••• 4242 (CB), simulateur de démonstration"
 
 
 def test_a_refused_3d_secure_keeps_the_seat_and_the_card_pays_on_retry(
@@ -177,6 +184,7 @@ def test_a_10_class_card_paid_with_apple_pay(phone, live_server, login_as, membe
     assert WALLET_LABELS[WALLET_APPLE_PAY] == "Apple Pay"
     (receipt,) = receipts(mailoutbox)
     assert "Carte 10 cours" in receipt.body and "190,00 EUR" in receipt.body
+    assert invoice_of(payment_order=order).payment_method == "Apple Pay, simulateur de démonstration"
     pass_obj = Pass.objects.get(member=member)
 
     page.goto(live_server.url + "/user/profile")
@@ -313,6 +321,10 @@ def test_a_monthly_subscription_debited_from_a_sepa_mandate(phone, live_server, 
     expect(mine.locator("[data-subscription-status]")).to_have_text("Active")
     charge = subscription.charges.get(period=2)
     assert (charge.status, charge.amount, charge.attempts) == (ChargeStatus.PAID, Decimal("55.00"), 1)
+    # The period's invoice says it was debited from the mandate, not paid by card.
+    assert invoice_of(subscription_charge=charge).payment_method == (
+        "Prélèvement SEPA FR14 •••• 2606, simulateur de démonstration"
+    )
     assert mails(mailoutbox, CHARGE_FAILED_SUBJECT) == []
 
 
