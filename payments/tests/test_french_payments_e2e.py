@@ -6,6 +6,7 @@ import re
 from datetime import UTC, datetime, time, timedelta
 from decimal import Decimal
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -28,6 +29,7 @@ from payments.subscriptions.services.debits import sepa_pre_notifications_send
 from payments.subscriptions.services.lifecycle import subscription_charges_run
 from payments.subscriptions.simulated_debits import IBAN_RETURNED, IBAN_SUCCEEDS, NOTE_DEBIT_RETURNED
 
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
@@ -51,8 +53,11 @@ def invoice_of(**paid):
     return Invoice.objects.get(kind=InvoiceKind.INVOICE, **paid)
 
 
-def fits_the_phone(page):
-    """Nothing wider than the phone: no sideways scrolling at 390 px."""
+def fits_the_phone(page, shot=""):
+    """Nothing wider than the phone: no sideways scrolling at 390 px (`shot`: a screenshot to look at, not compared)."""
+    if shot:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{shot}-390.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
@@ -101,7 +106,7 @@ def pay_with_a_challenged_card(page, widget, answer):
     bank = page.get_by_role("dialog", name=MSG_CHALLENGE_TITLE)
     expect(bank).to_contain_text("Votre banque demande de confirmer ce paiement.")
     expect(bank).to_contain_text("Montant : 25,00 €")
-    fits_the_phone(page)
+    fits_the_phone(page, "card-3d-secure")
     bank.get_by_role("button", name=answer).click()
     expect(bank).to_have_count(0)
 
@@ -139,9 +144,11 @@ def test_a_refused_3d_secure_keeps_the_seat_and_the_card_pays_on_retry(
 
     expect(widget.get_by_role("alert")).to_have_text(f"{MSG_CALENDAR_FAILED} — {MSG_AUTHENTICATION_REFUSED}")
     expect(page.locator("dialog[open]")).to_have_count(1)  # the popup stays open, to pay again
-    fits_the_phone(page)
+    fits_the_phone(page, "card-3d-secure-refused")
     reservation = Reservation.objects.get()
     assert reservation.status == ReservationStatus.HELD
+    until = timezone.localtime(reservation.hold_expires_at)
+    expect(dialog).to_contain_text(f"Vos places sont retenues jusqu'à {until:%H:%M}.")
     assert PaymentOrder.objects.get().status == PaymentStatus.DECLINED
     assert receipts(mailoutbox) == []
 
@@ -173,7 +180,7 @@ def test_a_10_class_card_paid_with_apple_pay(phone, live_server, login_as, membe
     simulator.get_by_role("radio", name="Apple Pay / Google Pay").check()
     expect(simulator.get_by_role("radio", name="Paiement accepté")).to_be_checked()
     expect(simulator.get_by_role("radio", name="Authentification 3-D Secure")).to_have_count(0)  # a phone's wallet
-    fits_the_phone(page)
+    fits_the_phone(page, "apple-pay")
     simulator.get_by_role("button", name="Payer (simulation)").click()
     expect(page.get_by_text(MSG_TARIFF_PAID).first).to_be_visible()
     expect(page.locator("dialog[open]")).to_have_count(0)
@@ -230,7 +237,7 @@ def buy_with_a_sepa_mandate(page, live_server, plan, iban):
     dialog.get_by_label("IBAN").fill(iban)
     dialog.get_by_label("Titulaire du compte").fill("Emma Petit")
     dialog.get_by_label("J'accepte le mandat de prélèvement SEPA").check()
-    fits_the_phone(page)
+    fits_the_phone(page, "sepa-mandate")
     dialog.get_by_role("button", name="Signer le mandat").click()
     expect(dialog.get_by_role("status").filter(has_text=MSG_MANDATE_SAVED)).to_be_visible()
     label = f"Prélèvement SEPA {iban[:4]} •••• {iban[-4:]}, mandat du {timezone.localdate():%d/%m/%Y}"
@@ -311,7 +318,7 @@ def test_a_monthly_subscription_debited_from_a_sepa_mandate(phone, live_server, 
     expect(second).to_contain_text(f"2{due:%d/%m/%Y}55,00 €En cours")
     expect(mine.locator("[data-subscription-status]")).to_have_text("Active")
     expect(mine).to_contain_text("1 période payée sur 12")
-    fits_the_phone(page)
+    fits_the_phone(page, "sepa-debit-in-progress")
 
     assert settle_the_debits(page, due) == "Prélèvements payés : 1, rejetés : 0."
     mine = periods_history(page, live_server)
@@ -349,7 +356,7 @@ def test_a_returned_sepa_debit_leaves_the_period_unpaid(phone, live_server, logi
     expect(mine.locator("tbody tr").nth(1)).to_contain_text(f"Refusée (nouvel essai le {retry:%d/%m/%Y})")
     expect(mine).to_contain_text("1 période payée sur 12 · 11 restantes")
     expect(mine.get_by_role("button", name="Payer maintenant : Abonnement annuel illimité")).to_be_visible()
-    fits_the_phone(page)
+    fits_the_phone(page, "sepa-debit-returned")
 
     (unpaid,) = mails(mailoutbox, CHARGE_FAILED_SUBJECT)
     assert unpaid.to == [member.email]
