@@ -24,7 +24,7 @@ from payments.services.receipts import RECEIPT_SUBJECT
 from payments.simulator import CARD_LABEL, WALLET_APPLE_PAY, WALLET_LABELS
 from payments.subscriptions import periods
 from payments.subscriptions.models import ChargeStatus, SavedPaymentMethod, Subscription, SubscriptionStatus
-from payments.subscriptions.services.common import CHARGE_FAILED_SUBJECT, SEPA_NOTICE_SUBJECT
+from payments.subscriptions.services.common import CHARGE_FAILED_SUBJECT, CHARGE_PAID_SUBJECT, SEPA_NOTICE_SUBJECT
 from payments.subscriptions.services.debits import sepa_pre_notifications_send
 from payments.subscriptions.services.lifecycle import subscription_charges_run
 from payments.subscriptions.simulated_debits import IBAN_RETURNED, IBAN_SUCCEEDS, NOTE_DEBIT_RETURNED
@@ -332,6 +332,11 @@ def test_a_monthly_subscription_debited_from_a_sepa_mandate(phone, live_server, 
     assert invoice_of(subscription_charge=charge).payment_method == (
         "Prélèvement SEPA FR14 •••• 2606, simulateur de démonstration"
     )
+    (paid,) = mails(mailoutbox, CHARGE_PAID_SUBJECT)
+    assert paid.to == [member.email]
+    assert "Merci : l'échéance 2/12 de votre Abonnement annuel illimité est payée. Voici votre reçu." in paid.body
+    assert "Montant payé : 55,00 €" in paid.body and f"Échéance du : {due:%d/%m/%Y}" in paid.body
+    assert [attachment.mimetype for attachment in paid.attachments] == ["application/pdf"]  # the invoice
     assert mails(mailoutbox, CHARGE_FAILED_SUBJECT) == []
 
 
@@ -358,6 +363,7 @@ def test_a_returned_sepa_debit_leaves_the_period_unpaid(phone, live_server, logi
     expect(mine.get_by_role("button", name="Payer maintenant : Abonnement annuel illimité")).to_be_visible()
     fits_the_phone(page, "sepa-debit-returned")
 
+    assert mails(mailoutbox, CHARGE_PAID_SUBJECT) == []
     (unpaid,) = mails(mailoutbox, CHARGE_FAILED_SUBJECT)
     assert unpaid.to == [member.email]
     assert (
