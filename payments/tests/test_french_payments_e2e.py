@@ -318,6 +318,8 @@ def test_a_monthly_subscription_debited_from_a_sepa_mandate(phone, live_server, 
     expect(second).to_contain_text(f"2{due:%d/%m/%Y}55,00 €En cours")
     expect(mine.locator("[data-subscription-status]")).to_have_text("Active")
     expect(mine).to_contain_text("1 période payée sur 12")
+    # The bank takes days: meanwhile the member books the classes of the period being debited.
+    expect(mine).to_contain_text(f"réservations possibles jusqu'au {periods.period_ends_on(subscription, 2):%d/%m/%Y}")
     fits_the_phone(page, "sepa-debit-in-progress")
 
     assert settle_the_debits(page, due) == "Prélèvements payés : 1, rejetés : 0."
