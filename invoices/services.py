@@ -18,7 +18,7 @@ from django.utils import timezone
 from bookings.models import Reservation
 from payments.choices import PaymentProviderName
 from payments.models import PaymentOrder, PaymentStatus
-from payments.subscriptions.models import ChargeStatus, SubscriptionCharge
+from payments.subscriptions.models import ChargeStatus, SubscriptionCharge, saved_method_label
 from payments.subscriptions.periods import period_due_on, period_ends_on
 from studio.queue import enqueue_after_commit
 
@@ -33,6 +33,15 @@ PAYMENT_METHODS = {
     PaymentProviderName.SIMULATOR: "carte bancaire (simulateur de démonstration)",
     PaymentProviderName.MANUAL: "paiement enregistré par le studio",
 }
+DEMONSTRATION = ", simulateur de démonstration"
+
+
+def _paid_by(provider: str, method_label: str = "") -> str:
+    """The invoice's means of payment: the method the money came from when the provider said which ("Apple Pay", a
+    card, a SEPA mandate: a debit is not a card payment), else the provider's general words."""
+    if not method_label:
+        return PAYMENT_METHODS.get(provider, "")
+    return method_label + (DEMONSTRATION if provider == PaymentProviderName.SIMULATOR else "")
 
 
 # --- numbers ----------------------------------------------------------------------------------------------------
@@ -108,6 +117,7 @@ _ORDER_INVOICE_FIELDS = (
     "email",
     "completed_at",
     "provider",
+    "payment_method_label",
     "user_id",
     "user__address",
     "user__postal_code",
@@ -172,7 +182,7 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
                 total_amount=row["amount"],
                 currency=row["currency"],
                 paid_at=row["completed_at"] or now,
-                payment_method=PAYMENT_METHODS.get(row["provider"], ""),
+                payment_method=_paid_by(row["provider"], row["payment_method_label"]),
                 **_seller(),
             )
     except IntegrityError:  # invoiced already (a second call), or meanwhile by a caller without the order's lock
@@ -181,7 +191,11 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
 
 def invoice_issue_for_charge(*, charge_id: int) -> Invoice | None:
     """The invoice of a subscription period paid (the caller holds the charge's row lock)."""
-    charge = SubscriptionCharge.objects.select_related("subscription__member").filter(pk=charge_id).first()
+    charge = (
+        SubscriptionCharge.objects.select_related("subscription__member", "subscription__saved_method")
+        .filter(pk=charge_id)
+        .first()
+    )
     if charge is None or charge.status != ChargeStatus.PAID:
         return None
     existing = Invoice.objects.filter(subscription_charge=charge, kind=InvoiceKind.INVOICE).first()
@@ -212,11 +226,20 @@ def invoice_issue_for_charge(*, charge_id: int) -> Invoice | None:
                 total_amount=charge.amount,
                 currency=subscription.currency,
                 paid_at=charge.paid_at or now,
-                payment_method=PAYMENT_METHODS.get(subscription.provider, ""),
+                payment_method=_paid_by(subscription.provider, _charged_method(subscription)),
                 **_seller(),
             )
     except IntegrityError:
         return Invoice.objects.get(subscription_charge=charge, kind=InvoiceKind.INVOICE)
+
+
+def _charged_method(subscription) -> str:
+    """The saved card or mandate a period was charged to, short enough for the invoice ("Prélèvement SEPA FR14 ••••
+    2606"); "" when the provider charges by itself (PayPal)."""
+    method = subscription.saved_method
+    if method is None:
+        return ""
+    return saved_method_label(kind=method.kind, last4=method.last4, country=method.country)
 
 
 def credit_note_issue_for_order(*, order_id: int, reason: str = "") -> Invoice | None:

@@ -224,14 +224,24 @@ def _record_outcome(*, charge_id: int, outcome: DebitOutcome, as_of: date_type) 
 
 def subscription_debit_started(*, charge_id: int, reference: str) -> SubscriptionCharge:
     """A SEPA debit was sent to the bank: the period stays PROCESSING ("En cours") until it is settled, and no
-    scheduler charges it again meanwhile."""
+    scheduler charges it again meanwhile. The pass runs through the period meanwhile: the bank takes days to answer,
+    and a member whose debit is on its way books the period's classes as one whose card was refused does (a
+    returned debit then blocks new bookings, subscription_charge_failed)."""
     with transaction.atomic():
-        _subscription, charge = lock_charge(charge_id)
+        subscription, charge = lock_charge(charge_id)
         if charge.status != ChargeStatus.PROCESSING:
             return charge  # settled already (a webhook outran this answer)
         charge.debit_started_at = timezone.now()
         charge.provider_reference = (reference or "")[:64]
         charge.save(update_fields=["debit_started_at", "provider_reference", "updated_at"])
+        pass_obj = subscription.granted_pass
+        through = period_ends_on(subscription, charge.period)
+        if through > pass_obj.expires_on:
+            pass_validity_set(
+                pass_id=pass_obj.pk,
+                expires_on=through,
+                reason=f"Abonnement : période {charge.period} en cours de prélèvement",
+            )
     return charge
 
 
