@@ -87,7 +87,9 @@ def test_a_declined_payment_keeps_the_seats_and_can_be_retried(
 
     reservation = Reservation.objects.get()
     until = timezone.localtime(reservation.hold_expires_at).strftime("%H:%M")
-    expect(widget.get_by_role("alert")).to_have_text(f"{MSG_CALENDAR_FAILED} — {MSG_BANK_DECLINED_HOLD.format(until=until)}")
+    expect(widget.get_by_role("alert")).to_have_text(
+        f"{MSG_CALENDAR_FAILED} — {MSG_BANK_DECLINED_HOLD.format(until=until)}"
+    )
     expect(page.locator(".Toastify").get_by_text(MSG_CALENDAR_FAILED, exact=True)).to_be_visible()
     expect(page.locator("dialog[open]")).to_have_count(1)
     reservation.refresh_from_db()
