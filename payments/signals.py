@@ -23,3 +23,9 @@ subscription_charge_paid = Signal()
 
 # Staff cancelled a subscription with the refund of a paid period (the charge became REFUNDED): `charge_id`, `reason`.
 subscription_charge_refunded = Signal()
+
+# A verified Stripe webhook event that the one-off payments do not apply (setup_intent.*, mandate.updated, and
+# payment_intent.* of a subscription's charge, whose metadata `purpose` is "subscription_charge"): sent once per event
+# id, by the task that applies Stripe's events, outside any transaction, with `event` the typed record of
+# payments/stripe_events.py. The subscriptions' receiver applies it.
+stripe_event_received = Signal()

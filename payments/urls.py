@@ -6,6 +6,7 @@ from .apis.class_cancellation import CourseSessionCancellationReportApi
 from .apis.deposits import DepositOrderApi
 from .apis.exports import ExportApi
 from .apis.staff import PaymentOrderDetailApi, PaymentOrdersApi
+from .apis.stripe_checkout import CompletePaymentApi, StripeWebhookApi
 from .apis.webhooks import WebhookApi
 
 
@@ -36,6 +37,8 @@ api_urlpatterns = [
     path("paypal/simulator/approve", SimulatorApproveApi.as_view(), name="paypal-simulator-approve"),
     path("paypal/deposit-order", DepositOrderApi.as_view(), name="paypal-deposit-order"),
     path("paypal/webhook", WebhookApi.as_view(), name="paypal-webhook"),
+    path("stripe/complete-payment", CompletePaymentApi.as_view(), name="stripe-complete-payment"),
+    path("stripe/webhook", StripeWebhookApi.as_view(), name="stripe-webhook"),
     path(
         "course-sessions/<int:session_id>/cancellation",
         CourseSessionCancellationReportApi.as_view(),
