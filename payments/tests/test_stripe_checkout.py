@@ -2,7 +2,7 @@
 PaymentIntent opened with the database's amount, complete-payment read from Stripe (paid, 3-D Secure, declined in
 French, processing), Stripe's signed webhooks applied once, refunds through Stripe once, reconciliation, disputes."""
 
-from datetime import timedelta
+from datetime import time, timedelta
 from decimal import Decimal
 from urllib.parse import parse_qsl
 
@@ -21,6 +21,8 @@ from payments.services.refunds import REFUND_SUBJECT
 from payments.services.stripe_payments import MSG_STRIPE_ACTION_REQUIRED, MSG_STRIPE_PENDING
 from payments.services.stripe_webhooks import MSG_STRIPE_WEBHOOK_REFUSED
 from payments.signals import stripe_event_received
+from quotes.models import PartyReservation
+from quotes.services import parties
 
 from . import fake_paypal as fp
 from . import fake_stripe as fs
@@ -38,6 +40,7 @@ from .stripe_checkout_helpers import (
 pytestmark = pytest.mark.django_db
 
 SEPA_OK = "FR1420041010050500013M02606"
+DEPOSIT = "/api/paypal/deposit-order"
 
 
 def _receipts(mailoutbox):
@@ -492,3 +495,40 @@ def test_reconcile_refunds_a_voided_order_paid_anyway(
         counts = stripe_orders_reconcile(now=timezone.now() + timedelta(minutes=10))
     assert counts == {"refunded": 1}
     assert len(fake_stripe.objects.refunds) == 1
+
+
+# --- deposits of quoted requests -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def quoted_party(member, staff):
+    party = PartyReservation.objects.create(
+        user=member,
+        date=timezone.localdate() + timedelta(days=20),
+        time=time(16, 0),
+        participants=8,
+        email=member.email,
+    )
+    return parties.party_quote(party_id=party.pk, staff=staff, participants=8, spectators=2, deposit=Decimal("50.00"))
+
+
+def test_a_deposit_paid_through_stripe_then_the_request_cancelled_is_refunded_through_stripe(
+    api_client, member, quoted_party, stripe_settings, fake_stripe
+):
+    api_client.force_authenticate(member)
+    body = {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00", "provider": "stripe"}
+    created = api_client.post(DEPOSIT, body, format="json")
+    assert created.status_code == 201, created.json()
+    order_id = created.json()["id"]
+    assert created.json()["provider"] == "stripe" and created.json()["clientSecret"]
+    assert _intent_form(fake_stripe)["form"]["metadata[purpose]"] == "deposit"
+    assert fake_stripe.objects.intents[order_id]["amount"] == 5000
+    fake_stripe.pay(order_id, payment_method="pm_card_mastercard")
+    assert _complete(api_client, order_id).status_code == 200
+    quoted_party.refresh_from_db()
+    assert quoted_party.deposit_paid_at is not None
+    with after_commit():
+        api_client.post(f"/api/evf-reservations/{quoted_party.pk}/cancel", format="json")
+    order = PaymentOrder.objects.get(order_id=order_id)
+    assert order.status == PaymentStatus.REFUNDED and order.refund_id.startswith("re_")
+    assert [r["payment_intent"] for r in fake_stripe.objects.refunds.values()] == [order_id]
