@@ -25,7 +25,14 @@ from ..choices import CURRENCY_EUR
 from ..models import PaymentOrder, PaymentStatus
 from .common import OPEN_STATUSES, PaymentError, _mark
 from .locking import lock_payment_order
-from .provider_choice import PURPOSE_DEPOSIT, STRIPE, payment_provider_choose, provider_order_open, stripe_client_secret
+from .provider_choice import (
+    PURPOSE_DEPOSIT,
+    STRIPE,
+    payment_provider_choose,
+    provider_order_open,
+    provider_order_voided,
+    stripe_client_secret,
+)
 from .refunds import payment_order_refund
 
 logger = logging.getLogger(__name__)
@@ -69,7 +76,7 @@ def deposit_order_create(*, user, kind: str, request_id: int, amount: Decimal, p
     if live is not None:
         if live.provider == provider and live.amount == server_amount:
             return _with_client_secret(live)
-        _mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
+        provider_order_voided(_mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES))
     title = f"Acompte – {_label(request)}"[:200]
     reference = uuid.uuid4().hex
     opened = provider_order_open(

@@ -32,6 +32,7 @@ from .provider_choice import (
     STRIPE,
     payment_provider_choose,
     provider_order_open,
+    provider_order_voided,
     stripe_client_secret,
 )
 from .reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record
@@ -148,7 +149,7 @@ def payment_order_create(
         if live is not None:
             if live.provider == provider and live.amount == server_amount and live.quantity == order_quantity:
                 return with_client_secret(live)
-            _mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
+            provider_order_voided(_mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES))
     reference = uuid.uuid4().hex
     opened = provider_order_open(
         provider=provider,

@@ -7,7 +7,12 @@ import logging
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.tasks import task
+
+from studio.queue import enqueue_after_commit
+
 from ..choices import CURRENCY_EUR, PaymentProviderName
+from ..models import PaymentOrder, PaymentStatus
 from ..provider_types import ProviderError
 from ..providers import get_provider
 from ..selectors import payment_providers
@@ -77,3 +82,22 @@ def stripe_client_secret(order) -> str:
     except ProviderError as exc:
         logger.warning("Stripe could not tell the client secret of %s: %s", order.order_id, exc.message)
         raise PaymentError.of("provider_down") from exc
+
+
+def provider_order_voided(order: PaymentOrder) -> None:
+    """A Stripe order just voided here (the member gave up, or chose another provider): its PaymentIntent is canceled
+    at Stripe, after the commit, so that a page left open can no longer pay it."""
+    if order.provider == STRIPE and order.status == PaymentStatus.VOIDED:
+        enqueue_after_commit(stripe_payment_abandon, intent_id=order.order_id)
+
+
+@task
+def stripe_payment_abandon(intent_id: str) -> str:
+    """Cancel a voided order's PaymentIntent. One Stripe already took stays taken (Stripe refuses the cancellation):
+    the webhook or the reconciliation then refunds it, since a voided order is never fulfilled."""
+    try:
+        get_stripe_gateway().cancel_payment(intent_id=intent_id)
+    except ProviderError as exc:
+        logger.info("PaymentIntent %s not canceled: %s (%s)", intent_id, exc.message, exc.issue)
+        return "kept"
+    return "canceled"

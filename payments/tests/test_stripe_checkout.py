@@ -15,7 +15,7 @@ from payments.models import PaymentDispute, PaymentOrder, PaymentStatus, Payment
 from payments.reconcile import stripe_orders_reconcile
 from payments.selectors import payment_client_config
 from payments.services.class_refunds import payment_orders_refund_cancelled_class
-from payments.services.common import MSG_AMOUNT_CAPTURED_MISMATCH, MSG_PROVIDER_NOT_OFFERED
+from payments.services.common import MSG_AMOUNT_CAPTURED_MISMATCH, MSG_ORDER_CLOSED, MSG_PROVIDER_NOT_OFFERED
 from payments.services.receipts import RECEIPT_SUBJECT
 from payments.services.refunds import REFUND_SUBJECT
 from payments.services.stripe_payments import MSG_STRIPE_ACTION_REQUIRED, MSG_STRIPE_PENDING
@@ -142,6 +142,38 @@ def test_a_tariff_order_through_stripe_grants_its_card(api_client, member, card_
     assert _complete(api_client, order_id).status_code == 200
     order = PaymentOrder.objects.get()
     assert order.status == PaymentStatus.COMPLETED and order.amount == Decimal("190.00")
+
+
+def test_a_stripe_order_given_up_is_canceled_at_stripe(
+    api_client, member, make_reservation, stripe_settings, fake_stripe
+):
+    reservation = make_reservation(member)
+    order = open_stripe_order(member, reservation)
+    api_client.force_authenticate(member)
+    with after_commit():
+        response = api_client.post("/api/paypal/cancel-order", {"orderId": order.order_id}, format="json")
+    assert response.status_code == 200
+    assert fake_stripe.objects.intents[order.order_id]["status"] == "canceled"
+    # Paid anyway in a page left open (Stripe refuses: the intent is canceled); completing says the order is closed.
+    response = _complete(api_client, order.order_id)
+    assert response.status_code == 409 and response.json()["error"] == MSG_ORDER_CLOSED
+
+
+def test_choosing_paypal_after_stripe_voids_and_cancels_the_payment_intent(
+    api_client, member, make_reservation, stripe_settings, fake_stripe, settings, fake_paypal
+):
+    settings.PAYPAL_CLIENT_ID, settings.PAYPAL_CLIENT_SECRET = fp.CLIENT_ID, fp.CLIENT_SECRET
+    settings.PAYPAL_API_BASE = fake_paypal.url
+    reservation = make_reservation(member)
+    api_client.force_authenticate(member)
+    first = api_client.post(CREATE, reservation_payload(reservation), format="json").json()
+    assert first["provider"] == "stripe"
+    with after_commit():
+        second = api_client.post(CREATE, reservation_payload(reservation, provider="paypal"), format="json")
+    assert second.status_code == 201 and second.json()["provider"] == "paypal"
+    assert "clientSecret" not in second.json()
+    assert PaymentOrder.objects.get(order_id=first["id"]).status == PaymentStatus.VOIDED
+    assert fake_stripe.objects.intents[first["id"]]["status"] == "canceled"
 
 
 # --- complete-payment -----------------------------------------------------------------------------------------------
