@@ -172,6 +172,7 @@ class PaymentOrderDetailApi(StaffOrdersApi):
     """GET, PUT and DELETE /api/paypal/orders/<order_id>, staff only."""
 
     @extend_schema(
+        operation_id="paypal_order_detail",
         parameters=[ORDER_ID],
         responses={
             200: PaymentOrderDetailOutput,

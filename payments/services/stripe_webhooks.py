@@ -115,6 +115,27 @@ def stripe_event_apply(*, event_id: str) -> str:
         raise
 
 
+# An event recorded but still unapplied after this long lost its task (a queue down, a worker killed): applied again.
+UNAPPLIED_AFTER = timedelta(minutes=5)
+
+
+def stripe_webhooks_unapplied_apply(*, now=None) -> int:
+    """Apply the Stripe events recorded but never applied (their task lost or failed for good). Safe beside the
+    tasks: each event is claimed once. Returns how many were applied."""
+    now = now or timezone.now()
+    waiting = PaymentWebhookEvent.objects.filter(
+        event_id__startswith="evt_", processed_at__isnull=True, received_at__lte=now - UNAPPLIED_AFTER
+    ).values_list("event_id", flat=True)
+    done = 0
+    for event_id in list(waiting[:100]):
+        try:
+            if stripe_event_apply(event_id=event_id) != "duplicate":
+                done += 1
+        except Exception:  # noqa: BLE001 - one event failing again must not hold back the others
+            logger.exception("Stripe webhook %s failed again", event_id)
+    return done
+
+
 def _order_of(*, intent_id: str = "", charge_id: str = "") -> PaymentOrder | None:
     orders = PaymentOrder.objects.filter(provider=STRIPE)
     if intent_id:

@@ -19,7 +19,7 @@ from payments.services.common import MSG_AMOUNT_CAPTURED_MISMATCH, MSG_ORDER_CLO
 from payments.services.receipts import RECEIPT_SUBJECT
 from payments.services.refunds import REFUND_SUBJECT
 from payments.services.stripe_payments import MSG_STRIPE_ACTION_REQUIRED, MSG_STRIPE_PENDING
-from payments.services.stripe_webhooks import MSG_STRIPE_WEBHOOK_REFUSED
+from payments.services.stripe_webhooks import MSG_STRIPE_WEBHOOK_REFUSED, stripe_webhooks_unapplied_apply
 from payments.signals import stripe_event_received
 from quotes.models import PartyReservation
 from quotes.services import parties
@@ -396,6 +396,22 @@ def test_a_webhook_event_is_applied_once_however_often_it_comes(
     assert order.status == PaymentStatus.COMPLETED and reservation.status == ReservationStatus.CONFIRMED
     row = PaymentWebhookEvent.objects.get()
     assert row.event_id == event["id"] and row.processed_at is not None
+    assert len(_receipts(mailoutbox)) == 1
+
+
+def test_an_event_whose_task_was_lost_is_applied_by_the_sweep(
+    client, member, make_reservation, stripe_settings, fake_stripe, mailoutbox
+):
+    order, reservation, event = _paid_event(fake_stripe, member, make_reservation)
+    assert post_event(client, event).status_code == 200  # acknowledged; its task queued after a commit that never ran
+    order.refresh_from_db()
+    assert order.status == PaymentStatus.CREATED
+    later = timezone.now() + timedelta(minutes=6)
+    with after_commit():
+        assert stripe_webhooks_unapplied_apply(now=later) == 1
+    assert stripe_webhooks_unapplied_apply(now=later) == 0
+    order.refresh_from_db()
+    assert order.status == PaymentStatus.COMPLETED
     assert len(_receipts(mailoutbox)) == 1
 
 
