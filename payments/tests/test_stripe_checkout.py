@@ -580,3 +580,35 @@ def test_a_deposit_paid_through_stripe_then_the_request_cancelled_is_refunded_th
     order = PaymentOrder.objects.get(order_id=order_id)
     assert order.status == PaymentStatus.REFUNDED and order.refund_id.startswith("re_")
     assert [r["payment_intent"] for r in fake_stripe.objects.refunds.values()] == [order_id]
+
+
+# --- what the staff see, and what the member cannot reach -----------------------------------------------------------
+
+
+def test_disputes_are_shown_in_the_django_admin(client, staff, member, make_reservation, stripe_settings, fake_stripe):
+    order = open_stripe_order(member, make_reservation(member))
+    PaymentDispute.objects.create(
+        dispute_id="du_test", order=order, amount=Decimal("50.00"), reason="fraudulent", intent_id=order.order_id
+    )
+    client.force_login(staff)
+    listing = client.get("/django-admin/payments/paymentdispute/")
+    assert listing.status_code == 200 and "du_test" in listing.content.decode()
+    page = client.get(f"/django-admin/payments/paymentorder/{order.pk}/change/")
+    assert page.status_code == 200 and "du_test" in page.content.decode()
+
+
+def test_the_staff_order_detail_of_an_unknown_order_is_a_french_404(api_client, staff):
+    api_client.force_authenticate(staff)
+    response = api_client.get("/api/paypal/orders/pi_unknown")
+    assert response.status_code == 404
+    assert response.json()["error"] == "Cette commande de paiement est introuvable."
+
+
+def test_complete_payment_knows_only_stripe_orders(api_client, member, card_tariff, stripe_settings, settings):
+    settings.STRIPE_PUBLISHABLE_KEY = ""  # the simulator takes the order
+    api_client.force_authenticate(member)
+    order_id = api_client.post(CREATE, tariff_payload(card_tariff, member), format="json").json()["id"]
+    assert PaymentOrder.objects.get(order_id=order_id).provider == "simulator"
+    response = _complete(api_client, order_id)
+    assert response.status_code == 404
+    assert response.json()["error"] == "Cette commande de paiement est introuvable."
