@@ -203,6 +203,18 @@ def test_complete_payment_confirms_the_reservation_once(
     assert len(_receipts(mailoutbox)) == 1
 
 
+def test_the_invoice_of_a_stripe_payment_names_its_method(
+    api_client, member, make_reservation, stripe_settings, fake_stripe
+):
+    from invoices.models import Invoice
+
+    order = open_stripe_order(member, make_reservation(member))
+    fake_stripe.pay(order.order_id, payment_method="pm_card_visa")
+    api_client.force_authenticate(member)
+    assert _complete(api_client, order.order_id).status_code == 200
+    assert Invoice.objects.get(payment_order=order).payment_method == "carte bancaire (Stripe)"
+
+
 def test_three_d_secure_asked_then_passed(api_client, member, make_reservation, stripe_settings, fake_stripe):
     reservation = make_reservation(member)
     order = open_stripe_order(member, reservation)
@@ -397,6 +409,30 @@ def test_a_webhook_event_is_applied_once_however_often_it_comes(
     row = PaymentWebhookEvent.objects.get()
     assert row.event_id == event["id"] and row.processed_at is not None
     assert len(_receipts(mailoutbox)) == 1
+
+
+@pytest.mark.parametrize(
+    ("payment_method", "event_type", "status"),
+    [
+        ("pm_card_chargeDeclined", "payment_intent.payment_failed", PaymentStatus.DECLINED),
+        ("", "payment_intent.canceled", PaymentStatus.VOIDED),
+    ],
+)
+def test_a_failed_or_canceled_payment_intent_closes_nothing_but_its_order(
+    client, member, make_reservation, stripe_settings, fake_stripe, payment_method, event_type, status
+):
+    reservation = make_reservation(member)
+    order = open_stripe_order(member, reservation)
+    if payment_method:
+        fake_stripe.pay(order.order_id, payment_method=payment_method)
+    else:
+        fake_stripe.objects.cancel_intent(order.order_id, {})
+    with after_commit():
+        assert post_event(client, last_event(fake_stripe, event_type, order.order_id)).status_code == 200
+    order.refresh_from_db()
+    reservation.refresh_from_db()
+    assert order.status == status
+    assert reservation.status == ReservationStatus.HELD
 
 
 def test_an_event_whose_task_was_lost_is_applied_by_the_sweep(
