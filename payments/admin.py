@@ -28,8 +28,18 @@ class PaymentDisputeInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 @admin.register(PaymentOrder)
 class PaymentOrderAdmin(admin.ModelAdmin):
-    list_display = ("order_id", "created_at", "email", "title", "amount", "currency", "status", "provider")
-    list_filter = ("status", "provider", "type")
+    list_display = (
+        "order_id",
+        "created_at",
+        "email",
+        "title",
+        "amount",
+        "currency",
+        "status",
+        "provider",
+        "payment_method_label",
+    )
+    list_filter = ("status", "provider", "payment_method", "type")
     search_fields = ("order_id", "email", "last_name", "title", "capture_id")
     raw_id_fields = ("user", "reservation", "tariff")
     readonly_fields = ("created_at", "updated_at", "completed_at", "receipt_sent_at")
@@ -52,7 +62,16 @@ class PaymentWebhookEventAdmin(admin.ModelAdmin):
 
 @admin.register(SimulatedProviderOrder)
 class SimulatedProviderOrderAdmin(admin.ModelAdmin):
-    list_display = ("order_id", "amount", "status", "capture_status", "created_at")
+    list_display = (
+        "order_id",
+        "amount",
+        "status",
+        "method_label",
+        "scenario",
+        "challenge",
+        "capture_status",
+        "created_at",
+    )
 
 
 # --- Subscriptions ------------------------------------------------------------------------------------------------

@@ -11,3 +11,12 @@ class PaymentProviderName(models.TextChoices):
     STRIPE = "stripe", "Stripe"
     SIMULATOR = "simulator", "Simulateur (démonstration)"
     MANUAL = "manual", "Saisie manuelle"
+
+
+class PaymentMethod(models.TextChoices):
+    """How an order was paid, as the member chose it (the provider's own name for PayPal, whose wallet hides it)."""
+
+    CARD = "card", "Carte bancaire"
+    WALLET = "wallet", "Apple Pay / Google Pay"
+    SEPA_DEBIT = "sepa_debit", "Prélèvement SEPA"
+    PAYPAL = "paypal", "PayPal"

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 
-from .choices import CURRENCY_EUR, PaymentProviderName
+from .choices import CURRENCY_EUR, PaymentMethod, PaymentProviderName
 
 DEFAULT_TIME = "Non spécifiée"
 
@@ -104,6 +104,12 @@ class PaymentOrder(models.Model):
         verbose_name="acompte de la demande de location",
     )
 
+    # The means of payment the member used (blank until known; staff typed-in orders have none) and how the staff's
+    # lists name it: "Carte •••• 4242 (CB)", "Apple Pay", "PayPal".
+    payment_method = models.CharField(
+        "moyen de paiement", max_length=20, choices=PaymentMethod.choices, blank=True, default=""
+    )
+    payment_method_label = models.CharField("moyen de paiement utilisé", max_length=80, blank=True, default="")
     capture_id = models.CharField("identifiant de capture", max_length=64, blank=True, db_index=True)
     # Money captured for nothing in return (seats lost, reservation changed or already paid, order closed) goes back
     # (docs/decisions.md 14): REFUND_PENDING until the provider has refunded, then REFUNDED with the provider's refund
@@ -219,6 +225,14 @@ class SimulatedOrderStatus(models.TextChoices):
     VOIDED = "VOIDED", "Annulée"
 
 
+class SimulatedChallenge(models.TextChoices):
+    """The simulated 3-D Secure challenge of the card a buyer approved with (blank: none was asked)."""
+
+    PENDING = "PENDING", "En attente"
+    PASSED = "PASSED", "Validée"
+    FAILED = "FAILED", "Refusée"
+
+
 class SimulatedProviderOrder(models.Model):
     """The simulator's side of an order: what PayPal would keep (docs/decisions.md 15, demonstration mode)."""
 
@@ -230,6 +244,12 @@ class SimulatedProviderOrder(models.Model):
     card_declined = models.BooleanField(default=False)
     # The buyer's simulated card pays this order but will be refused at the subscription's next charges.
     card_declines_later = models.BooleanField(default=False)
+    # What the buyer approved with (payments/simulator.py): the method ("card", "wallet"), its label, the scenario
+    # played ("success", "challenge", "declined") and, for a challenged card, where its authentication stands.
+    method = models.CharField(max_length=20, blank=True, default="")
+    method_label = models.CharField(max_length=80, blank=True, default="")
+    scenario = models.CharField(max_length=20, blank=True, default="")
+    challenge = models.CharField(max_length=20, choices=SimulatedChallenge.choices, blank=True, default="")
     capture_id = models.CharField(max_length=64, blank=True)
     capture_status = models.CharField(max_length=20, blank=True)
     refund_id = models.CharField(max_length=64, blank=True)

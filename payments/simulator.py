@@ -4,11 +4,13 @@ played against the `SimulatedProviderOrder` table, answering the same dataclasse
 """
 
 import uuid
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
 
-from .models import SimulatedOrderStatus, SimulatedProviderOrder
+from .choices import PaymentMethod
+from .models import SimulatedChallenge, SimulatedOrderStatus, SimulatedProviderOrder
 from .provider_types import (
     CAPTURE_COMPLETED,
     CAPTURE_DECLINED,
@@ -19,6 +21,47 @@ from .provider_types import (
     ProviderOrder,
     ProviderRefund,
 )
+
+# The ways a French member pays one-off that the simulator plays (docs/decisions.md 42): a card, which the bank may
+# challenge (3-D Secure) or decline, and a wallet, which a bank never challenges (the phone authenticated the payer).
+METHOD_CARD = PaymentMethod.CARD.value
+METHOD_WALLET = PaymentMethod.WALLET.value
+WALLET_APPLE_PAY = "apple_pay"
+WALLET_GOOGLE_PAY = "google_pay"
+WALLET_LABELS = {WALLET_APPLE_PAY: "Apple Pay", WALLET_GOOGLE_PAY: "Google Pay"}
+SCENARIO_SUCCESS = "success"
+SCENARIO_CHALLENGE = "challenge"
+SCENARIO_DECLINED = "declined"
+SCENARIOS = {
+    METHOD_CARD: (SCENARIO_SUCCESS, SCENARIO_CHALLENGE, SCENARIO_DECLINED),
+    METHOD_WALLET: (SCENARIO_SUCCESS, SCENARIO_DECLINED),
+}
+# The simulator's one card: Stripe's test Visa number, co-badged Cartes Bancaires as most French cards are, paid
+# through CB as the studio's Stripe account prefers.
+CARD_LABEL = "Carte •••• 4242 (CB)"
+# Why the simulator refuses a capture besides a decline (PayPal's issue name for a bank's 3-D Secure step).
+ISSUE_AUTHENTICATION_REQUIRED = "PAYER_ACTION_REQUIRED"
+ISSUE_AUTHENTICATION_FAILED = "AUTHENTICATION_FAILED"
+ISSUE_NO_CHALLENGE = "NO_CHALLENGE"
+# What a declined capture's `raw` says of the scenario the buyer approved with.
+RAW_SCENARIO = "simulated_scenario"
+
+
+def method_label(method: str, wallet: str = WALLET_APPLE_PAY) -> str:
+    """How the staff's lists name the simulated method: "Carte •••• 4242 (CB)", "Apple Pay", "Google Pay"."""
+    if method == METHOD_WALLET:
+        return WALLET_LABELS[wallet]
+    return CARD_LABEL
+
+
+@dataclass(frozen=True)
+class ChallengeAnswer:
+    """Where a challenged order stands after the buyer's answer: `state` PASSED or FAILED, `approved` when the
+    order may be captured, `changed` when this call settled the challenge (a repeated call changes nothing)."""
+
+    state: str
+    approved: bool
+    changed: bool
 
 
 class SimulatorProvider:
@@ -44,21 +87,72 @@ class SimulatorProvider:
         )
         return ProviderOrder(id=order_id, status=SimulatedOrderStatus.CREATED)
 
-    def approve_order(self, *, order_id: str, card_declined: bool, declines_later: bool = False) -> None:
-        """What the buyer does on PayPal's side: approve, with a card that will or will not be declined (or, for a
-        subscription, that pays now and is declined at the next charges: `declines_later`)."""
+    def approve_order(
+        self,
+        *,
+        order_id: str,
+        card_declined: bool,
+        declines_later: bool = False,
+        method: str = METHOD_CARD,
+        wallet: str = WALLET_APPLE_PAY,
+        scenario: str = SCENARIO_SUCCESS,
+    ) -> bool:
+        """What the buyer does on the provider's side: approve with a card or a wallet that will or will not be
+        declined (or, for a subscription, that pays now and is declined at the next charges: `declines_later`).
+        A card the bank challenges (`scenario` "challenge") is not approved until the buyer authenticates
+        (`authenticate`): returns True then. Each call is a new attempt, replacing the previous one."""
+        challenged = scenario == SCENARIO_CHALLENGE
         # One UPDATE: its row lock decides against a concurrent capture (a paid order is never approved again).
         approved = (
             SimulatedProviderOrder.objects.filter(order_id=order_id)
             .exclude(status=SimulatedOrderStatus.COMPLETED)
             .update(
-                status=SimulatedOrderStatus.APPROVED, card_declined=card_declined, card_declines_later=declines_later
+                status=SimulatedOrderStatus.CREATED if challenged else SimulatedOrderStatus.APPROVED,
+                card_declined=card_declined or scenario == SCENARIO_DECLINED,
+                card_declines_later=declines_later,
+                method=method,
+                method_label=method_label(method, wallet),
+                scenario=scenario,
+                challenge=SimulatedChallenge.PENDING if challenged else "",
             )
         )
         if not approved:
             if SimulatedProviderOrder.objects.filter(order_id=order_id).exists():
                 raise ProviderError("Commande déjà payée.", issue=ISSUE_ORDER_ALREADY_CAPTURED, status_code=422)
             raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
+        return challenged
+
+    def challenge_state(self, *, order_id: str) -> str:
+        """The order's challenge: "" (none asked), PENDING, PASSED or FAILED."""
+        state = SimulatedProviderOrder.objects.filter(order_id=order_id).values_list("challenge", flat=True).first()
+        if state is None:
+            raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
+        return state
+
+    def authenticate(self, *, order_id: str, passed: bool) -> ChallengeAnswer:
+        """The buyer's answer to the bank's challenge, settled once under the order's row lock: a passed challenge
+        approves the order, a refused one leaves it unpayable until another attempt. A second answer (or two at
+        once) is told the first one's result and changes nothing."""
+        with transaction.atomic():
+            order = SimulatedProviderOrder.objects.select_for_update().filter(order_id=order_id).first()
+            if order is None:
+                raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
+            if not order.challenge:
+                raise ProviderError("Aucune authentification attendue.", issue=ISSUE_NO_CHALLENGE, status_code=422)
+            changed = order.challenge == SimulatedChallenge.PENDING
+            if changed:
+                order.challenge = SimulatedChallenge.PASSED if passed else SimulatedChallenge.FAILED
+                if passed:
+                    order.status = SimulatedOrderStatus.APPROVED
+                order.save(update_fields=["challenge", "status"])
+        return ChallengeAnswer(
+            state=order.challenge, approved=order.status == SimulatedOrderStatus.APPROVED, changed=changed
+        )
+
+    def payment_method_of(self, *, order_id: str) -> tuple[str, str] | None:
+        """The method the buyer approved the order with and its label; None before any approval."""
+        found = SimulatedProviderOrder.objects.filter(order_id=order_id).values_list("method", "method_label").first()
+        return found if found and found[0] else None
 
     def capture_order(self, *, order_id: str, request_id: str) -> ProviderCapture:
         # The order's row lock decides against a concurrent capture, which then finds it COMPLETED (a replay).
@@ -69,6 +163,14 @@ class SimulatorProvider:
             if order.status == SimulatedOrderStatus.COMPLETED:
                 already_captured = True
             elif order.status != SimulatedOrderStatus.APPROVED:
+                if order.challenge == SimulatedChallenge.PENDING:
+                    raise ProviderError(
+                        "Authentification 3-D Secure en attente.", issue=ISSUE_AUTHENTICATION_REQUIRED, status_code=422
+                    )
+                if order.challenge == SimulatedChallenge.FAILED:
+                    raise ProviderError(
+                        "Authentification 3-D Secure refusée.", issue=ISSUE_AUTHENTICATION_FAILED, status_code=422
+                    )
                 raise ProviderError(
                     "Le paiement n'a pas été approuvé.", issue=ISSUE_ORDER_NOT_APPROVED, status_code=422
                 )
@@ -83,6 +185,7 @@ class SimulatorProvider:
                     capture_status=CAPTURE_DECLINED,
                     amount=order.amount,
                     currency=order.currency,
+                    raw={RAW_SCENARIO: order.scenario},
                 )
             else:
                 already_captured = False

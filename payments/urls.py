@@ -1,7 +1,14 @@
 from django.urls import path, register_converter
 
 from . import views
-from .apis.checkout import CancelOrderApi, CapturePaymentApi, CreateOrderApi, PaymentConfigApi, SimulatorApproveApi
+from .apis.checkout import (
+    CancelOrderApi,
+    CapturePaymentApi,
+    CreateOrderApi,
+    PaymentConfigApi,
+    SimulatorApproveApi,
+    SimulatorAuthenticateApi,
+)
 from .apis.class_cancellation import CourseSessionCancellationReportApi
 from .apis.deposits import DepositOrderApi
 from .apis.exports import ExportApi
@@ -35,6 +42,7 @@ api_urlpatterns = [
     path("paypal/capture-payment", CapturePaymentApi.as_view(), name="paypal-capture-payment"),
     path("paypal/cancel-order", CancelOrderApi.as_view(), name="paypal-cancel-order"),
     path("paypal/simulator/approve", SimulatorApproveApi.as_view(), name="paypal-simulator-approve"),
+    path("paypal/simulator/authenticate", SimulatorAuthenticateApi.as_view(), name="paypal-simulator-authenticate"),
     path("paypal/deposit-order", DepositOrderApi.as_view(), name="paypal-deposit-order"),
     path("paypal/webhook", WebhookApi.as_view(), name="paypal-webhook"),
     path("stripe/complete-payment", CompletePaymentApi.as_view(), name="stripe-complete-payment"),

@@ -8,12 +8,19 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from studio.fields import StrictBooleanField
 from studio.parsers import BoundedJSONParser
 from studio.schema import ErrorOutput, StudioAutoSchema
 
 from ..models import PaymentStatus
 from ..selectors import payment_client_config
-from ..services.capture import payment_order_cancel, payment_order_capture, simulator_order_approve
+from ..services.capture import (
+    NOT_PAID,
+    payment_order_cancel,
+    payment_order_capture,
+    simulator_order_approve,
+    simulator_order_authenticate,
+)
 from ..services.common import (
     MSG_EMAIL_INVALID,
     MSG_INCOMPLETE,
@@ -25,16 +32,33 @@ from ..services.common import (
     MSG_TARIFF_NOT_FOUND,
 )
 from ..services.orders import MAX_QUANTITY, payment_order_create
+from ..simulator import (
+    METHOD_CARD,
+    METHOD_WALLET,
+    SCENARIO_CHALLENGE,
+    SCENARIO_SUCCESS,
+    SCENARIOS,
+    WALLET_APPLE_PAY,
+    WALLET_LABELS,
+)
 from ..subscriptions.apis.purchase import ReducedClaimInput, reduced_claim_from
 from .fields import Amount, Email, Text, choice, identifier, messages, optional_text
 
 MSG_OUTCOME_INVALID = "Issue de paiement simulée inconnue : « approve », « decline » ou « approve_declines_later »."
 OUTCOME_DECLINES_LATER = "approve_declines_later"
+MSG_METHOD_INVALID = "Moyen de paiement simulé inconnu : « card » (carte) ou « wallet » (Apple Pay, Google Pay)."
+MSG_SCENARIO_INVALID = (
+    "Scénario de paiement simulé inconnu : « success », « challenge » (3-D Secure, carte seulement) ou « declined »."
+)
+MSG_WALLET_SCENARIO = "Apple Pay et Google Pay ne demandent pas de 3-D Secure : scénario « success » ou « declined »."
+MSG_WALLET_INVALID = "Portefeuille simulé inconnu : « apple_pay » (Apple Pay) ou « google_pay » (Google Pay)."
+MSG_PASSED_INVALID = "Dites si l'authentification est validée : « passed » vaut true (validée) ou false (refusée)."
+ACTION_REQUIRED = "ACTION_REQUIRED"
 ORDER_ID_MAX = 64  # PaymentOrder.order_id
 NAME_MAX = 1000  # a longer name is cut to the column's 150 characters by the service
 TEXT_MAX = 200
 MESSAGE_MAX = 2000
-REFUSED = "payment_not_completed"
+REFUSED = NOT_PAID
 NOT_FOUND_ANSWER = OpenApiResponse(ErrorOutput, description="Commande, réservation ou tarif introuvable.")
 REFUNDED = "refunded"
 
@@ -102,6 +126,19 @@ class ExactlyOnePurchaseSchema(StudioAutoSchema):
         return schema
 
 
+class WalletNeverChallengedSchema(StudioAutoSchema):
+    """A wallet has no 3-D Secure scenario (SimulatorApproveInput.validate): `not` says so in the schema."""
+
+    def _map_serializer(self, serializer, direction, bypass_extensions=False):
+        schema = super()._map_serializer(serializer, direction, bypass_extensions)
+        if isinstance(serializer, SimulatorApproveInput) and direction == "request":
+            schema["not"] = {
+                "required": ["method", "scenario"],
+                "properties": {"method": {"enum": [METHOD_WALLET]}, "scenario": {"enum": [SCENARIO_CHALLENGE]}},
+            }
+        return schema
+
+
 class OrderRefOutput(serializers.Serializer):
     id = serializers.CharField(help_text="L'identifiant de la commande chez le prestataire.")
     status = choice(PaymentStatus.choices, message=MSG_NOT_APPROVED)
@@ -141,6 +178,9 @@ class OrderIdInput(serializers.Serializer):
 
 
 class SimulatorApproveInput(OrderIdInput):
+    """What the simulated payment window sends: the outcome, and the method the buyer pays with and what their
+    bank does (docs/decisions.md 42)."""
+
     outcome = choice(
         ["approve", "decline", OUTCOME_DECLINES_LATER],
         message=MSG_OUTCOME_INVALID,
@@ -149,6 +189,47 @@ class SimulatorApproveInput(OrderIdInput):
             "« decline » : la carte simulée est refusée à la capture ; « approve_declines_later » (abonnement) : "
             "elle paie la commande puis est refusée aux échéances suivantes."
         ),
+    )
+    method = choice(
+        [METHOD_CARD, METHOD_WALLET],
+        message=MSG_METHOD_INVALID,
+        default=METHOD_CARD,
+        help_text="« card » : la carte CB simulée (•••• 4242) ; « wallet » : Apple Pay ou Google Pay simulé.",
+    )
+    scenario = choice(
+        list(SCENARIOS[METHOD_CARD]),
+        message=MSG_SCENARIO_INVALID,
+        default=SCENARIO_SUCCESS,
+        help_text=(
+            "« success » : payé à la capture ; « challenge » (carte) : la banque demande une authentification "
+            "3-D Secure (POST /api/paypal/simulator/authenticate) ; « declined » : refusé par la banque à la capture."
+        ),
+    )
+    wallet = choice(
+        list(WALLET_LABELS),
+        message=MSG_WALLET_INVALID,
+        default=WALLET_APPLE_PAY,
+        help_text="Le portefeuille d'un paiement « wallet ».",
+    )
+
+    def validate(self, attrs):
+        if attrs["scenario"] not in SCENARIOS[attrs["method"]]:
+            raise serializers.ValidationError({"scenario": MSG_WALLET_SCENARIO})
+        return attrs
+
+
+class SimulatorApproveOutput(serializers.Serializer):
+    id = serializers.CharField()
+    status = choice([PaymentStatus.APPROVED.value, ACTION_REQUIRED], message=MSG_NOT_APPROVED)
+    challenge = serializers.BooleanField(
+        required=False, help_text="Présent (true) quand la banque demande une authentification 3-D Secure."
+    )
+
+
+class SimulatorAuthenticateInput(OrderIdInput):
+    passed = StrictBooleanField(
+        error_messages=messages(MSG_PASSED_INVALID, "invalid", "required", "null"),
+        help_text="true : l'authentification 3-D Secure simulée est validée ; false : refusée.",
     )
 
 
@@ -271,18 +352,43 @@ class CancelOrderApi(PaymentApi):
 
 
 class SimulatorApproveApi(PaymentApi):
-    """POST /api/paypal/simulator/approve {orderId, outcome}: the demonstration mode's stand-in for PayPal's window
-    (404 when PayPal is the provider)."""
+    """POST /api/paypal/simulator/approve {orderId, outcome, method, scenario, wallet}: the demonstration mode's
+    stand-in for the provider's window (404 when PayPal is the provider). A card its bank challenges answers
+    ACTION_REQUIRED: the order waits for /api/paypal/simulator/authenticate."""
 
-    @extend_schema(request=SimulatorApproveInput, responses={200: OrderStatusOutput, 404: NOT_FOUND_ANSWER})
+    schema = WalletNeverChallengedSchema()
+
+    @extend_schema(request=SimulatorApproveInput, responses={200: SimulatorApproveOutput, 404: NOT_FOUND_ANSWER})
     def post(self, request):
         values = _valid(SimulatorApproveInput, request)
-        simulator_order_approve(
+        challenged = simulator_order_approve(
             order_id=values["orderId"],
             user=request.user,
             card_declined=values["outcome"] == "decline",
             declines_later=values["outcome"] == OUTCOME_DECLINES_LATER,
+            method=values["method"],
+            wallet=values["wallet"],
+            scenario=values["scenario"],
         )
+        if challenged:
+            body = {"id": values["orderId"], "status": ACTION_REQUIRED, "challenge": True}
+        else:
+            body = {"id": values["orderId"], "status": PaymentStatus.APPROVED.value}
+        return Response(SimulatorApproveOutput(body).data)
+
+
+class SimulatorAuthenticateApi(PaymentApi):
+    """POST /api/paypal/simulator/authenticate {orderId, passed}: the member's answer to the simulated 3-D Secure
+    challenge of their card, once (a repeated answer is told the first result). 402: refused, nothing was debited;
+    409: no challenge is waiting for this order, or the order is closed."""
+
+    @extend_schema(
+        request=SimulatorAuthenticateInput,
+        responses={200: OrderStatusOutput, 402: ErrorOutput, 404: NOT_FOUND_ANSWER},
+    )
+    def post(self, request):
+        values = _valid(SimulatorAuthenticateInput, request)
+        simulator_order_authenticate(order_id=values["orderId"], user=request.user, passed=values["passed"])
         return Response(OrderStatusOutput({"id": values["orderId"], "status": PaymentStatus.APPROVED.value}).data)
 
 
@@ -303,4 +409,5 @@ __all__ = [
     "CreateOrderApi",
     "PaymentConfigApi",
     "SimulatorApproveApi",
+    "SimulatorAuthenticateApi",
 ]

@@ -49,6 +49,10 @@ class PaymentOrderOutput(serializers.Serializer):
     quantity = serializers.IntegerField()
     reservation_id = serializers.IntegerField(allow_null=True)
     tariff_id = serializers.IntegerField(allow_null=True)
+    payment_method = serializers.CharField(help_text="card, wallet, sepa_debit, paypal, ou vide si inconnu.")
+    payment_method_label = serializers.CharField(
+        help_text="Le moyen de paiement en clair : « Carte •••• 4242 (CB) », « Apple Pay », « PayPal »…"
+    )
     capture_id = serializers.CharField()
     provider_note = serializers.CharField()
     created_at = serializers.DateTimeField()

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("payments", "0013_deposits_point_at_quotes"),
+        ("payments", "0014_simulated_order_methods"),
     ]
 
     operations = [

@@ -14,6 +14,7 @@ import logging
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
@@ -22,7 +23,8 @@ from bookings.services.passes import pass_grant_for_order
 from bookings.services.reservations import reservation_confirm_for_payment
 from quotes.workflow import QuoteError
 
-from ..models import PaymentOrder, PaymentStatus
+from ..choices import PaymentMethod, PaymentProviderName
+from ..models import PaymentOrder, PaymentStatus, SimulatedChallenge
 from ..provider_types import (
     CAPTURE_COMPLETED,
     CAPTURE_DECLINED,
@@ -33,11 +35,26 @@ from ..provider_types import (
 )
 from ..providers import get_provider
 from ..signals import payment_completed
-from ..simulator import SimulatorProvider
+from ..simulator import (
+    ISSUE_AUTHENTICATION_FAILED,
+    ISSUE_AUTHENTICATION_REQUIRED,
+    ISSUE_NO_CHALLENGE,
+    METHOD_CARD,
+    RAW_SCENARIO,
+    SCENARIO_DECLINED,
+    SCENARIO_SUCCESS,
+    WALLET_APPLE_PAY,
+    SimulatorProvider,
+    method_label,
+)
 from ..subscriptions.services.common import subscription_start_for_order
 from .class_refunds import class_cancelled_refund_reason
 from .common import (
     MSG_AMOUNT_CAPTURED_MISMATCH,
+    MSG_AUTHENTICATION_PENDING,
+    MSG_AUTHENTICATION_REFUSED,
+    MSG_BANK_DECLINED,
+    MSG_BANK_DECLINED_HOLD,
     MSG_DECLINED,
     MSG_DECLINED_TARIFF,
     MSG_NOT_APPROVED,
@@ -56,6 +73,17 @@ from .provider_choice import provider_order_voided
 from .refunds import _refund_outcome, payment_order_refund
 
 logger = logging.getLogger(__name__)
+
+# A capture refused for a reason the member can act on, by the provider's issue (the simulator's 3-D Secure, and
+# PayPal's name for the same step); any other refusal says the payment was not validated.
+CAPTURE_REFUSALS = {
+    ISSUE_AUTHENTICATION_REQUIRED: MSG_AUTHENTICATION_PENDING,
+    ISSUE_AUTHENTICATION_FAILED: MSG_AUTHENTICATION_REFUSED,
+}
+# The code of every answer that says the member has not paid (the capture's 402 answers it too).
+NOT_PAID = "payment_not_completed"
+PAYMENT_REQUIRED = 402
+PAYPAL_LABEL = "PayPal"
 
 # --- capture and fulfilment ------------------------------------------------------------------------------------
 
@@ -106,6 +134,9 @@ def payment_order_fulfil(
             return CaptureOutcome(order=order, completed=False, message=MSG_AMOUNT_CAPTURED_MISMATCH)
         if capture_id:
             order.capture_id = capture_id
+        paid_with = _paid_with(order)
+        if paid_with:
+            order.payment_method, order.payment_method_label = paid_with
         refusal = ""
         if order.status == PaymentStatus.VOIDED:
             refusal = MSG_ORDER_WAS_CANCELLED
@@ -134,7 +165,7 @@ def payment_order_fulfil(
                 class_cancelled = class_cancelled_refund_reason(reservation_id=order.reservation_id)
             order.status = PaymentStatus.REFUND_PENDING
             order.provider_note = class_cancelled or refusal
-            fields = ["status", "capture_id", "provider_note", "updated_at"]
+            fields = ["status", "capture_id", "provider_note", "payment_method", "payment_method_label", "updated_at"]
             if class_cancelled:
                 order.completed_at = timezone.now()
                 fields.append("completed_at")
@@ -152,7 +183,16 @@ def payment_order_fulfil(
                 order.granted_pass = pass_grant_for_order(order=order)
             order.provider_note = ""
             order.save(
-                update_fields=["status", "completed_at", "capture_id", "provider_note", "granted_pass", "updated_at"]
+                update_fields=[
+                    "status",
+                    "completed_at",
+                    "capture_id",
+                    "provider_note",
+                    "granted_pass",
+                    "payment_method",
+                    "payment_method_label",
+                    "updated_at",
+                ]
             )
             reservation_payment_follow(order)
             # A tariff priced per period starts its subscription (the order paid its first period).
@@ -165,12 +205,26 @@ def payment_order_fulfil(
     return _refund_outcome(payment_order_refund(order_id=order_id))
 
 
-def _declined_message(order: PaymentOrder) -> str:
+def _paid_with(order: PaymentOrder) -> tuple[str, str] | None:
+    """The method the captured money came from, as the provider knows it: PayPal's wallet hides the member's
+    card, the simulator kept what its buyer approved with. None: leave what the order says."""
+    if order.provider == PaymentProviderName.PAYPAL:
+        return PaymentMethod.PAYPAL.value, PAYPAL_LABEL
+    if order.provider == PaymentProviderName.SIMULATOR:
+        return SimulatorProvider().payment_method_of(order_id=order.order_id)
+    return None
+
+
+def _declined_message(order: PaymentOrder, result: ProviderCapture | None = None) -> str:
+    # The simulator's "declined" scenario says it as a French bank does; PayPal's decline and the simulator's
+    # older "decline" outcome keep their words.
+    by_bank = result is not None and result.raw.get(RAW_SCENARIO) == SCENARIO_DECLINED
     if order.reservation_id:
         reservation = Reservation.objects.only("hold_expires_at", "status").get(pk=order.reservation_id)
         if reservation.status == ReservationStatus.HELD and reservation.hold_expires_at:
-            return MSG_DECLINED.format(until=_local(reservation.hold_expires_at).strftime("%H:%M"))
-    return MSG_DECLINED_TARIFF
+            until = _local(reservation.hold_expires_at).strftime("%H:%M")
+            return (MSG_BANK_DECLINED_HOLD if by_bank else MSG_DECLINED).format(until=until)
+    return MSG_BANK_DECLINED if by_bank else MSG_DECLINED_TARIFF
 
 
 def _apply_capture(order: PaymentOrder, result: ProviderCapture) -> CaptureOutcome:
@@ -184,7 +238,7 @@ def _apply_capture(order: PaymentOrder, result: ProviderCapture) -> CaptureOutco
         )
     if result.capture_status in (CAPTURE_DECLINED, CAPTURE_FAILED):
         order = _mark(order_id=order.order_id, status=PaymentStatus.DECLINED, only_from=OPEN_STATUSES)
-        return CaptureOutcome(order=order, completed=False, message=_declined_message(order))
+        return CaptureOutcome(order=order, completed=False, message=_declined_message(order, result))
     if result.capture_status == CAPTURE_PENDING:
         order = _mark(order_id=order.order_id, status=PaymentStatus.APPROVED, note=MSG_PENDING, only_from=OPEN_STATUSES)
         return CaptureOutcome(order=order, completed=False, message=MSG_PENDING)
@@ -212,33 +266,116 @@ def payment_order_capture(*, order_id: str, user) -> CaptureOutcome:
         logger.warning("Capture of %s refused: %s (%s)", order_id, exc.message, exc.issue)
         if exc.status_code is None or exc.status_code >= 500:
             raise PaymentError.of("provider_down") from exc
-        return CaptureOutcome(order=order, completed=False, message=MSG_NOT_APPROVED)
+        return CaptureOutcome(order=order, completed=False, message=CAPTURE_REFUSALS.get(exc.issue, MSG_NOT_APPROVED))
     return _apply_capture(order, result)
 
 
-def simulator_order_approve(*, order_id: str, user, card_declined: bool, declines_later: bool = False) -> None:
-    """The simulator's stand-in for the buyer approving at PayPal (only when the simulator is the provider)."""
+def simulator_order_approve(
+    *,
+    order_id: str,
+    user,
+    card_declined: bool,
+    declines_later: bool = False,
+    method: str = METHOD_CARD,
+    wallet: str = WALLET_APPLE_PAY,
+    scenario: str = SCENARIO_SUCCESS,
+) -> bool:
+    """The simulator's stand-in for the buyer approving at the provider (only when the simulator is the provider),
+    with a card or a wallet (`method`, `wallet`) and what its bank does (`scenario`). Returns True when the bank
+    challenges the card: the order waits, unapproved, for `simulator_order_authenticate`."""
     order = _owned_order(order_id=order_id, user=user)
-    provider = get_provider()
-    if not isinstance(provider, SimulatorProvider) or order.provider != provider.name:
-        raise PaymentError.of("order_not_found")
+    provider = _simulator_of(order)
     if order.status not in OPEN_STATUSES:
         raise PaymentError.of("order_closed")
     try:
-        provider.approve_order(order_id=order.order_id, card_declined=card_declined, declines_later=declines_later)
+        challenged = provider.approve_order(
+            order_id=order.order_id,
+            card_declined=card_declined,
+            declines_later=declines_later,
+            method=method,
+            wallet=wallet,
+            scenario=scenario,
+        )
     except ProviderError as exc:
         raise PaymentError.of("order_closed") from exc
-    _order_approved(order_pk=order.pk, now=timezone.now())
+    paid_with = (method, method_label(method, wallet))
+    if challenged:
+        _order_challenged(order_pk=order.pk, now=timezone.now(), paid_with=paid_with)
+    else:
+        _order_approved(order_pk=order.pk, now=timezone.now(), paid_with=paid_with)
+    return challenged
 
 
-def _order_approved(*, order_pk: int, now) -> int:
+def simulator_order_authenticate(*, order_id: str, user, passed: bool) -> None:
+    """The member's answer to the simulated bank's 3-D Secure challenge (only its owner: the cardholder answers
+    their bank, the staff cannot). Passed, the order is approved and may be captured; refused, it is declined as a
+    declined card is (the reservation keeps its hold) and PaymentError (402) says so. The challenge is settled once:
+    a repeated answer is told the same and changes nothing."""
+    order = PaymentOrder.objects.filter(order_id=order_id).first()
+    if order is None or order.user_id != user.pk:
+        raise PaymentError.of("order_not_found")
+    provider = _simulator_of(order)
+    try:
+        if provider.challenge_state(order_id=order.order_id) == SimulatedChallenge.PENDING:
+            if order.status not in OPEN_STATUSES:
+                raise PaymentError.of("order_closed")
+        answer = provider.authenticate(order_id=order.order_id, passed=passed)
+    except ProviderError as exc:
+        if exc.issue == ISSUE_NO_CHALLENGE:
+            raise PaymentError.of("no_challenge") from exc
+        raise PaymentError.of("order_not_found") from exc
+    if answer.state == SimulatedChallenge.PASSED:
+        if answer.approved:
+            # From CREATED or DECLINED only: an order approved already is left as it is (nothing changes).
+            _order_approved(
+                order_pk=order.pk,
+                now=timezone.now(),
+                from_statuses=(PaymentStatus.CREATED, PaymentStatus.DECLINED),
+            )
+        return
+    _mark(
+        order_id=order.order_id,
+        status=PaymentStatus.DECLINED,
+        only_from=(PaymentStatus.CREATED, PaymentStatus.APPROVED),
+    )
+    raise PaymentError(MSG_AUTHENTICATION_REFUSED, code=NOT_PAID, status_code=PAYMENT_REQUIRED)
+
+
+def _simulator_of(order: PaymentOrder) -> SimulatorProvider:
+    """The simulator, when it is the provider and this order is its own; else the order is not found (404)."""
+    provider = get_provider()
+    if not isinstance(provider, SimulatorProvider) or order.provider != provider.name:
+        raise PaymentError.of("order_not_found")
+    return provider
+
+
+def _order_approved(
+    *, order_pk: int, now, paid_with: tuple[str, str] | None = None, from_statuses=OPEN_STATUSES
+) -> int:
     """The order APPROVED if it is still open, in one UPDATE whose row lock and WHERE decide against a concurrent
-    capture as `_mark(..., only_from=OPEN_STATUSES)` would; returns how many rows changed (0 or 1)."""
+    capture as `_mark(..., only_from=OPEN_STATUSES)` would; returns how many rows changed (0 or 1). `paid_with`:
+    the method (and its label) the buyer approved with, recorded in the same UPDATE."""
+    values = {"status": PaymentStatus.APPROVED, "updated_at": now}
+    if paid_with:
+        values["payment_method"], values["payment_method_label"] = paid_with
+    with transaction.atomic():
+        changed = PaymentOrder.objects.filter(pk=order_pk, status__in=from_statuses).update(**values)
+        if changed:  # the UPDATE holds the order's row lock: its reservation is told under it
+            reservation_payment_follow(PaymentOrder.objects.only("reservation_id").get(pk=order_pk))
+    return changed
+
+
+def _order_challenged(*, order_pk: int, now, paid_with: tuple[str, str]) -> int:
+    """The buyer chose a card its bank challenges: an open order records it, and an approval of an earlier attempt
+    is taken back (CREATED) until the challenge is passed; one UPDATE, as `_order_approved`."""
     with transaction.atomic():
         changed = PaymentOrder.objects.filter(pk=order_pk, status__in=OPEN_STATUSES).update(
-            status=PaymentStatus.APPROVED, updated_at=now
+            status=Case(When(status=PaymentStatus.APPROVED, then=Value(PaymentStatus.CREATED)), default=F("status")),
+            payment_method=paid_with[0],
+            payment_method_label=paid_with[1],
+            updated_at=now,
         )
-        if changed:  # the UPDATE holds the order's row lock: its reservation is told under it
+        if changed:
             reservation_payment_follow(PaymentOrder.objects.only("reservation_id").get(pk=order_pk))
     return changed
 

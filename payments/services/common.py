@@ -31,6 +31,15 @@ MSG_ORDER_NOT_FOUND = "Cette commande de paiement est introuvable."
 MSG_NOT_APPROVED = "Le paiement n'a pas été validé. Veuillez réessayer."
 MSG_DECLINED = "Le paiement a été refusé. Votre place reste réservée jusqu'à {until} : vous pouvez réessayer."
 MSG_DECLINED_TARIFF = "Le paiement a été refusé : vous pouvez réessayer avec un autre moyen de paiement."
+# A simulated card or wallet the bank declined, or whose 3-D Secure challenge is unanswered or refused
+# (payments/simulator.py).
+MSG_BANK_DECLINED = "Paiement refusé par votre banque. Aucun montant n'a été débité."
+MSG_BANK_DECLINED_HOLD = MSG_BANK_DECLINED + " Votre place reste réservée jusqu'à {until} : vous pouvez réessayer."
+MSG_AUTHENTICATION_PENDING = (
+    "Votre banque demande une authentification 3-D Secure : validez-la avant de payer. Aucun montant n'a été débité."
+)
+MSG_AUTHENTICATION_REFUSED = "Authentification refusée par votre banque. Aucun montant n'a été débité."
+MSG_NO_CHALLENGE = "Aucune authentification 3-D Secure n'est attendue pour ce paiement."
 MSG_PENDING = "Votre paiement est en cours de vérification par PayPal. Vous recevrez un email dès sa validation."
 MSG_ORDER_CLOSED = "Cette commande n'est plus payable."
 MSG_ORDER_NOT_CANCELLABLE = "Ce paiement est déjà terminé : il ne peut plus être annulé ici."
@@ -88,6 +97,7 @@ class PaymentError(ApplicationError):
         "amount_invalid": MSG_AMOUNT_INVALID,
         "status_invalid": MSG_STATUS_INVALID,
         "paid_not_deleted": MSG_PAID_NOT_DELETED,
+        "no_challenge": MSG_NO_CHALLENGE,
     }
     statuses = {
         "amount_mismatch": CONFLICT,
@@ -104,6 +114,7 @@ class PaymentError(ApplicationError):
         "order_live_taken": CONFLICT,
         "order_id_taken": CONFLICT,
         "paid_not_deleted": CONFLICT,
+        "no_challenge": CONFLICT,
     }
 
     def __init__(self, message: str, *, status_code: int | None = None, code: str | None = None, **kwargs):

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from bookings.models import Reservation, ReservationStatus
 from courses.tests.factories import CourseFactory, CourseSessionFactory, TariffFactory
 from payments.models import PaymentOrder, PaymentStatus
-from payments.services.common import MSG_DECLINED
+from payments.services.common import MSG_BANK_DECLINED_HOLD
 from payments.services.receipts import RECEIPT_SUBJECT
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -82,11 +82,12 @@ def test_a_declined_payment_keeps_the_seats_and_can_be_retried(
     dialog.get_by_role("button", name="Envoyer la réservation").click()
     widget = dialog.locator(".payment-widget")
     widget.get_by_role("button", name="Payer 25,00 €").click()
-    widget.get_by_role("button", name="Simuler une carte refusée").click()
+    widget.get_by_role("radio", name="Carte refusée").check()
+    widget.get_by_role("button", name="Payer (simulation)").click()
 
     reservation = Reservation.objects.get()
     until = timezone.localtime(reservation.hold_expires_at).strftime("%H:%M")
-    expect(widget.get_by_role("alert")).to_have_text(f"{MSG_CALENDAR_FAILED} — {MSG_DECLINED.format(until=until)}")
+    expect(widget.get_by_role("alert")).to_have_text(f"{MSG_CALENDAR_FAILED} — {MSG_BANK_DECLINED_HOLD.format(until=until)}")
     expect(page.locator(".Toastify").get_by_text(MSG_CALENDAR_FAILED, exact=True)).to_be_visible()
     expect(page.locator("dialog[open]")).to_have_count(1)
     reservation.refresh_from_db()

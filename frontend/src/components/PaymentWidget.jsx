@@ -4,45 +4,77 @@
         order={{ kind: "reservation", reservationId } | { kind: "tariff", tariffId, quantity }
                | { kind: "deposit", requestKind: "party" | "rental", requestId }}   // a request's deposit
         context="calendar" | "tariff" | "deposit"   // picks the context's success and failure messages
-        config={{ provider: "paypal" | "simulator", clientId, currency }}  // from payments.selectors
+        config={{ providers: ["stripe", "paypal"] | ["simulator"], provider, clientId, stripePublishableKey, currency }}
+                                           // from payments.selectors; several providers: the member picks one
         payer={{ first_name, last_name, email }}
         details={{ title, type, date, time, message }}
         totalAmount="25.00"                // display only: the server prices the order
         disabled={false}                   // optional: keeps the start button inactive (e.g. invalid form)
         subscription={false}               // the simulator also offers a card that fails at later periods
         onPhaseChange={(phase) => ...}     // optional: "initial" | "open" | "capturing" | "done"
-        onSuccess={(result) => ...} onError={(error) => ...} onCancel={() => ...} />
+        onSuccess={(result) => ...} onError={(error) => ...} onCancel={() => ...}
+        onPending={(result) => ...} />      // optional: accepted but not settled yet (a SEPA debit, a review)
 
    Flow: create the order on the server, the buyer approves at PayPal (or in the simulator's panel),
    then the server captures it; a spinner shows while capturing. PayPal's script is fetched from PayPal only when the
    payment starts (docs/decisions.md 18), in a lazily loaded chunk, and its state is initial, pending, resolved or
-   rejected. Without PayPal credentials the simulator stands in and says plainly it is a demonstration. */
-import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
+   rejected. With Stripe, the Payment Element (StripePane, its own chunk, Stripe.js fetched only then) confirms the
+   PaymentIntent and our server then reads its outcome (/api/stripe/complete-payment), also when Stripe sends the member
+   back from a redirect (`payment_intent` in the page's URL). Without any provider the simulator stands in and says
+   plainly it is a demonstration: a card (accepted, 3-D Secure, refused) or a wallet. */
+import { Suspense, lazy, useCallback, useEffect, useId, useRef, useState } from "react";
 import { api } from "./api.js";
 import { notify } from "./toast.jsx";
+import Choices from "./payment/Choices.jsx";
 import {
   MSG_CANCELLED,
   MSG_CAPTURING,
-  MSG_DECLINES_LATER,
   MSG_DEMO_MODE,
+  MSG_PREPARING,
+  MSG_PROVIDER_LEGEND,
   MSG_SCRIPT_PENDING,
+  MSG_STRIPE_PENDING,
+  PROVIDER_LABELS,
   createFailureMessage,
   createOrderPayload,
   euros,
+  isPending,
   messagesFor,
+  pendingMessage,
   serverMessage,
 } from "./payment/messages.js";
+import { PAYMENT_URLS } from "./payment/urls.js";
 import "./payment/payment-widget.css";
 
+// Each provider's pane in its own chunk, fetched when a payment starts: a page loads only the one it uses.
 const PayPalPane = lazy(() => import(/* webpackChunkName: "paypal-pane" */ "./payment/PayPalPane.jsx"));
+const StripePane = lazy(() => import(/* webpackChunkName: "stripe-pane" */ "./payment/StripePane.jsx"));
+const SimulatorPane = lazy(() => import(/* webpackChunkName: "simulator-pane" */ "./payment/SimulatorPane.jsx"));
 
-export const PAYMENT_URLS = {
-  create: "/api/paypal/create-order",
-  capture: "/api/paypal/capture-payment",
-  cancel: "/api/paypal/cancel-order",
-  simulate: "/api/paypal/simulator/approve",
-  deposit: "/api/paypal/deposit-order",
-};
+export { PAYMENT_URLS };
+
+// The query parameters Stripe adds to the return URL after a redirect.
+const STRIPE_RETURN_PARAMS = ["payment_intent", "payment_intent_client_secret", "redirect_status"];
+// PaymentIntents whose return was already handled on this page (several widgets, or React's double effects in dev).
+const handledReturns = new Set();
+
+/** The providers this page can use, in the studio's order: one whose public key is missing is left out. */
+export function offeredProviders(config) {
+  const listed = Array.isArray(config?.providers) && config.providers.length ? config.providers : [config?.provider || "simulator"];
+  const usable = listed.filter((name) => {
+    if (name === "stripe") return Boolean(config?.stripePublishableKey);
+    if (name === "paypal") return Boolean(config?.clientId);
+    return name === "simulator";
+  });
+  return usable.length ? usable : ["simulator"];
+}
+
+/** This page's URL without Stripe's return parameters: where Stripe sends the member back after a redirect. */
+function stripeReturnUrl() {
+  const url = new URL(window.location.href);
+  for (const key of STRIPE_RETURN_PARAMS) url.searchParams.delete(key);
+  return url.toString();
+}
 
 export default function PaymentWidget({
   order,
@@ -56,21 +88,39 @@ export default function PaymentWidget({
   onSuccess,
   onError,
   onCancel,
+  onPending,
   onPhaseChange,
 }) {
   const messages = messagesFor(context);
-  const provider = config?.provider === "paypal" && config?.clientId ? "paypal" : "simulator";
-  // initial → open (PayPal buttons or the simulator's panel) → capturing → done; errors go back to initial.
+  const providers = offeredProviders(config);
+  const [chosen, setChosen] = useState(providers[0]);
+  const provider = providers.includes(chosen) ? chosen : providers[0];
+  // initial → open (PayPal buttons, Stripe's Payment Element or the simulator's panel) → capturing → done; errors go
+  // back to initial.
   const [phase, setPhase] = useState("initial");
   const [scriptState, setScriptState] = useState("initial");
   const [busy, setBusy] = useState(false);
   const [orderId, setOrderId] = useState("");
+  const [clientSecret, setClientSecret] = useState("");
   const [alert, setAlert] = useState(null);
   const orderRef = useRef("");
+  const uid = useId();
+  const sectionRef = useRef(null);
+  const startRef = useRef(null);
+  // Set when a failure sends the member back to the start: the pane that had the focus is gone.
+  const refocus = useRef(false);
 
   useEffect(() => {
     onPhaseChange?.(phase);
   }, [phase, onPhaseChange]);
+
+  // Back at the start after a failure: the focus goes to the pay button, unless the member has moved it elsewhere.
+  useEffect(() => {
+    if (phase !== "initial" || !refocus.current) return;
+    refocus.current = false;
+    const active = document.activeElement;
+    if (!active || active === document.body || sectionRef.current?.contains(active)) startRef.current?.focus();
+  }, [phase]);
 
   const fail = useCallback(
     (error, text, toastText = text) => {
@@ -81,33 +131,62 @@ export default function PaymentWidget({
     [onError],
   );
 
+  const failWithDetail = useCallback(
+    (error) => {
+      const detail = serverMessage(error);
+      fail(error, detail ? `${messages.failure} — ${detail}` : messages.failure, messages.failure);
+    },
+    [fail, messages],
+  );
+
+  const forgetOrder = () => {
+    orderRef.current = "";
+    setOrderId("");
+    setClientSecret("");
+  };
+
+  /** Creates the order on the server (priced there); resolves with its answer ({id, provider, clientSecret}). */
   const createOrder = useCallback(async () => {
     setAlert(null);
+    // The provider is named only when the studio offers a choice; the server defaults to its first.
+    const named = Array.isArray(config?.providers) && provider !== "simulator" ? provider : undefined;
     try {
       const data = await api(order?.kind === "deposit" ? PAYMENT_URLS.deposit : PAYMENT_URLS.create, {
         method: "POST",
-        body: createOrderPayload({ order, payer, details, totalAmount }),
+        body: createOrderPayload({ order, payer, details, totalAmount, provider: named }),
         timeout: 30000,
       });
       orderRef.current = data.id;
       setOrderId(data.id);
-      return data.id;
+      return data;
     } catch (error) {
       fail(error, createFailureMessage(error));
       throw error;
     }
-  }, [order, payer, details, totalAmount, fail]);
+  }, [order, payer, details, totalAmount, fail, config, provider]);
 
-  const capture = useCallback(
-    async (id) => {
+  /** Asks the server for the payment's outcome: PayPal's and the simulator's capture, or Stripe's completion. */
+  const settle = useCallback(
+    async (id, { paidWith = provider, payMethod = "" } = {}) => {
       setPhase("capturing");
+      const stripe = paidWith === "stripe";
       try {
-        const result = await api(PAYMENT_URLS.capture, {
+        const result = await api(stripe ? PAYMENT_URLS.stripeComplete : PAYMENT_URLS.capture, {
           method: "POST",
-          body: { orderId: id, email: payer?.email || "", first_name: payer?.first_name || "", last_name: payer?.last_name || "" },
+          body: stripe
+            ? { orderId: id }
+            : { orderId: id, email: payer?.email || "", first_name: payer?.first_name || "", last_name: payer?.last_name || "" },
           timeout: 45000,
         });
         setPhase("done");
+        if (isPending(result)) {
+          // Accepted, not settled yet: the server e-mails the member once it is (nothing to retry here).
+          const text = pendingMessage(paidWith, result?.payment_method || payMethod);
+          setAlert({ kind: "info", text });
+          notify(text, "info");
+          onPending?.(result);
+          return;
+        }
         setAlert({ kind: "success", text: messages.success });
         notify(messages.success, "success");
         onSuccess?.(result);
@@ -119,23 +198,32 @@ export default function PaymentWidget({
           fail(error, serverMessage(error));
           return;
         }
+        refocus.current = true;
         setPhase("initial");
-        const detail = serverMessage(error);
-        fail(error, detail ? `${messages.failure} — ${detail}` : messages.failure, messages.failure);
+        failWithDetail(error);
       } finally {
-        orderRef.current = "";
-        setOrderId("");
+        forgetOrder();
       }
     },
-    [payer, messages, onSuccess, fail],
+    [payer, messages, onSuccess, onPending, fail, failWithDetail, provider],
   );
+
+  // Back from a Stripe redirect (a bank's page): the URL names the PaymentIntent, whose outcome our server reads.
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    const intent = params.get("payment_intent");
+    if (!intent || handledReturns.has(intent)) return;
+    handledReturns.add(intent);
+    window.history.replaceState(window.history.state, "", stripeReturnUrl());
+    orderRef.current = intent;
+    settle(intent, { paidWith: "stripe" });
+  }, []); // once, on the widget's first render
 
   const cancel = useCallback(
     async (id = orderRef.current) => {
       setPhase("initial");
       setScriptState("initial");
-      orderRef.current = "";
-      setOrderId("");
+      forgetOrder();
       if (id) {
         try {
           await api(PAYMENT_URLS.cancel, { method: "POST", body: { orderId: id } });
@@ -158,7 +246,15 @@ export default function PaymentWidget({
     }
     setBusy(true);
     try {
-      await createOrder();
+      const data = await createOrder();
+      if (provider === "stripe") {
+        if (!data?.clientSecret) {
+          forgetOrder();
+          fail(new Error("no client secret"), createFailureMessage(null));
+          return;
+        }
+        setClientSecret(data.clientSecret);
+      }
       setPhase("open");
     } catch {
       // the message is already shown
@@ -167,24 +263,16 @@ export default function PaymentWidget({
     }
   }
 
-  async function simulate(outcome) {
-    const id = orderRef.current;
-    setBusy(true);
-    try {
-      await api(PAYMENT_URLS.simulate, { method: "POST", body: { orderId: id, outcome } });
-    } catch (error) {
-      setBusy(false);
-      setPhase("initial");
-      const detail = serverMessage(error);
-      fail(error, detail ? `${messages.failure} — ${detail}` : messages.failure, messages.failure);
-      return;
-    }
+  function backToStart(error) {
+    refocus.current = true;
     setBusy(false);
-    await capture(id);
+    setPhase("initial");
+    forgetOrder();
+    failWithDetail(error);
   }
 
   return (
-    <section className="payment-widget" aria-label="Paiement" data-provider={provider} data-phase={phase} data-script-state={scriptState}>
+    <section ref={sectionRef} className="payment-widget" aria-label="Paiement" data-provider={provider} data-phase={phase} data-script-state={scriptState}>
       {provider === "simulator" && (
         <p className="payment-demo" role="note">
           {MSG_DEMO_MODE}
@@ -194,33 +282,53 @@ export default function PaymentWidget({
         Montant à régler : <strong>{euros(totalAmount)}</strong>
       </p>
 
+      {phase === "initial" && providers.length > 1 && (
+        <Choices
+          name={`${uid}-provider`}
+          legend={MSG_PROVIDER_LEGEND}
+          options={providers.map((name) => ({ value: name, label: PROVIDER_LABELS[name] || name }))}
+          value={provider}
+          onChange={setChosen}
+          disabled={busy}
+        />
+      )}
+
       {phase === "initial" && (
-        <button type="button" className="button payment-start" onClick={start} disabled={disabled || busy}>
-          {busy ? "Préparation du paiement…" : `Payer ${euros(totalAmount)}`}
+        <button ref={startRef} type="button" className="button payment-start" onClick={start} disabled={disabled || busy}>
+          {busy ? MSG_PREPARING : `Payer ${euros(totalAmount)}`}
         </button>
       )}
 
       {phase === "open" && provider === "simulator" && (
-        <div className="payment-simulator" role="group" aria-label="Fenêtre de paiement simulée">
-          <p className="help">
-            Commande <code>{orderId}</code> · {euros(totalAmount)}
-          </p>
-          <div className="payment-actions">
-            <button type="button" className="button" onClick={() => simulate("approve")} disabled={busy}>
-              Payer (simulation)
-            </button>
-            <button type="button" className="button button-secondary" onClick={() => simulate("decline")} disabled={busy}>
-              Simuler une carte refusée
-            </button>
-            {subscription && (
-              <button type="button" className="button button-secondary" onClick={() => simulate("approve_declines_later")} disabled={busy}>
-                {MSG_DECLINES_LATER}
-              </button>
-            )}
-            <button type="button" className="button button-secondary" onClick={() => cancel()} disabled={busy}>
-              Annuler le paiement
-            </button>
-          </div>
+        <Suspense fallback={<Spinner text={MSG_PREPARING} />}>
+          <SimulatorPane
+            name={uid}
+            orderId={orderId}
+            totalAmount={totalAmount}
+            subscription={subscription}
+            onApproved={(method) => settle(orderRef.current, { paidWith: "simulator", payMethod: method })}
+            onFailed={backToStart}
+            onCancel={() => cancel()}
+          />
+        </Suspense>
+      )}
+
+      {phase === "open" && provider === "stripe" && (
+        <div className="payment-stripe">
+          <Suspense fallback={<Spinner text={MSG_STRIPE_PENDING} />}>
+            <StripePane
+              publishableKey={config.stripePublishableKey}
+              clientSecret={clientSecret}
+              mode="payment"
+              returnUrl={stripeReturnUrl()}
+              submitLabel={`Payer ${euros(totalAmount)}`}
+              onConfirmed={() => settle(orderRef.current, { paidWith: "stripe" })}
+              onError={(message) => onError?.(new Error(message))}
+            />
+          </Suspense>
+          <button type="button" className="button button-secondary" onClick={() => cancel()}>
+            Annuler le paiement
+          </button>
         </div>
       )}
 
@@ -232,8 +340,8 @@ export default function PaymentWidget({
               clientId={config.clientId}
               currency={config.currency || "EUR"}
               onScriptState={setScriptState}
-              createOrder={createOrder}
-              onApprove={(id) => capture(id)}
+              createOrder={async () => (await createOrder()).id}
+              onApprove={(id) => settle(id, { paidWith: "paypal" })}
               onCancel={(id) => cancel(id)}
               onError={(error) => {
                 setPhase("initial");
@@ -249,11 +357,13 @@ export default function PaymentWidget({
 
       {phase === "capturing" && <Spinner text={MSG_CAPTURING} />}
 
-      {alert && (
-        <p className={`payment-alert payment-alert-${alert.kind}`} role={alert.kind === "error" ? "alert" : "status"}>
-          {alert.text}
-        </p>
-      )}
+      <div className="payment-live" aria-live="polite">
+        {alert && (
+          <p className={`payment-alert payment-alert-${alert.kind}`} role={alert.kind === "error" ? "alert" : "status"}>
+            {alert.text}
+          </p>
+        )}
+      </div>
     </section>
   );
 }

@@ -13,10 +13,40 @@ export const MSG_DEMO_MODE =
   "Mode démonstration : aucun paiement réel n'est effectué. Les boutons ci-dessous simulent la fenêtre de paiement.";
 export const MSG_SCRIPT_PENDING = "Chargement du module de paiement PayPal…";
 export const MSG_SCRIPT_REJECTED = "Le module de paiement PayPal n'a pas pu être chargé. Vérifiez votre connexion puis réessayez.";
+export const MSG_PREPARING = "Préparation du paiement…";
 export const MSG_CAPTURING = "Validation du paiement en cours…";
 // A simulated card that pays the purchase and is refused at the next periods (to try the unpaid path).
 export const MSG_DECLINES_LATER = "Payer, puis carte refusée aux échéances suivantes (simulation)";
 export { MSG_NETWORK };
+
+/* Choosing how to pay, when the studio offers more than one provider (config.providers, first = default). */
+export const MSG_PROVIDER_LEGEND = "Moyen de paiement";
+export const PROVIDER_LABELS = {
+  stripe: "Carte bancaire, Apple Pay / Google Pay",
+  paypal: "PayPal",
+  simulator: "Carte bancaire (démonstration)",
+};
+
+// Shown while Stripe's pane (its own chunk) and Stripe.js load.
+export const MSG_STRIPE_PENDING = "Chargement du module de paiement sécurisé…";
+
+/* A payment accepted but not settled yet (a SEPA debit takes days; PayPal may review a payment): the wording names
+   who is processing it, so a card or SEPA payment never speaks of PayPal. */
+export const MSG_PENDING_PAYPAL = "Votre paiement est en cours de vérification par PayPal. Vous recevrez un email dès sa validation.";
+export const MSG_PENDING_PROCESSING = "Paiement en cours de traitement. Vous recevrez un e-mail dès qu'il sera confirmé.";
+export const MSG_PENDING_SEPA =
+  "Prélèvement SEPA en cours de traitement : il peut prendre quelques jours ouvrés. Vous recevrez un e-mail dès qu'il sera confirmé.";
+
+export function pendingMessage(provider, method = "") {
+  if (provider === "paypal") return MSG_PENDING_PAYPAL;
+  if (method === "sepa_debit") return MSG_PENDING_SEPA;
+  return MSG_PENDING_PROCESSING;
+}
+
+/** A capture or completion answer that says "accepted, not settled yet" (202 PENDING). */
+export function isPending(answer) {
+  return answer?.status === "PENDING";
+}
 
 export const MESSAGES = {
   calendar: { success: MSG_CALENDAR_SUCCESS, failure: MSG_CALENDAR_FAILURE },
@@ -37,15 +67,19 @@ export function createFailureMessage(error) {
 export function serverMessage(error) {
   if (!error) return "";
   if (error.status === 0 || error.status === -1) return MSG_NETWORK;
-  return error.message && error.message !== "network" && error.message !== "timeout" ? error.message : "";
+  if (error.message && error.message !== "network" && error.message !== "timeout") return error.message;
+  // The Stripe and simulator endpoints name their French reason `detail`.
+  return typeof error.data?.detail === "string" ? error.data.detail : "";
 }
 
 /** The create-order payload (amount, title, type, payer and details) plus what it pays for; the server prices it
     again (docs/decisions.md 12). */
-export function createOrderPayload({ order, payer = {}, details = {}, totalAmount }) {
+export function createOrderPayload({ order, payer = {}, details = {}, totalAmount, provider }) {
+  // The provider the member picked, when the studio offers a choice (the server defaults to its first).
+  const chosen = provider ? { provider } : {};
   if (order?.kind === "deposit") {
     // The deposit of a quoted request; the server prices it from the quote and knows the payer.
-    return { kind: order.requestKind, request_id: order.requestId, amount: toAmount(totalAmount) };
+    return { kind: order.requestKind, request_id: order.requestId, amount: toAmount(totalAmount), ...chosen };
   }
   const body = {
     amount: toAmount(totalAmount),
@@ -57,6 +91,7 @@ export function createOrderPayload({ order, payer = {}, details = {}, totalAmoun
     date: details.date || "",
     time: details.time || "Non spécifiée",
     message: details.message || "",
+    ...chosen,
   };
   if (order?.kind === "reservation") body.reservation_id = order.reservationId;
   if (order?.kind === "tariff") {

@@ -17,20 +17,20 @@ import "./calendar.css";
 import { api } from "../../components/api.js";
 import Modal from "../../components/Modal.jsx";
 import { notify } from "../../components/toast.jsx";
+import { PHONE_LIST_DAYS, PHONE_MAX_WIDTH, PHONE_QUERY, STUDIO_TIME_ZONE, takePrefetched } from "./firstRange.js";
 import ReservationForm from "./ReservationForm.jsx";
 import WaitlistPanel from "./WaitlistPanel.jsx";
 import { LABEL_CANCELLED, LABEL_ENDED, LABEL_FULL, LABEL_STARTED, MSG_ALREADY_RESERVED, MSG_CANCELLED, MSG_FULL, MSG_LOAD_ERROR, MSG_LOGIN_TO_RESERVE, MSG_PAST, clickOutcome, seatsLabel, sessionTiming } from "./messages.js";
 
 const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, classicThemePlugin];
-export const PHONE_MAX_WIDTH = 639;
-const PHONE_QUERY = `(max-width: ${PHONE_MAX_WIDTH}px)`;
+export { PHONE_MAX_WIDTH };
 const DESKTOP_TOOLBAR = { start: "prev,next today", center: "title", end: "dayGridMonth,timeGridWeek,timeGridDay" };
 // On a phone the toolbar wraps: navigation, then the title, then the view switcher (Liste, Mois, Semaine, Jour).
 const PHONE_HEADER = { start: "prev,next today", center: "title", end: "listUpcoming,dayGridMonth,timeGridWeek,timeGridDay" };
 // The phone's list: seven days from today (not from Monday, whose classes are over by the weekend).
 export const PHONE_VIEW = "listUpcoming";
 // Short months in its title ("28 nov. – 4 déc. 2026"): the long ones overflow a phone's width across two months.
-const VIEWS = { [PHONE_VIEW]: { type: "list", duration: { days: 7 }, buttonText: "Liste", titleFormat: { day: "numeric", month: "short", year: "numeric" } } };
+const VIEWS = { [PHONE_VIEW]: { type: "list", duration: { days: PHONE_LIST_DAYS }, titleFormat: { day: "numeric", month: "short", year: "numeric" } } };
 
 /** The view a screen of `width` CSS pixels opens on. */
 export function viewForWidth(width) {
@@ -117,21 +117,31 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
   const [selected, setSelected] = useState(null);
   const [popup, setPopup] = useState(null); // "past" | "full" | "reserved" | "reserve"
 
+  // FullCalendar's callback form: sessions asked for early (firstRange.js) are handed over at once, so the first
+  // frame is drawn with them; any other range is fetched here.
   const fetchEvents = useCallback(
-    async (info) => {
-      const params = new URLSearchParams({ start: info.startStr, end: info.endStr });
-      try {
-        const sessions = await api(`${feedUrl}?${params}`);
+    (info, success) => {
+      const toEvents = (sessions) => {
         // The list of the days to come starts from now: the classes already over today are left out of it.
         const now = new Date();
         const viewType = calendarRef.current?.getApi()?.view?.type ?? initialView;
         const fromNow = viewType.startsWith("list") && new Date(info.startStr) <= now && now < new Date(info.endStr);
         return sessions.filter((session) => !(fromNow && sessionTiming(session, now).ended)).map(toEvent);
-      } catch (error) {
-        console.error(MSG_LOAD_ERROR, error);
-        notify(MSG_LOAD_ERROR, "error");
-        return [];
+      };
+      const early = takePrefetched(info.startStr, info.endStr);
+      if (early) {
+        success(toEvents(early));
+        return;
       }
+      const params = new URLSearchParams({ start: info.startStr, end: info.endStr });
+      api(`${feedUrl}?${params}`).then(
+        (sessions) => success(toEvents(sessions)),
+        (error) => {
+          console.error(MSG_LOAD_ERROR, error);
+          notify(MSG_LOAD_ERROR, "error");
+          success([]);
+        },
+      );
     },
     [feedUrl, initialView],
   );
@@ -177,7 +187,7 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         ref={calendarRef}
         plugins={PLUGINS}
         locale={frLocale}
-        timeZone="Europe/Paris"
+        timeZone={STUDIO_TIME_ZONE}
         firstDay={1}
         initialView={initialView}
         initialDate={initialDate || dateFromLink()}

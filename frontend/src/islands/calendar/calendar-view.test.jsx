@@ -47,6 +47,7 @@ describe("the calendar's view follows the screen", () => {
   it("shows a phone the coming days as a French list, entries in full, with Mois/Semaine/Jour kept", async () => {
     screenWidth(390);
     vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(JSON.stringify([session]), { status: 200 }));
+    const warn = vi.spyOn(console, "warn");
     render(<CalendarIsland user={null} initialDate="2031-03-10" />);
     for (const name of ["Mois", "Semaine", "Jour"]) expect(await screen.findByRole("tab", { name })).toBeTruthy();
     const entry = await screen.findByText("Pole Dance Tous niveaux");
@@ -54,5 +55,19 @@ describe("the calendar's view follows the screen", () => {
     expect(card.textContent).toContain("Inès Moreau");
     expect(card.textContent).toContain("10 places restantes");
     expect(screen.getByRole("tab", { name: "Liste" }).getAttribute("aria-selected")).toBe("true");
+    expect(warn.mock.calls.map((args) => args.join(" ")).filter((text) => /Unknown option/i.test(text))).toEqual([]);
+  });
+});
+
+describe("a phone's first frame", () => {
+  it("is drawn with the sessions asked for early, without asking the server again", async () => {
+    screenWidth(390);
+    const { phoneFirstRange, prefetchSessions } = await import("./firstRange.js");
+    const fetch = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(JSON.stringify([{ ...session, date: "2031-03-10T18:30:00+01:00" }]), { status: 200 }));
+    const range = phoneFirstRange(new Date("2031-03-10T08:00:00Z"));
+    await prefetchSessions("/api/course-sessions", range);
+    render(<CalendarIsland user={null} initialDate="2031-03-10" />);
+    expect(await screen.findByText("Pole Dance Tous niveaux")).toBeTruthy();
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,17 +1,19 @@
 /* 'Mes Cours de Pole Dance': upcoming and past sessions, how each was paid (card, class card or subscription),
    cancellation up to the window before the class (docs/decisions.md 44), and one feedback per course followed. */
-import { useCallback, useId, useRef, useState } from "react";
+import { Suspense, lazy, useCallback, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import { formatShortDate, formatTime } from "../../components/format.js";
 import { useApi } from "../../components/useApi.js";
 import { useFocusFirstError } from "../../components/formFeedback.js";
 import Modal from "../../components/Modal.jsx";
-import PaymentWidget from "../../components/PaymentWidget.jsx";
 import MyWaitlist, { useWaitlist } from "./MyWaitlist.jsx";
 import BookingPreferences, { usePreferences } from "./BookingPreferences.jsx";
 import { googleCalendarUrl, icsUrl } from "./addToCalendar.js";
 import { notify } from "../../components/toast.jsx";
-import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, MSG_LOAD_MORE, MSG_PAY_TITLE, cancelConsequence, holdUntilLabel, paymentLabel } from "./messages.js";
+import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, MSG_LOAD_MORE, MSG_PAY_LOADING, MSG_PAY_TITLE, cancelConsequence, holdUntilLabel, paymentLabel } from "./messages.js";
+
+// The payment widget (and its providers' panes) is fetched when the member opens a payment: most visits never do.
+const PaymentWidget = lazy(() => import(/* webpackChunkName: "payment-widget" */ "../../components/PaymentWidget.jsx"));
 
 function SessionsTable({ caption, rows, empty, onCancel, onPay, cancellationHours, calendarLocation }) {
   return (
@@ -162,17 +164,19 @@ function PayDialog({ row, user, paymentConfig, onPaid, onClose }) {
         « {row.title} » du {formatShortDate(row.date)} à {formatTime(row.date)}, {row.participants} participant(s).
         {row.hold_expires_at && ` ${holdUntilLabel(formatTime(row.hold_expires_at))}.`}
       </p>
-      <PaymentWidget
-        order={{ kind: "reservation", reservationId: row.reservation_id }}
-        context="calendar"
-        config={paymentConfig}
-        payer={{ first_name: user?.first_name || "", last_name: user?.last_name || "", email: user?.email || "" }}
-        details={{ title: row.title, type: "COURS", date: String(row.date).slice(0, 10), time: formatTime(row.date), message: "" }}
-        totalAmount={row.total_amount}
-        onSuccess={onPaid}
-        onError={(err) => console.error("Paiement échoué", err)}
-        onCancel={() => {}}
-      />
+      <Suspense fallback={<p className="help">{MSG_PAY_LOADING}</p>}>
+        <PaymentWidget
+          order={{ kind: "reservation", reservationId: row.reservation_id }}
+          context="calendar"
+          config={paymentConfig}
+          payer={{ first_name: user?.first_name || "", last_name: user?.last_name || "", email: user?.email || "" }}
+          details={{ title: row.title, type: "COURS", date: String(row.date).slice(0, 10), time: formatTime(row.date), message: "" }}
+          totalAmount={row.total_amount}
+          onSuccess={onPaid}
+          onError={(err) => console.error("Paiement échoué", err)}
+          onCancel={() => {}}
+        />
+      </Suspense>
       <div className="modal-actions">
         <button type="button" className="button button-secondary" onClick={onClose}>
           Fermer

@@ -10,6 +10,7 @@ export const LABEL_PAID_BY_CARD = "Carte bancaire";
 export const LABEL_NOT_PAID = "Non payée";
 export const MSG_HOLD_RELEASE = "Vos places retenues seront libérées ; rien ne vous a été facturé.";
 export const MSG_PAY_TITLE = "Payer la réservation";
+export const MSG_PAY_LOADING = "Chargement du paiement…";
 
 /** "Places retenues jusqu'à 18:45" (the hold's end, Paris time). */
 export function holdUntilLabel(time) {

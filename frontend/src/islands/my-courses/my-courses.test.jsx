@@ -1,9 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { LABEL_NOT_PAID, LABEL_PAID_BY_CARD, MSG_FEEDBACK_REQUIRED, MSG_HOLD_RELEASE, MSG_LOAD_MORE, MSG_PAY_TITLE, cancelConsequence, holdUntilLabel, paymentLabel } from "./messages.js";
+import { LABEL_NOT_PAID, LABEL_PAID_BY_CARD, MSG_FEEDBACK_REQUIRED, MSG_HOLD_RELEASE, MSG_LOAD_MORE, MSG_PAY_LOADING, MSG_PAY_TITLE, cancelConsequence, holdUntilLabel, paymentLabel } from "./messages.js";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 const { default: MyCoursesIsland } = await import("./MyCoursesIsland.jsx");
+// The payment widget and the simulator's pane are lazy chunks, compiled on first import, which takes as long as the
+// machine is busy: compile them before the clock of the assertions starts.
+await import("../../components/PaymentWidget.jsx");
+await import("../../components/payment/SimulatorPane.jsx");
 
 afterEach(() => {
   cleanup();
@@ -129,7 +133,10 @@ describe("my courses: an unpaid hold is paid or released (it was listed with no 
     fireEvent.click(screen.getByRole("button", { name: /^Payer la réservation Pole Exotic/ }));
     const dialog = await screen.findByRole("dialog");
     expect(within(dialog).getByRole("heading", { name: MSG_PAY_TITLE })).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole("button", { name: /Payer 50,00/ }));
+    // The payment widget is fetched on opening: a line says so meanwhile.
+    expect(within(dialog).getByText(MSG_PAY_LOADING)).toBeTruthy();
+    expect(MSG_PAY_LOADING).toBe("Chargement du paiement…");
+    fireEvent.click(await within(dialog).findByRole("button", { name: /Payer 50,00/ }));
     fireEvent.click(await within(dialog).findByRole("button", { name: "Payer (simulation)" }));
     expect(await screen.findByText("Confirmée")).toBeTruthy();
     const create = fetchMock.mock.calls.find(([url]) => String(url).includes("create-order"));

@@ -1,9 +1,15 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MSG_DEPOSIT_SUCCESS } from "../../components/payment/messages.js";
 import RequestDeposit, { MSG_DEPOSIT_INTRO, MSG_REFRESH } from "./RequestDeposit.jsx";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
+
+beforeAll(async () => {
+  // The simulator's pane is a lazy chunk, compiled on first import, which takes as long as the machine is busy:
+  // compile it before the clock of the assertions starts.
+  await import("../../components/payment/SimulatorPane.jsx");
+});
 
 afterEach(() => {
   cleanup();
