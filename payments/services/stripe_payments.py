@@ -56,10 +56,28 @@ def _declined_message(order: PaymentOrder, reason: str) -> str:
     return MSG_STRIPE_DECLINED.format(reason=reason)
 
 
+def stripe_method_record(order: PaymentOrder, payment_method_id: str) -> None:
+    """Record the card, wallet or SEPA account the order was paid with, read from Stripe before the fulfilment (no
+    provider call under the order's lock). Once: an order that names its method keeps it; Stripe unreachable, the
+    payment stands without it."""
+    if not payment_method_id or order.payment_method_label:
+        return
+    try:
+        method, label = get_stripe_gateway().payment_method_used(payment_method_id=payment_method_id)
+    except ProviderError as exc:
+        logger.warning("Stripe could not describe the method of %s: %s", order.order_id, exc.message)
+        return
+    if label:
+        PaymentOrder.objects.filter(pk=order.pk, payment_method_label="").update(
+            payment_method=method, payment_method_label=label[:80]
+        )
+
+
 def stripe_state_apply(order: PaymentOrder, state: PaymentState) -> CaptureOutcome:
     """Apply where Stripe says the order's PaymentIntent stands. Succeeded: fulfilled once (or refunded when what it
     paid for is gone); processing: pending; refused: DECLINED, with the bank's reason in French; canceled: VOIDED."""
     if state.status == CAPTURE_COMPLETED:
+        stripe_method_record(order, state.payment_method_id)
         return payment_order_fulfil(
             order_id=order.order_id,
             capture_id=state.charge_id,

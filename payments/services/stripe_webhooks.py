@@ -35,7 +35,7 @@ from .common import OPEN_STATUSES, _mark
 from .locking import lock_payment_order
 from .provider_choice import PURPOSE_SUBSCRIPTION_CHARGE, STRIPE
 from .refunds import payment_order_refund
-from .stripe_payments import MSG_STRIPE_PENDING
+from .stripe_payments import MSG_STRIPE_PENDING, stripe_method_record
 
 logger = logging.getLogger(__name__)
 
@@ -168,6 +168,7 @@ def _apply(record: StripeEventRecord) -> str:
 
 def _payment_event(order: PaymentOrder, record: PaymentEvent) -> str:
     if record.status == CAPTURE_COMPLETED:
+        stripe_method_record(order, record.payment_method_id)
         outcome = payment_order_fulfil(
             order_id=order.order_id, capture_id=record.charge_id, amount=record.amount, order_pk=order.pk
         )

@@ -21,6 +21,7 @@ from payments.services.refunds import REFUND_SUBJECT
 from payments.services.stripe_payments import MSG_STRIPE_ACTION_REQUIRED, MSG_STRIPE_PENDING
 from payments.services.stripe_webhooks import MSG_STRIPE_WEBHOOK_REFUSED, stripe_webhooks_unapplied_apply
 from payments.signals import stripe_event_received
+from payments.stripe_answers import method_used
 from quotes.models import PartyReservation
 from quotes.services import parties
 
@@ -215,6 +216,40 @@ def test_the_invoice_of_a_stripe_payment_names_its_method(
     assert Invoice.objects.get(payment_order=order).payment_method == "carte bancaire (Stripe)"
 
 
+@pytest.mark.parametrize(
+    ("payment_method", "method", "label"),
+    [
+        ("pm_card_visa", "card", "Carte •••• 4242 (Visa)"),
+        ("pm_card_visa_cartesBancaires", "card", "Carte •••• 1001 (CB)"),
+    ],
+)
+def test_the_order_records_the_card_it_was_paid_with(
+    api_client, member, make_reservation, stripe_settings, fake_stripe, payment_method, method, label
+):
+    order = open_stripe_order(member, make_reservation(member))
+    fake_stripe.pay(order.order_id, payment_method=payment_method)
+    api_client.force_authenticate(member)
+    assert _complete(api_client, order.order_id).status_code == 200
+    order.refresh_from_db()
+    assert (order.payment_method, order.payment_method_label) == (method, label)
+
+
+@pytest.mark.parametrize(
+    ("payment_method", "expected"),
+    [
+        ({"type": "card", "card": {"brand": "visa", "last4": "4242", "wallet": {"type": "apple_pay"}}}, "Apple Pay"),
+        (
+            {"type": "card", "card": {"brand": "mastercard", "last4": "4444", "wallet": {"type": "google_pay"}}},
+            "Google Pay",
+        ),
+        ({"type": "card", "card": {"brand": "amex", "last4": "8431"}}, "Carte •••• 8431 (American Express)"),
+        ({"type": "sepa_debit", "sepa_debit": {"country": "FR", "last4": "2606"}}, "Prélèvement SEPA FR •••• 2606"),
+    ],
+)
+def test_stripe_methods_are_named_as_the_staff_read_them(payment_method, expected):
+    assert method_used(payment_method)[1] == expected
+
+
 def test_three_d_secure_asked_then_passed(api_client, member, make_reservation, stripe_settings, fake_stripe):
     reservation = make_reservation(member)
     order = open_stripe_order(member, reservation)
@@ -288,6 +323,7 @@ def test_processing_is_a_202_then_the_webhook_pays(
     assert answer.status_code == 200
     order.refresh_from_db()
     assert order.status == PaymentStatus.COMPLETED
+    assert (order.payment_method, order.payment_method_label) == ("sepa_debit", "Prélèvement SEPA FR •••• 2606")
     assert len(_receipts(mailoutbox)) == 1
 
 
