@@ -42,7 +42,8 @@ class PaymentEvent:
     decline_code: str = ""
     message: str = ""
     metadata: dict = field(default_factory=dict, compare=False)
-    payment_method_id: str = ""
+    # The method it was (being) paid with: read for the staff's lists, not part of what the event says happened.
+    payment_method_id: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
