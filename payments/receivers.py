@@ -11,6 +11,8 @@ from studio.signals import email_delivered
 
 from .services import class_refunds, deposits
 from .services.receipts import RECEIPT_EMAIL_TOPIC, payment_order_receipt_mark_sent
+from .signals import stripe_event_received
+from .subscriptions.services.debits import stripe_subscription_event
 
 
 @receiver(email_delivered, sender=OutgoingEmail, dispatch_uid="payments.receipt_delivered")
@@ -31,3 +33,9 @@ def cancelled_class_refunds(sender, session_id: int, reservation_ids: list[int],
 def closed_request_deposit_refund(sender, request_id: int, **kwargs):
     """A request refused or cancelled after its deposit was paid: the deposit is refunded, in a task."""
     deposits.deposit_refund_for_closed_request(sender=sender, request_id=request_id)
+
+
+@receiver(stripe_event_received, dispatch_uid="payments.subscriptions.stripe_event")
+def subscription_stripe_event(sender, event, **kwargs):
+    """Saved methods, mandates and the periods' PaymentIntents of subscriptions."""
+    stripe_subscription_event(event=event)

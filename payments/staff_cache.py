@@ -37,6 +37,7 @@ READS = {
         "payments.SubscriptionCharge",
         "payments.SubscriptionFreeze",
         "payments.SubscriptionAction",
+        "payments.SavedPaymentMethod",
         "payments.ReducedRateDeclaration",
         "payments.ReducedRateProof",
         "bookings.Pass",

@@ -15,7 +15,13 @@ from bookings.models_operations import BookingPreferences, WaitlistEntry
 from invoices.models import Invoice
 from messaging.models import ContactMessage, ContactReply
 from payments.models import PaymentOrder
-from payments.subscriptions.models import ReducedRateDeclaration, ReducedRateProof, Subscription, SubscriptionCharge
+from payments.subscriptions.models import (
+    ReducedRateDeclaration,
+    ReducedRateProof,
+    SavedPaymentMethod,
+    Subscription,
+    SubscriptionCharge,
+)
 from quotes.models import PartyReservation, RoomRentalRequest
 
 EXPORT_FORMAT = "studio-donnees-personnelles/1"
@@ -226,6 +232,17 @@ def member_data_export(*, user: User) -> dict:
                 ],
             }
             for s in subscriptions
+        ],
+        # The saved cards and SEPA mandates of subscriptions: what the studio keeps of them (never a full number).
+        "saved_payment_methods": [
+            {
+                "label": m.label,
+                "kind": m.get_kind_display(),
+                "status": m.get_status_display(),
+                "mandate_reference": m.mandate_reference,
+                "saved_at": _dt(m.created_at),
+            }
+            for m in SavedPaymentMethod.objects.filter(member_id=user.pk).order_by("pk")
         ],
         "reduced_rate": {
             "proofs_uploaded_at": [

@@ -39,6 +39,7 @@ from payments.services.common import OPEN_STATUSES, PaymentError
 from payments.subscriptions.models import ReducedRateProof, Subscription, SubscriptionStatus
 from payments.subscriptions.services.common import LIVE_STATUSES as LIVE_SUBSCRIPTIONS
 from payments.subscriptions.services.common import SubscriptionError
+from payments.subscriptions.services.saved_methods import saved_methods_erase
 from payments.subscriptions.services.staff import subscription_cancel
 from quotes.models import PartyRequestEvent, PartyReservation, RentalRequestEvent, RoomRentalRequest
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
@@ -175,6 +176,7 @@ def _personal_data_erase(*, user_id: int, original_email: str) -> list[tuple[Sto
         proofs = ReducedRateProof.objects.filter(member_id=user_id)
         proof_storage = ReducedRateProof._meta.get_field("file").storage
         files += [(proof_storage, name) for name in proofs.values_list("file", flat=True) if name]
+        saved_methods_erase(member_id=user_id)  # the card's or account's last digits, the mandate's reference
         proofs.delete()  # a student card or a France Travail certificate: the declarations keep their status only
         User.objects.filter(pk=user_id).update(
             email=email,

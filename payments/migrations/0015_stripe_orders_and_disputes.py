@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("payments", "0014_simulated_order_methods"),
+        ("payments", "0016_subscription_saved_methods"),
     ]
 
     operations = [

@@ -9,6 +9,7 @@ their tables.
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils import timezone
 
 from media_library.private import private_storage
 
@@ -56,6 +57,16 @@ class Subscription(models.Model):
     # A simulated saved card that declines the next charges (to try the unpaid path in demonstration mode).
     simulated_card_declines = models.BooleanField("carte simulée refusée", default=False)
     provider_subscription_id = models.CharField("abonnement chez le prestataire", max_length=64, blank=True)
+    # The member's saved card or SEPA mandate each later period is charged to (the simulator's or Stripe's); none for
+    # PayPal, which charges by itself, and for subscriptions started before methods were saved.
+    saved_method = models.ForeignKey(
+        "payments.SavedPaymentMethod",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="subscriptions",
+        verbose_name="moyen de paiement enregistré",
+    )
     renewal_invited_on = models.DateField("invitation à renouveler envoyée le", null=True, blank=True)
     created_at = models.DateTimeField("créé le", auto_now_add=True)
     updated_at = models.DateTimeField("modifié le", auto_now=True)
@@ -103,6 +114,8 @@ class SubscriptionCharge(models.Model):
     provider_reference = models.CharField("référence du prestataire", max_length=64, blank=True)
     failure_note = models.CharField("motif du refus", max_length=200, blank=True)
     paid_at = models.DateTimeField("payée le", null=True, blank=True)
+    # A SEPA debit sent to the bank: PROCESSING from then until the bank settles it (paid, or returned), days later.
+    debit_started_at = models.DateTimeField("prélèvement envoyé le", null=True, blank=True)
     # Staff cancelled the subscription with the refund of this period: the provider's refund id, once.
     refund_id = models.CharField("identifiant de remboursement", max_length=64, blank=True)
     refunded_at = models.DateTimeField("remboursée le", null=True, blank=True)
@@ -266,3 +279,119 @@ class ReducedRateDeclaration(models.Model):
 
     def __str__(self):
         return f"{self.get_status_display()} – commande {self.order_id}"
+
+
+class SavedMethodProvider(models.TextChoices):
+    SIMULATOR = "simulator", "Simulateur (démonstration)"
+    STRIPE = "stripe", "Stripe"
+
+
+class SavedMethodKind(models.TextChoices):
+    CARD = "card", "Carte"
+    SEPA_DEBIT = "sepa_debit", "Prélèvement SEPA"
+
+
+class SavedMethodStatus(models.TextChoices):
+    PENDING = "pending", "En attente de confirmation"
+    ACTIVE = "active", "Utilisable"
+    INACTIVE = "inactive", "Inutilisable"
+    REPLACED = "replaced", "Remplacé"
+
+
+class SavedPaymentMethod(models.Model):
+    """A member's card or SEPA mandate, saved for the later periods of their subscriptions (docs/decisions.md 42).
+
+    Only what the member recognises it by: a card's last 4 digits, brand and expiry; an account's IBAN country and
+    last 4 digits, with the mandate's reference and acceptance date. Never a full card number or IBAN: Stripe keeps
+    those, the simulator drops them. Deleted with the member's personal data (privacy)."""
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_payment_methods", verbose_name="membre"
+    )
+    provider = models.CharField("prestataire", max_length=20, choices=SavedMethodProvider.choices)
+    kind = models.CharField("type", max_length=20, choices=SavedMethodKind.choices)
+    status = models.CharField(
+        "statut", max_length=20, choices=SavedMethodStatus.choices, default=SavedMethodStatus.PENDING
+    )
+    last4 = models.CharField("4 derniers chiffres", max_length=4, blank=True)
+    brand = models.CharField("réseau de la carte", max_length=20, blank=True)
+    exp_month = models.PositiveSmallIntegerField("mois d'expiration", null=True, blank=True)
+    exp_year = models.PositiveSmallIntegerField("année d'expiration", null=True, blank=True)
+    # The IBAN's country and check digits ("FR76") as the member reads them on their statement; Stripe tells the
+    # country only.
+    country = models.CharField("début de l'IBAN", max_length=4, blank=True)
+    mandate_reference = models.CharField("référence du mandat", max_length=64, blank=True)
+    mandate_accepted_at = models.DateTimeField("mandat accepté le", null=True, blank=True)
+    # The simulator's bank: "declines" (a card refused at each charge) or "returned" (a SEPA debit sent back).
+    simulated_outcome = models.CharField("issue simulée", max_length=20, blank=True)
+    customer_id = models.CharField("client chez le prestataire", max_length=64, blank=True)
+    setup_id = models.CharField("enregistrement chez le prestataire", max_length=64, blank=True, db_index=True)
+    method_id = models.CharField("moyen chez le prestataire", max_length=64, blank=True)
+    mandate_id = models.CharField("mandat chez le prestataire", max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField("créé le", auto_now_add=True)
+    updated_at = models.DateTimeField("modifié le", auto_now=True)
+
+    class Meta:
+        verbose_name = "moyen de paiement enregistré"
+        verbose_name_plural = "moyens de paiement enregistrés"
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member"], condition=models.Q(status="active"), name="one_active_saved_method_per_member"
+            ),
+            models.CheckConstraint(condition=models.Q(kind__in=SavedMethodKind.values), name="saved_method_kind_valid"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=SavedMethodStatus.values), name="saved_method_status_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.label} ({self.member_id})"
+
+    @property
+    def label(self) -> str:
+        """ "Carte •••• 4242, expire 12/28" or "Prélèvement SEPA FR76 •••• 1234, mandat du 29/11/2026"."""
+        return saved_method_label(
+            kind=self.kind,
+            last4=self.last4,
+            exp_month=self.exp_month,
+            exp_year=self.exp_year,
+            country=self.country,
+            mandate_accepted_at=self.mandate_accepted_at,
+        )
+
+
+def saved_method_label(*, kind, last4, exp_month=None, exp_year=None, country="", mandate_accepted_at=None) -> str:
+    """How the member recognises a saved method, from its plain values (the lists read values, not instances)."""
+    if kind == SavedMethodKind.SEPA_DEBIT:
+        label = f"Prélèvement SEPA {country} •••• {last4}" if country else f"Prélèvement SEPA •••• {last4}"
+        if mandate_accepted_at:
+            label += f", mandat du {timezone.localtime(mandate_accepted_at):%d/%m/%Y}"
+        return label
+    label = f"Carte •••• {last4}"
+    if exp_month and exp_year:
+        label += f", expire {exp_month:02d}/{exp_year % 100:02d}"
+    return label
+
+
+class SepaPreNotification(models.Model):
+    """The e-mail telling the member, days ahead, the amount and date of a SEPA debit and the mandate's reference
+    (the SEPA rulebook's pre-notification): sent once per period."""
+
+    subscription = models.ForeignKey(
+        Subscription, on_delete=models.CASCADE, related_name="pre_notifications", verbose_name="abonnement"
+    )
+    period = models.PositiveSmallIntegerField("période")
+    due_on = models.DateField("date du prélèvement")
+    amount = models.DecimalField("montant (€)", max_digits=10, decimal_places=2)
+    sent_at = models.DateTimeField("envoyée le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "pré-notification de prélèvement"
+        verbose_name_plural = "pré-notifications de prélèvement"
+        constraints = [
+            models.UniqueConstraint(fields=["subscription", "period"], name="sepa_pre_notification_once_per_period")
+        ]
+
+    def __str__(self):
+        return f"Pré-notification {self.subscription_id} période {self.period}"

@@ -19,6 +19,7 @@ from .models import (
     SubscriptionCharge,
     SubscriptionFreeze,
     SubscriptionStatus,
+    saved_method_label,
 )
 from .periods import commitment_ends_on, period_due_on
 
@@ -38,7 +39,7 @@ class SubscriptionView:
 
 def _base() -> QuerySet:
     return Subscription.objects.select_related(
-        "member", "granted_pass", "source_order__reduced_declaration__proof"
+        "member", "granted_pass", "source_order__reduced_declaration__proof", "saved_method"
     ).prefetch_related(
         Prefetch("charges", queryset=SubscriptionCharge.objects.order_by("period")),
         Prefetch("freezes", queryset=SubscriptionFreeze.objects.select_related("by").order_by("starts_on", "id")),
@@ -83,6 +84,15 @@ _SUBSCRIPTION_FIELDS = (
 )  # fmt: skip
 _CHARGE_FIELDS = ("period", "due_on", "amount", "status", "next_attempt_on", "provider_reference", "paid_at")
 _CHARGE_LABELS = dict(ChargeStatus.choices)
+# The saved card or mandate the later periods are charged to, joined to the subscription (no query more).
+_METHOD_FIELDS = ("kind", "last4", "exp_month", "exp_year", "country", "mandate_accepted_at")
+_METHOD_JOINED = tuple(f"saved_method__{f}" for f in _METHOD_FIELDS)
+
+
+def _method_label(values) -> str:
+    """The saved method's label from its joined values ("" without one: a LEFT JOIN's NULLs)."""
+    named = dict(zip(_METHOD_FIELDS, values, strict=True))
+    return saved_method_label(**named) if named["kind"] else ""
 
 
 def member_subscription_rows(*, member_id: int) -> list[dict]:
@@ -97,13 +107,18 @@ def member_subscription_rows(*, member_id: int) -> list[dict]:
         .annotate(has_freezes=Exists(SubscriptionFreeze.objects.filter(subscription=OuterRef("pk"))))
         .order_by("-created_at", "-id", "charges__period")
         .values_list(
-            *_SUBSCRIPTION_FIELDS, "granted_pass__expires_on", "has_freezes", *(f"charges__{f}" for f in _CHARGE_FIELDS)
+            *_SUBSCRIPTION_FIELDS,
+            "granted_pass__expires_on",
+            "has_freezes",
+            *_METHOD_JOINED,
+            *(f"charges__{f}" for f in _CHARGE_FIELDS),
         )
     )
+    head = width + 2 + len(_METHOD_JOINED)
     for row in subscriptions:
-        _fields, charges = found.get(row[0]) or found.setdefault(row[0], (row[: width + 2], []))
-        if row[width + 2] is not None:  # a charge (the LEFT JOIN gives one row of NULLs when there is none)
-            charges.append(dict(zip(_CHARGE_FIELDS, row[width + 2 :], strict=True)))
+        _fields, charges = found.get(row[0]) or found.setdefault(row[0], (row[:head], []))
+        if row[head] is not None:  # a charge (the LEFT JOIN gives one row of NULLs when there is none)
+            charges.append(dict(zip(_CHARGE_FIELDS, row[head:], strict=True)))
     freezes: dict[int, list] = {}
     if any(fields[width + 1] for fields, _ in found.values()):
         member_freezes = (
@@ -130,6 +145,7 @@ def member_subscription_rows(*, member_id: int) -> list[dict]:
             pk=pk,
             status_label=subscription.get_status_display(),
             pass_expires_on=fields[width],
+            method_label=_method_label(fields[width + 2 : head]),
             ends_on=commitment_ends_on(subscription),
             periods_left=subscription.periods_committed - subscription.periods_paid,
             next_due_on=next_due_on,
@@ -154,6 +170,7 @@ _STAFF_JOINED = (
     "source_order__reduced_declaration__id", "source_order__reduced_declaration__status",
     "source_order__reduced_declaration__confirmed_at", "source_order__reduced_declaration__proof_id",
     "source_order__reduced_declaration__ended_at",
+    *_METHOD_JOINED,
 )  # fmt: skip
 _STAFF_CHARGE_FIELDS = (
     "period", "due_on", "amount", "status", "attempts", "next_attempt_on", "paid_at", "provider_reference",
@@ -238,7 +255,7 @@ def staff_subscription_rows(*, filter: str = "", today: date_type | None = None)
         named = dict(zip(_STAFF_FIELDS, row[:width], strict=True))
         (
             pass_expires_on, member_id, first_name, last_name, email,
-            declaration_id, declaration_status, confirmed_at, proof_id, ended_at,
+            declaration_id, declaration_status, confirmed_at, proof_id, ended_at, *method,
         ) = row[width:]  # fmt: skip
         pk = named["id"]
         subscription = Subscription(member_id=member_id, **named)
@@ -282,6 +299,7 @@ def staff_subscription_rows(*, filter: str = "", today: date_type | None = None)
                 "ended_at": ended_at,
             },
             actions=actions.get(pk, []),
+            method_label=_method_label(method),
             member={"id": member_id, "first_name": first_name, "last_name": last_name, "email": email},
         )
         rows.append(named)

@@ -7,6 +7,8 @@ from django.tasks import task
 
 from ..selectors import payment_provider_name
 from ..services.reduced_rate import reduced_proofs_unattached_delete as _reduced_proofs_unattached_delete
+from .services.debits import sepa_pre_notifications_send as _sepa_pre_notifications_send
+from .services.debits import simulated_debits_settle as _simulated_debits_settle
 from .services.lifecycle import subscription_charges_run as _charges_run
 from .services.paypal_jobs import paypal_subscription_orders_reconcile as _paypal_subscription_orders_reconcile
 from .services.paypal_purchase import paypal_plans_ensure
@@ -49,3 +51,17 @@ def subscription_refunds_retry() -> int:
 def reduced_proofs_unattached_delete() -> int:
     """Hourly: the reduced-rate proofs no purchase names, a day after their upload, deleted with their file."""
     return _reduced_proofs_unattached_delete()
+
+
+@cron("40 * * * *")
+@task
+def simulated_debits_settle() -> dict:
+    """Hourly, in demonstration: the simulator's bank settles the SEPA debits sent SIMULATOR_SEPA_SETTLE_DAYS ago."""
+    return _simulated_debits_settle()
+
+
+@cron("5 6 * * *")
+@task
+def sepa_pre_notifications_send() -> int:
+    """Daily: the e-mail telling each member of a SEPA debit SUBSCRIPTION_SEPA_NOTICE_DAYS ahead, once per period."""
+    return _sepa_pre_notifications_send()

@@ -3,6 +3,13 @@
 from django.urls import path
 
 from .apis.actions import SubscriptionCancelApi, SubscriptionEndReducedApi, SubscriptionRetryApi
+from .apis.methods import (
+    SavedMethodApi,
+    SimulatedCardApi,
+    SimulatedMandateApi,
+    StripeSetupApi,
+    StripeSetupCompleteApi,
+)
 from .apis.purchase import (
     PayPalSubscriptionApprovedApi,
     PayPalSubscriptionCreateApi,
@@ -30,5 +37,14 @@ api_urlpatterns = [
         name="api-subscription-paypal-approved",
     ),
     path("subscriptions/offers/<int:tariff_id>", SubscriptionOfferApi.as_view(), name="api-subscription-offer"),
+    path("subscriptions/method", SavedMethodApi.as_view(), name="api-subscription-method"),
+    path("subscriptions/method/simulator/card", SimulatedCardApi.as_view(), name="api-subscription-method-card"),
+    path("subscriptions/method/simulator/sepa", SimulatedMandateApi.as_view(), name="api-subscription-method-sepa"),
+    path("subscriptions/method/stripe/setup", StripeSetupApi.as_view(), name="api-subscription-method-setup"),
+    path(
+        "subscriptions/method/stripe/complete",
+        StripeSetupCompleteApi.as_view(),
+        name="api-subscription-method-complete",
+    ),
     path("subscriptions/reduced-proofs", ReducedProofApi.as_view(), name="api-subscription-reduced-proofs"),
 ]

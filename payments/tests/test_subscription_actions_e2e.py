@@ -1,7 +1,7 @@
-"""Subscriptions in a browser: a student buys the reduced plan (the confirmation is required, a proof is sent) with the
-simulator's card that pays now and fails later; the next period is refused; staff see "Impayé" and the reduced
-status, retry it from a confirm dialog (refused again); the member pays it from the profile; staff end the reduced
-plan from a confirm dialog."""
+"""Subscriptions in a browser: a student buys the reduced plan (the confirmation is required, a proof is sent), the
+later periods on the simulator's saved card that is refused; the next period is refused; staff see "Impayé" and the
+reduced status, retry it from a confirm dialog (refused again); the member replaces the card on the profile and pays
+the period; staff end the reduced plan from a confirm dialog."""
 
 from decimal import Decimal
 from pathlib import Path
@@ -55,11 +55,16 @@ def test_student_plan_card_fails_later_staff_retry_member_pays_staff_end_reduced
     expect(dialog.get_by_text("Justificatif reçu. (carte-etudiante.png)")).to_be_visible()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "subscription-reduced-390.png"), full_page=False)
+    expect(pay).to_be_disabled()  # the card of the later periods comes first
+    dialog.get_by_role("button", name="Enregistrer un moyen de paiement").click()
+    dialog.get_by_label("Carte simulée (démonstration)").select_option("declines")
+    dialog.get_by_role("button", name="Enregistrer la carte").click()
+    expect(dialog.get_by_text("Payé par : Carte •••• 0002, expire", exact=False)).to_be_visible()
     pay.click()
-    dialog.get_by_role("button", name="Payer, puis carte refusée aux échéances suivantes (simulation)").click()
+    dialog.get_by_role("button", name="Payer (simulation)").click()
     expect(page.get_by_text(MSG_TARIFF_PAID).first).to_be_visible()
     subscription = Subscription.objects.get(member=member)
-    assert subscription.simulated_card_declines
+    assert subscription.saved_method.simulated_outcome == "declines"
 
     # The next period comes due (the daily job as of its date): refused, so unpaid.
     subscription_charges_run(as_of=periods.period_due_on(subscription, 2))
@@ -90,6 +95,10 @@ def test_student_plan_card_fails_later_staff_retry_member_pays_staff_end_reduced
     page.goto(live_server.url + "/user/profile")
     mine = page.locator(".member-subscriptions")
     expect(mine.locator("[data-subscription-status]")).to_have_text("Impayé")
+    # The member replaces the refused card by one that works, then pays the unpaid period with it.
+    mine.get_by_role("button", name="Remplacer le moyen de paiement").click()
+    mine.get_by_role("button", name="Enregistrer la carte").click()
+    expect(mine.get_by_text("Payé par : Carte •••• 4242, expire", exact=False)).to_be_visible()
     mine.get_by_role("button", name="Payer maintenant : Abonnement annuel étudiant").click()
     expect(mine.locator("[data-subscription-status]")).to_have_text("Active")
     subscription.refresh_from_db()

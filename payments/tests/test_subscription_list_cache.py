@@ -98,7 +98,13 @@ def _renamed(staff):
     member.save()
 
 
-@pytest.mark.parametrize("change", [_charge_paid, _freeze, _action, _reduced, _pass_extended, _renamed])
+def _method_saved(staff):
+    from payments.subscriptions.services.saved_methods import simulated_card_save
+
+    simulated_card_save(user=Subscription.objects.order_by("id").first().member)
+
+
+@pytest.mark.parametrize("change", [_charge_paid, _freeze, _action, _reduced, _pass_extended, _renamed, _method_saved])
 def test_a_change_shows_on_the_next_list(studio, staff, change):
     with freeze_time(NOW):
         before = _list(studio)

@@ -31,6 +31,15 @@ def test_buy_a_plan_see_it_staff_freeze_it_member_sees_the_new_end(page, live_se
     page.goto(live_server.url + "/tarifs")
     page.locator(f"#tarif-{plan.pk}").get_by_role("button", name="Commander").click()
     dialog = page.locator("dialog[open]")
+    # The later periods are debited from a SEPA mandate, signed before the first payment (Stripe's test IBAN).
+    dialog.get_by_role("button", name="Enregistrer un moyen de paiement").click()
+    dialog.get_by_label("Prélèvement SEPA").check()
+    expect(dialog.locator("[data-mandate-text]")).to_contain_text("vous autorisez")
+    dialog.get_by_label("IBAN").fill("FR14 2004 1010 0505 0001 3M02 606")
+    dialog.get_by_label("Titulaire du compte").fill("Emma Petit")
+    dialog.get_by_label("J'accepte le mandat de prélèvement SEPA").check()
+    dialog.get_by_role("button", name="Signer le mandat").click()
+    expect(dialog.get_by_text("Payé par : Prélèvement SEPA FR14 •••• 2606", exact=False)).to_be_visible()
     dialog.get_by_role("button", name="Payer 55,00 €").click()
     dialog.get_by_role("button", name="Payer (simulation)").click()
     expect(page.get_by_text(MSG_TARIFF_PAID).first).to_be_visible()
@@ -42,6 +51,7 @@ def test_buy_a_plan_see_it_staff_freeze_it_member_sees_the_new_end(page, live_se
     expect(section).to_contain_text("Abonnement annuel illimité")
     expect(section).to_contain_text("1 période payée sur 12 · 11 restantes")
     expect(section.locator("[data-subscription-end]")).to_have_text(end.strftime("%d/%m/%Y"))
+    expect(section.locator("[data-saved-method]")).to_contain_text("Payé par : Prélèvement SEPA FR14 •••• 2606")
 
     login_as(staff)
     page.goto(live_server.url + "/admin/subscriptions")

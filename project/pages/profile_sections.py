@@ -57,12 +57,18 @@ def _subscriptions(target, *, own: bool) -> list[dict]:
     """The subscriptions billed per period, with "Payer maintenant" for an unpaid one on the member's own profile."""
     rows = member_subscription_rows(member_id=target.pk)
     for row in rows:
+        if own and row["method_label"] and row["status"] in ("active", "unpaid", "frozen"):
+            # Replace the card or mandate the later periods are charged to: the "Payer maintenant" island's bundle,
+            # in its "method" mode (it reads the method and how to save another from the API).
+            row["method_id"] = f"subscription-method-{row['pk']}"
+            row["method_props"] = {"mode": "method", "label": row["method_label"]}
         if own and row["status"] == "unpaid":
             row["pay_id"] = f"subscription-pay-{row['pk']}"
             row["pay_props"] = {
                 "subscriptionId": row["pk"],
                 "title": row["title"],
-                "simulated": row["provider"] == "simulator",  # the card choice is the simulator's
+                # The card choice is the simulator's, for subscriptions charged to no saved method.
+                "simulated": row["provider"] == "simulator" and not row["method_label"],
             }
     return rows
 

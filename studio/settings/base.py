@@ -338,6 +338,10 @@ STRIPE_SECRET_KEY = env("STRIPE_SECRET_KEY", default="")
 STRIPE_PUBLISHABLE_KEY = env("STRIPE_PUBLISHABLE_KEY", default="")
 STRIPE_WEBHOOK_SECRET = env("STRIPE_WEBHOOK_SECRET", default="")
 STRIPE_API_BASE = env("STRIPE_API_BASE", default="https://api.stripe.com")
+# A subscription's SEPA debit: the pre-notification e-mail goes this many days before it; the simulator's bank settles
+# a debit (paid, or returned for the failing test IBAN) this many days after it was sent (0 in a demonstration).
+SUBSCRIPTION_SEPA_NOTICE_DAYS = env.int("SUBSCRIPTION_SEPA_NOTICE_DAYS", default=2)
+SIMULATOR_SEPA_SETTLE_DAYS = env.int("SIMULATOR_SEPA_SETTLE_DAYS", default=3)
 
 # Upload size limits per kind (docs/decisions.md 22), configurable.
 MAX_IMAGE_UPLOAD_BYTES = env.int("MAX_IMAGE_UPLOAD_BYTES", default=10 * 1024 * 1024)

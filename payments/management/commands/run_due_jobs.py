@@ -23,6 +23,7 @@ class Command(BaseCommand):
         outcome = subscription_charges_run(as_of=day)
         self.stdout.write(
             f"Échéances payées : {outcome['paid']}, refusées : {outcome['failed']}, "
+            f"prélèvements SEPA envoyés : {outcome['processing']}, "
             f"ignorées : {outcome['skipped']}, abonnements terminés : {outcome['ended']}, "
             f"invitations à renouveler : {outcome['invited']}."
         )

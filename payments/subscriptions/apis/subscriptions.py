@@ -103,6 +103,9 @@ class StaffSubscriptionOutput(SubscriptionOutput):
     provider = serializers.CharField(help_text="simulator ou paypal.")
     reduced = ReducedOutput(allow_null=True, help_text="Tarif réduit : le statut confirmé par le membre à l'achat.")
     actions = ActionLogOutput(many=True, help_text="Les actions de l'équipe : qui, quand, pourquoi.")
+    method_label = serializers.CharField(
+        help_text="Le moyen enregistré qui paie les échéances (« Carte •••• 4242, expire 12/28 »), ou vide."
+    )
 
 
 def _who(user) -> str:
@@ -168,6 +171,7 @@ def _body(view, *, with_member: bool = False) -> dict:
             for f in s.freezes.all()
         ]
         body["provider"] = s.provider
+        body["method_label"] = s.saved_method.label if s.saved_method_id else ""
         body["reduced"] = _reduced(s)
         body["actions"] = [
             {

@@ -25,6 +25,7 @@ from ...signals import subscription_charge_paid as subscription_charge_paid_sign
 from ...simulator import SimulatorProvider
 from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
 from ..periods import period_due_on, period_ends_on
+from ..simulated_debits import FAILED, PAID, PROCESSING, DebitOutcome
 from .common import (
     BLOCKED_AFTER_DAYS,
     LIVE_STATUSES,
@@ -34,6 +35,8 @@ from .common import (
     SubscriptionError,
 )
 from .emails import subscription_charge_email
+from .method_charging import method_charge
+from .saved_methods import CHARGED_BY_STUDIO
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +47,7 @@ def _charges_create_due(*, as_of: date_type) -> None:
     meanwhile is seen (no period left to pay on a cancelled subscription, due dates moved by a new freeze). Two
     schedulers queue on the same lock, and the unique constraint keeps one row per period."""
     live = (
-        Subscription.objects.filter(status__in=LIVE_STATUSES, provider=SimulatorProvider.name)
+        Subscription.objects.filter(status__in=LIVE_STATUSES, provider__in=CHARGED_BY_STUDIO)
         .annotate(last_period=Max("charges__period"))
         .prefetch_related("freezes")
         .order_by("pk")
@@ -69,14 +72,14 @@ def subscription_charges_due(*, as_of: date_type) -> list[int]:
     _charges_create_due(as_of=as_of)
     stale = timezone.now() - STALE_PROCESSING
     charges = SubscriptionCharge.objects.filter(
-        subscription__status__in=LIVE_STATUSES, subscription__provider=SimulatorProvider.name, due_on__lte=as_of
+        subscription__status__in=LIVE_STATUSES, subscription__provider__in=CHARGED_BY_STUDIO, due_on__lte=as_of
     )
     ids = []
     for charge in charges.filter(status__in=UNPAID_CHARGES).order_by("due_on", "pk"):
         if charge.status == ChargeStatus.FAILED and charge.next_attempt_on and charge.next_attempt_on > as_of:
             continue
-        if charge.status == ChargeStatus.PROCESSING and charge.updated_at > stale:
-            continue
+        if charge.status == ChargeStatus.PROCESSING and (charge.debit_started_at or charge.updated_at > stale):
+            continue  # being charged right now, or a SEPA debit the bank has not settled yet
         ids.append(charge.pk)
     return ids
 
@@ -92,8 +95,8 @@ def subscription_charge_attempt(*, charge_id: int, as_of: date_type, force: bool
         subscription, charge = lock_charge(charge_id)
         if charge.status in (ChargeStatus.PAID, ChargeStatus.CANCELLED) or subscription.status not in LIVE_STATUSES:
             return charge
-        if charge.status == ChargeStatus.PROCESSING and charge.updated_at > stale:
-            return charge  # another runner is charging it right now
+        if charge.status == ChargeStatus.PROCESSING and (charge.debit_started_at or charge.updated_at > stale):
+            return charge  # another runner is charging it right now, or its SEPA debit awaits the bank
         if (
             charge.status == ChargeStatus.FAILED
             and not force
@@ -104,7 +107,16 @@ def subscription_charge_attempt(*, charge_id: int, as_of: date_type, force: bool
         if charge.status != ChargeStatus.PROCESSING:
             charge.attempts += 1  # a resumed PROCESSING keeps its attempt, hence its idempotency key
         charge.status = ChargeStatus.PROCESSING
-        charge.save(update_fields=["status", "attempts", "updated_at"])
+        charge.debit_started_at = None
+        charge.save(update_fields=["status", "attempts", "debit_started_at", "updated_at"])
+        method = subscription.saved_method
+    if method is not None or subscription.provider != SimulatorProvider.name:
+        outcome = method_charge(subscription=subscription, charge=charge, method=method, request_id=_request_id(charge))
+        if outcome is None:
+            return charge  # the provider did not answer: the next run resumes with the same key
+        charged = _record_outcome(charge_id=charge.pk, outcome=outcome, as_of=as_of)
+        charged.attempted_now = True
+        return charged
     provider = get_provider()
     if not isinstance(provider, SimulatorProvider) or subscription.provider != provider.name:
         raise SubscriptionError.of("pay_now_provider")
@@ -200,3 +212,45 @@ def subscription_charge_failed(*, charge_id: int, as_of: date_type, note: str = 
         pass_rule_set(pass_id=pass_obj.pk, blocked_from=first_unpaid + timedelta(days=BLOCKED_AFTER_DAYS))
         transaction.on_commit(lambda: subscription_charge_email(charge_id=charge.pk, paid=False))
     return charge
+
+
+def _record_outcome(*, charge_id: int, outcome: DebitOutcome, as_of: date_type) -> SubscriptionCharge:
+    if outcome.status == PAID:
+        return subscription_charge_paid(charge_id=charge_id, reference=outcome.reference)
+    if outcome.status == PROCESSING:
+        return subscription_debit_started(charge_id=charge_id, reference=outcome.reference)
+    return subscription_charge_failed(charge_id=charge_id, as_of=as_of, note=outcome.note or FAILED)
+
+
+def subscription_debit_started(*, charge_id: int, reference: str) -> SubscriptionCharge:
+    """A SEPA debit was sent to the bank: the period stays PROCESSING ("En cours") until it is settled, and no
+    scheduler charges it again meanwhile."""
+    with transaction.atomic():
+        _subscription, charge = lock_charge(charge_id)
+        if charge.status != ChargeStatus.PROCESSING:
+            return charge  # settled already (a webhook outran this answer)
+        charge.debit_started_at = timezone.now()
+        charge.provider_reference = (reference or "")[:64]
+        charge.save(update_fields=["debit_started_at", "provider_reference", "updated_at"])
+    return charge
+
+
+def subscription_debit_settle(
+    *, charge_id: int, reference: str, paid: bool, as_of: date_type, note: str = ""
+) -> SubscriptionCharge:
+    """The bank settled a period's debit (Stripe's payment_intent.succeeded or payment_failed, the simulator's
+    settling job): paid, or refused, which starts the unpaid path (retry, e-mail, block). Applied once, and only to
+    the attempt in flight: an event of an earlier attempt, or a second delivery, changes nothing."""
+    with transaction.atomic():
+        _subscription, charge = lock_charge(charge_id)
+        if charge.status != ChargeStatus.PROCESSING:
+            return charge
+        if reference and charge.provider_reference and charge.provider_reference != reference:
+            return charge
+        if paid:
+            settled = subscription_charge_paid(charge_id=charge_id, reference=reference or charge.provider_reference)
+        else:
+            settled = subscription_charge_failed(charge_id=charge_id, as_of=as_of, note=note or FAILED)
+    # This call settled it: a second settling job or a redelivered event found it settled and did nothing.
+    settled.settled_now = True
+    return settled

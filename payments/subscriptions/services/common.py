@@ -23,7 +23,14 @@ from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 
 from ...models import PaymentOrder, SimulatedProviderOrder
 from ...simulator import SimulatorProvider
-from ..models import ChargeStatus, Subscription, SubscriptionCharge, SubscriptionStatus
+from ..models import (
+    ChargeStatus,
+    SavedMethodStatus,
+    SavedPaymentMethod,
+    Subscription,
+    SubscriptionCharge,
+    SubscriptionStatus,
+)
 from ..periods import period_due_on
 
 RETRY_AFTER_DAYS = 3
@@ -45,6 +52,7 @@ CHARGE_FAILED_SUBJECT = "Échéance de votre abonnement impayée"
 CHARGE_PAID_SUBJECT = "Votre reçu d'échéance d'abonnement"
 RENEWAL_SUBJECT = "Votre abonnement se termine bientôt : renouvelez-le"
 RENEWAL_DAYS_BEFORE = 15
+SEPA_NOTICE_SUBJECT = "Prochain prélèvement SEPA de votre abonnement"
 
 
 class SubscriptionError(ApplicationError):
@@ -89,8 +97,13 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
     declines_later = order.provider == SimulatorProvider.name and (
         SimulatedProviderOrder.objects.filter(order_id=order.order_id, card_declines_later=True).exists()
     )
+    # The member's saved card or mandate of the same provider pays the later periods (saved before paying the first).
+    saved_method = SavedPaymentMethod.objects.filter(
+        member_id=order.user_id, provider=order.provider, status=SavedMethodStatus.ACTIVE
+    ).first()
     subscription = Subscription.objects.create(
         member_id=order.user_id,
+        saved_method=saved_method,
         tariff=tariff,
         title=tariff.title[:150],
         provider=order.provider,

@@ -129,11 +129,12 @@ def subscription_charges_run(*, as_of: date_type | None = None) -> dict:
     """The daily job (and `manage.py run_due_jobs --as-of`): charge every period due, once."""
     as_of = as_of or timezone.localdate()
     subscriptions_freeze_status(as_of=as_of)
-    outcome = {"paid": 0, "failed": 0, "skipped": 0}
+    outcome = {"paid": 0, "failed": 0, "processing": 0, "skipped": 0}
     for charge_id in subscription_charges_due(as_of=as_of):
         charge = subscription_charge_attempt(charge_id=charge_id, as_of=as_of)
         attempted = getattr(charge, "attempted_now", False)
-        key = {"paid": "paid", "failed": "failed"}.get(charge.status, "skipped") if attempted else "skipped"
+        # "processing": a SEPA debit sent, paid once the bank settles it.
+        key = charge.status if attempted and charge.status in outcome else "skipped"
         outcome[key] += 1
     if payment_provider_name() == "paypal":
         # PayPal charges its subscriptions itself: retry refused periods, read what lost webhooks would have said.

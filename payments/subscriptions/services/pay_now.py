@@ -4,11 +4,11 @@ through charging.py: this module sits above both)."""
 
 from django.utils import timezone
 
-from ...simulator import SimulatorProvider
 from ..models import ChargeStatus, Subscription
 from .charging import subscription_charge_attempt
 from .common import SubscriptionError
 from .paypal import paypal_pay_now
+from .saved_methods import CHARGED_BY_STUDIO
 
 
 def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = False) -> Subscription:
@@ -22,9 +22,11 @@ def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = Fa
     if subscription.provider == "paypal":
         # PayPal: its capture of the outstanding balance, bounded by the provider's time budget.
         return paypal_pay_now(subscription=subscription)
-    if subscription.provider != SimulatorProvider.name:
+    if subscription.provider not in CHARGED_BY_STUDIO:
         raise SubscriptionError.of("pay_now_provider")
-    Subscription.objects.filter(pk=subscription.pk).update(simulated_card_declines=card_declined)
+    if subscription.saved_method_id is None:
+        # The simulated card of the subscriptions started before methods were saved: the member picks it here.
+        Subscription.objects.filter(pk=subscription.pk).update(simulated_card_declines=card_declined)
     unpaid = list(
         subscription.charges.filter(status__in=(ChargeStatus.FAILED, ChargeStatus.DUE)).values_list("pk", flat=True)
     )

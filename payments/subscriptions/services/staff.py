@@ -34,6 +34,7 @@ from ..paypal_client import PayPalSubscriptions
 from ..periods import period_ends_on
 from .charging import subscription_charge_attempt
 from .common import LIVE_STATUSES, SubscriptionError
+from .method_charging import method_refund
 from .paypal import subscription_paypal_retry
 
 logger = logging.getLogger(__name__)
@@ -215,9 +216,13 @@ def subscription_charge_refund_run(*, charge_id: int) -> str:
         return "nothing to refund"
     request_id = f"refund-subscription-charge-{charge.pk}"
     try:
-        if charge.subscription.provider == PaymentProviderName.SIMULATOR:
+        # Charged to a saved card or mandate: refunded where it was charged; else by the subscription's provider.
+        result = method_refund(
+            subscription=charge.subscription, reference=charge.provider_reference, request_id=request_id
+        )
+        if result is None and charge.subscription.provider == PaymentProviderName.SIMULATOR:
             result = SimulatorProvider().refund_capture(capture_id=charge.provider_reference, request_id=request_id)
-        else:
+        elif result is None:
             result = PayPalSubscriptions(get_provider()).refund_sale(
                 sale_id=charge.provider_reference, request_id=request_id
             )

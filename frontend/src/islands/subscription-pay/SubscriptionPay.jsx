@@ -6,19 +6,21 @@ import { api, errorMessage } from "../../components/api.js";
 
 export const MSG_PAY_FAILED = "Le paiement n'a pas pu être effectué. Veuillez réessayer.";
 export const MSG_PAID = "✅ Échéance payée : votre abonnement permet de nouveau de réserver.";
+export const MSG_DEBIT_SENT = "Prélèvement SEPA envoyé : l'échéance est en cours de paiement et sera réglée sous quelques jours.";
 
 export default function SubscriptionPay({ subscriptionId, title, simulated = true, onPaid = () => window.location.reload() }) {
   const [busy, setBusy] = useState(false);
   const [declined, setDeclined] = useState(false);
   const [error, setError] = useState("");
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState("");
 
   async function pay() {
     setBusy(true);
     setError("");
     try {
-      await api(`/api/subscriptions/${subscriptionId}/pay`, { method: "POST", body: { card_declined: declined } });
-      setDone(true);
+      const paid = await api(`/api/subscriptions/${subscriptionId}/pay`, { method: "POST", body: { card_declined: declined } });
+      // A SEPA debit is only sent: the bank settles it days later.
+      setDone((paid?.charges || []).some((charge) => charge.status === "processing") ? MSG_DEBIT_SENT : MSG_PAID);
       onPaid();
     } catch (failure) {
       setError(errorMessage(failure, MSG_PAY_FAILED));
@@ -27,7 +29,7 @@ export default function SubscriptionPay({ subscriptionId, title, simulated = tru
     }
   }
 
-  if (done) return <p role="status">{MSG_PAID}</p>;
+  if (done) return <p role="status">{done}</p>;
   return (
     <div className="subscription-pay">
       {simulated && (

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import SubscriptionPay, { MSG_PAID } from "./SubscriptionPay.jsx";
+import SubscriptionPay, { MSG_DEBIT_SENT, MSG_PAID } from "./SubscriptionPay.jsx";
 
 afterEach(() => {
   cleanup();
@@ -22,6 +22,15 @@ describe("SubscriptionPay", () => {
     const [url, options] = fetchMock.mock.calls[0];
     expect(url).toBe("/api/subscriptions/3/pay");
     expect(JSON.parse(options.body)).toEqual({ card_declined: false });
+  });
+
+  it("says a SEPA debit is on its way rather than paid", async () => {
+    const body = { id: 3, status: "unpaid", charges: [{ period: 2, status: "processing", status_label: "En cours" }] };
+    vi.spyOn(globalThis, "fetch").mockImplementation(() => answer(200, body));
+    render(<SubscriptionPay subscriptionId={3} title="Abonnement" simulated={false} onPaid={vi.fn()} />);
+    fireEvent.click(screen.getByRole("button", { name: "Payer maintenant : Abonnement" }));
+    expect(await screen.findByText(MSG_DEBIT_SENT)).toBeTruthy();
+    expect(MSG_DEBIT_SENT).toBe("Prélèvement SEPA envoyé : l'échéance est en cours de paiement et sera réglée sous quelques jours.");
   });
 
   it("shows the server's French refusal", async () => {

@@ -3,9 +3,9 @@
    decimals (display only: the server prices the order); the modal closes on cancel or after a successful payment.
    A tariff billed per period (docs/decisions.md 24; asked to the server when the modal opens) is bought once (no
    quantity), says what the member commits to, asks a reduced rate's status and confirmation (and an optional proof),
-   offers the simulator's card that fails at later periods, and with PayPal opens PayPal's subscription popup
-   instead. */
-import { useCallback, useEffect, useId, useMemo, useState } from "react";
+   asks first for the card or SEPA mandate the later periods are charged to (saved with the simulator or Stripe:
+   SavedMethod), and with PayPal opens PayPal's subscription popup instead. */
+import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useState } from "react";
 import Modal from "../../components/Modal.jsx";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
 import { notify } from "../../components/toast.jsx";
@@ -24,6 +24,9 @@ import {
 import ReducedFields from "./ReducedFields.jsx";
 import SubscriptionPayPal from "./SubscriptionPayPal.jsx";
 
+// Only a tariff billed per period asks for it: its code stays out of the modal's first load (the page budget).
+const SavedMethod = lazy(() => import(/* webpackChunkName: "saved-method" */ "../subscription-pay/SavedMethod.jsx"));
+
 const NO_CLAIM = { status: "", confirmed: false, proofId: null, proofName: "" };
 
 const BUTTONS = "[data-tariff-order]";
@@ -35,6 +38,7 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
   const [paying, setPaying] = useState(false);
   const [reduced, setReduced] = useState(NO_CLAIM);
   const [claimTried, setClaimTried] = useState(false);
+  const [method, setMethod] = useState(null);
 
   const open = useCallback(
     (next) => {
@@ -127,6 +131,11 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
             Total : <strong data-total>{euros(total)}</strong>
           </p>
           {claim.error && current?.reduced && !claimTried && <p className="help">{claim.error}</p>}
+          {perPeriod && !paypal && (
+            <Suspense fallback={null}>
+              <SavedMethod title="Moyen de paiement des prochaines échéances" onSaved={setMethod} />
+            </Suspense>
+          )}
           {offerLoading && !current ? null : perPeriod && paypal ? (
             <SubscriptionPayPal tariffId={tariff.id} payer={user} config={paymentConfig} claim={claim.fields || {}} disabled={Boolean(claim.error)} />
           ) : (
@@ -138,7 +147,7 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
               payer={user}
               details={{ title: tariff.title, type: "TARIF", message: "" }}
               totalAmount={total}
-              disabled={Boolean(claim.error)}
+              disabled={Boolean(claim.error) || (perPeriod && !method)}
               subscription={perPeriod}
               onPhaseChange={(phase) => setPaying(phase === "open" || phase === "capturing")}
               onSuccess={close}

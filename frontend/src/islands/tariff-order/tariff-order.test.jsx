@@ -1,13 +1,17 @@
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
+// StripePane (frontend/src/components/payment/StripePane.jsx), lazily loaded by the saved method's pane.
+vi.mock("../subscription-pay/stripePane.js", () => ({ StripePane: () => null }));
 
 import { notify } from "../../components/toast.jsx";
 import { MSG_DECLINES_LATER } from "../../components/payment/messages.js";
 import { MSG_LOGIN_REQUIRED, MSG_REDUCED_CONFIRM, MSG_REDUCED_STATUS, normalizeQuantity } from "./messages.js";
 import TariffOrder from "./TariffOrder.jsx";
 
+// The saved method's pane is a lazy chunk: generous waits on a busy machine (nothing here depends on time).
+const WAIT = { timeout: 5000 };
 const CONFIG = { provider: "simulator", clientId: "", currency: "EUR" };
 const MEMBER = { first_name: "Emma", last_name: "Petit", email: "emma@example.fr" };
 
@@ -74,6 +78,8 @@ describe("TariffOrder", () => {
 
 describe("TariffOrder for a subscription billed per period", () => {
   const OFFER = { tariff_id: 4, per_period: true, reduced: true, period_months: 1, periods_committed: 12, amount: "44.00" };
+  const CARD = { id: 1, kind: "card", label: "Carte •••• 4242, expire 12/28" };
+  const SAVED = { provider: "simulator", publishableKey: "", mandateText: "En signant ce formulaire de mandat…", method: CARD };
 
   function answer(status, body) {
     return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } }));
@@ -84,6 +90,7 @@ describe("TariffOrder for a subscription billed per period", () => {
   it("asks the reduced-rate confirmation before paying and sends it with the order", async () => {
     const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation((url, options = {}) => {
       if (String(url).startsWith("/api/subscriptions/offers/4")) return answer(200, OFFER);
+      if (String(url).startsWith("/api/subscriptions/method")) return answer(200, SAVED);
       if (url === "/api/subscriptions/reduced-proofs") return answer(201, { id: 9 });
       if (url === "/api/paypal/create-order") return answer(201, { id: "SIM-1", status: "CREATED", amount: "44.00", currency: "EUR" });
       return answer(404, { error: "?" });
@@ -101,7 +108,8 @@ describe("TariffOrder for a subscription billed per period", () => {
     const file = new File(["x"], "carte.png", { type: "image/png" });
     fireEvent.change(screen.getByLabelText(/Justificatif \(facultatif\)/), { target: { files: [file] } });
     expect(await screen.findByText("Justificatif reçu. (carte.png)")).toBeTruthy();
-    expect(pay.disabled).toBe(false);
+    expect(await screen.findByText("Payé par : Carte •••• 4242, expire 12/28", {}, WAIT)).toBeTruthy(); // the saved card
+    await waitFor(() => expect(pay.disabled).toBe(false));
     fireEvent.click(pay);
     expect(await screen.findByRole("button", { name: MSG_DECLINES_LATER })).toBeTruthy();
     const create = fetchMock.mock.calls.find(([url]) => url === "/api/paypal/create-order");
@@ -112,6 +120,27 @@ describe("TariffOrder for a subscription billed per period", () => {
       reduced_confirmed: true,
       reduced_proof_id: 9,
     });
+  });
+
+  it("asks the card or SEPA mandate of the next periods before the first payment", async () => {
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation((url) => {
+      if (String(url).startsWith("/api/subscriptions/offers/4")) return answer(200, { ...OFFER, reduced: false });
+      if (String(url).startsWith("/api/subscriptions/method/simulator/card")) return answer(201, CARD);
+      if (String(url).startsWith("/api/subscriptions/method")) return answer(200, { ...SAVED, method: null });
+      return answer(404, { error: "?" });
+    });
+    render(<TariffOrder user={MEMBER} paymentConfig={CONFIG} />);
+    fireEvent.click(screen.getByRole("button", { name: "Commander" }));
+    expect(await screen.findByText("Aucun moyen de paiement enregistré pour les prochaines échéances.", {}, WAIT)).toBeTruthy();
+    const pay = screen.getByRole("button", { name: /^Payer/ });
+    expect(pay.disabled).toBe(true);
+    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
+    expect(screen.getByLabelText("Carte bancaire")).toBeTruthy();
+    expect(screen.getByLabelText("Prélèvement SEPA")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Enregistrer la carte" }));
+    expect(await screen.findByText("Payé par : Carte •••• 4242, expire 12/28", {}, WAIT)).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole("button", { name: /^Payer/ }).disabled).toBe(false), WAIT);
+    expect(fetchMock.mock.calls.some(([url]) => url === "/api/subscriptions/method/simulator/card")).toBe(true);
   });
 
   it("offers PayPal's subscription button when PayPal is configured", async () => {

@@ -168,6 +168,7 @@ export default function Subscriptions() {
                 <th scope="col">Statut</th>
                 <th scope="col">Payées / restantes</th>
                 <th scope="col">Prochaine échéance</th>
+                <th scope="col">Moyen de paiement</th>
                 <th scope="col">Fin d'engagement</th>
                 <th scope="col">Actions</th>
               </tr>
@@ -188,6 +189,7 @@ export default function Subscriptions() {
                     {row.periods_paid} / {row.periods_left}
                   </td>
                   <td>{row.next_due_on ? `${formatMoney(row.next_due_amount)} le ${formatDate(row.next_due_on)}` : "—"}</td>
+                  <td data-subscription-method>{row.method_label || (row.provider === "paypal" ? "PayPal" : "—")}</td>
                   <td data-subscription-end>{formatDate(row.ends_on)}</td>
                   <td>
                     <button type="button" className="button button-small button-secondary" onClick={() => setOpen(open === row.id ? null : row.id)}>

@@ -40,6 +40,16 @@ afterEach(() => {
 });
 
 describe("Subscriptions section", () => {
+  it("shows the saved method each subscription is charged to", async () => {
+    const sepa = { ...ROW, id: 8, method_label: "Prélèvement SEPA FR76 •••• 1234, mandat du 29/11/2026" };
+    const paypal = { ...ROW, id: 9, provider: "paypal", method_label: "" };
+    vi.spyOn(globalThis, "fetch").mockImplementation(() => answer(200, [sepa, paypal]));
+    render(<Subscriptions />);
+    expect(await screen.findByRole("columnheader", { name: "Moyen de paiement" })).toBeTruthy();
+    expect(screen.getByText("Prélèvement SEPA FR76 •••• 1234, mandat du 29/11/2026")).toBeTruthy();
+    expect(screen.getByText("PayPal", { selector: "td" })).toBeTruthy();
+  });
+
   it("builds the filtered URL", () => {
     expect(subscriptionsUrl("")).toBe("/api/subscriptions");
     expect(subscriptionsUrl("unpaid")).toBe("/api/subscriptions?filter=unpaid");
