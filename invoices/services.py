@@ -30,6 +30,7 @@ logger = logging.getLogger(__name__)
 ERASED_CUSTOMER = "Client n° {member_id} (compte supprimé)"
 PAYMENT_METHODS = {
     PaymentProviderName.PAYPAL: "carte bancaire ou PayPal",
+    PaymentProviderName.STRIPE: "carte bancaire (Stripe)",
     PaymentProviderName.SIMULATOR: "carte bancaire (simulateur de démonstration)",
     PaymentProviderName.MANUAL: "paiement enregistré par le studio",
 }

@@ -1,7 +1,29 @@
 from django.contrib import admin
 
-from .models import PaymentOrder, PaymentWebhookEvent, SimulatedProviderOrder
+from .models import PaymentDispute, PaymentOrder, PaymentWebhookEvent, SimulatedProviderOrder
 from .subscriptions.models import SubscriptionAction, SubscriptionPlan
+
+
+class ReadOnlyAdminMixin:
+    """What a provider told us: shown, never edited here."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class PaymentDisputeInline(ReadOnlyAdminMixin, admin.TabularInline):
+    """A chargeback opened on the order (answered in Stripe's Dashboard): shown on the order, blocking nothing."""
+
+    model = PaymentDispute
+    fields = ("dispute_id", "amount", "reason", "created_at")
+    readonly_fields = fields
+    extra = 0
 
 
 @admin.register(PaymentOrder)
@@ -22,11 +44,19 @@ class PaymentOrderAdmin(admin.ModelAdmin):
     raw_id_fields = ("user", "reservation", "tariff")
     readonly_fields = ("created_at", "updated_at", "completed_at", "receipt_sent_at")
     date_hierarchy = "created_at"
+    inlines = [PaymentDisputeInline]
+
+
+@admin.register(PaymentDispute)
+class PaymentDisputeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("dispute_id", "created_at", "order", "amount", "reason")
+    search_fields = ("dispute_id", "charge_id", "intent_id", "order__order_id", "order__email")
+    list_select_related = ("order",)
 
 
 @admin.register(PaymentWebhookEvent)
 class PaymentWebhookEventAdmin(admin.ModelAdmin):
-    list_display = ("event_id", "event_type", "resource_id", "received_at")
+    list_display = ("event_id", "event_type", "resource_id", "received_at", "processed_at")
     search_fields = ("event_id", "resource_id")
 
 

@@ -8,6 +8,7 @@ CURRENCY_EUR = "EUR"
 
 class PaymentProviderName(models.TextChoices):
     PAYPAL = "paypal", "PayPal"
+    STRIPE = "stripe", "Stripe"
     SIMULATOR = "simulator", "Simulateur (démonstration)"
     MANUAL = "manual", "Saisie manuelle"
 

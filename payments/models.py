@@ -169,20 +169,53 @@ class PaymentOrder(models.Model):
 
 
 class PaymentWebhookEvent(models.Model):
-    """A PayPal webhook event already handled: PayPal redelivers, we act once per event id."""
+    """A provider's webhook event: PayPal and Stripe redeliver, we act once per event id.
+
+    A PayPal event is recorded once applied. A Stripe event is recorded, with its verified body, as soon as it is
+    received (acknowledged at once, applied by a task); `processed_at` is set by the one task run that applies it."""
 
     event_id = models.CharField("identifiant d'événement", max_length=64, unique=True)
     event_type = models.CharField("type d'événement", max_length=80)
     resource_id = models.CharField("ressource", max_length=64, blank=True)
     received_at = models.DateTimeField("reçu le", auto_now_add=True)
+    payload = models.JSONField("contenu", default=dict, blank=True)
+    processed_at = models.DateTimeField("traité le", null=True, blank=True)
 
     class Meta:
-        verbose_name = "événement PayPal"
-        verbose_name_plural = "événements PayPal"
+        verbose_name = "événement de prestataire"
+        verbose_name_plural = "événements de prestataire"
         ordering = ["-received_at"]
 
     def __str__(self):
         return f"{self.event_type} {self.event_id}"
+
+
+class PaymentDispute(models.Model):
+    """A chargeback the member's bank opened on a Stripe payment (charge.dispute.created): shown to the staff, who
+    answer it in Stripe's Dashboard. It blocks nothing here: the order, its booking and its invoice stay as they are."""
+
+    dispute_id = models.CharField("identifiant de litige", max_length=64, unique=True)
+    order = models.ForeignKey(
+        PaymentOrder,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="disputes",
+        verbose_name="commande",
+    )
+    charge_id = models.CharField("paiement contesté", max_length=64, blank=True)
+    intent_id = models.CharField("PaymentIntent", max_length=64, blank=True)
+    amount = models.DecimalField("montant contesté (€)", max_digits=10, decimal_places=2, null=True, blank=True)
+    reason = models.CharField("motif", max_length=64, blank=True)
+    created_at = models.DateTimeField("reçu le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "litige (contestation bancaire)"
+        verbose_name_plural = "litiges (contestations bancaires)"
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.dispute_id} ({self.reason or 'motif inconnu'})"
 
 
 class SimulatedOrderStatus(models.TextChoices):

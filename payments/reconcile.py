@@ -6,6 +6,10 @@ the last days and applies what it says through the same code as the browser's ca
 order (confirmed, or refunded when what it paid for is gone: payment_order_fulfil decides), an approved order is
 captured with the order's idempotency key. Safe on two schedulers: the provider calls are idempotent and every change
 happens under the order's row lock.
+
+Stripe's orders are read the same way (`stripe_orders_reconcile`): a PaymentIntent that succeeded while the order is
+still open here, or was voided here (a new order opened meanwhile), is fulfilled through the same code as the
+member's page and the webhook: confirmed, or refunded when what it paid for is gone.
 """
 
 import logging
@@ -14,10 +18,14 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from .choices import PaymentProviderName
 from .models import PaymentOrder, PaymentStatus
-from .provider_types import CAPTURE_COMPLETED, ProviderError
+from .provider_types import CAPTURE_COMPLETED, CAPTURE_PENDING, ProviderError
 from .providers import get_provider
+from .selectors import stripe_configured
 from .services.capture import _apply_capture
+from .services.stripe_payments import stripe_state_apply
+from .stripe_gateway import get_stripe_gateway
 from .subscriptions.services.paypal import PAYPAL_SUBSCRIPTION_TYPE
 
 logger = logging.getLogger(__name__)
@@ -46,7 +54,7 @@ def orders_to_reconcile(*, now=None):
 
 def payment_orders_reconcile(*, now=None) -> dict:
     """Ask the provider about each open order and apply its answer. Returns counts by outcome (for the logs)."""
-    counts = Counter()
+    counts = Counter(stripe_orders_reconcile(now=now) if stripe_configured() else {})
     for order in orders_to_reconcile(now=now):
         provider = get_provider()  # one instance, one time budget, per order
         try:
@@ -64,5 +72,36 @@ def payment_orders_reconcile(*, now=None) -> dict:
         _apply_capture(order, state)
         order.refresh_from_db(fields=["status"])
         logger.warning("Reconcile: order %s captured at the provider, now %s", order.order_id, order.status)
+        counts[order.status.lower()] += 1
+    return dict(counts)
+
+
+def stripe_orders_to_reconcile(*, now=None):
+    now = now or timezone.now()
+    return PaymentOrder.objects.filter(
+        provider=PaymentProviderName.STRIPE,
+        status__in=(PaymentStatus.CREATED, PaymentStatus.APPROVED, PaymentStatus.DECLINED, PaymentStatus.VOIDED),
+        updated_at__lte=now - RECONCILE_AFTER,
+        created_at__gte=now - RECONCILE_WINDOW,
+    ).order_by("created_at", "pk")[:RECONCILE_BATCH]
+
+
+def stripe_orders_reconcile(*, now=None) -> dict:
+    """Ask Stripe about each Stripe order left open (or voided) here and apply a payment it took. Counts by outcome."""
+    counts = Counter()
+    for order in stripe_orders_to_reconcile(now=now):
+        try:
+            state = get_stripe_gateway().get_payment(intent_id=order.order_id)
+        except ProviderError as exc:
+            logger.warning("Reconcile: Stripe could not tell about %s: %s", order.order_id, exc.message)
+            counts["unreachable"] += 1
+            continue
+        if state.status != CAPTURE_COMPLETED:
+            # Still being paid, or processing (its webhook will tell): nothing to apply yet.
+            counts["processing" if state.status == CAPTURE_PENDING else "open"] += 1
+            continue
+        stripe_state_apply(order, state)
+        order.refresh_from_db(fields=["status"])
+        logger.warning("Reconcile: Stripe order %s paid at Stripe, now %s", order.order_id, order.status)
         counts[order.status.lower()] += 1
     return dict(counts)

@@ -1,12 +1,12 @@
 """Reads shared by the payment pages, APIs and islands."""
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 
 from bookings.models import CancelReason, Reservation  # payments reads bookings (payments → bookings)
 from courses.models import CourseSession
 
-from .models import PaymentOrder, PaymentStatus
+from .models import PaymentDispute, PaymentOrder, PaymentStatus
 
 CURRENCY = "EUR"
 
@@ -16,13 +16,33 @@ def payment_provider_name() -> str:
     return "paypal" if settings.PAYPAL_CLIENT_ID and settings.PAYPAL_CLIENT_SECRET else "simulator"
 
 
+def stripe_configured() -> bool:
+    """Stripe is offered when both of its keys are set (docs/decisions.md 42)."""
+    return bool(settings.STRIPE_SECRET_KEY and settings.STRIPE_PUBLISHABLE_KEY)
+
+
+def payment_providers() -> list[str]:
+    """The providers a member may pay a one-off order with, in order of preference: Stripe, then PayPal; the simulator
+    alone when neither is configured (docs/decisions.md 15 and 42)."""
+    offered = []
+    if stripe_configured():
+        offered.append("stripe")
+    if payment_provider_name() == "paypal":
+        offered.append("paypal")
+    return offered or ["simulator"]
+
+
 def payment_client_config() -> dict:
-    """Props for the payment widget: which buttons to show and PayPal's public client id (never the secret)."""
+    """Props for the payment widget: which providers to offer, PayPal's public client id and Stripe's publishable key
+    (never a secret). `provider` names the provider of the PayPal buttons' path (PayPal or the simulator)."""
     provider = payment_provider_name()
+    providers = payment_providers()
     return {
         "provider": provider,
         "clientId": settings.PAYPAL_CLIENT_ID if provider == "paypal" else "",
         "currency": CURRENCY,
+        "providers": providers,
+        "stripePublishableKey": settings.STRIPE_PUBLISHABLE_KEY if "stripe" in providers else "",
     }
 
 
@@ -57,6 +77,12 @@ def payment_orders_for_staff(*, ordering: str = DEFAULT_ORDERING, status: str = 
             | Q(title__icontains=search)
         )
     return qs.order_by(*ORDERINGS.get(ordering, ORDERINGS[DEFAULT_ORDERING]))
+
+
+def payment_order_for_staff(*, order_id: str) -> PaymentOrder | None:
+    """One order with its chargebacks (`disputes`, newest first): two queries."""
+    disputes = Prefetch("disputes", queryset=PaymentDispute.objects.order_by("-created_at", "-id"))
+    return PaymentOrder.objects.prefetch_related(disputes).filter(order_id=order_id).first()
 
 
 # --- Who was refunded or credited when the studio cancelled a class -------------------------------------------------

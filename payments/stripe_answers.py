@@ -14,6 +14,7 @@ from typing import Any
 import stripe
 
 from .provider_types import (
+    BRAND_LABELS,
     CAPTURE_ACTION_REQUIRED,
     CAPTURE_CANCELLED,
     CAPTURE_COMPLETED,
@@ -175,3 +176,25 @@ def customer_of(customer: Mapping[str, Any]) -> ProviderCustomer:
 
 def moment_of(timestamp) -> datetime | None:
     return datetime.fromtimestamp(int(timestamp), tz=UTC) if timestamp else None
+
+
+WALLET_NAMES = {"apple_pay": "Apple Pay", "google_pay": "Google Pay"}
+
+
+def method_used(method: Mapping[str, Any]) -> tuple[str, str]:
+    """A PaymentMethod as the staff's lists name it: ("card", "Carte •••• 4242 (CB)"), ("wallet", "Apple Pay"),
+    ("sepa_debit", "Prélèvement SEPA FR •••• 3000"); ("", "") for a type we do not offer."""
+    kind = str(method.get("type") or "")
+    if kind == "sepa_debit":
+        sepa = method.get("sepa_debit") or {}
+        return "sepa_debit", f"Prélèvement SEPA {sepa.get('country') or ''} •••• {sepa.get('last4') or ''}"
+    if kind != "card":
+        return "", ""
+    card = method.get("card") or {}
+    wallet = str((card.get("wallet") or {}).get("type") or "")
+    if wallet in WALLET_NAMES:
+        return "wallet", WALLET_NAMES[wallet]
+    brand = str(card.get("brand") or "")
+    cb = (card.get("networks") or {}).get("preferred") == "cartes_bancaires" or brand == "cartes_bancaires"
+    name = "CB" if cb else (BRAND_LABELS.get(brand) or brand.capitalize())
+    return "card", f"Carte •••• {card.get('last4') or ''} ({name})" if name else f"Carte •••• {card.get('last4') or ''}"

@@ -42,6 +42,8 @@ class PaymentEvent:
     decline_code: str = ""
     message: str = ""
     metadata: dict = field(default_factory=dict, compare=False)
+    # The method it was (being) paid with: read for the staff's lists, not part of what the event says happened.
+    payment_method_id: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,7 @@ def parse_event(event: dict[str, Any]) -> StripeEventRecord:
             status=PAYMENT_EVENTS[kind],
             amount=from_cents(obj.get("amount")),
             charge_id=object_id(obj.get("latest_charge")),
+            payment_method_id=object_id(obj.get("payment_method")),
             decline_code=decline_code if kind == "payment_intent.payment_failed" else "",
             message=message if kind == "payment_intent.payment_failed" else "",
             metadata=dict(obj.get("metadata") or {}),

@@ -29,6 +29,7 @@ from .stripe_answers import (
     StripeGatewayError,
     customer_of,
     gateway_error,
+    method_used,
     moment_of,
     payment_state,
     setup_state,
@@ -132,6 +133,10 @@ class StripeGateway:
     def cancel_payment(self, *, intent_id: str) -> PaymentState:
         params = {"cancellation_reason": "abandoned"}
         return payment_state(self._call(self.client.v1.payment_intents.cancel, intent_id, params=params))
+
+    def payment_method_used(self, *, payment_method_id: str) -> tuple[str, str]:
+        """The method a payment was made with, as the staff's lists name it (stripe_answers.method_used)."""
+        return method_used(self._call(self.client.v1.payment_methods.retrieve, payment_method_id))
 
     # --- customers, saved cards and SEPA mandates -------------------------------------------------------------
 

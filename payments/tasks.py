@@ -10,7 +10,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from . import reconcile
-from .services import class_refunds, refunds, webhooks
+from .services import class_refunds, refunds, stripe_webhooks, webhooks
 
 logger = logging.getLogger(__name__)
 
@@ -64,3 +64,10 @@ def payment_refunds_retry() -> int:
 def payment_cancelled_classes_refund() -> int:
     """Any paid order of a cancelled class not refunded yet (a lost task, a provider down): refunded, once."""
     return class_refunds.payment_orders_refund_cancelled_class()
+
+
+@cron("*/10 * * * *")
+@task
+def stripe_webhooks_unapplied() -> int:
+    """Stripe events acknowledged but never applied (their task lost): applied once."""
+    return stripe_webhooks.stripe_webhooks_unapplied_apply()

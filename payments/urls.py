@@ -13,6 +13,7 @@ from .apis.class_cancellation import CourseSessionCancellationReportApi
 from .apis.deposits import DepositOrderApi
 from .apis.exports import ExportApi
 from .apis.staff import PaymentOrderDetailApi, PaymentOrdersApi
+from .apis.stripe_checkout import CompletePaymentApi, StripeWebhookApi
 from .apis.webhooks import WebhookApi
 
 
@@ -44,6 +45,8 @@ api_urlpatterns = [
     path("paypal/simulator/authenticate", SimulatorAuthenticateApi.as_view(), name="paypal-simulator-authenticate"),
     path("paypal/deposit-order", DepositOrderApi.as_view(), name="paypal-deposit-order"),
     path("paypal/webhook", WebhookApi.as_view(), name="paypal-webhook"),
+    path("stripe/complete-payment", CompletePaymentApi.as_view(), name="stripe-complete-payment"),
+    path("stripe/webhook", StripeWebhookApi.as_view(), name="stripe-webhook"),
     path(
         "course-sessions/<int:session_id>/cancellation",
         CourseSessionCancellationReportApi.as_view(),

@@ -26,6 +26,7 @@ from ..services.common import (
     MSG_INCOMPLETE,
     MSG_NOT_APPROVED,
     MSG_ORDER_NOT_FOUND,
+    MSG_PROVIDER_NOT_OFFERED,
     MSG_QUANTITY,
     MSG_RESERVATION_NOT_FOUND,
     MSG_TARIFF_NOT_FOUND,
@@ -62,6 +63,21 @@ NOT_FOUND_ANSWER = OpenApiResponse(ErrorOutput, description="Commande, réservat
 REFUNDED = "refunded"
 
 
+PROVIDER_MAX = 20
+
+
+def provider_field():
+    """The provider the member chose (one of the config's `providers`); blank or absent: the first offered. The
+    service refuses one not offered with MSG_PROVIDER_NOT_OFFERED."""
+    return serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=PROVIDER_MAX,
+        error_messages=messages(MSG_PROVIDER_NOT_OFFERED, "invalid", "max_length", "null", "max_string_length"),
+        help_text="stripe, paypal ou simulator : l'un des moyens proposés par /api/paypal/config.",
+    )
+
+
 class CreateOrderInput(ReducedClaimInput):
     """What the payment widget sends (frontend/src/components/payment/messages.js, createOrderPayload): the payer,
     the labels it shows, the amount it shows (compared with the server's price, never trusted) and what the order
@@ -91,6 +107,8 @@ class CreateOrderInput(ReducedClaimInput):
             "null",
         ),
     )
+
+    provider = provider_field()
 
     def validate(self, attrs):
         if ("reservation_id" in attrs) == ("tariff_id" in attrs):
@@ -126,6 +144,13 @@ class OrderRefOutput(serializers.Serializer):
     status = choice(PaymentStatus.choices, message=MSG_NOT_APPROVED)
     amount = serializers.DecimalField(max_digits=10, decimal_places=2)
     currency = serializers.CharField()
+
+
+class OpenedOrderOutput(OrderRefOutput):
+    provider = serializers.CharField(help_text="stripe, paypal ou simulator.")
+    clientSecret = serializers.CharField(  # noqa: N815 (Stripe.js's name)
+        required=False, help_text="Stripe seulement : le client secret du PaymentIntent, pour le Payment Element."
+    )
 
 
 class CaptureOutput(OrderRefOutput):
@@ -217,12 +242,22 @@ class PaymentConfigOutput(serializers.Serializer):
     provider = choice(["paypal", "simulator"], message="")
     clientId = serializers.CharField(allow_blank=True)  # noqa: N815 (the widget's name)
     currency = serializers.CharField()
+    providers = serializers.ListField(child=choice(["stripe", "paypal", "simulator"], message=""))
+    stripePublishableKey = serializers.CharField(allow_blank=True)  # noqa: N815 (the widget's name)
 
 
 def _valid(serializer_class, request):
     data = serializer_class(data=request.data)
     data.is_valid(raise_exception=True)
     return data.validated_data
+
+
+def opened_order_body(order) -> dict:
+    """What OpenedOrderOutput shows of an order just opened (or being paid): Stripe's client secret when it has one."""
+    body = {**_order_body(order), "provider": order.provider}
+    if getattr(order, "client_secret", ""):
+        body["clientSecret"] = order.client_secret
+    return body
 
 
 def _order_body(order) -> dict:
@@ -246,7 +281,9 @@ class CreateOrderApi(PaymentApi):
 
     schema = ExactlyOnePurchaseSchema()
 
-    @extend_schema(request=CreateOrderInput, responses={201: OrderRefOutput, 404: NOT_FOUND_ANSWER, 502: ErrorOutput})
+    @extend_schema(
+        request=CreateOrderInput, responses={201: OpenedOrderOutput, 404: NOT_FOUND_ANSWER, 502: ErrorOutput}
+    )
     def post(self, request):
         values = _valid(CreateOrderInput, request)
         order = payment_order_create(
@@ -264,8 +301,9 @@ class CreateOrderApi(PaymentApi):
             tariff_id=values.get("tariff_id"),
             quantity=values.get("quantity"),
             reduced=reduced_claim_from(values),
+            provider=values.get("provider", ""),
         )
-        return Response(OrderRefOutput(_order_body(order)).data, status=status.HTTP_201_CREATED)
+        return Response(OpenedOrderOutput(opened_order_body(order)).data, status=status.HTTP_201_CREATED)
 
 
 class CapturePaymentApi(PaymentApi):
@@ -286,17 +324,21 @@ class CapturePaymentApi(PaymentApi):
     )
     def post(self, request):
         values = _valid(OrderIdInput, request)
-        outcome = payment_order_capture(order_id=values["orderId"], user=request.user)
-        body = _order_body(outcome.order)
-        if outcome.completed:
-            return Response(CaptureOutput(body).data)
-        if outcome.refunded:
-            code, http_status, extra = REFUNDED, status.HTTP_409_CONFLICT, {"refunded": True}
-        else:
-            code, http_status, extra = REFUSED, status.HTTP_402_PAYMENT_REQUIRED, {}
-        message = outcome.message or MSG_NOT_APPROVED
-        refused = {"error": message, "message": message, "code": code, **extra, **body}
-        return Response(CaptureRefusedOutput(refused).data, status=http_status)
+        return capture_answer(payment_order_capture(order_id=values["orderId"], user=request.user))
+
+
+def capture_answer(outcome) -> Response:
+    """A capture's outcome as the widget reads it: 200 paid, 409 `refunded` when it bought nothing, 402 otherwise."""
+    body = _order_body(outcome.order)
+    if outcome.completed:
+        return Response(CaptureOutput(body).data)
+    if outcome.refunded:
+        code, http_status, extra = REFUNDED, status.HTTP_409_CONFLICT, {"refunded": True}
+    else:
+        code, http_status, extra = REFUSED, status.HTTP_402_PAYMENT_REQUIRED, {}
+    message = outcome.message or MSG_NOT_APPROVED
+    refused = {"error": message, "message": message, "code": code, **extra, **body}
+    return Response(CaptureRefusedOutput(refused).data, status=http_status)
 
 
 class CancelOrderApi(PaymentApi):

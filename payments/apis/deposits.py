@@ -11,7 +11,7 @@ from quotes.workflow import MSG_REQUEST_NOT_FOUND
 from studio.schema import ErrorOutput
 
 from ..services import deposits
-from .checkout import OrderRefOutput, PaymentApi, _order_body, _valid
+from .checkout import OpenedOrderOutput, PaymentApi, _valid, opened_order_body, provider_field
 from .fields import Amount, choice, identifier
 
 MSG_DEPOSIT_KIND = "Type de demande inconnu : « party » (EVJF/EVG) ou « rental » (location de salle)."
@@ -21,13 +21,14 @@ class DepositOrderInput(serializers.Serializer):
     kind = choice(deposits.DEPOSIT_KINDS, message=MSG_DEPOSIT_KIND, help_text="party (EVJF/EVG) ou rental (location)")
     request_id = identifier(MSG_REQUEST_NOT_FOUND)
     amount = Amount(message=MSG_AMOUNT_FORMAT, help_text="L'acompte affiché, comparé au devis.")
+    provider = provider_field()
 
 
 class DepositOrderApi(PaymentApi):
     @extend_schema(
         request=DepositOrderInput,
         responses={
-            201: OrderRefOutput,
+            201: OpenedOrderOutput,
             400: ErrorOutput,
             404: OpenApiResponse(ErrorOutput, description="Demande introuvable (ou d'un autre membre)."),
             409: ErrorOutput,
@@ -37,6 +38,10 @@ class DepositOrderApi(PaymentApi):
     def post(self, request):
         values = _valid(DepositOrderInput, request)
         order = deposits.deposit_order_create(
-            user=request.user, kind=values["kind"], request_id=values["request_id"], amount=values["amount"]
+            user=request.user,
+            kind=values["kind"],
+            request_id=values["request_id"],
+            amount=values["amount"],
+            provider=values.get("provider", ""),
         )
-        return Response(OrderRefOutput(_order_body(order)).data, status=status.HTTP_201_CREATED)
+        return Response(OpenedOrderOutput(opened_order_body(order)).data, status=status.HTTP_201_CREATED)

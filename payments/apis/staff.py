@@ -13,8 +13,14 @@ from studio.schema import ErrorOutput
 
 from ..choices import CURRENCY_EUR
 from ..models import PaymentStatus
-from ..selectors import DEFAULT_ORDERING, ORDERINGS, payment_orders_for_staff
-from ..services.common import MSG_AMOUNT_INVALID, MSG_EMAIL_INVALID, MSG_REQUIRED_FIELDS, MSG_STATUS_INVALID
+from ..selectors import DEFAULT_ORDERING, ORDERINGS, payment_order_for_staff, payment_orders_for_staff
+from ..services.common import (
+    MSG_AMOUNT_INVALID,
+    MSG_EMAIL_INVALID,
+    MSG_REQUIRED_FIELDS,
+    MSG_STATUS_INVALID,
+    PaymentError,
+)
 from ..services.staff import payment_order_staff_create, payment_order_staff_delete, payment_order_staff_update
 from .checkout import MESSAGE_MAX, ORDER_ID_MAX
 from .fields import MAX_ID, NO_NUL, Amount, Email, Text, choice, messages, optional_text
@@ -51,6 +57,20 @@ class PaymentOrderOutput(serializers.Serializer):
     provider_note = serializers.CharField()
     created_at = serializers.DateTimeField()
     completed_at = serializers.DateTimeField(allow_null=True)
+
+
+class DisputeOutput(serializers.Serializer):
+    dispute_id = serializers.CharField()
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2, allow_null=True)
+    reason = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class PaymentOrderDetailOutput(PaymentOrderOutput):
+    """One order for the staff, with the chargebacks the member's bank opened on it (answered in Stripe's
+    Dashboard; they block nothing here)."""
+
+    disputes = DisputeOutput(many=True)
 
 
 class PaymentOrderPageOutput(serializers.Serializer):
@@ -153,7 +173,21 @@ ORDER_ID = OpenApiParameter("order_id", OpenApiTypes.STR, OpenApiParameter.PATH)
 
 
 class PaymentOrderDetailApi(StaffOrdersApi):
-    """PUT and DELETE /api/paypal/orders/<order_id>, staff only."""
+    """GET, PUT and DELETE /api/paypal/orders/<order_id>, staff only."""
+
+    @extend_schema(
+        operation_id="paypal_order_detail",
+        parameters=[ORDER_ID],
+        responses={
+            200: PaymentOrderDetailOutput,
+            404: OpenApiResponse(ErrorOutput, description="Commande introuvable."),
+        },
+    )
+    def get(self, request, order_id):
+        order = payment_order_for_staff(order_id=order_id)
+        if order is None:
+            raise PaymentError.of("order_not_found")
+        return Response(PaymentOrderDetailOutput(order).data)
 
     @extend_schema(parameters=[ORDER_ID], request=PaymentOrderInput, responses={200: PaymentOrderOutput})
     def put(self, request, order_id):

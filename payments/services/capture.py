@@ -69,6 +69,7 @@ from .common import (
 )
 from .deposits import deposit_record_for_order
 from .locking import lock_payment_order
+from .provider_choice import provider_order_voided
 from .refunds import _refund_outcome, payment_order_refund
 
 logger = logging.getLogger(__name__)
@@ -386,4 +387,5 @@ def payment_order_cancel(*, order_id: str, user) -> PaymentOrder:
     if order.status != PaymentStatus.VOIDED:
         # Paid, refunded or being refunded: saying "cancelled" (200) would mislead a client that reads the status.
         raise PaymentError.of("order_not_cancellable")
+    provider_order_voided(order)
     return order

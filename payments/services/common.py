@@ -55,6 +55,7 @@ MSG_REFUND_PENDING = (
 )
 MSG_ORDER_WAS_CANCELLED = "Ce paiement avait été annulé."
 MSG_RESERVATION_CHANGED = "La réservation a changé pendant la préparation du paiement. Rechargez la page et réessayez."
+MSG_PROVIDER_NOT_OFFERED = "Ce moyen de paiement n'est pas proposé."
 MSG_ORDER_LIVE_TAKEN = "Cette réservation a déjà une commande en cours ou payée : une seule à la fois."
 # Staff edits (payments/services/staff.py).
 MSG_REQUIRED_FIELDS = "⚠️ Veuillez remplir tous les champs obligatoires !"
@@ -90,6 +91,7 @@ class PaymentError(ApplicationError):
         "order_not_cancellable": MSG_ORDER_NOT_CANCELLABLE,
         "reservation_changed": MSG_RESERVATION_CHANGED,
         "order_live_taken": MSG_ORDER_LIVE_TAKEN,
+        "provider_not_offered": MSG_PROVIDER_NOT_OFFERED,
         "required_fields": MSG_REQUIRED_FIELDS,
         "order_id_taken": MSG_ORDER_ID_TAKEN,
         "amount_invalid": MSG_AMOUNT_INVALID,
@@ -129,6 +131,7 @@ class CaptureOutcome:
     completed: bool
     message: str = ""
     refunded: bool = False  # the money came back to the buyer (or is on its way): nothing was bought
+    pending: bool = False  # the provider is still processing the payment (Stripe's "processing")
 
 
 # --- pricing ---------------------------------------------------------------------------------------------------

@@ -23,10 +23,16 @@ from studio.queue import enqueue_after_commit
 
 from ..choices import CURRENCY_EUR
 from ..models import PaymentOrder, PaymentStatus
-from ..provider_types import ProviderError
-from ..providers import get_provider
 from .common import OPEN_STATUSES, PaymentError, _mark
 from .locking import lock_payment_order
+from .provider_choice import (
+    PURPOSE_DEPOSIT,
+    STRIPE,
+    payment_provider_choose,
+    provider_order_open,
+    provider_order_voided,
+    stripe_client_secret,
+)
 from .refunds import payment_order_refund
 
 logger = logging.getLogger(__name__)
@@ -49,37 +55,38 @@ def _label(request) -> str:
     return rentals.rental_label(request)
 
 
-def deposit_order_create(*, user, kind: str, request_id: int, amount: Decimal) -> PaymentOrder:
-    """Open an order for the deposit of the member's own request; asking again answers the order being paid."""
+def _with_client_secret(order: PaymentOrder, client_secret: str | None = None) -> PaymentOrder:
+    """The order with `client_secret` set (Stripe's, never stored; "" for other providers)."""
+    if client_secret is None:
+        client_secret = stripe_client_secret(order) if order.provider == STRIPE else ""
+    order.client_secret = client_secret
+    return order
+
+
+def deposit_order_create(*, user, kind: str, request_id: int, amount: Decimal, provider: str = "") -> PaymentOrder:
+    """Open an order for the deposit of the member's own request; asking again answers the order being paid.
+    `provider` is one of those offered (the first when blank)."""
+    provider = payment_provider_choose(provider)
     request = _payable(kind=kind, request_id=request_id, user=user)
     server_amount = request.deposit_amount
     if amount != server_amount:
         raise PaymentError.of("amount_mismatch")
     link = {kind: request}
-    provider = get_provider()
     live = PaymentOrder.objects.filter(**link, status__in=OPEN_STATUSES).order_by("-id").first()
     if live is not None:
-        if live.provider == provider.name and live.amount == server_amount:
-            return live
-        _mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
+        if live.provider == provider and live.amount == server_amount:
+            return _with_client_secret(live)
+        provider_order_voided(_mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES))
     title = f"Acompte – {_label(request)}"[:200]
     reference = uuid.uuid4().hex
-    try:
-        provider_order = provider.create_order(
-            amount=server_amount,
-            currency=CURRENCY_EUR,
-            description=title,
-            reference=reference,
-            request_id=f"create-{reference}",
-        )
-    except ProviderError as exc:
-        logger.warning("Payment provider refused the deposit order: %s (%s)", exc.message, exc.issue)
-        raise PaymentError.of("provider_down") from exc
+    opened = provider_order_open(
+        provider=provider, amount=server_amount, description=title, reference=reference, purpose=PURPOSE_DEPOSIT
+    )
     try:
         with transaction.atomic():
-            return PaymentOrder.objects.create(
-                order_id=provider_order.id,
-                provider=provider.name,
+            order = PaymentOrder.objects.create(
+                order_id=opened.id,
+                provider=opened.provider,
                 user=user,
                 email=user.email,
                 first_name=(user.first_name or "")[:150],
@@ -93,12 +100,13 @@ def deposit_order_create(*, user, kind: str, request_id: int, amount: Decimal) -
                 status=PaymentStatus.CREATED,
                 **link,
             )
+        return _with_client_secret(order, opened.client_secret)
     except IntegrityError:
         # Two tabs at once: the constraint kept one live order; answer it.
         live = PaymentOrder.objects.filter(**link, status__in=OPEN_STATUSES).order_by("-id").first()
         if live is None:
             raise PaymentError.of("order_closed") from None
-        return live
+        return _with_client_secret(live)
 
 
 def deposit_record_for_order(order: PaymentOrder) -> None:

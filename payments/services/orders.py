@@ -19,14 +19,21 @@ from studio.day_text import day_text
 
 from ..choices import CURRENCY_EUR
 from ..models import DEFAULT_TIME, PaymentOrder, PaymentStatus
-from ..provider_types import ProviderError
-from ..providers import get_provider
 from .common import (
     OPEN_STATUSES,
     PaymentError,
     _local,
     _mark,
     _valid_email,
+)
+from .provider_choice import (
+    PURPOSE_RESERVATION,
+    PURPOSE_TARIFF,
+    STRIPE,
+    payment_provider_choose,
+    provider_order_open,
+    provider_order_voided,
+    stripe_client_secret,
 )
 from .reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record
 
@@ -82,12 +89,16 @@ def payment_order_create(
     tariff_id: int | None = None,
     quantity: int | None = None,
     reduced: ReducedClaim | None = None,
+    provider: str = "",
 ) -> PaymentOrder:
     """Open an order at the provider for a held reservation or a tariff × quantity, priced from the database.
 
     The browser's `amount` is only compared with the server's price (docs/decisions.md 12): a mismatch is refused (409).
     The API has typed and bounded every value (payments/apis/checkout.py); the checks here are the domain's.
+    `provider` is one of those offered (the first when blank); a Stripe order carries `client_secret`, for the
+    member's page only.
     """
+    provider = payment_provider_choose(provider)
     if not all(str(v or "").strip() for v in (email, first_name, last_name, title, type)):
         raise PaymentError.of("incomplete")
     if (reservation_id is None) == (tariff_id is None):
@@ -130,32 +141,27 @@ def payment_order_create(
     if amount != server_amount:
         raise PaymentError.of("amount_mismatch")
 
-    provider = get_provider()
     if reservation is not None:
         # One live order per reservation (docs/decisions.md 14): asking again answers the order being paid.
         live = None
         if reservation.live_order_id is not None:
             live = reservation.payment_orders.filter(status__in=OPEN_STATUSES).order_by("-id").first()
         if live is not None:
-            if live.provider == provider.name and live.amount == server_amount and live.quantity == order_quantity:
-                return live
-            _mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES)
+            if live.provider == provider and live.amount == server_amount and live.quantity == order_quantity:
+                return with_client_secret(live)
+            provider_order_voided(_mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES))
     reference = uuid.uuid4().hex
-    try:
-        provider_order = provider.create_order(
-            amount=server_amount,
-            currency=CURRENCY_EUR,
-            description=description,
-            reference=reference,
-            request_id=f"create-{reference}",
-        )
-    except ProviderError as exc:
-        logger.warning("Payment provider refused create-order: %s (%s)", exc.message, exc.issue)
-        raise PaymentError.of("provider_down") from exc
+    opened = provider_order_open(
+        provider=provider,
+        amount=server_amount,
+        description=description,
+        reference=reference,
+        purpose=PURPOSE_RESERVATION if reservation is not None else PURPOSE_TARIFF,
+    )
 
     fields = dict(
-        order_id=provider_order.id,
-        provider=provider.name,
+        order_id=opened.id,
+        provider=opened.provider,
         user=user,
         email=email.strip(),
         first_name=first_name.strip()[:150],
@@ -176,8 +182,19 @@ def payment_order_create(
         with transaction.atomic():
             order = PaymentOrder.objects.create(**fields)
             reduced_declaration_record(order=order, claim=reduced, proof=proof)
-        return order
-    return _reservation_order_insert(reservation=reservation, fields=fields)
+    else:
+        order = _reservation_order_insert(reservation=reservation, fields=fields)
+    if order.order_id == opened.id:
+        order.client_secret = opened.client_secret
+    return with_client_secret(order)
+
+
+def with_client_secret(order: PaymentOrder) -> PaymentOrder:
+    """The order with `client_secret` set: Stripe's for a Stripe order (read again when another request opened it),
+    "" otherwise. The secret is never stored."""
+    if not hasattr(order, "client_secret"):
+        order.client_secret = stripe_client_secret(order) if order.provider == STRIPE else ""
+    return order
 
 
 def _reservation_order_insert(*, reservation: Reservation, fields: dict) -> PaymentOrder:

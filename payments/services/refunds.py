@@ -9,16 +9,20 @@ from django.utils import timezone
 
 from studio.emails import send_templated_email
 
+from ..choices import PaymentProviderName
 from ..models import PaymentOrder, PaymentStatus
-from ..provider_types import REFUND_ACCEPTED, ProviderError
+from ..provider_types import REFUND_ACCEPTED, ProviderError, ProviderRefund
 from ..providers import get_provider
 from ..signals import payment_refunded
+from ..stripe_gateway import get_stripe_gateway
 from .common import MSG_REFUND_PENDING, MSG_REFUNDED, CaptureOutcome
 from .locking import lock_payment_order
 
 logger = logging.getLogger(__name__)
 
 REFUND_SUBJECT = "Votre remboursement"
+# Stripe's answer to a refund of a payment refunded already (another key, or at the Dashboard): the money is back.
+STRIPE_ALREADY_REFUNDED = "charge_already_refunded"
 
 
 def _euros(amount: Decimal) -> str:
@@ -41,16 +45,15 @@ def payment_order_refund(*, order_id: str) -> PaymentOrder:
     order = PaymentOrder.objects.get(order_id=order_id)
     if order.status != PaymentStatus.REFUND_PENDING:
         return order
-    provider = get_provider()
-    if provider.name != order.provider or not order.capture_id:
+    try:
+        refund = _provider_refund(order)
+    except ProviderError as exc:
+        logger.warning("Refund of %s failed for now: %s (%s)", order_id, exc.message, exc.issue)
+        return order
+    if refund is None:
         logger.error(
             "Order %s must be refunded by hand (provider %s, capture %r)", order_id, order.provider, order.capture_id
         )
-        return order
-    try:
-        refund = provider.refund_capture(capture_id=order.capture_id, request_id=f"refund-{order.order_id}")
-    except ProviderError as exc:
-        logger.warning("Refund of %s failed for now: %s (%s)", order_id, exc.message, exc.issue)
         return order
     if refund.status not in REFUND_ACCEPTED:
         logger.error("Refund of %s answered %s", order_id, refund.status)
@@ -68,6 +71,23 @@ def payment_order_refund(*, order_id: str) -> PaymentOrder:
         payment_refunded.send(sender=PaymentOrder, order_id=order.pk, reason=order.provider_note)
         transaction.on_commit(lambda: _send_refund_notice(order_pk=order.pk))
     return order
+
+
+def _provider_refund(order: PaymentOrder) -> ProviderRefund | None:
+    """The whole payment refunded by the provider that took it, with one idempotency key per order
+    (`refund-<order id>`); None when no provider here can refund it (a payment recorded by hand, a provider no longer
+    configured)."""
+    if order.provider == PaymentProviderName.STRIPE:
+        try:
+            return get_stripe_gateway().refund(intent_id=order.order_id, refund_ref=order.order_id)
+        except ProviderError as exc:
+            if exc.issue == STRIPE_ALREADY_REFUNDED:
+                return ProviderRefund(id="", status="COMPLETED")
+            raise
+    provider = get_provider()
+    if provider.name != order.provider or not order.capture_id:
+        return None
+    return provider.refund_capture(capture_id=order.capture_id, request_id=f"refund-{order.order_id}")
 
 
 def payment_refunds_retry() -> int:

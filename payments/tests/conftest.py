@@ -10,6 +10,7 @@ from bookings.models import Reservation, ReservationStatus
 from courses.tests.factories import CourseSessionFactory, TariffFactory
 
 from . import fake_paypal as fp
+from . import fake_stripe as fs
 
 
 @contextmanager
@@ -96,3 +97,23 @@ def tariff_payload(tariff, user, quantity=1, **overrides):
     }
     payload.update(overrides)
     return payload
+
+
+# --- Stripe (payments/tests/fake_stripe.py) --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fake_stripe():
+    server = fs.FakeStripe().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def stripe_settings(settings, fake_stripe):
+    """Stripe configured (both keys and the webhook secret), its API being the fake: Stripe is offered first."""
+    settings.STRIPE_SECRET_KEY = fs.SECRET_KEY
+    settings.STRIPE_PUBLISHABLE_KEY = fs.PUBLISHABLE_KEY
+    settings.STRIPE_WEBHOOK_SECRET = fs.WEBHOOK_SECRET
+    settings.STRIPE_API_BASE = fake_stripe.url
+    return settings

@@ -81,6 +81,7 @@ def test_create_order_takes_the_amount_as_the_widget_sends_it_a_string(api_clien
         "status": "CREATED",
         "amount": "190.00",
         "currency": "EUR",
+        "provider": "simulator",
     }
 
 

@@ -68,14 +68,26 @@ def _simulate_buyer(api_client, order_id, outcome="approve"):
 def test_client_config_is_the_simulator_without_credentials(settings):
     settings.PAYPAL_CLIENT_ID = ""
     settings.PAYPAL_CLIENT_SECRET = ""
-    assert payment_client_config() == {"provider": "simulator", "clientId": "", "currency": "EUR"}
+    assert payment_client_config() == {
+        "provider": "simulator",
+        "clientId": "",
+        "currency": "EUR",
+        "providers": ["simulator"],
+        "stripePublishableKey": "",
+    }
 
 
 def test_client_config_gives_paypal_client_id_but_never_the_secret(settings):
     settings.PAYPAL_CLIENT_ID = "public-id"
     settings.PAYPAL_CLIENT_SECRET = "top-secret"
     config = payment_client_config()
-    assert config == {"provider": "paypal", "clientId": "public-id", "currency": "EUR"}
+    assert config == {
+        "provider": "paypal",
+        "clientId": "public-id",
+        "currency": "EUR",
+        "providers": ["paypal"],
+        "stripePublishableKey": "",
+    }
     assert "top-secret" not in str(config)
 
 

@@ -108,7 +108,13 @@ def test_the_four_answers_keep_their_json(api_client, member, session, django_ca
     created = open_order(api_client, member, reservation)
     order = PaymentOrder.objects.get(reservation=reservation)
     assert created.status_code == 201
-    assert created.json() == {"id": order.order_id, "status": "CREATED", "amount": "25.00", "currency": "EUR"}
+    assert created.json() == {
+        "id": order.order_id,
+        "status": "CREATED",
+        "amount": "25.00",
+        "currency": "EUR",
+        "provider": "simulator",
+    }
     response = api_client.post("/api/paypal/simulator/approve", {"orderId": order.order_id}, format="json")
     assert response.json() == {"id": order.order_id, "status": "APPROVED"}
     with django_capture_on_commit_callbacks(execute=True):

@@ -11,7 +11,8 @@ from studio.permissions import IsStudioStaff
 from studio.tests.test_permission_walk import METHODS, _concrete, _walk
 
 # Routes a visitor may call by design: the public catalogue, the calendar feed, sign-up and sign-in, password
-# reset, the contact and rental forms, the payment widget's config and PayPal's webhook (verified by signature).
+# reset, the contact and rental forms, the payment widget's config and PayPal's and Stripe's webhooks (verified by
+# signature).
 EXPECTED_PUBLIC_PREFIXES = (
     "/api/schema/",
     "/api/courses",
@@ -34,6 +35,7 @@ EXPECTED_PUBLIC_PREFIXES = (
     "/api/rental-requests",
     "/api/paypal/config",
     "/api/paypal/webhook",
+    "/api/stripe/webhook",
     "/api/evf-reservations/estimate",  # the EVJF/EVG price of the offer's page, as the page's own prices
 )
 

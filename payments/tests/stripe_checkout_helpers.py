@@ -1,0 +1,53 @@
+"""What the tests of Stripe's one-off payments share (the fixtures `fake_stripe` and `stripe_settings` are in
+conftest.py): an order opened for a held reservation, and webhook deliveries signed as Stripe signs them."""
+
+import json
+import time
+from decimal import Decimal
+
+from payments.services.orders import payment_order_create
+
+from . import fake_stripe as fs
+from .conftest import reservation_payload
+
+COMPLETE = "/api/stripe/complete-payment"
+WEBHOOK = "/api/stripe/webhook"
+CREATE = "/api/paypal/create-order"
+
+
+def open_stripe_order(member, reservation):
+    data = reservation_payload(reservation)
+    return payment_order_create(
+        user=member,
+        amount=Decimal(data["amount"]),
+        email=data["email"],
+        first_name=data["first_name"],
+        last_name=data["last_name"],
+        title=data["title"],
+        type=data["type"],
+        reservation_id=reservation.pk,
+        provider="stripe",
+    )
+
+
+def signed(event: dict, *, secret: str = fs.WEBHOOK_SECRET, timestamp: int | None = None) -> tuple[bytes, str]:
+    payload = json.dumps(event)
+    return payload.encode(), fs.sign(payload, secret=secret, timestamp=timestamp)
+
+
+def post_event(client, event: dict, **signing):
+    payload, signature = signed(event, **signing)
+    return client.post(WEBHOOK, data=payload, content_type="application/json", HTTP_STRIPE_SIGNATURE=signature)
+
+
+def last_event(fake, event_type: str, intent_id: str) -> dict:
+    """The newest event of that type Stripe sent about this PaymentIntent."""
+    for event in reversed(fake.events):
+        obj = event["data"]["object"]
+        if event["type"] == event_type and intent_id in (obj.get("id"), obj.get("payment_intent")):
+            return event
+    raise AssertionError(f"no {event_type} for {intent_id}")
+
+
+def old_timestamp() -> int:
+    return int(time.time()) - 3600
