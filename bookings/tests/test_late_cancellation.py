@@ -15,6 +15,7 @@ from bookings.services import waitlist as wl
 from bookings.services.cancellation import (
     MSG_CANCEL_SESSION_STARTED,
     MSG_CANCELLED_CREDITS_RETURNED,
+    reservation_cancel,
 )
 from bookings.services.common import add_months
 from bookings.services.departure import member_future_bookings_cancel
@@ -256,3 +257,34 @@ def test_two_members_late_cancel_the_second_booking_back_returns_both(
         _booked_with_card(session, newcomers[1])
     first_card.refresh_from_db()
     assert first_card.credits_left == 10
+
+
+@pytest.mark.postgres
+def test_a_late_cancel_racing_the_waiting_list_gives_one_seat_and_the_credit_back_once(member, other_member):
+    """The late cancellation, the waiting list's offer of the freed seat and two schedulers' sweeps at once: the
+    waiting member books the seat once and the credit comes back once (the session lock orders them)."""
+    from bookings.tasks import waitlist_offers_sweep
+    from bookings.tests.test_waitlist_concurrency import _run_together
+
+    session = _session_in(3, places=2)
+    card, reservation = _booked_with_card(session, member, credits_left=10)
+    _fill(session, 1)
+    waiting_card = PassFactory(member=other_member)
+    wl.waitlist_join(user=other_member, session_id=session.pk, auto_book=True, pass_id=waiting_card.pk)
+
+    errors = _run_together(
+        lambda: reservation_cancel(user=member, reservation_id=reservation.pk),
+        waitlist_offers_sweep.call,
+        waitlist_offers_sweep.call,
+    )
+    waitlist_offers_sweep.call()  # whichever ran first, the seat is offered by now
+
+    assert errors == []
+    assert Reservation.objects.filter(session=session, user=other_member, status=RS.CONFIRMED).count() == 1
+    assert Reservation.objects.filter(session=session, status=RS.CONFIRMED).count() == 2
+    card.refresh_from_db()
+    assert card.credits_left == 10
+    assert PassAdjustment.objects.filter(pass_ref=card, action=PassAdjustmentAction.RETURN).count() == 1
+    assert LateCancellation.objects.get().status == LateCancellationStatus.RETURNED
+    waiting_card.refresh_from_db()
+    assert waiting_card.credits_left == 9
