@@ -3,21 +3,26 @@ free-cancellation window comes back only if the class fills back before it start
 
 A late cancellation records the class's confirmed seats just before it (`seats_taken_before`). Every path that
 confirms seats on a class (a card payment's capture, a booking with a pass, the waiting list's automatic booking, a
-walk-in) then calls `late_cancellations_settle` under the session lock, in its own transaction: each pending late
-cancellation whose class is back to that level before the start gets, once, the credits back on its class card or,
-for a card payment, an 'avoir' (a class card of one credit per participant, as a cancellation in time gets), and an
-e-mail. A subscription's place and a free booking have nothing to give back: no late cancellation is recorded.
+walk-in) queues `late_cancellations_settle_task` after its commit, with the moment of the confirmation; the task, in
+its own transaction under the session lock, gives back to each pending late cancellation whose class is back to that
+level, if the seat was taken before the start: once, the credits on its class card or, for a card payment, an
+'avoir' (a class card of one credit per participant, as a cancellation in time gets), and an e-mail. A
+subscription's place and a free booking have nothing to give back: no late cancellation is recorded.
 
-Lock order (locking.py): the session (held by the caller) → the passes given back → the late cancellation rows.
+Its own transaction keeps the lock order of locking.py (session → passes, by id → rows): the booking that took the
+seat has locked its own pass and reservation already, and the pass given back may be another member's. Late
+cancellation rows are created and changed only under their session's lock, which orders them.
 """
 
 from datetime import datetime
 
+from django.db import transaction
 from django.db.models import Sum
 from django.tasks import task
 from django.utils import timezone
 
 from courses.models import CourseSession
+from courses.services.locking import lock_session
 from studio.queue import enqueue_after_commit
 
 from ..late_cancellation_emails import send_late_cancellation_returned
@@ -116,33 +121,48 @@ def cancellation_credit_pass_create(*, reservation: Reservation, now: datetime) 
     return credit_pass
 
 
-def late_cancellations_settle(*, session: CourseSession, now: datetime) -> list[LateCancellation]:
-    """Under the session lock, after seats were confirmed: give back what the class filling back makes good.
-    Idempotent (a RETURNED row is never read again). Returns the late cancellations given back now."""
-    if now >= session.start:
+def late_cancellations_settle_after_commit(*, session: CourseSession, now: datetime) -> None:
+    """Seats were just confirmed on the session at `now`: settle its late cancellations once this commits (cheap when
+    there are none: the session's pending rows are read first, in the booking's transaction)."""
+    if (
+        now < session.start
+        and LateCancellation.objects.filter(session_id=session.pk, status=LateCancellationStatus.PENDING).exists()
+    ):
+        enqueue_after_commit(late_cancellations_settle_task, session_id=session.pk, at=now.isoformat())
+
+
+@task
+def late_cancellations_settle_task(session_id: int, at: str) -> int:
+    """Give back what a class filling back makes good (queued after the commit of a confirmation). Idempotent."""
+    return len(late_cancellations_settle(session_id=session_id, at=datetime.fromisoformat(at)))
+
+
+@transaction.atomic
+def late_cancellations_settle(*, session_id: int, at: datetime) -> list[LateCancellation]:
+    """Under the session lock: each pending late cancellation whose class is back to its level gets what it paid
+    back, if seats were confirmed (`at`) before the class started. Idempotent (a RETURNED row is never read again).
+    Returns the late cancellations given back now."""
+    session = lock_session(session_id)
+    if session is None or at >= session.start:
         return []
     pending = list(
-        LateCancellation.objects.select_for_update(of=("self",))
-        .filter(session_id=session.pk, status=LateCancellationStatus.PENDING)
+        LateCancellation.objects.filter(session_id=session.pk, status=LateCancellationStatus.PENDING)
         .select_related("reservation")
         .order_by("cancelled_at", "id")
     )
-    if not pending:
-        return []
-    seats = confirmed_seats(session.pk)
-    returned = []
-    for late in pending:
-        if seats < late.seats_taken_before:
-            continue
-        _give_back(late=late, now=now)
-        returned.append(late)
-    return returned
+    seats = confirmed_seats(session.pk) if pending else 0
+    due = [late for late in pending if seats >= late.seats_taken_before]
+    pass_ids = sorted({late.reservation.paid_with_pass_id for late in due if late.reservation.paid_with_pass_id})
+    passes = {pass_id: lock_pass(pass_id) for pass_id in pass_ids}  # by id: two settlements never cross
+    now = timezone.now()
+    for late in due:
+        _give_back(late=late, pass_obj=passes.get(late.reservation.paid_with_pass_id), now=now)
+    return due
 
 
-def _give_back(*, late: LateCancellation, now: datetime) -> None:
+def _give_back(*, late: LateCancellation, pass_obj: Pass | None, now: datetime) -> None:
     reservation = late.reservation
-    if reservation.paid_with_pass_id:
-        pass_obj = lock_pass(reservation.paid_with_pass_id)
+    if pass_obj is not None:
         pass_obj.credits_left += reservation.credits_spent
         pass_obj.save(update_fields=["credits_left"])
         PassAdjustment.objects.create(

@@ -13,7 +13,8 @@ SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks
   confirmations, cancellations, refunds, the staff's session update and delete, and the card order recorded for a
   hold (payments' `_reservation_order_insert`).
 - Then the pass (`lock_pass`): a pass's credits are read and changed only under its row lock, so a credit is never
-  spent twice. Staff adjustments lock the pass alone.
+  spent twice. Staff adjustments lock the pass alone. Several passes are locked by ascending id (a late
+  cancellation made good gives credits back in its own transaction, late_cancellation.py).
 - Then the reservations (`lock_reservation`, `lock_member_live_reservation`).
 
 A hold, a booking paid with a pass, a confirmation and a cancellation on the same session therefore never deadlock.

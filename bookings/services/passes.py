@@ -20,7 +20,7 @@ from ..models import (
     ReservationStatus,
 )
 from .common import MSG_CARD_PAYMENT_IN_PROGRESS, ReservationError, _as_id, _fr_date, add_months
-from .late_cancellation import late_cancellations_settle
+from .late_cancellation import late_cancellations_settle_after_commit
 from .locking import (
     checked_request_on_locked_session,
     lock_pass,
@@ -161,7 +161,7 @@ def reservation_book_with_pass(
     PassAdjustment.objects.create(
         pass_ref=pass_obj, action=PassAdjustmentAction.SPEND, credits_delta=-credits, reservation=reservation
     )
-    late_cancellations_settle(session=session, now=now)
+    late_cancellations_settle_after_commit(session=session, now=now)
     enqueue_after_commit(reservation_confirmation_send, reservation_id=reservation.pk)
     return reservation
 

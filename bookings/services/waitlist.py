@@ -35,7 +35,7 @@ from ..models import CancelReason, PassAdjustment, PassAdjustmentAction, Payment
 from ..models_operations import WAITLIST_LIVE_STATUSES, WaitlistEntry, WaitlistStatus
 from .availability import reservations_release_expired, session_seats_left
 from .common import WAITLIST_OFFER_STOP_HOURS, ReservationError, _as_id
-from .late_cancellation import late_cancellations_settle
+from .late_cancellation import late_cancellations_settle_after_commit
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation
 from .passes import PASS_REFUSALS, PassError, pass_check_booking
 from .session_status import refuse_if_not_open
@@ -289,7 +289,7 @@ def _auto_book(*, entry: WaitlistEntry, session, now) -> bool:
     entry.ended_at = now
     entry.reservation = reservation
     entry.save(update_fields=["status", "offered_at", "ended_at", "reservation"])
-    late_cancellations_settle(session=session, now=now)
+    late_cancellations_settle_after_commit(session=session, now=now)
     enqueue_after_commit(waitlist_email_send, kind="waitlist_booked", entry_id=entry.pk)
     return True
 

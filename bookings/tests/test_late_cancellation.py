@@ -119,8 +119,8 @@ def test_nobody_takes_the_seat_nothing_comes_back(api_client, member, django_cap
     assert card.credits_left == 9
     assert LateCancellation.objects.get().status == LateCancellationStatus.PENDING
     # Once the class has started, a confirmation (a walk-in at the desk) gives nothing back.
-    session.refresh_from_db()
-    assert late_cancellations_settle(session=session, now=session.start) == []
+    _fill(session, 1)
+    assert late_cancellations_settle(session_id=session.pk, at=session.start) == []
     assert not _returned_mails(member).exists()
 
 
@@ -154,7 +154,7 @@ def test_a_card_payment_late_cancelled_becomes_an_avoir_once_the_offered_seat_is
     assert RETURNED_AVOIR.format(credits=1, date=expires.strftime("%d/%m/%Y")) in mail.body_text
     # Settling again gives nothing more.
     with django_capture_on_commit_callbacks(execute=True):
-        assert late_cancellations_settle(session=session, now=timezone.now()) == []
+        assert late_cancellations_settle(session_id=session.pk, at=timezone.now()) == []
     assert Pass.objects.filter(member=member).count() == 1
 
 
