@@ -28,6 +28,13 @@ NOW = datetime(2030, 3, 1, 9, 0, tzinfo=PARIS)
 RESERVE = "/api/reservations-courses"
 
 
+@pytest.fixture(autouse=True)
+def studio_opening(settings):
+    """The studio's default: 14 days before, at midnight in Paris (the suite's settings open sessions far earlier)."""
+    settings.BOOKING_OPENS_DAYS_BEFORE = 14
+    settings.BOOKING_OPENS_AT = "00:00"
+
+
 def _session(day: datetime, **course):
     return CourseSessionFactory(course=CourseFactory(title="Pole Flow", **course), start=day, max_attendees=2)
 
