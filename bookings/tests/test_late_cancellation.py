@@ -288,3 +288,13 @@ def test_a_late_cancel_racing_the_waiting_list_gives_one_seat_and_the_credit_bac
     assert LateCancellation.objects.get().status == LateCancellationStatus.RETURNED
     waiting_card.refresh_from_db()
     assert waiting_card.credits_left == 9
+
+
+def test_staff_read_the_late_cancellations_in_the_admin(client, admin_user, member):
+    session = _session_in(3)
+    _card, reservation = _booked_with_card(session, member)
+    reservation_cancel(user=member, reservation_id=reservation.pk)
+    client.force_login(admin_user)
+    response = client.get("/django-admin/bookings/latecancellation/")
+    assert response.status_code == 200
+    assert "Place remise en vente" in response.content.decode()
