@@ -6,6 +6,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 from freezegun import freeze_time
 
 from bookings.models import Reservation
@@ -168,3 +169,16 @@ def test_staff_set_the_windows_and_the_cap_with_french_refusals(api_client, staf
     )
     assert tariff.status_code == 201, tariff.json()
     assert tariff.json()["max_future_bookings"] == 2
+
+
+def test_staff_clear_a_course_override_from_a_multipart_form(client, staff):
+    course = CourseFactory(booking_opens_days_before=3, booking_opens_time=time(8, 0))
+    client.force_login(staff)
+    response = client.put(
+        f"/api/courses/{course.pk}",
+        data=encode_multipart(BOUNDARY, {"booking_opens_days_before": "", "booking_opens_time": ""}),
+        content_type=MULTIPART_CONTENT,
+    )
+    assert response.status_code == 200, response.json()
+    course.refresh_from_db()
+    assert (course.booking_opens_days_before, course.booking_opens_time) == (None, None)
