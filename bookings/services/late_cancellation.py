@@ -145,22 +145,32 @@ def late_cancellations_settle(*, session_id: int, at: datetime) -> list[LateCanc
     session = lock_session(session_id)
     if session is None or at >= session.start:
         return []
-    pending = list(
-        LateCancellation.objects.filter(session_id=session.pk, status=LateCancellationStatus.PENDING)
-        .select_related("reservation")
-        .order_by("cancelled_at", "id")
-    )
+    pending = late_cancellations_pending(session.pk)
     seats = confirmed_seats(session.pk) if pending else 0
     due = [late for late in pending if seats >= late.seats_taken_before]
     pass_ids = sorted({late.reservation.paid_with_pass_id for late in due if late.reservation.paid_with_pass_id})
     passes = {pass_id: lock_pass(pass_id) for pass_id in pass_ids}  # by id: two settlements never cross
     now = timezone.now()
     for late in due:
-        _give_back(late=late, pass_obj=passes.get(late.reservation.paid_with_pass_id), now=now)
+        late_cancellation_give_back(late=late, pass_obj=passes.get(late.reservation.paid_with_pass_id), now=now)
     return due
 
 
-def _give_back(*, late: LateCancellation, pass_obj: Pass | None, now: datetime) -> None:
+def late_cancellations_pending(session_id: int) -> list[LateCancellation]:
+    """Under the session lock: its late cancellations whose credit the studio still keeps, oldest first."""
+    return list(
+        LateCancellation.objects.filter(session_id=session_id, status=LateCancellationStatus.PENDING)
+        .select_related("reservation")
+        .order_by("cancelled_at", "id")
+    )
+
+
+def late_cancellation_give_back(
+    *, late: LateCancellation, pass_obj: Pass | None, now: datetime, class_cancelled: bool = False
+) -> None:
+    """Under the session lock and the lock of the reservation's pass (`pass_obj`, None for a card payment): give
+    back once what the late cancellation kept, and e-mail the member after the commit. `class_cancelled`: the studio
+    cancelled the class, so it keeps nothing of it either."""
     reservation = late.reservation
     if pass_obj is not None:
         pass_obj.credits_left += reservation.credits_spent
@@ -178,10 +188,15 @@ def _give_back(*, late: LateCancellation, pass_obj: Pass | None, now: datetime) 
         outcome = RETURNED_AVOIR.format(credits=credit_pass.credits_total, date=_fr_date(credit_pass.expires_on))
     late.status, late.returned_at = LateCancellationStatus.RETURNED, now
     late.save(update_fields=["status", "returned_at"])
-    enqueue_after_commit(late_cancellation_returned_send, late_cancellation_id=late.pk, outcome=outcome)
+    enqueue_after_commit(
+        late_cancellation_returned_send, late_cancellation_id=late.pk, outcome=outcome, class_cancelled=class_cancelled
+    )
 
 
 @task
-def late_cancellation_returned_send(late_cancellation_id: int, outcome: str) -> None:
-    """The e-mail telling a member their seat was taken again and what came back; queued after the commit."""
-    send_late_cancellation_returned(late_cancellation_id=late_cancellation_id, outcome=outcome)
+def late_cancellation_returned_send(late_cancellation_id: int, outcome: str, class_cancelled: bool = False) -> None:
+    """The e-mail telling a member their seat was taken again (or the class cancelled by the studio) and what came
+    back; queued after the commit."""
+    send_late_cancellation_returned(
+        late_cancellation_id=late_cancellation_id, outcome=outcome, class_cancelled=class_cancelled
+    )

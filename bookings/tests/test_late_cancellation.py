@@ -298,3 +298,21 @@ def test_staff_read_the_late_cancellations_in_the_admin(client, admin_user, memb
     response = client.get("/django-admin/bookings/latecancellation/")
     assert response.status_code == 200
     assert "Place remise en vente" in response.content.decode()
+
+
+def test_a_class_the_studio_cancels_gives_the_late_cancellers_credit_back(
+    api_client, member, django_capture_on_commit_callbacks
+):
+    from bookings.services.class_cancellation import course_session_cancel
+
+    session = _session_in(3)
+    card, reservation = _booked_with_card(session, member, credits_left=10)
+    _cancel(api_client, member, reservation, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        course_session_cancel(session_id=session.pk, reason="Professeure malade")
+    card.refresh_from_db()
+    assert card.credits_left == 10
+    assert LateCancellation.objects.get().status == LateCancellationStatus.RETURNED
+    (mail,) = _returned_mails(member)
+    assert "Le studio a depuis annulé ce cours :" in mail.body_text
+    assert RETURNED_CREDITS.format(credits=1, title=card.title) in mail.body_text
