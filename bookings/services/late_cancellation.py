@@ -7,7 +7,8 @@ walk-in) queues `late_cancellations_settle_task` after its commit, with the mome
 its own transaction under the session lock, gives back to each pending late cancellation whose class is back to that
 level, if the seat was taken before the start: once, the credits on its class card or, for a card payment, an
 'avoir' (a class card of one credit per participant, as a cancellation in time gets), and an e-mail. A
-subscription's place and a free booking have nothing to give back: no late cancellation is recorded.
+subscription's place and a free booking have nothing to give back: no late cancellation is recorded. A class the
+studio cancels gives back its pending late cancellations too (class_cancellation.py, under the same locks).
 
 Its own transaction keeps the lock order of locking.py (session → passes, by id → rows): the booking that took the
 seat has locked its own pass and reservation already, and the pass given back may be another member's. Late
