@@ -4,7 +4,7 @@ Both are read from the session's course (select_related("course")), falling back
 computed in Europe/Paris: "14 days before at 00:00" is midnight in Paris, whatever the daylight-saving time.
 """
 
-from datetime import datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 from django.conf import settings
 from django.utils import formats, timezone
@@ -13,6 +13,9 @@ from .models import MAX_FREE_CANCELLATION_HOURS
 
 # The longest free-cancellation window a course may have.
 MAX_WINDOW = timedelta(hours=MAX_FREE_CANCELLATION_HOURS)
+# A window that would start before the calendar's first day (a session dated in year 1) starts on its second day,
+# which every time zone can still write.
+EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
 
 
 def _studio_opening_time() -> time:
@@ -27,13 +30,19 @@ def session_booking_opens_at(session) -> datetime:
         days = settings.BOOKING_OPENS_DAYS_BEFORE
     at = course.booking_opens_time or _studio_opening_time()
     tz = timezone.get_default_timezone()
-    day = timezone.localtime(session.start, tz).date() - timedelta(days=days)
-    return timezone.make_aware(datetime.combine(day, at), tz)
+    try:
+        day = timezone.localtime(session.start, tz).date() - timedelta(days=days)
+        return max(timezone.make_aware(datetime.combine(day, at), tz), EARLIEST)
+    except OverflowError:
+        return EARLIEST
 
 
 def session_free_cancellation_until(session) -> datetime:
     """Until this moment a member cancels free of charge; later it is a late cancellation."""
-    return session.start - timedelta(hours=session.course.free_cancellation_hours)
+    try:
+        return max(session.start - timedelta(hours=session.course.free_cancellation_hours), EARLIEST)
+    except OverflowError:
+        return EARLIEST
 
 
 def moment_text(value: datetime) -> str:
