@@ -55,6 +55,7 @@ MSG_CANCELLED_LATE_NOTHING = "Annulation tardive enregistrée : votre place est 
 RETURNED_CREDITS = "Les {credits} crédit(s) utilisé(s) sont rendus sur votre {title}."
 RETURNED_AVOIR = "Un avoir de {credits} crédit(s) valable(s) jusqu'au {date} est ajouté à vos cartes."
 RETURN_REASON = "Annulation tardive : place reprise"
+RETURN_REASON_CLASS_CANCELLED = "Annulation tardive : cours annulé par le studio"
 
 
 def late_cancellation_message(reservation: Reservation) -> str:
@@ -181,7 +182,7 @@ def late_cancellation_give_back(
             action=PassAdjustmentAction.RETURN,
             credits_delta=reservation.credits_spent,
             reservation=reservation,
-            reason=RETURN_REASON,
+            reason=RETURN_REASON_CLASS_CANCELLED if class_cancelled else RETURN_REASON,
         )
         outcome = RETURNED_CREDITS.format(credits=reservation.credits_spent, title=pass_obj.title)
     else:

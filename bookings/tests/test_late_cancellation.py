@@ -28,6 +28,7 @@ from bookings.services.late_cancellation import (
     MSG_CANCELLED_LATE,
     MSG_CANCELLED_LATE_NOTHING,
     RETURN_REASON,
+    RETURN_REASON_CLASS_CANCELLED,
     RETURNED_AVOIR,
     RETURNED_CREDITS,
     late_cancellations_settle,
@@ -313,6 +314,8 @@ def test_a_class_the_studio_cancels_gives_the_late_cancellers_credit_back(
     card.refresh_from_db()
     assert card.credits_left == 10
     assert LateCancellation.objects.get().status == LateCancellationStatus.RETURNED
+    returned = PassAdjustment.objects.get(pass_ref=card, action=PassAdjustmentAction.RETURN)
+    assert returned.reason == RETURN_REASON_CLASS_CANCELLED
     (mail,) = _returned_mails(member)
     assert "Le studio a depuis annulé ce cours :" in mail.body_text
     assert RETURNED_CREDITS.format(credits=1, title=card.title) in mail.body_text
