@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from .models import CourseFeedback, Pass, PassAdjustment, Reservation
+from .models_operations import LateCancellation
 
 
 @admin.register(Reservation)
@@ -41,6 +42,25 @@ class PassAdmin(admin.ModelAdmin):
     list_select_related = ("member",)
     search_fields = ("member__email", "member__last_name", "title")
     inlines = [PassAdjustmentInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(LateCancellation)
+class LateCancellationAdmin(admin.ModelAdmin):
+    """Read-only: written by the member's cancellation and made good by the booking that takes the seat again."""
+
+    list_display = ("reservation", "session", "seats_taken_before", "status", "cancelled_at", "returned_at")
+    list_filter = ("status",)
+    list_select_related = ("reservation__user", "reservation__session__course", "session__course")
+    search_fields = ("reservation__user__email",)
 
     def has_add_permission(self, request):
         return False

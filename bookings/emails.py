@@ -5,6 +5,11 @@ services/reminders.py). The services queue them in their tasks."""
 from django.conf import settings
 from django.utils import timezone
 
+from courses.booking_windows import (
+    MSG_LATE_CANCELLATION_RULE,
+    free_cancellation_text,
+    session_free_cancellation_until,
+)
 from studio.emails import send_templated_email
 
 from .ics import REQUEST, ics_attachment, reservation_request_ics
@@ -29,6 +34,8 @@ def send_reservation_confirmation(*, reservation_id: int) -> None:
             "session": session,
             "start": start,
             "end": timezone.localtime(session.end),
+            "free_cancellation": free_cancellation_text(session_free_cancellation_until(session)),
+            "late_cancellation_rule": MSG_LATE_CANCELLATION_RULE,
         },
         attachments=[
             ics_attachment(f"cours-{start:%Y-%m-%d}.ics", reservation_request_ics(reservation), method=REQUEST)

@@ -9,6 +9,8 @@ from datetime import datetime
 
 from django.db.models import Case, F, FilteredRelation, Q, QuerySet, When
 
+from courses.booking_windows import free_cancellation_text
+
 from .models import Reservation, ReservationStatus
 from .services.availability import active_reservations_q
 from .services.cancellation import cancellation_deadline
@@ -66,7 +68,10 @@ def followed_course(reservation: Reservation, *, now: datetime) -> dict:
         ),
         "credits_spent": reservation.credits_spent,
         "cancel_deadline": deadline,
-        "can_cancel": (confirmed and now <= deadline) or held,
+        "free_cancellation_text": free_cancellation_text(deadline),
+        # Until the class starts; after the deadline a late cancellation (docs/decisions.md 44).
+        "can_cancel": (confirmed and not is_past) or held,
+        "cancel_is_late": confirmed and not is_past and now > deadline,
         "total_amount": reservation.total_amount,
         "hold_expires_at": reservation.hold_expires_at if reservation.status == ReservationStatus.HELD else None,
         "can_pay": held,

@@ -179,3 +179,54 @@ class ReservationReminder(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} – {self.reservation_id}"
+
+
+class LateCancellationStatus(models.TextChoices):
+    PENDING = "pending", "Place remise en vente"
+    RETURNED = "returned", "Place reprise : crédit rendu"
+
+
+class LateCancellation(models.Model):
+    """A member's cancellation inside the free-cancellation window (docs/decisions.md 44): the studio keeps what was
+    paid unless the class fills back before it starts, i.e. its confirmed seats reach again `seats_taken_before`
+    (what they were just before this cancellation); then the pass credits, or an 'avoir' for a card payment, come
+    back once (RETURNED, `returned_at`), under the session lock. Still PENDING when the class starts: kept."""
+
+    reservation = models.OneToOneField(
+        "bookings.Reservation", on_delete=models.PROTECT, related_name="late_cancellation", verbose_name="réservation"
+    )
+    session = models.ForeignKey(
+        "courses.CourseSession", on_delete=models.PROTECT, related_name="late_cancellations", verbose_name="session"
+    )
+    seats_taken_before = models.PositiveSmallIntegerField("places confirmées avant l'annulation")
+    status = models.CharField(
+        "statut", max_length=10, choices=LateCancellationStatus.choices, default=LateCancellationStatus.PENDING
+    )
+    cancelled_at = models.DateTimeField("annulée le", auto_now_add=True)
+    returned_at = models.DateTimeField("crédit rendu le", null=True, blank=True)
+
+    class Meta:
+        app_label = "bookings"
+        verbose_name = "annulation tardive"
+        verbose_name_plural = "annulations tardives"
+        ordering = ["cancelled_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=LateCancellationStatus.values), name="late_cancellation_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status=LateCancellationStatus.PENDING, returned_at__isnull=True)
+                | models.Q(status=LateCancellationStatus.RETURNED, returned_at__isnull=False),
+                name="late_cancellation_returned_has_a_date",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["session"],
+                condition=models.Q(status="pending"),
+                name="late_cancellation_pending_idx",
+            )
+        ]
+
+    def __str__(self):
+        return f"Annulation tardive {self.reservation_id} ({self.get_status_display()})"

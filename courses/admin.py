@@ -20,7 +20,18 @@ class CourseAdminForm(forms.ModelForm):
 
     class Meta:
         model = Course
-        fields = ["title", "description", "duration", "video_url", "level", "position", "image_alt"]
+        fields = [
+            "title",
+            "description",
+            "duration",
+            "video_url",
+            "level",
+            "position",
+            "image_alt",
+            "free_cancellation_hours",
+            "booking_opens_days_before",
+            "booking_opens_time",
+        ]
 
     def clean_photo(self):
         upload = self.cleaned_data.get("photo")
@@ -50,6 +61,9 @@ class CourseAdmin(admin.ModelAdmin):
         "current_photo",
         "photo",
         "image_alt",
+        "free_cancellation_hours",
+        "booking_opens_days_before",
+        "booking_opens_time",
     )
 
     @admin.display(description="Photo actuelle")

@@ -15,6 +15,15 @@ class Level(models.TextChoices):
     ALL_LEVELS = "Tous niveaux", "Tous niveaux"
 
 
+# A free-cancellation window beyond a week, or a booking opening beyond a year, is a typing error.
+MAX_FREE_CANCELLATION_HOURS = 168
+MAX_BOOKING_OPENS_DAYS = 365
+
+
+def default_free_cancellation_hours() -> int:
+    return settings.CANCELLATION_WINDOW_HOURS
+
+
 class Course(models.Model):
     title = models.CharField("titre", max_length=150)
     description = models.TextField("description")
@@ -33,6 +42,24 @@ class Course(models.Model):
         max_length=255,
         blank=True,
         help_text="Ce que montre la photo ; à défaut « Illustration du cours <titre> ».",
+    )
+    # docs/decisions.md 44-45: the windows of the course's sessions. Cancelling later than the free-cancellation
+    # window is a late cancellation; booking opens `booking_opens_days_before` days before a session at
+    # `booking_opens_time` (Paris), each blank for the studio's settings.
+    free_cancellation_hours = models.PositiveSmallIntegerField(
+        "annulation gratuite (heures avant le cours)",
+        default=default_free_cancellation_hours,
+        validators=[MaxValueValidator(MAX_FREE_CANCELLATION_HOURS)],
+    )
+    booking_opens_days_before = models.PositiveSmallIntegerField(
+        "ouverture des réservations (jours avant)",
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(MAX_BOOKING_OPENS_DAYS)],
+        help_text="Vide : le réglage du studio.",
+    )
+    booking_opens_time = models.TimeField(
+        "ouverture des réservations (heure)", null=True, blank=True, help_text="Vide : le réglage du studio."
     )
 
     class Meta:
@@ -215,6 +242,13 @@ class Tariff(models.Model):
         default=0,
         validators=[MaxValueValidator(MAX_WEEKLY_CAP)],
         help_text="Nombre de cours par semaine (lundi–dimanche) du pass accordé, 0 = illimité.",
+    )
+    # docs/decisions.md 45: at most this many future bookings held at once with a pass of this tariff, 0 = no cap.
+    # Read when booking (not copied onto the pass), so a change holds for the passes already sold.
+    max_future_bookings = models.PositiveSmallIntegerField(
+        "réservations à venir au plus",
+        default=0,
+        help_text="Nombre de réservations à venir qu'un membre peut détenir avec ce tarif, 0 = illimité.",
     )
 
     class Meta:

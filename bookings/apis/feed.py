@@ -7,6 +7,7 @@ from datetime import UTC, datetime, time, timedelta
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
+from courses.booking_windows import session_booking_opens_at, session_free_cancellation_until
 from studio.cache import cached_public, mark_public_answer
 from studio.errors import ApplicationError
 
@@ -96,6 +97,9 @@ def session_data(session, *, now=None, my_reservation=None) -> dict:
         "status": session.status,
         "status_label": session.get_status_display(),
         "cancellation_reason": session.cancellation_reason,
+        # docs/decisions.md 45, 44: when booking opens and until when a cancellation is free (Paris time offsets).
+        "booking_opens_at": _iso(session_booking_opens_at(session)),
+        "free_cancellation_until": _iso(session_free_cancellation_until(session)),
         "my_reservation": my_reservation,
     }
 

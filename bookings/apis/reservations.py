@@ -68,8 +68,11 @@ class ReservationOutput(serializers.Serializer):
     message = serializers.CharField()
     paid_with_pass = PaidWithPassOutput(allow_null=True)
     credits_spent = serializers.IntegerField()
-    cancel_deadline = DateTimeOutputField()
+    cancel_deadline = DateTimeOutputField(help_text="Fin de l'annulation gratuite.")
+    free_cancellation_until = DateTimeOutputField(help_text="Fin de l'annulation gratuite (même valeur).")
+    free_cancellation_text = serializers.CharField(help_text="« Annulation gratuite jusqu'au … » (heure de Paris).")
     can_cancel = serializers.BooleanField()
+    cancel_is_late = serializers.BooleanField(help_text="Une annulation maintenant serait tardive.")
     pass_ = PassOutput(required=False, help_text="Avec pass_id : la carte ou l'abonnement après l'achat.")
 
     def get_fields(self):
@@ -83,6 +86,9 @@ class CancellationOutput(serializers.Serializer):
     reservation_id = serializers.IntegerField()
     status = serializers.CharField()
     credit_pass = PassOutput(allow_null=True, help_text="L'avoir créé (carte de crédits), ou null.")
+    late = serializers.BooleanField(
+        help_text="Annulation tardive : le crédit est conservé sauf si la place est reprise."
+    )
 
 
 class ReservationCourseCreateApi(APIView):
@@ -167,6 +173,7 @@ class ReservationCancelApi(APIView):
                     "reservation_id": outcome.reservation.pk,
                     "status": outcome.reservation.status,
                     "credit_pass": pass_data(credit_pass) if credit_pass else None,
+                    "late": outcome.late,
                 }
             ).data
         )

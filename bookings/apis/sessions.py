@@ -189,6 +189,8 @@ class SessionOutput(serializers.Serializer):
     status = serializers.CharField(help_text="scheduled | cancelled (annulé par le studio).")
     status_label = serializers.CharField(help_text="« Programmé » ou « Annulé ».")
     cancellation_reason = serializers.CharField(allow_blank=True)
+    booking_opens_at = DateTimeOutputField(help_text="Ouverture des réservations de la session.")
+    free_cancellation_until = DateTimeOutputField(help_text="Fin de l'annulation gratuite ; ensuite tardive.")
     my_reservation = MyReservationOutput(allow_null=True)
 
 

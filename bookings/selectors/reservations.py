@@ -5,6 +5,7 @@ from datetime import datetime
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from courses.booking_windows import free_cancellation_text
 from studio.fields import rfc3339
 
 from ..models import CourseFeedback, Reservation, ReservationStatus
@@ -31,11 +32,16 @@ def reservation_payment_data(reservation: Reservation, *, now: datetime) -> dict
     """How a reservation was paid (card or which pass) and until when the member may cancel it."""
     paid_with = reservation.paid_with_pass
     deadline = cancellation_deadline(reservation.session)
+    confirmed = reservation.status == ReservationStatus.CONFIRMED
     return {
         "paid_with_pass": (
             {"id": paid_with.pk, "title": paid_with.title, "kind": paid_with.kind} if paid_with is not None else None
         ),
         "credits_spent": reservation.credits_spent,
         "cancel_deadline": rfc3339(deadline),
-        "can_cancel": reservation.status == ReservationStatus.CONFIRMED and now <= deadline,
+        "free_cancellation_until": rfc3339(deadline),
+        "free_cancellation_text": free_cancellation_text(deadline),
+        # Until the class starts; after the deadline it is a late cancellation (docs/decisions.md 44).
+        "can_cancel": confirmed and now < reservation.session.start,
+        "cancel_is_late": confirmed and now > deadline,
     }

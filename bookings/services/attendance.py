@@ -20,6 +20,7 @@ from ..models import Pass, PassAdjustment, PassAdjustmentAction, Reservation, Re
 from ..models_operations import Attendance, AttendanceStatus
 from .availability import session_seats_taken
 from .common import ReservationError
+from .late_cancellation import late_cancellations_settle_after_commit
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation
 from .passes import PASS_REFUSALS, pass_check_booking
 
@@ -197,4 +198,5 @@ def attendance_walk_in_add(
         paid_at_desk=pass_obj is None,
         marked_by=by,
     )
+    late_cancellations_settle_after_commit(session=session, now=now)
     return reservation

@@ -1,13 +1,14 @@
-"""Cancellations: a member cancels in time (credits back or an 'avoir'), a refunded payment takes back what it paid."""
+"""Cancellations: a member cancels in time (credits back or an 'avoir') or late (late_cancellation.py); a refunded
+payment takes back what it paid."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
+from courses.booking_windows import session_free_cancellation_until
 from courses.models import CourseSession
 from studio.errors import CONFLICT
 from studio.queue import enqueue_after_commit
@@ -19,21 +20,23 @@ from ..models import (
     PassAdjustment,
     PassAdjustmentAction,
     PassKind,
-    PassOrigin,
     PaymentPending,
     Reservation,
     ReservationStatus,
 )
-from .common import ReservationError, _as_id
+from .common import ReservationError, _as_id, _fr_date
+from .late_cancellation import (
+    cancellation_credit_pass_create,
+    confirmed_seats,
+    late_cancellation_message,
+    late_cancellation_record,
+)
 from .locking import lock_pass, lock_reservation, lock_session_of_reservation
-from .passes import _fr_date, add_months
 from .waitlist import waitlist_offer_session
 
-# Cancellation (settings.CANCELLATION_WINDOW_HOURS before the session; no automatic refund of card payments).
-MSG_CANCEL_TOO_LATE = (
-    "Annulation impossible : les réservations s'annulent au plus tard {hours} heures avant le début du cours."
-)
+# Cancellation: free until the course's free-cancellation window, late afterwards (docs/decisions.md 44).
 MSG_CANCEL_NOT_CONFIRMED = "Seule une réservation confirmée peut être annulée."
+MSG_CANCEL_SESSION_STARTED = "Ce cours a déjà commencé : la réservation ne peut plus être annulée."
 # An unpaid hold the member gives up (from "Mes cours"): its seats go back at once, nothing was charged.
 MSG_HOLD_RELEASED = "Réservation annulée : les places retenues sont libérées, rien ne vous a été facturé."
 MSG_HOLD_PAYMENT_IN_PROGRESS = (
@@ -45,8 +48,6 @@ MSG_CANCELLED_CREDIT_PASS = (
     "Réservation annulée : {credits} crédit(s) valable(s) jusqu'au {date} ajouté(s) à vos cartes "
     "(pas de remboursement automatique)."
 )
-CANCELLATION_CREDIT_TITLE = "Avoir d'annulation"
-CANCELLATION_CREDIT_MONTHS = 6  # a reservation paid by card and cancelled in time becomes credits valid 6 months
 
 
 @dataclass(frozen=True)
@@ -54,29 +55,34 @@ class CancellationOutcome:
     reservation: Reservation
     message: str
     credit_pass: Pass | None = None
+    late: bool = False
 
 
 def cancellation_deadline(session: CourseSession) -> datetime:
-    return session.start - timedelta(hours=settings.CANCELLATION_WINDOW_HOURS)
+    """The end of the free cancellation (the session's course read with it)."""
+    return session_free_cancellation_until(session)
 
 
 @transaction.atomic
 def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
-    """The member cancels a confirmed reservation up to CANCELLATION_WINDOW_HOURS before the session, or releases
-    an unpaid hold (`_hold_release`).
+    """The member cancels a confirmed reservation before the class starts, or releases an unpaid hold
+    (`_hold_release`). The seats are free at once (offered to the waiting list).
 
-    The seats are free at once. Credits spent on a card go back to it; a subscription simply frees the place; a
-    reservation paid by card becomes an 'avoir': a new class card of one credit per participant, valid
-    CANCELLATION_CREDIT_MONTHS months (studios do not refund automatically).
+    Until the course's free-cancellation window: credits spent on a card go back to it, a subscription simply frees
+    the place, a reservation paid by card becomes an 'avoir' (a class card of one credit per participant, valid
+    CANCELLATION_CREDIT_MONTHS months; studios do not refund automatically). Later (a late cancellation,
+    `late=True`): the studio keeps the credits or the payment unless the class fills back before it starts
+    (late_cancellation.py).
     """
     reservation_id = _as_id(reservation_id) or 0
-    session = lock_session_of_reservation(reservation_id, user=user)
+    session = lock_session_of_reservation(reservation_id, user=user, with_course=True)
     if session is None:
         raise ReservationError.of("reservation_not_found")
     # Under the session lock the reservation's pass cannot change (every writer locks the session first).
     pass_id = Reservation.objects.filter(pk=reservation_id).values_list("paid_with_pass_id", flat=True).first()
     pass_obj = lock_pass(pass_id) if pass_id else None
     reservation = lock_reservation(reservation_id)
+    reservation.session, reservation.paid_with_pass = session, pass_obj
     now = timezone.now()
     if (
         reservation.status == ReservationStatus.HELD
@@ -86,16 +92,22 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
         return _hold_release(reservation=reservation, session=session, now=now)
     if reservation.status != ReservationStatus.CONFIRMED:
         raise ReservationError(MSG_CANCEL_NOT_CONFIRMED, code="cancel_not_confirmed")
-    if now > cancellation_deadline(session):
-        hours = settings.CANCELLATION_WINDOW_HOURS
-        raise ReservationError(MSG_CANCEL_TOO_LATE.format(hours=hours), code="cancel_too_late")
+    if session.start <= now:
+        raise ReservationError(MSG_CANCEL_SESSION_STARTED, code="cancel_session_started")
+    late = now > cancellation_deadline(session)
+    seats_taken_before = confirmed_seats(session.pk)
     reservation.status, reservation.cancelled_at, reservation.cancel_reason = (
         ReservationStatus.CANCELLED,
         now,
-        CancelReason.MEMBER,
+        CancelReason.LATE if late else CancelReason.MEMBER,
     )
     reservation.save(update_fields=["status", "cancelled_at", "cancel_reason"])
     enqueue_after_commit(waitlist_offer_session, session_id=session.pk)  # the freed seats go to the waiting list
+    if late:
+        late_cancellation_record(reservation=reservation, seats_taken_before=seats_taken_before)
+        message = late_cancellation_message(reservation)
+        enqueue_after_commit(reservation_cancellation_send, reservation_id=reservation.pk, outcome=message)
+        return CancellationOutcome(reservation=reservation, message=message, late=True)
     credit_pass = None
     if pass_obj is not None:
         if pass_obj.kind == PassKind.CARD and reservation.credits_spent:
@@ -111,28 +123,10 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
         else:
             message = MSG_CANCELLED_SUBSCRIPTION
     elif reservation.total_amount > 0:
-        today = timezone.localdate(now)
-        expires_on = add_months(today, CANCELLATION_CREDIT_MONTHS)
-        credit_pass = Pass.objects.create(
-            member_id=reservation.user_id,
-            kind=PassKind.CARD,
-            origin=PassOrigin.CANCELLATION,
-            title=CANCELLATION_CREDIT_TITLE,
-            credits_total=reservation.participants,
-            credits_left=reservation.participants,
-            starts_on=today,
-            expires_on=expires_on,
-            source_reservation=reservation,
+        credit_pass = cancellation_credit_pass_create(reservation=reservation, now=now)
+        message = MSG_CANCELLED_CREDIT_PASS.format(
+            credits=reservation.participants, date=_fr_date(credit_pass.expires_on)
         )
-        PassAdjustment.objects.create(
-            pass_ref=credit_pass,
-            action=PassAdjustmentAction.CANCELLATION_CREDIT,
-            credits_delta=reservation.participants,
-            expires_on_after=expires_on,
-            reservation=reservation,
-            reason=f"Annulation de la réservation {reservation.pk}",
-        )
-        message = MSG_CANCELLED_CREDIT_PASS.format(credits=reservation.participants, date=_fr_date(expires_on))
     else:
         message = MSG_CANCELLED_SUBSCRIPTION
     enqueue_after_commit(reservation_cancellation_send, reservation_id=reservation.pk, outcome=message)

@@ -32,6 +32,7 @@ from ..models import CancelReason, PassAdjustment, PassAdjustmentAction, PassKin
 from ..models_operations import WaitlistEntry, WaitlistStatus
 from ..signals import session_cancelled
 from .common import SessionError
+from .late_cancellation import late_cancellation_give_back, late_cancellations_pending
 from .locking import lock_pass
 
 MSG_SESSION_CANCELLED = (
@@ -87,8 +88,12 @@ def course_session_cancel(*, session_id: int, reason: str) -> ClassCancellation:
     if session.end <= now:
         raise ClassCancellationError.of("session_cancel_past")
     # Under the session lock no booking of this session can appear or change (every writer locks it first).
-    pass_ids = sorted({pid for pid in _live(session.pk).values_list("paid_with_pass_id", flat=True) if pid})
-    passes = {pid: lock_pass(pid) for pid in pass_ids}
+    # A late cancellation of this class gets its credit back too: the studio keeps nothing of a class it cancels.
+    late_ones = late_cancellations_pending(session.pk)
+    live_pass_ids = set(_live(session.pk).values_list("paid_with_pass_id", flat=True))
+    late_pass_ids = {late.reservation.paid_with_pass_id for late in late_ones}
+    pass_ids = sorted(pid for pid in live_pass_ids | late_pass_ids if pid)
+    passes = {pid: lock_pass(pid) for pid in pass_ids}  # by id (locking.py)
     reservations = list(_live(session.pk).select_for_update().order_by("pk"))
     credits_returned: dict[int, int] = {}
     confirmed_ids = [r.pk for r in reservations if r.status == ReservationStatus.CONFIRMED]
@@ -108,6 +113,10 @@ def course_session_cancel(*, session_id: int, reason: str) -> ClassCancellation:
                 reason=f"Cours annulé par le studio : {reason}",
             )
             credits_returned[reservation.pk] = reservation.credits_spent
+    for late in late_ones:
+        late_cancellation_give_back(
+            late=late, pass_obj=passes.get(late.reservation.paid_with_pass_id), now=now, class_cancelled=True
+        )
     # The waiting list is cleared (docs/decisions.md 27): no one waits for, nor is offered, a class that will not
     # happen; each member who was on it is told.
     waiting = WaitlistEntry.objects.filter(

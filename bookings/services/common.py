@@ -4,6 +4,8 @@ A service raises `ReservationError.of("session_full")`: the text comes from the 
 status from its `statuses` table (studio/errors.py), so no API chooses a status by reading a message.
 """
 
+from calendar import monthrange
+from datetime import date as date_type
 from datetime import timedelta
 
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
@@ -63,10 +65,10 @@ class ReservationError(ApplicationError):
     }
     statuses = {
         # The calendar, not the request, refuses these: the session has started, the reservation is no longer
-        # confirmed, the cancellation window has closed (codes of cancellation.py).
+        # confirmed, the class has started (codes of cancellation.py).
         "session_past": CONFLICT,
         "cancel_not_confirmed": CONFLICT,
-        "cancel_too_late": CONFLICT,
+        "cancel_session_started": CONFLICT,
         "session_full": CONFLICT,
         "not_enough_seats": CONFLICT,
         "amount_mismatch": CONFLICT,  # a well-formed amount that is not the session's price as it stands
@@ -92,6 +94,17 @@ class SessionError(ReservationError):
 
 class FeedbackError(ReservationError):
     pass
+
+
+def add_months(day: date_type, months: int) -> date_type:
+    """The same day `months` later, clamped to the month's last day (31 Jan + 1 month = 28/29 Feb)."""
+    month_index = day.month - 1 + months
+    year, month = day.year + month_index // 12, month_index % 12 + 1
+    return day.replace(year=year, month=month, day=min(day.day, monthrange(year, month)[1]))
+
+
+def _fr_date(day: date_type) -> str:
+    return day.strftime("%d/%m/%Y")
 
 
 def _as_id(value) -> int | None:

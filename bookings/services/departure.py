@@ -1,11 +1,11 @@
 """A member leaving the studio (their account deleted, docs/decisions.md 34): every future booking is cancelled
 as their own cancellation would be, so their seats are free at once.
 
-A confirmed booking still inside the cancellation window goes through `reservation_cancel`, with its rules: credits
-back on the class card, the place freed on a subscription, an 'avoir' for a card payment. A later one (inside the
-last CANCELLATION_WINDOW_HOURS) and a hold still being paid are cancelled with nothing given back, as a late
-cancellation gets nothing. Waiting-list places are left. Each booking in its own transaction, under the usual locks
-(session → reservation, locking.py); the freed seats go to the waiting list.
+A confirmed booking before its free-cancellation deadline goes through `reservation_cancel`, with its rules: credits
+back on the class card, the place freed on a subscription, an 'avoir' for a card payment. A later one and a hold
+still being paid are dropped with nothing given back: a closed account has no use for what a late cancellation
+might give back if the seat is taken again. Waiting-list places are left. Each booking in its own transaction, under
+the usual locks (session → reservation, locking.py); the freed seats go to the waiting list.
 """
 
 from django.db import transaction
@@ -15,7 +15,7 @@ from studio.queue import enqueue_after_commit
 
 from ..models import ACTIVE_STATUSES, CancelReason, Reservation, ReservationStatus
 from ..models_operations import WaitlistEntry, WaitlistStatus
-from .cancellation import reservation_cancel
+from .cancellation import cancellation_deadline, reservation_cancel
 from .common import ReservationError
 from .locking import lock_reservation, lock_session_of_reservation
 from .waitlist import WaitlistError, waitlist_leave, waitlist_offer_session
@@ -35,13 +35,14 @@ def member_future_bookings_cancel(*, user) -> list[str]:
             pass  # left meanwhile
     outcomes = []
     future = Reservation.objects.filter(user=user, status__in=ACTIVE_STATUSES, session__start__gt=now).order_by("pk")
-    for reservation_id, status in list(future.values_list("pk", "status")):
-        if status == ReservationStatus.CONFIRMED:
+    for reservation in list(future.select_related("session__course")):
+        reservation_id = reservation.pk
+        if reservation.status == ReservationStatus.CONFIRMED and now <= cancellation_deadline(reservation.session):
             try:
                 outcomes.append(reservation_cancel(user=user, reservation_id=reservation_id).message)
                 continue
             except ReservationError:
-                pass  # too late for the member's own cancellation: cancelled below, nothing given back
+                pass  # changed meanwhile: dropped below, nothing given back
         if _reservation_drop(user=user, reservation_id=reservation_id):
             outcomes.append(MSG_DROPPED)
     return outcomes

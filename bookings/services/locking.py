@@ -13,7 +13,8 @@ SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks
   confirmations, cancellations, refunds, the staff's session update and delete, and the card order recorded for a
   hold (payments' `_reservation_order_insert`).
 - Then the pass (`lock_pass`): a pass's credits are read and changed only under its row lock, so a credit is never
-  spent twice. Staff adjustments lock the pass alone.
+  spent twice. Staff adjustments lock the pass alone. Several passes are locked by ascending id (a late
+  cancellation made good gives credits back in its own transaction, late_cancellation.py).
 - Then the reservations (`lock_reservation`, `lock_member_live_reservation`).
 
 A hold, a booking paid with a pass, a confirmation and a cancellation on the same session therefore never deadlock.
@@ -38,14 +39,16 @@ from ..models_operations import WaitlistEntry
 from .availability import _check_seats, active_reservations_q, reservations_release_expired
 from .common import WAITLIST_OFFER_STOP_HOURS, ReservationError, session_full
 from .seat_state import seat_state
-from .session_status import refuse_if_cancelled
+from .session_status import refuse_if_cancelled, refuse_if_not_open
 
 
-def lock_session_of_reservation(reservation_id: int, *, user=None) -> CourseSession | None:
+def lock_session_of_reservation(reservation_id: int, *, user=None, with_course: bool = False) -> CourseSession | None:
     """The session of a reservation (the member's own when `user` is given), locked; None when there is no such
     reservation. The reservation itself is locked afterwards (`lock_reservation`), after any pass. One query: the
     session joined to the reservation, only the session's row locked (a reservation never changes session)."""
     sessions = CourseSession.objects.select_for_update(of=("self",)).filter(reservations__pk=reservation_id)
+    if with_course:
+        sessions = sessions.select_related("course")
     if user is not None:
         sessions = sessions.filter(reservations__user_id=user.pk)
     return sessions.first()
@@ -129,6 +132,7 @@ def checked_request_on_locked_session(*, session_id: int, participants: int, fir
     if session.start <= now:
         raise ReservationError.of("session_past")
     refuse_if_cancelled(session)
+    refuse_if_not_open(session, now)
     return first_name, last_name, email, participants, session
 
 

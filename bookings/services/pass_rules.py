@@ -8,10 +8,10 @@ from datetime import datetime, time, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from courses.models import CourseSession
+from courses.models import CourseSession, Tariff
 from studio.errors import CONFLICT
 
-from ..models import Pass, PassAdjustment, PassAdjustmentAction, ReservationStatus
+from ..models import Pass, PassAdjustment, PassAdjustmentAction, Reservation, ReservationStatus
 from ..pass_rules import PassRule
 from .common import ReservationError
 from .locking import lock_pass
@@ -27,11 +27,26 @@ MSG_PASS_WEEKLY_CAP = (
     "Votre abonnement permet {cap} cours par semaine (du lundi au dimanche) : vous avez déjà réservé cette semaine-là."
 )
 
+MSG_PASS_FUTURE_CAP = (
+    "Votre formule « {title} » permet {cap} réservation(s) à venir à la fois : vous les avez déjà. Réservez à nouveau "
+    "une fois un cours passé ou annulé."
+)
+
 
 class PassRuleError(ReservationError):
     default_code = "pass_rule"
-    messages = {"pass_unpaid": MSG_PASS_UNPAID, "pass_weekly_cap": MSG_PASS_WEEKLY_CAP, "pass_frozen": MSG_PASS_FROZEN}
-    statuses = {"pass_unpaid": CONFLICT, "pass_weekly_cap": CONFLICT, "pass_frozen": CONFLICT}
+    messages = {
+        "pass_unpaid": MSG_PASS_UNPAID,
+        "pass_weekly_cap": MSG_PASS_WEEKLY_CAP,
+        "pass_frozen": MSG_PASS_FROZEN,
+        "pass_future_cap": MSG_PASS_FUTURE_CAP,
+    }
+    statuses = {
+        "pass_unpaid": CONFLICT,
+        "pass_weekly_cap": CONFLICT,
+        "pass_frozen": CONFLICT,
+        "pass_future_cap": CONFLICT,
+    }
 
 
 def _week_bounds(day: date_type):
@@ -44,8 +59,10 @@ def _week_bounds(day: date_type):
 
 
 def pass_check_rules(*, pass_obj: Pass, session: CourseSession, today: date_type) -> None:
-    """Under the pass's row lock (taken by the caller): refuse a booking when the subscription is unpaid for 7 days
-    or the session's week (Monday–Sunday, Paris) already holds `weekly_cap` confirmed bookings with this pass."""
+    """Under the pass's row lock (taken by the caller): refuse a booking when the subscription is unpaid for 7 days,
+    the session's week (Monday–Sunday, Paris) already holds `weekly_cap` confirmed bookings with this pass, or the
+    member already holds the tariff's cap of future bookings with its passes."""
+    _check_future_cap(pass_obj=pass_obj)
     rule = PassRule.objects.filter(pass_ref=pass_obj).first()
     if rule is None:
         return
@@ -63,6 +80,25 @@ def pass_check_rules(*, pass_obj: Pass, session: CourseSession, today: date_type
         ).count()
         if booked >= rule.weekly_cap:
             raise PassRuleError.of("pass_weekly_cap", cap=rule.weekly_cap)
+
+
+def _check_future_cap(*, pass_obj: Pass) -> None:
+    """docs/decisions.md 45: a tariff may cap the future bookings a member holds at once with its passes (read live
+    from the tariff, so a change holds for passes already sold; 0 = no cap)."""
+    if not pass_obj.tariff_id:
+        return
+    tariff = Tariff.objects.filter(pk=pass_obj.tariff_id).values("max_future_bookings", "title").first()
+    cap = tariff["max_future_bookings"] if tariff else 0
+    if not cap:
+        return
+    held = Reservation.objects.filter(
+        user_id=pass_obj.member_id,
+        paid_with_pass__tariff_id=pass_obj.tariff_id,
+        status=ReservationStatus.CONFIRMED,
+        session__start__gt=timezone.now(),
+    ).count()
+    if held >= cap:
+        raise PassRuleError.of("pass_future_cap", cap=cap, title=tariff["title"])
 
 
 def pass_rules_from_tariff(*, pass_obj: Pass, tariff) -> None:

@@ -1,6 +1,5 @@
 """Passes (class cards and subscriptions): booking with a pass, granting one for an order."""
 
-from calendar import monthrange
 from datetime import date as date_type
 from datetime import timedelta
 
@@ -20,7 +19,8 @@ from ..models import (
     Reservation,
     ReservationStatus,
 )
-from .common import MSG_CARD_PAYMENT_IN_PROGRESS, ReservationError, _as_id
+from .common import MSG_CARD_PAYMENT_IN_PROGRESS, ReservationError, _as_id, _fr_date, add_months
+from .late_cancellation import late_cancellations_settle_after_commit
 from .locking import (
     checked_request_on_locked_session,
     lock_pass,
@@ -71,17 +71,6 @@ class PassError(ReservationError):
         "pass_not_enough_credits": CONFLICT,
         "pass_subscription_alone": CONFLICT,
     }
-
-
-def add_months(day: date_type, months: int) -> date_type:
-    """The same day `months` later, clamped to the month's last day (31 Jan + 1 month = 28/29 Feb)."""
-    month_index = day.month - 1 + months
-    year, month = day.year + month_index // 12, month_index % 12 + 1
-    return day.replace(year=year, month=month, day=min(day.day, monthrange(year, month)[1]))
-
-
-def _fr_date(day: date_type) -> str:
-    return day.strftime("%d/%m/%Y")
 
 
 def pass_check_usable(*, pass_obj: Pass, session: CourseSession, participants: int, today: date_type) -> int:
@@ -172,6 +161,7 @@ def reservation_book_with_pass(
     PassAdjustment.objects.create(
         pass_ref=pass_obj, action=PassAdjustmentAction.SPEND, credits_delta=-credits, reservation=reservation
     )
+    late_cancellations_settle_after_commit(session=session, now=now)
     enqueue_after_commit(reservation_confirmation_send, reservation_id=reservation.pk)
     return reservation
 

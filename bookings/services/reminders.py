@@ -22,6 +22,12 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from courses.booking_windows import (
+    MAX_WINDOW,
+    MSG_LATE_CANCELLATION_RULE,
+    free_cancellation_text,
+    session_free_cancellation_until,
+)
 from courses.models import SessionStatus
 from studio.day_text import day_text
 from studio.emails import send_templated_email
@@ -33,6 +39,11 @@ from .cancellation import cancellation_deadline
 
 REMINDER_BEFORE_CLASS_HOURS = 24
 REMINDER_BEFORE_DEADLINE_HOURS = 2
+# The day-before reminder of a booking already past its free cancellation (docs/decisions.md 44).
+LATE_CANCELLATION_NOTICE = (
+    "L'annulation gratuite est terminée. En cas d'empêchement, annulez quand même depuis Mes cours (annulation "
+    "tardive) : le studio conserve votre crédit ou votre paiement, sauf si votre place est reprise avant le cours."
+)
 MSG_PREFERENCES_SAVED = "Vos préférences de rappel sont enregistrées."
 MSG_REMINDERS_UNSUBSCRIBED = "C'est noté : vous ne recevrez plus de rappels de cours par e-mail."
 MSG_UNSUBSCRIBE_LINK_INVALID = "Ce lien de désinscription n'est pas valide."
@@ -100,16 +111,25 @@ def _due(*, kind: str, now):
         moment = timedelta(hours=REMINDER_BEFORE_CLASS_HOURS)
         qs = qs.filter(session__start__lte=now + moment).exclude(user__booking_preferences__remind_day_before=False)
     else:
-        moment = timedelta(hours=settings.CANCELLATION_WINDOW_HOURS + REMINDER_BEFORE_DEADLINE_HOURS)
-        deadline = timedelta(hours=settings.CANCELLATION_WINDOW_HOURS)
-        qs = qs.filter(session__start__lte=now + moment, session__start__gt=now + deadline).exclude(
+        # Each course has its own window: the classes any window may concern are read, then each row's own.
+        before = timedelta(hours=REMINDER_BEFORE_DEADLINE_HOURS)
+        qs = qs.filter(session__start__lte=now + MAX_WINDOW + before).exclude(
             user__booking_preferences__remind_cancellation_deadline=False
         )
-    qs = qs.exclude(session__status=SessionStatus.CANCELLED)
-    # Booked before the reminder's moment: a later booking has just had its confirmation e-mail.
-    return [
-        r for r in qs.select_related("session") if r.confirmed_at is None or r.confirmed_at <= r.session.start - moment
-    ]
+    qs = qs.exclude(session__status=SessionStatus.CANCELLED).select_related("session__course")
+    due = []
+    for r in qs:
+        if kind == ReminderKind.DAY_BEFORE:
+            sent_at = r.session.start - moment
+        else:
+            deadline = session_free_cancellation_until(r.session)
+            sent_at = deadline - before
+            if not sent_at <= now < deadline:
+                continue
+        # Booked before the reminder's moment: a later booking has just had its confirmation e-mail.
+        if r.confirmed_at is None or r.confirmed_at <= sent_at:
+            due.append(r)
+    return due
 
 
 def reminders_send_due(*, now=None) -> int:
@@ -149,7 +169,9 @@ def reminder_context(reservation: Reservation, *, now) -> dict:
         "day_word": class_day_word(session.start, now=now),
         "deadline": timezone.localtime(deadline),
         "can_still_cancel": now < deadline,
-        "cancellation_hours": settings.CANCELLATION_WINDOW_HOURS,
+        "free_cancellation": free_cancellation_text(deadline),
+        "late_cancellation_rule": MSG_LATE_CANCELLATION_RULE,
+        "late_cancellation_notice": LATE_CANCELLATION_NOTICE,
         "unsubscribe_url": reminders_unsubscribe_url(user_id=reservation.user_id),
     }
 

@@ -18,6 +18,7 @@ from ..models import (
 )
 from .availability import active_reservations_q, session_seats_taken
 from .common import ReservationError
+from .late_cancellation import late_cancellations_settle_after_commit
 from .locking import (
     checked_request_on_locked_session,
     lock_reservation,
@@ -165,6 +166,7 @@ def _confirm_locked(*, session, reservation: Reservation, notify: bool = True) -
     reservation.cancel_reason = ""  # a lapsed hold confirmed after all by its payment
     reservation.session = session  # the locked row: the feeds' receiver reads its weeks without a query
     reservation.save(update_fields=["status", "confirmed_at", "hold_expires_at", "cancel_reason"])
+    late_cancellations_settle_after_commit(session=session, now=now)
     if notify:
         enqueue_after_commit(reservation_confirmation_send, reservation_id=reservation.pk)
     return reservation

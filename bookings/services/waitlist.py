@@ -35,8 +35,10 @@ from ..models import CancelReason, PassAdjustment, PassAdjustmentAction, Payment
 from ..models_operations import WAITLIST_LIVE_STATUSES, WaitlistEntry, WaitlistStatus
 from .availability import reservations_release_expired, session_seats_left
 from .common import WAITLIST_OFFER_STOP_HOURS, ReservationError, _as_id
+from .late_cancellation import late_cancellations_settle_after_commit
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation
 from .passes import PASS_REFUSALS, PassError, pass_check_booking
+from .session_status import refuse_if_not_open
 
 WAITLIST_OFFER_HOURS = 2  # an e-mailed offer holds the seats this long...
 
@@ -133,10 +135,11 @@ def waitlist_join(
     """Put the member in line for a full session (free of charge) for `participants` seats, never more than
     the class has. With `auto_book`, the pass must pay today for all of them."""
     now = timezone.now()
-    session = lock_session(_as_id(session_id) or 0)
+    session = lock_session(_as_id(session_id) or 0, with_course=True)
     if session is None:
         raise WaitlistError.of("session_not_found")
     _refuse_if_line_closed(session, now)
+    refuse_if_not_open(session, now)
     reservations_release_expired(session_id=session.pk, now=now)
     if lock_member_live_reservation(session=session, user=user) is not None:
         raise WaitlistError.of("waitlist_already_booked")
@@ -286,6 +289,7 @@ def _auto_book(*, entry: WaitlistEntry, session, now) -> bool:
     entry.ended_at = now
     entry.reservation = reservation
     entry.save(update_fields=["status", "offered_at", "ended_at", "reservation"])
+    late_cancellations_settle_after_commit(session=session, now=now)
     enqueue_after_commit(waitlist_email_send, kind="waitlist_booked", entry_id=entry.pk)
     return True
 

@@ -92,7 +92,7 @@ def test_a_cancellation_paid_by_card_says_the_avoir_in_the_email(
 
 def test_a_refused_cancellation_sends_nothing(api_client, member, mailoutbox, django_capture_on_commit_callbacks):
     reservation = ReservationFactory(
-        user=member, session=CourseSessionFactory(start=timezone.now() + timedelta(hours=2))
+        user=member, session=CourseSessionFactory(start=timezone.now() - timedelta(minutes=5))
     )
     api_client.force_authenticate(member)
     with django_capture_on_commit_callbacks(execute=True):

@@ -64,7 +64,9 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "paid_with_pass": None,
             "credits_spent": 0,
             "cancel_deadline": "2030-03-14T15:00:00+01:00",
-            "can_cancel": False,
+            "free_cancellation_text": "Annulation gratuite jusqu'au 14 mars 2030 à 15:00.",
+            "can_cancel": True,  # late: inside the free-cancellation window
+            "cancel_is_late": True,
             "total_amount": "25.00",
             "hold_expires_at": None,
             "can_pay": False,
@@ -90,8 +92,10 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "paid_with_pass": None,
             "credits_spent": 0,
             "cancel_deadline": "2030-03-15T16:00:00+01:00",
+            "free_cancellation_text": "Annulation gratuite jusqu'au 15 mars 2030 à 16:00.",
             # An unpaid hold is paid or released from the history (failed before: neither was offered).
             "can_cancel": True,
+            "cancel_is_late": False,
             "total_amount": "25.00",
             "hold_expires_at": "2030-03-15T10:15:00+01:00",
             "can_pay": True,
@@ -117,7 +121,9 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "paid_with_pass": {"id": card.pk, "title": "Carte 10 cours", "kind": "card"},
             "credits_spent": 2,
             "cancel_deadline": "2030-03-11T10:00:00+01:00",
+            "free_cancellation_text": "Annulation gratuite jusqu'au 11 mars 2030 à 10:00.",
             "can_cancel": False,
+            "cancel_is_late": False,
             "total_amount": "50.00",
             "hold_expires_at": None,
             "can_pay": False,
@@ -228,6 +234,7 @@ def _expected_history(member, now) -> list[dict]:
     reservation."""
     from bookings.models import CourseFeedback, Reservation
     from bookings.services.cancellation import cancellation_deadline
+    from courses.booking_windows import MSG_FREE_CANCELLATION_UNTIL, moment_text
     from studio.fields import rfc3339
 
     tz = timezone.get_current_timezone()
@@ -274,8 +281,11 @@ def _expected_history(member, now) -> list[dict]:
                 ),
                 "credits_spent": r.credits_spent,
                 "cancel_deadline": rfc3339(deadline, tz),
-                # A live hold is paid or released from the history until the class starts.
-                "can_cancel": (confirmed and now <= deadline) or (held and s.start > now),
+                "free_cancellation_text": MSG_FREE_CANCELLATION_UNTIL.format(when=moment_text(deadline)),
+                # A confirmed booking is cancelled until the class starts (late after the deadline); a live hold
+                # is paid or released from the history until the class starts.
+                "can_cancel": (confirmed or held) and s.start > now,
+                "cancel_is_late": confirmed and s.start > now and now > deadline,
                 "total_amount": f"{r.total_amount:.2f}",
                 "hold_expires_at": rfc3339(r.hold_expires_at, tz) if held else None,
                 "can_pay": held and s.start > now,

@@ -17,6 +17,7 @@ from bookings.services import reminders
 from bookings.services.reminders import (
     DAY_TODAY,
     DAY_TOMORROW,
+    LATE_CANCELLATION_NOTICE,
     MSG_REMINDERS_UNSUBSCRIBED,
     MSG_UNSUBSCRIBE_LINK_INVALID,
     SUBJECT_REMINDER,
@@ -24,6 +25,7 @@ from bookings.services.reminders import (
 )
 from bookings.tasks import reminders_send
 from bookings.tests.factories import ReservationFactory
+from courses.booking_windows import MSG_FREE_CANCELLATION_UNTIL, MSG_LATE_CANCELLATION_RULE, moment_text
 from courses.tests.factories import CourseSessionFactory
 from studio.models import OutgoingEmail
 
@@ -56,7 +58,7 @@ def test_the_day_before_reminder_is_sent_once_24_hours_before_with_what_to_know(
     assert f"Rappel : votre cours {booking.session.course.title} demain à " in mail.subject
     body = mail.body_text
     assert "Professeur : Inès Moreau" in body and "Adresse :" in body
-    assert "L'annulation en ligne n'est plus possible (au plus tard 24 heures avant le cours)" in body
+    assert LATE_CANCELLATION_NOTICE in body  # booked 3 days ahead: its free cancellation ended
     assert "/user/profile" in body
 
 
@@ -69,7 +71,9 @@ def test_the_cancellation_deadline_reminder_comes_two_hours_before_it_closes(set
     with freeze_time(start - timedelta(hours=25, minutes=55)):
         assert reminders_send.call() == 1
     mail = _sent(booking, "bookings_reminder_cancellation_deadline").get()
-    assert "Vous pouvez encore annuler gratuitement votre cours jusqu'au" in mail.body_text
+    deadline = start - timedelta(hours=24)
+    assert MSG_FREE_CANCELLATION_UNTIL.format(when=moment_text(deadline)) in mail.body_text
+    assert MSG_LATE_CANCELLATION_RULE in mail.body_text
     assert "Annulation gratuite possible jusqu'à " in mail.subject
 
 

@@ -12,8 +12,23 @@ from rest_framework import serializers
 from media_library.fields import WebUrlField, blank_is_text, form_schema
 from studio.fields import StrictBooleanField
 
-from ..models import MAX_WEEKLY_CAP, Course, Level, Tariff, TariffType, Testimonial
-from ..services.catalogue import MSG_TARIFF_WEEKLY_CAP_INVALID
+from ..models import (
+    MAX_BOOKING_OPENS_DAYS,
+    MAX_FREE_CANCELLATION_HOURS,
+    MAX_WEEKLY_CAP,
+    Course,
+    Level,
+    Tariff,
+    TariffType,
+    Testimonial,
+)
+from ..services.catalogue import (
+    MSG_COURSE_CANCELLATION_HOURS_INVALID,
+    MSG_COURSE_OPENS_DAYS_INVALID,
+    MSG_COURSE_OPENS_TIME_INVALID,
+    MSG_TARIFF_FUTURE_CAP_INVALID,
+    MSG_TARIFF_WEEKLY_CAP_INVALID,
+)
 from .fields import (
     SMALL_INT_MAX,
     CentsField,
@@ -29,6 +44,7 @@ class CourseOutputSerializer(serializers.ModelSerializer):
     video_url = serializers.CharField(allow_blank=True)
     videoUrl = serializers.CharField(source="video_url", allow_blank=True)  # noqa: N815 (the field name the islands read)
     image_url = serializers.SerializerMethodField()
+    booking_opens_time = serializers.TimeField(format="%H:%M", allow_null=True, help_text="HH:MM, heure de Paris.")
 
     class Meta:
         model = Course
@@ -43,11 +59,19 @@ class CourseOutputSerializer(serializers.ModelSerializer):
             "position",
             "image_url",
             "image_alt",
+            "free_cancellation_hours",
+            "booking_opens_days_before",
+            "booking_opens_time",
         ]
 
     def get_image_url(self, course) -> str:
         picture = course.picture
         return picture["src"] if picture else ""
+
+
+def _all_errors(message: str) -> dict:
+    keys = ("invalid", "null", "min_value", "max_value", "max_string_length", "required")
+    return {key: message for key in keys}
 
 
 class CourseInputSerializer(serializers.Serializer):
@@ -62,6 +86,23 @@ class CourseInputSerializer(serializers.Serializer):
     position = serializers.IntegerField(min_value=0, max_value=SMALL_INT_MAX, default=0)
     image_alt = TextField(max_length=255, required=False, allow_blank=True)
     image = UploadField(required=False, help_text="Photo du cours (multipart) : JPEG, PNG, GIF ou WebP.")
+    # docs/decisions.md 44-45: the course's free-cancellation window and booking opening (blank: the studio's).
+    free_cancellation_hours = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_FREE_CANCELLATION_HOURS,
+        required=False,
+        error_messages=_all_errors(MSG_COURSE_CANCELLATION_HOURS_INVALID),
+    )
+    booking_opens_days_before = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_BOOKING_OPENS_DAYS,
+        required=False,
+        allow_null=True,
+        error_messages=_all_errors(MSG_COURSE_OPENS_DAYS_INVALID),
+    )
+    booking_opens_time = serializers.TimeField(
+        required=False, allow_null=True, format="%H:%M", error_messages=_all_errors(MSG_COURSE_OPENS_TIME_INVALID)
+    )
 
     def validate(self, attrs):
         video_url = attrs.pop("videoUrl", None)
@@ -141,6 +182,7 @@ class TariffOutputSerializer(serializers.ModelSerializer):
             "pass_validity_months",
             "pass_unlimited",
             "pass_weekly_cap",
+            "max_future_bookings",
         ]
 
 
@@ -172,6 +214,10 @@ class TariffInputSerializer(serializers.Serializer):
             key: MSG_TARIFF_WEEKLY_CAP_INVALID
             for key in ("invalid", "null", "min_value", "max_value", "max_string_length", "required")
         },
+    )
+    # docs/decisions.md 45: the future bookings a member holds at once with this tariff's passes, 0 = no cap.
+    max_future_bookings = serializers.IntegerField(
+        min_value=0, max_value=100, required=False, default=0, error_messages=_all_errors(MSG_TARIFF_FUTURE_CAP_INVALID)
     )
 
 

@@ -24,6 +24,12 @@ MSG_TARIFF_PRICE_NEGATIVE = "Le prix doit être positif."
 MSG_TARIFF_PASS_NEEDS_VALIDITY = "Une carte ou un abonnement doit être valable au moins un mois."
 MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS = "Un abonnement illimité ne compte pas de crédits de cours."
 MSG_TARIFF_WEEKLY_CAP_INVALID = "Le nombre de cours par semaine est un nombre entier de 0 (illimité) à 14."
+MSG_TARIFF_FUTURE_CAP_INVALID = "Le nombre de réservations à venir est un nombre entier de 0 (illimité) à 100."
+MSG_COURSE_CANCELLATION_HOURS_INVALID = (
+    "Le délai d'annulation gratuite est un nombre entier d'heures de 0 à 168 (une semaine)."
+)
+MSG_COURSE_OPENS_DAYS_INVALID = "L'ouverture des réservations est un nombre entier de jours de 0 à 365, ou vide."
+MSG_COURSE_OPENS_TIME_INVALID = "L'heure d'ouverture des réservations s'écrit HH:MM (par exemple 00:00), ou vide."
 MSG_COURSE_NOT_FOUND = "Le cours demandé est introuvable."
 MSG_TARIFF_NOT_FOUND = "Tarif introuvable."
 MSG_TESTIMONIAL_NOT_FOUND = "Témoignage introuvable."
@@ -91,7 +97,10 @@ def course_create(
     duration: int = 60,
     video_url: str = "",
     position: int = 0,
+    **windows,
 ) -> Course:
+    """`windows`: free_cancellation_hours, booking_opens_days_before, booking_opens_time (docs/decisions.md 44-45);
+    absent, the studio's settings."""
     return _save(
         Course(),
         title=title,
@@ -100,6 +109,7 @@ def course_create(
         duration=duration,
         video_url=video_url,
         position=position,
+        **windows,
     )
 
 

@@ -151,6 +151,9 @@ def _admin_data(course, **extra):
         "level": course.level,
         "position": course.position,
         "image_alt": "",
+        "free_cancellation_hours": course.free_cancellation_hours,  # the booking windows' fields, unchanged
+        "booking_opens_days_before": "",
+        "booking_opens_time": "",
         **extra,
     }
 

@@ -1,7 +1,6 @@
 """The pages where a class is booked and paid: the calendar and the member's courses. Their islands take bookings'
 feeds and payments' widget (its provider and public client id), so the pages sit in the top layer, which sees both."""
 
-from django.conf import settings
 from django.shortcuts import render
 
 from bookings.ics import studio_location
@@ -47,7 +46,6 @@ def my_courses_page(request):
                 "user": member_props(request),
                 "listUrl": f"/api/course-feedback/user/{request.user.pk}",
                 "feedbackUrl": "/api/course-feedback",
-                "cancellationHours": settings.CANCELLATION_WINDOW_HOURS,
                 "waitlistUrl": "/api/waitlist/mine",  # the waiting lists I am on
                 "preferencesUrl": "/api/booking-preferences",  # reminders and calendar feed
                 "calendarLocation": studio_location(),

@@ -367,7 +367,12 @@ SEAT_HOLD_MINUTES = env.int("SEAT_HOLD_MINUTES", default=15)
 # The full-class answer reads a session's seat state from the shared cache between its changes
 # (bookings/services/seat_state.py); false reads the database every time.
 SEAT_STATE_CACHE = env.bool("SEAT_STATE_CACHE", default=True)
+# The free-cancellation window of a new course (each course then has its own, docs/decisions.md 44).
 CANCELLATION_WINDOW_HOURS = env.int("CANCELLATION_WINDOW_HOURS", default=24)
+# A session opens for booking this many days before it starts, at this Paris time (a course may override both,
+# docs/decisions.md 45).
+BOOKING_OPENS_DAYS_BEFORE = env.int("BOOKING_OPENS_DAYS_BEFORE", default=14)
+BOOKING_OPENS_AT = env("BOOKING_OPENS_AT", default="00:00")
 
 # Payments (docs/decisions.md 15): PayPal when credentials exist, the simulator otherwise.
 PAYPAL_CLIENT_ID = env("PAYPAL_CLIENT_ID", default="")

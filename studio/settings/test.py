@@ -43,6 +43,9 @@ REST_FRAMEWORK = {  # noqa: F405
 # Rate limits and the e-mail cap are off for the suite; the tests of the limits switch them on (security/conftest.py).
 RATELIMIT_ENABLE = False
 EMAILS_PER_RECIPIENT_PER_HOUR = None
+# The suite books classes months and years ahead (frozen clocks): sessions open for booking a century before; the
+# booking windows' own tests set the studio's 14 days (bookings/tests/test_booking_windows.py).
+BOOKING_OPENS_DAYS_BEFORE = 36500
 
 # Browser tests hit the live server from several threads at once. SQLite's shared-cache in-memory test database
 # answers "database table is locked" under that concurrency; a file with a busy timeout waits instead.

@@ -20,7 +20,24 @@ import { notify } from "../../components/toast.jsx";
 import { PHONE_LIST_DAYS, PHONE_MAX_WIDTH, PHONE_QUERY, STUDIO_TIME_ZONE, takePrefetched } from "./firstRange.js";
 import ReservationForm from "./ReservationForm.jsx";
 import WaitlistPanel from "./WaitlistPanel.jsx";
-import { LABEL_CANCELLED, LABEL_ENDED, LABEL_FULL, LABEL_STARTED, MSG_ALREADY_RESERVED, MSG_CANCELLED, MSG_FULL, MSG_LOAD_ERROR, MSG_LOGIN_TO_RESERVE, MSG_PAST, clickOutcome, seatsLabel, sessionTiming } from "./messages.js";
+import {
+  LABEL_CANCELLED,
+  LABEL_ENDED,
+  LABEL_FULL,
+  LABEL_NOT_OPEN,
+  LABEL_STARTED,
+  MSG_ALREADY_RESERVED,
+  MSG_CANCELLED,
+  MSG_FULL,
+  MSG_LOAD_ERROR,
+  MSG_LOGIN_TO_RESERVE,
+  MSG_PAST,
+  bookingNotOpen,
+  clickOutcome,
+  opensLabel,
+  seatsLabel,
+  sessionTiming,
+} from "./messages.js";
 
 const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, classicThemePlugin];
 export { PHONE_MAX_WIDTH };
@@ -49,7 +66,13 @@ function usePhone() {
   return phone;
 }
 const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false };
-const NOTICE_TITLES = { past: "Erreur", full: "Session complète", reserved: "Déjà réservé", cancelled: "Cours annulé" };
+const NOTICE_TITLES = {
+  past: "Erreur",
+  full: "Session complète",
+  reserved: "Déjà réservé",
+  cancelled: "Cours annulé",
+  not_open: LABEL_NOT_OPEN,
+};
 const NOTICE_TEXT = { past: MSG_PAST, full: MSG_FULL, reserved: MSG_ALREADY_RESERVED, cancelled: MSG_CANCELLED };
 
 function toEvent(session) {
@@ -61,7 +84,15 @@ function toEvent(session) {
     end: session.end_date,
     // FullCalendar v7 reads `className` (v6's `classNames` is ignored).
     className: [
-      session.status === "cancelled" ? "session-cancelled" : started ? "session-past" : session.seats_left <= 0 ? "session-full" : "session-open",
+      session.status === "cancelled"
+        ? "session-cancelled"
+        : started
+          ? "session-past"
+          : bookingNotOpen(session)
+            ? "session-not-open"
+            : session.seats_left <= 0
+              ? "session-full"
+              : "session-open",
       session.my_reservation ? "session-mine" : "",
     ]
       .filter(Boolean)
@@ -83,6 +114,8 @@ function EventContent({ event, timeText }) {
         <span className="session-event-seats is-cancelled">{LABEL_CANCELLED}</span>
       ) : started ? (
         <span className="session-event-seats is-past">{ended ? LABEL_ENDED : LABEL_STARTED}</span>
+      ) : bookingNotOpen(session) && !session.my_reservation ? (
+        <span className="session-event-seats is-not-open">{opensLabel(session)}</span>
       ) : (
         <span className={full ? "session-event-seats is-full" : "session-event-seats"}>{full ? LABEL_FULL : seatsLabel(session.seats_left)}</span>
       )}
@@ -218,7 +251,7 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         )}
         {notice && popup !== "full" && (
           <>
-            <p className="calendar-notice" role="alert">{NOTICE_TEXT[popup]}</p>
+            <p className="calendar-notice" role="alert">{popup === "not_open" && selected ? `${opensLabel(selected)}.` : NOTICE_TEXT[popup]}</p>
             <div className="modal-actions">
               <button type="button" className="button" onClick={close}>Fermer</button>
             </div>

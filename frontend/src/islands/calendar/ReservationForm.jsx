@@ -17,6 +17,8 @@ import {
   formatTime,
   formatTotal,
   heldNotice,
+  freeCancellationText,
+  MSG_LATE_CANCELLATION_RULE,
   isUsablePass,
   normalizeParticipants,
   passCost,
@@ -146,6 +148,11 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
         </p>
       )}
       <p className="help">Avec {session.instructor} · {seatsLeft} place(s) restante(s) · {euros(session.price_per_participant)} par participant</p>
+      {session.free_cancellation_until && (
+        <p className="help reservation-cancellation">
+          <strong>{freeCancellationText(session.free_cancellation_until)}</strong> {MSG_LATE_CANCELLATION_RULE}
+        </p>
+      )}
       <div className="field">
         <label htmlFor={`${id}-participants`}>Participants</label>
         <input

@@ -1,5 +1,5 @@
 /* The calendar's French messages and the small rules the popup applies before the server does. */
-import { amountTimes, formatDate } from "../../components/format.js";
+import { amountTimes, formatDate, formatter, formatTime, TIME_ZONE } from "../../components/format.js";
 
 export const MSG_LOGIN_TO_RESERVE = "Vous devez être connecté pour réserver un cours.";
 export const MSG_PAST = "Erreur - La date et l'heure sélectionnées sont déjà passées.";
@@ -80,11 +80,41 @@ export function seatsLabel(seatsLeft) {
 
 export { formatLongDate as formatDate, formatTime } from "../../components/format.js";
 
-/** Which popup a click opens: "cancelled", "login" (toast), "past", "full", "reserved" or "reserve". */
+const DAY_MONTH_YEAR = formatter(() => new Intl.DateTimeFormat("fr-FR", { timeZone: TIME_ZONE, day: "numeric", month: "long", year: "numeric" }));
+
+/** "6 mars 2030 à 00:00": a moment as the server's messages write it (Paris time). */
+export function momentText(iso) {
+  return iso ? `${DAY_MONTH_YEAR().format(new Date(iso))} à ${formatTime(iso)}` : "";
+}
+
+// docs/decisions.md 45: a session opens for booking some days before it starts; the feed says when.
+export const LABEL_NOT_OPEN = "Réservations pas encore ouvertes";
+
+/** Whether the session does not take bookings yet (`booking_opens_at` in the future). */
+export function bookingNotOpen(session, now = new Date()) {
+  return Boolean(session.booking_opens_at) && new Date(session.booking_opens_at) > now;
+}
+
+/** "Réservations à partir du 6 mars 2030 à 00:00". */
+export function opensLabel(session) {
+  return `Réservations à partir du ${momentText(session.booking_opens_at)}`;
+}
+
+// docs/decisions.md 44: the popup states the free-cancellation window in words.
+export const MSG_LATE_CANCELLATION_RULE =
+  "Après, vous pouvez encore annuler (annulation tardive) : le studio conserve votre crédit ou votre paiement, sauf si votre place est reprise avant le cours.";
+
+/** "Annulation gratuite jusqu'au 19 mars 2030 à 18:30." */
+export function freeCancellationText(iso) {
+  return `Annulation gratuite jusqu'au ${momentText(iso)}.`;
+}
+
+/** Which popup a click opens: "cancelled", "login" (toast), "past", "not_open", "full", "reserved" or "reserve". */
 export function clickOutcome({ user, session, now = new Date() }) {
   if (session.status === "cancelled") return "cancelled";
   if (!user) return "login";
   if (new Date(session.date) <= now) return "past";
+  if (!session.my_reservation && bookingNotOpen(session, now)) return "not_open";
   if (session.my_reservation && session.my_reservation.status === "confirmed") return "reserved";
   // A hold of mine (e.g. a seat the waiting list offered me) is paid from the reservation popup, full or not.
   if (session.my_reservation && session.my_reservation.status === "held") return "reserve";

@@ -1,5 +1,5 @@
 /* 'Mes Cours de Pole Dance': upcoming and past sessions, how each was paid (card, class card or subscription),
-   cancellation up to the window before the class (docs/decisions.md 44), and one feedback per course followed. */
+   cancellation free until each course's window, late afterwards (docs/decisions.md 44), and one feedback per course followed. */
 import { Suspense, lazy, useCallback, useId, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import { formatShortDate, formatTime } from "../../components/format.js";
@@ -10,12 +10,27 @@ import MyWaitlist, { useWaitlist } from "./MyWaitlist.jsx";
 import BookingPreferences, { usePreferences } from "./BookingPreferences.jsx";
 import { googleCalendarUrl, icsUrl } from "./addToCalendar.js";
 import { notify } from "../../components/toast.jsx";
-import { MSG_CANCEL_ERROR, MSG_FEEDBACK_ERROR, MSG_FEEDBACK_REQUIRED, MSG_FEEDBACK_SAVED, MSG_LOAD_ERROR, MSG_LOAD_MORE, MSG_PAY_LOADING, MSG_PAY_TITLE, cancelConsequence, holdUntilLabel, paymentLabel } from "./messages.js";
+import {
+  LABEL_LATE_CANCEL,
+  MSG_CANCEL_ERROR,
+  MSG_CANCELLATION_RULE,
+  MSG_FEEDBACK_ERROR,
+  MSG_FEEDBACK_REQUIRED,
+  MSG_FEEDBACK_SAVED,
+  MSG_LOAD_ERROR,
+  MSG_LOAD_MORE,
+  MSG_PAY_LOADING,
+  MSG_PAY_TITLE,
+  cancelConsequence,
+  holdUntilLabel,
+  lateCancelConsequence,
+  paymentLabel,
+} from "./messages.js";
 
 // The payment widget (and its providers' panes) is fetched when the member opens a payment: most visits never do.
 const PaymentWidget = lazy(() => import(/* webpackChunkName: "payment-widget" */ "../../components/PaymentWidget.jsx"));
 
-function SessionsTable({ caption, rows, empty, onCancel, onPay, cancellationHours, calendarLocation }) {
+function SessionsTable({ caption, rows, empty, onCancel, onPay, calendarLocation }) {
   return (
     <table className="my-courses-table">
       <caption>{caption}</caption>
@@ -70,11 +85,17 @@ function SessionsTable({ caption, rows, empty, onCancel, onPay, cancellationHour
             {onCancel && (
               <td data-label="Annulation">
                 {row.can_cancel ? (
-                  <button type="button" className="button button-small button-secondary" onClick={() => onCancel(row)}>
-                    Annuler<span className="visually-hidden"> la réservation {row.title} du {formatShortDate(row.date)}</span>
-                  </button>
+                  <>
+                    <button type="button" className="button button-small button-secondary" onClick={() => onCancel(row)}>
+                      Annuler
+                      <span className="visually-hidden"> la réservation {row.title} du {formatShortDate(row.date)}</span>
+                    </button>
+                    {row.status === "confirmed" && row.free_cancellation_text && (
+                      <span className="help free-cancellation"> {row.cancel_is_late ? `${LABEL_LATE_CANCEL} : délai dépassé.` : row.free_cancellation_text}</span>
+                    )}
+                  </>
                 ) : (
-                  <span className="help">{row.status === "confirmed" ? `Plus annulable (moins de ${cancellationHours} h avant le cours)` : "—"}</span>
+                  <span className="help">—</span>
                 )}
               </td>
             )}
@@ -206,7 +227,8 @@ function CancelDialog({ row, cancelUrl, onDone, onClose }) {
       <p>
         Annuler votre réservation « {row.title} » du {formatShortDate(row.date)} à {formatTime(row.date)} ?
       </p>
-      <p>{cancelConsequence(row)}</p>
+      <p>{row.cancel_is_late ? lateCancelConsequence(row) : cancelConsequence(row)}</p>
+      {row.status === "confirmed" && row.free_cancellation_text && <p className="help">{row.free_cancellation_text}</p>}
       {error && (
         <p className="form-error" role="alert">
           {error}
@@ -217,7 +239,7 @@ function CancelDialog({ row, cancelUrl, onDone, onClose }) {
           Garder ma réservation
         </button>
         <button type="button" className="button button-danger" disabled={busy} onClick={confirm}>
-          Confirmer l'annulation
+          {row.cancel_is_late ? "Confirmer l'annulation tardive" : "Confirmer l'annulation"}
         </button>
       </div>
     </Modal>
@@ -226,7 +248,7 @@ function CancelDialog({ row, cancelUrl, onDone, onClose }) {
 
 const defaultCancelUrl = (id) => `/api/reservations-courses/${id}/cancel`;
 
-export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, cancellationHours = 24, waitlistUrl, preferencesUrl, calendarLocation = "", paymentConfig }) {
+export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/course-feedback", cancelUrl = defaultCancelUrl, waitlistUrl, preferencesUrl, calendarLocation = "", paymentConfig }) {
   // The history is paginated (upcoming first, then the most recent past): page 1 on load, older pages on demand.
   const first = useApi(`${listUrl}?page=1`, { fresh: true, fallback: MSG_LOAD_ERROR });
   const { reload: reloadFirst, setData: setList } = first;
@@ -292,8 +314,8 @@ export default function MyCoursesIsland({ user, listUrl, feedbackUrl = "/api/cou
           {loadError}
         </p>
       )}
-      <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" onCancel={setCancelling} onPay={setPaying} cancellationHours={cancellationHours} calendarLocation={calendarLocation} />
-      <p className="help">Vous pouvez annuler une réservation jusqu'à {cancellationHours} heures avant le cours.</p>
+      <SessionsTable caption="Cours à venir" rows={upcoming} empty="Aucun cours à venir. Réservez depuis le planning !" onCancel={setCancelling} onPay={setPaying} calendarLocation={calendarLocation} />
+      <p className="help">{MSG_CANCELLATION_RULE}</p>
       {waitlistUrl && <MyWaitlist url={waitlistUrl} source={waitlist} />}
       {preferencesUrl && <BookingPreferences url={preferencesUrl} source={preferences} />}
       {paying && (

@@ -37,3 +37,22 @@ export function cancelConsequence(row) {
   }
   return "Votre place sera libérée.";
 }
+
+// docs/decisions.md 44: after the course's free-cancellation deadline a member still cancels ("annulation tardive").
+export const LABEL_LATE_CANCEL = "Annulation tardive";
+export const MSG_CANCELLATION_RULE =
+  "Chaque cours a son délai d'annulation gratuite. Après, vous pouvez encore annuler (annulation tardive) : le studio conserve votre crédit ou votre paiement, sauf si votre place est reprise avant le cours.";
+
+/** What a late cancellation keeps, said before the member confirms it. */
+export function lateCancelConsequence(row) {
+  const pass = row.paid_with_pass;
+  let kept = "votre paiement";
+  let back = "il vous sera alors rendu automatiquement sous forme d'avoir";
+  if (pass && pass.kind === "card" && row.credits_spent) {
+    kept = row.credits_spent === 1 ? "votre crédit" : `vos ${row.credits_spent} crédits`;
+    back = row.credits_spent === 1 ? "il vous sera alors rendu automatiquement" : "ils vous seront alors rendus automatiquement";
+  } else if (pass || Number(row.total_amount) === 0) {
+    return "Annulation tardive : le délai d'annulation gratuite est passé. Votre place sera libérée.";
+  }
+  return `Annulation tardive : le délai d'annulation gratuite est passé. Le studio conserve ${kept}, sauf si votre place est reprise avant le cours : ${back}.`;
+}

@@ -52,7 +52,7 @@ describe("my courses: passes and cancellation", () => {
       }
       return new Response(JSON.stringify(page(cancelled ? [] : [row])), { status: 200 });
     });
-    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" cancellationHours={24} />);
+    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" />);
     expect(await screen.findByText("Carte 10 cours (1 crédit)")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: /Annuler la réservation Pole Exotic/ }));
     fireEvent.click(screen.getByRole("button", { name: "Confirmer l'annulation" }));
@@ -69,7 +69,7 @@ describe("my courses: passes and cancellation", () => {
       if (pageNumber === "1") return new Response(JSON.stringify(page([row, past(21, "2026-03-02T18:30:00+01:00")], "http://testserver/next")), { status: 200 });
       return new Response(JSON.stringify(page([past(22, "2026-02-02T18:30:00+01:00")])), { status: 200 });
     });
-    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" cancellationHours={24} />);
+    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" />);
     expect(await screen.findByText("Cours 21")).toBeTruthy();
     expect(screen.queryByText("Cours 22")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: MSG_LOAD_MORE }));
@@ -87,7 +87,7 @@ describe("feedback form", () => {
   it("says in French what is missing, marks the fields and focuses the first one", async () => {
     const past = { ...row, reservation_id: 12, is_past: true, can_cancel: false, can_give_feedback: true, rating: null, comment: "" };
     const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(JSON.stringify(page([past])), { status: 200 }));
-    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" cancellationHours={24} />);
+    render(<MyCoursesIsland user={{ id: 3 }} listUrl="/api/course-feedback/user/3" />);
     fireEvent.click(await screen.findByRole("button", { name: "Enregistrer mon avis" }));
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toBe(MSG_FEEDBACK_REQUIRED);

@@ -34,8 +34,31 @@ export const coursesConfig = {
       accept: "image/jpeg,image/png,image/gif,image/webp",
     },
     { name: "image_alt", label: "Texte alternatif de la photo" },
+    // docs/decisions.md 44-45: the course's windows; blank opening fields take the studio's settings.
+    {
+      name: "free_cancellation_hours",
+      label: "Annulation gratuite (heures avant le cours)",
+      type: "number",
+      min: 0,
+      max: 168,
+      step: 1,
+      help: "Ensuite, annulation tardive : le studio conserve le crédit ou le paiement, sauf si la place est reprise.",
+    },
+    { name: "booking_opens_days_before", label: "Ouverture des réservations (jours avant le cours)", type: "number", min: 0, max: 365, step: 1, help: "Vide : le réglage du studio." },
+    { name: "booking_opens_time", label: "Heure d'ouverture des réservations", type: "time", help: "Vide : le réglage du studio." },
   ],
-  emptyValues: () => ({ title: "", description: "", level: "Débutant", duration: "60", videoUrl: "", image: null, image_alt: "" }),
+  emptyValues: () => ({
+    title: "",
+    description: "",
+    level: "Débutant",
+    duration: "60",
+    videoUrl: "",
+    image: null,
+    image_alt: "",
+    free_cancellation_hours: "24",
+    booking_opens_days_before: "",
+    booking_opens_time: "",
+  }),
   toForm: (row) => ({
     title: row.title || "",
     description: row.description || "",
@@ -44,6 +67,9 @@ export const coursesConfig = {
     videoUrl: row.videoUrl || row.video_url || "",
     image: null,
     image_alt: row.image_alt || "",
+    free_cancellation_hours: String(row.free_cancellation_hours ?? 24),
+    booking_opens_days_before: row.booking_opens_days_before === null || row.booking_opens_days_before === undefined ? "" : String(row.booking_opens_days_before),
+    booking_opens_time: row.booking_opens_time || "",
   }),
   toPayload: (values) => {
     const payload = {
@@ -53,8 +79,14 @@ export const coursesConfig = {
       ...(values.duration ? { duration: Number(values.duration) } : {}),
       videoUrl: values.videoUrl,
       image_alt: (values.image_alt || "").trim(),
+      ...(String(values.free_cancellation_hours ?? "").trim() !== "" ? { free_cancellation_hours: Number(values.free_cancellation_hours) } : {}),
+      booking_opens_days_before: String(values.booking_opens_days_before ?? "").trim() === "" ? null : Number(values.booking_opens_days_before),
+      booking_opens_time: values.booking_opens_time || null,
     };
-    return values.image ? toFormData({ ...payload, image: values.image }) : payload;
+    if (!values.image) return payload;
+    // Multipart has no null: an empty value clears an override.
+    const blanks = { booking_opens_days_before: payload.booking_opens_days_before ?? "", booking_opens_time: payload.booking_opens_time ?? "" };
+    return toFormData({ ...payload, ...blanks, image: values.image });
   },
   validate: validateCourse,
   messages: { load: MSG_COURSES_LOAD, save: MSG_SAVE, delete: MSG_DELETE },

@@ -26,3 +26,16 @@ describe("course form: the picture", () => {
     expect(multipart.get("duration")).toBe("75");
   });
 });
+
+describe("course form: the booking and cancellation windows", () => {
+  it("edits the free-cancellation hours and the opening, blank opening fields for the studio's settings", () => {
+    const fields = coursesConfig.fields();
+    expect(fields.find((field) => field.name === "free_cancellation_hours").label).toBe("Annulation gratuite (heures avant le cours)");
+    expect(fields.find((field) => field.name === "booking_opens_days_before").help).toBe("Vide : le réglage du studio.");
+    const form = coursesConfig.toForm({ id: 1, title: "Cabaret", description: "d", level: "Avancé", duration: 75, free_cancellation_hours: 12, booking_opens_days_before: null, booking_opens_time: "08:00" });
+    expect([form.free_cancellation_hours, form.booking_opens_days_before, form.booking_opens_time]).toEqual(["12", "", "08:00"]);
+    expect(coursesConfig.toPayload(form)).toMatchObject({ free_cancellation_hours: 12, booking_opens_days_before: null, booking_opens_time: "08:00" });
+    const cleared = coursesConfig.toPayload({ ...form, booking_opens_days_before: "7", booking_opens_time: "", image: new File(["x"], "p.png", { type: "image/png" }) });
+    expect([cleared.get("booking_opens_days_before"), cleared.get("booking_opens_time")]).toEqual(["7", ""]);
+  });
+});

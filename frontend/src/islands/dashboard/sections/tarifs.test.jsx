@@ -49,3 +49,13 @@ describe("tarif form: the weekly cap", () => {
     expect(MSG_WEEKLY_CAP_INVALID).toBe("Le nombre de cours par semaine est un nombre entier de 0 (illimité) à 14.");
   });
 });
+
+describe("tariff form: the cap of future bookings", () => {
+  it("reads and sends it, 0 for no cap", () => {
+    const field = tarifsConfig.fields({}).find((f) => f.name === "max_future_bookings");
+    expect(field.label).toBe("Réservations à venir au plus (0 = illimité)");
+    const form = tarifsConfig.toForm({ id: 3, title: "Carte 5", type: "forfait", price: "90.00", max_future_bookings: 2 });
+    expect(form.max_future_bookings).toBe("2");
+    expect(tarifsConfig.toPayload({ ...form, max_future_bookings: "" })).toMatchObject({ max_future_bookings: 0 });
+  });
+});
