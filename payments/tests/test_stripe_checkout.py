@@ -213,7 +213,8 @@ def test_the_invoice_of_a_stripe_payment_names_its_method(
     fake_stripe.pay(order.order_id, payment_method="pm_card_visa")
     api_client.force_authenticate(member)
     assert _complete(api_client, order.order_id).status_code == 200
-    assert Invoice.objects.get(payment_order=order).payment_method == "carte bancaire (Stripe)"
+    # The method actually used, as the order records it, rather than the provider's generic wording.
+    assert Invoice.objects.get(payment_order=order).payment_method == "Carte •••• 4242 (Visa)"
 
 
 @pytest.mark.parametrize(
