@@ -20,3 +20,7 @@ class PaymentMethod(models.TextChoices):
     WALLET = "wallet", "Apple Pay / Google Pay"
     SEPA_DEBIT = "sepa_debit", "Prélèvement SEPA"
     PAYPAL = "paypal", "PayPal"
+
+
+# The providers a member may pay with online, as the payment config lists them and the order endpoints take them.
+ONLINE_PROVIDERS = (PaymentProviderName.STRIPE, PaymentProviderName.PAYPAL, PaymentProviderName.SIMULATOR)

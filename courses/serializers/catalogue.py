@@ -32,6 +32,7 @@ from ..services.catalogue import (
 from .fields import (
     SMALL_INT_MAX,
     CentsField,
+    ClockTimeField,
     PercentField,
     TextField,
     UploadField,
@@ -44,7 +45,7 @@ class CourseOutputSerializer(serializers.ModelSerializer):
     video_url = serializers.CharField(allow_blank=True)
     videoUrl = serializers.CharField(source="video_url", allow_blank=True)  # noqa: N815 (the field name the islands read)
     image_url = serializers.SerializerMethodField()
-    booking_opens_time = serializers.TimeField(format="%H:%M", allow_null=True, help_text="HH:MM, heure de Paris.")
+    booking_opens_time = ClockTimeField(allow_null=True, help_text="HH:MM, heure de Paris.")
 
     class Meta:
         model = Course

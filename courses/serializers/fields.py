@@ -123,3 +123,15 @@ def id_field(message: str, **kwargs) -> serializers.IntegerField:
     return serializers.IntegerField(
         min_value=1, max_value=MAX_ID, error_messages=dict.fromkeys(keys, message), **kwargs
     )
+
+
+CLOCK_TIME = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+
+
+@extend_schema_field({"type": "string", "pattern": CLOCK_TIME})
+class ClockTimeField(serializers.TimeField):
+    """A time of day answered as HH:MM, and documented so: OpenAPI's `time` format is RFC 3339's full time (seconds
+    and an offset), which "19:30" is not."""
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%H:%M", **kwargs)

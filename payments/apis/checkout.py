@@ -12,6 +12,7 @@ from studio.fields import StrictBooleanField
 from studio.parsers import BoundedJSONParser
 from studio.schema import ErrorOutput, StudioAutoSchema
 
+from ..choices import ONLINE_PROVIDERS
 from ..models import PaymentStatus
 from ..selectors import payment_client_config
 from ..services.capture import (
@@ -63,17 +64,15 @@ NOT_FOUND_ANSWER = OpenApiResponse(ErrorOutput, description="Commande, réservat
 REFUNDED = "refunded"
 
 
-PROVIDER_MAX = 20
-
-
 def provider_field():
-    """The provider the member chose (one of the config's `providers`); blank or absent: the first offered. The
-    service refuses one not offered with MSG_PROVIDER_NOT_OFFERED."""
-    return serializers.CharField(
+    """The provider the member chose (one of the config's `providers`); blank or absent: the first offered. A name
+    that is no provider is refused here (400); a provider this studio does not offer is refused by the service (409,
+    the same French message): which ones are offered is configuration, not something the request can get wrong."""
+    return choice(
+        ONLINE_PROVIDERS,
+        message=MSG_PROVIDER_NOT_OFFERED,
+        blank=True,
         required=False,
-        allow_blank=True,
-        max_length=PROVIDER_MAX,
-        error_messages=messages(MSG_PROVIDER_NOT_OFFERED, "invalid", "max_length", "null", "max_string_length"),
         help_text="stripe, paypal ou simulator : l'un des moyens proposés par /api/paypal/config.",
     )
 
@@ -242,7 +241,7 @@ class PaymentConfigOutput(serializers.Serializer):
     provider = choice(["paypal", "simulator"], message="")
     clientId = serializers.CharField(allow_blank=True)  # noqa: N815 (the widget's name)
     currency = serializers.CharField()
-    providers = serializers.ListField(child=choice(["stripe", "paypal", "simulator"], message=""))
+    providers = serializers.ListField(child=choice(ONLINE_PROVIDERS, message=""))
     stripePublishableKey = serializers.CharField(allow_blank=True)  # noqa: N815 (the widget's name)
 
 

@@ -68,7 +68,7 @@ class StripeWebhookOutput(serializers.Serializer):
 class StripeWebhookApi(APIView):
     """POST /api/stripe/webhook: Stripe's notifications. The signature (Stripe-Signature, over the raw body) is checked
     here, so that nobody else can fill the queue; a verified event is recorded once and acknowledged at once (200),
-    then applied by a task. A forged, altered or replayed delivery is refused (400) and nothing moves."""
+    then applied by a task. A forged, altered or replayed delivery is refused (403) and nothing moves."""
 
     authentication_classes = []  # Stripe sends no session; no CSRF either: the signature check stands instead
     permission_classes = []
@@ -78,7 +78,7 @@ class StripeWebhookApi(APIView):
         request=OpenApiTypes.OBJECT,
         responses={
             200: StripeWebhookOutput,
-            400: OpenApiResponse(ErrorOutput, description="Signature absente, invalide ou trop ancienne."),
+            403: OpenApiResponse(ErrorOutput, description="Signature absente, invalide ou trop ancienne."),
         },
     )
     def post(self, request):

@@ -115,6 +115,7 @@ class PaymentError(ApplicationError):
         "order_id_taken": CONFLICT,
         "paid_not_deleted": CONFLICT,
         "no_challenge": CONFLICT,
+        "provider_not_offered": CONFLICT,
     }
 
     def __init__(self, message: str, *, status_code: int | None = None, code: str | None = None, **kwargs):

@@ -16,7 +16,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from bookings.services.cancellation import bookings_release_for_refund
-from studio.errors import ApplicationError
+from studio.errors import FORBIDDEN, ApplicationError
 from studio.queue import enqueue_after_commit
 
 from ..models import PaymentDispute, PaymentOrder, PaymentStatus, PaymentWebhookEvent
@@ -45,10 +45,12 @@ WEBHOOK_MAX_ATTEMPTS = 6
 
 
 class StripeWebhookError(ApplicationError):
-    """A delivery Stripe did not sign with our endpoint's secret, or signed too long ago (a replay): 400."""
+    """A delivery Stripe did not sign with our endpoint's secret, or signed too long ago (a replay): refused like any
+    unauthenticated call, 403, as PayPal's unsigned notifications are (Stripe only tells 2xx from the rest)."""
 
     default_code = "stripe_webhook_refused"
     messages = {"stripe_webhook_refused": MSG_STRIPE_WEBHOOK_REFUSED}
+    statuses = {"stripe_webhook_refused": FORBIDDEN}
 
 
 def stripe_webhook_receive(*, payload: bytes, signature: str) -> str:

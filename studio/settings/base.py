@@ -263,6 +263,7 @@ SPECTACULAR_SETTINGS = {
         "InvoiceKindEnum": "invoices.models.InvoiceKind",
         "PassKindEnum": "bookings.models.PassKind",  # several models have a "kind" whose enums would collide
         "RequestStatusEnum": "quotes.models.RequestStatus",  # EVJF/EVG and room-rental requests
+        "OnlineProviderEnum": "payments.choices.ONLINE_PROVIDERS",
     },
 }
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
