@@ -35,6 +35,7 @@ register_converter(OrderIdConverter, "order_id")
 
 urlpatterns = [
     path("reduced-proofs/<int:proof_id>/file", views.reduced_proof_file, name="reduced-proof-file"),
+    path("user/retractation/<str:order_id>", views.withdrawal_page, name="withdrawal"),
 ]
 
 api_urlpatterns = [

@@ -8,12 +8,10 @@ from rest_framework.response import Response
 
 from studio.schema import ErrorOutput
 
-from ..models import PaymentOrder, PaymentStatus
 from ..services.withdrawal import (
     MSG_WITHDRAWAL_NOT_FOUND,
+    member_withdrawable_rows,
     payment_order_withdraw,
-    withdrawal_deadline,
-    withdrawal_open,
 )
 from .checkout import ORDER_ID_MAX, PaymentApi, _valid
 from .fields import Text
@@ -42,17 +40,9 @@ class WithdrawableOutput(serializers.Serializer):
 class WithdrawalApi(PaymentApi):
     @extend_schema(responses={200: WithdrawableOutput(many=True)})
     def get(self, request):
-        orders = PaymentOrder.objects.filter(
-            user=request.user,
-            tariff__isnull=False,
-            granted_pass__isnull=False,
-            status=PaymentStatus.COMPLETED,
-            withdrawn_at__isnull=True,
-        ).order_by("-completed_at")[:20]
         rows = [
-            {"orderId": o.order_id, "title": o.title, "amount": o.amount, "deadline": withdrawal_deadline(o)}
-            for o in orders
-            if withdrawal_open(o)
+            {"orderId": r["order_id"], "title": r["title"], "amount": r["amount"], "deadline": r["deadline"]}
+            for r in member_withdrawable_rows(member_id=request.user.pk)
         ]
         return Response(WithdrawableOutput(rows, many=True).data)
 

@@ -71,6 +71,50 @@ def unused_part(*, amount: Decimal, credits_left: int, credits_total: int) -> De
     return (amount * credits_left / credits_total).quantize(Decimal("0.01"), rounding=ROUND_DOWN)
 
 
+def member_withdrawable_rows(*, member_id: int) -> list[dict]:
+    """The member's purchases still open to withdrawal, newest first: [{order_id, title, amount, deadline}]."""
+    since = timezone.now() - timedelta(days=WITHDRAWAL_DAYS)
+    orders = PaymentOrder.objects.filter(
+        user_id=member_id,
+        tariff__isnull=False,
+        granted_pass__kind=PassKind.CARD,
+        status=PaymentStatus.COMPLETED,
+        withdrawn_at__isnull=True,
+        completed_at__gte=since,
+    ).order_by("-completed_at")
+    return [
+        {"order_id": o.order_id, "title": o.title, "amount": o.amount, "deadline": withdrawal_deadline(o)}
+        for o in orders
+        if withdrawal_open(o)
+    ]
+
+
+def withdrawal_preview(*, user, order_id: str) -> dict:
+    """What withdrawing from this card would do now, for the page that asks to confirm (read without locks; the
+    withdrawal itself checks again under them): {order, unused, total, refund}, or WithdrawalError."""
+    order = PaymentOrder.objects.filter(order_id=order_id, user_id=user.pk, tariff__isnull=False).first()
+    if order is None:
+        raise WithdrawalError.of("not_found")
+    if order.withdrawn_at is not None:
+        raise WithdrawalError.of("done")
+    card = order.granted_pass
+    if order.status != PaymentStatus.COMPLETED or order.completed_at is None or card is None:
+        raise WithdrawalError.of("not_offered")
+    if timezone.now() > withdrawal_deadline(order):
+        raise WithdrawalError.of("closed")
+    if card.kind != PassKind.CARD:
+        raise WithdrawalError.of("not_offered")
+    refund = unused_part(amount=order.amount, credits_left=card.credits_left, credits_total=card.credits_total)
+    return {
+        "order": order,
+        "unused": card.credits_left,
+        "total": card.credits_total,
+        "refund": refund,
+        "refund_text": _euros(refund),
+        "deadline": withdrawal_deadline(order),
+    }
+
+
 def payment_order_withdraw(*, user, order_id: str) -> tuple[PaymentOrder, str]:
     """The member withdraws from their class card: once, within 14 days of the purchase. The card's remaining
     classes are removed and their part of the price is refunded (a task, after the commit). Returns the order and the

@@ -126,3 +126,51 @@ def test_the_member_lists_the_purchases_open_to_withdrawal(
     assert row["orderId"] == order.order_id and row["title"] == "Carte 10 cours"
     with freeze_time(bought + timedelta(days=15)):
         assert api_client.get(WITHDRAW).json() == []
+
+
+# --- the profile's "Exercer mon droit de rétractation" ---------------------------------------------------------------
+
+
+def test_the_profile_offers_the_withdrawal_for_14_days(
+    client, api_client, member, card, django_capture_on_commit_callbacks
+):
+    bought = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        order = pay_tariff(api_client, member, card)
+    client.force_login(member)
+    html = client.get("/user/profile").text
+    assert "Droit de rétractation" in html
+    assert f'href="/user/retractation/{order.order_id}"' in html
+    assert ">Exercer mon droit de rétractation<" in html
+    with freeze_time(bought + timedelta(days=15)):
+        assert "Exercer mon droit de rétractation" not in client.get("/user/profile").text
+
+
+def test_the_withdrawal_page_says_what_happens_then_confirms(
+    client, api_client, member, card, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        order = pay_tariff(api_client, member, card)
+    Pass.objects.filter(pk=order.granted_pass_id).update(credits_left=8)
+    client.force_login(member)
+    page = client.get(f"/user/retractation/{order.order_id}").text
+    assert "<h1>Exercer mon droit de rétractation</h1>" in page
+    assert "8 séance(s) non utilisée(s) sur 10" in page and "152,00 €" in page
+    assert ">Confirmer ma rétractation<" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(f"/user/retractation/{order.order_id}")
+    assert done.status_code == 200
+    message = "Rétractation enregistrée : 152,00 € vous sont remboursés (8 séance(s) non utilisée(s) sur 10)."
+    assert message in done.text
+    assert [m for m in mailoutbox if REFUND_SUBJECT in m.subject]
+    again = client.post(f"/user/retractation/{order.order_id}")
+    assert again.status_code == 409 and w.MSG_WITHDRAWAL_DONE in again.text
+
+
+def test_another_members_withdrawal_page_is_not_found(client, api_client, member, other_member, card,
+                                                       django_capture_on_commit_callbacks):  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        order = pay_tariff(api_client, member, card)
+    client.force_login(other_member)
+    response = client.get(f"/user/retractation/{order.order_id}")
+    assert response.status_code == 404 and w.MSG_WITHDRAWAL_NOT_FOUND in response.text
