@@ -118,7 +118,12 @@ def _send_refund_notice(*, order_pk: int) -> None:
             to=order.email,
             subject=REFUND_SUBJECT,
             template="payments_refund",
-            context={"order": order, "message": _refund_outcome(order).message, "demo": order.provider == "simulator"},
+            context={
+                "order": order,
+                "message": _refund_outcome(order).message,
+                "refunded_amount": refunded_amount(order),
+                "demo": order.provider == "simulator",
+            },
         )
     except Exception:  # noqa: BLE001 - the refund stands even when the mail server is down
         logger.exception("Refund e-mail for order %s could not be sent", order.order_id)

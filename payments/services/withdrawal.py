@@ -15,6 +15,7 @@ from django.utils import timezone
 from bookings.models import PassKind
 from bookings.services.locking import lock_pass
 from bookings.services.pass_admin import pass_adjust
+from studio.emails import send_templated_email
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 from studio.queue import enqueue_after_commit
 
@@ -33,6 +34,7 @@ MSG_WITHDRAWAL_REFUND = (
 MSG_WITHDRAWAL_NOTHING = (
     "Rétractation enregistrée : toutes les séances de la carte ont été suivies, rien n'est à rembourser."
 )
+WITHDRAWAL_SUBJECT = "Votre rétractation"
 WITHDRAWAL_REASON = "Rétractation (article L221-18 du Code de la consommation)"
 
 
@@ -148,7 +150,17 @@ def payment_order_withdraw(*, user, order_id: str) -> tuple[PaymentOrder, str]:
             fields += ["status", "provider_note"]
             enqueue_after_commit(payment_withdrawal_refund, order_id=order.order_id)
         else:
+            # Nothing goes back, so no refund notice: this acknowledges the withdrawal (recorded in the outbox, sent
+            # after the commit by a worker).
             message = MSG_WITHDRAWAL_NOTHING
+            send_templated_email(
+                to=order.email,
+                subject=WITHDRAWAL_SUBJECT,
+                template="payments_withdrawal",
+                context={"order": order, "message": message},
+                topic="payments.withdrawal",
+                topic_id=order.pk,
+            )
         order.save(update_fields=fields)
     return order, message
 

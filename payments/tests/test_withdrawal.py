@@ -70,7 +70,7 @@ def test_day_5_with_2_classes_used_refunds_the_unused_part_once(
     (credit,) = Invoice.objects.filter(kind=InvoiceKind.CREDIT_NOTE)
     assert credit.total_amount == Decimal("152.00")
     (notice,) = [m for m in mailoutbox if REFUND_SUBJECT in m.subject]
-    assert message in notice.body and "152,00 €" in notice.body
+    assert message in notice.body and "Montant remboursé : 152,00 EUR" in notice.body
 
 
 def test_an_unused_card_is_refunded_in_full(api_client, member, card, django_capture_on_commit_callbacks):
@@ -83,12 +83,16 @@ def test_an_unused_card_is_refunded_in_full(api_client, member, card, django_cap
 
 
 def test_a_card_fully_used_is_withdrawn_with_nothing_to_refund(
-    api_client, member, card, django_capture_on_commit_callbacks
+    api_client, member, card, mailoutbox, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
         order = pay_tariff(api_client, member, card)
     Pass.objects.filter(pk=order.granted_pass_id).update(credits_left=0)
-    response = api_client.post(WITHDRAW, {"orderId": order.order_id}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(WITHDRAW, {"orderId": order.order_id}, format="json")
+    (ack,) = [m for m in mailoutbox if m.subject.endswith(w.WITHDRAWAL_SUBJECT)]
+    assert w.MSG_WITHDRAWAL_NOTHING in ack.body and order.order_id in ack.body
+    assert w.WITHDRAWAL_SUBJECT == "Votre rétractation"
     assert response.status_code == 200
     assert response.json() == {"message": w.MSG_WITHDRAWAL_NOTHING, "refund_amount": "0.00"}
     assert PaymentOrder.objects.get().status == PaymentStatus.COMPLETED
