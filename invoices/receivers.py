@@ -28,8 +28,8 @@ def invoice_for_completed_order(sender, order_id: int, receipt: bool = False, **
 
 
 @receiver(payment_refunded, sender=PaymentOrder, dispatch_uid="invoices.payment_refunded")
-def credit_note_for_refunded_order(sender, order_id: int, reason: str = "", **kwargs):
-    services.issue_safely(services.credit_note_issue_for_order, order_id=order_id, reason=reason)
+def credit_note_for_refunded_order(sender, order_id: int, reason: str = "", amount=None, **kwargs):
+    services.issue_safely(services.credit_note_issue_for_order, order_id=order_id, reason=reason, amount=amount)
 
 
 @receiver(subscription_charge_paid, sender=SubscriptionCharge, dispatch_uid="invoices.subscription_charge_paid")

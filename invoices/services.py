@@ -243,11 +243,12 @@ def _charged_method(subscription) -> str:
     return saved_method_label(kind=method.kind, last4=method.last4, country=method.country)
 
 
-def credit_note_issue_for_order(*, order_id: int, reason: str = "") -> Invoice | None:
+def credit_note_issue_for_order(*, order_id: int, reason: str = "", amount: Decimal | None = None) -> Invoice | None:
     """The credit note of a completed order whose money went back (or that staff voided): once, referring to its
-    invoice. None when the order was never invoiced (money refunded because it bought nothing)."""
+    invoice, for `amount` when only part went back (a withdrawal's unused classes). None when the order was never
+    invoiced (money refunded because it bought nothing)."""
     invoice = Invoice.objects.select_for_update().filter(payment_order_id=order_id, kind=InvoiceKind.INVOICE).first()
-    return _credit_note(invoice=invoice, reason=reason) if invoice is not None else None
+    return _credit_note(invoice=invoice, reason=reason, amount=amount) if invoice is not None else None
 
 
 def credit_note_issue_for_charge(*, charge_id: int, reason: str = "") -> Invoice | None:

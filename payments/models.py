@@ -117,6 +117,17 @@ class PaymentOrder(models.Model):
     refund_id = models.CharField("identifiant de remboursement", max_length=64, blank=True)
     refunded_at = models.DateTimeField("remboursée le", null=True, blank=True)
     provider_note = models.TextField("note du prestataire", blank=True)
+    # The terms of sale the buyer accepted (docs/decisions.md 47): their version and when; for a class card or a
+    # subscription, whether the buyer asked the service to start within the 14 days of the withdrawal right
+    # (Code de la consommation L221-25: what was used is then due on withdrawal).
+    terms_version = models.CharField("version des CGV acceptées", max_length=20, blank=True, default="")
+    terms_accepted_at = models.DateTimeField("CGV acceptées le", null=True, blank=True)
+    immediate_start = models.BooleanField("exécution immédiate demandée", default=False)
+    # The withdrawal (L221-18): when the member withdrew and the part of the price given back.
+    withdrawn_at = models.DateTimeField("rétractation le", null=True, blank=True)
+    withdrawal_refund_amount = models.DecimalField(
+        "remboursé à la rétractation (€)", max_digits=10, decimal_places=2, null=True, blank=True
+    )
     created_at = models.DateTimeField("créée le", auto_now_add=True)
     updated_at = models.DateTimeField("modifiée le", auto_now=True)
     completed_at = models.DateTimeField("payée le", null=True, blank=True)

@@ -12,6 +12,7 @@ import requests
 from django.conf import settings
 from django.core.cache import cache
 
+from .choices import CURRENCY_EUR
 from .provider_types import (
     CAPTURE_DECLINED,
     ISSUE_CAPTURE_FULLY_REFUNDED,
@@ -174,11 +175,12 @@ class PayPalProvider:
     def get_order(self, *, order_id: str) -> ProviderCapture:
         return parse_order(self._request("GET", f"/v2/checkout/orders/{order_id}"))
 
-    def refund_capture(self, *, capture_id: str, request_id: str) -> ProviderRefund:
-        """Refund a whole capture (POST /v2/payments/captures/{id}/refund); the request id makes a retry answer the
-        first refund again, and a capture refunded already is reported as refunded."""
+    def refund_capture(self, *, capture_id: str, request_id: str, amount: Decimal | None = None) -> ProviderRefund:
+        """Refund a capture, whole or `amount` of it (POST /v2/payments/captures/{id}/refund); the request id makes a
+        retry answer the first refund again, and a capture refunded already is reported as refunded."""
+        body = {} if amount is None else {"amount": {"value": f"{amount:.2f}", "currency_code": CURRENCY_EUR}}
         try:
-            data = self._request("POST", f"/v2/payments/captures/{capture_id}/refund", json={}, request_id=request_id)
+            data = self._request("POST", f"/v2/payments/captures/{capture_id}/refund", json=body, request_id=request_id)
         except ProviderError as exc:
             if exc.issue == ISSUE_CAPTURE_FULLY_REFUNDED:
                 return ProviderRefund(id="", status="COMPLETED")

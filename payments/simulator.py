@@ -204,8 +204,8 @@ class SimulatorProvider:
             raise ProviderError("Commande inconnue.", issue="RESOURCE_NOT_FOUND", status_code=404)
         return self._as_capture(order)
 
-    def refund_capture(self, *, capture_id: str, request_id: str) -> ProviderRefund:
-        """Record the refund of a whole capture, once: a second call answers the first refund."""
+    def refund_capture(self, *, capture_id: str, request_id: str, amount: Decimal | None = None) -> ProviderRefund:
+        """Record the refund of a capture (whole, or `amount` of it), once: a second call answers the first refund."""
         with transaction.atomic():
             order = SimulatedProviderOrder.objects.select_for_update().filter(capture_id=capture_id).first()
             if order is None or not capture_id:

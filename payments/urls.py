@@ -15,6 +15,7 @@ from .apis.exports import ExportApi
 from .apis.staff import PaymentOrderDetailApi, PaymentOrdersApi
 from .apis.stripe_checkout import CompletePaymentApi, StripeWebhookApi
 from .apis.webhooks import WebhookApi
+from .apis.withdrawal import WithdrawalApi
 
 
 class OrderIdConverter:
@@ -34,6 +35,7 @@ register_converter(OrderIdConverter, "order_id")
 
 urlpatterns = [
     path("reduced-proofs/<int:proof_id>/file", views.reduced_proof_file, name="reduced-proof-file"),
+    path("user/retractation/<str:order_id>", views.withdrawal_page, name="withdrawal"),
 ]
 
 api_urlpatterns = [
@@ -44,6 +46,7 @@ api_urlpatterns = [
     path("paypal/simulator/approve", SimulatorApproveApi.as_view(), name="paypal-simulator-approve"),
     path("paypal/simulator/authenticate", SimulatorAuthenticateApi.as_view(), name="paypal-simulator-authenticate"),
     path("paypal/deposit-order", DepositOrderApi.as_view(), name="paypal-deposit-order"),
+    path("paypal/withdrawal", WithdrawalApi.as_view(), name="paypal-withdrawal"),
     path("paypal/webhook", WebhookApi.as_view(), name="paypal-webhook"),
     path("stripe/complete-payment", CompletePaymentApi.as_view(), name="stripe-complete-payment"),
     path("stripe/webhook", StripeWebhookApi.as_view(), name="stripe-webhook"),

@@ -3,9 +3,13 @@
 import mimetypes
 
 from django.http import FileResponse, Http404
+from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
+from studio.decorators import login_required_page
+
+from .services.withdrawal import WithdrawalError, payment_order_withdraw, withdrawal_preview
 from .subscriptions.models import ReducedRateProof
 from .subscriptions.selectors import reduced_proof_for_reader
 
@@ -33,3 +37,22 @@ def reduced_proof_file(request, proof_id: int):
     response["X-Content-Type-Options"] = "nosniff"
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+WITHDRAWAL_TITLE = "Exercer mon droit de rétractation"
+
+
+@login_required_page
+@require_http_methods(["GET", "POST"])
+def withdrawal_page(request, order_id: str):
+    """The member's withdrawal from a class card (docs/decisions.md 47): what it does, then, posted, done once."""
+    context = {"page_title": WITHDRAWAL_TITLE, "page_description": ""}
+    try:
+        if request.method == "POST":
+            _order, context["done_message"] = payment_order_withdraw(user=request.user, order_id=order_id)
+        else:
+            context["preview"] = withdrawal_preview(user=request.user, order_id=order_id)
+    except WithdrawalError as error:
+        context["error"] = error.message
+        return render(request, "payments/withdrawal.html", context, status=error.status)
+    return render(request, "payments/withdrawal.html", context)

@@ -23,6 +23,8 @@ SITEMAP_PATHS = [
     "/choisir-nous",
     "/mentions-legales",
     "/politique-confidentialite",
+    "/cgv",
+    "/accessibilite",
 ]
 
 

@@ -14,6 +14,8 @@ PUBLIC_PAGES = [
     "/confirmation",
     "/mentions-legales",
     "/politique-confidentialite",
+    "/cgv",
+    "/accessibilite",
     "/tarifs",
     "/tarifs-page",
     "/blog-facebook",

@@ -18,6 +18,8 @@ api_urlpatterns = [
 
 urlpatterns = [
     path("mentions-legales", views.legal_notice, name="legal-notice"),
+    path("cgv", views.terms_of_sale, name="terms-of-sale"),
+    path("accessibilite", views.accessibility, name="accessibility"),
     path("politique-confidentialite", views.privacy_policy, name="privacy-policy"),
     path("privacy-policy", RedirectView.as_view(url="/politique-confidentialite", permanent=True)),
     path("blog-facebook", views.social, name="social"),

@@ -8,6 +8,7 @@ from django.template import loader
 from .api import MSG_NOT_FOUND
 from .cache import cache_public_page
 from .pages import simple_page
+from .terms import terms_text, terms_version
 
 # The site's publisher and host for the legal notice; a deployment overrides them with settings.STUDIO_LEGAL.
 LEGAL_DEFAULTS = {
@@ -19,12 +20,40 @@ LEGAL_DEFAULTS = {
     "host_url": "https://www.ovhcloud.com",
 }
 
-legal_notice = cache_public_page(
-    simple_page(
+
+@cache_public_page
+def legal_notice(request):
+    return render(
+        request,
         "pages/mentions_legales.html",
-        "Mentions légales",
-        "Mentions légales du studio : éditeur, hébergeur, propriété intellectuelle et responsabilité.",
-        legal={**LEGAL_DEFAULTS, **getattr(settings, "STUDIO_LEGAL", {})},
+        {
+            "page_title": "Mentions légales",
+            "page_description": "Mentions légales du studio : éditeur, hébergeur, propriété intellectuelle, médiation.",
+            "legal": {**LEGAL_DEFAULTS, **getattr(settings, "STUDIO_LEGAL", {})},
+            "mediator": settings.CONSUMER_MEDIATOR,
+        },
+    )
+
+
+@cache_public_page
+def terms_of_sale(request):
+    return render(
+        request,
+        "pages/cgv.html",
+        {
+            "page_title": "Conditions générales de vente",
+            "page_description": "Conditions générales de vente du studio : prix, paiement, droit de rétractation.",
+            "terms_html": terms_text(),
+            "terms_version": terms_version(),
+        },
+    )
+
+
+accessibility = cache_public_page(
+    simple_page(
+        "pages/accessibilite.html",
+        "Déclaration d'accessibilité",
+        "Déclaration d'accessibilité du site du studio : état de conformité, contenus non accessibles, contact.",
     )
 )
 privacy_policy = cache_public_page(

@@ -53,6 +53,7 @@ def test_buy_a_card_then_book_with_it_see_it_and_cancel(page, live_server, login
     page.goto(live_server.url + "/tarifs")
     page.locator(f"#tarif-{card.pk}").get_by_role("button", name="Commander").click()
     dialog = page.locator("dialog[open]")
+    dialog.get_by_label("J'accepte les conditions générales de vente").check()
     dialog.get_by_role("button", name="Payer 190,00 €").click()
     dialog.get_by_role("button", name="Payer (simulation)").click()
     expect(page.get_by_text(MSG_TARIFF_PAID).first).to_be_visible()

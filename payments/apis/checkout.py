@@ -45,6 +45,8 @@ from ..simulator import (
 from ..subscriptions.apis.purchase import ReducedClaimInput, reduced_claim_from
 from .fields import Amount, Email, Text, choice, identifier, messages, optional_text
 
+MSG_TERMS_REQUIRED = "Veuillez accepter les conditions générales de vente."
+MSG_IMMEDIATE_START_INVALID = "Dites si le service commence tout de suite : « immediate_start » vaut true ou false."
 MSG_OUTCOME_INVALID = "Issue de paiement simulée inconnue : « approve », « decline » ou « approve_declines_later »."
 OUTCOME_DECLINES_LATER = "approve_declines_later"
 MSG_METHOD_INVALID = "Moyen de paiement simulé inconnu : « card » (carte) ou « wallet » (Apple Pay, Google Pay)."
@@ -62,6 +64,17 @@ MESSAGE_MAX = 2000
 REFUSED = NOT_PAID
 NOT_FOUND_ANSWER = OpenApiResponse(ErrorOutput, description="Commande, réservation ou tarif introuvable.")
 REFUNDED = "refunded"
+
+
+def accept_terms_field():
+    """The buyer's acceptance of the terms of sale (docs/decisions.md 47): the ticked box, true; required to buy a
+    tariff or pay a deposit (the validators below refuse anything else with MSG_TERMS_REQUIRED)."""
+    return StrictBooleanField(
+        required=False,
+        default=False,
+        error_messages=messages(MSG_TERMS_REQUIRED, "invalid", "null"),
+        help_text="true : l'acheteur accepte les conditions générales de vente (obligatoire : tarif, acompte).",
+    )
 
 
 def provider_field():
@@ -108,10 +121,22 @@ class CreateOrderInput(ReducedClaimInput):
     )
 
     provider = provider_field()
+    accept_terms = accept_terms_field()
+    immediate_start = StrictBooleanField(
+        required=False,
+        default=False,
+        error_messages=messages(MSG_IMMEDIATE_START_INVALID, "invalid", "null"),
+        help_text=(
+            "Carte ou abonnement : true si l'acheteur demande que le service commence avant la fin du délai de "
+            "rétractation de 14 jours (les séances suivies restent alors dues en cas de rétractation)."
+        ),
+    )
 
     def validate(self, attrs):
         if ("reservation_id" in attrs) == ("tariff_id" in attrs):
             raise serializers.ValidationError(MSG_INCOMPLETE)
+        if "tariff_id" in attrs and not attrs["accept_terms"]:
+            raise serializers.ValidationError({"accept_terms": MSG_TERMS_REQUIRED})
         return attrs
 
 
@@ -301,6 +326,8 @@ class CreateOrderApi(PaymentApi):
             quantity=values.get("quantity"),
             reduced=reduced_claim_from(values),
             provider=values.get("provider", ""),
+            accept_terms=values["accept_terms"],
+            immediate_start=values["immediate_start"],
         )
         return Response(OpenedOrderOutput(opened_order_body(order)).data, status=status.HTTP_201_CREATED)
 

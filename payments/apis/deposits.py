@@ -11,7 +11,15 @@ from quotes.workflow import MSG_REQUEST_NOT_FOUND
 from studio.schema import ErrorOutput
 
 from ..services import deposits
-from .checkout import OpenedOrderOutput, PaymentApi, _valid, opened_order_body, provider_field
+from .checkout import (
+    MSG_TERMS_REQUIRED,
+    OpenedOrderOutput,
+    PaymentApi,
+    _valid,
+    accept_terms_field,
+    opened_order_body,
+    provider_field,
+)
 from .fields import Amount, choice, identifier
 
 MSG_DEPOSIT_KIND = "Type de demande inconnu : « party » (EVJF/EVG) ou « rental » (location de salle)."
@@ -22,6 +30,12 @@ class DepositOrderInput(serializers.Serializer):
     request_id = identifier(MSG_REQUEST_NOT_FOUND)
     amount = Amount(message=MSG_AMOUNT_FORMAT, help_text="L'acompte affiché, comparé au devis.")
     provider = provider_field()
+    accept_terms = accept_terms_field()
+
+    def validate(self, attrs):
+        if not attrs["accept_terms"]:
+            raise serializers.ValidationError({"accept_terms": MSG_TERMS_REQUIRED})
+        return attrs
 
 
 class DepositOrderApi(PaymentApi):
@@ -43,5 +57,6 @@ class DepositOrderApi(PaymentApi):
             request_id=values["request_id"],
             amount=values["amount"],
             provider=values.get("provider", ""),
+            accept_terms=values["accept_terms"],
         )
         return Response(OpenedOrderOutput(opened_order_body(order)).data, status=status.HTTP_201_CREATED)

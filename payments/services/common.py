@@ -13,6 +13,7 @@ from django.utils import timezone
 from bookings.models import PaymentPending
 from bookings.services.payment_state import reservation_payment_pending_set
 from studio.errors import BAD_GATEWAY, CONFLICT, NOT_FOUND, ApplicationError
+from studio.terms import terms_version
 
 from ..models import PaymentOrder, PaymentStatus
 from .locking import lock_payment_order
@@ -124,6 +125,14 @@ class PaymentError(ApplicationError):
     @property
     def status_code(self) -> int:
         return self.status
+
+
+def terms_acceptance_fields(*, accepted: bool, immediate_start: bool = False) -> dict:
+    """What an order records of the terms of sale its buyer accepted (docs/decisions.md 47): nothing when they were
+    not asked (a dated class), else the version in force, when, and the immediate start asked for."""
+    if not accepted:
+        return {}
+    return {"terms_version": terms_version(), "terms_accepted_at": timezone.now(), "immediate_start": immediate_start}
 
 
 @dataclass(frozen=True)

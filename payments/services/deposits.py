@@ -23,7 +23,7 @@ from studio.queue import enqueue_after_commit
 
 from ..choices import CURRENCY_EUR
 from ..models import PaymentOrder, PaymentStatus
-from .common import OPEN_STATUSES, PaymentError, _mark
+from .common import OPEN_STATUSES, PaymentError, _mark, terms_acceptance_fields
 from .locking import lock_payment_order
 from .provider_choice import (
     PURPOSE_DEPOSIT,
@@ -63,9 +63,11 @@ def _with_client_secret(order: PaymentOrder, client_secret: str | None = None) -
     return order
 
 
-def deposit_order_create(*, user, kind: str, request_id: int, amount: Decimal, provider: str = "") -> PaymentOrder:
+def deposit_order_create(
+    *, user, kind: str, request_id: int, amount: Decimal, provider: str = "", accept_terms: bool = False
+) -> PaymentOrder:
     """Open an order for the deposit of the member's own request; asking again answers the order being paid.
-    `provider` is one of those offered (the first when blank)."""
+    `provider` is one of those offered (the first when blank); `accept_terms` is recorded (the API requires it)."""
     provider = payment_provider_choose(provider)
     request = _payable(kind=kind, request_id=request_id, user=user)
     server_amount = request.deposit_amount
@@ -75,6 +77,8 @@ def deposit_order_create(*, user, kind: str, request_id: int, amount: Decimal, p
     live = PaymentOrder.objects.filter(**link, status__in=OPEN_STATUSES).order_by("-id").first()
     if live is not None:
         if live.provider == provider and live.amount == server_amount:
+            if accept_terms and not live.terms_version:  # opened before the terms were asked: this request accepts them
+                PaymentOrder.objects.filter(pk=live.pk).update(**terms_acceptance_fields(accepted=True))
             return _with_client_secret(live)
         provider_order_voided(_mark(order_id=live.order_id, status=PaymentStatus.VOIDED, only_from=OPEN_STATUSES))
     title = f"Acompte – {_label(request)}"[:200]
@@ -99,6 +103,7 @@ def deposit_order_create(*, user, kind: str, request_id: int, amount: Decimal, p
                 type=DEPOSIT_TYPE[kind],
                 status=PaymentStatus.CREATED,
                 **link,
+                **terms_acceptance_fields(accepted=accept_terms),
             )
         return _with_client_secret(order, opened.client_secret)
     except IntegrityError:

@@ -25,6 +25,7 @@ from .common import (
     _local,
     _mark,
     _valid_email,
+    terms_acceptance_fields,
 )
 from .provider_choice import (
     PURPOSE_RESERVATION,
@@ -90,13 +91,16 @@ def payment_order_create(
     quantity: int | None = None,
     reduced: ReducedClaim | None = None,
     provider: str = "",
+    accept_terms: bool = False,
+    immediate_start: bool = False,
 ) -> PaymentOrder:
     """Open an order at the provider for a held reservation or a tariff × quantity, priced from the database.
 
     The browser's `amount` is only compared with the server's price (docs/decisions.md 12): a mismatch is refused (409).
     The API has typed and bounded every value (payments/apis/checkout.py); the checks here are the domain's.
     `provider` is one of those offered (the first when blank); a Stripe order carries `client_secret`, for the
-    member's page only.
+    member's page only. `accept_terms` and `immediate_start` are recorded on the order (the API requires the terms
+    for a tariff; `immediate_start` means only for a tariff: a dated class has no withdrawal right).
     """
     provider = payment_provider_choose(provider)
     if not all(str(v or "").strip() for v in (email, first_name, last_name, title, type)):
@@ -177,6 +181,7 @@ def payment_order_create(
         tariff=tariff,
         quantity=order_quantity,
         status=PaymentStatus.CREATED,
+        **terms_acceptance_fields(accepted=accept_terms, immediate_start=immediate_start and tariff is not None),
     )
     if reservation is None:
         with transaction.atomic():

@@ -9,10 +9,17 @@ from django.utils import timezone
 from bookings.services.reservations import reservation_confirmation_email
 from studio.day_text import day_text
 from studio.emails import send_templated_email
+from studio.terms import terms_pdf_render, withdrawal_form_text
 
 from ..models import PaymentOrder
 
 RECEIPT_SUBJECT = "Votre reçu de paiement"
+# A card or a subscription bought online: the terms accepted and the withdrawal right (docs/decisions.md 47).
+TERMS_PDF_NAME = "conditions-generales-de-vente.pdf"
+MSG_RECEIPT_TERMS_ATTACHED = (
+    "Nos conditions générales de vente sont jointes à cet e-mail (PDF). Vous pouvez vous rétracter pendant "
+    "14 jours : « Exercer mon droit de rétractation » sur votre profil, ou le formulaire ci-dessous."
+)
 
 
 # --- receipt ---------------------------------------------------------------------------------------------------
@@ -35,6 +42,11 @@ def order_receipt_email(*, order_pk: int, attachments: list[tuple[str, bytes, st
         what = f"{order.title} – séance du {_class_day_and_time(order)} ({order.quantity} participant(s))"
     elif order.tariff_id:
         what = f"{order.title} × {order.quantity}"
+    # The terms the buyer accepted and the withdrawal form go with a card or a subscription (a deposit's terms have
+    # no withdrawal right to exercise: a dated event).
+    withdrawal = bool(order.tariff_id and order.terms_version)
+    if withdrawal:
+        attachments = [*attachments, (TERMS_PDF_NAME, terms_pdf_render(), "application/pdf")]
     # Recorded in the outbox and sent by a worker (docs/decisions.md 41): the capture never waits on the mail server.
     send_templated_email(
         to=order.email,
@@ -44,7 +56,9 @@ def order_receipt_email(*, order_pk: int, attachments: list[tuple[str, bytes, st
             "order": order,
             "what": what,
             "demo": order.provider == "simulator",
-            "invoice_attached": bool(attachments),
+            "invoice_attached": any(name != TERMS_PDF_NAME for name, _content, _type in attachments),
+            "terms_message": MSG_RECEIPT_TERMS_ATTACHED if withdrawal else "",
+            "withdrawal_form": withdrawal_form_text() if withdrawal else "",
         },
         attachments=attachments,
         topic=RECEIPT_EMAIL_TOPIC,

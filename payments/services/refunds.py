@@ -31,8 +31,13 @@ def _euros(amount: Decimal) -> str:
 
 def _refund_outcome(order: PaymentOrder) -> CaptureOutcome:
     template = MSG_REFUNDED if order.status == PaymentStatus.REFUNDED else MSG_REFUND_PENDING
-    message = template.format(reason=order.provider_note, amount=_euros(order.amount)).strip()
+    message = template.format(reason=order.provider_note, amount=_euros(refunded_amount(order))).strip()
     return CaptureOutcome(order=order, completed=False, message=message, refunded=True)
+
+
+def refunded_amount(order: PaymentOrder) -> Decimal:
+    """What goes back: the part a withdrawal refunds (docs/decisions.md 47), else the whole payment."""
+    return order.withdrawal_refund_amount if order.withdrawal_refund_amount is not None else order.amount
 
 
 def payment_order_refund(*, order_id: str) -> PaymentOrder:
@@ -68,7 +73,9 @@ def payment_order_refund(*, order_id: str) -> PaymentOrder:
         order.save(update_fields=["status", "refund_id", "refunded_at", "updated_at"])
         # A completed order's invoice gets its credit note in this transaction (invoices' receiver,
         # docs/decisions.md 40).
-        payment_refunded.send(sender=PaymentOrder, order_id=order.pk, reason=order.provider_note)
+        payment_refunded.send(
+            sender=PaymentOrder, order_id=order.pk, reason=order.provider_note, amount=refunded_amount(order)
+        )
         transaction.on_commit(lambda: _send_refund_notice(order_pk=order.pk))
     return order
 
@@ -77,9 +84,11 @@ def _provider_refund(order: PaymentOrder) -> ProviderRefund | None:
     """The whole payment refunded by the provider that took it, with one idempotency key per order
     (`refund-<order id>`); None when no provider here can refund it (a payment recorded by hand, a provider no longer
     configured)."""
+    part = refunded_amount(order)
+    part = None if part == order.amount else part  # a withdrawal's unused part; else the whole payment
     if order.provider == PaymentProviderName.STRIPE:
         try:
-            return get_stripe_gateway().refund(intent_id=order.order_id, refund_ref=order.order_id)
+            return get_stripe_gateway().refund(intent_id=order.order_id, refund_ref=order.order_id, amount=part)
         except ProviderError as exc:
             if exc.issue == STRIPE_ALREADY_REFUNDED:
                 return ProviderRefund(id="", status="COMPLETED")
@@ -87,7 +96,8 @@ def _provider_refund(order: PaymentOrder) -> ProviderRefund | None:
     provider = get_provider()
     if provider.name != order.provider or not order.capture_id:
         return None
-    return provider.refund_capture(capture_id=order.capture_id, request_id=f"refund-{order.order_id}")
+    partial = {} if part is None else {"amount": part}
+    return provider.refund_capture(capture_id=order.capture_id, request_id=f"refund-{order.order_id}", **partial)
 
 
 def payment_refunds_retry() -> int:
@@ -108,7 +118,12 @@ def _send_refund_notice(*, order_pk: int) -> None:
             to=order.email,
             subject=REFUND_SUBJECT,
             template="payments_refund",
-            context={"order": order, "message": _refund_outcome(order).message, "demo": order.provider == "simulator"},
+            context={
+                "order": order,
+                "message": _refund_outcome(order).message,
+                "refunded_amount": refunded_amount(order),
+                "demo": order.provider == "simulator",
+            },
         )
     except Exception:  # noqa: BLE001 - the refund stands even when the mail server is down
         logger.exception("Refund e-mail for order %s could not be sent", order.order_id)

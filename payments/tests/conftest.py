@@ -94,6 +94,7 @@ def tariff_payload(tariff, user, quantity=1, **overrides):
         "last_name": user.last_name,
         "tariff_id": tariff.pk,
         "quantity": quantity,
+        "accept_terms": True,
     }
     payload.update(overrides)
     return payload

@@ -34,7 +34,9 @@ def quoted_party(member, staff):
 
 
 def pay(api_client, *, kind="party", request_id, amount="50.00"):
-    created = api_client.post(DEPOSIT, {"kind": kind, "request_id": request_id, "amount": amount}, format="json")
+    created = api_client.post(
+        DEPOSIT, {"kind": kind, "request_id": request_id, "amount": amount, "accept_terms": True}, format="json"
+    )
     assert created.status_code == 201, created.json()
     order_id = created.json()["id"]
     assert api_client.post(APPROVE, {"orderId": order_id}, format="json").status_code == 200
@@ -60,14 +62,16 @@ def test_the_member_pays_the_deposit_once(api_client, member, quoted_party):
     assert PartyRequestEvent.objects.filter(party=quoted_party, kind="deposit_paid").count() == 1
     # No second deposit once it is paid.
     refused = api_client.post(
-        DEPOSIT, {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00"}, format="json"
+        DEPOSIT,
+        {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00", "accept_terms": True},
+        format="json",
     )
     assert refused.status_code == 409 and refused.json()["error"] == workflow.MSG_DEPOSIT_NOT_DUE
 
 
 def test_asking_twice_answers_the_same_open_order(api_client, member, quoted_party):
     api_client.force_authenticate(member)
-    body = {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00"}
+    body = {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00", "accept_terms": True}
     first, second = api_client.post(DEPOSIT, body, format="json"), api_client.post(DEPOSIT, body, format="json")
     assert first.json()["id"] == second.json()["id"]
     assert PaymentOrder.objects.filter(party=quoted_party).count() == 1
@@ -76,7 +80,9 @@ def test_asking_twice_answers_the_same_open_order(api_client, member, quoted_par
 def test_another_member_cannot_pay_or_see_it(api_client, other_member, quoted_party):
     api_client.force_authenticate(other_member)
     response = api_client.post(
-        DEPOSIT, {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00"}, format="json"
+        DEPOSIT,
+        {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00", "accept_terms": True},
+        format="json",
     )
     assert response.status_code == 404 and response.json()["error"] == workflow.MSG_REQUEST_NOT_FOUND
     assert not PaymentOrder.objects.exists()
@@ -85,7 +91,7 @@ def test_another_member_cannot_pay_or_see_it(api_client, other_member, quoted_pa
 @pytest.mark.parametrize(
     ("body", "status", "message"),
     [
-        ({"amount": "49.00"}, 409, MSG_AMOUNT_MISMATCH),
+        ({"amount": "49.00", "accept_terms": True}, 409, MSG_AMOUNT_MISMATCH),
         ({"kind": "mariage"}, 400, MSG_DEPOSIT_KIND),
         ({"request_id": 0}, 400, workflow.MSG_REQUEST_NOT_FOUND),
     ],
@@ -103,7 +109,9 @@ def test_a_request_not_quoted_has_no_deposit_to_pay(api_client, member):
         user=member, date=timezone.localdate() + timedelta(days=5), time=time(10, 0), participants=6, email="a@b.fr"
     )
     api_client.force_authenticate(member)
-    response = api_client.post(DEPOSIT, {"kind": "party", "request_id": party.pk, "amount": "1.00"}, format="json")
+    response = api_client.post(
+        DEPOSIT, {"kind": "party", "request_id": party.pk, "amount": "1.00", "accept_terms": True}, format="json"
+    )
     assert response.status_code == 409 and response.json()["error"] == workflow.MSG_DEPOSIT_NOT_DUE
 
 
@@ -137,7 +145,9 @@ def test_a_capture_after_the_member_cancelled_is_refunded_not_recorded(
 ):
     api_client.force_authenticate(member)
     created = api_client.post(
-        DEPOSIT, {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00"}, format="json"
+        DEPOSIT,
+        {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00", "accept_terms": True},
+        format="json",
     )
     order_id = created.json()["id"]
     api_client.post(APPROVE, {"orderId": order_id}, format="json")
@@ -163,7 +173,9 @@ def test_a_members_room_rental_deposit(api_client, member, other_member, staff):
     )
     rentals.rental_quote(rental_id=rental.pk, staff=staff, amount=Decimal("240.00"), deposit=Decimal("80"))
     api_client.force_authenticate(other_member)
-    hidden = api_client.post(DEPOSIT, {"kind": "rental", "request_id": rental.pk, "amount": "80.00"}, format="json")
+    hidden = api_client.post(
+        DEPOSIT, {"kind": "rental", "request_id": rental.pk, "amount": "80.00", "accept_terms": True}, format="json"
+    )
     assert hidden.status_code == 404
     api_client.force_authenticate(member)
     order_id, captured = pay(api_client, kind="rental", request_id=rental.pk, amount="80.00")
@@ -196,5 +208,5 @@ def test_visitors_see_no_request(api_client, quoted_party):
     assert api_client.get("/api/evf-reservations/mine").status_code in (401, 403)
     assert api_client.get(f"/api/evf-reservations/{quoted_party.pk}").status_code in (401, 403)
     assert api_client.get("/api/rental-requests/mine").status_code in (401, 403)
-    body = {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00"}
+    body = {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00", "accept_terms": True}
     assert api_client.post(DEPOSIT, body, format="json").status_code in (401, 403)

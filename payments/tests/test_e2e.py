@@ -116,6 +116,7 @@ def test_buy_a_10_class_card_on_tarifs(page, live_server, login_as, member, card
     expect(dialog.locator("[data-total]")).to_have_text("190,00 €")
     quantity.fill("2")
     expect(dialog.locator("[data-total]")).to_have_text("380,00 €")
+    dialog.get_by_label("J'accepte les conditions générales de vente").check()
     dialog.get_by_role("button", name="Payer 380,00 €").click()
     expect(quantity).to_be_disabled()
     dialog.get_by_role("button", name="Payer (simulation)").click()
@@ -138,6 +139,7 @@ def test_cancel_a_payment(page, live_server, login_as, member, card, mailoutbox)
     page.goto(live_server.url + "/tarifs")
     page.locator(f"#tarif-{card.pk}").get_by_role("button", name="Commander").click()
     dialog = page.locator("dialog[open]")
+    dialog.get_by_label("J'accepte les conditions générales de vente").check()
     dialog.get_by_role("button", name="Payer 190,00 €").click()
     simulator = dialog.get_by_role("group", name="Fenêtre de paiement simulée")
     simulator.get_by_role("button", name="Annuler le paiement").click()
@@ -197,6 +199,7 @@ def test_paypal_script_loads_only_when_a_payment_starts(page, live_server, login
     expect(widget).not_to_contain_text(MSG_DEMO)
     assert page.locator("script[src*='paypal.com']").count() == 0 and sdk_requests == []
 
+    dialog.get_by_label("J'accepte les conditions générales de vente").check()
     dialog.get_by_role("button", name="Payer 190,00 €").click()
     expect(widget).to_have_attribute("data-script-state", "rejected")
     expect(widget.get_by_role("alert")).to_contain_text("n'a pas pu être chargé")

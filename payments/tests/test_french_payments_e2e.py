@@ -175,6 +175,7 @@ def test_a_10_class_card_paid_with_apple_pay(phone, live_server, login_as, membe
     page.locator(f"#tarif-{card.pk}").get_by_role("button", name="Commander").click()
     dialog = page.locator("dialog[open]")
     expect(dialog.locator("[data-total]")).to_have_text("190,00 €")
+    dialog.get_by_label("J'accepte les conditions générales de vente").check()
     dialog.get_by_role("button", name="Payer 190,00 €").click()
     simulator = dialog.get_by_role("group", name="Fenêtre de paiement simulée")
     simulator.get_by_role("radio", name="Apple Pay / Google Pay").check()
@@ -242,6 +243,7 @@ def buy_with_a_sepa_mandate(page, live_server, plan, iban):
     expect(dialog.get_by_role("status").filter(has_text=MSG_MANDATE_SAVED)).to_be_visible()
     label = f"Prélèvement SEPA {iban[:4]} •••• {iban[-4:]}, mandat du {timezone.localdate():%d/%m/%Y}"
     expect(dialog.locator("[data-saved-method]")).to_have_text(f"Payé par : {label}")
+    dialog.get_by_label("J'accepte les conditions générales de vente").check()
     pay.click()
     dialog.get_by_role("button", name="Payer (simulation)").click()
     expect(page.get_by_text(MSG_TARIFF_PAID).first).to_be_visible()

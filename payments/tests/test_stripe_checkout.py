@@ -640,7 +640,13 @@ def test_a_deposit_paid_through_stripe_then_the_request_cancelled_is_refunded_th
     api_client, member, quoted_party, stripe_settings, fake_stripe
 ):
     api_client.force_authenticate(member)
-    body = {"kind": "party", "request_id": quoted_party.pk, "amount": "50.00", "provider": "stripe"}
+    body = {
+        "kind": "party",
+        "request_id": quoted_party.pk,
+        "amount": "50.00",
+        "provider": "stripe",
+        "accept_terms": True,
+    }
     created = api_client.post(DEPOSIT, body, format="json")
     assert created.status_code == 201, created.json()
     order_id = created.json()["id"]

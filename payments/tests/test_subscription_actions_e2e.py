@@ -60,6 +60,7 @@ def test_student_plan_card_fails_later_staff_retry_member_pays_staff_end_reduced
     dialog.get_by_label("Carte simulée (démonstration)").select_option("declines")
     dialog.get_by_role("button", name="Enregistrer la carte").click()
     expect(dialog.get_by_text("Payé par : Carte •••• 0002, expire", exact=False)).to_be_visible()
+    dialog.get_by_label("J'accepte les conditions générales de vente").check()
     pay.click()
     dialog.get_by_role("button", name="Payer (simulation)").click()
     expect(page.get_by_text(MSG_TARIFF_PAID).first).to_be_visible()

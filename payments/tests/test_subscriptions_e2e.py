@@ -40,6 +40,7 @@ def test_buy_a_plan_see_it_staff_freeze_it_member_sees_the_new_end(page, live_se
     dialog.get_by_label("J'accepte le mandat de prélèvement SEPA").check()
     dialog.get_by_role("button", name="Signer le mandat").click()
     expect(dialog.get_by_text("Payé par : Prélèvement SEPA FR14 •••• 2606", exact=False)).to_be_visible()
+    dialog.get_by_label("J'accepte les conditions générales de vente").check()
     dialog.get_by_role("button", name="Payer 55,00 €").click()
     dialog.get_by_role("button", name="Payer (simulation)").click()
     expect(page.get_by_text(MSG_TARIFF_PAID).first).to_be_visible()

@@ -13,6 +13,7 @@ from bookings.selectors.passes import member_pass_rows
 from bookings.services.reminders import booking_preferences_flags
 from invoices.apis import invoice_pdf_url
 from invoices.selectors import member_invoice_rows
+from payments.services.withdrawal import member_withdrawable_rows
 from payments.subscriptions.selectors import member_subscription_rows
 from studio.day_text import day_text
 
@@ -31,6 +32,7 @@ def profile_sections(request, *, target, own: bool) -> dict:
     return {
         "passes": _passes(target),
         "subscriptions": _subscriptions(target, own=own),
+        "withdrawals": member_withdrawable_rows(member_id=target.pk) if own else [],
         "invoices": _invoices(target, viewer=viewer, own=own),
         "personal_data": {"shown": own, "staff_account": own and viewer.role != "user"},
         "preferences": _preferences(request, target, own=own),

@@ -72,6 +72,7 @@ def test_an_evjf_request_from_quote_to_confirmation(page, live_server, login_as,
     expect(page.get_by_text("Atelier de 2 h, tenue libre.").first).to_be_visible()
     pay = page.get_by_role("button", name="Payer 50,00 €")
     fits_the_phone(pay)
+    page.get_by_label("J'accepte les conditions générales de vente").check()
     pay.click()
     page.get_by_role("button", name="Payer (simulation)").click()
     expect(page.get_by_text(MSG_DEPOSIT_PAID).first).to_be_visible()

@@ -326,6 +326,7 @@ def buy_tariff(api: Api, tariff: dict, quantity: int = 1) -> tuple[str, requests
             "last_name": "Aquant",
             "tariff_id": tariff["id"],
             "quantity": quantity,
+            "accept_terms": True,
         },
     )
     if r.status_code != 201:

@@ -151,6 +151,7 @@ def item6(st: Studio) -> None:
                 "last_name": "B",
                 "tariff_id": st.tariff("Carte 10 cours")["id"],
                 "quantity": 10**6,
+                "accept_terms": True,
             },
         ).status_code,
         "capture orderId 5,000 chars": capture(member, "x" * 5000).status_code,

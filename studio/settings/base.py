@@ -343,6 +343,19 @@ STUDIO = {
     # Opening hours in schema.org's form (days Mo Tu We Th Fr Sa Su, 24-hour times), for search engines' listing.
     "opening_hours": env.list("STUDIO_OPENING_HOURS", default=["Mo-Fr 14:00-22:00", "Sa 10:00-13:00"]),
 }
+# The terms of sale (docs/decisions.md 47): the studio's text is a template (headings and paragraphs only, so the
+# purchase e-mail's PDF can carry it too); the version is recorded on each order that accepted it, so a new text
+# needs a new version.
+TERMS_OF_SALE = {
+    "version": env("TERMS_OF_SALE_VERSION", default="2026-11"),
+    "template": env("TERMS_OF_SALE_TEMPLATE", default="legal/cgv_demo.html"),
+}
+# The consumer mediator the legal notice names (Code de la consommation L612-1): configuration with demo values.
+CONSUMER_MEDIATOR = {
+    "name": env("CONSUMER_MEDIATOR_NAME", default="CM2C, Centre de la médiation de la consommation"),
+    "address": env("CONSUMER_MEDIATOR_ADDRESS", default="14 rue Saint-Jean, 75017 Paris"),
+    "website": env("CONSUMER_MEDIATOR_WEBSITE", default="https://www.cm2c.net"),
+}
 STAFF_NOTIFICATION_EMAIL = env("STAFF_NOTIFICATION_EMAIL", default=STUDIO["email"])
 # Who hears of the site's own troubles (operations/alerts.py): a stopped scheduler or worker, a failed or missing
 # backup, and (without SENTRY_DSN) the errors of pages. Not Django's ADMINS, whose handler would send in the request.

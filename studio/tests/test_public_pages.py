@@ -18,6 +18,8 @@ PAGES = [
     "/choisir-nous",
     "/mentions-legales",
     "/politique-confidentialite",
+    "/cgv",
+    "/accessibilite",
     "/contact",
     "/evjf-evg",
     "/room-rental",

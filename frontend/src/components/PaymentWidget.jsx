@@ -30,10 +30,14 @@ import {
   MSG_CANCELLED,
   MSG_CAPTURING,
   MSG_DEMO_MODE,
+  MSG_IMMEDIATE_START,
+  MSG_NO_WITHDRAWAL,
   MSG_PREPARING,
   MSG_PROVIDER_LEGEND,
   MSG_SCRIPT_PENDING,
   MSG_STRIPE_PENDING,
+  MSG_TERMS_REQUIRED,
+  MSG_WITHDRAWAL_RIGHT,
   PROVIDER_LABELS,
   createFailureMessage,
   createOrderPayload,
@@ -42,6 +46,7 @@ import {
   messagesFor,
   pendingMessage,
   serverMessage,
+  termsAsked,
 } from "./payment/messages.js";
 import { PAYMENT_URLS } from "./payment/urls.js";
 import "./payment/payment-widget.css";
@@ -103,6 +108,11 @@ export default function PaymentWidget({
   const [orderId, setOrderId] = useState("");
   const [clientSecret, setClientSecret] = useState("");
   const [alert, setAlert] = useState(null);
+  // The terms of sale ticked, and (a card or a subscription) the start within the withdrawal period asked for.
+  const [termsAccepted, setTermsAccepted] = useState(false);
+  const [immediateStart, setImmediateStart] = useState(false);
+  const termsRef = useRef(null);
+  const asksTerms = termsAsked(order);
   const orderRef = useRef("");
   const uid = useId();
   const sectionRef = useRef(null);
@@ -153,7 +163,14 @@ export default function PaymentWidget({
     try {
       const data = await api(order?.kind === "deposit" ? PAYMENT_URLS.deposit : PAYMENT_URLS.create, {
         method: "POST",
-        body: createOrderPayload({ order, payer, details, totalAmount, provider: named }),
+        body: createOrderPayload({
+          order,
+          payer,
+          details,
+          totalAmount,
+          provider: named,
+          terms: { accepted: termsAccepted, immediateStart: order?.kind === "tariff" && immediateStart },
+        }),
         timeout: 30000,
       });
       orderRef.current = data.id;
@@ -163,7 +180,7 @@ export default function PaymentWidget({
       fail(error, createFailureMessage(error));
       throw error;
     }
-  }, [order, payer, details, totalAmount, fail, config, provider]);
+  }, [order, payer, details, totalAmount, fail, config, provider, termsAccepted, immediateStart]);
 
   /** Asks the server for the payment's outcome: PayPal's and the simulator's capture, or Stripe's completion. */
   const settle = useCallback(
@@ -239,6 +256,12 @@ export default function PaymentWidget({
 
   async function start() {
     setAlert(null);
+    if (asksTerms && !termsAccepted) {
+      // Refused here as the server would refuse it: nothing is opened, the box to tick gets the focus.
+      setAlert({ kind: "error", text: MSG_TERMS_REQUIRED });
+      termsRef.current?.focus();
+      return;
+    }
     if (provider === "paypal") {
       setScriptState("pending");
       setPhase("open");
@@ -292,6 +315,47 @@ export default function PaymentWidget({
           disabled={busy}
         />
       )}
+
+      {phase === "initial" && asksTerms && (
+        <div className="payment-terms">
+          <p className="payment-check">
+            <input
+              ref={termsRef}
+              id={`${uid}-terms`}
+              type="checkbox"
+              required
+              aria-required="true"
+              checked={termsAccepted}
+              onChange={(event) => setTermsAccepted(event.target.checked)}
+              disabled={busy}
+            />
+            <label htmlFor={`${uid}-terms`}>
+              J'accepte les{" "}
+              <a href="/cgv" target="_blank" rel="noopener">
+                conditions générales de vente<span className="visually-hidden"> (nouvel onglet)</span>
+              </a>{" "}
+              *
+            </label>
+          </p>
+          {order?.kind === "tariff" && (
+            <>
+              <p className="payment-note">{MSG_WITHDRAWAL_RIGHT}</p>
+              <p className="payment-check">
+                <input
+                  id={`${uid}-immediate`}
+                  type="checkbox"
+                  checked={immediateStart}
+                  onChange={(event) => setImmediateStart(event.target.checked)}
+                  disabled={busy}
+                />
+                <label htmlFor={`${uid}-immediate`}>{MSG_IMMEDIATE_START}</label>
+              </p>
+            </>
+          )}
+        </div>
+      )}
+
+      {phase === "initial" && order?.kind === "reservation" && <p className="payment-note">{MSG_NO_WITHDRAWAL}</p>}
 
       {phase === "initial" && (
         <button ref={startRef} type="button" className="button payment-start" onClick={start} disabled={disabled || busy}>

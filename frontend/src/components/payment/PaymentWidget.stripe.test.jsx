@@ -43,6 +43,12 @@ function serve(routes) {
 
 const STRIPE = { providers: ["stripe"], provider: "stripe", clientId: "", stripePublishableKey: "pk_test_1", currency: "EUR" };
 const PAY = "Payer 50,00\u00a0€";
+/** Ticks the terms of sale (a tariff asks for them) and presses the widget's pay button. */
+function pay() {
+  const terms = screen.queryByRole("checkbox", { name: /conditions générales de vente/ });
+  if (terms && !terms.checked) fireEvent.click(terms);
+  fireEvent.click(screen.getByRole("button", { name: PAY }));
+}
 const props = (extra = {}) => ({
   order: { kind: "tariff", tariffId: 3, quantity: 1 },
   context: "tariff",
@@ -68,9 +74,9 @@ function stripeRoutes(complete) {
 
 /** Starts the payment and submits the Payment Element (the pane's own "Payer 50,00 €" button). */
 async function payWithStripe() {
-  fireEvent.click(screen.getByRole("button", { name: PAY }));
+  pay();
   await screen.findByTestId("payment-element");
-  fireEvent.click(screen.getByRole("button", { name: PAY }));
+  pay();
 }
 
 beforeAll(async () => {
@@ -98,13 +104,13 @@ describe("PaymentWidget with Stripe", () => {
     expect(loadStripe).not.toHaveBeenCalled();
     expect(screen.queryByTestId("payment-element")).toBeNull();
 
-    fireEvent.click(screen.getByRole("button", { name: PAY }));
+    pay();
     await screen.findByTestId("payment-element");
     expect(calls[0]).toMatchObject({ url: "/api/paypal/create-order", body: { provider: "stripe", tariff_id: 3, quantity: 1, amount: "50.00" } });
     expect(loadStripe).toHaveBeenCalledWith("pk_test_1", { locale: "fr" });
     expect(fake.elementsProps.at(-1).options).toEqual({ clientSecret: "pi_1_secret_x", locale: "fr" });
 
-    fireEvent.click(screen.getByRole("button", { name: PAY }));
+    pay();
     await waitFor(() => expect(onSuccess).toHaveBeenCalledWith({ id: "pi_1", status: "COMPLETED", amount: "50.00", currency: "EUR", title: "Carte 10 cours" }));
     expect(fake.stripe.confirmPayment).toHaveBeenCalledWith({
       elements: fake.elements,
@@ -151,7 +157,7 @@ describe("PaymentWidget with Stripe", () => {
     expect((await screen.findByRole("alert")).textContent).toBe(`${M.MSG_TARIFF_FAILURE} — ${refused}`);
     expect(onError).toHaveBeenCalled();
     expect(document.activeElement).toBe(screen.getByRole("button", { name: PAY })); // the pane that had it is gone
-    fireEvent.click(screen.getByRole("button", { name: PAY }));
+    pay();
     await screen.findByTestId("payment-element");
     expect(createdOrders).toBe(2);
     expect(fake.elementsProps.at(-1).options.clientSecret).toBe("pi_2_secret_x");
@@ -182,7 +188,7 @@ describe("PaymentWidget with Stripe", () => {
   it("an order answer without a client secret is a creation failure", async () => {
     serve({ "/api/paypal/create-order": () => reply(201, { id: "pi_1", provider: "stripe" }) });
     render(<PaymentWidget {...props()} />);
-    fireEvent.click(screen.getByRole("button", { name: PAY }));
+    pay();
     expect((await screen.findByRole("alert")).textContent).toBe("Erreur lors de la création de la commande");
     expect(loadStripe).not.toHaveBeenCalled();
   });
@@ -190,7 +196,7 @@ describe("PaymentWidget with Stripe", () => {
   it("a provider the server does not offer is refused with its French message", async () => {
     serve({ "/api/paypal/create-order": () => reply(400, { error: "Ce moyen de paiement n'est pas proposé." }) });
     render(<PaymentWidget {...props()} />);
-    fireEvent.click(screen.getByRole("button", { name: PAY }));
+    pay();
     expect((await screen.findByRole("alert")).textContent).toBe("Erreur lors de la création de la commande : Ce moyen de paiement n'est pas proposé.");
   });
 
@@ -198,7 +204,7 @@ describe("PaymentWidget with Stripe", () => {
     serve(stripeRoutes(() => reply(200, {})));
     const onCancel = vi.fn();
     render(<PaymentWidget {...props({ onCancel })} />);
-    fireEvent.click(screen.getByRole("button", { name: PAY }));
+    pay();
     await screen.findByTestId("payment-element");
     fireEvent.click(screen.getByRole("button", { name: "Annuler le paiement" }));
     await waitFor(() => expect(onCancel).toHaveBeenCalled());
@@ -240,7 +246,7 @@ describe("PaymentWidget with Stripe and PayPal offered", () => {
     render(<PaymentWidget {...props({ config: { ...STRIPE, providers: ["stripe", "paypal"], clientId: "abc" } })} />);
     expect(screen.getByRole("radio", { name: "Carte bancaire, Apple Pay / Google Pay" }).checked).toBe(true);
     expect(screen.getByRole("radio", { name: "PayPal" }).checked).toBe(false);
-    fireEvent.click(screen.getByRole("button", { name: PAY }));
+    pay();
     await screen.findByTestId("payment-element");
     expect(calls[0].body.provider).toBe("stripe");
   });

@@ -15,6 +15,20 @@ export const MSG_SCRIPT_PENDING = "Chargement du module de paiement PayPal…";
 export const MSG_SCRIPT_REJECTED = "Le module de paiement PayPal n'a pas pu être chargé. Vérifiez votre connexion puis réessayez.";
 export const MSG_PREPARING = "Préparation du paiement…";
 export const MSG_CAPTURING = "Validation du paiement en cours…";
+/* The terms of sale (docs/decisions.md 47): accepted before buying a card, a subscription or a deposit; a card or a
+   subscription may start at once, within the 14 days of the withdrawal right (L221-25); a dated class has none. */
+export const MSG_TERMS_REQUIRED = "Veuillez accepter les conditions générales de vente.";
+export const MSG_IMMEDIATE_START =
+  "Je demande que ma carte ou mon abonnement commence avant la fin du délai de rétractation de 14 jours, et je reconnais que les séances suivies resteront dues si je me rétracte.";
+export const MSG_WITHDRAWAL_RIGHT =
+  "Vous disposez de 14 jours pour vous rétracter : « Exercer mon droit de rétractation » sur votre profil.";
+export const MSG_NO_WITHDRAWAL = "Pas de droit de rétractation pour une séance à date fixe.";
+
+/** Whether this purchase asks for the terms (a card, a subscription, a deposit) and offers the immediate start. */
+export function termsAsked(order) {
+  return order?.kind === "tariff" || order?.kind === "deposit";
+}
+
 // A simulated card that pays the purchase and is refused at the next periods (to try the unpaid path).
 export const MSG_DECLINES_LATER = "Payer, puis carte refusée aux échéances suivantes (simulation)";
 export { MSG_NETWORK };
@@ -74,12 +88,18 @@ export function serverMessage(error) {
 
 /** The create-order payload (amount, title, type, payer and details) plus what it pays for; the server prices it
     again (docs/decisions.md 12). */
-export function createOrderPayload({ order, payer = {}, details = {}, totalAmount, provider }) {
+export function createOrderPayload({ order, payer = {}, details = {}, totalAmount, provider, terms = {} }) {
   // The provider the member picked, when the studio offers a choice (the server defaults to its first).
   const chosen = provider ? { provider } : {};
   if (order?.kind === "deposit") {
     // The deposit of a quoted request; the server prices it from the quote and knows the payer.
-    return { kind: order.requestKind, request_id: order.requestId, amount: toAmount(totalAmount), ...chosen };
+    return {
+      kind: order.requestKind,
+      request_id: order.requestId,
+      amount: toAmount(totalAmount),
+      accept_terms: Boolean(terms.accepted),
+      ...chosen,
+    };
   }
   const body = {
     amount: toAmount(totalAmount),
@@ -98,6 +118,8 @@ export function createOrderPayload({ order, payer = {}, details = {}, totalAmoun
     body.tariff_id = order.tariffId;
     body.quantity = order.quantity;
     Object.assign(body, order.reduced || {}); // the reduced-rate confirmation (reduced_status, …)
+    body.accept_terms = Boolean(terms.accepted);
+    body.immediate_start = Boolean(terms.immediateStart);
   }
   return body;
 }

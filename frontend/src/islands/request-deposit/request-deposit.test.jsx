@@ -42,10 +42,11 @@ describe("RequestDeposit", () => {
       />,
     );
     expect(screen.getByText(MSG_DEPOSIT_INTRO, { exact: false })).toBeTruthy();
+    fireEvent.click(screen.getByRole("checkbox", { name: /J'accepte les conditions générales de vente/ }));
     fireEvent.click(screen.getByRole("button", { name: "Payer 50,00\u00a0€" }));
     fireEvent.click(await screen.findByRole("button", { name: "Payer (simulation)" }));
     await waitFor(() => expect(onPaid).toHaveBeenCalled());
-    expect(calls[0]).toEqual({ url: "/api/paypal/deposit-order", body: { kind: "party", request_id: 4, amount: "50.00" } });
+    expect(calls[0]).toEqual({ url: "/api/paypal/deposit-order", body: { kind: "party", request_id: 4, amount: "50.00", accept_terms: true } });
     expect(calls.map((c) => c.url)).toEqual(["/api/paypal/deposit-order", "/api/paypal/simulator/approve", "/api/paypal/capture-payment"]);
     expect(screen.getByRole("status").textContent).toBe(MSG_DEPOSIT_SUCCESS);
     expect(screen.getByRole("link", { name: MSG_REFRESH })).toBeTruthy();

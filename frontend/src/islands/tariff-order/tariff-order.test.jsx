@@ -111,6 +111,9 @@ describe("TariffOrder for a subscription billed per period", () => {
     expect(await screen.findByText("Payé par : Carte •••• 4242, expire 12/28", {}, WAIT)).toBeTruthy(); // the saved card
     await waitFor(() => expect(pay.disabled).toBe(false));
     fireEvent.click(pay);
+    expect(screen.getByRole("alert").textContent).toBe("Veuillez accepter les conditions générales de vente.");
+    fireEvent.click(screen.getByRole("checkbox", { name: /J'accepte les conditions générales de vente/ }));
+    fireEvent.click(pay);
     expect(await screen.findByRole("button", { name: MSG_DECLINES_LATER })).toBeTruthy();
     const create = fetchMock.mock.calls.find(([url]) => url === "/api/paypal/create-order");
     expect(JSON.parse(create[1].body)).toMatchObject({
@@ -119,6 +122,8 @@ describe("TariffOrder for a subscription billed per period", () => {
       reduced_status: "student",
       reduced_confirmed: true,
       reduced_proof_id: 9,
+      accept_terms: true,
+      immediate_start: false,
     });
   });
 
