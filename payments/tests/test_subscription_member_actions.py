@@ -1,5 +1,6 @@
 """The member ends or pauses their own subscription (docs/decisions.md 46 and 55): POST
-/api/subscriptions/{id}/terminate and /pause, only on their own live subscription, with French answers and an e-mail each."""
+/api/subscriptions/{id}/terminate and /pause, only on their own live subscription, with French answers and an
+e-mail each."""
 
 from datetime import date
 
