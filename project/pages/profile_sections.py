@@ -62,6 +62,10 @@ def _subscriptions(target, *, own: bool) -> list[dict]:
             # in its "method" mode (it reads the method and how to save another from the API).
             row["method_id"] = f"subscription-method-{row['pk']}"
             row["method_props"] = {"mode": "method", "label": row["method_label"]}
+        if own and row["status"] in ("active", "unpaid", "frozen"):
+            # docs/decisions.md 46: ending it is two clicks from here (this link, then the confirmation).
+            row["terminate_url"] = f"/user/subscriptions/{row['pk']}/terminate"
+            row["pause_url"] = f"/user/subscriptions/{row['pk']}/pause"
         if own and row["status"] == "unpaid":
             row["pay_id"] = f"subscription-pay-{row['pk']}"
             row["pay_props"] = {
