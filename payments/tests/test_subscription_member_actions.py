@@ -270,3 +270,30 @@ def test_a_frozen_subscription_may_still_be_terminated(api_client, member, staff
         response = terminate(api_client, subscription)
         assert response.status_code == 200
         assert "jusqu'au 23/02/2030" in response.json()["message"]
+
+
+def test_the_service_refuses_less_than_a_week_in_french(api_client, member, annual):  # noqa: F811
+    with freeze_time("2030-01-10 10:00:00"):
+        subscription = buy(api_client, member, annual)
+        with pytest.raises(member_actions.MemberSubscriptionError) as refused:
+            member_actions.subscription_pause(
+                subscription_id=subscription.pk, user=member, starts_on=date(2030, 1, 20), weeks=0
+            )
+    assert refused.value.message == member_actions.MSG_PAUSE_WEEKS == "La suspension dure au moins 1 semaine."
+    assert (refused.value.status, refused.value.field) == (400, "weeks")
+    assert not SubscriptionFreeze.objects.exists()
+
+
+def test_staff_still_cancel_a_subscription_the_member_paused(api_client, member, staff, annual):  # noqa: F811
+    with freeze_time("2030-01-10 10:00:00"):
+        subscription = buy(api_client, member, annual)
+        api_client.force_authenticate(member)
+        assert pause(api_client, subscription, starts_on="2030-01-11", weeks=1).status_code == 200
+        api_client.force_authenticate(staff)
+        response = api_client.post(
+            f"/api/subscriptions/{subscription.pk}/cancel", {"reason": "À la demande du membre"}, format="json"
+        )
+        assert response.status_code == 200
+        kinds = [a["kind"] for a in response.json()["subscription"]["actions"]]
+        assert kinds == ["member_pause", "cancel"]
+        assert response.json()["subscription"]["actions"][0]["label"] == "Suspendu par le membre"
