@@ -23,6 +23,7 @@ from payments.subscriptions.services.lifecycle import subscription_freeze
 from payments.subscriptions.services.member import termination_summary
 from studio.models import OutgoingEmail
 
+from .test_subscription_paypal import subscribe
 from .test_subscriptions import annual, buy, run_due_jobs  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.django_db
@@ -297,3 +298,23 @@ def test_staff_still_cancel_a_subscription_the_member_paused(api_client, member,
         kinds = [a["kind"] for a in response.json()["subscription"]["actions"]]
         assert kinds == ["member_pause", "cancel"]
         assert response.json()["subscription"]["actions"][0]["label"] == "Suspendu par le membre"
+
+
+def test_terminating_a_paypal_subscription_cancels_it_at_paypal_once(
+    api_client,
+    member,
+    annual,  # noqa: F811
+    paypal_settings,
+    fake_paypal,
+    django_capture_on_commit_callbacks,
+):
+    with freeze_time("2030-01-10 10:00:00"):
+        sub_id, subscription = subscribe(api_client, member, annual, fake_paypal)
+        api_client.force_authenticate(member)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert terminate(api_client, subscription).status_code == 200
+        with django_capture_on_commit_callbacks(execute=True):
+            assert terminate(api_client, subscription).status_code == 200
+    assert fake_paypal.subscriptions[sub_id]["status"] == "CANCELLED"
+    assert fake_paypal.subscriptions[sub_id]["status_change_note"] == "Résilié par le membre"
+    assert len(fake_paypal.calls(f"/v1/billing/subscriptions/{sub_id}/cancel")) == 1
