@@ -3,11 +3,13 @@
 e-mail each."""
 
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from freezegun import freeze_time
 
 from bookings.models import Pass
+from courses.tests.factories import TariffFactory
 from payments.subscriptions.models import (
     ChargeStatus,
     SubscriptionAction,
@@ -41,7 +43,7 @@ def emails(subject):
     return OutgoingEmail.objects.filter(subject__endswith=f" – {subject}")
 
 
-def test_the_member_terminates_once_nothing_more_is_charged_and_an_email_gives_the_date(
+def test_the_member_terminates_once_the_committed_periods_stay_due_and_an_email_says_so(
     api_client,
     member,
     annual,  # noqa: F811
@@ -50,32 +52,39 @@ def test_the_member_terminates_once_nothing_more_is_charged_and_an_email_gives_t
         subscription = buy(api_client, member, annual)
     with freeze_time("2030-01-20 10:00:00"):
         summary = termination_summary(subscription)
-        assert (summary.last_day, summary.periods_left, summary.left_amount_text) == (date(2030, 2, 9), 11, "605,00")
+        assert (summary.last_day, summary.periods_left, summary.left_amount_text) == (date(2031, 1, 9), 11, "605,00")
         assert summary.period_amount_text == "55,00" and not summary.terminated
         response = terminate(api_client, subscription)
         assert response.status_code == 200, response.json()
         body = response.json()
         assert body["message"] == (
-            "Votre abonnement est résilié : vous pouvez réserver jusqu'au 09/02/2030. Plus rien ne sera prélevé et il "
-            "ne sera pas renouvelé."
+            "Votre résiliation est enregistrée : vous pouvez réserver jusqu'au 09/01/2031. Les échéances encore dues "
+            "au titre de votre engagement (11 × 55,00 €, soit 605,00 € au total) seront prélevées comme prévu ; "
+            "l'abonnement ne sera pas renouvelé."
         )
-        assert body["subscription"]["status_label"] == "Annulé"
+        # The commitment runs on: still active, the pass through the paid period, extended as each one is paid.
+        assert body["subscription"]["status_label"] == "Active"
         assert body["subscription"]["pass_expires_on"] == "2030-02-09"
         again = terminate(api_client, subscription)
         assert again.status_code == 200 and again.json()["message"] == body["message"]
     [mail] = emails(member_actions.TERMINATED_SUBJECT)
     assert mail.subject.endswith("Résiliation de votre abonnement")
-    assert "demandée le 20/01/2030" in mail.body_text and "jusqu'au 09/02/2030 inclus" in mail.body_text
-    assert "ne sera pas renouvelé" in mail.body_text
+    assert "demandée le 20/01/2030" in mail.body_text and "jusqu'au 09/01/2031 inclus" in mail.body_text
+    assert (
+        "Les échéances encore dues au titre de votre engagement (11 × 55,00 €, soit 605,00 € au total) seront "
+        "prélevées comme prévu." in mail.body_text
+    )
+    assert "L'abonnement ne sera pas renouvelé." in mail.body_text
     assert SubscriptionAction.objects.filter(kind=SubscriptionActionKind.MEMBER_TERMINATE).count() == 1
     with freeze_time("2030-02-10 07:00:00"):
         run_due_jobs("2030-02-10")
-    assert not SubscriptionCharge.objects.filter(subscription=subscription, period=2).exists()
+    assert SubscriptionCharge.objects.get(subscription=subscription, period=2).status == ChargeStatus.PAID
     subscription.refresh_from_db()
-    assert subscription.status == SubscriptionStatus.CANCELLED and subscription.periods_paid == 1
+    assert subscription.status == SubscriptionStatus.ACTIVE and subscription.periods_paid == 2
+    assert Pass.objects.get(pk=subscription.granted_pass_id).expires_on == date(2030, 3, 9)
 
 
-def test_terminating_cancels_a_refused_period_and_is_not_retried(
+def test_a_refused_period_stays_owed_and_retried_after_terminating(
     api_client,
     member,
     annual,  # noqa: F811
@@ -86,12 +95,48 @@ def test_terminating_cancels_a_refused_period_and_is_not_retried(
     subscription.save(update_fields=["simulated_card_declines"])
     with freeze_time("2030-02-10 07:00:00"):
         run_due_jobs("2030-02-10")
-    assert SubscriptionCharge.objects.get(subscription=subscription, period=2).status == ChargeStatus.FAILED
+    charge = SubscriptionCharge.objects.get(subscription=subscription, period=2)
+    assert charge.status == ChargeStatus.FAILED and charge.next_attempt_on is not None
     with freeze_time("2030-02-11 10:00:00"):
         api_client.force_authenticate(member)
         assert terminate(api_client, subscription).status_code == 200
-    charge = SubscriptionCharge.objects.get(subscription=subscription, period=2)
-    assert charge.status == ChargeStatus.CANCELLED and charge.next_attempt_on is None
+    retry_on = charge.next_attempt_on
+    charge.refresh_from_db()
+    assert charge.status == ChargeStatus.FAILED and charge.next_attempt_on == retry_on
+    subscription.refresh_from_db()
+    assert subscription.status == SubscriptionStatus.UNPAID
+
+
+def test_a_paid_up_subscription_terminated_charges_nothing_and_is_not_offered_renewal(
+    api_client, member, django_capture_on_commit_callbacks
+):
+    quarterly = TariffFactory(
+        title="Abonnement trimestriel",
+        type="abonnement",
+        price=Decimal("120.00"),
+        frequency="par trimestre",
+        pass_unlimited=True,
+        pass_validity_months=3,
+    )
+    with freeze_time("2030-01-10 10:00:00"):
+        subscription = buy(api_client, member, quarterly)  # one period, paid: ends 09/04/2030
+    with freeze_time("2030-02-01 10:00:00"):
+        response = terminate(api_client, subscription)
+        assert response.status_code == 200
+        assert response.json()["message"] == (
+            "Votre abonnement est résilié : vous pouvez réserver jusqu'au 09/04/2030. Plus rien ne sera prélevé et il "
+            "ne sera pas renouvelé."
+        )
+    [mail] = emails(member_actions.TERMINATED_SUBJECT)
+    assert "Plus aucune échéance ne sera prélevée. L'abonnement ne sera pas renouvelé." in mail.body_text
+    with freeze_time("2030-03-25 07:00:00"), django_capture_on_commit_callbacks(execute=True):
+        assert "invitations à renouveler : 0" in run_due_jobs("2030-03-25")
+    with freeze_time("2030-04-10 07:00:00"):
+        run_due_jobs("2030-04-10")
+    subscription.refresh_from_db()
+    assert subscription.renewal_invited_on is None and subscription.status == SubscriptionStatus.ENDED
+    assert SubscriptionCharge.objects.filter(subscription=subscription).count() == 1
+    assert not emails(subs.RENEWAL_SUBJECT).exists()
 
 
 def test_another_members_subscription_is_a_404_and_unchanged(
@@ -270,7 +315,8 @@ def test_a_frozen_subscription_may_still_be_terminated(api_client, member, staff
         api_client.force_authenticate(member)
         response = terminate(api_client, subscription)
         assert response.status_code == 200
-        assert "jusqu'au 23/02/2030" in response.json()["message"]
+        # the freeze moves the commitment's end, hence the last day, by its two weeks
+        assert "jusqu'au 23/01/2031" in response.json()["message"]
 
 
 def test_the_service_refuses_less_than_a_week_in_french(api_client, member, annual):  # noqa: F811
@@ -300,7 +346,7 @@ def test_staff_still_cancel_a_subscription_the_member_paused(api_client, member,
         assert response.json()["subscription"]["actions"][0]["label"] == "Suspendu par le membre"
 
 
-def test_terminating_a_paypal_subscription_cancels_it_at_paypal_once(
+def test_terminating_a_paypal_subscription_leaves_its_committed_cycles_billed_there(
     api_client,
     member,
     annual,  # noqa: F811
@@ -315,6 +361,7 @@ def test_terminating_a_paypal_subscription_cancels_it_at_paypal_once(
             assert terminate(api_client, subscription).status_code == 200
         with django_capture_on_commit_callbacks(execute=True):
             assert terminate(api_client, subscription).status_code == 200
-    assert fake_paypal.subscriptions[sub_id]["status"] == "CANCELLED"
-    assert fake_paypal.subscriptions[sub_id]["status_change_note"] == "Résilié par le membre"
-    assert len(fake_paypal.calls(f"/v1/billing/subscriptions/{sub_id}/cancel")) == 1
+    # PayPal bills the plan's committed cycles and stops by itself: nothing to cancel there.
+    assert fake_paypal.subscriptions[sub_id]["status"] == "ACTIVE"
+    assert not fake_paypal.calls(f"/v1/billing/subscriptions/{sub_id}/cancel")
+    assert SubscriptionAction.objects.filter(kind=SubscriptionActionKind.MEMBER_TERMINATE).count() == 1

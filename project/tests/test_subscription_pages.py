@@ -29,24 +29,33 @@ def test_the_profile_links_to_the_terminate_page_which_says_what_happens_then_en
     assert f'href="{url}">Résilier mon abonnement</a>' in profile
     assert f'href="/user/subscriptions/{bought.pk}/pause">Suspendre</a>' in profile
     page = text(client.get(url))
-    assert "vous pouvez réserver vos cours jusqu'au <strong>09/02/2030</strong> inclus." in page
-    assert "Engagement jusqu'au 09/01/2031 : il reste 11 échéances de 55,00 € (605,00 € au total)." in page
+    assert "vous pouvez réserver vos cours jusqu'au <strong>09/01/2031</strong> inclus." in page
+    assert (
+        "Engagement jusqu'au 09/01/2031 : il reste 11 échéances de 55,00 € (605,00 € au total). Elles restent dues "
+        "au titre de votre engagement et seront prélevées comme prévu." in page
+    )
     assert "L'abonnement ne sera pas renouvelé." in page
     assert "Confirmer la résiliation" in page
     done = client.post(url)
     assert done.status_code == 200
     assert (
-        "Votre abonnement est résilié : vous pouvez réserver jusqu&#x27;au 09/02/2030. Plus rien ne sera prélevé et il "
-        "ne sera pas renouvelé." in text(done)
+        "Votre résiliation est enregistrée : vous pouvez réserver jusqu&#x27;au 09/01/2031. Les échéances encore dues "
+        "au titre de votre engagement (11 × 55,00 €, soit 605,00 € au total) seront prélevées comme prévu ; "
+        "l&#x27;abonnement ne sera pas renouvelé." in text(done)
     )
     assert "Un e-mail de confirmation vous est envoyé." in text(done)
     bought.refresh_from_db()
-    assert bought.status == SubscriptionStatus.CANCELLED
+    assert bought.status == SubscriptionStatus.ACTIVE  # the commitment runs on
     again = text(client.get(url))
-    assert "Vous avez résilié cet abonnement : vous pouvez réserver jusqu'au 09/02/2030." in again
+    assert (
+        "Vous avez résilié cet abonnement : vous pouvez réserver jusqu'au 09/01/2031. Il reste 11 échéances de "
+        "55,00 € (605,00 € au total), prélevées comme prévu." in again
+    )
     assert client.post(url).status_code == 200
     assert OutgoingEmail.objects.filter(template="payments_subscription_terminated").count() == 1
-    assert "Résilier mon abonnement</a>" not in text(client.get("/user/profile"))
+    profile = text(client.get("/user/profile"))
+    assert "Résilier mon abonnement</a>" not in profile
+    assert f'href="/user/subscriptions/{bought.pk}/pause">Suspendre</a>' in profile
 
 
 @freeze_time("2030-01-20 10:00:00")

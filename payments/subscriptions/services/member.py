@@ -1,9 +1,11 @@
 """The member's own actions on their subscription (docs/decisions.md 46, Code de la consommation L215-1-1): end it
 ("Résilier mon abonnement") and pause it ("Suspendre") within the tariff's rules.
 
-Ending: nothing more is charged (periods due or refused are cancelled; a period being charged at that very moment
-finishes and is kept), the pass stays valid through the last paid period, no renewal is offered, the member is
-e-mailed the date. A second request answers the same and sends nothing. Pausing reuses the staff freeze
+Ending records the member's termination and means "no renewal": the commitment still binds, so the subscription runs
+to the commitment's end (its remaining periods charged as planned, retries and unpaid rules alike, the pass valid
+through each paid period), then ends without a renewal invitation. With every committed period paid, nothing more is
+charged and access ends with the last paid period. The member is e-mailed what remains due and the last day. A second
+request answers the same and sends nothing. Pausing reuses the staff freeze
 (lifecycle.subscription_freeze), so due dates, the commitment's end and the pass's end move exactly as they do then.
 Both run under the subscription's row lock (payments/services/locking.py order)."""
 
@@ -19,9 +21,7 @@ from django.utils import timezone
 
 from studio.emails import send_templated_email
 from studio.errors import CONFLICT, ApplicationError
-from studio.queue import enqueue_after_commit
 
-from ...choices import PaymentProviderName
 from ...services.locking import lock_subscription
 from ..models import (
     PAUSE_WEEKS_PER_YEAR_DEFAULT,
@@ -35,11 +35,15 @@ from ..models import (
 from ..periods import commitment_ends_on, period_due_on
 from .common import LIVE_STATUSES, SubscriptionError
 from .lifecycle import subscription_freeze
-from .staff import subscription_paypal_cancel
 
 MSG_TERMINATED = (
     "Votre abonnement est résilié : vous pouvez réserver jusqu'au {last_day}. Plus rien ne sera prélevé et il ne "
     "sera pas renouvelé."
+)
+MSG_TERMINATED_DUE = (
+    "Votre résiliation est enregistrée : vous pouvez réserver jusqu'au {last_day}. Les échéances encore dues au titre "
+    "de votre engagement ({count} × {amount} €, soit {total} € au total) seront prélevées comme prévu ; l'abonnement "
+    "ne sera pas renouvelé."
 )
 MSG_PAUSED = (
     "Votre abonnement est suspendu du {start} au {end} : vos prochaines échéances et la fin de votre abonnement "
@@ -85,7 +89,7 @@ def _euros(amount) -> str:
 class TerminationSummary:
     """What ending the subscription means, as the page shows it before the member confirms."""
 
-    last_day: date_type  # the last day the pass books
+    last_day: date_type  # the last day the pass books: the commitment's end while periods remain due
     commitment_ends_on: date_type
     periods_left: int  # the commitment's periods not paid yet
     period_amount: Decimal
@@ -100,13 +104,27 @@ class TerminationSummary:
     def left_amount_text(self) -> str:
         return _euros(self.left_amount)
 
+    @property
+    def message(self) -> str:
+        """The confirmation the member reads once terminated (the API, the page, the log)."""
+        if not self.periods_left:
+            return MSG_TERMINATED.format(last_day=_day(self.last_day))
+        return MSG_TERMINATED_DUE.format(
+            last_day=_day(self.last_day),
+            count=self.periods_left,
+            amount=self.period_amount_text,
+            total=self.left_amount_text,
+        )
+
 
 def termination_summary(subscription: Subscription) -> TerminationSummary:
     paid = subscription.charges.filter(status=ChargeStatus.PAID).count()
     left = max(subscription.periods_committed - paid, 0)
+    end = commitment_ends_on(subscription)
     return TerminationSummary(
-        last_day=subscription.granted_pass.expires_on,
-        commitment_ends_on=commitment_ends_on(subscription),
+        # Periods still due are charged as planned, each extending the pass: access runs to the commitment's end.
+        last_day=max(end, subscription.granted_pass.expires_on) if left else subscription.granted_pass.expires_on,
+        commitment_ends_on=end,
         periods_left=left,
         period_amount=subscription.amount,
         left_amount=subscription.amount * left,
@@ -123,21 +141,18 @@ def _own_locked(subscription_id: int, user) -> Subscription:
 
 
 def subscription_terminate(*, subscription_id: int, user) -> str:
-    """The member ends their subscription (idempotent: once ended by them, the same answer and no second e-mail)."""
+    """The member terminates their subscription (idempotent: once terminated by them, the same answer and no second
+    e-mail). Nothing is cancelled: the periods the commitment still holds are charged as planned (Code de la
+    consommation L215-1-1 lets the member terminate online; it does not undo the commitment); the recorded
+    termination stops the renewal invitation (lifecycle.subscriptions_invite_renewal)."""
     with transaction.atomic():
         subscription = _own_locked(subscription_id, user)
         if subscription.actions.filter(kind=SubscriptionActionKind.MEMBER_TERMINATE).exists():
-            return MSG_TERMINATED.format(last_day=_day(subscription.granted_pass.expires_on))
+            return termination_summary(subscription).message
         if subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
             raise SubscriptionError.of("not_live")
-        subscription.status = SubscriptionStatus.CANCELLED
-        subscription.save(update_fields=["status", "updated_at"])
-        # A PROCESSING period was handed to the provider before this lock was taken: it finishes and counts.
-        subscription.charges.filter(status__in=(ChargeStatus.DUE, ChargeStatus.FAILED)).update(
-            status=ChargeStatus.CANCELLED, next_attempt_on=None
-        )
-        last_day = subscription.granted_pass.expires_on
-        message = MSG_TERMINATED.format(last_day=_day(last_day))
+        summary = termination_summary(subscription)
+        message = summary.message
         SubscriptionAction.objects.create(
             subscription=subscription,
             kind=SubscriptionActionKind.MEMBER_TERMINATE,
@@ -145,8 +160,8 @@ def subscription_terminate(*, subscription_id: int, user) -> str:
             reason=TERMINATE_REASON,
             outcome=message[:200],
         )
-        if subscription.provider == PaymentProviderName.PAYPAL:
-            enqueue_after_commit(subscription_paypal_cancel, subscription_id=subscription.pk)
+        # A PayPal subscription bills the commitment's cycles and then stops by itself (its plan's total_cycles):
+        # nothing to cancel there.
         send_templated_email(
             to=user.email,
             subject=TERMINATED_SUBJECT,
@@ -155,7 +170,8 @@ def subscription_terminate(*, subscription_id: int, user) -> str:
                 "member": user,
                 "subscription": subscription,
                 "terminated_on": timezone.localdate(),
-                "last_day": last_day,
+                "last_day": summary.last_day,
+                "summary": summary,
                 "tariffs_url": f"{settings.SITE_URL}/tarifs",
             },
             topic="payments.subscription_terminated",
