@@ -21,7 +21,8 @@ PHONE = {"width": 390, "height": 844}
 
 def test_ending_the_subscription_takes_two_clicks_from_the_profile(page, live_server, login_as, member):
     subscription = _subscribe(member)
-    last_day = Pass.objects.get(pk=subscription.granted_pass_id).expires_on.strftime("%d/%m/%Y")
+    # the commitment's periods stay due: access runs to the commitment's end
+    last_day = periods.commitment_ends_on(subscription).strftime("%d/%m/%Y")
     page.set_viewport_size(PHONE)
     login_as(member)
     page.goto(live_server.url + "/user/profile")
@@ -30,14 +31,19 @@ def test_ending_the_subscription_takes_two_clicks_from_the_profile(page, live_se
     clicks += 1
     expect(page.locator("[data-last-day]")).to_contain_text(f"jusqu'au {last_day} inclus")
     expect(page.locator("[data-periods-left]")).to_contain_text("il reste 11 échéances de 55,00 € (605,00 € au total)")
+    expect(page.locator("[data-periods-left]")).to_contain_text("seront prélevées comme prévu")
     expect(page.get_by_text("L'abonnement ne sera pas renouvelé.")).to_be_visible()
     page.get_by_role("button", name="Confirmer la résiliation").click()
     clicks += 1
     confirmation = page.locator("[data-terminate-confirmation]")
-    expect(confirmation).to_contain_text(f"Votre abonnement est résilié : vous pouvez réserver jusqu'au {last_day}.")
+    expect(confirmation).to_contain_text(
+        f"Votre résiliation est enregistrée : vous pouvez réserver jusqu'au {last_day}. Les échéances encore dues au "
+        "titre de votre engagement (11 × 55,00 €, soit 605,00 € au total) seront prélevées comme prévu ; "
+        "l'abonnement ne sera pas renouvelé."
+    )
     expect(confirmation).to_contain_text("Un e-mail de confirmation vous est envoyé.")
     assert clicks <= 3
-    assert Subscription.objects.get(pk=subscription.pk).status == SubscriptionStatus.CANCELLED
+    assert Subscription.objects.get(pk=subscription.pk).status == SubscriptionStatus.ACTIVE
     assert OutgoingEmail.objects.filter(template="payments_subscription_terminated").count() == 1
     # the page fits the phone: nothing wider than the viewport
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
