@@ -82,7 +82,7 @@ class SubscriptionPlanAdmin(admin.ModelAdmin):
     """A tariff sold as a subscription: whether it is a reduced rate (its weekly cap is the tariff's own field);
     PayPal's ids are the site's."""
 
-    list_display = ("tariff", "reduced_rate", "paypal_plan_id", "paypal_plan_amount")
+    list_display = ("tariff", "reduced_rate", "pause_weeks_per_year", "paypal_plan_id", "paypal_plan_amount")
     raw_id_fields = ("tariff",)
     readonly_fields = ("paypal_product_id", "paypal_plan_id", "paypal_plan_amount")
 

@@ -23,6 +23,7 @@ from . import views
 from .pages import booking as booking_pages
 from .pages import profile as profile_pages
 from .pages import requests as request_pages
+from .pages import subscriptions as subscription_pages
 
 # The pages that gather several apps (docs/architecture.md, "Apps and layers").
 page_urlpatterns = [
@@ -30,6 +31,16 @@ page_urlpatterns = [
     path("my-courses", booking_pages.my_courses_page, name="my-courses"),
     path("user/profile", profile_pages.profile_page, name="profile"),
     path("user/profile/<int:user_id>", profile_pages.profile_page, name="profile-of"),
+    path(
+        "user/subscriptions/<int:subscription_id>/terminate",
+        subscription_pages.subscription_terminate_page,
+        name="subscription-terminate",
+    ),
+    path(
+        "user/subscriptions/<int:subscription_id>/pause",
+        subscription_pages.subscription_pause_page,
+        name="subscription-pause",
+    ),
     path("user/requests", request_pages.my_requests_page, name="my-requests"),
     path("user/requests/<str:kind>/<int:request_id>", request_pages.my_request_page, name="my-request"),
     path("user/requests/<str:kind>/<int:request_id>/cancel", request_pages.my_request_cancel, name="my-request-cancel"),

@@ -168,6 +168,7 @@ PATTERNS = {
         r'(data-subscription-id=")({pk})(")',
         r"(subscription-pay-)({pk})\b()",
         r"(subscriptionId&quot;: |subscriptionId\": )({pk})\b()",
+        r"(/user/subscriptions/)({pk})(/)",
     ),
     "Invoice": (r"(/api/invoices/)({pk})(/pdf)",),
 }

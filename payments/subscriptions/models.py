@@ -136,6 +136,9 @@ class SubscriptionCharge(models.Model):
         return f"{self.subscription_id} période {self.period} ({self.get_status_display()})"
 
 
+PAUSE_WEEKS_PER_YEAR_DEFAULT = 4
+
+
 class SubscriptionPlan(models.Model):
     """What the studio sets for a tariff sold as a subscription: the PayPal product and billing plan
     created once for it and reused, and whether it is a reduced rate. Its weekly cap is the tariff's own
@@ -156,6 +159,13 @@ class SubscriptionPlan(models.Model):
         null=True,
         blank=True,
         help_text="Vide : déduit du titre du tarif (« étudiant », « demandeur d'emploi »).",
+    )
+    # docs/decisions.md 46: the weeks a year (of the subscription) a member may pause it themselves; a tariff without
+    # a formule allows PAUSE_WEEKS_PER_YEAR_DEFAULT.
+    pause_weeks_per_year = models.PositiveSmallIntegerField(
+        "semaines de suspension par an",
+        default=PAUSE_WEEKS_PER_YEAR_DEFAULT,
+        help_text="Semaines par année d'abonnement que le membre peut suspendre lui-même, 0 = aucune.",
     )
 
     class Meta:
@@ -196,6 +206,8 @@ class SubscriptionActionKind(models.TextChoices):
     CANCEL = "cancel", "Annulé sans remboursement"
     CANCEL_REFUND = "cancel_refund", "Annulé avec remboursement de la période en cours"
     END_REDUCED = "end_reduced", "Tarif réduit terminé"
+    MEMBER_TERMINATE = "member_terminate", "Résilié par le membre"
+    MEMBER_PAUSE = "member_pause", "Suspendu par le membre"
 
 
 class SubscriptionAction(models.Model):

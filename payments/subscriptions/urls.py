@@ -16,13 +16,26 @@ from .apis.purchase import (
     ReducedProofApi,
     SubscriptionOfferApi,
 )
-from .apis.subscriptions import MySubscriptionsApi, SubscriptionFreezeApi, SubscriptionPayNowApi, SubscriptionsApi
+from .apis.subscriptions import (
+    MySubscriptionsApi,
+    SubscriptionFreezeApi,
+    SubscriptionPauseApi,
+    SubscriptionPayNowApi,
+    SubscriptionsApi,
+    SubscriptionTerminateApi,
+)
 
 api_urlpatterns = [
     path("subscriptions", SubscriptionsApi.as_view(), name="api-subscriptions"),
     path("subscriptions/mine", MySubscriptionsApi.as_view(), name="api-subscriptions-mine"),
     path("subscriptions/<int:subscription_id>/pay", SubscriptionPayNowApi.as_view(), name="api-subscription-pay"),
     path("subscriptions/<int:subscription_id>/freeze", SubscriptionFreezeApi.as_view(), name="api-subscription-freeze"),
+    path(
+        "subscriptions/<int:subscription_id>/terminate",
+        SubscriptionTerminateApi.as_view(),
+        name="api-subscription-terminate",
+    ),
+    path("subscriptions/<int:subscription_id>/pause", SubscriptionPauseApi.as_view(), name="api-subscription-pause"),
     path("subscriptions/<int:subscription_id>/retry", SubscriptionRetryApi.as_view(), name="api-subscription-retry"),
     path("subscriptions/<int:subscription_id>/cancel", SubscriptionCancelApi.as_view(), name="api-subscription-cancel"),
     path(

@@ -176,11 +176,13 @@ def test_admins_set_a_plans_reduced_rate_in_the_django_admin(client, staff, annu
     """The weekly cap is the tariff's own field, edited in the dashboard's tariff form (courses' tests)."""
     client.force_login(staff)
     response = client.post(
-        "/django-admin/payments/subscriptionplan/add/", {"tariff": annual.pk, "reduced_rate": "true"}
+        "/django-admin/payments/subscriptionplan/add/",
+        {"tariff": annual.pk, "reduced_rate": "true", "pause_weeks_per_year": "2"},
     )
     assert response.status_code == 302, response.content.decode()[:500]
     plan = SubscriptionPlan.objects.get(tariff=annual)
     assert plan.reduced_rate is True and reduced_rate.tariff_is_reduced(annual)
+    assert plan.pause_weeks_per_year == 2  # docs/decisions.md 46: the weeks a member may pause it themselves
     assert client.get("/django-admin/payments/subscriptionaction/").status_code == 200
 
 

@@ -14,6 +14,7 @@ from bookings.services.reminders import booking_preferences_flags
 from invoices.apis import invoice_pdf_url
 from invoices.selectors import member_invoice_rows
 from payments.services.withdrawal import member_withdrawable_rows
+from payments.subscriptions.models import SubscriptionAction, SubscriptionActionKind
 from payments.subscriptions.selectors import member_subscription_rows
 from studio.day_text import day_text
 
@@ -58,12 +59,27 @@ def _passes(target) -> list[dict]:
 def _subscriptions(target, *, own: bool) -> list[dict]:
     """The subscriptions billed per period, with "Payer maintenant" for an unpaid one on the member's own profile."""
     rows = member_subscription_rows(member_id=target.pk)
+    # Terminated by the member, it runs to its commitment's end: no second "Résilier mon abonnement".
+    terminated = (
+        set(
+            SubscriptionAction.objects.filter(
+                kind=SubscriptionActionKind.MEMBER_TERMINATE, subscription__member=target
+            ).values_list("subscription_id", flat=True)
+        )
+        if own
+        else set()
+    )
     for row in rows:
         if own and row["method_label"] and row["status"] in ("active", "unpaid", "frozen"):
             # Replace the card or mandate the later periods are charged to: the "Payer maintenant" island's bundle,
             # in its "method" mode (it reads the method and how to save another from the API).
             row["method_id"] = f"subscription-method-{row['pk']}"
             row["method_props"] = {"mode": "method", "label": row["method_label"]}
+        if own and row["status"] in ("active", "unpaid", "frozen"):
+            # docs/decisions.md 46: ending it is two clicks from here (this link, then the confirmation).
+            if row["pk"] not in terminated:
+                row["terminate_url"] = f"/user/subscriptions/{row['pk']}/terminate"
+            row["pause_url"] = f"/user/subscriptions/{row['pk']}/pause"
         if own and row["status"] == "unpaid":
             row["pay_id"] = f"subscription-pay-{row['pk']}"
             row["pay_props"] = {

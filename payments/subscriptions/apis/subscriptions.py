@@ -22,6 +22,7 @@ from ..models import ChargeStatus, ReducedRateProof, ReducedStatus, Subscription
 from ..selectors import FILTERS, staff_subscription_rows, subscription_for_staff, subscriptions_of_member
 from ..services import common as services
 from ..services.lifecycle import subscription_freeze
+from ..services.member import subscription_pause, subscription_terminate
 from ..services.pay_now import subscription_pay_now
 
 MSG_FILTER_INVALID = "Filtre inconnu : « active », « unpaid », « frozen » ou « ending »."
@@ -327,3 +328,71 @@ class SubscriptionFreezeApi(APIView):
         )
         view = subscription_for_staff(subscription_id=subscription_id)
         return Response(StaffSubscriptionOutput(_body(view, with_member=True)).data)
+
+
+MSG_PAUSE_DATE_INVALID = "Indiquez la date de début de la suspension (AAAA-MM-JJ)."
+MSG_PAUSE_WEEKS_INVALID = "Indiquez le nombre de semaines de suspension (un nombre entier, 1 au moins)."
+
+
+class MemberActionOutput(serializers.Serializer):
+    message = serializers.CharField(help_text="Le résultat, en français.")
+    subscription = SubscriptionOutput()
+
+
+class PauseInput(serializers.Serializer):
+    starts_on = serializers.DateField(
+        error_messages=messages(MSG_PAUSE_DATE_INVALID, "required", "null", "invalid", "datetime")
+    )
+    weeks = serializers.IntegerField(
+        min_value=1,
+        max_value=services.MAX_FREEZE_WEEKS,
+        error_messages=messages(
+            MSG_PAUSE_WEEKS_INVALID, "required", "null", "invalid", "min_value", "max_value", "max_string_length"
+        ),
+    )
+
+
+MEMBER_ANSWERS = {
+    200: MemberActionOutput,
+    400: ErrorOutput,
+    404: OpenApiResponse(ErrorOutput, description="Abonnement introuvable (ou d'un autre membre)."),
+    409: OpenApiResponse(ErrorOutput, description="Abonnement terminé ou annulé, ou suspension hors des règles."),
+}
+
+
+def _member_answer(request, subscription_id: int, message: str) -> Response:
+    view = next(v for v in subscriptions_of_member(user=request.user) if v.subscription.pk == subscription_id)
+    return Response(MemberActionOutput({"message": message, "subscription": _body(view)}).data)
+
+
+class SubscriptionTerminateApi(APIView):
+    """POST /api/subscriptions/{id}/terminate (the member, their own): end it; nothing more is charged, the pass
+    books through the last paid period. A second call answers the same."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [BoundedJSONParser]
+
+    @extend_schema(request=None, responses=MEMBER_ANSWERS)
+    def post(self, request, subscription_id: int):
+        message = subscription_terminate(subscription_id=subscription_id, user=request.user)
+        return _member_answer(request, subscription_id, message)
+
+
+class SubscriptionPauseApi(APIView):
+    """POST /api/subscriptions/{id}/pause (the member, their own) {starts_on, weeks}: pause it from tomorrow at the
+    earliest, within the weeks a year the formule allows."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [BoundedJSONParser]
+
+    @extend_schema(request=PauseInput, responses=MEMBER_ANSWERS)
+    def post(self, request, subscription_id: int):
+        values = PauseInput(data=request.data)
+        values.is_valid(raise_exception=True)
+        message = subscription_pause(
+            subscription_id=subscription_id,
+            user=request.user,
+            starts_on=values.validated_data["starts_on"],
+            weeks=values.validated_data["weeks"],
+        )
+        return _member_answer(request, subscription_id, message)

@@ -13,7 +13,7 @@ from studio.queue import enqueue_after_commit
 from ... import staff_cache
 from ...selectors import payment_provider_name
 from ...services.locking import lock_subscription
-from ..models import ChargeStatus, Subscription, SubscriptionFreeze, SubscriptionStatus
+from ..models import ChargeStatus, Subscription, SubscriptionActionKind, SubscriptionFreeze, SubscriptionStatus
 from ..periods import commitment_ends_on
 from .charging import subscription_charge_attempt, subscription_charges_due
 from .common import LIVE_STATUSES, MAX_FREEZE_WEEKS, RENEWAL_DAYS_BEFORE, SubscriptionError
@@ -103,12 +103,17 @@ def subscriptions_end_finished(*, as_of: date_type) -> int:
 
 
 def subscriptions_invite_renewal(*, as_of: date_type) -> int:
-    """15 days before the commitment ends, the member is invited once to renew (no tacit renewal, docs/decisions.md 24).
-    Two schedulers: the conditional update lets one of them send it."""
+    """15 days before the commitment ends, the member is invited once to renew (no tacit renewal, docs/decisions.md 24),
+    unless they terminated it: their termination means no renewal (docs/decisions.md 46). Two schedulers: the
+    conditional update lets one of them send it."""
     invited = 0
-    candidates = Subscription.objects.filter(
-        status__in=(*LIVE_STATUSES, SubscriptionStatus.FROZEN), renewal_invited_on__isnull=True
-    ).prefetch_related("freezes")
+    candidates = (
+        Subscription.objects.filter(
+            status__in=(*LIVE_STATUSES, SubscriptionStatus.FROZEN), renewal_invited_on__isnull=True
+        )
+        .exclude(actions__kind=SubscriptionActionKind.MEMBER_TERMINATE)
+        .prefetch_related("freezes")
+    )
     for subscription in candidates:
         end = commitment_ends_on(subscription)
         if not end - timedelta(days=RENEWAL_DAYS_BEFORE) <= as_of <= end:
