@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('payments', '0017_stripe_orders_and_disputes'),
+        ('payments', '0018_member_terminate_pause'),
     ]
 
     operations = [
