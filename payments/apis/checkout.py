@@ -2,7 +2,7 @@
 (docs/decisions.md 12–15). Thin: a typed input, one service call, a typed answer; refusals are PaymentErrors
 that the shared exception handler answers (never caught here)."""
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -77,6 +77,18 @@ def accept_terms_field():
     )
 
 
+@extend_schema_field({"type": "boolean", "enum": [True]})
+class TermsAcceptedField(StrictBooleanField):
+    """The ticked box where it is always required (a deposit): only `true` is accepted, and the schema says so."""
+
+
+def terms_accepted_field():
+    return TermsAcceptedField(
+        error_messages=messages(MSG_TERMS_REQUIRED, "required", "invalid", "null"),
+        help_text="true : l'acheteur accepte les conditions générales de vente.",
+    )
+
+
 def provider_field():
     """The provider the member chose (one of the config's `providers`); blank or absent: the first offered. A name
     that is no provider is refused here (400); a provider this studio does not offer is refused by the service (409,
@@ -146,7 +158,24 @@ class ExactlyOnePurchaseSchema(StudioAutoSchema):
     def _map_serializer(self, serializer, direction, bypass_extensions=False):
         schema = super()._map_serializer(serializer, direction, bypass_extensions)
         if isinstance(serializer, CreateOrderInput) and direction == "request":
-            schema["oneOf"] = [{"required": ["reservation_id"]}, {"required": ["tariff_id"]}]
+            # A tariff is bought with the terms of sale accepted; a held class has no withdrawal right to accept.
+            schema["oneOf"] = [
+                {"required": ["reservation_id"], "not": {"required": ["tariff_id"]}},
+                {
+                    "required": ["tariff_id", "accept_terms"],
+                    "not": {"required": ["reservation_id"]},
+                    "properties": {"accept_terms": {"enum": [True]}},
+                },
+            ]
+            # A reduced rate is claimed with its status and the confirmation box ticked, or not at all.
+            claim = ["reduced_status", "reduced_confirmed", "reduced_proof_id"]
+            schema["anyOf"] = [
+                {"not": {"anyOf": [{"required": [key]} for key in claim]}},
+                {
+                    "required": ["reduced_status", "reduced_confirmed"],
+                    "properties": {"reduced_confirmed": {"enum": [True]}},
+                },
+            ]
         return schema
 
 

@@ -16,9 +16,9 @@ from .checkout import (
     OpenedOrderOutput,
     PaymentApi,
     _valid,
-    accept_terms_field,
     opened_order_body,
     provider_field,
+    terms_accepted_field,
 )
 from .fields import Amount, choice, identifier
 
@@ -30,7 +30,7 @@ class DepositOrderInput(serializers.Serializer):
     request_id = identifier(MSG_REQUEST_NOT_FOUND)
     amount = Amount(message=MSG_AMOUNT_FORMAT, help_text="L'acompte affiché, comparé au devis.")
     provider = provider_field()
-    accept_terms = accept_terms_field()
+    accept_terms = terms_accepted_field()
 
     def validate(self, attrs):
         if not attrs["accept_terms"]:

@@ -264,6 +264,8 @@ SPECTACULAR_SETTINGS = {
         "PassKindEnum": "bookings.models.PassKind",  # several models have a "kind" whose enums would collide
         "RequestStatusEnum": "quotes.models.RequestStatus",  # EVJF/EVG and room-rental requests
         "OnlineProviderEnum": "payments.choices.ONLINE_PROVIDERS",
+        # A box that must be ticked: the CGU at registration, the terms of sale at a deposit.
+        "TickedBoxEnum": [(True, True)],
     },
 }
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
