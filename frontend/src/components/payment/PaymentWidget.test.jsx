@@ -378,7 +378,7 @@ describe("choosing the provider", () => {
     expect(offeredProviders(undefined)).toEqual(["simulator"]);
   });
 
-  it("offers a labelled radio group, the first provider checked; PayPal chosen pays through PayPal as before", async () => {
+  it("offers a labelled radio group, the first provider checked; PayPal chosen pays through PayPal's own window", async () => {
     serve({
       "/api/paypal/create-order": () => reply(201, { id: "PP-1", provider: "paypal" }),
       "/api/paypal/capture-payment": () => reply(200, { id: "PP-1", status: "COMPLETED" }),
