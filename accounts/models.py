@@ -156,3 +156,25 @@ class AccountToken(models.Model):
     @property
     def is_usable(self):
         return self.used_at is None and self.expires_at > timezone.now()
+
+
+class StaffAction(models.Model):
+    """What a staff member did on a client's behalf (docs/decisions.md 50): created the account, booked or cancelled
+    a class, sold at the desk. The client's history shows these lines with the staff member's name; the name is kept
+    as written when the staff account is later deleted. The summary names the class or the sale, never health data."""
+
+    member = models.ForeignKey(User, on_delete=models.CASCADE, related_name="staff_actions_received")
+    staff = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    staff_name = models.CharField("par", max_length=300)
+    action = models.CharField("action", max_length=30)
+    summary = models.CharField("détail", max_length=300)
+    created_at = models.DateTimeField("le", default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = "action de l'accueil"
+        verbose_name_plural = "actions de l'accueil"
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["member", "-created_at"])]
+
+    def __str__(self):
+        return f"{self.staff_name} – {self.summary}"

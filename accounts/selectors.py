@@ -3,7 +3,7 @@
 from django.db.models import Q, QuerySet
 from django.templatetags.static import static
 
-from .models import User
+from .models import StaffAction, User
 
 DEFAULT_AVATAR = "accounts/avatar-default.svg"
 USER_ORDERINGS = {"last_name", "first_name", "email", "role", "date_joined", "city", "id"}
@@ -64,3 +64,8 @@ def user_list(*, search: str = "", ordering: str = "") -> QuerySet[User]:
 
 def user_get(*, user_id: int) -> User | None:
     return User.objects.filter(pk=user_id).first()
+
+
+def staff_actions_of(*, member_id: int, limit: int = 50):
+    """The newest lines of what staff did on this client's behalf, one query."""
+    return list(StaffAction.objects.filter(member_id=member_id).order_by("-created_at", "-id")[:limit])
