@@ -1,17 +1,11 @@
 from django.urls import path, register_converter
 
 from . import views
-from .apis.checkout import (
-    CancelOrderApi,
-    CapturePaymentApi,
-    CreateOrderApi,
-    PaymentConfigApi,
-    SimulatorApproveApi,
-    SimulatorAuthenticateApi,
-)
+from .apis.checkout import CancelOrderApi, CapturePaymentApi, CreateOrderApi
 from .apis.class_cancellation import CourseSessionCancellationReportApi
 from .apis.deposits import DepositOrderApi
 from .apis.exports import ExportApi
+from .apis.simulator import PaymentConfigApi, SimulatorApproveApi, SimulatorAuthenticateApi
 from .apis.staff import PaymentOrderDetailApi, PaymentOrdersApi
 from .apis.stripe_checkout import CompletePaymentApi, StripeWebhookApi
 from .apis.webhooks import WebhookApi

@@ -2,7 +2,7 @@
 (docs/decisions.md 12–15). Thin: a typed input, one service call, a typed answer; refusals are PaymentErrors
 that the shared exception handler answers (never caught here)."""
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -12,51 +12,27 @@ from studio.fields import StrictBooleanField
 from studio.parsers import BoundedJSONParser
 from studio.schema import ErrorOutput, StudioAutoSchema
 
-from ..choices import ONLINE_PROVIDERS
 from ..models import PaymentStatus
-from ..selectors import payment_client_config
 from ..services.capture import (
     NOT_PAID,
     payment_order_cancel,
     payment_order_capture,
-    simulator_order_approve,
-    simulator_order_authenticate,
 )
 from ..services.common import (
     MSG_EMAIL_INVALID,
     MSG_INCOMPLETE,
     MSG_NOT_APPROVED,
     MSG_ORDER_NOT_FOUND,
-    MSG_PROVIDER_NOT_OFFERED,
     MSG_QUANTITY,
     MSG_RESERVATION_NOT_FOUND,
     MSG_TARIFF_NOT_FOUND,
 )
 from ..services.orders import MAX_QUANTITY, payment_order_create
-from ..simulator import (
-    METHOD_CARD,
-    METHOD_WALLET,
-    SCENARIO_CHALLENGE,
-    SCENARIO_SUCCESS,
-    SCENARIOS,
-    WALLET_APPLE_PAY,
-    WALLET_LABELS,
-)
 from ..subscriptions.apis.purchase import ReducedClaimInput, reduced_claim_from
 from .fields import Amount, Email, Text, choice, identifier, messages, optional_text
+from .purchase_fields import MSG_TERMS_REQUIRED, accept_terms_field, provider_field
 
-MSG_TERMS_REQUIRED = "Veuillez accepter les conditions générales de vente."
 MSG_IMMEDIATE_START_INVALID = "Dites si le service commence tout de suite : « immediate_start » vaut true ou false."
-MSG_OUTCOME_INVALID = "Issue de paiement simulée inconnue : « approve », « decline » ou « approve_declines_later »."
-OUTCOME_DECLINES_LATER = "approve_declines_later"
-MSG_METHOD_INVALID = "Moyen de paiement simulé inconnu : « card » (carte) ou « wallet » (Apple Pay, Google Pay)."
-MSG_SCENARIO_INVALID = (
-    "Scénario de paiement simulé inconnu : « success », « challenge » (3-D Secure, carte seulement) ou « declined »."
-)
-MSG_WALLET_SCENARIO = "Apple Pay et Google Pay ne demandent pas de 3-D Secure : scénario « success » ou « declined »."
-MSG_WALLET_INVALID = "Portefeuille simulé inconnu : « apple_pay » (Apple Pay) ou « google_pay » (Google Pay)."
-MSG_PASSED_INVALID = "Dites si l'authentification est validée : « passed » vaut true (validée) ou false (refusée)."
-ACTION_REQUIRED = "ACTION_REQUIRED"
 ORDER_ID_MAX = 64  # PaymentOrder.order_id
 NAME_MAX = 1000  # a longer name is cut to the column's 150 characters by the service
 TEXT_MAX = 200
@@ -64,42 +40,6 @@ MESSAGE_MAX = 2000
 REFUSED = NOT_PAID
 NOT_FOUND_ANSWER = OpenApiResponse(ErrorOutput, description="Commande, réservation ou tarif introuvable.")
 REFUNDED = "refunded"
-
-
-def accept_terms_field():
-    """The buyer's acceptance of the terms of sale (docs/decisions.md 47): the ticked box, true; required to buy a
-    tariff or pay a deposit (the validators below refuse anything else with MSG_TERMS_REQUIRED)."""
-    return StrictBooleanField(
-        required=False,
-        default=False,
-        error_messages=messages(MSG_TERMS_REQUIRED, "invalid", "null"),
-        help_text="true : l'acheteur accepte les conditions générales de vente (obligatoire : tarif, acompte).",
-    )
-
-
-@extend_schema_field({"type": "boolean", "enum": [True]})
-class TermsAcceptedField(StrictBooleanField):
-    """The ticked box where it is always required (a deposit): only `true` is accepted, and the schema says so."""
-
-
-def terms_accepted_field():
-    return TermsAcceptedField(
-        error_messages=messages(MSG_TERMS_REQUIRED, "required", "invalid", "null"),
-        help_text="true : l'acheteur accepte les conditions générales de vente.",
-    )
-
-
-def provider_field():
-    """The provider the member chose (one of the config's `providers`); blank or absent: the first offered. A name
-    that is no provider is refused here (400); a provider this studio does not offer is refused by the service (409,
-    the same French message): which ones are offered is configuration, not something the request can get wrong."""
-    return choice(
-        ONLINE_PROVIDERS,
-        message=MSG_PROVIDER_NOT_OFFERED,
-        blank=True,
-        required=False,
-        help_text="stripe, paypal ou simulator : l'un des moyens proposés par /api/paypal/config.",
-    )
 
 
 class CreateOrderInput(ReducedClaimInput):
@@ -179,19 +119,6 @@ class ExactlyOnePurchaseSchema(StudioAutoSchema):
         return schema
 
 
-class WalletNeverChallengedSchema(StudioAutoSchema):
-    """A wallet has no 3-D Secure scenario (SimulatorApproveInput.validate): `not` says so in the schema."""
-
-    def _map_serializer(self, serializer, direction, bypass_extensions=False):
-        schema = super()._map_serializer(serializer, direction, bypass_extensions)
-        if isinstance(serializer, SimulatorApproveInput) and direction == "request":
-            schema["not"] = {
-                "required": ["method", "scenario"],
-                "properties": {"method": {"enum": [METHOD_WALLET]}, "scenario": {"enum": [SCENARIO_CHALLENGE]}},
-            }
-        return schema
-
-
 class OrderRefOutput(serializers.Serializer):
     id = serializers.CharField(help_text="L'identifiant de la commande chez le prestataire.")
     status = choice(PaymentStatus.choices, message=MSG_NOT_APPROVED)
@@ -230,73 +157,9 @@ class OrderIdInput(serializers.Serializer):
     )
 
 
-class SimulatorApproveInput(OrderIdInput):
-    """What the simulated payment window sends: the outcome, and the method the buyer pays with and what their
-    bank does (docs/decisions.md 42)."""
-
-    outcome = choice(
-        ["approve", "decline", OUTCOME_DECLINES_LATER],
-        message=MSG_OUTCOME_INVALID,
-        default="approve",
-        help_text=(
-            "« decline » : la carte simulée est refusée à la capture ; « approve_declines_later » (abonnement) : "
-            "elle paie la commande puis est refusée aux échéances suivantes."
-        ),
-    )
-    method = choice(
-        [METHOD_CARD, METHOD_WALLET],
-        message=MSG_METHOD_INVALID,
-        default=METHOD_CARD,
-        help_text="« card » : la carte CB simulée (•••• 4242) ; « wallet » : Apple Pay ou Google Pay simulé.",
-    )
-    scenario = choice(
-        list(SCENARIOS[METHOD_CARD]),
-        message=MSG_SCENARIO_INVALID,
-        default=SCENARIO_SUCCESS,
-        help_text=(
-            "« success » : payé à la capture ; « challenge » (carte) : la banque demande une authentification "
-            "3-D Secure (POST /api/paypal/simulator/authenticate) ; « declined » : refusé par la banque à la capture."
-        ),
-    )
-    wallet = choice(
-        list(WALLET_LABELS),
-        message=MSG_WALLET_INVALID,
-        default=WALLET_APPLE_PAY,
-        help_text="Le portefeuille d'un paiement « wallet ».",
-    )
-
-    def validate(self, attrs):
-        if attrs["scenario"] not in SCENARIOS[attrs["method"]]:
-            raise serializers.ValidationError({"scenario": MSG_WALLET_SCENARIO})
-        return attrs
-
-
-class SimulatorApproveOutput(serializers.Serializer):
-    id = serializers.CharField()
-    status = choice([PaymentStatus.APPROVED.value, ACTION_REQUIRED], message=MSG_NOT_APPROVED)
-    challenge = serializers.BooleanField(
-        required=False, help_text="Présent (true) quand la banque demande une authentification 3-D Secure."
-    )
-
-
-class SimulatorAuthenticateInput(OrderIdInput):
-    passed = StrictBooleanField(
-        error_messages=messages(MSG_PASSED_INVALID, "invalid", "required", "null"),
-        help_text="true : l'authentification 3-D Secure simulée est validée ; false : refusée.",
-    )
-
-
 class OrderStatusOutput(serializers.Serializer):
     id = serializers.CharField()
     status = choice(PaymentStatus.choices, message=MSG_NOT_APPROVED)
-
-
-class PaymentConfigOutput(serializers.Serializer):
-    provider = choice(["paypal", "simulator"], message="")
-    clientId = serializers.CharField(allow_blank=True)  # noqa: N815 (the widget's name)
-    currency = serializers.CharField()
-    providers = serializers.ListField(child=choice(ONLINE_PROVIDERS, message=""))
-    stripePublishableKey = serializers.CharField(allow_blank=True)  # noqa: N815 (the widget's name)
 
 
 def _valid(serializer_class, request):
@@ -406,63 +269,8 @@ class CancelOrderApi(PaymentApi):
         return Response(OrderStatusOutput({"id": order.order_id, "status": order.status}).data)
 
 
-class SimulatorApproveApi(PaymentApi):
-    """POST /api/paypal/simulator/approve {orderId, outcome, method, scenario, wallet}: the demonstration mode's
-    stand-in for the provider's window (404 when PayPal is the provider). A card its bank challenges answers
-    ACTION_REQUIRED: the order waits for /api/paypal/simulator/authenticate."""
-
-    schema = WalletNeverChallengedSchema()
-
-    @extend_schema(request=SimulatorApproveInput, responses={200: SimulatorApproveOutput, 404: NOT_FOUND_ANSWER})
-    def post(self, request):
-        values = _valid(SimulatorApproveInput, request)
-        challenged = simulator_order_approve(
-            order_id=values["orderId"],
-            user=request.user,
-            card_declined=values["outcome"] == "decline",
-            declines_later=values["outcome"] == OUTCOME_DECLINES_LATER,
-            method=values["method"],
-            wallet=values["wallet"],
-            scenario=values["scenario"],
-        )
-        if challenged:
-            body = {"id": values["orderId"], "status": ACTION_REQUIRED, "challenge": True}
-        else:
-            body = {"id": values["orderId"], "status": PaymentStatus.APPROVED.value}
-        return Response(SimulatorApproveOutput(body).data)
-
-
-class SimulatorAuthenticateApi(PaymentApi):
-    """POST /api/paypal/simulator/authenticate {orderId, passed}: the member's answer to the simulated 3-D Secure
-    challenge of their card, once (a repeated answer is told the first result). 402: refused, nothing was debited;
-    409: no challenge is waiting for this order, or the order is closed."""
-
-    @extend_schema(
-        request=SimulatorAuthenticateInput,
-        responses={200: OrderStatusOutput, 402: ErrorOutput, 404: NOT_FOUND_ANSWER},
-    )
-    def post(self, request):
-        values = _valid(SimulatorAuthenticateInput, request)
-        simulator_order_authenticate(order_id=values["orderId"], user=request.user, passed=values["passed"])
-        return Response(OrderStatusOutput({"id": values["orderId"], "status": PaymentStatus.APPROVED.value}).data)
-
-
-class PaymentConfigApi(APIView):
-    """GET /api/paypal/config: the widget's provider settings (public: the PayPal client id is public)."""
-
-    authentication_classes = []  # public: nobody needs to be identified, and the schema says so
-    permission_classes = []
-
-    @extend_schema(responses=PaymentConfigOutput)
-    def get(self, request):
-        return Response(PaymentConfigOutput(payment_client_config()).data)
-
-
 __all__ = [
     "CancelOrderApi",
     "CapturePaymentApi",
     "CreateOrderApi",
-    "PaymentConfigApi",
-    "SimulatorApproveApi",
-    "SimulatorAuthenticateApi",
 ]

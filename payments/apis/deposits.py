@@ -11,16 +11,9 @@ from quotes.workflow import MSG_REQUEST_NOT_FOUND
 from studio.schema import ErrorOutput
 
 from ..services import deposits
-from .checkout import (
-    MSG_TERMS_REQUIRED,
-    OpenedOrderOutput,
-    PaymentApi,
-    _valid,
-    opened_order_body,
-    provider_field,
-    terms_accepted_field,
-)
+from .checkout import OpenedOrderOutput, PaymentApi, _valid, opened_order_body
 from .fields import Amount, choice, identifier
+from .purchase_fields import MSG_TERMS_REQUIRED, provider_field, terms_accepted_field
 
 MSG_DEPOSIT_KIND = "Type de demande inconnu : « party » (EVJF/EVG) ou « rental » (location de salle)."
 

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from payments.apis.checkout import MSG_OUTCOME_INVALID
+from payments.apis.simulator import MSG_OUTCOME_INVALID
 from payments.apis.staff import MSG_CURRENCY_INVALID, MSG_ORDERING_INVALID, MSG_PAGE_INVALID, MSG_PAGE_SIZE_INVALID
 from payments.apis.webhooks import MSG_WEBHOOK_INVALID
 from payments.models import PaymentOrder, PaymentStatus

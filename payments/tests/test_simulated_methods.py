@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from bookings.models import ReservationStatus
-from payments.apis.checkout import (
+from payments.apis.simulator import (
     MSG_METHOD_INVALID,
     MSG_OUTCOME_INVALID,
     MSG_PASSED_INVALID,

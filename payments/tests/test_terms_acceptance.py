@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from payments.apis.checkout import MSG_TERMS_REQUIRED
+from payments.apis.purchase_fields import MSG_TERMS_REQUIRED
 from payments.models import PaymentOrder
 from payments.tests.conftest import reservation_payload, tariff_payload
 from quotes.models import PartyReservation
