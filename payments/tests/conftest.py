@@ -63,6 +63,20 @@ def make_reservation(db):
 
 
 @pytest.fixture
+def annual(db):
+    """A 12-month unlimited subscription at 55 € a month."""
+    return TariffFactory(
+        title="Abonnement annuel illimité",
+        type="abonnement",
+        price=Decimal("55.00"),
+        frequency="par mois",
+        validity="12 mois",
+        pass_unlimited=True,
+        pass_validity_months=12,
+    )
+
+
+@pytest.fixture
 def card_tariff(db):
     return TariffFactory(title="Carte 10 cours", price=Decimal("190.00"), type="forfait")
 

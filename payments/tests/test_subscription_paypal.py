@@ -10,7 +10,6 @@ from freezegun import freeze_time
 
 from bookings.models import Pass
 from bookings.pass_rules import PassRule
-from courses.tests.factories import TariffFactory
 from payments.models import PaymentOrder, PaymentStatus, PaymentWebhookEvent
 from payments.services.common import MSG_PROVIDER_DOWN
 from payments.subscriptions import periods
@@ -28,19 +27,6 @@ pytestmark = pytest.mark.django_db
 
 CREATE = "/api/subscriptions/paypal"
 APPROVED = "/api/subscriptions/paypal/approved"
-
-
-@pytest.fixture
-def annual(db):
-    return TariffFactory(
-        title="Abonnement annuel illimité",
-        type="abonnement",
-        price=Decimal("55.00"),
-        frequency="par mois",
-        validity="12 mois",
-        pass_unlimited=True,
-        pass_validity_months=12,
-    )
 
 
 def create(api_client, member, tariff, **extra):

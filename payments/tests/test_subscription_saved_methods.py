@@ -3,7 +3,6 @@ until the simulated bank settles them (paid, or returned for Stripe's failing te
 before each debit, what the member and staff see, and the deletion with the account."""
 
 from datetime import date, timedelta
-from decimal import Decimal
 from io import StringIO
 
 import pytest
@@ -12,7 +11,6 @@ from django.core.management import call_command
 from freezegun import freeze_time
 
 from bookings.services.passes import add_months
-from courses.tests.factories import TariffFactory
 from payments.subscriptions.models import (
     ChargeStatus,
     SavedMethodStatus,
@@ -31,19 +29,6 @@ from payments.subscriptions.simulated_debits import IBAN_RETURNED, IBAN_SUCCEEDS
 from .test_subscriptions import buy, run_due_jobs
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def annual(db):
-    return TariffFactory(
-        title="Abonnement annuel illimité",
-        type="abonnement",
-        price=Decimal("55.00"),
-        frequency="par mois",
-        validity="12 mois",
-        pass_unlimited=True,
-        pass_validity_months=12,
-    )
 
 
 METHOD = "/api/subscriptions/method"

@@ -25,19 +25,6 @@ from .test_attacks_money import CREATE, approve, capture, hold
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def annual(db):
-    return TariffFactory(
-        title="Abonnement annuel illimité",
-        type="abonnement",
-        price=Decimal("55.00"),
-        frequency="par mois",
-        validity="12 mois",
-        pass_unlimited=True,
-        pass_validity_months=12,
-    )
-
-
 def buy(api_client, member, tariff):
     api_client.force_authenticate(member)
     order_id = api_client.post(CREATE, tariff_payload(tariff, member), format="json").json()["id"]
