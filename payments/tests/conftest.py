@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from bookings.models import Reservation, ReservationStatus
 from courses.tests.factories import CourseSessionFactory, TariffFactory
+from payments.services.orders import payment_order_create
 
 from . import fake_paypal as fp
 from . import fake_stripe as fs
@@ -96,6 +97,23 @@ def reservation_payload(reservation, **overrides):
     }
     payload.update(overrides)
     return payload
+
+
+def open_reservation_order(member, reservation, **options):
+    """The order the payment widget opens for a held reservation, through the service (`provider="stripe"` and the
+    like pass through)."""
+    data = reservation_payload(reservation)
+    return payment_order_create(
+        user=member,
+        amount=Decimal(data["amount"]),
+        email=data["email"],
+        first_name=data["first_name"],
+        last_name=data["last_name"],
+        title=data["title"],
+        type=data["type"],
+        reservation_id=reservation.pk,
+        **options,
+    )
 
 
 def tariff_payload(tariff, user, quantity=1, **overrides):

@@ -3,12 +3,9 @@ conftest.py): an order opened for a held reservation, and webhook deliveries sig
 
 import json
 import time
-from decimal import Decimal
-
-from payments.services.orders import payment_order_create
 
 from . import fake_stripe as fs
-from .conftest import reservation_payload
+from .conftest import open_reservation_order
 
 COMPLETE = "/api/stripe/complete-payment"
 WEBHOOK = "/api/stripe/webhook"
@@ -16,18 +13,7 @@ CREATE = "/api/paypal/create-order"
 
 
 def open_stripe_order(member, reservation):
-    data = reservation_payload(reservation)
-    return payment_order_create(
-        user=member,
-        amount=Decimal(data["amount"]),
-        email=data["email"],
-        first_name=data["first_name"],
-        last_name=data["last_name"],
-        title=data["title"],
-        type=data["type"],
-        reservation_id=reservation.pk,
-        provider="stripe",
-    )
+    return open_reservation_order(member, reservation, provider="stripe")
 
 
 def signed(event: dict, *, secret: str = fs.WEBHOOK_SECRET, timestamp: int | None = None) -> tuple[bytes, str]:

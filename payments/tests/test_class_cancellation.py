@@ -24,32 +24,17 @@ from courses.tests.factories import CourseSessionFactory
 from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
 from payments.services.capture import payment_order_capture
 from payments.services.class_refunds import payment_orders_refund_cancelled_class
-from payments.services.orders import payment_order_create
 from payments.simulator import SimulatorProvider
 
-from .conftest import reservation_payload
+from .conftest import open_reservation_order
 
 CANCEL = "/api/course-sessions/{}/cancel"
 REPORT = "/api/course-sessions/{}/cancellation"
 REASON = "Professeure malade, nous sommes désolés."
 
 
-def open_order(member, reservation):
-    data = reservation_payload(reservation)
-    return payment_order_create(
-        user=member,
-        amount=Decimal(data["amount"]),
-        email=data["email"],
-        first_name=data["first_name"],
-        last_name=data["last_name"],
-        title=data["title"],
-        type=data["type"],
-        reservation_id=reservation.pk,
-    )
-
-
 def pay_by_card(member, reservation):
-    order = open_order(member, reservation)
+    order = open_reservation_order(member, reservation)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
     outcome = payment_order_capture(order_id=order.order_id, user=member)
     assert outcome.completed

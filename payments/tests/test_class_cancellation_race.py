@@ -17,7 +17,7 @@ from payments.services.capture import payment_order_capture
 from payments.services.class_refunds import payment_orders_refund_cancelled_class
 from payments.simulator import SimulatorProvider
 
-from .test_class_cancellation import open_order
+from .conftest import open_reservation_order
 
 pytestmark = pytest.mark.postgres
 
@@ -49,7 +49,7 @@ def _race(*calls):
 def test_cancel_racing_a_booking_and_a_capture(member, other_member, make_reservation, round_):
     session = CourseSessionFactory()
     held = make_reservation(member, participants=1, session=session)
-    order = open_order(member, held)
+    order = open_reservation_order(member, held)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
     card = PassFactory(member=other_member, credits_total=10)
 

@@ -2,7 +2,6 @@
 one reservation confirmed, one receipt sent."""
 
 import threading
-from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -14,12 +13,11 @@ from payments.models import PaymentOrder, PaymentStatus, SimulatedProviderOrder
 from payments.providers import get_provider
 from payments.services.capture import payment_order_cancel, payment_order_capture, simulator_order_approve
 from payments.services.common import PaymentError
-from payments.services.orders import payment_order_create
 from payments.services.receipts import RECEIPT_SUBJECT
 from payments.services.webhooks import payment_webhook_handle
 from payments.simulator import SimulatorProvider
 
-from .conftest import reservation_payload
+from .conftest import open_reservation_order
 
 pytestmark = pytest.mark.postgres
 
@@ -53,20 +51,6 @@ def _receipts(mailoutbox, order_id):
     return [m for m in mailoutbox if RECEIPT_SUBJECT in m.subject and order_id in m.body]
 
 
-def _open_order(member, reservation):
-    data = reservation_payload(reservation)
-    return payment_order_create(
-        user=member,
-        amount=Decimal(data["amount"]),
-        email=data["email"],
-        first_name=data["first_name"],
-        last_name=data["last_name"],
-        title=data["title"],
-        type=data["type"],
-        reservation_id=reservation.pk,
-    )
-
-
 def _assert_paid_once(order, reservation, mailoutbox):
     order.refresh_from_db()
     reservation.refresh_from_db()
@@ -79,7 +63,7 @@ def _assert_paid_once(order, reservation, mailoutbox):
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_two_concurrent_captures_pay_once_with_the_simulator(member, make_reservation, mailoutbox, round_):
     reservation = make_reservation(member)
-    order = _open_order(member, reservation)
+    order = open_reservation_order(member, reservation)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
     outcomes = _race(
         lambda: payment_order_capture(order_id=order.order_id, user=member),
@@ -94,7 +78,7 @@ def test_two_concurrent_captures_pay_once_with_paypal(
     member, make_reservation, paypal_settings, fake_paypal, mailoutbox, round_
 ):
     reservation = make_reservation(member)
-    order = _open_order(member, reservation)
+    order = open_reservation_order(member, reservation)
     fake_paypal.approve(order.order_id)
     outcomes = _race(
         lambda: payment_order_capture(order_id=order.order_id, user=member),
@@ -110,7 +94,7 @@ def test_capture_racing_the_capture_completed_webhook(
     member, make_reservation, paypal_settings, fake_paypal, mailoutbox, round_
 ):
     reservation = make_reservation(member)
-    order = _open_order(member, reservation)
+    order = open_reservation_order(member, reservation)
     fake_paypal.approve(order.order_id)
     event = {
         "id": f"WH-RACE-{round_}",
@@ -134,7 +118,7 @@ def test_capture_racing_the_order_approved_webhook(
     member, make_reservation, paypal_settings, fake_paypal, mailoutbox, round_
 ):
     reservation = make_reservation(member)
-    order = _open_order(member, reservation)
+    order = open_reservation_order(member, reservation)
     fake_paypal.approve(order.order_id)
     event = {
         "id": f"WH-APPROVED-{round_}",
@@ -190,7 +174,7 @@ def test_twenty_tabs_paying_one_hold_at_once_pay_once(member, make_reservation):
     reservation = make_reservation(member, participants=1)
 
     def pay():
-        order = _open_order(member, reservation)
+        order = open_reservation_order(member, reservation)
         try:
             simulator_order_approve(order_id=order.order_id, user=member, card_declined=False)
         except PaymentError:
@@ -210,9 +194,9 @@ def test_twenty_captures_of_two_orders_on_one_reservation_keep_one_payment(
     """Order A was cancelled by the buyer, B opened; yet PayPal captured A too. Ten deliveries of A's capture race
     ten browser captures of B: B is kept, A refunded once."""
     reservation = make_reservation(member, participants=1)
-    order_a = _open_order(member, reservation)
+    order_a = open_reservation_order(member, reservation)
     payment_order_cancel(order_id=order_a.order_id, user=member)
-    order_b = _open_order(member, reservation)
+    order_b = open_reservation_order(member, reservation)
     assert order_b.order_id != order_a.order_id
     fake_paypal.approve(order_a.order_id)
     fake_paypal.approve(order_b.order_id)
@@ -253,7 +237,7 @@ def test_a_pass_booking_racing_a_card_capture_pays_once(member, make_reservation
 
     card = PassFactory(member=member, credits_total=10)
     reservation = make_reservation(member, participants=1)
-    order = _open_order(member, reservation)
+    order = open_reservation_order(member, reservation)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
 
     def book_with_pass():
@@ -282,7 +266,7 @@ def test_a_pass_booking_racing_a_card_capture_pays_once(member, make_reservation
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_growing_the_hold_racing_its_capture_never_confirms_unpaid_seats(member, make_reservation, round_):
     reservation = make_reservation(member, participants=1)
-    order = _open_order(member, reservation)
+    order = open_reservation_order(member, reservation)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
 
     def grow():

@@ -26,7 +26,8 @@ from payments.services.capture import payment_order_cancel, payment_order_captur
 from payments.services.class_refunds import class_cancelled_refund_reason, payment_orders_refund_cancelled_class
 from payments.services.staff import payment_order_staff_update
 
-from .test_class_cancellation import open_order, pay_by_card
+from .conftest import open_reservation_order
+from .test_class_cancellation import pay_by_card
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def _reason(reservation) -> str:
 def test_an_order_opened_approved_and_captured_moves_the_reservations_own_payment_state(member, make_reservation):
     held = make_reservation(member, participants=1)
     assert _pending(held) == PaymentPending.NONE
-    order = open_order(member, held)
+    order = open_reservation_order(member, held)
     assert _pending(held) == PaymentPending.OPEN
     simulator_order_approve(order_id=order.order_id, user=member, card_declined=False)
     assert _pending(held) == PaymentPending.APPROVED
@@ -52,14 +53,14 @@ def test_an_order_opened_approved_and_captured_moves_the_reservations_own_paymen
 
 def test_an_order_the_payer_closed_leaves_no_payment_pending(member, make_reservation):
     held = make_reservation(member, participants=1)
-    order = open_order(member, held)
+    order = open_reservation_order(member, held)
     payment_order_cancel(order_id=order.order_id, user=member)
     assert _pending(held) == PaymentPending.NONE
 
 
 def test_a_declined_card_keeps_the_payment_open_and_staff_closing_it_clears_it(member, make_reservation):
     held = make_reservation(member, participants=1)
-    order = open_order(member, held)
+    order = open_reservation_order(member, held)
     simulator_order_approve(order_id=order.order_id, user=member, card_declined=True)
     payment_order_capture(order_id=order.order_id, user=member)
     assert PaymentOrder.objects.get(pk=order.pk).status == PaymentStatus.DECLINED
