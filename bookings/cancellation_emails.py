@@ -1,5 +1,6 @@
 """The e-mails of a cancelled booking: the member's own cancellation, a class the studio cancelled (the reason, what
-happens to the payment) and the members waiting for a place in it. A cancelled booking's e-mail carries an iCalendar
+happens to the payment), the members waiting for a place in it, and a late cancellation made good (the seat was taken
+again, docs/decisions.md 44). A cancelled booking's e-mail carries an iCalendar
 CANCEL (RFC 5546) of the very event the confirmation's .ics added (same UID, a higher SEQUENCE), so that calendar apps
 remove it; both are built by bookings/ics.py."""
 
@@ -9,10 +10,11 @@ from studio.emails import send_templated_email
 
 from .ics import CANCEL, ics_attachment, reservation_cancel_ics
 from .models import PassKind, Reservation
-from .models_operations import WaitlistEntry
+from .models_operations import LateCancellation, WaitlistEntry
 
 SUBJECT_CLASS_CANCELLED = "Cours annulé : {title} du {date}"
 SUBJECT_RESERVATION_CANCELLED = "Réservation annulée : {title} du {date}"
+SUBJECT_LATE_CANCELLATION_RETURNED = "Place reprise : votre crédit pour {title} du {date} vous est rendu"
 PAYMENT_CREDITS_BACK = "Les {credits} crédit(s) utilisé(s) sont rendus sur votre {title}."
 PAYMENT_SUBSCRIPTION = "Votre abonnement reste valable pour un autre cours."
 PAYMENT_REFUNDED = "Votre paiement de {amount} € vous est remboursé intégralement sur votre moyen de paiement."
@@ -35,9 +37,23 @@ def _payment_line(reservation: Reservation) -> str:
     return PAYMENT_NOTHING
 
 
-def _cancel_attachment(reservation: Reservation, start, *, reason: str = "") -> tuple[str, str, str]:
+def _cancel_attachment(reservation: Reservation, *, reason: str = "") -> tuple[str, str, str]:
+    start = timezone.localtime(reservation.session.start)
     return ics_attachment(
         f"annulation-{start:%Y-%m-%d}.ics", reservation_cancel_ics(reservation, reason=reason), method=CANCEL
+    )
+
+
+def _send_about_class(*, to: str, session, subject: str, template: str, context: dict, **options) -> None:
+    """An e-mail about one class: the subject names its course and day; the template gets the session and its Paris
+    start and end besides `context`."""
+    start = timezone.localtime(session.start)
+    send_templated_email(
+        to=to,
+        subject=subject.format(title=session.course.title, date=f"{start:%d/%m/%Y}"),
+        template=template,
+        context={"session": session, "start": start, "end": timezone.localtime(session.end), **context},
+        **options,
     )
 
 
@@ -45,20 +61,13 @@ def send_class_cancelled(*, reservation_id: int) -> None:
     reservation = Reservation.objects.select_related(
         "session__course", "session__instructor", "user", "paid_with_pass", "attendance"
     ).get(pk=reservation_id)
-    session = reservation.session
-    start = timezone.localtime(session.start)
-    send_templated_email(
+    _send_about_class(
         to=reservation.email or reservation.user.email,
-        subject=SUBJECT_CLASS_CANCELLED.format(title=session.course.title, date=f"{start:%d/%m/%Y}"),
+        session=reservation.session,
+        subject=SUBJECT_CLASS_CANCELLED,
         template="bookings_class_cancelled",
-        context={
-            "reservation": reservation,
-            "session": session,
-            "start": start,
-            "end": timezone.localtime(session.end),
-            "payment_line": _payment_line(reservation),
-        },
-        attachments=[_cancel_attachment(reservation, start, reason=session.cancellation_reason)],
+        context={"reservation": reservation, "payment_line": _payment_line(reservation)},
+        attachments=[_cancel_attachment(reservation, reason=reservation.session.cancellation_reason)],
     )
 
 
@@ -70,20 +79,13 @@ def send_reservation_cancelled(*, reservation_id: int, outcome: str) -> None:
     )
     if not reservation.user.is_active:
         return
-    session = reservation.session
-    start = timezone.localtime(session.start)
-    send_templated_email(
+    _send_about_class(
         to=reservation.email or reservation.user.email,
-        subject=SUBJECT_RESERVATION_CANCELLED.format(title=session.course.title, date=f"{start:%d/%m/%Y}"),
+        session=reservation.session,
+        subject=SUBJECT_RESERVATION_CANCELLED,
         template="bookings_reservation_cancelled",
-        context={
-            "reservation": reservation,
-            "session": session,
-            "start": start,
-            "end": timezone.localtime(session.end),
-            "outcome": outcome,
-        },
-        attachments=[_cancel_attachment(reservation, start)],
+        context={"reservation": reservation, "outcome": outcome},
+        attachments=[_cancel_attachment(reservation)],
     )
 
 
@@ -91,13 +93,28 @@ def send_waitlist_class_cancelled(*, entry_id: int) -> None:
     """A member waiting for a place (or offered one) in a class the studio cancelled: the class will not happen and
     they are no longer on its waiting list."""
     entry = WaitlistEntry.objects.select_related("session__course", "session__instructor", "user").get(pk=entry_id)
-    session = entry.session
-    start = timezone.localtime(session.start)
-    send_templated_email(
+    _send_about_class(
         to=entry.user.email,
-        subject=SUBJECT_CLASS_CANCELLED.format(title=session.course.title, date=f"{start:%d/%m/%Y}"),
+        session=entry.session,
+        subject=SUBJECT_CLASS_CANCELLED,
         template="bookings_waitlist_class_cancelled",
-        context={"entry": entry, "session": session, "start": start, "end": timezone.localtime(session.end)},
+        context={"entry": entry},
         topic="waitlist",
         topic_id=entry.pk,
+    )
+
+
+def send_late_cancellation_returned(*, late_cancellation_id: int, outcome: str, class_cancelled: bool = False) -> None:
+    """What a late cancellation had kept comes back (`outcome`, in words): the seat was taken again before the class,
+    or the studio cancelled the class."""
+    late = LateCancellation.objects.select_related("reservation__user", "session__course").get(pk=late_cancellation_id)
+    reservation = late.reservation
+    if not reservation.user.is_active:
+        return
+    _send_about_class(
+        to=reservation.email or reservation.user.email,
+        session=late.session,
+        subject=SUBJECT_LATE_CANCELLATION_RETURNED,
+        template="bookings_late_cancellation_returned",
+        context={"reservation": reservation, "outcome": outcome, "class_cancelled": class_cancelled},
     )

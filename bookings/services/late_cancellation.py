@@ -26,7 +26,7 @@ from courses.models import CourseSession
 from courses.services.locking import lock_session
 from studio.queue import enqueue_after_commit
 
-from ..late_cancellation_emails import send_late_cancellation_returned
+from ..cancellation_emails import send_late_cancellation_returned
 from ..models import (
     Pass,
     PassAdjustment,

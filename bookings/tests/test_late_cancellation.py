@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
-from bookings.late_cancellation_emails import SUBJECT_LATE_CANCELLATION_RETURNED
+from bookings.cancellation_emails import SUBJECT_LATE_CANCELLATION_RETURNED
 from bookings.models import CancelReason, Pass, PassAdjustment, PassAdjustmentAction, PassOrigin, Reservation
 from bookings.models import ReservationStatus as RS
 from bookings.models_operations import LateCancellation, LateCancellationStatus, WaitlistEntry, WaitlistStatus
