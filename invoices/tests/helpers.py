@@ -19,9 +19,9 @@ def pay_reservation(api_client, member, reservation) -> PaymentOrder:
     return PaymentOrder.objects.get(order_id=order_id)
 
 
-def pay_tariff(api_client, member, tariff, quantity=1) -> PaymentOrder:
+def pay_tariff(api_client, member, tariff, quantity=1, **overrides) -> PaymentOrder:
     api_client.force_authenticate(member)
-    response = api_client.post(CREATE, tariff_payload(tariff, member, quantity), format="json")
+    response = api_client.post(CREATE, tariff_payload(tariff, member, quantity, **overrides), format="json")
     assert response.status_code in (200, 201), response.json()
     order_id = response.json()["id"]
     approve(api_client, order_id)

@@ -19,8 +19,10 @@ Lock order of the whole project, always (a writer takes only the rows it needs, 
 - A charge row alone (`lock_charge_alone`) only where nothing else is locked after it: recording a refund's id.
 - The reduced-rate declaration after its subscription (`lock_reduced_declaration`).
 - Then bookings' rows, through bookings' services (`pass_validity_set`, `pass_rule_set` lock the Pass). A member's
-  withdrawal from a class card (services/withdrawal.py) locks the order, then the card (`lock_pass`), and refunds
-  after the commit.
+  withdrawal (services/withdrawal.py) locks the order, then a subscription's row, then the card or the pass, and
+  refunds after the commit. The staff's cancel with refund therefore locks the subscription's purchase order before
+  the subscription: its credit note refers to that order, and taking the subscription first deadlocked against a
+  withdrawal (payments/tests/test_withdrawal_concurrency.py).
 - Last, what receivers of payments' signals lock in the same transaction (invoices: their numbering).
 
 The simulated provider's own rows (SimulatedProviderOrder) are locked alone in their short transactions, outside

@@ -208,6 +208,7 @@ class SubscriptionActionKind(models.TextChoices):
     END_REDUCED = "end_reduced", "Tarif réduit terminé"
     MEMBER_TERMINATE = "member_terminate", "Résilié par le membre"
     MEMBER_PAUSE = "member_pause", "Suspendu par le membre"
+    MEMBER_WITHDRAW = "member_withdraw", "Rétractation du membre"
 
 
 class SubscriptionAction(models.Model):

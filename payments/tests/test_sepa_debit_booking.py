@@ -13,7 +13,7 @@ from payments.subscriptions.services.debits import simulated_debits_settle
 from payments.subscriptions.services.lifecycle import subscription_charges_run
 from payments.subscriptions.simulated_debits import IBAN_RETURNED, IBAN_SUCCEEDS
 
-from .test_subscription_saved_methods import START, annual, save_mandate  # noqa: F401 (annual: a fixture)
+from .test_subscription_saved_methods import START, save_mandate
 from .test_subscriptions import MSG_PASS_UNPAID, book, buy, session_on
 
 pytestmark = pytest.mark.django_db

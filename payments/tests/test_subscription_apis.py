@@ -8,7 +8,7 @@ from freezegun import freeze_time
 from payments.subscriptions.models import Subscription
 from payments.subscriptions.services import common as subs
 
-from .test_subscriptions import annual, buy, run_due_jobs  # noqa: F401 - fixture
+from .test_subscriptions import buy, run_due_jobs
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from payments.subscriptions.services import common as subs
 from payments.subscriptions.services.lifecycle import subscription_charges_run
 from studio.models import OutgoingEmail
 
-from .test_subscriptions import annual, buy  # noqa: F401 (fixture)
+from .test_subscriptions import buy
 
 pytestmark = pytest.mark.django_db
 

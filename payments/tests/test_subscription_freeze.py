@@ -11,7 +11,7 @@ from bookings.services.pass_rules import MSG_PASS_FROZEN
 from payments.subscriptions.models import SubscriptionCharge, SubscriptionStatus
 from payments.subscriptions.services import common as subs
 
-from .test_subscriptions import annual, book, buy, run_due_jobs, session_on  # noqa: F401 - fixture
+from .test_subscriptions import book, buy, run_due_jobs, session_on
 
 pytestmark = pytest.mark.django_db
 

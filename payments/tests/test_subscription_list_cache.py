@@ -21,7 +21,7 @@ from payments.subscriptions.models import (
     SubscriptionFreeze,
 )
 
-from .test_subscriptions import annual, buy, run_due_jobs  # noqa: F401 - fixture
+from .test_subscriptions import buy, run_due_jobs
 
 pytestmark = pytest.mark.django_db
 

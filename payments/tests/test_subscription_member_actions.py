@@ -26,7 +26,7 @@ from payments.subscriptions.services.member import termination_summary
 from studio.models import OutgoingEmail
 
 from .test_subscription_paypal import subscribe
-from .test_subscriptions import annual, buy, run_due_jobs  # noqa: F401 - fixture
+from .test_subscriptions import buy, run_due_jobs
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,6 @@ from payments.subscriptions.services.lifecycle import subscription_charges_run
 
 from .conftest import tariff_payload
 from .test_attacks_money import CREATE, approve, capture
-from .test_subscriptions import annual  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,7 @@ from payments.subscriptions.services.lifecycle import subscription_charges_run
 from .conftest import tariff_payload
 from .test_attacks_money import CREATE, approve, capture
 from .test_subscription_paypal import subscribe
-from .test_subscriptions import annual, buy  # noqa: F401 (fixture)
+from .test_subscriptions import buy
 
 pytestmark = pytest.mark.django_db
 

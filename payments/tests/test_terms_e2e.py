@@ -54,6 +54,8 @@ def test_withdrawal_from_the_profile_on_a_phone(page, live_server, login_as, mem
     page.locator(f"#tarif-{card.pk}").get_by_role("button", name="Commander").click()
     dialog = page.locator("dialog[open]")
     dialog.get_by_label(TERMS_LABEL).check()
+    # Asked to start at once: the classes taken are due (L221-25), the unused ones come back.
+    dialog.get_by_label(IMMEDIATE_LABEL).check()
     dialog.get_by_role("button", name="Payer 190,00 €").click()
     dialog.get_by_role("button", name="Payer (simulation)").click()
     expect(page.get_by_text(MSG_TARIFF_PAID).first).to_be_visible()

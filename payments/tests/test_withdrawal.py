@@ -1,7 +1,8 @@
-"""The withdrawal right of a class card (docs/decisions.md 47; L221-18, L221-25): for 14 days after the purchase,
-once, the unused classes' part of the price goes back through the provider that took it."""
+"""The withdrawal right of a class card or a subscription (docs/decisions.md 47; L221-18, L221-25): for 14 days after
+the purchase, once, what was not used goes back through the provider that took it — everything, when the member had
+not asked to start at once."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -16,6 +17,8 @@ from payments.models import PaymentOrder, PaymentStatus
 from payments.services import withdrawal as w
 from payments.services.refunds import REFUND_SUBJECT
 from payments.simulator import SimulatedProviderOrder
+from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionActionKind, SubscriptionStatus
+from payments.subscriptions.services.lifecycle import subscription_charges_run
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +42,13 @@ def test_the_messages_are_french():
     assert w.MSG_WITHDRAWAL_NOTHING == (
         "Rétractation enregistrée : toutes les séances de la carte ont été suivies, rien n'est à rembourser."
     )
+    assert w.MSG_WITHDRAWAL_SUBSCRIPTION.format(amount="44,35", unused=25, total=31) == (
+        "Rétractation enregistrée : votre abonnement prend fin aujourd'hui et 44,35 € vous sont remboursés "
+        "(25 jour(s) non utilisé(s) sur 31)."
+    )
+    assert w.MSG_WITHDRAWAL_FULL.format(amount="190,00") == (
+        "Rétractation enregistrée : 190,00 € vous sont remboursés, la totalité de votre achat."
+    )
 
 
 def test_unused_part_is_pro_rata_to_the_cent_below():
@@ -52,7 +62,7 @@ def test_day_5_with_2_classes_used_refunds_the_unused_part_once(
 ):
     bought = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):
-        order = pay_tariff(api_client, member, card)
+        order = pay_tariff(api_client, member, card, immediate_start=True)
     Pass.objects.filter(pk=order.granted_pass_id).update(credits_left=8)  # two classes taken
     with freeze_time(bought + timedelta(days=5)), django_capture_on_commit_callbacks(execute=True):
         response = api_client.post(WITHDRAW, {"orderId": order.order_id}, format="json")
@@ -86,7 +96,7 @@ def test_a_card_fully_used_is_withdrawn_with_nothing_to_refund(
     api_client, member, card, mailoutbox, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        order = pay_tariff(api_client, member, card)
+        order = pay_tariff(api_client, member, card, immediate_start=True)
     Pass.objects.filter(pk=order.granted_pass_id).update(credits_left=0)
     with django_capture_on_commit_callbacks(execute=True):
         response = api_client.post(WITHDRAW, {"orderId": order.order_id}, format="json")
@@ -154,7 +164,7 @@ def test_the_withdrawal_page_says_what_happens_then_confirms(
     client, api_client, member, card, mailoutbox, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        order = pay_tariff(api_client, member, card)
+        order = pay_tariff(api_client, member, card, immediate_start=True)
     Pass.objects.filter(pk=order.granted_pass_id).update(credits_left=8)
     client.force_login(member)
     page = client.get(f"/user/retractation/{order.order_id}").text
@@ -178,3 +188,88 @@ def test_another_members_withdrawal_page_is_not_found(client, api_client, member
     client.force_login(other_member)
     response = client.get(f"/user/retractation/{order.order_id}")
     assert response.status_code == 404 and w.MSG_WITHDRAWAL_NOT_FOUND in response.text
+
+
+def test_without_the_immediate_start_request_the_classes_taken_are_not_due(
+    api_client, member, card, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        order = pay_tariff(api_client, member, card)
+    Pass.objects.filter(pk=order.granted_pass_id).update(credits_left=8)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(WITHDRAW, {"orderId": order.order_id}, format="json")
+    assert response.json() == {
+        "message": "Rétractation enregistrée : 190,00 € vous sont remboursés, la totalité de votre achat.",
+        "refund_amount": "190.00",
+    }
+    order.refresh_from_db()
+    assert order.status == PaymentStatus.REFUNDED and Pass.objects.get(pk=order.granted_pass_id).credits_left == 0
+
+
+# --- a subscription ----------------------------------------------------------------------------------------------
+
+
+@freeze_time("2030-01-10 10:00:00")
+def test_a_subscription_withdrawn_on_day_5_ends_and_refunds_the_unused_days_once(
+    api_client, member, annual, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        order = pay_tariff(api_client, member, annual, immediate_start=True)
+    subscription = Subscription.objects.get(source_order=order)
+    with freeze_time("2030-01-15 18:00:00"), django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(WITHDRAW, {"orderId": order.order_id}, format="json")
+        again = api_client.post(WITHDRAW, {"orderId": order.order_id}, format="json")
+    # January 10 to February 9 is 31 days paid; the 10th to the 15th (6 days) were used: 55 € × 25 / 31 = 44.35.
+    message = (
+        "Rétractation enregistrée : votre abonnement prend fin aujourd'hui et 44,35 € vous sont remboursés "
+        "(25 jour(s) non utilisé(s) sur 31)."
+    )
+    assert response.status_code == 200 and response.json() == {"message": message, "refund_amount": "44.35"}
+    assert again.status_code == 409 and again.json()["error"] == w.MSG_WITHDRAWAL_DONE
+    subscription.refresh_from_db()
+    order.refresh_from_db()
+    assert subscription.status == SubscriptionStatus.CANCELLED
+    assert subscription.granted_pass.expires_on == date(2030, 1, 15)
+    assert subscription.actions.get().kind == SubscriptionActionKind.MEMBER_WITHDRAW
+    assert order.status == PaymentStatus.REFUNDED and order.withdrawal_refund_amount == Decimal("44.35")
+    assert SimulatedProviderOrder.objects.filter(refund_id=order.refund_id).count() == 1
+    (credit,) = Invoice.objects.filter(kind=InvoiceKind.CREDIT_NOTE)
+    assert credit.total_amount == Decimal("44.35")
+    (notice,) = [m for m in mailoutbox if REFUND_SUBJECT in m.subject]
+    assert message in notice.body
+    # Nothing more is charged: the next period's due date passes without a charge.
+    with freeze_time("2030-02-11 09:00:00"):
+        subscription_charges_run()
+    assert not subscription.charges.exclude(status=ChargeStatus.PAID).exists()
+    assert subscription.charges.count() == 1
+
+
+@freeze_time("2030-01-10 10:00:00")
+def test_a_subscription_bought_without_the_immediate_start_request_is_refunded_in_full(
+    client, api_client, member, annual, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        order = pay_tariff(api_client, member, annual)
+    client.force_login(member)
+    with freeze_time("2030-01-15 18:00:00"):
+        assert f'href="/user/retractation/{order.order_id}"' in client.get("/user/profile").text
+        page = client.get(f"/user/retractation/{order.order_id}").text
+        assert "rien de ce que vous avez utilisé n'est dû" in page and "<strong>55,00 €</strong>" in page
+        assert "Votre abonnement prend fin aujourd'hui : plus rien ne sera prélevé." in page
+        with django_capture_on_commit_callbacks(execute=True):
+            done = client.post(f"/user/retractation/{order.order_id}")
+    assert "Rétractation enregistrée : 55,00 € vous sont remboursés, la totalité de votre achat." in done.text
+    order.refresh_from_db()
+    assert order.status == PaymentStatus.REFUNDED and order.withdrawal_refund_amount == Decimal("55.00")
+
+
+@freeze_time("2030-01-10 10:00:00")
+def test_the_subscription_page_counts_days_not_classes(client, api_client, member, annual,
+                                                       django_capture_on_commit_callbacks):  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        order = pay_tariff(api_client, member, annual, immediate_start=True)
+    client.force_login(member)
+    with freeze_time("2030-01-15 18:00:00"):
+        page = client.get(f"/user/retractation/{order.order_id}").text
+    assert "25 jour(s) non utilisé(s) sur 31" in page and "<strong>44,35 €</strong>" in page
+    assert "séance" not in page.split("<h1>")[1].split("</section>")[0]

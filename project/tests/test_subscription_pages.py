@@ -5,7 +5,8 @@ import pytest
 from freezegun import freeze_time
 
 from payments.subscriptions.models import SubscriptionFreeze, SubscriptionStatus
-from payments.tests.test_subscriptions import annual, buy  # noqa: F401 - fixture
+from payments.tests.conftest import annual  # noqa: F401 - fixture
+from payments.tests.test_subscriptions import buy
 from studio.models import OutgoingEmail
 
 pytestmark = pytest.mark.django_db

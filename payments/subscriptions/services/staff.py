@@ -19,7 +19,7 @@ from studio.queue import enqueue_after_commit
 from ...choices import PaymentProviderName
 from ...provider_types import REFUND_ACCEPTED, ProviderError
 from ...providers import get_provider
-from ...services.locking import lock_charge_alone, lock_reduced_declaration, lock_subscription
+from ...services.locking import lock_charge_alone, lock_payment_order, lock_reduced_declaration, lock_subscription
 from ...signals import subscription_charge_refunded
 from ...simulator import SimulatorProvider
 from ..models import (
@@ -85,6 +85,18 @@ def _locked(subscription_id: int) -> Subscription:
     return subscription
 
 
+def _locked_after_its_order(subscription_id: int) -> Subscription:
+    """The purchase order, then the subscription (the project's lock order): a refund's credit note refers to the
+    order, which a member's withdrawal locks first; taking the subscription alone here deadlocked against it."""
+    if 0 < subscription_id < 2**31:
+        order_id = (
+            Subscription.objects.filter(pk=subscription_id).values_list("source_order__order_id", flat=True).first()
+        )
+        if order_id is not None:
+            lock_payment_order(order_id, missing_ok=True)
+    return _locked(subscription_id)
+
+
 def _log(subscription: Subscription, kind: str, *, by, reason: str, outcome: str) -> None:
     SubscriptionAction.objects.create(subscription=subscription, kind=kind, by=by, reason=reason, outcome=outcome[:200])
 
@@ -138,7 +150,7 @@ def _current_paid_charge(subscription: Subscription, today: date_type) -> Subscr
     return paid[-1] if paid else None
 
 
-def _close(subscription: Subscription, *, status: str) -> None:
+def subscription_close(subscription: Subscription, *, status: str) -> None:
     """Under the subscription's lock: nothing more is charged (unpaid periods cancelled), PayPal told in a task."""
     subscription.status = status
     subscription.save(update_fields=["status", "updated_at"])
@@ -156,10 +168,10 @@ def subscription_cancel(*, subscription_id: int, by, reason: str, refund: bool, 
     today = today or timezone.localdate()
     reason = _reason(reason)
     with transaction.atomic():
-        subscription = _locked(subscription_id)
+        subscription = _locked_after_its_order(subscription_id) if refund else _locked(subscription_id)
         if subscription.status not in (*LIVE_STATUSES, SubscriptionStatus.FROZEN):
             raise SubscriptionError.of("not_live")
-        _close(subscription, status=SubscriptionStatus.CANCELLED)
+        subscription_close(subscription, status=SubscriptionStatus.CANCELLED)
         outcome = MSG_CANCELLED
         kind = SubscriptionActionKind.CANCEL
         if refund:
@@ -200,7 +212,7 @@ def subscription_end_reduced(*, subscription_id: int, by, reason: str) -> str:
             raise SubscriptionError.of("not_live")
         declaration.ended_at = timezone.now()
         declaration.save(update_fields=["ended_at"])
-        _close(subscription, status=SubscriptionStatus.ENDED)
+        subscription_close(subscription, status=SubscriptionStatus.ENDED)
         _log(subscription, SubscriptionActionKind.END_REDUCED, by=by, reason=reason, outcome=MSG_REDUCED_ENDED)
     return MSG_REDUCED_ENDED
 
