@@ -8,7 +8,6 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.fields import StrictBooleanField
 from studio.parsers import BoundedJSONParser
 from studio.schema import ErrorOutput, StudioAutoSchema
 
@@ -30,9 +29,8 @@ from ..services.common import (
 from ..services.orders import MAX_QUANTITY, payment_order_create
 from ..subscriptions.apis.purchase import ReducedClaimInput, reduced_claim_from
 from .fields import Amount, Email, Text, choice, identifier, messages, optional_text
-from .purchase_fields import MSG_TERMS_REQUIRED, accept_terms_field, provider_field
+from .purchase_fields import MSG_TERMS_REQUIRED, accept_terms_field, immediate_start_field, provider_field
 
-MSG_IMMEDIATE_START_INVALID = "Dites si le service commence tout de suite : « immediate_start » vaut true ou false."
 ORDER_ID_MAX = 64  # PaymentOrder.order_id
 NAME_MAX = 1000  # a longer name is cut to the column's 150 characters by the service
 TEXT_MAX = 200
@@ -74,15 +72,7 @@ class CreateOrderInput(ReducedClaimInput):
 
     provider = provider_field()
     accept_terms = accept_terms_field()
-    immediate_start = StrictBooleanField(
-        required=False,
-        default=False,
-        error_messages=messages(MSG_IMMEDIATE_START_INVALID, "invalid", "null"),
-        help_text=(
-            "Carte ou abonnement : true si l'acheteur demande que le service commence avant la fin du délai de "
-            "rétractation de 14 jours (les séances suivies restent alors dues en cas de rétractation)."
-        ),
-    )
+    immediate_start = immediate_start_field()
 
     def validate(self, attrs):
         if ("reservation_id" in attrs) == ("tariff_id" in attrs):

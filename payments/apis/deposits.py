@@ -13,7 +13,7 @@ from studio.schema import ErrorOutput
 from ..services import deposits
 from .checkout import OpenedOrderOutput, PaymentApi, _valid, opened_order_body
 from .fields import Amount, choice, identifier
-from .purchase_fields import MSG_TERMS_REQUIRED, provider_field, terms_accepted_field
+from .purchase_fields import provider_field, terms_accepted_field
 
 MSG_DEPOSIT_KIND = "Type de demande inconnu : « party » (EVJF/EVG) ou « rental » (location de salle)."
 
@@ -24,11 +24,6 @@ class DepositOrderInput(serializers.Serializer):
     amount = Amount(message=MSG_AMOUNT_FORMAT, help_text="L'acompte affiché, comparé au devis.")
     provider = provider_field()
     accept_terms = terms_accepted_field()
-
-    def validate(self, attrs):
-        if not attrs["accept_terms"]:
-            raise serializers.ValidationError({"accept_terms": MSG_TERMS_REQUIRED})
-        return attrs
 
 
 class DepositOrderApi(PaymentApi):

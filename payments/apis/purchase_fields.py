@@ -10,6 +10,7 @@ from ..services.common import MSG_PROVIDER_NOT_OFFERED
 from .fields import choice, messages
 
 MSG_TERMS_REQUIRED = "Veuillez accepter les conditions générales de vente."
+MSG_IMMEDIATE_START_INVALID = "Dites si le service commence tout de suite : « immediate_start » vaut true ou false."
 
 
 def accept_terms_field():
@@ -25,7 +26,13 @@ def accept_terms_field():
 
 @extend_schema_field({"type": "boolean", "enum": [True]})
 class TermsAcceptedField(StrictBooleanField):
-    """The ticked box where it is always required (a deposit): only `true` is accepted, and the schema says so."""
+    """The ticked box where it is always required (a deposit, PayPal's subscription button): only `true` is
+    accepted, and the schema says so."""
+
+    def to_internal_value(self, data):
+        if super().to_internal_value(data) is not True:
+            self.fail("invalid")
+        return True
 
 
 def terms_accepted_field():
@@ -45,4 +52,17 @@ def provider_field():
         blank=True,
         required=False,
         help_text="stripe, paypal ou simulator : l'un des moyens proposés par /api/paypal/config.",
+    )
+
+
+def immediate_start_field():
+    """A card's or subscription's buyer asking for the service to start within the 14 days (L221-25)."""
+    return StrictBooleanField(
+        required=False,
+        default=False,
+        error_messages=messages(MSG_IMMEDIATE_START_INVALID, "invalid", "null"),
+        help_text=(
+            "Carte ou abonnement : true si l'acheteur demande que le service commence avant la fin du délai de "
+            "rétractation de 14 jours (les séances suivies restent alors dues en cas de rétractation)."
+        ),
     )

@@ -36,6 +36,7 @@ def create(api_client, member, tariff, **extra):
         "email": member.email,
         "first_name": member.first_name,
         "last_name": member.last_name,
+        "accept_terms": True,
         **extra,
     }
     return api_client.post(CREATE, body, format="json")
@@ -348,3 +349,21 @@ def test_a_frozen_paypal_subscription_is_suspended_at_paypal_and_reactivated_aft
     subscription.refresh_from_db()
     assert subscription.status == SubscriptionStatus.ACTIVE
     assert periods.period_due_on(subscription, 2) == date(2030, 2, 24)  # moved by the two weeks
+
+
+def test_paypals_subscription_button_requires_the_terms_and_records_them(
+    api_client, member, annual, paypal_settings, fake_paypal
+):
+    refused = create(api_client, member, annual, accept_terms=False)
+    missing = api_client.post(
+        CREATE,
+        {"tariff_id": annual.pk, "email": member.email, "first_name": "Emma", "last_name": "Petit"},
+        format="json",
+    )
+    for response in (refused, missing):
+        assert response.status_code == 400
+        assert response.json()["errors"]["accept_terms"] == ["Veuillez accepter les conditions générales de vente."]
+    assert not PaymentOrder.objects.exists() and not fake_paypal.calls("/v1/billing/subscriptions")
+    created = create(api_client, member, annual, immediate_start=True)
+    order = PaymentOrder.objects.get(order_id=created.json()["id"])
+    assert order.terms_version and order.terms_accepted_at is not None and order.immediate_start is True

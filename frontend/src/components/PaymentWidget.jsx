@@ -26,18 +26,17 @@ import { Suspense, lazy, useCallback, useEffect, useId, useRef, useState } from 
 import { api } from "./api.js";
 import { notify } from "./toast.jsx";
 import Choices from "./payment/Choices.jsx";
+import TermsChecks from "./payment/TermsChecks.jsx";
 import {
   MSG_CANCELLED,
   MSG_CAPTURING,
   MSG_DEMO_MODE,
-  MSG_IMMEDIATE_START,
   MSG_NO_WITHDRAWAL,
   MSG_PREPARING,
   MSG_PROVIDER_LEGEND,
   MSG_SCRIPT_PENDING,
   MSG_STRIPE_PENDING,
   MSG_TERMS_REQUIRED,
-  MSG_WITHDRAWAL_RIGHT,
   PROVIDER_LABELS,
   createFailureMessage,
   createOrderPayload,
@@ -317,42 +316,16 @@ export default function PaymentWidget({
       )}
 
       {phase === "initial" && asksTerms && (
-        <div className="payment-terms">
-          <p className="payment-check">
-            <input
-              ref={termsRef}
-              id={`${uid}-terms`}
-              type="checkbox"
-              required
-              aria-required="true"
-              checked={termsAccepted}
-              onChange={(event) => setTermsAccepted(event.target.checked)}
-              disabled={busy}
-            />
-            <label htmlFor={`${uid}-terms`}>
-              J'accepte les{" "}
-              <a href="/cgv" target="_blank" rel="noopener">
-                conditions générales de vente<span className="visually-hidden"> (nouvel onglet)</span>
-              </a>{" "}
-              *
-            </label>
-          </p>
-          {order?.kind === "tariff" && (
-            <>
-              <p className="payment-note">{MSG_WITHDRAWAL_RIGHT}</p>
-              <p className="payment-check">
-                <input
-                  id={`${uid}-immediate`}
-                  type="checkbox"
-                  checked={immediateStart}
-                  onChange={(event) => setImmediateStart(event.target.checked)}
-                  disabled={busy}
-                />
-                <label htmlFor={`${uid}-immediate`}>{MSG_IMMEDIATE_START}</label>
-              </p>
-            </>
-          )}
-        </div>
+        <TermsChecks
+          uid={uid}
+          inputRef={termsRef}
+          accepted={termsAccepted}
+          onAccepted={setTermsAccepted}
+          withdrawal={order?.kind === "tariff"}
+          immediateStart={immediateStart}
+          onImmediateStart={setImmediateStart}
+          disabled={busy}
+        />
       )}
 
       {phase === "initial" && order?.kind === "reservation" && <p className="payment-note">{MSG_NO_WITHDRAWAL}</p>}

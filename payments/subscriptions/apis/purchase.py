@@ -15,6 +15,7 @@ from studio.queue import enqueue_after_commit
 from studio.schema import ErrorOutput
 
 from ...apis.fields import Email, Text, choice, identifier
+from ...apis.purchase_fields import immediate_start_field, terms_accepted_field
 from ...models import PaymentStatus
 from ...services.common import MSG_EMAIL_INVALID, MSG_INCOMPLETE, MSG_TARIFF_NOT_FOUND
 from ...services.reduced_rate import (
@@ -63,6 +64,9 @@ class PayPalSubscriptionInput(ReducedClaimInput):
     email = Email(missing=MSG_INCOMPLETE, invalid=MSG_EMAIL_INVALID)
     first_name = Text(missing=MSG_INCOMPLETE, max_length=1000)
     last_name = Text(missing=MSG_INCOMPLETE, max_length=1000)
+    # Buying a subscription requires the terms of sale, as create-order does (docs/decisions.md 47).
+    accept_terms = terms_accepted_field()
+    immediate_start = immediate_start_field()
 
 
 class PayPalSubscriptionOutput(serializers.Serializer):
@@ -120,6 +124,7 @@ class PayPalSubscriptionCreateApi(APIView):
             first_name=data["first_name"],
             last_name=data["last_name"],
             reduced=reduced_claim_from(data),
+            immediate_start=data["immediate_start"],
         )
         return Response(PayPalSubscriptionOutput(_order_body(order)).data, status=status.HTTP_201_CREATED)
 

@@ -14,7 +14,7 @@ from courses.models import Tariff
 from ...choices import CURRENCY_EUR, PaymentProviderName
 from ...models import PaymentOrder, PaymentStatus
 from ...provider_types import ProviderError
-from ...services.common import PaymentError, _mark, _valid_email
+from ...services.common import PaymentError, _mark, _valid_email, terms_acceptance_fields
 from ...services.reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record, tariff_is_reduced
 from ..models import SubscriptionPlan
 from .paypal import PAYPAL_SUBSCRIPTION_TYPE, _paypal, logger
@@ -94,10 +94,18 @@ def paypal_plans_ensure() -> int:
 
 
 def paypal_subscription_create(
-    *, user, tariff_id: int, email: str, first_name: str, last_name: str, reduced: ReducedClaim | None = None
+    *,
+    user,
+    tariff_id: int,
+    email: str,
+    first_name: str,
+    last_name: str,
+    reduced: ReducedClaim | None = None,
+    immediate_start: bool = False,
 ) -> PaymentOrder:
-    """The member clicked PayPal's button: a PayPal Subscription on the tariff's plan, waiting for the member's
-    approval in the popup, recorded as an open PaymentOrder named by its id."""
+    """The member accepted the terms of sale and clicked PayPal's button: a PayPal Subscription on the tariff's plan,
+    waiting for the member's approval in the popup, recorded as an open PaymentOrder named by its id, with the terms'
+    version and the immediate start asked for (docs/decisions.md 47)."""
     tariff = subscription_tariff(tariff_id)
     if not _valid_email(email):
         raise PaymentError.of("email_invalid")
@@ -131,6 +139,7 @@ def paypal_subscription_create(
             user=user,
             tariff=tariff,
             date=timezone.localdate().isoformat(),
+            **terms_acceptance_fields(accepted=True, immediate_start=immediate_start),
         )
         reduced_declaration_record(order=order, claim=reduced, proof=proof)
     return order

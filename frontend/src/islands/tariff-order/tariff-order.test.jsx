@@ -4,6 +4,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 // StripePane (frontend/src/components/payment/StripePane.jsx), lazily loaded by the saved method's pane.
 vi.mock("../subscription-pay/stripePane.js", () => ({ StripePane: () => null }));
+// PayPal's JS SDK stands in as a button that calls createSubscription, as PayPal's does when clicked.
+vi.mock("./PayPalSubscriptionPane.jsx", () => ({
+  default: ({ createSubscription }) => (
+    <button type="button" onClick={() => createSubscription().catch(() => {})}>
+      Bouton PayPal
+    </button>
+  ),
+}));
 
 import { notify } from "../../components/toast.jsx";
 import { MSG_DECLINES_LATER } from "../../components/payment/messages.js";
@@ -154,5 +162,25 @@ describe("TariffOrder for a subscription billed per period", () => {
     fireEvent.click(screen.getByRole("button", { name: "Commander" }));
     expect(await screen.findByRole("button", { name: "S'abonner avec PayPal" })).toBeTruthy();
     expect(screen.queryByText(/Payer 44/)).toBeNull();
+  });
+
+  it("asks for the terms of sale before PayPal's subscription button, and sends them", async () => {
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation((url) =>
+      String(url) === "/api/subscriptions/paypal" ? answer(201, { id: "I-1", status: "CREATED", amount: "44.00", currency: "EUR" }) : answer(200, { ...OFFER, reduced: false }),
+    );
+    render(<TariffOrder user={MEMBER} paymentConfig={{ provider: "paypal", clientId: "abc", currency: "EUR" }} />);
+    fireEvent.click(screen.getByRole("button", { name: "Commander" }));
+    fireEvent.click(await screen.findByRole("button", { name: "S'abonner avec PayPal" }));
+    expect(screen.getByRole("alert").textContent).toBe("Veuillez accepter les conditions générales de vente.");
+    const terms = screen.getByLabelText(/J'accepte les/);
+    expect(document.activeElement).toBe(terms);
+    expect(screen.queryByRole("button", { name: "Bouton PayPal" })).toBeNull();
+    fireEvent.click(terms);
+    fireEvent.click(screen.getByLabelText(/commence avant la fin du délai de rétractation/));
+    fireEvent.click(screen.getByRole("button", { name: "S'abonner avec PayPal" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Bouton PayPal" }, WAIT));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => url === "/api/subscriptions/paypal")).toBe(true), WAIT);
+    const [, init] = fetchMock.mock.calls.find(([url]) => url === "/api/subscriptions/paypal");
+    expect(JSON.parse(init.body)).toMatchObject({ tariff_id: 4, accept_terms: true, immediate_start: true });
   });
 });
