@@ -15,6 +15,9 @@ SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks
 - Then the pass (`lock_pass`): a pass's credits are read and changed only under its row lock, so a credit is never
   spent twice. Staff adjustments lock the pass alone. Several passes are locked by ascending id (a late
   cancellation made good gives credits back in its own transaction, late_cancellation.py).
+- Then, for a pass whose tariff caps the future bookings a member holds with it (docs/decisions.md 45), the member's
+  lock on that tariff (`lock_member_tariff`): the count covers every pass of the tariff, and each booking locks only
+  the pass it spends, so two passes of one tariff would otherwise both see room for one more.
 - Then the reservations (`lock_reservation`, `lock_member_live_reservation`).
 
 A hold, a booking paid with a pass, a confirmation and a cancellation on the same session therefore never deadlock.
@@ -29,6 +32,7 @@ pay it (both read the reservation's `payment_pending`, which payments sets under
 from datetime import timedelta
 from decimal import Decimal
 
+from django.db import connection
 from django.db.models import Exists, OuterRef, Subquery, Sum
 
 from courses.models import CourseSession, SessionStatus
@@ -52,6 +56,22 @@ def lock_session_of_reservation(reservation_id: int, *, user=None, with_course: 
     if user is not None:
         sessions = sessions.filter(reservations__user_id=user.pk)
     return sessions.first()
+
+
+# The first key of the (member, tariff) advisory locks, so that they never meet another use of PostgreSQL's advisory
+# locks: "bk" for bookings, in ASCII.
+MEMBER_TARIFF_LOCK_SPACE = 0x626B
+
+
+def lock_member_tariff(*, member_id: int, tariff_id: int) -> None:
+    """Serialise, until the transaction ends, the bookings one member makes with the passes of one tariff. A
+    transaction-scoped advisory lock on PostgreSQL (no row stands for "this member's bookings with this tariff");
+    SQLite runs one writing transaction at a time, so nothing is needed there."""
+    if connection.vendor != "postgresql":
+        return
+    key = (member_id * 1_000_003 + tariff_id) % 2**31
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [MEMBER_TARIFF_LOCK_SPACE, key])
 
 
 def lock_pass(pass_id: int, *, member=None) -> Pass | None:

@@ -14,7 +14,7 @@ from studio.errors import CONFLICT
 from ..models import Pass, PassAdjustment, PassAdjustmentAction, Reservation, ReservationStatus
 from ..pass_rules import PassRule
 from .common import ReservationError
-from .locking import lock_pass
+from .locking import lock_member_tariff, lock_pass
 
 MSG_PASS_UNPAID = (
     "Votre abonnement a une échéance impayée depuis plus de 7 jours : réglez-la depuis votre profil "
@@ -91,6 +91,7 @@ def _check_future_cap(*, pass_obj: Pass) -> None:
     cap = tariff["max_future_bookings"] if tariff else 0
     if not cap:
         return
+    lock_member_tariff(member_id=pass_obj.member_id, tariff_id=pass_obj.tariff_id)
     held = Reservation.objects.filter(
         user_id=pass_obj.member_id,
         paid_with_pass__tariff_id=pass_obj.tariff_id,

@@ -13,6 +13,7 @@ from bookings.models import Pass, Reservation, ReservationStatus
 from bookings.services.availability import session_seats_taken
 from bookings.services.cancellation import MSG_CANCEL_NOT_CONFIRMED, reservation_cancel
 from bookings.services.common import MSG_SESSION_FULL, ReservationError
+from bookings.services.pass_rules import MSG_PASS_FUTURE_CAP
 from bookings.services.passes import MSG_PASS_NO_CREDITS, reservation_book_with_pass
 from bookings.services.reservations import reservation_confirm, reservation_hold
 from bookings.services.session_places import course_session_update
@@ -240,3 +241,40 @@ def test_staff_lowering_the_places_while_members_reserve_never_leaves_more_seats
         assert session.max_attendees == 4 and len(holds) == 2
     else:
         assert changes == ["max_below_taken"] and session.max_attendees == 10 and len(holds) == 8
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("round_", range(3))
+def test_two_cards_of_a_capped_tariff_booking_at_once_hold_the_cap(round_):
+    """Each booking locks only the pass it spends, so two passes of one tariff capped at one future booking would
+    both see none held: the cap is counted under one lock per member and tariff."""
+    member = UserFactory()
+    tariff = TariffFactory(title="Carte découverte", pass_credits=5, pass_validity_months=2, max_future_bookings=1)
+    cards = [PassFactory(member=member, tariff=tariff, title="Carte découverte") for _ in range(2)]
+    sessions = [CourseSessionFactory(start=timezone.now() + timedelta(days=day)) for day in (3, 4)]
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def book(session, card):
+        try:
+            barrier.wait(timeout=20)
+            outcomes.append(
+                reservation_book_with_pass(
+                    user=member, session_id=session.pk, pass_id=card.pk, participants=1,
+                    first_name="E", last_name="P", email=member.email,
+                )  # fmt: skip
+            )
+        except ReservationError as exc:
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=book, args=pair) for pair in zip(sessions, cards, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    refused = [o for o in outcomes if isinstance(o, ReservationError)]
+    assert len(outcomes) == 2 and len(refused) == 1, outcomes
+    assert refused[0].message == MSG_PASS_FUTURE_CAP.format(cap=1, title="Carte découverte")
+    assert Reservation.objects.filter(user=member, status=ReservationStatus.CONFIRMED).count() == 1
