@@ -1,13 +1,19 @@
-"""On a 390 px phone: a class card is bought only with the terms of sale ticked (docs/decisions.md 47)."""
+"""On a 390 px phone: a class card is bought only with the terms of sale ticked, and a card or a subscription is
+withdrawn from within 14 days (docs/decisions.md 47)."""
 
 from decimal import Decimal
 
 import pytest
 from playwright.sync_api import expect
+from rest_framework.test import APIClient
 
 from bookings.models import Pass
 from courses.tests.factories import TariffFactory
 from payments.models import PaymentOrder, PaymentStatus
+from payments.subscriptions.models import Subscription, SubscriptionStatus
+
+from .conftest import tariff_payload
+from .test_attacks_money import approve, capture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -73,3 +79,26 @@ def test_withdrawal_from_the_profile_on_a_phone(page, live_server, login_as, mem
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     order.refresh_from_db()
     assert order.withdrawal_refund_amount == Decimal("152.00") and order.status == PaymentStatus.REFUNDED
+
+
+def test_withdrawal_from_a_subscription_on_a_phone(page, live_server, login_as, member, annual):
+    api = APIClient()
+    api.force_authenticate(member)
+    created = api.post("/api/paypal/create-order", tariff_payload(annual, member, immediate_start=True), format="json")
+    approve(api, created.json()["id"])
+    assert capture(api, created.json()["id"]).status_code == 200
+    subscription = Subscription.objects.get(source_order__order_id=created.json()["id"])
+
+    page.set_viewport_size(PHONE)
+    login_as(member)
+    page.goto(live_server.url + "/user/profile")
+    page.get_by_role("link", name="Exercer mon droit de rétractation").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Exercer mon droit de rétractation")
+    expect(page.get_by_text("Votre abonnement prend fin aujourd'hui : plus rien ne sera prélevé.")).to_be_visible()
+    page.get_by_role("button", name="Confirmer ma rétractation").click()
+    expect(page.get_by_role("status")).to_contain_text(
+        "Rétractation enregistrée : votre abonnement prend fin aujourd'hui"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    subscription.refresh_from_db()
+    assert subscription.status == SubscriptionStatus.CANCELLED
