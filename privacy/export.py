@@ -23,6 +23,7 @@ from payments.subscriptions.models import (
     SubscriptionCharge,
 )
 from quotes.models import PartyReservation, RoomRentalRequest
+from waivers.selectors import declaration_export
 
 EXPORT_FORMAT = "studio-donnees-personnelles/1"
 COOKIES_NOTE = (
@@ -109,6 +110,8 @@ def member_data_export(*, user: User) -> dict:
             "last_login": _dt(user.last_login),
             "pending_email": user.pending_email or None,
         },
+        # The health questionnaire's answers and what was accepted (docs/decisions.md 48): the member's own data.
+        "health_declaration": declaration_export(member_id=user.pk),
         "consents": {
             "reminder_day_before": prefs.remind_day_before if prefs else True,
             "reminder_cancellation_deadline": prefs.remind_cancellation_deadline if prefs else True,

@@ -45,6 +45,7 @@ from quotes.models import PartyRequestEvent, PartyReservation, RentalRequestEven
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
 from studio.models import OutgoingEmail
 from studio.queue import enqueue_after_commit
+from waivers.services import declaration_erase
 
 logger = logging.getLogger(__name__)
 
@@ -177,6 +178,7 @@ def _personal_data_erase(*, user_id: int, original_email: str) -> list[tuple[Sto
         proof_storage = ReducedRateProof._meta.get_field("file").storage
         files += [(proof_storage, name) for name in proofs.values_list("file", flat=True) if name]
         saved_methods_erase(member_id=user_id)  # the card's or account's last digits, the mandate's reference
+        declaration_erase(member_id=user_id)  # the health questionnaire's answers (docs/decisions.md 48)
         proofs.delete()  # a student card or a France Travail certificate: the declarations keep their status only
         User.objects.filter(pk=user_id).update(
             email=email,

@@ -18,6 +18,7 @@ from payments.subscriptions import urls as payments_subscription_urls
 from privacy import urls as privacy_urls
 from quotes import urls as quotes_urls
 from studio import urls as studio_urls
+from waivers import urls as waivers_urls
 
 from . import views
 from .pages import booking as booking_pages
@@ -59,6 +60,7 @@ api_urlpatterns = [
     *quotes_urls.api_urlpatterns,
     *invoices_urls.api_urlpatterns,
     *insights_urls.api_urlpatterns,
+    *waivers_urls.api_urlpatterns,
 ]
 
 urlpatterns = [

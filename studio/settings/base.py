@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "operations",  # above the core only: backups, health checks, error reports, alerts to the admins
     "accounts",
     "courses",
+    "waivers",  # beside courses, below bookings: the health questionnaire, the waiver and the house rules
     "bookings",
     "payments",
     "media_library",
@@ -255,6 +256,7 @@ SPECTACULAR_SETTINGS = {
     ],
     # Enums that several components share under a field name other enums use too ("status").
     "ENUM_NAME_OVERRIDES": {
+        "StudioDocumentKindEnum": "waivers.models.DocumentKind",
         "PaymentStatusEnum": "payments.models.PaymentStatus",
         "SubscriptionStatusEnum": "payments.subscriptions.models.SubscriptionStatus",
         "SubscriptionChargeStatusEnum": "payments.subscriptions.models.ChargeStatus",
