@@ -3,6 +3,7 @@
    and when. One read of `GET /api/users/{id}/history` (staff). Lists rather than tables, so a phone reads each line
    without scrolling sideways. */
 import { useState } from "react";
+import { createPortal } from "react-dom";
 import { euros, formatDate, formatDateTime } from "../../../components/format.js";
 import Modal from "../../../components/Modal.jsx";
 import { useApi } from "../../../components/useApi.js";
@@ -178,7 +179,8 @@ export function ClientHistory({ row, onClose }) {
   );
 }
 
-/** "Fiche client" on a user's row. */
+/** "Fiche client" on a user's row. The file is drawn at the end of the page's body, not inside the row's actions
+    cell, whose styles for its buttons (margins, flex) would shift the dialog off the phone's screen. */
 export default function ClientHistoryButton({ row }) {
   const [open, setOpen] = useState(false);
   return (
@@ -186,7 +188,7 @@ export default function ClientHistoryButton({ row }) {
       <button type="button" className="button button-small button-secondary" onClick={() => setOpen(true)}>
         Fiche client<span className="visually-hidden"> de {personName(row)}</span>
       </button>
-      {open && <ClientHistory row={row} onClose={() => setOpen(false)} />}
+      {open && createPortal(<ClientHistory row={row} onClose={() => setOpen(false)} />, document.body)}
     </>
   );
 }
