@@ -32,8 +32,10 @@ class ClientCreateInput(Input):
             "max_length": MSG_TEXT_TOO_LONG,
         },
     )
+    # A blank phone is taken before the pattern is checked (allow_blank), so the pattern says ten digits only and the
+    # schema's `oneOf` [pattern, empty] has exactly one branch for each text.
     phone = PatternText(
-        f"{PHONE_PATTERN}|^$",
+        PHONE_PATTERN,
         MSG_PHONE_INVALID,
         required=False,
         allow_blank=True,

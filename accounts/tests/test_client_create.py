@@ -154,8 +154,11 @@ def test_bad_input_is_a_french_400(desk, body, field, message):
     assert User.objects.filter(role="user").count() == 0
 
 
-def test_the_phone_is_optional(desk):
+@pytest.mark.parametrize("phone", [None, ""])
+def test_the_phone_is_optional(desk, phone):
     body = {key: value for key, value in NEW_CLIENT.items() if key != "phone"}
+    if phone is not None:
+        body["phone"] = phone
     response = desk.post("/api/users", body, format="json")
     assert response.status_code == 201 and User.objects.get(pk=response.json()["id"]).phone == ""
 
