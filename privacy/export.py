@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import StaffAction, User
 from bookings.models import CourseFeedback, Pass, PassAdjustment, Reservation
 from bookings.models_operations import BookingPreferences, WaitlistEntry
 from invoices.models import Invoice
@@ -288,6 +288,11 @@ def member_data_export(*, user: User) -> dict:
                 "sent_at": _dt(r.created_at),
             }
             for r in RoomRentalRequest.objects.filter(mine).order_by("pk")
+        ],
+        # What staff did on the member's behalf at the desk (docs/decisions.md 50), with who did it.
+        "staff_actions": [
+            {"action": a.action, "summary": a.summary, "by": a.staff_name, "at": _dt(a.created_at)}
+            for a in StaffAction.objects.filter(member_id=user.pk).order_by("created_at", "pk")
         ],
         "feedback": [
             {

@@ -7,9 +7,9 @@ app's service where one exists.
 2. Open card payments are cancelled, future bookings cancelled as the member's own cancellation would be (bookings'
    `member_future_bookings_cancel`), live subscriptions stopped (nothing more is charged).
 3. In one transaction, the personal data goes: name, e-mail, phone, address, avatar, free texts written by or about
-   the member (messages, requests, feedback comments, e-mails kept in the outbox). The accounting records stay
-   (orders, amounts, dates, invoices with their numbers and lines; French law keeps them 10 years), with the identity
-   on them replaced by a pseudonym.
+   the member (messages, requests, feedback comments, e-mails kept in the outbox), and the lines of what staff did on
+   their behalf. The accounting records stay (orders, amounts, dates, invoices with their numbers and lines; French
+   law keeps them 10 years), with the identity on them replaced by a pseudonym.
 
 Each step is idempotent: an interrupted deletion is completed by running it again (staff can, from the dashboard).
 """
@@ -26,7 +26,7 @@ from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone
 
-from accounts.models import AccountToken, Role, User
+from accounts.models import AccountToken, Role, StaffAction, User
 from accounts.services.authentication import user_refresh_tokens_revoke
 from bookings.models import CourseFeedback, Reservation
 from bookings.models_operations import BookingPreferences
@@ -193,6 +193,8 @@ def _personal_data_erase(*, user_id: int, original_email: str) -> list[tuple[Sto
             avatar="",
             is_active=False,
         )
+        # What staff did on their behalf names them through the link to their account (docs/decisions.md 50).
+        StaffAction.objects.filter(member_id=user_id).delete()
         BookingPreferences.objects.filter(user_id=user_id).delete()  # the calendar feed's secret URL stops working
         Reservation.objects.filter(mine).update(first_name="", last_name="", email=email, message="")
         parties = PartyReservation.objects.filter(mine)

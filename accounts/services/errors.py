@@ -57,6 +57,12 @@ MSG_ADMIN_EDIT_FORBIDDEN = "Seul un administrateur peut modifier un compte admin
 MSG_STAFF_EDIT_FORBIDDEN = "Un superviseur ne peut modifier que les comptes des membres."
 MSG_STAFF_EMAIL_FORBIDDEN = "Seul un administrateur peut changer l'email d'un membre de l'équipe."
 
+# A client created at the desk (docs/decisions.md 50): staff only, so the account already there is named.
+MSG_CLIENT_CREATE_FORBIDDEN = "Seule l'équipe du studio peut créer le compte d'un client."
+MSG_CLIENT_EMAIL_TAKEN = (
+    "Un compte existe déjà avec cet e-mail : {name} ({email}). Retrouvez-le dans la liste des utilisateurs."
+)
+
 NOT_FOUND = 404
 
 
@@ -96,6 +102,8 @@ class AccountError(ApplicationError):
         "admin_edit_forbidden": MSG_ADMIN_EDIT_FORBIDDEN,
         "staff_edit_forbidden": MSG_STAFF_EDIT_FORBIDDEN,
         "staff_email_forbidden": MSG_STAFF_EMAIL_FORBIDDEN,
+        "client_create_forbidden": MSG_CLIENT_CREATE_FORBIDDEN,
+        "client_email_taken": MSG_CLIENT_EMAIL_TAKEN,
     }
     statuses = {
         "email_taken": CONFLICT,
@@ -113,6 +121,8 @@ class AccountError(ApplicationError):
         "admin_edit_forbidden": FORBIDDEN,
         "staff_edit_forbidden": FORBIDDEN,
         "staff_email_forbidden": FORBIDDEN,
+        "client_create_forbidden": FORBIDDEN,
+        "client_email_taken": CONFLICT,
     }
 
     def __init__(

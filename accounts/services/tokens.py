@@ -17,9 +17,10 @@ def _hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def account_token_create(*, user: User, purpose: str) -> str:
-    """Create a single-use link token and return the raw value (only its hash is stored)."""
-    lifetime = {
+def account_token_create(*, user: User, purpose: str, lifetime: timedelta | None = None) -> str:
+    """Create a single-use link token and return the raw value (only its hash is stored). `lifetime` overrides the
+    purpose's own (a client created at the desk gets a week to choose a password: docs/decisions.md 50)."""
+    lifetime = lifetime or {
         TokenPurpose.CONFIRM_EMAIL: CONFIRMATION_LINK_LIFETIME,
         TokenPurpose.CHANGE_EMAIL: EMAIL_CHANGE_LINK_LIFETIME,
     }.get(purpose, RESET_LINK_LIFETIME)

@@ -4,8 +4,8 @@ sees both the accounts and the attendance, as one query per page whatever its si
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from accounts.apis.clients import ClientCreateApi
 from accounts.apis.outputs import UserOutput
 from accounts.apis.user_inputs import UserListQuery
 from accounts.selectors import user_list
@@ -34,8 +34,9 @@ class UserPageOutput(serializers.Serializer):
     results = StaffUserOutput(many=True)
 
 
-class UserListApi(APIView):
-    """Staff list: ?search= (name or e-mail), ?ordering= (e.g. -date_joined,last_name), ?page=, ?page_size=."""
+class UserListApi(ClientCreateApi):
+    """Staff list: ?search= (name or e-mail), ?ordering= (e.g. -date_joined,last_name), ?page=, ?page_size=. The
+    same path's `POST` creates a client at the desk: accounts' view, whose `post` this one inherits."""
 
     permission_classes = [IsStudioStaff]
 

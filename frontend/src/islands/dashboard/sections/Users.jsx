@@ -1,6 +1,12 @@
 /* Members and staff: edit, role (admins only, docs/decisions.md 11), delete, search by name or e-mail.
    docs/decisions.md 32: supervisors edit and delete members only, and only an admin changes a staff member's e-mail.
-   The list says per row what the server accepts (`can_edit`); the server refuses the rest anyway. */
+   The list says per row what the server accepts (`can_edit`); the server refuses the rest anyway.
+   docs/decisions.md 50: "Ajouter un client" creates a member at the desk, who is e-mailed a link to choose a password;
+   "Fiche client" on each row opens what the studio knows of them (ClientHistory.jsx). */
+import { useState } from "react";
+import FormModal from "../FormModal.jsx";
+import { fieldErrors, send } from "../request.js";
+import ClientHistoryButton from "./ClientHistory.jsx";
 import { MSG_EMAIL_CHANGE_CONFIRMED_BY_LINK, MSG_EMAIL_STAFF_ADMIN_ONLY, MSG_ROLE_ADMIN_ONLY, MSG_SAVE, MSG_USER_DELETE, MSG_USERS_LOAD } from "../messages.js";
 import { ROLE_OPTIONS, roleLabel } from "../options.js";
 import ResourceSection from "../ResourceSection.jsx";
@@ -17,6 +23,101 @@ export function noShowsLabel(row) {
   const count = Number(row.no_shows || 0);
   if (count === 0) return "Aucune";
   return `${count} absence${count > 1 ? "s" : ""}`;
+}
+
+// The checks the server makes (accounts/apis/clients.py), in the same words, before anything is sent.
+export const MSG_CLIENT_NAMES_REQUIRED = "❌ Le prénom et le nom sont obligatoires.";
+export const MSG_CLIENT_EMAIL_INVALID = "❌ L'email n'est pas valide.";
+export const MSG_CLIENT_PHONE_INVALID = "❌ Le numéro de téléphone doit contenir 10 chiffres.";
+export const MSG_CLIENT_SAVE = "Le client n'a pas pu être créé. Veuillez réessayer.";
+export const clientCreatedMessage = (email) =>
+  `Client créé : un e-mail pour choisir son mot de passe a été envoyé à ${email}.`;
+
+const CLIENT_FIELDS = [
+  { name: "first_name", label: "Prénom", required: true },
+  { name: "last_name", label: "Nom", required: true },
+  { name: "email", label: "E-mail", type: "email", required: true, help: "Le client y reçoit un lien pour choisir son mot de passe." },
+  { name: "phone", label: "Téléphone (facultatif)", type: "tel", inputMode: "numeric" },
+];
+const EMPTY_CLIENT = { first_name: "", last_name: "", email: "", phone: "" };
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The new client's fields as the server will check them: {message, errors} or null. */
+export function validateClient(values) {
+  const errors = {};
+  if (!values.first_name.trim()) errors.first_name = MSG_CLIENT_NAMES_REQUIRED;
+  if (!values.last_name.trim()) errors.last_name = MSG_CLIENT_NAMES_REQUIRED;
+  if (!EMAIL_SHAPE.test(values.email.trim())) errors.email = MSG_CLIENT_EMAIL_INVALID;
+  const phone = values.phone.replace(/[\s.-]/g, "");
+  if (phone && !/^\d{10}$/.test(phone)) errors.phone = MSG_CLIENT_PHONE_INVALID;
+  const first = Object.values(errors)[0];
+  return first ? { message: first, errors } : null;
+}
+
+/** "Ajouter un client" at the top of the users section, its form in a modal, and the confirmation once created. */
+export function ClientCreate({ onCreated }) {
+  const [form, setForm] = useState(null); // {values, errors, error, busy}
+  const [notice, setNotice] = useState("");
+  const change = (name, value) =>
+    setForm((current) => {
+      const errors = { ...current.errors };
+      delete errors[name];
+      return { ...current, values: { ...current.values, [name]: value }, errors };
+    });
+  const submit = async () => {
+    const invalid = validateClient(form.values);
+    if (invalid) {
+      setForm((current) => ({ ...current, errors: invalid.errors, error: invalid.message }));
+      return;
+    }
+    setForm((current) => ({ ...current, busy: true, error: "", errors: {} }));
+    const body = Object.fromEntries(Object.entries(form.values).map(([name, value]) => [name, value.trim()]));
+    try {
+      const created = await send("/api/users", { method: "POST", body });
+      setForm(null);
+      setNotice(created.message || clientCreatedMessage(created.email));
+      onCreated?.(created);
+    } catch (error) {
+      const message = error.status > 0 && error.message ? error.message : MSG_CLIENT_SAVE;
+      setForm((current) => current && { ...current, busy: false, errors: fieldErrors(error), error: message });
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
+        className="button"
+        onClick={() => {
+          setNotice("");
+          setForm({ values: EMPTY_CLIENT, errors: {}, error: "", busy: false });
+        }}
+      >
+        Ajouter un client
+      </button>
+      <div aria-live="polite">
+        {notice && (
+          <p className="form-success dash-flash" role="status">
+            {notice}
+          </p>
+        )}
+      </div>
+      {form && (
+        <FormModal
+          open
+          title="Ajouter un client"
+          fields={CLIENT_FIELDS}
+          values={form.values}
+          errors={form.errors}
+          formError={form.error}
+          busy={form.busy}
+          progress={null}
+          onChange={change}
+          onSubmit={submit}
+          onClose={() => setForm(null)}
+        />
+      )}
+    </>
+  );
 }
 
 export const usersConfig = {
@@ -41,8 +142,16 @@ export const usersConfig = {
     // The absences marked at the studio door, on the member's record (docs/decisions.md 38).
     { key: "no_shows", label: "Absences", render: noShowsLabel },
   ],
-  // A member's data (JSON) and the deletion of their account on their request (docs/decisions.md 34).
-  rowActions: (row, ctx) => <MemberDataActions row={row} onDone={() => ctx.reload()} />,
+  // "Ajouter un client" (docs/decisions.md 50) sits above the list, beside the title.
+  extra: (ctx) => <ClientCreate onCreated={() => ctx.reload()} />,
+  // The client's file (docs/decisions.md 50); a member's data (JSON) and the deletion of their account on their
+  // request (docs/decisions.md 34).
+  rowActions: (row, ctx) => (
+    <>
+      <ClientHistoryButton row={row} />
+      <MemberDataActions row={row} onDone={() => ctx.reload()} />
+    </>
+  ),
   fields: ({ user, row }) => [
     { name: "first_name", label: "Prénom", required: true },
     { name: "last_name", label: "Nom", required: true },
