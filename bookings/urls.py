@@ -11,6 +11,7 @@ from .apis.passes import MyPassesApi, PassDetailApi, PassListApi
 from .apis.reservations import ReservationCancelApi
 from .apis.series_following import CourseSessionFollowingApi
 from .apis.sessions import CourseSessionDetailApi, CourseSessionListApi
+from .apis.statements import InstructorStatementApi
 from .apis.users import UserListApi
 from .views import instructor as instructor_views
 
@@ -62,6 +63,11 @@ api_urlpatterns = [
     ),
     path("waitlist/mine", waitlist_apis.MyWaitlistApi.as_view(), name="api-waitlist-mine"),
     path("instructor/sessions", InstructorSessionsApi.as_view(), name="api-instructor-sessions"),
+    path(
+        "instructors/<int:instructor_id>/statements",
+        InstructorStatementApi.as_view(),
+        name="api-instructor-statements",
+    ),
     path("booking-preferences", calendar_feed_apis.BookingPreferencesApi.as_view(), name="api-booking-preferences"),
     path(
         "booking-preferences/calendar-link",
