@@ -33,6 +33,8 @@ class SubstituteRequest(models.Model):
     )
     created_at = models.DateTimeField("demandé le", auto_now_add=True)
     closed_at = models.DateTimeField("clos le", null=True, blank=True)
+    # Set when the booked members and staff were told of the acceptance: the task tells them once.
+    notified_at = models.DateTimeField("inscrits prévenus le", null=True, blank=True)
     # Set when staff were told nobody had accepted 48 h before the class: they are told once.
     staff_alerted_at = models.DateTimeField("équipe alertée le", null=True, blank=True)
 

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from .apis import calendar_feed as calendar_feed_apis
+from .apis import substitutes as substitute_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
 from .apis.attendees import CourseSessionAttendeesApi
@@ -63,6 +64,22 @@ api_urlpatterns = [
     ),
     path("waitlist/mine", waitlist_apis.MyWaitlistApi.as_view(), name="api-waitlist-mine"),
     path("instructor/sessions", InstructorSessionsApi.as_view(), name="api-instructor-sessions"),
+    path("substitute-requests", substitute_apis.SubstituteRequestListApi.as_view(), name="api-substitute-requests"),
+    path(
+        "substitute-requests/<int:request_id>/accept",
+        substitute_apis.SubstituteAcceptApi.as_view(),
+        name="api-substitute-request-accept",
+    ),
+    path(
+        "substitute-requests/<int:request_id>/withdraw",
+        substitute_apis.SubstituteWithdrawApi.as_view(),
+        name="api-substitute-request-withdraw",
+    ),
+    path(
+        "course-sessions/<int:session_id>/substitute-requests",
+        substitute_apis.SessionSubstituteRequestApi.as_view(),
+        name="api-course-session-substitute-requests",
+    ),
     path(
         "instructors/<int:instructor_id>/statements",
         InstructorStatementApi.as_view(),
