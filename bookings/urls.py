@@ -27,6 +27,12 @@ urlpatterns = [
     path("my-courses/<int:reservation_id>.ics", calendar_feed_apis.reservation_ics_download, name="my-course-ics"),
     path("instructor/classes", instructor_views.instructor_classes_page, name="instructor-classes"),
     path("instructor/classes/<int:session_id>", instructor_views.instructor_class_page, name="instructor-class"),
+    path("instructor/statement", instructor_views.instructor_statement_page, name="instructor-statement"),
+    path(
+        "instructor/statement/<int:instructor_id>",
+        instructor_views.instructor_statement_page,
+        name="instructor-statement-of",
+    ),
 ]
 
 api_urlpatterns = [

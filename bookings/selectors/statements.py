@@ -43,6 +43,10 @@ class StatementLine:
     def rule_text(self) -> str:
         return pay_rule_text(self.rule)
 
+    @property
+    def amount_text(self) -> str:
+        return euros(self.amount)
+
 
 @dataclass(frozen=True)
 class Statement:
@@ -50,6 +54,10 @@ class Statement:
     month: date  # its first day
     lines: list[StatementLine]
     total: Decimal
+
+    @property
+    def total_text(self) -> str:
+        return euros(self.total)
 
     @property
     def month_label(self) -> str:
