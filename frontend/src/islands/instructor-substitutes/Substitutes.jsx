@@ -37,8 +37,8 @@ function AskForm({ session, onDone, onCancel }) {
       <textarea id={fieldId} value={message} maxLength={1000} rows={2} onChange={(event) => setMessage(event.target.value)} />
       {error && <p className="form-error" role="alert">{error}</p>}
       <div className="substitute-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy}>Envoyer la demande</button>
-        <button type="button" className="btn" onClick={onCancel}>Annuler</button>
+        <button type="submit" className="button" disabled={busy}>Envoyer la demande</button>
+        <button type="button" className="button button-secondary" onClick={onCancel}>Annuler</button>
       </div>
     </form>
   );
@@ -53,12 +53,12 @@ function RequestCard({ item, onAction }) {
       <span className="substitute-status">{item.status_label}</span>
       {item.message && <q>{item.message}</q>}
       {item.can_accept && (
-        <button type="button" className="btn btn-primary" onClick={() => onAction(item, "accept")}>
+        <button type="button" className="button" onClick={() => onAction(item, "accept")}>
           Accepter le remplacement
         </button>
       )}
       {item.can_withdraw && (
-        <button type="button" className="btn" onClick={() => onAction(item, "withdraw")}>
+        <button type="button" className="button button-secondary" onClick={() => onAction(item, "withdraw")}>
           Retirer ma demande
         </button>
       )}
@@ -123,7 +123,7 @@ export function Substitutes() {
                 {asking === session.id ? (
                   <AskForm session={session} onDone={done} onCancel={() => setAsking(null)} />
                 ) : (
-                  <button type="button" className="btn" onClick={() => { setStatus(""); setAsking(session.id); }}
+                  <button type="button" className="button button-secondary" onClick={() => { setStatus(""); setAsking(session.id); }}
                     aria-label={`Demander un remplaçant pour ${session.course_title}, ${when(session)}`}>
                     Demander un remplaçant
                   </button>
