@@ -237,3 +237,13 @@ def test_an_accepted_or_withdrawn_request_raises_no_alert(api_client, lea, ines,
     _accept(api_client, ines, request_id)
     with freeze_time(coming.start - timedelta(hours=10)):
         assert substitute_alerts_send() == 0
+
+
+def test_the_list_reads_in_a_fixed_number_of_queries(api_client, lea, ines, django_assert_max_num_queries):
+    for day in range(1, 8):
+        session = CourseSessionFactory(instructor=lea, start=timezone.now() + timedelta(days=day))
+        _ask(api_client, lea, session)
+    api_client.force_authenticate(ines.user)
+    with django_assert_max_num_queries(6):  # session, user, instructor record, the requests with their joins
+        listed = api_client.get("/api/substitute-requests").json()
+    assert len(listed) == 7 and all(r["can_accept"] for r in listed)
