@@ -24,6 +24,8 @@ from courses.models_pay import InstructorPayRule, PayRuleKind
 from courses.tests.factories import CourseFactory, CourseSessionFactory, InstructorFactory
 from studio.models import OutgoingEmail
 
+MSG_RULE_SAVED = "Règle de rémunération enregistrée."  # Team.jsx's confirmation
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -142,3 +144,33 @@ def test_an_instructor_opens_their_statement_and_downloads_the_csv(page, live_se
         "27,00",
     ]
     assert table[-1][2:] == ["Total du mois", "2", "", "27,00"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_staff_add_a_pay_rule_in_the_team_section_and_read_the_statement(page, live_server, login_as, staff, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    lea = InstructorFactory(name="Léa Garnier")
+    start = datetime.combine(timezone.localdate().replace(day=1), datetime.min.time(), tzinfo=PARIS).replace(hour=9)
+    session = CourseSessionFactory(instructor=lea, course=CourseFactory(title="Pole Flow"), start=start)
+    for _ in range(3):
+        Attendance.objects.create(reservation=ReservationFactory(session=session), status=AttendanceStatus.PRESENT)
+
+    login_as(staff)
+    page.goto(live_server.url + "/admin/team")
+    expect(page.get_by_role("heading", name="Équipe")).to_be_visible()
+    page.get_by_label("Professeur", exact=True).select_option(label="Léa Garnier")
+    expect(page.get_by_text("Aucune règle : ses cours ne sont pas rémunérés dans le relevé.")).to_be_visible()
+    page.get_by_role("button", name="Ajouter une règle").click()
+    page.get_by_label("À partir du").fill("2020-01-01")
+    page.get_by_label("Mode de rémunération").select_option(label="Par participant")
+    page.get_by_label("Montant par participant présent (€)").fill("7,50")
+    page.get_by_role("button", name="Enregistrer la règle").click()
+    expect(page.get_by_role("status").filter(has_text=MSG_RULE_SAVED)).to_be_visible()
+    expect(page.locator(".team-rules")).to_contain_text("7,50 € par participant")
+    assert InstructorPayRule.objects.get(instructor=lea).attendee_amount == Decimal("7.50")
+
+    # The statement of the month follows the new rule: 3 present × 7,50 €.
+    page.get_by_label("Mois").fill(f"{start:%Y-%m}")
+    expect(page.locator(".team-statement")).to_contain_text("22,50 €")
+    _no_sideways_scroll(page, width)
+    page.screenshot(path=f"test-artifacts/team-section-{width}.png", full_page=True)

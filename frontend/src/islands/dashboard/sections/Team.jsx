@@ -5,6 +5,7 @@ import { useState } from "react";
 import { api, errorMessage } from "../../../components/api.js";
 import { euros, formatDate, formatDateTime } from "../../../components/format.js";
 import { useApi } from "../../../components/useApi.js";
+import "./team/team.css";
 
 export const KINDS = [
   { value: "per_class", label: "Par cours" },
@@ -97,7 +98,7 @@ function RuleForm({ instructorId, rule, onSaved, onCancel }) {
   );
 }
 
-function PayRules({ instructorId, onStatus }) {
+function PayRules({ instructorId, onStatus, onChanged }) {
   const rules = useApi(`/api/instructors/${instructorId}/pay-rules`, { fallback: MSG_TEAM_LOAD, fresh: true });
   const [editing, setEditing] = useState(null); // null, "new" or a rule
   const [deleting, setDeleting] = useState(null);
@@ -107,6 +108,7 @@ function PayRules({ instructorId, onStatus }) {
     setEditing(null);
     onStatus(MSG_RULE_SAVED);
     rules.reload();
+    onChanged();
   }
 
   async function remove(rule) {
@@ -116,6 +118,7 @@ function PayRules({ instructorId, onStatus }) {
       setDeleting(null);
       onStatus(MSG_RULE_DELETED);
       rules.reload();
+      onChanged();
     } catch (failure) {
       setError(errorMessage(failure));
     }
@@ -161,10 +164,11 @@ function PayRules({ instructorId, onStatus }) {
   );
 }
 
-function StatementView({ instructorId }) {
+function StatementView({ instructorId, rulesVersion }) {
   const [month, setMonth] = useState(thisMonth());
   const url = month ? `/api/instructors/${instructorId}/statements?month=${month}` : null;
-  const statement = useApi(url, { fallback: MSG_TEAM_LOAD, fresh: true });
+  // A rule saved or deleted changes the amounts: the statement is read again.
+  const statement = useApi(url, { fallback: MSG_TEAM_LOAD, fresh: true, refreshKey: rulesVersion });
   const data = statement.data;
   return (
     <div className="team-statement">
@@ -226,6 +230,7 @@ export default function Team() {
   const instructors = useApi("/api/instructors", { fallback: MSG_TEAM_LOAD, fresh: true });
   const [chosen, setChosen] = useState("");
   const [status, setStatus] = useState("");
+  const [rulesVersion, setRulesVersion] = useState(0);
   const list = instructors.data || [];
   const instructorId = chosen || (list[0] ? String(list[0].id) : "");
   return (
@@ -239,8 +244,9 @@ export default function Team() {
       </select>
       {instructorId && (
         <>
-          <PayRules key={`rules-${instructorId}`} instructorId={instructorId} onStatus={setStatus} />
-          <StatementView key={`statement-${instructorId}`} instructorId={instructorId} />
+          <PayRules key={`rules-${instructorId}`} instructorId={instructorId} onStatus={setStatus}
+            onChanged={() => setRulesVersion((n) => n + 1)} />
+          <StatementView key={`statement-${instructorId}`} instructorId={instructorId} rulesVersion={rulesVersion} />
         </>
       )}
       <OpenRequests />

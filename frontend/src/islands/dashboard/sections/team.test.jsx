@@ -53,6 +53,8 @@ describe("dashboard team section", () => {
     fireEvent.change(screen.getByLabelText("Montant par participant présent (€)"), { target: { value: "2,5" } });
     fireEvent.click(screen.getByRole("button", { name: "Enregistrer la règle" }));
     await waitFor(() => expect(screen.getByRole("status").textContent).toBe(MSG_RULE_SAVED));
+    // The statement is read again under the new rule.
+    await waitFor(() => expect(fetchMock.mock.calls.filter(([url]) => url.startsWith("/api/instructors/3/statements")).length).toBe(2));
     const post = fetchMock.mock.calls.find(([, o]) => o?.method === "POST");
     expect(JSON.parse(post[1].body)).toEqual({ starts_on: "2026-11-01", kind: "base_plus_attendee", class_amount: "20.50", attendee_amount: "2.5" });
   });
