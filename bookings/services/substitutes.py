@@ -118,6 +118,9 @@ def substitute_request_accept(*, instructor: Instructor, request_id: int) -> Sub
     _refuse_unless_open(request)
     if request.requested_by_id == instructor.pk:
         raise SubstituteError.of("own_request")
+    if session.instructor_id != request.requested_by_id:
+        # Staff gave the class to someone else meanwhile: the request no longer stands.
+        raise SubstituteError.of("closed")
     now = timezone.now()
     _refuse_unless_coming(session, now=now)
     request.status, request.accepted_by, request.closed_at = SubstituteStatus.ACCEPTED, instructor, now

@@ -182,6 +182,10 @@ def test_accepting_is_refused_for_ones_own_request_a_started_or_cancelled_class(
     with freeze_time(coming.start + timedelta(minutes=1)):
         started = _accept(api_client, ines, request_id)
     assert started.status_code == 409 and started.json()["message"] == MSG_SUBSTITUTE_SESSION_STARTED
+    # Staff gave the class to someone else meanwhile: the request no longer stands.
+    CourseSession.objects.filter(pk=coming.pk).update(instructor=_teacher("Zoé Martin"))
+    moved = _accept(api_client, ines, request_id)
+    assert moved.status_code == 409 and moved.json()["message"] == MSG_SUBSTITUTE_CLOSED
     unknown = _accept(api_client, ines, 999999)
     assert unknown.status_code == 404 and unknown.json()["message"] == MSG_SUBSTITUTE_NOT_FOUND
 
