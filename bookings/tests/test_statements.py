@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import Role
 from accounts.tests.factories import UserFactory
-from bookings.apis.statements import MSG_STATEMENT_INSTRUCTOR_NOT_FOUND, MSG_STATEMENT_MONTH
+from bookings.apis.statements import MSG_STATEMENT_FORMAT, MSG_STATEMENT_INSTRUCTOR_NOT_FOUND, MSG_STATEMENT_MONTH
 from bookings.models import Reservation, ReservationStatus
 from bookings.models_operations import Attendance, AttendanceStatus
 from bookings.selectors.instructor import MSG_NOT_AN_INSTRUCTOR
@@ -222,3 +222,13 @@ def test_a_cell_a_spreadsheet_would_read_as_a_formula_is_neutralised(api_client,
     raw = api_client.get(f"/api/instructors/{lea.pk}/statements?month=2026-10&format=csv").content.decode("utf-8-sig")
     assert ";'=1+1;" in raw
     assert Reservation.objects.count() == 1
+
+
+def test_without_a_month_the_current_paris_month_is_read_and_an_unknown_format_is_refused(api_client, october):
+    api_client.force_authenticate(october.user)
+    answer = api_client.get(f"/api/instructors/{october.pk}/statements")
+    assert answer.status_code == 200
+    assert answer.json()["month"] == f"{timezone.localdate():%Y-%m}"
+    refused = api_client.get(f"/api/instructors/{october.pk}/statements?month=2026-10&format=xml")
+    assert refused.status_code == 404
+    assert refused.json()["message"] == MSG_STATEMENT_FORMAT
