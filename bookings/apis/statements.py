@@ -38,8 +38,7 @@ class StatementError(ApplicationError):
 class CsvRenderer(BaseRenderer):
     media_type = "text/csv"
     format = "csv"
-    charset = None  # the bytes carry their BOM and are UTF-8
-    render_style = "binary"
+    charset = "utf-8"  # the bytes are UTF-8 with their byte-order mark (docs/decisions.md 39)
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         return data

@@ -149,7 +149,7 @@ def test_the_statement_matches_the_attendance_rows_under_each_kind_of_rule(api_c
     # The CSV: BOM, `;`, DD/MM/YYYY, decimal comma, the same lines and total.
     content = api_client.get(body["csv_url"])
     assert content.status_code == 200
-    assert content["Content-Type"].startswith("text/csv")
+    assert content["Content-Type"] == "text/csv; charset=utf-8"
     raw = content.content
     assert raw.startswith("\ufeff".encode())
     table = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
