@@ -2,6 +2,7 @@ from django.contrib import admin
 
 from .models import CourseFeedback, Pass, PassAdjustment, Reservation
 from .models_operations import LateCancellation
+from .models_team import SubstituteRequest
 
 
 @admin.register(Reservation)
@@ -61,6 +62,25 @@ class LateCancellationAdmin(admin.ModelAdmin):
     list_filter = ("status",)
     list_select_related = ("reservation__user", "reservation__session__course", "session__course")
     search_fields = ("reservation__user__email",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SubstituteRequest)
+class SubstituteRequestAdmin(admin.ModelAdmin):
+    """Read only: asking, accepting and withdrawing go through bookings/services/substitutes.py, under the session's
+    lock, with the e-mails they send (docs/decisions.md 52)."""
+
+    list_display = ("session", "requested_by", "status", "accepted_by", "created_at", "staff_alerted_at")
+    list_filter = ("status",)
+    list_select_related = ("session__course", "requested_by", "accepted_by")
 
     def has_add_permission(self, request):
         return False

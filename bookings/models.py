@@ -284,5 +284,6 @@ class PassAdjustment(models.Model):
 
 
 # Django registers an app's models from its `models` module: waiting lists, attendance, preferences and reminders
-# live in models_operations.py (which refers to these models by name, so neither imports the other's names).
-from . import models_operations  # noqa: E402, F401
+# live in models_operations.py, substitute requests in models_team.py (which refer to these models by name, so
+# neither imports the other's names).
+from . import models_operations, models_team  # noqa: E402, F401

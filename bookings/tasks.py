@@ -6,6 +6,7 @@ from django.tasks import task
 
 from .services.availability import reservations_release_expired
 from .services.reminders import reminders_send_due
+from .services.substitutes import substitute_alerts_send
 from .services.waitlist import waitlist_sweep
 
 
@@ -30,3 +31,11 @@ def reminders_send() -> int:
     """Every 5 minutes: the reminders due (24 h before a class, before the free cancellation closes), each sent once
     even when two schedulers run it (a unique row per reservation and kind, docs/decisions.md 41)."""
     return reminders_send_due()
+
+
+@cron("*/15 * * * *")
+@task
+def substitute_alerts() -> int:
+    """Every 15 minutes: staff hear of each substitute request still open 48 h before its class, once per request
+    even when two schedulers run it (a guarded UPDATE claims each, docs/decisions.md 41 and 52)."""
+    return substitute_alerts_send()

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from .apis import calendar_feed as calendar_feed_apis
+from .apis import substitutes as substitute_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
 from .apis.attendees import CourseSessionAttendeesApi
@@ -11,6 +12,7 @@ from .apis.passes import MyPassesApi, PassDetailApi, PassListApi
 from .apis.reservations import ReservationCancelApi
 from .apis.series_following import CourseSessionFollowingApi
 from .apis.sessions import CourseSessionDetailApi, CourseSessionListApi
+from .apis.statements import InstructorStatementApi
 from .apis.users import UserListApi
 from .views import instructor as instructor_views
 
@@ -25,6 +27,12 @@ urlpatterns = [
     path("my-courses/<int:reservation_id>.ics", calendar_feed_apis.reservation_ics_download, name="my-course-ics"),
     path("instructor/classes", instructor_views.instructor_classes_page, name="instructor-classes"),
     path("instructor/classes/<int:session_id>", instructor_views.instructor_class_page, name="instructor-class"),
+    path("instructor/statement", instructor_views.instructor_statement_page, name="instructor-statement"),
+    path(
+        "instructor/statement/<int:instructor_id>",
+        instructor_views.instructor_statement_page,
+        name="instructor-statement-of",
+    ),
 ]
 
 api_urlpatterns = [
@@ -62,6 +70,27 @@ api_urlpatterns = [
     ),
     path("waitlist/mine", waitlist_apis.MyWaitlistApi.as_view(), name="api-waitlist-mine"),
     path("instructor/sessions", InstructorSessionsApi.as_view(), name="api-instructor-sessions"),
+    path("substitute-requests", substitute_apis.SubstituteRequestListApi.as_view(), name="api-substitute-requests"),
+    path(
+        "substitute-requests/<int:request_id>/accept",
+        substitute_apis.SubstituteAcceptApi.as_view(),
+        name="api-substitute-request-accept",
+    ),
+    path(
+        "substitute-requests/<int:request_id>/withdraw",
+        substitute_apis.SubstituteWithdrawApi.as_view(),
+        name="api-substitute-request-withdraw",
+    ),
+    path(
+        "course-sessions/<int:session_id>/substitute-requests",
+        substitute_apis.SessionSubstituteRequestApi.as_view(),
+        name="api-course-session-substitute-requests",
+    ),
+    path(
+        "instructors/<int:instructor_id>/statements",
+        InstructorStatementApi.as_view(),
+        name="api-instructor-statements",
+    ),
     path("booking-preferences", calendar_feed_apis.BookingPreferencesApi.as_view(), name="api-booking-preferences"),
     path(
         "booking-preferences/calendar-link",

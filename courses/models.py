@@ -321,3 +321,7 @@ class Instructor(models.Model):
 
     def __str__(self):
         return self.name
+
+
+# Django registers an app's models from its `models` module: instructors' pay rules live in models_pay.py.
+from . import models_pay  # noqa: E402, F401

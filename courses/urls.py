@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import views
-from .apis import catalogue, instructors, series
+from .apis import catalogue, instructors, pay_rules, series
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,5 +21,11 @@ api_urlpatterns = [
     path("testimonials/<int:testimonial_id>", catalogue.TestimonialDetailApi.as_view(), name="api-testimonial"),
     path("instructors", instructors.InstructorListApi.as_view(), name="api-instructors"),
     path("instructors/<int:instructor_id>", instructors.InstructorDetailApi.as_view(), name="api-instructor"),
+    path(
+        "instructors/<int:instructor_id>/pay-rules",
+        pay_rules.InstructorPayRulesApi.as_view(),
+        name="api-instructor-pay-rules",
+    ),
+    path("instructor-pay-rules/<int:rule_id>", pay_rules.PayRuleDetailApi.as_view(), name="api-instructor-pay-rule"),
     path("course-sessions/series", series.CourseSessionSeriesApi.as_view(), name="api-course-sessions-series"),
 ]

@@ -26,6 +26,7 @@ SECTIONS = (
     ("tarifs", "Tarifs"),
     ("testimonials", "Témoignages"),
     ("instructors", "Professeurs"),
+    ("team", "Équipe"),
     ("contact-messages", "Messages de contact"),
     ("sessions", "Sessions"),
     ("slider", "Slider"),

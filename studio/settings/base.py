@@ -265,6 +265,8 @@ SPECTACULAR_SETTINGS = {
         "InvoiceKindEnum": "invoices.models.InvoiceKind",
         "PassKindEnum": "bookings.models.PassKind",  # several models have a "kind" whose enums would collide
         "RequestStatusEnum": "quotes.models.RequestStatus",  # EVJF/EVG and room-rental requests
+        "PayRuleKindEnum": "courses.models_pay.PayRuleKind",
+        "SubstituteStatusEnum": "bookings.models_team.SubstituteStatus",
         "OnlineProviderEnum": "payments.choices.ONLINE_PROVIDERS",
         # A box that must be ticked: the CGU at registration, the terms of sale at a deposit.
         "TickedBoxEnum": [(True, True)],

@@ -13,6 +13,7 @@ SECTIONS = [
     "courses",
     "testimonials",
     "instructors",
+    "team",  # pay rules, statements and substitutes
     "contact-messages",
     "sessions",
     "slider",

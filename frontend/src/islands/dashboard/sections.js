@@ -9,6 +9,7 @@ export const SECTIONS = [
   { key: "tarifs", label: "Tarifs", load: () => import(/* webpackChunkName: "section-tarifs" */ "./sections/Tarifs.jsx") },
   { key: "testimonials", label: "Témoignages", load: () => import(/* webpackChunkName: "section-testimonials" */ "./sections/Testimonials.jsx") },
   { key: "instructors", label: "Professeurs", load: () => import(/* webpackChunkName: "section-instructors" */ "./sections/Instructors.jsx") },
+  { key: "team", label: "Équipe", load: () => import(/* webpackChunkName: "section-team" */ "./sections/Team.jsx") },
   { key: "contact-messages", label: "Messages de contact", load: () => import(/* webpackChunkName: "section-contact-messages" */ "./sections/ContactMessages.jsx") },
   { key: "sessions", label: "Sessions", load: () => import(/* webpackChunkName: "section-sessions" */ "./sections/Sessions.jsx") },
   { key: "slider", label: "Slider", load: () => import(/* webpackChunkName: "section-slider" */ "./sections/Slider.jsx") },
