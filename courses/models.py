@@ -201,6 +201,8 @@ class CourseSession(models.Model):
 
 # A weekly cap beyond two classes a day is a typing error, not a plan.
 MAX_WEEKLY_CAP = 14
+# Ten years of monthly periods: beyond, a typing error.
+MAX_COMMITMENT_PERIODS = 120
 
 
 class TariffType(models.TextChoices):
@@ -249,6 +251,19 @@ class Tariff(models.Model):
         "réservations à venir au plus",
         default=0,
         help_text="Nombre de réservations à venir qu'un membre peut détenir avec ce tarif, 0 = illimité.",
+    )
+    # docs/decisions.md 51: a subscription priced per period binds the member for this many periods; 0 keeps the
+    # periods its validity holds (12 months at "par mois": 12). Read by payments when the subscription starts.
+    commitment_periods = models.PositiveSmallIntegerField(
+        "périodes d'engagement",
+        default=0,
+        validators=[MaxValueValidator(MAX_COMMITMENT_PERIODS)],
+        help_text="Nombre de périodes (mois, trimestres…) d'engagement d'un abonnement, 0 = la durée de validité.",
+    )
+    # docs/decisions.md 51: the courses its passes book, read live when booking (so a change holds for the passes
+    # already sold); none chosen: every course.
+    covered_courses = models.ManyToManyField(
+        Course, blank=True, related_name="covering_tariffs", verbose_name="cours couverts"
     )
 
     class Meta:

@@ -144,7 +144,7 @@ def weekly_timetable(*, today: date | None = None) -> Timetable:
 
 
 def tariff_list() -> QuerySet[Tariff]:
-    return Tariff.objects.select_related("course")
+    return Tariff.objects.select_related("course").prefetch_related("covered_courses")
 
 
 def testimonial_list() -> QuerySet[Testimonial]:
