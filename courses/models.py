@@ -1,9 +1,11 @@
+from datetime import datetime, time, timedelta
 from decimal import Decimal
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from media_library.selectors import picture_of
 
@@ -115,6 +117,15 @@ class ClosurePeriod(models.Model):
 
     def __str__(self):
         return f"{self.label} ({self.starts_on:%d/%m/%Y} – {self.ends_on:%d/%m/%Y})"
+
+    @property
+    def bounds(self) -> tuple[datetime, datetime]:
+        """Its first day's midnight to the midnight after its last day, in Paris: a class starting in between is
+        inside it."""
+        tz = timezone.get_current_timezone()
+        start = timezone.make_aware(datetime.combine(self.starts_on, time.min), tz)
+        end = timezone.make_aware(datetime.combine(self.ends_on + timedelta(days=1), time.min), tz)
+        return start, end
 
 
 class SessionSeries(models.Model):

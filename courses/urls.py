@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import views
-from .apis import catalogue, instructors, series
+from .apis import catalogue, closures, instructors, series
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,5 +21,8 @@ api_urlpatterns = [
     path("testimonials/<int:testimonial_id>", catalogue.TestimonialDetailApi.as_view(), name="api-testimonial"),
     path("instructors", instructors.InstructorListApi.as_view(), name="api-instructors"),
     path("instructors/<int:instructor_id>", instructors.InstructorDetailApi.as_view(), name="api-instructor"),
+    path("closures", closures.ClosureListApi.as_view(), name="api-closures"),
+    path("closures/calendar", closures.ClosureCalendarApi.as_view(), name="api-closures-calendar"),
+    path("closures/<int:closure_id>", closures.ClosureDetailApi.as_view(), name="api-closure"),
     path("course-sessions/series", series.CourseSessionSeriesApi.as_view(), name="api-course-sessions-series"),
 ]
