@@ -3,12 +3,13 @@
 from rest_framework import serializers
 
 from ..services.closures import MSG_CLOSURE_DATE_INVALID, MSG_CLOSURE_LABEL_REQUIRED, MSG_CLOSURE_RANGE_INVALID
+from .fields import TextField
 
 _DATE_ERRORS = {key: MSG_CLOSURE_DATE_INVALID for key in ("invalid", "null", "required", "datetime", "date")}
 
 
 class ClosureInputSerializer(serializers.Serializer):
-    label = serializers.CharField(
+    label = TextField(
         max_length=120,
         error_messages={key: MSG_CLOSURE_LABEL_REQUIRED for key in ("blank", "null", "required", "max_length")},
         help_text="Ex. « Vacances de Noël ».",
