@@ -19,6 +19,8 @@ from courses.tests.factories import CourseFactory, CourseSessionFactory, TariffF
 from payments.subscriptions.services.paypal_purchase import subscription_offer
 from studio.models import OutgoingEmail
 
+from .test_subscriptions import annual, buy  # noqa: F401 - fixture
+
 pytestmark = pytest.mark.django_db
 
 RULES = "/api/tariff-rules/{}"
@@ -134,6 +136,21 @@ def test_the_commitment_edited_in_the_dashboard_is_what_a_new_subscription_binds
     api_client.force_authenticate(staff)
     assert api_client.put(RULES.format(tariff.pk), {"commitment_periods": 6}, format="json").status_code == 200
     assert subscription_offer(tariff_id=tariff.pk)["periods_committed"] == 6
+
+
+@freeze_time("2030-01-10 10:00:00")
+def test_a_subscription_bought_after_the_edit_binds_the_commitment_set_in_the_dashboard(
+    api_client,
+    staff,
+    member,
+    annual,  # noqa: F811 - the fixture imported above
+):
+    api_client.force_authenticate(staff)
+    assert api_client.put(RULES.format(annual.pk), {"commitment_periods": 6}, format="json").status_code == 200
+    subscription = buy(api_client, member, annual)
+    assert (subscription.periods_committed, subscription.periods_paid) == (6, 1)
+    [row] = api_client.get("/api/subscriptions/mine").json()
+    assert (row["periods_committed"], row["periods_left"], row["ends_on"]) == (6, 5, "2030-07-09")
 
 
 def test_the_course_message_reads_as_the_studio_writes_it():
