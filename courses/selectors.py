@@ -219,14 +219,15 @@ def price_list() -> list[PriceListOffer]:
 
 
 def closure_list() -> list:
-    """Every closure, each with `sessions_planned`: its classes not cancelled. Two queries whatever the data."""
+    """Every closure, each with `sessions_planned`: its classes neither cancelled nor over (those "Annuler les cours
+    de la fermeture" would cancel). Two queries whatever the data."""
     closures = list(ClosurePeriod.objects.all())
     if not closures:
         return closures
     first = min(closures, key=lambda c: c.starts_on).bounds[0]
     last = max(closures, key=lambda c: c.ends_on).bounds[1]
     starts = list(
-        CourseSession.objects.filter(start__gte=first, start__lt=last)
+        CourseSession.objects.filter(start__gte=first, start__lt=last, end__gt=timezone.now())
         .exclude(status=SessionStatus.CANCELLED)
         .values_list("start", flat=True)
     )

@@ -27,11 +27,13 @@ def _at(day: date, hour: int):
     return timezone.make_aware(datetime(day.year, day.month, day.day, hour, 0))
 
 
+@freeze_time("2026-12-24 17:30:00")  # 18:30 in Paris: the 10:00 class of the first day is over
 def test_staff_add_a_closure_and_read_the_confirmation(api_client, staff):
     inside = CourseSessionFactory(start=_at(date(2026, 12, 24), 18))
     CourseSessionFactory(start=_at(date(2027, 1, 1), 23))  # its last day, late: still inside
     CourseSessionFactory(start=_at(date(2027, 1, 2), 0))  # the day after: outside
     CourseSessionFactory(start=_at(date(2026, 12, 28), 18), status=SessionStatus.CANCELLED)
+    CourseSessionFactory(start=_at(date(2026, 12, 24), 10))  # over: nothing left to cancel
     api_client.force_authenticate(staff)
     response = api_client.post(CLOSURES, CHRISTMAS, format="json")
     assert response.status_code == 201, response.json()
@@ -97,6 +99,7 @@ def test_only_staff_keep_closures(api_client, member):
     assert api_client.delete(f"{CLOSURES}/{closure.pk}").status_code == 403
 
 
+@freeze_time("2026-06-01 09:00:00")
 def test_the_list_costs_a_fixed_number_of_queries(api_client, staff, django_assert_max_num_queries):
     for week in range(5):
         start = date(2026, 7, 1) + timedelta(weeks=week)
