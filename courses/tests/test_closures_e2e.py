@@ -90,5 +90,5 @@ def test_the_demo_one_class_a_week_plan_shows_its_cap_in_the_tariff_form(page, l
     dialog = page.locator("dialog[open]")
     expect(dialog.get_by_label("Cours par semaine (0 = illimité)")).to_have_value("1")
     expect(dialog.get_by_label("Semaines de suspension par an")).to_have_value("4")
-    expect(dialog.get_by_label("Engagement (périodes, 0 = la validité)")).to_have_value("0")
+    expect(dialog.get_by_label("Engagement (périodes, 0 = toute la durée)")).to_have_value("0")
     expect(dialog.get_by_text("Aucun coché : tous les cours.", exact=False).first).to_be_visible()

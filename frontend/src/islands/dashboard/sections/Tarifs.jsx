@@ -72,7 +72,7 @@ export const tarifsConfig = {
     },
     {
       name: "pass_validity_months",
-      label: "Validité (mois)",
+      label: "Durée de la carte ou de l'abonnement (mois)",
       type: "number",
       min: 0,
       max: 60,
@@ -105,7 +105,7 @@ export const tarifsConfig = {
     },
     {
       name: "commitment_periods",
-      label: "Engagement (périodes, 0 = la validité)",
+      label: "Engagement (périodes, 0 = toute la durée)",
       type: "number",
       min: 0,
       max: COMMITMENT_MAX,

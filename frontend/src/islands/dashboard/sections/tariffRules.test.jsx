@@ -65,10 +65,10 @@ describe("tariff form: every rule of the pass", () => {
     const fields = tarifsConfig.fields({ options: { courses: [{ value: 8, label: "Barre au sol" }] } });
     const byName = Object.fromEntries(fields.map((field) => [field.name, field]));
     expect(byName.pass_credits.label).toBe("Cours inclus (carte)");
-    expect(byName.pass_validity_months.label).toBe("Validité (mois)");
+    expect(byName.pass_validity_months.label).toBe("Durée de la carte ou de l'abonnement (mois)");
     expect(byName.pass_weekly_cap.label).toBe("Cours par semaine (0 = illimité)");
     expect(byName.max_future_bookings.label).toBe("Réservations à venir au plus (0 = illimité)");
-    expect(byName.commitment_periods.label).toBe("Engagement (périodes, 0 = la validité)");
+    expect(byName.commitment_periods.label).toBe("Engagement (périodes, 0 = toute la durée)");
     expect(byName.reduced_rate.label).toBe("Tarif réduit");
     expect(byName.pause_weeks_per_year.label).toBe("Semaines de suspension par an");
     expect(byName.covered_course_ids.label).toBe("Cours couverts");
