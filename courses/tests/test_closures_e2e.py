@@ -10,6 +10,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from courses.services.closures import MSG_CLOSURE_ENDS_BEFORE_START
+from studio.tests.test_accessibility_e2e import _open, axe_page, serious_violations  # noqa: F401 - fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -92,3 +93,27 @@ def test_the_demo_one_class_a_week_plan_shows_its_cap_in_the_tariff_form(page, l
     expect(dialog.get_by_label("Semaines de suspension par an")).to_have_value("4")
     expect(dialog.get_by_label("Engagement (périodes, 0 = toute la durée)")).to_have_value("0")
     expect(dialog.get_by_text("Aucun coché : tous les cours.", exact=False).first).to_be_visible()
+
+
+def test_the_closures_and_the_tariff_rules_have_no_serious_accessibility_violation(axe_page, live_server, staff):  # noqa: F811
+    from courses.models import ClosurePeriod
+    from courses.tests.factories import CourseFactory, TariffFactory
+
+    CourseFactory(title="Barre au sol")
+    TariffFactory(title="Abonnement trimestriel", type="abonnement", pass_unlimited=True, pass_validity_months=3)
+    today = timezone.localdate()
+    ClosurePeriod.objects.create(label="Pont", starts_on=today + timedelta(days=5), ends_on=today + timedelta(days=6))
+    problems = {}
+    page = _open(axe_page, live_server, "/admin/closures", staff)
+    expect(page.locator(".dash-table tbody tr").filter(has_text="Pont")).to_be_visible()
+    problems["/admin/closures"] = serious_violations(page)
+    page.get_by_role("button", name="Ajouter une fermeture").click()
+    expect(page.locator("dialog[open]")).to_be_visible()
+    problems["fermeture"] = serious_violations(page)
+    page = _open(axe_page, live_server, "/admin/tarifs")
+    page.locator(".dash-table tbody tr").filter(has_text="Abonnement trimestriel").get_by_role(
+        "button", name=re.compile("^Modifier")
+    ).click()
+    expect(page.locator("dialog[open]").get_by_label("Barre au sol")).to_be_visible()
+    problems["tarif"] = serious_violations(page)
+    assert problems == {"/admin/closures": [], "fermeture": [], "tarif": []}
