@@ -1,9 +1,11 @@
+from datetime import datetime, time, timedelta
 from decimal import Decimal
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from media_library.selectors import picture_of
 
@@ -116,6 +118,15 @@ class ClosurePeriod(models.Model):
     def __str__(self):
         return f"{self.label} ({self.starts_on:%d/%m/%Y} – {self.ends_on:%d/%m/%Y})"
 
+    @property
+    def bounds(self) -> tuple[datetime, datetime]:
+        """Its first day's midnight to the midnight after its last day, in Paris: a class starting in between is
+        inside it."""
+        tz = timezone.get_current_timezone()
+        start = timezone.make_aware(datetime.combine(self.starts_on, time.min), tz)
+        end = timezone.make_aware(datetime.combine(self.ends_on + timedelta(days=1), time.min), tz)
+        return start, end
+
 
 class SessionSeries(models.Model):
     """A weekly series of sessions created at once (docs/decisions.md 35): what staff asked for, and its sessions
@@ -201,6 +212,8 @@ class CourseSession(models.Model):
 
 # A weekly cap beyond two classes a day is a typing error, not a plan.
 MAX_WEEKLY_CAP = 14
+# Ten years of monthly periods: beyond, a typing error.
+MAX_COMMITMENT_PERIODS = 120
 
 
 class TariffType(models.TextChoices):
@@ -249,6 +262,19 @@ class Tariff(models.Model):
         "réservations à venir au plus",
         default=0,
         help_text="Nombre de réservations à venir qu'un membre peut détenir avec ce tarif, 0 = illimité.",
+    )
+    # docs/decisions.md 51: a subscription priced per period binds the member for this many periods; 0 keeps the
+    # periods its validity holds (12 months at "par mois": 12). Read by payments when the subscription starts.
+    commitment_periods = models.PositiveSmallIntegerField(
+        "périodes d'engagement",
+        default=0,
+        validators=[MaxValueValidator(MAX_COMMITMENT_PERIODS)],
+        help_text="Nombre de périodes (mois, trimestres…) d'engagement d'un abonnement, 0 = la durée de validité.",
+    )
+    # docs/decisions.md 51: the courses its passes book, read live when booking (so a change holds for the passes
+    # already sold); none chosen: every course.
+    covered_courses = models.ManyToManyField(
+        Course, blank=True, related_name="covering_tariffs", verbose_name="cours couverts"
     )
 
     class Meta:

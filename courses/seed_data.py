@@ -256,3 +256,6 @@ TESTIMONIALS = [
     ("Julie", "Des cours en petit groupe, des profs attentives et une ambiance où on se sent bien."),
     ("Marc", "Le cours de cabaret est une bouffée d'énergie chaque jeudi soir."),
 ]
+
+# docs/decisions.md 51: the demo studio closes from 24 December to 1 January (courses.management.commands.seed_demo).
+CHRISTMAS_CLOSURE_LABEL = "Vacances de Noël"

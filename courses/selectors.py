@@ -10,7 +10,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.functions import TruncWeek
 from django.utils import timezone
 
-from .models import Course, CourseSession, Instructor, Tariff, Testimonial
+from .models import ClosurePeriod, Course, CourseSession, Instructor, SessionStatus, Tariff, Testimonial
 
 MSG_NO_UPCOMING_SESSION = "Aucune session prévue"
 MSG_NO_COURSE_THAT_DAY = "Aucun cours prévu"
@@ -144,7 +144,7 @@ def weekly_timetable(*, today: date | None = None) -> Timetable:
 
 
 def tariff_list() -> QuerySet[Tariff]:
-    return Tariff.objects.select_related("course")
+    return Tariff.objects.select_related("course").prefetch_related("covered_courses")
 
 
 def testimonial_list() -> QuerySet[Testimonial]:
@@ -213,3 +213,30 @@ def price_list() -> list[PriceListOffer]:
             PriceListOffer(title, label, tariff.price if tariff else price, unit, tariff.pk if tariff else None)
         )
     return offers
+
+
+# --- Closures (docs/decisions.md 51) ---------------------------------------------------------------------------
+
+
+def closure_list() -> list:
+    """Every closure, each with `sessions_planned`: its classes neither cancelled nor over (those "Annuler les cours
+    de la fermeture" would cancel). Two queries whatever the data."""
+    closures = list(ClosurePeriod.objects.all())
+    if not closures:
+        return closures
+    first = min(closures, key=lambda c: c.starts_on).bounds[0]
+    last = max(closures, key=lambda c: c.ends_on).bounds[1]
+    starts = list(
+        CourseSession.objects.filter(start__gte=first, start__lt=last, end__gt=timezone.now())
+        .exclude(status=SessionStatus.CANCELLED)
+        .values_list("start", flat=True)
+    )
+    for closure in closures:
+        start, end = closure.bounds
+        closure.sessions_planned = sum(1 for s in starts if start <= s < end)
+    return closures
+
+
+def closures_between(*, first_day: date, last_day: date) -> list:
+    """The closures with a day from `first_day` to `last_day` (both included), for the public calendar. One query."""
+    return list(ClosurePeriod.objects.filter(starts_on__lte=last_day, ends_on__gte=first_day))

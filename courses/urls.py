@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import views
-from .apis import catalogue, instructors, pay_rules, series
+from .apis import catalogue, closures, instructors, pay_rules, series
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,5 +27,8 @@ api_urlpatterns = [
         name="api-instructor-pay-rules",
     ),
     path("instructor-pay-rules/<int:rule_id>", pay_rules.PayRuleDetailApi.as_view(), name="api-instructor-pay-rule"),
+    path("closures", closures.ClosureListApi.as_view(), name="api-closures"),
+    path("closures/calendar", closures.ClosureCalendarApi.as_view(), name="api-closures-calendar"),
+    path("closures/<int:closure_id>", closures.ClosureDetailApi.as_view(), name="api-closure"),
     path("course-sessions/series", series.CourseSessionSeriesApi.as_view(), name="api-course-sessions-series"),
 ]

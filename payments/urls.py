@@ -3,6 +3,7 @@ from django.urls import path, register_converter
 from . import views
 from .apis.checkout import CancelOrderApi, CapturePaymentApi, CreateOrderApi
 from .apis.class_cancellation import CourseSessionCancellationReportApi
+from .apis.closure_cancellation import ClosureCancelSessionsApi
 from .apis.deposits import DepositOrderApi
 from .apis.exports import ExportApi
 from .apis.simulator import PaymentConfigApi, SimulatorApproveApi, SimulatorAuthenticateApi
@@ -33,6 +34,7 @@ urlpatterns = [
 ]
 
 api_urlpatterns = [
+    path("closures/<int:closure_id>/cancel-sessions", ClosureCancelSessionsApi.as_view(), name="api-closure-cancel"),
     path("paypal/config", PaymentConfigApi.as_view(), name="paypal-config"),
     path("paypal/create-order", CreateOrderApi.as_view(), name="paypal-create-order"),
     path("paypal/capture-payment", CapturePaymentApi.as_view(), name="paypal-capture-payment"),

@@ -36,6 +36,7 @@ SECTIONS = (
     ("reservations", "Réservations"),
     ("parties", "EVJF/EVG"),
     ("rentals", "Locations de salle"),
+    ("closures", "Fermetures"),
     ("passes", "Cartes et abonnements"),
     ("subscriptions", "Abonnements mensuels"),
     ("emails", "E-mails non remis"),

@@ -31,6 +31,7 @@ MSG_PASS_FUTURE_CAP = (
     "Votre formule « {title} » permet {cap} réservation(s) à venir à la fois : vous les avez déjà. Réservez à nouveau "
     "une fois un cours passé ou annulé."
 )
+MSG_PASS_COURSE_NOT_COVERED = "Votre formule « {title} » ne permet pas de réserver le cours « {course} »."
 
 
 class PassRuleError(ReservationError):
@@ -40,12 +41,14 @@ class PassRuleError(ReservationError):
         "pass_weekly_cap": MSG_PASS_WEEKLY_CAP,
         "pass_frozen": MSG_PASS_FROZEN,
         "pass_future_cap": MSG_PASS_FUTURE_CAP,
+        "pass_course_not_covered": MSG_PASS_COURSE_NOT_COVERED,
     }
     statuses = {
         "pass_unpaid": CONFLICT,
         "pass_weekly_cap": CONFLICT,
         "pass_frozen": CONFLICT,
         "pass_future_cap": CONFLICT,
+        "pass_course_not_covered": CONFLICT,
     }
 
 
@@ -61,7 +64,8 @@ def _week_bounds(day: date_type):
 def pass_check_rules(*, pass_obj: Pass, session: CourseSession, today: date_type) -> None:
     """Under the pass's row lock (taken by the caller): refuse a booking when the subscription is unpaid for 7 days,
     the session's week (Monday–Sunday, Paris) already holds `weekly_cap` confirmed bookings with this pass, or the
-    member already holds the tariff's cap of future bookings with its passes."""
+    member already holds the tariff's cap of future bookings with its passes, or the tariff covers other courses."""
+    _check_course_covered(pass_obj=pass_obj, session=session)
     _check_future_cap(pass_obj=pass_obj)
     rule = PassRule.objects.filter(pass_ref=pass_obj).first()
     if rule is None:
@@ -80,6 +84,19 @@ def pass_check_rules(*, pass_obj: Pass, session: CourseSession, today: date_type
         ).count()
         if booked >= rule.weekly_cap:
             raise PassRuleError.of("pass_weekly_cap", cap=rule.weekly_cap)
+
+
+def _check_course_covered(*, pass_obj: Pass, session: CourseSession) -> None:
+    """docs/decisions.md 51: a tariff may name the courses its passes book (read live, so a change holds for the
+    passes already sold); a tariff naming none covers every course."""
+    if not pass_obj.tariff_id:
+        return
+    covered = set(
+        Tariff.covered_courses.through.objects.filter(tariff_id=pass_obj.tariff_id).values_list("course_id", flat=True)
+    )
+    if covered and session.course_id not in covered:
+        tariff = Tariff.objects.filter(pk=pass_obj.tariff_id).values_list("title", flat=True).first()
+        raise PassRuleError.of("pass_course_not_covered", title=tariff, course=session.course.title)
 
 
 def _check_future_cap(*, pass_obj: Pass) -> None:

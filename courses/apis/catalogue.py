@@ -128,15 +128,6 @@ class CourseDetailApi(PublicReadStaffWrite):
 # --- Tariffs ---------------------------------------------------------------------------------------------------
 
 
-def _tariff_fields(fields: dict) -> dict:
-    if "course_id" in fields:
-        course_id = fields.pop("course_id")
-        fields["course"] = (
-            None if course_id is None else catalogue.course_get_or_404(course_id=course_id, field="course_id")
-        )
-    return fields
-
-
 class TariffListApi(PublicReadStaffWrite):
     @extend_schema(responses={200: TariffOutputSerializer(many=True), **UNAVAILABLE})
     def get(self, request):
@@ -149,7 +140,9 @@ class TariffListApi(PublicReadStaffWrite):
 
     @extend_schema(request=TariffInputSerializer, responses={201: TariffOutputSerializer, **UNKNOWN_REFERENCE})
     def post(self, request):
-        tariff = catalogue.tariff_create(**_tariff_fields(valid_payload(TariffInputSerializer, request)))
+        tariff = catalogue.tariff_create(
+            **catalogue.tariff_fields_resolved(valid_payload(TariffInputSerializer, request))
+        )
         return Response(TariffOutputSerializer(tariff).data, status=status.HTTP_201_CREATED)
 
 
@@ -157,7 +150,7 @@ class TariffDetailApi(PublicReadStaffWrite):
     @extend_schema(request=TariffUpdateInputSerializer, responses=TariffOutputSerializer)
     def put(self, request, tariff_id: int):
         tariff = catalogue.tariff_get_or_404(tariff_id=tariff_id)
-        fields = _tariff_fields(valid_payload(TariffUpdateInputSerializer, request))
+        fields = catalogue.tariff_fields_resolved(valid_payload(TariffUpdateInputSerializer, request))
         tariff = catalogue.tariff_update(tariff=tariff, **fields)
         return Response(TariffOutputSerializer(tariff).data)
 

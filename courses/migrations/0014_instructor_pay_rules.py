@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('courses', '0012_late_cancellation_and_booking_windows'),
+        ('courses', '0013_tariff_commitment_and_covered_courses'),
     ]
 
     operations = [

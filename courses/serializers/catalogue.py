@@ -14,6 +14,7 @@ from studio.fields import StrictBooleanField
 
 from ..models import (
     MAX_BOOKING_OPENS_DAYS,
+    MAX_COMMITMENT_PERIODS,
     MAX_FREE_CANCELLATION_HOURS,
     MAX_WEEKLY_CAP,
     Course,
@@ -26,6 +27,8 @@ from ..services.catalogue import (
     MSG_COURSE_CANCELLATION_HOURS_INVALID,
     MSG_COURSE_OPENS_DAYS_INVALID,
     MSG_COURSE_OPENS_TIME_INVALID,
+    MSG_TARIFF_COMMITMENT_INVALID,
+    MSG_TARIFF_COVERED_COURSE_NOT_FOUND,
     MSG_TARIFF_FUTURE_CAP_INVALID,
     MSG_TARIFF_WEEKLY_CAP_INVALID,
 )
@@ -162,6 +165,9 @@ class CourseUpdateFormSchema(CourseFormSchema):
 class TariffOutputSerializer(serializers.ModelSerializer):
     course_id = serializers.IntegerField(allow_null=True)
     is_party = serializers.BooleanField()
+    covered_course_ids = serializers.PrimaryKeyRelatedField(
+        source="covered_courses", many=True, read_only=True, help_text="Vide : tous les cours."
+    )
 
     class Meta:
         model = Tariff
@@ -184,6 +190,8 @@ class TariffOutputSerializer(serializers.ModelSerializer):
             "pass_unlimited",
             "pass_weekly_cap",
             "max_future_bookings",
+            "commitment_periods",
+            "covered_course_ids",
         ]
 
 
@@ -219,6 +227,22 @@ class TariffInputSerializer(serializers.Serializer):
     # docs/decisions.md 45: the future bookings a member holds at once with this tariff's passes, 0 = no cap.
     max_future_bookings = serializers.IntegerField(
         min_value=0, max_value=100, required=False, default=0, error_messages=_all_errors(MSG_TARIFF_FUTURE_CAP_INVALID)
+    )
+    # docs/decisions.md 51: the periods a subscription binds (0 = its validity's) and the courses its passes book.
+    commitment_periods = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_COMMITMENT_PERIODS,
+        required=False,
+        default=0,
+        error_messages=_all_errors(MSG_TARIFF_COMMITMENT_INVALID),
+    )
+    covered_course_ids = serializers.ListField(
+        child=serializers.IntegerField(
+            min_value=1, max_value=2**31 - 1, error_messages=_all_errors(MSG_TARIFF_COVERED_COURSE_NOT_FOUND)
+        ),
+        required=False,
+        max_length=200,
+        help_text="Les cours que ses cartes et abonnements réservent ; vide : tous.",
     )
 
 

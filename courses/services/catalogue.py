@@ -25,6 +25,10 @@ MSG_TARIFF_PASS_NEEDS_VALIDITY = "Une carte ou un abonnement doit être valable 
 MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS = "Un abonnement illimité ne compte pas de crédits de cours."
 MSG_TARIFF_WEEKLY_CAP_INVALID = "Le nombre de cours par semaine est un nombre entier de 0 (illimité) à 14."
 MSG_TARIFF_FUTURE_CAP_INVALID = "Le nombre de réservations à venir est un nombre entier de 0 (illimité) à 100."
+MSG_TARIFF_COMMITMENT_INVALID = (
+    "Le nombre de périodes d'engagement est un nombre entier de 0 (la durée de validité) à 120."
+)
+MSG_TARIFF_COVERED_COURSE_NOT_FOUND = "Un des cours couverts n'existe pas."
 MSG_COURSE_CANCELLATION_HOURS_INVALID = (
     "Le délai d'annulation gratuite est un nombre entier d'heures de 0 à 168 (une semaine)."
 )
@@ -56,6 +60,7 @@ class CatalogueError(ApplicationError):
         "tariff_unlimited_has_no_credits": MSG_TARIFF_UNLIMITED_HAS_NO_CREDITS,
         "course_not_found": MSG_COURSE_NOT_FOUND,
         "tariff_not_found": MSG_TARIFF_NOT_FOUND,
+        "covered_course_not_found": MSG_TARIFF_COVERED_COURSE_NOT_FOUND,
         "testimonial_not_found": MSG_TESTIMONIAL_NOT_FOUND,
         "instructor_not_found": MSG_INSTRUCTOR_NOT_FOUND,
         "user_not_found": MSG_USER_NOT_FOUND,
@@ -159,19 +164,48 @@ def tariff_create(
 ) -> Tariff:
     if price < 0:
         raise CatalogueError.of("tariff_price_negative", field="price")
+    covered_courses = fields.pop("covered_courses", None)
     tariff = Tariff(title=title, price=price, type=type, course=course, **fields)
     _check_pass_rules(tariff)
-    return _save(tariff)
+    _save(tariff)
+    if covered_courses is not None:
+        tariff.covered_courses.set(covered_courses)
+    return tariff
 
 
 @transaction.atomic
 def tariff_update(*, tariff: Tariff, **fields) -> Tariff:
     if "price" in fields and fields["price"] < 0:
         raise CatalogueError.of("tariff_price_negative", field="price")
+    covered_courses = fields.pop("covered_courses", None)
     for name, value in fields.items():
         setattr(tariff, name, value)
     _check_pass_rules(tariff, status=CONFLICT)  # the change conflicts with what the tariff already grants
-    return _save(tariff)
+    _save(tariff)
+    if covered_courses is not None:
+        tariff.covered_courses.set(covered_courses)
+    return tariff
+
+
+def tariff_fields_resolved(fields: dict) -> dict:
+    """A tariff payload's course references turned into courses: `course_id` (its linked course) and
+    `covered_course_ids` (the courses its passes book), each unknown id refused naming its field."""
+    if "course_id" in fields:
+        course_id = fields.pop("course_id")
+        fields["course"] = None if course_id is None else course_get_or_404(course_id=course_id, field="course_id")
+    if "covered_course_ids" in fields:
+        fields["covered_courses"] = courses_of_ids(
+            course_ids=fields.pop("covered_course_ids"), field="covered_course_ids"
+        )
+    return fields
+
+
+def courses_of_ids(*, course_ids: list[int], field: str) -> list[Course]:
+    """The courses a tariff covers, in one query; an unknown id is refused (404) naming the field."""
+    found = list(Course.objects.filter(pk__in=set(course_ids)))
+    if len(found) != len(set(course_ids)):
+        raise CatalogueError.of("covered_course_not_found", field=field)
+    return found
 
 
 def _check_pass_rules(tariff: Tariff, *, status: int | None = None) -> None:

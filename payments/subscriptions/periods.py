@@ -5,8 +5,17 @@ from datetime import date as date_type
 from datetime import timedelta
 
 from bookings.services.passes import add_months
+from courses.models import Tariff
 
 from .models import Subscription
+
+
+def tariff_commitment_periods(tariff: Tariff, period_months: int) -> int:
+    """The periods a new subscription to the tariff commits to (docs/decisions.md 51): the tariff's own number when
+    staff set one, else the periods its validity holds, at least one."""
+    if tariff.commitment_periods:
+        return tariff.commitment_periods
+    return max(tariff.pass_validity_months // period_months, 1)
 
 
 def _shifted(subscription: Subscription, day: date_type) -> date_type:

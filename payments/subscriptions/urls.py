@@ -24,8 +24,11 @@ from .apis.subscriptions import (
     SubscriptionsApi,
     SubscriptionTerminateApi,
 )
+from .apis.tariff_rules import TariffRulesDetailApi, TariffRulesListApi
 
 api_urlpatterns = [
+    path("tariff-rules", TariffRulesListApi.as_view(), name="api-tariff-rules"),
+    path("tariff-rules/<int:tariff_id>", TariffRulesDetailApi.as_view(), name="api-tariff-rule"),
     path("subscriptions", SubscriptionsApi.as_view(), name="api-subscriptions"),
     path("subscriptions/mine", MySubscriptionsApi.as_view(), name="api-subscriptions-mine"),
     path("subscriptions/<int:subscription_id>/pay", SubscriptionPayNowApi.as_view(), name="api-subscription-pay"),

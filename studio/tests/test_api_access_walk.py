@@ -18,6 +18,7 @@ EXPECTED_PUBLIC_PREFIXES = (
     "/api/courses",
     "/api/course-sessions",
     "/api/tarifs",
+    "/api/closures/calendar",  # the closures' labels and days the public calendar shows (docs/decisions.md 51)
     "/api/testimonials",
     "/api/instructors",
     "/api/media",

@@ -2,15 +2,16 @@
 
 import importlib
 import os
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.db.models import ProtectedError
 from django.utils import timezone
 
 from accounts.models import Role, User
-from courses.models import Course, CourseSession, Instructor, Tariff, Testimonial
-from courses.seed_data import COURSES, INSTRUCTORS, TARIFFS, TESTIMONIALS, WEEKLY_SLOTS
+from courses.models import ClosurePeriod, Course, CourseSession, Instructor, Tariff, Testimonial
+from courses.seed_data import CHRISTMAS_CLOSURE_LABEL, COURSES, INSTRUCTORS, TARIFFS, TESTIMONIALS, WEEKLY_SLOTS
 
 DEFAULT_ADMIN_EMAIL = "admin@studio-pole-danse.fr"
 DEFAULT_ADMIN_PASSWORD = "DemoAdmin2026!"
@@ -91,6 +92,49 @@ def seed_accounts():
     return accounts
 
 
+def christmas_closure_days(first_day: date) -> tuple[date, date]:
+    """The Christmas closure (24 December to 1 January) the demo schedule meets first: the one still running or
+    coming on `first_day`."""
+    year = first_day.year - 1 if first_day <= date(first_day.year, 1, 1) else first_day.year
+    return date(year, 12, 24), date(year + 1, 1, 1)
+
+
+def seed_christmas_closure(first_day: date) -> ClosurePeriod:
+    """docs/decisions.md 51: the demo studio closes for Christmas. Kept as staff left it: a closure already over
+    those days (renamed, moved) is not added again."""
+    starts_on, ends_on = christmas_closure_days(first_day)
+    existing = ClosurePeriod.objects.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).first()
+    return existing or ClosurePeriod.objects.create(label=CHRISTMAS_CLOSURE_LABEL, starts_on=starts_on, ends_on=ends_on)
+
+
+def _closed(start, closures) -> bool:
+    return any(closure.bounds[0] <= start < closure.bounds[1] for closure in closures)
+
+
+def _demo_sessions_inside_removed(closures, courses) -> None:
+    """A database seeded before the closure existed holds demo classes on its days: each one of the demo timetable
+    (WEEKLY_SLOTS) nobody ever booked is removed; a booked one is the studio's to cancel with its refunds ("Annuler
+    les cours de la fermeture"), and a class staff planned themselves is theirs."""
+    slots = {(courses[key][0].pk, weekday, hhmm) for weekday, hhmm, key in WEEKLY_SLOTS if key in courses}
+    for closure in closures:
+        start, end = closure.bounds
+        inside = CourseSession.objects.filter(
+            course_id__in={course_id for course_id, _w, _t in slots},
+            series__isnull=True,
+            start__gte=start,
+            start__lt=end,
+        )
+        for session in inside:
+            local = timezone.localtime(session.start)
+            if (session.course_id, local.weekday(), local.strftime("%H:%M")) not in slots:
+                continue
+            try:
+                with transaction.atomic():
+                    session.delete()
+            except ProtectedError:
+                continue
+
+
 def seed_catalogue(today=None):
     """The demo catalogue is created once, on an empty studio: after that, courses, tariffs and instructors are the
     studio's, which staff may rename, edit or remove, and seeding again neither overwrites nor duplicates them. Only
@@ -159,10 +203,17 @@ def seed_catalogue(today=None):
         for name, message in TESTIMONIALS:
             Testimonial.objects.get_or_create(name=name, message=message)
 
-    # Weekly sessions for the past 2 and the next 8 weeks, in Paris time.
+    # Weekly sessions for the past 2 and the next 8 weeks, in Paris time, none on a day the studio is closed.
     today = today or timezone.localdate()
     monday = today - timedelta(days=today.weekday())
     tz = timezone.get_current_timezone()
+    seed_christmas_closure(monday - timedelta(weeks=2))
+    closures = list(
+        ClosurePeriod.objects.filter(
+            starts_on__lte=monday + timedelta(weeks=8), ends_on__gte=monday - timedelta(weeks=2)
+        )
+    )
+    _demo_sessions_inside_removed(closures, courses)
     for week in range(-2, 8):
         week_start = monday + timedelta(weeks=week)
         for weekday, hhmm, key in WEEKLY_SLOTS:
@@ -171,6 +222,8 @@ def seed_catalogue(today=None):
             course, data = courses[key]
             hour, minute = map(int, hhmm.split(":"))
             start = timezone.make_aware(datetime.combine(week_start + timedelta(days=weekday), time(hour, minute)), tz)
+            if _closed(start, closures):
+                continue
             CourseSession.objects.get_or_create(
                 course=course,
                 start=start,

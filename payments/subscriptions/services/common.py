@@ -31,7 +31,7 @@ from ..models import (
     SubscriptionCharge,
     SubscriptionStatus,
 )
-from ..periods import period_due_on
+from ..periods import period_due_on, tariff_commitment_periods
 
 RETRY_AFTER_DAYS = 3
 BLOCKED_AFTER_DAYS = 7
@@ -91,7 +91,7 @@ def subscription_start_for_order(*, order: PaymentOrder) -> Subscription | None:
     period = tariff_billing_period_months(tariff)
     if period is None or not tariff.pass_unlimited:
         return None
-    committed = max(tariff.pass_validity_months // period, 1)
+    committed = tariff_commitment_periods(tariff, period)
     paid = min(max(order.quantity, 1), committed)
     pass_obj = order.granted_pass
     declines_later = order.provider == SimulatorProvider.name and (

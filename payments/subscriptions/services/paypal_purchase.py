@@ -17,6 +17,7 @@ from ...provider_types import ProviderError
 from ...services.common import PaymentError, _mark, _valid_email, terms_acceptance_fields
 from ...services.reduced_rate import ReducedClaim, reduced_claim_check, reduced_declaration_record, tariff_is_reduced
 from ..models import SubscriptionPlan
+from ..periods import tariff_commitment_periods
 from .paypal import PAYPAL_SUBSCRIPTION_TYPE, _paypal, logger
 
 
@@ -43,14 +44,14 @@ def subscription_offer(*, tariff_id: int) -> dict:
         "per_period": per_period,
         "reduced": tariff_is_reduced(tariff),
         "period_months": period if per_period else None,
-        "periods_committed": max(tariff.pass_validity_months // period, 1) if per_period else None,
+        "periods_committed": tariff_commitment_periods(tariff, period) if per_period else None,
         "amount": tariff.price,
     }
 
 
 def _plan_terms(tariff: Tariff) -> tuple[int, int]:
     period = tariff_billing_period_months(tariff)
-    return period, max(tariff.pass_validity_months // period, 1)
+    return period, tariff_commitment_periods(tariff, period)
 
 
 def paypal_plan_ensure(*, tariff: Tariff) -> SubscriptionPlan:

@@ -1,8 +1,10 @@
 /* The planning calendar: FullCalendar v7 fed by /api/course-sessions for the visible range.
    The view follows the screen: a phone gets the list of the coming seven days from now (FullCalendar's
    list view, part of @fullcalendar/react v7, ~4 kB gzipped), wider screens the month; Mois/Semaine/Jour stay in the
-   switcher. A class that has started shows "En cours" or "Terminé" instead of its seats: it cannot be booked. */
-import { useCallback, useEffect, useRef, useState } from "react";
+   switcher. A class that has started shows "En cours" or "Terminé" instead of its seats: it cannot be booked. The
+   studio's closures come from a second source, as all-day entries over their days ("Studio fermé : …"), so the
+   sessions are drawn without waiting for them. */
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import FullCalendar from "@fullcalendar/react";
 import dayGridPlugin from "@fullcalendar/react/daygrid";
 import timeGridPlugin from "@fullcalendar/react/timegrid";
@@ -17,6 +19,7 @@ import "./calendar.css";
 import { api } from "../../components/api.js";
 import Modal from "../../components/Modal.jsx";
 import { notify } from "../../components/toast.jsx";
+import { CLOSURES_URL, closureEvents } from "./closures.js";
 import { PHONE_LIST_DAYS, PHONE_MAX_WIDTH, PHONE_QUERY, STUDIO_TIME_ZONE, takePrefetched } from "./firstRange.js";
 import ReservationForm from "./ReservationForm.jsx";
 import WaitlistPanel from "./WaitlistPanel.jsx";
@@ -102,6 +105,13 @@ function toEvent(session) {
 }
 
 function EventContent({ event, timeText }) {
+  if (event.extendedProps.closure) {
+    return (
+      <div className="closure-event" data-closure-id={event.extendedProps.closure.id}>
+        <strong>{event.title}</strong>
+      </div>
+    );
+  }
   const session = event.extendedProps.session;
   const full = session.seats_left <= 0;
   const cancelled = session.status === "cancelled";
@@ -133,7 +143,7 @@ export function dateFromLink(search = typeof window !== "undefined" ? window.loc
 // Days of the neighbouring months stay readable (WCAG contrast): the theme fades them too much.
 const otherMonthClass = (info) => (info.isOther ? "day-other" : "");
 
-export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/course-sessions", reserveUrl = "/api/reservations-courses", loginUrl = "/login", initialDate }) {
+export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/course-sessions", closuresUrl = CLOSURES_URL, reserveUrl = "/api/reservations-courses", loginUrl = "/login", initialDate }) {
   const calendarRef = useRef(null);
   const phone = usePhone();
   const [initialView] = useState(() => viewForWidth(phone ? PHONE_MAX_WIDTH : PHONE_MAX_WIDTH + 1));
@@ -179,10 +189,24 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
     [feedUrl, initialView],
   );
 
+  // Closures are not worth a second error message: without them the sessions still show, cancelled or not.
+  const fetchClosures = useCallback(
+    (info, success) => {
+      const params = new URLSearchParams({ start: info.startStr, end: info.endStr });
+      api(`${closuresUrl}?${params}`).then(
+        (closures) => success(closureEvents(closures)),
+        () => success([]),
+      );
+    },
+    [closuresUrl],
+  );
+  const eventSources = useMemo(() => [{ events: fetchEvents }, { events: fetchClosures }], [fetchEvents, fetchClosures]);
+
   const handleEventClick = useCallback(
     (info) => {
       info.jsEvent?.preventDefault();
       const session = info.event.extendedProps.session;
+      if (!session) return; // a closure: nothing to book
       const outcome = clickOutcome({ user, session });
       if (outcome === "login") {
         notify(MSG_LOGIN_TO_RESERVE, "warning");
@@ -232,12 +256,13 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         slotMaxTime="22:00:00"
         scrollTime="08:00:00"
         slotDuration="00:30:00"
-        allDaySlot={false}
+        allDaySlot
+        allDayText="Journée"
         eventTimeFormat={TIME_FORMAT}
         slotHeaderFormat={TIME_FORMAT}
         height="auto"
         dayMaxEvents={false}
-        events={fetchEvents}
+        eventSources={eventSources}
         eventContent={EventContent}
         eventClick={handleEventClick}
         dayCellClass={otherMonthClass}

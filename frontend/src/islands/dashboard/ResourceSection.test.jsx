@@ -5,6 +5,8 @@ import ResourceSection from "./ResourceSection.jsx";
 import { tarifsConfig } from "./sections/Tarifs.jsx";
 import { usersConfig } from "./sections/Users.jsx";
 
+// The generic list's behaviour, shown on the tariffs' section without the courses its form offers to choose from.
+const TARIFS = { ...tarifsConfig, options: undefined };
 const json = (body, status = 200) => new Response(body === null ? "" : JSON.stringify(body), { status });
 const TARIF = { id: 7, type: "forfait", title: "Carte 10 cours", price: "190.00", description: "", frequency: "", validity: "", reduction_percentage: null, conditions: "", details: "" };
 
@@ -26,7 +28,7 @@ afterEach(cleanup);
 describe("ResourceSection", () => {
   it("shows the load error", async () => {
     mockServer(() => json({ error: "boom" }, 503));
-    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    render(<ResourceSection config={TARIFS} user={{ id: 1, isAdmin: true }} />);
     expect(await screen.findByRole("alert")).toHaveProperty("textContent", MSG_TARIFS_LOAD);
   });
 
@@ -34,7 +36,7 @@ describe("ResourceSection", () => {
     mockServer((url, method) =>
       method === "PUT" ? json({ error: "Un nombre valide est requis.", errors: { price: ["Un nombre valide est requis."] } }, 400) : json([TARIF])
     );
-    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    render(<ResourceSection config={TARIFS} user={{ id: 1, isAdmin: true }} />);
     fireEvent.click(await screen.findByRole("button", { name: /Modifier Carte 10 cours/ }));
     const price = screen.getByLabelText(/Prix/);
     expect(price.value).toBe("190.00");
@@ -48,13 +50,13 @@ describe("ResourceSection", () => {
     await waitFor(() => expect(price.getAttribute("aria-invalid")).toBe("true"));
     expect(document.getElementById(price.getAttribute("aria-describedby")).textContent).toBe("Un nombre valide est requis.");
     const put = calls.find((c) => c.method === "PUT");
-    expect(put.url).toBe("/api/tarifs/7");
+    expect(put.url).toBe("/api/tariff-rules/7");
     expect(JSON.parse(put.body)).toMatchObject({ title: "Carte 10 cours", price: "12", type: "forfait" });
   });
 
   it("falls back to 'Erreur lors de la sauvegarde.' without a server message", async () => {
     mockServer((url, method) => (method === "PUT" ? json(null, 502) : json([TARIF])));
-    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    render(<ResourceSection config={TARIFS} user={{ id: 1, isAdmin: true }} />);
     fireEvent.click(await screen.findByRole("button", { name: /Modifier Carte 10 cours/ }));
     fireEvent.click(screen.getByRole("button", { name: "Enregistrer" }));
     expect(await screen.findByText(MSG_SAVE)).toBeTruthy();
@@ -62,12 +64,12 @@ describe("ResourceSection", () => {
 
   it("deletes only after confirmation", async () => {
     mockServer((url, method) => (method === "DELETE" ? json(null, 500) : json([TARIF])));
-    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    render(<ResourceSection config={TARIFS} user={{ id: 1, isAdmin: true }} />);
     fireEvent.click(await screen.findByRole("button", { name: /Supprimer Carte 10 cours/ }));
     expect(calls.some((c) => c.method === "DELETE")).toBe(false);
     const dialog = screen.getByText(/Voulez-vous vraiment supprimer « Carte 10 cours »/).closest(".modal-content");
     fireEvent.click(within(dialog).getByRole("button", { name: "Supprimer" }));
-    await waitFor(() => expect(calls.some((c) => c.method === "DELETE" && c.url === "/api/tarifs/7")).toBe(true));
+    await waitFor(() => expect(calls.some((c) => c.method === "DELETE" && c.url === "/api/tariff-rules/7")).toBe(true));
     expect((await screen.findByRole("alert")).textContent).toContain(MSG_DELETE);
   });
 
@@ -100,7 +102,7 @@ describe("read-only lists", () => {
 
   it("keep the column where a row can be changed", async () => {
     mockServer(() => json([TARIF]));
-    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    render(<ResourceSection config={TARIFS} user={{ id: 1, isAdmin: true }} />);
     expect(await screen.findByRole("columnheader", { name: "Actions" })).toBeTruthy();
   });
 });
@@ -108,7 +110,7 @@ describe("read-only lists", () => {
 describe("dashboard forms in error", () => {
   it("focus the first field in error after a failed submit, and not while typing", async () => {
     mockServer(() => json([TARIF]));
-    render(<ResourceSection config={tarifsConfig} user={{ id: 1, isAdmin: true }} />);
+    render(<ResourceSection config={TARIFS} user={{ id: 1, isAdmin: true }} />);
     fireEvent.click(await screen.findByRole("button", { name: /Modifier Carte 10 cours/ }));
     const price = screen.getByLabelText(/Prix/);
     const title = screen.getByLabelText(/Titre/);
