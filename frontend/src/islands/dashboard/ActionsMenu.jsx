@@ -27,7 +27,6 @@ function markItems(menu) {
 
 export default function ActionsMenu({ label, children }) {
   const [open, setOpen] = useState(false);
-  const [place, setPlace] = useState(null);
   const button = useRef(null);
   const menu = useRef(null);
   const focusOnOpen = useRef("first");
@@ -63,10 +62,9 @@ export default function ActionsMenu({ label, children }) {
     const rect = anchor.getBoundingClientRect();
     const height = popup.offsetHeight;
     const below = rect.bottom + GAP + height <= window.innerHeight || rect.top - GAP - height < 0;
-    setPlace({
-      top: below ? rect.bottom + GAP : Math.max(0, rect.top - GAP - height),
-      right: Math.max(0, document.documentElement.clientWidth - rect.right),
-    });
+    // Written on the element before the browser paints it (and before an item takes the focus), not through state.
+    popup.style.top = `${below ? rect.bottom + GAP : Math.max(0, rect.top - GAP - height)}px`;
+    popup.style.right = `${Math.max(0, document.documentElement.clientWidth - rect.right)}px`;
   }, []);
 
   // Opened: roles on the items (also those a child renders later, e.g. after a class is cancelled), the menu placed
@@ -153,7 +151,6 @@ export default function ActionsMenu({ label, children }) {
           role="menu"
           aria-labelledby={`${id}-button`}
           className="dash-menu-list"
-          style={place ? { top: `${place.top}px`, right: `${place.right}px` } : { visibility: "hidden" }}
           onKeyDown={onMenuKeyDown}
         >
           {typeof children === "function" ? children(close) : children}

@@ -88,13 +88,27 @@ export default function ResourceSection({ config, user }) {
 
   useEffect(() => () => clearTimeout(successTimer.current), []);
 
+  // After a row's own action (ctx.notify) the reloaded list may no longer hold that row (a class cancelled leaves the
+  // upcoming sessions), and its focused button with it: the focus then goes to the table, not the page's body.
+  const afterAction = useRef(false);
+  useEffect(() => {
+    if (!afterAction.current || listing.loading) return;
+    afterAction.current = false;
+    const active = document.activeElement;
+    if ((!active || active === document.body) && table.current?.isConnected) table.current.focus();
+  }, [list, listing.loading]);
+  const notify = (message) => {
+    afterAction.current = true;
+    flash(message);
+  };
+
   const flash = (message) => {
     setSuccess(message);
     clearTimeout(successTimer.current);
     successTimer.current = setTimeout(() => setSuccess(""), SUCCESS_DISPLAY_MS);
   };
 
-  const ctx = { user, options, reload, notify: flash };
+  const ctx = { user, options, reload, notify };
   const openForm = (mode, row = null) => {
     setActionError("");
     const values = mode === "edit" ? config.toForm(row, ctx) : config.emptyValues?.(ctx) || {};

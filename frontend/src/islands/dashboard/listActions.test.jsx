@@ -193,4 +193,32 @@ describe("a staff list confirms each action in French", () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
     expect(document.activeElement).toBe(button);
   });
+
+  it("gives the focus to the table when the row acted on leaves the reloaded list", async () => {
+    let rows = [NOTE, { id: 4, title: "Autre note" }];
+    vi.stubGlobal("fetch", vi.fn(async () => json(rows)));
+    const config = {
+      ...notesConfig,
+      actionsMenu: true,
+      rowActions: (row, ctx, closeMenu) => (
+        <button
+          type="button"
+          onClick={() => {
+            closeMenu?.();
+            rows = rows.filter((r) => r.id !== row.id);
+            ctx.notify("Note archivée.");
+            ctx.reload();
+          }}
+        >
+          Archiver
+        </button>
+      ),
+    };
+    render(<ResourceSection config={config} user={{ role: "admin" }} />);
+    fireEvent.click(await screen.findByRole("button", { name: "Actions : Note du jour" }));
+    fireEvent.click(screen.getByRole("menuitem", { name: "Archiver" }));
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Actions : Note du jour" })).toBeNull());
+    expect(status().textContent).toBe("Note archivée.");
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("region", { name: "Tableau : Notes" })));
+  });
 });
