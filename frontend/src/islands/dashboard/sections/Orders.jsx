@@ -69,7 +69,7 @@ export const ordersConfig = {
     { key: "client", label: "Client", className: "dash-wrap", render: clientCell },
     { key: "title", label: "Objet", className: "dash-wrap", render: titleCell },
     { key: "amount", label: "Montant", sort: "amount", render: (row) => formatMoney(row.amount, row.currency || "EUR") },
-    { key: "status", label: "Statut", sort: "status", className: "dash-wrap", render: (row) => orderStatusLabel(row.status) },
+    { key: "status", label: "Statut", sort: "status", render: (row) => orderStatusLabel(row.status) },
     { key: "invoice", label: "Facture", render: (row) => invoiceLink(row) },
   ],
   fields: ({ mode, values }) => [
