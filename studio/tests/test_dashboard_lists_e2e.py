@@ -269,4 +269,9 @@ def test_no_staff_list_page_scrolls_sideways_on_a_phone(page, live_server, login
     card = page.locator(".dash-table tbody tr").first
     box = card.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    expect(card.get_by_role("button", name=re.compile("^Actions"))).to_be_visible()
+    actions = card.get_by_role("button", name=re.compile("^Actions"))
+    expect(actions).to_be_visible()
+    # Its menu opens inside the window.
+    actions.click()
+    menu = page.get_by_role("menu").bounding_box()
+    assert menu["x"] >= 0 and menu["x"] + menu["width"] <= PHONE["width"], menu

@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 
 const ITEMS = "button, a[href]";
-// The menu's own place: under the button, right edges aligned, above it when there is no room below.
+// The menu's own place: under the button (above it when there is no room below), a gap from the window's edges.
 const GAP = 4;
 
 function itemsOf(menu) {
@@ -64,7 +64,15 @@ export default function ActionsMenu({ label, children }) {
     const below = rect.bottom + GAP + height <= window.innerHeight || rect.top - GAP - height < 0;
     // Written on the element before the browser paints it (and before an item takes the focus), not through state.
     popup.style.top = `${below ? rect.bottom + GAP : Math.max(0, rect.top - GAP - height)}px`;
-    popup.style.right = `${Math.max(0, document.documentElement.clientWidth - rect.right)}px`;
+    // Right edges aligned; on a phone, where the button sits at the card's left, left edges aligned instead.
+    const viewport = document.documentElement.clientWidth;
+    if (rect.right - popup.offsetWidth < GAP) {
+      popup.style.left = `${Math.max(GAP, Math.min(rect.left, viewport - popup.offsetWidth - GAP))}px`;
+      popup.style.right = "auto";
+    } else {
+      popup.style.left = "auto";
+      popup.style.right = `${Math.max(0, viewport - rect.right)}px`;
+    }
   }, []);
 
   // Opened: roles on the items (also those a child renders later, e.g. after a class is cancelled), the menu placed
