@@ -1,6 +1,7 @@
 """Attendance marked on a 390 px phone at the studio door (docs/decisions.md 38): the dashboard's sessions list,
 'Présences', one member present and one absent, a walk-in paid at the desk; the marks and the no-show are recorded."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -25,7 +26,8 @@ def test_attendance_on_a_phone(page, live_server, login_as, staff):
     login_as(staff)
 
     page.goto(live_server.url + "/admin/sessions")
-    page.get_by_role("button", name="Présences").first.click()
+    page.locator(".dash-table tbody tr").first.get_by_role("button", name=re.compile("^Actions")).click()
+    page.get_by_role("menuitem", name="Présences").click()
     dialog = page.locator("dialog[open]")
     expect(dialog).to_contain_text("2 inscrit(s) · 0 présent(s) · 0 absent(s) · 2 à pointer")
     dialog.get_by_role("group", name="Présence de Emma Petit").get_by_role("button", name="Présent").click()

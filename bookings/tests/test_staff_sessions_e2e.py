@@ -35,7 +35,8 @@ def test_staff_read_a_waiting_list_on_a_phone(page, live_server, login_as, staff
     login_as(staff)
 
     page.goto(live_server.url + "/admin/sessions")
-    page.get_by_role("button", name=re.compile(r"^Liste d'attente \(3\)")).click()
+    page.locator(".dash-table tbody tr").first.get_by_role("button", name=re.compile("^Actions")).click()
+    page.get_by_role("menuitem", name=re.compile(r"^Liste d'attente \(3\)")).click()
     dialog = page.locator("dialog[open]")
     expect(dialog.get_by_role("heading")).to_contain_text("Liste d'attente : Pole Flow")
     entries = dialog.get_by_role("listitem")
@@ -56,7 +57,8 @@ def test_staff_read_a_waiting_list_on_a_phone(page, live_server, login_as, staff
     page.screenshot(path="test-artifacts/waitlist-staff-390.png", full_page=False)
     page.keyboard.press("Escape")
     expect(page.locator("dialog[open]")).to_have_count(0)
-    expect(page.get_by_role("button", name=re.compile(r"^Liste d'attente \(3\)"))).to_be_focused()
+    # Back on its item in the row's "Actions" menu.
+    expect(page.get_by_role("menuitem", name=re.compile(r"^Liste d'attente \(3\)"))).to_be_focused()
 
 
 def test_the_list_keeps_its_place_and_shows_the_session_just_saved(page, live_server, login_as, staff):
@@ -70,7 +72,7 @@ def test_the_list_keeps_its_place_and_shows_the_session_just_saved(page, live_se
     # Opens on upcoming sessions, the soonest first.
     page.goto(live_server.url + "/admin/sessions")
     expect(page).to_have_url(re.compile(r"/admin/sessions\?when=upcoming$"))
-    expect(page.get_by_label("Sessions", exact=True)).to_have_value("upcoming")
+    expect(page.get_by_label("Période", exact=True)).to_have_value("upcoming")
     rows = page.locator(".dash-table tbody tr")
     expect(rows).to_have_count(10)
     expect(rows.first).to_contain_text(f"{timezone.localtime(sessions[0].start):%d/%m/%Y}")
@@ -100,7 +102,8 @@ def test_the_list_keeps_its_place_and_shows_the_session_just_saved(page, live_se
     # Move the first session after all the others: the list goes to its page (3) and highlights it.
     moved = sessions[0]
     page.get_by_role("button", name="Page 1").click()
-    page.locator(".dash-table tbody tr").first.get_by_role("button", name=re.compile(r"^Modifier")).click()
+    page.locator(".dash-table tbody tr").first.get_by_role("button", name=re.compile("^Actions")).click()
+    page.get_by_role("menuitem", name=re.compile(r"^Modifier")).click()
     dialog = page.locator("dialog[open]")
     new_start = first_day + timedelta(days=30)
     dialog.get_by_label("Date et heure").fill(f"{new_start:%Y-%m-%dT%H:%M}")

@@ -32,6 +32,12 @@ def _dialog(page):
     return page.locator("dialog[open]")
 
 
+def _row_action(page, row, name):
+    """A session row's actions are in its "Actions" menu."""
+    row.get_by_role("button", name=re.compile("^Actions")).click()
+    page.get_by_role("menu").get_by_role("menuitem", name=re.compile(f"^{re.escape(name)}")).click()
+
+
 def test_sessions_add_edit_delete_with_pagination_and_sorting(page, live_server, login_as, supervisor):
     from bookings.models import Reservation, ReservationStatus
     from courses.models import CourseSession
@@ -74,7 +80,7 @@ def test_sessions_add_edit_delete_with_pagination_and_sorting(page, live_server,
     expect(_rows(page).first).to_contain_text("Prof 01")
 
     # Who is coming, paid or held.
-    _rows(page).first.get_by_role("button", name=re.compile("Participants")).click()
+    _row_action(page, _rows(page).first, "Participants")
     expect(_dialog(page)).to_contain_text("Inès Moreau")
     expect(_dialog(page)).to_contain_text("Payé")
     _dialog(page).get_by_role("button", name="Fermer").click()
@@ -103,7 +109,7 @@ def test_sessions_add_edit_delete_with_pagination_and_sorting(page, live_server,
 
     # Edit it: it is first in descending order.
     expect(_rows(page).first).to_contain_text("Nouvelle Prof")
-    _rows(page).first.get_by_role("button", name=re.compile("^Modifier")).click()
+    _row_action(page, _rows(page).first, "Modifier")
     dialog = _dialog(page)
     expect(dialog.get_by_label("Date et heure")).to_have_value("2030-01-15T19:30")
     dialog.get_by_label("Professeur").select_option(label="Prof Modifiée")
@@ -115,10 +121,10 @@ def test_sessions_add_edit_delete_with_pagination_and_sorting(page, live_server,
     expect(_rows(page).first).to_contain_text("Prof Modifiée")
 
     # Delete after confirmation; cancelling first keeps it.
-    _rows(page).first.get_by_role("button", name=re.compile("^Supprimer")).click()
+    _row_action(page, _rows(page).first, "Supprimer")
     _dialog(page).get_by_role("button", name="Annuler").click()
     assert CourseSession.objects.filter(pk=created.pk).exists()
-    _rows(page).first.get_by_role("button", name=re.compile("^Supprimer")).click()
+    _row_action(page, _rows(page).first, "Supprimer")
     expect(_dialog(page)).to_contain_text("Voulez-vous vraiment supprimer")
     _dialog(page).get_by_role("button", name="Supprimer").click()
     expect(page.get_by_role("status").filter(has_text=MSG_SESSION_DELETED)).to_be_visible()

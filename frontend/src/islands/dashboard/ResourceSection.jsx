@@ -1,8 +1,12 @@
 /* A staff list: a table, add/edit in one modal, delete after confirmation, server-side pages and sorting.
-   Each section passes a config (see sections/*.jsx). */
+   Each section passes a config (see sections/*.jsx). Every action ends on a French line in the section's status
+   region (role="status", kept in view while the list scrolls): the section's own actions report through
+   ctx.notify(message). A section whose rows offer many actions puts them behind one "Actions" menu
+   (config.actionsMenu), so that its rows stay one or two lines tall. */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import { useApi } from "../../components/useApi.js";
+import ActionsMenu from "./ActionsMenu.jsx";
 import ConfirmDialog from "./ConfirmDialog.jsx";
 import FormModal from "./FormModal.jsx";
 import { MSG_DELETE, MSG_DELETED, MSG_EMPTY, MSG_LOAD, MSG_NOT_AVAILABLE, MSG_SAVE, MSG_SAVED, SUCCESS_DISPLAY_MS } from "./messages.js";
@@ -84,13 +88,27 @@ export default function ResourceSection({ config, user }) {
 
   useEffect(() => () => clearTimeout(successTimer.current), []);
 
+  // After a row's own action (ctx.notify) the reloaded list may no longer hold that row (a class cancelled leaves the
+  // upcoming sessions), and its focused button with it: the focus then goes to the table, not the page's body.
+  const afterAction = useRef(false);
+  useEffect(() => {
+    if (!afterAction.current || listing.loading) return;
+    afterAction.current = false;
+    const active = document.activeElement;
+    if ((!active || active === document.body) && table.current?.isConnected) table.current.focus();
+  }, [list, listing.loading]);
+  const notify = (message) => {
+    afterAction.current = true;
+    flash(message);
+  };
+
   const flash = (message) => {
     setSuccess(message);
     clearTimeout(successTimer.current);
     successTimer.current = setTimeout(() => setSuccess(""), SUCCESS_DISPLAY_MS);
   };
 
-  const ctx = { user, options, reload };
+  const ctx = { user, options, reload, notify };
   const openForm = (mode, row = null) => {
     setActionError("");
     const values = mode === "edit" ? config.toForm(row, ctx) : config.emptyValues?.(ctx) || {};
@@ -180,6 +198,39 @@ export default function ResourceSection({ config, user }) {
   const canDelete = config.canDelete !== false && config.itemPath;
   // Read-only lists (reservations, parties, rentals) have nothing to act on: no empty "Actions" column.
   const hasActions = Boolean(config.rowActions || canEdit || canDelete);
+  // The row's buttons, inline or inside its "Actions" menu (which the generic edit and delete close first, so that
+  // their dialog gives the focus back to the "Actions" button).
+  const rowButtons = (row, closeMenu) => (
+    <>
+      {config.rowActions?.(row, ctx, closeMenu)}
+      {canEdit && allowed(config.canEditRow, row, user) && (
+        <button
+          type="button"
+          className="button button-small button-secondary"
+          onClick={() => {
+            closeMenu?.();
+            openForm("edit", row);
+          }}
+        >
+          Modifier<span className="visually-hidden"> {config.label(row)}</span>
+        </button>
+      )}
+      {canDelete && allowed(config.canDeleteRow, row, user) && (
+        <button
+          type="button"
+          className="button button-small button-danger"
+          onClick={() => {
+            closeMenu?.();
+            setActionError("");
+            afterDelete.current = null;
+            setDeleting({ row, busy: false, error: "" });
+          }}
+        >
+          Supprimer<span className="visually-hidden"> {config.label(row)}</span>
+        </button>
+      )}
+    </>
+  );
   const fields = form ? config.fields({ ...ctx, mode: form.mode, values: form.values, row: form.row }) : [];
 
   return (
@@ -195,13 +246,15 @@ export default function ResourceSection({ config, user }) {
         {!missing && config.extra?.(ctx)}
       </div>
       {config.intro && <p className="help">{config.intro}</p>}
+      {/* A section's filters sit under its title and "Ajouter", above the list they filter. */}
+      {!missing && config.toolbar?.(ctx)}
       {config.searchable && (
         <div className="field dash-search">
           <label htmlFor={`dash-${config.key}-search`}>{config.searchable}</label>
           <input id={`dash-${config.key}-search`} type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
       )}
-      <div aria-live="polite">
+      <div aria-live="polite" className="dash-flash-region">
         {success && (
           <p className="form-success dash-flash" role="status">
             {success}
@@ -236,32 +289,18 @@ export default function ResourceSection({ config, user }) {
               {list.rows.map((row) => (
                 <tr key={config.rowKey ? config.rowKey(row) : row.id} className={config.rowClass?.(row) || undefined}>
                   {config.columns.map((column) => (
-                    <td key={column.key} data-label={column.label}>
+                    <td key={column.key} data-label={column.label} className={column.className}>
                       {column.render ? column.render(row, ctx) : row[column.key]}
                     </td>
                   ))}
                   {hasActions && (
-                  <td className="dash-actions" data-label="Actions">
-                    {config.rowActions?.(row, ctx)}
-                    {canEdit && allowed(config.canEditRow, row, user) && (
-                      <button type="button" className="button button-small button-secondary" onClick={() => openForm("edit", row)}>
-                        Modifier<span className="visually-hidden"> {config.label(row)}</span>
-                      </button>
-                    )}
-                    {canDelete && allowed(config.canDeleteRow, row, user) && (
-                      <button
-                        type="button"
-                        className="button button-small button-danger"
-                        onClick={() => {
-                          setActionError("");
-                          afterDelete.current = null;
-                          setDeleting({ row, busy: false, error: "" });
-                        }}
-                      >
-                        Supprimer<span className="visually-hidden"> {config.label(row)}</span>
-                      </button>
-                    )}
-                  </td>
+                    <td className="dash-actions" data-label="Actions">
+                      {config.actionsMenu ? (
+                        <ActionsMenu label={config.label(row)}>{(close) => rowButtons(row, close)}</ActionsMenu>
+                      ) : (
+                        rowButtons(row, null)
+                      )}
+                    </td>
                   )}
                 </tr>
               ))}

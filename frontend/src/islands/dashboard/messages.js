@@ -12,6 +12,8 @@ export const MSG_COURSES_LOAD = "Erreur de chargement des cours.";
 export const MSG_SESSION_UPDATED = "Session modifiée avec succès !";
 export const MSG_SESSION_ADDED = "Session ajoutée avec succès !";
 export const MSG_SESSION_DELETED = "Session supprimée avec succès !";
+// When the server's answer says nothing more (it says how many bookings were cancelled).
+export const MSG_CLASS_CANCELLED = "Cours annulé : les inscrits sont prévenus par e-mail.";
 export const SUCCESS_DISPLAY_MS = 3000;
 
 // Tarifs

@@ -1,5 +1,7 @@
-/* Card-payment orders: e-mail, order id, amount, title, date, time required. */
-import { formatMoney } from "../format.js";
+/* Card-payment orders: e-mail, order id, amount, title, date, time required. The list fits a laptop's width
+   without scrolling sideways: date and time in one column, the e-mail under the name, the type and the order's
+   number under its title; types and statuses in French (format.js), never their codes. */
+import { ORDER_STATUS_LABELS, ORDER_TYPE_LABELS, formatDayAndTime, formatMoney, orderStatusLabel, orderTypeLabel } from "../format.js";
 import { MSG_DELETE, MSG_ORDERS_LOAD, MSG_SAVE } from "../messages.js";
 import ResourceSection from "../ResourceSection.jsx";
 import { validateOrder } from "../validation.js";
@@ -23,6 +25,34 @@ function invoiceLink(row) {
   );
 }
 
+function clientCell(row) {
+  const name = `${row.first_name || ""} ${row.last_name || ""}`.trim();
+  return (
+    <>
+      {name || row.email}
+      {name && row.email && <span className="dash-sub">{row.email}</span>}
+    </>
+  );
+}
+
+function titleCell(row) {
+  return (
+    <>
+      <span className="dash-clip">{row.title}</span>
+      <span className="dash-sub">
+        {orderTypeLabel(row.type)} · n° {row.order_id}
+      </span>
+    </>
+  );
+}
+
+// The form's choices: the known codes in French, and the order's own code if the list does not know it.
+function choicesOf(labels, current, labelOf) {
+  const options = Object.entries(labels).map(([value, label]) => ({ value, label }));
+  if (current && !labels[current]) options.push({ value: current, label: labelOf(current) });
+  return options;
+}
+
 export const ordersConfig = {
   key: "orders",
   title: "Commandes de paiement",
@@ -33,19 +63,16 @@ export const ordersConfig = {
   label: (row) => `la commande ${row.order_id}`,
   serverPaged: true,
   defaultOrdering: "-date",
+  actionsMenu: true,
   columns: [
-    { key: "order_id", label: "Commande" },
-    { key: "date", label: "Date", sort: "date" },
-    { key: "time", label: "Heure" },
-    { key: "name", label: "Client", render: (row) => `${row.first_name || ""} ${row.last_name || ""}`.trim() },
-    { key: "email", label: "E-mail", sort: "email" },
-    { key: "title", label: "Objet" },
+    { key: "date", label: "Date", sort: "date", render: (row) => formatDayAndTime(row.date, row.time) },
+    { key: "client", label: "Client", className: "dash-wrap", render: clientCell },
+    { key: "title", label: "Objet", className: "dash-wrap", render: titleCell },
     { key: "amount", label: "Montant", sort: "amount", render: (row) => formatMoney(row.amount, row.currency || "EUR") },
-    { key: "type", label: "Type" },
-    { key: "status", label: "Statut", sort: "status" },
+    { key: "status", label: "Statut", sort: "status", render: (row) => orderStatusLabel(row.status) },
     { key: "invoice", label: "Facture", render: (row) => invoiceLink(row) },
   ],
-  fields: ({ mode }) => [
+  fields: ({ mode, values }) => [
     { name: "order_id", label: "N° de commande", required: true, disabled: mode === "edit" },
     { name: "email", label: "E-mail", type: "email", required: true },
     { name: "first_name", label: "Prénom" },
@@ -55,8 +82,8 @@ export const ordersConfig = {
     { name: "currency", label: "Devise" },
     { name: "date", label: "Date", required: true },
     { name: "time", label: "Heure", required: true },
-    { name: "type", label: "Type" },
-    { name: "status", label: "Statut" },
+    { name: "type", label: "Type", type: "select", options: choicesOf(ORDER_TYPE_LABELS, values?.type, orderTypeLabel) },
+    { name: "status", label: "Statut", type: "select", options: choicesOf(ORDER_STATUS_LABELS, values?.status, orderStatusLabel) },
     { name: "message", label: "Message", type: "textarea" },
   ],
   emptyValues: () => ({ ...Object.fromEntries(FIELDS.map((f) => [f, ""])), ...ORDER_DEFAULTS }),

@@ -47,27 +47,36 @@ export function SessionFilters({ filters, courses = [], onChange }) {
   };
   return (
     <form className="dash-filters" onSubmit={submit} role="search" aria-label="Filtrer les sessions">
-      <label htmlFor="sessions-when">Sessions</label>
-      <select id="sessions-when" value={filters.when || ""} onChange={(e) => change({ ...filters, when: e.target.value })}>
-        {WHEN_OPTIONS.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <label htmlFor="sessions-course">Cours</label>
-      <select id="sessions-course" value={filters.course_id || ""} onChange={(e) => change({ ...filters, course_id: e.target.value })}>
-        <option value="">Tous les cours</option>
-        {courses.map((c) => (
-          <option key={c.value} value={c.value}>
-            {c.label}
-          </option>
-        ))}
-      </select>
-      <label htmlFor="sessions-instructor">Professeur</label>
-      <input id="sessions-instructor" value={draft.instructor} onChange={(e) => setDraft({ ...draft, instructor: e.target.value })} />
-      <label htmlFor="sessions-search">Recherche</label>
-      <input id="sessions-search" type="search" value={draft.search} onChange={(e) => setDraft({ ...draft, search: e.target.value })} />
+      {/* Each filter is its label over its control, apart from the next one. */}
+      <div className="dash-filter">
+        <label htmlFor="sessions-when">Période</label>
+        <select id="sessions-when" value={filters.when || ""} onChange={(e) => change({ ...filters, when: e.target.value })}>
+          {WHEN_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="dash-filter">
+        <label htmlFor="sessions-course">Cours</label>
+        <select id="sessions-course" value={filters.course_id || ""} onChange={(e) => change({ ...filters, course_id: e.target.value })}>
+          <option value="">Tous les cours</option>
+          {courses.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="dash-filter">
+        <label htmlFor="sessions-instructor">Professeur</label>
+        <input id="sessions-instructor" value={draft.instructor} onChange={(e) => setDraft({ ...draft, instructor: e.target.value })} />
+      </div>
+      <div className="dash-filter">
+        <label htmlFor="sessions-search">Recherche</label>
+        <input id="sessions-search" type="search" value={draft.search} onChange={(e) => setDraft({ ...draft, search: e.target.value })} />
+      </div>
       <button type="submit" className="button button-small">
         Filtrer
       </button>

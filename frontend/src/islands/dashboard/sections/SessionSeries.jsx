@@ -141,7 +141,15 @@ export function SeriesButton({ ctx }) {
       </button>
       {open && (
         <Modal open title="Série hebdomadaire de séances" onClose={() => setOpen(false)}>
-          <SeriesForm courses={ctx.options.courses || []} instructors={ctx.options.instructors || []} onCreated={() => ctx.reload?.()} />
+          <SeriesForm
+            courses={ctx.options.courses || []}
+            instructors={ctx.options.instructors || []}
+            onCreated={(message) => {
+              // Said in the form, and in the section's status line, which stays once the dialog is closed.
+              ctx.notify?.(message);
+              ctx.reload?.();
+            }}
+          />
         </Modal>
       )}
     </div>

@@ -1,4 +1,6 @@
-/* Course sessions: sorted by date on the server, 10 a page, and who is coming to each. */
+/* Course sessions: sorted by date on the server, 10 a page, and who is coming to each. A row holds the date, the
+   course, the instructor, the seats and the status, and one "Actions" menu (participants, attendance, waiting list,
+   cancel, edit, delete), so that ten rows fit a laptop's screen. */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "../../../components/api.js";
 import { useApi } from "../../../components/useApi.js";
@@ -6,6 +8,7 @@ import Modal from "../../../components/Modal.jsx";
 import { formatDateTime, toApiDateTime, toInputDateTime } from "../format.js";
 import {
   MSG_COURSES_LOAD,
+  MSG_CLASS_CANCELLED,
   MSG_DELETE,
   MSG_SAVE,
   MSG_SESSION_ADDED,
@@ -90,6 +93,19 @@ export function AttendeesButton({ session }) {
 const courseTitle = (row, ctx) =>
   row.course_title || (ctx.options.courses || []).find((c) => String(c.value) === String(row.course_id))?.label || "";
 
+/** The course, and its level when the session has one: "Pole Flow · Débutant". */
+function courseCell(row, ctx) {
+  const title = courseTitle(row, ctx);
+  return row.level ? `${title} · ${row.level}` : title;
+}
+
+/** "3 / 10", and who waits for a seat: "10 / 10 · 2 en attente". */
+export function seatsText(row) {
+  const taken = row.seats_taken ?? row.booked ?? (row.max_attendees ?? 0) - (row.seats_left ?? row.max_attendees ?? 0);
+  const waiting = row.waitlist_count > 0 ? ` · ${row.waitlist_count} en attente` : "";
+  return `${taken} / ${row.max_attendees ?? "—"}${waiting}`;
+}
+
 export const sessionsConfig = {
   key: "sessions",
   title: "Sessions de cours",
@@ -106,18 +122,27 @@ export const sessionsConfig = {
   },
   columns: [
     { key: "date", label: "Date", sort: "date", render: (row) => formatDateTime(row.date) },
-    { key: "course", label: "Cours", render: courseTitle },
-    { key: "instructor", label: "Professeur" },
-    { key: "level", label: "Niveau" },
-    { key: "attendees", label: "Inscrits", render: (row) => <AttendeesButton session={row} /> },
+    { key: "course", label: "Cours", className: "dash-wrap", render: courseCell },
+    { key: "instructor", label: "Professeur", className: "dash-wrap", render: (row) => row.instructor || "—" },
+    { key: "seats", label: "Places", render: seatsText },
     { key: "status", label: "Statut", render: sessionStatusLabel },
   ],
   extra: (ctx) => <SeriesButton ctx={ctx} />,
-  rowActions: (row, ctx) => (
+  actionsMenu: true,
+  rowActions: (row, ctx, closeMenu) => (
     <>
+      <AttendeesButton session={row} />
       <AttendanceButton session={row} />
       <WaitlistButton session={row} />
-      <ClassCancelActions session={row} onDone={ctx.reload} />
+      <ClassCancelActions
+        session={row}
+        onDone={(message) => {
+          // The row's menu closes (its "Annuler le cours" is gone) and the outcome is said in the section.
+          closeMenu?.();
+          ctx.notify(message || MSG_CLASS_CANCELLED);
+          ctx.reload();
+        }}
+      />
     </>
   ),
   fields: ({ options, mode, row }) => [
@@ -165,8 +190,8 @@ export const sessionsConfig = {
 
 function useCourseOptions() {
   const fetched = useApi("/api/courses", { fallback: MSG_COURSES_LOAD });
-  const rows = Array.isArray(fetched.data) ? fetched.data : fetched.data?.results || [];
-  return rows.map((c) => ({ value: String(c.id), label: c.title }));
+  const { data } = fetched;
+  return useMemo(() => (Array.isArray(data) ? data : data?.results || []).map((c) => ({ value: String(c.id), label: c.title })), [data]);
 }
 
 export const MSG_FILTERS_CHANGED_FOR_SAVED = "Les filtres ont changé pour montrer la session enregistrée.";
@@ -225,11 +250,29 @@ export default function Sessions(props) {
     [saved]
   );
 
+  const changeFilters = useCallback(
+    (next) => {
+      setSaved(null);
+      setState((current) => ({ ...current, filters: next, page: 1 }));
+    },
+    [setState]
+  );
+
   const config = useMemo(
     () => ({
       ...sessionsConfig,
       listParams: () => ({ view: "staff", ...filterParams(filters) }),
       listState: { page, ordering, ...setters },
+      toolbar: () => (
+        <>
+          <SessionFilters key={JSON.stringify(filters)} filters={filters} courses={courses} onChange={changeFilters} />
+          {saved?.notice && (
+            <p className="help" role="status">
+              {saved.notice}
+            </p>
+          )}
+        </>
+      ),
       onSaved,
       rowClass: (row) => (isSaved(row) ? "dash-row-saved" : ""),
       columns: sessionsConfig.columns.map((column) =>
@@ -250,22 +293,8 @@ export default function Sessions(props) {
           : column
       ),
     }),
-    [filters, page, ordering, setters, onSaved, isSaved, showSaved]
+    [filters, page, ordering, setters, onSaved, isSaved, showSaved, courses, saved, changeFilters]
   );
 
-  const changeFilters = (next) => {
-    setSaved(null);
-    setState((current) => ({ ...current, filters: next, page: 1 }));
-  };
-  return (
-    <>
-      <SessionFilters key={JSON.stringify(filters)} filters={filters} courses={courses} onChange={changeFilters} />
-      {saved?.notice && (
-        <p className="help" role="status">
-          {saved.notice}
-        </p>
-      )}
-      <ResourceSection config={config} {...props} />
-    </>
-  );
+  return <ResourceSection config={config} {...props} />;
 }

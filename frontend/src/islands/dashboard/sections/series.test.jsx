@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SeriesForm, seriesPayload } from "./SessionSeries.jsx";
+import { SeriesButton, SeriesForm, seriesPayload } from "./SessionSeries.jsx";
 
 afterEach(() => {
   cleanup();
@@ -56,5 +56,21 @@ describe("dashboard weekly series", () => {
     render(<SeriesForm courses={[]} />);
     fireEvent.click(screen.getByRole("button", { name: "Prévisualiser" }));
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("La date de fin doit être le jour de début ou après, sur un an au plus."));
+  });
+
+  it("says in the section that the series is created, and reloads the list", async () => {
+    const created = "1 séance(s) créée(s), 1 date(s) sautée(s).";
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((url, options) => (JSON.parse(options.body).preview ? json(200, PLAN) : json(201, { ...PLAN, preview: false, series_id: 4, message: created })))
+    );
+    const ctx = { options: { courses: [{ value: "3", label: "Pole Flow" }], instructors: [] }, notify: vi.fn(), reload: vi.fn() };
+    render(<SeriesButton ctx={ctx} />);
+    fireEvent.click(screen.getByRole("button", { name: "Créer une série hebdomadaire" }));
+    fireEvent.click(screen.getByRole("button", { name: "Prévisualiser" }));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Créer la série" }).disabled).toBe(false));
+    fireEvent.click(screen.getByRole("button", { name: "Créer la série" }));
+    await waitFor(() => expect(ctx.notify).toHaveBeenCalledWith(created));
+    expect(ctx.reload).toHaveBeenCalled();
   });
 });

@@ -15,7 +15,7 @@ describe("staff session list filters", () => {
     window.history.replaceState(null, "", "/admin/sessions");
     const onChange = vi.fn();
     render(<SessionFilters filters={{ when: "upcoming" }} courses={[{ value: "3", label: "Pole Flow" }]} onChange={onChange} />);
-    fireEvent.change(screen.getByLabelText("Sessions"), { target: { value: "past" } });
+    fireEvent.change(screen.getByLabelText("Période"), { target: { value: "past" } });
     expect(onChange).toHaveBeenCalledWith({ when: "past" });
     expect(window.location.search).toBe("?when=past");
     fireEvent.change(screen.getByLabelText("Recherche"), { target: { value: " Inès " } });

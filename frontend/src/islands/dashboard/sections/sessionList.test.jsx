@@ -48,6 +48,11 @@ function server(handler) {
 const openDialog = () => document.querySelector("dialog[open]");
 const listCalls = () => calls.filter((c) => c.method === "GET" && c.url.startsWith("/api/course-sessions?"));
 const paramsOf = (call) => Object.fromEntries(new URL(call.url, "http://x").searchParams);
+// A row's actions are in its "Actions" menu: open the index-th row's menu, choose the item.
+function chooseAction(index, name) {
+  fireEvent.click(screen.getAllByRole("button", { name: /^Actions/ })[index]);
+  fireEvent.click(screen.getByRole("menuitem", { name }));
+}
 
 beforeEach(() => {
   document.cookie = "csrftoken=jeton";
@@ -111,10 +116,10 @@ describe("the sessions section", () => {
     render(<Sessions user={{ role: "admin" }} />);
     await waitFor(() => expect(listCalls().length).toBeGreaterThan(0));
     expect(paramsOf(listCalls()[0])).toMatchObject({ when: "past", course_id: "3", ordering: "-date", page: "3" });
-    expect(screen.getByLabelText("Sessions").value).toBe("past");
+    expect(screen.getByLabelText("Période").value).toBe("past");
     expect(window.location.search).toBe("?when=past&course_id=3&ordering=-date&page=3");
     // A filter change starts again on page 1.
-    fireEvent.change(screen.getByLabelText("Sessions"), { target: { value: "cancelled" } });
+    fireEvent.change(screen.getByLabelText("Période"), { target: { value: "cancelled" } });
     await waitFor(() => expect(window.location.search).toBe("?when=cancelled&course_id=3&ordering=-date"));
   });
 
@@ -192,8 +197,8 @@ describe("the sessions section", () => {
     Element.prototype.scrollIntoView = scrollIntoView;
     try {
       render(<Sessions user={{ role: "admin" }} />);
-      await waitFor(() => expect(screen.getAllByRole("button", { name: /^Modifier/ }).length).toBe(2));
-      fireEvent.click(screen.getAllByRole("button", { name: /^Modifier/ })[0]);
+      await waitFor(() => expect(screen.getAllByRole("button", { name: /^Actions/ }).length).toBe(2));
+      chooseAction(0, /^Modifier/);
       const dialog = openDialog();
       fireEvent.change(within(dialog).getByLabelText(/Date et heure/), { target: { value: "2030-02-20T18:30" } });
       fireEvent.click(within(dialog).getByRole("button", { name: "Enregistrer" }));
@@ -226,13 +231,13 @@ describe("Modifier ce cours et les suivants", () => {
       return json([]);
     });
     render(<Sessions user={{ role: "admin" }} />);
-    const edits = await screen.findAllByRole("button", { name: /^Modifier/ });
+    await screen.findAllByRole("button", { name: /^Actions/ });
     // A session alone: no such choice.
-    fireEvent.click(edits[1]);
+    chooseAction(1, /^Modifier/);
     expect(screen.queryByLabelText(FOLLOWING_LABEL)).toBeNull();
     fireEvent.click(within(openDialog()).getByRole("button", { name: "Annuler" }));
     // A session of a series: the choice, refused when the day moves, then sent to PUT .../following.
-    fireEvent.click(edits[0]);
+    chooseAction(0, /^Modifier/);
     const dialog = openDialog();
     const box = within(dialog).getByLabelText(FOLLOWING_LABEL);
     fireEvent.click(box);
