@@ -22,7 +22,17 @@ DEFAULT_INSTRUCTOR_EMAIL = "lea.garnier@studio-pole-danse.fr"
 DEFAULT_INSTRUCTOR_PASSWORD = "DemoProf2026!"
 
 # Apps that add their own demo data provide `<app>.seed.run(*, stdout)`.
-APP_SEEDERS = ["courses", "accounts", "bookings", "quotes", "payments", "invoices", "media_library", "messaging", "waivers"]
+APP_SEEDERS = [
+    "courses",
+    "accounts",
+    "bookings",
+    "quotes",
+    "payments",
+    "invoices",
+    "media_library",
+    "messaging",
+    "waivers",
+]
 
 
 def demo_accounts():

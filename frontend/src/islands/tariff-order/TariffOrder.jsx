@@ -21,10 +21,12 @@ import {
   reducedClaim,
   tariffFromButton,
 } from "./messages.js";
-import ReducedFields from "./ReducedFields.jsx";
-import SubscriptionPayPal from "./SubscriptionPayPal.jsx";
 
 // Only a tariff billed per period asks for it: its code stays out of the modal's first load (the page budget).
+// The reduced-rate fields (a student's or job-seeker's proof) are fetched only for a tariff that has that rate.
+const ReducedFields = lazy(() => import(/* webpackChunkName: "reduced-fields" */ "./ReducedFields.jsx"));
+// PayPal's subscription button is fetched only where PayPal is the provider: the card path never loads it.
+const SubscriptionPayPal = lazy(() => import(/* webpackChunkName: "subscription-paypal" */ "./SubscriptionPayPal.jsx"));
 const SavedMethod = lazy(() => import(/* webpackChunkName: "saved-method" */ "../subscription-pay/SavedMethod.jsx"));
 
 const NO_CLAIM = { status: "", confirmed: false, proofId: null, proofName: "" };
@@ -100,15 +102,17 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
             </p>
           )}
           {current?.reduced && (
-            <ReducedFields
-              value={reduced}
-              onChange={(next) => {
-                setReduced(next);
-                setClaimTried(true);
-              }}
-              error={claimError}
-              disabled={paying}
-            />
+            <Suspense fallback={null}>
+              <ReducedFields
+                value={reduced}
+                onChange={(next) => {
+                  setReduced(next);
+                  setClaimTried(true);
+                }}
+                error={claimError}
+                disabled={paying}
+              />
+            </Suspense>
           )}
           {!perPeriod && (
             <div className="field">
@@ -137,7 +141,9 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
             </Suspense>
           )}
           {offerLoading && !current ? null : perPeriod && paypal ? (
-            <SubscriptionPayPal tariffId={tariff.id} payer={user} config={paymentConfig} claim={claim.fields || {}} disabled={Boolean(claim.error)} />
+            <Suspense fallback={null}>
+              <SubscriptionPayPal tariffId={tariff.id} payer={user} config={paymentConfig} claim={claim.fields || {}} disabled={Boolean(claim.error)} />
+            </Suspense>
           ) : (
             <PaymentWidget
               key={tariff.id}

@@ -110,7 +110,7 @@ describe("TariffOrder for a subscription billed per period", () => {
     const pay = screen.getByRole("button", { name: /^Payer/ });
     expect(pay.disabled).toBe(true);
     expect(screen.getByText(MSG_REDUCED_CONFIRM)).toBeTruthy();
-    fireEvent.click(screen.getByLabelText(/Je confirme être étudiant/));
+    fireEvent.click(await screen.findByLabelText(/Je confirme être étudiant/, {}, WAIT)); // the fields load with the reduced rate
     expect(await screen.findByText(MSG_REDUCED_STATUS, { selector: "[role=alert]" })).toBeTruthy();
     fireEvent.click(screen.getByLabelText("Étudiant(e)"));
     const file = new File(["x"], "carte.png", { type: "image/png" });
