@@ -1,14 +1,8 @@
 """Settings shared by every environment. One environ.Env() reads the environment."""
 
-from datetime import timedelta
-from pathlib import Path
-
-import environ
-
-BASE_DIR = Path(__file__).resolve().parent.parent.parent
-
-env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+from .api import *  # noqa: F403  (REST framework, JWT, the OpenAPI schema, CORS)
+from .environment import BASE_DIR, env
+from .storage import *  # noqa: F403  (uploads, static files and backups)
 
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="insecure-local-key-change-me-in-production-0123456789")
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
@@ -139,62 +133,7 @@ MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "uploads")
 # staff download them, through a view (media_library/private.py). Back it up with MEDIA_ROOT.
 PRIVATE_MEDIA_ROOT = env.path("PRIVATE_MEDIA_ROOT", default=BASE_DIR / "private-uploads")
 
-# Uploads go to local disk unless an S3-compatible bucket is configured (docs/decisions.md 22).
-AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
-if AWS_STORAGE_BUCKET_NAME:
-    DEFAULT_FILE_STORAGE_BACKEND = "storages.backends.s3.S3Storage"
-    STORAGE_DEFAULT_OPTIONS = {
-        "bucket_name": AWS_STORAGE_BUCKET_NAME,
-        "endpoint_url": env("AWS_S3_ENDPOINT_URL", default=None),
-        "region_name": env("AWS_S3_REGION_NAME", default=None),
-        "access_key": env("AWS_ACCESS_KEY_ID", default=None),
-        "secret_key": env("AWS_SECRET_ACCESS_KEY", default=None),
-        "custom_domain": env("AWS_S3_CUSTOM_DOMAIN", default=None),
-        "querystring_auth": env.bool("AWS_QUERYSTRING_AUTH", default=False),
-        "file_overwrite": False,
-    }
-else:
-    DEFAULT_FILE_STORAGE_BACKEND = "django.core.files.storage.FileSystemStorage"
-    STORAGE_DEFAULT_OPTIONS = {}
-# Backups (django-dbbackup, operations/backups.py, docs/operations.md "Backups"): to a local folder, or to a bucket of
-# their own (never the public uploads' bucket) when BACKUP_BUCKET is set.
-BACKUP_BUCKET = env("BACKUP_BUCKET", default="")
-if BACKUP_BUCKET:
-    BACKUP_STORAGE = {
-        "BACKEND": "storages.backends.s3.S3Storage",
-        "OPTIONS": {
-            **STORAGE_DEFAULT_OPTIONS,
-            "bucket_name": BACKUP_BUCKET,
-            "location": env("BACKUP_PREFIX", default="backups"),
-            "default_acl": "private",
-            "querystring_auth": True,
-            "custom_domain": None,
-            "file_overwrite": False,
-        },
-    }
-else:
-    BACKUP_STORAGE = {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {
-            "location": str(env.path("BACKUP_DIR", default=BASE_DIR / "backups")),
-            "file_permissions_mode": 0o600,
-        },
-    }
-STORAGES = {
-    "default": {"BACKEND": DEFAULT_FILE_STORAGE_BACKEND, "OPTIONS": STORAGE_DEFAULT_OPTIONS},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-    "dbbackup": BACKUP_STORAGE,
-}
-BACKUP_KEEP = env.int("BACKUP_KEEP", default=14)  # the last N of each kind (database, uploads, private uploads)
-DBBACKUP_CLEANUP_KEEP = DBBACKUP_CLEANUP_KEEP_MEDIA = BACKUP_KEEP
-# Encrypted with GnuPG for this recipient's public key (imported into the gpg keyring of the user running the worker)
-# when set; restored with the private key and its passphrase.
-DBBACKUP_GPG_RECIPIENT = env("BACKUP_GPG_RECIPIENT", default=None)
-DBBACKUP_GPG_ALWAYS_TRUST = env.bool("BACKUP_GPG_ALWAYS_TRUST", default=True)
-# A failed backup is an alert through the outbox (operations/alerts.py), not the library's direct e-mail.
-DBBACKUP_SEND_EMAIL = False
-BACKUP_CRON = env("BACKUP_CRON", default="30 2 * * *")  # empty: no scheduled backup (a systemd timer instead)
-BACKUP_MAX_AGE_HOURS = env.int("BACKUP_MAX_AGE_HOURS", default=25)  # a day, and an hour for the daily run itself
+
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
@@ -216,63 +155,6 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        # JWT first so that an anonymous API call gets 401 with a WWW-Authenticate header.
-        "rest_framework_simplejwt.authentication.JWTAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    # Standard JSON only, bounded depth, French errors; views that take a file add multipart
-    # (studio.parsers.JSON_OR_MULTIPART). No form-encoded bodies (studio/parsers.py says why).
-    "DEFAULT_PARSER_CLASSES": ["studio.parsers.BoundedJSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "studio.schema.StudioAutoSchema",
-    "EXCEPTION_HANDLER": "studio.api.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {
-        "anon": env("API_ANON_RATE", default="120/min"),
-        "user": env("API_USER_RATE", default="600/min"),
-    },
-}
-SIMPLE_JWT = {
-    "ACCESS_TOKEN_LIFETIME": timedelta(minutes=env.int("JWT_ACCESS_MINUTES", default=5)),
-    "REFRESH_TOKEN_LIFETIME": timedelta(days=7),
-    "ROTATE_REFRESH_TOKENS": True,
-    "BLACKLIST_AFTER_ROTATION": True,
-    "USER_ID_FIELD": "id",
-    "USER_ID_CLAIM": "user_id",
-    # Tokens carry a hash of the password hash: a password change or reset ends them at once (docs/decisions.md 7).
-    "CHECK_REVOKE_TOKEN": True,
-}
-SPECTACULAR_SETTINGS = {
-    "TITLE": "API du studio",
-    "DESCRIPTION": "API du site et du système de réservation du studio.",
-    "VERSION": "1.0.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "studio.schema.blank_is_text_hook",  # a free text that may be blank is anyOf, in bodies and queries
-        "studio.schema.typed_enums_hook",  # after the enum components exist: each states its type
-    ],
-    # Enums that several components share under a field name other enums use too ("status").
-    "ENUM_NAME_OVERRIDES": {
-        "StudioDocumentKindEnum": "waivers.models.DocumentKind",
-        "PaymentStatusEnum": "payments.models.PaymentStatus",
-        "SubscriptionStatusEnum": "payments.subscriptions.models.SubscriptionStatus",
-        "SubscriptionChargeStatusEnum": "payments.subscriptions.models.ChargeStatus",
-        "ReducedStatusEnum": "payments.subscriptions.models.ReducedStatus",
-        "SubscriptionActionKindEnum": "payments.subscriptions.models.SubscriptionActionKind",
-        "InvoiceKindEnum": "invoices.models.InvoiceKind",
-        "PassKindEnum": "bookings.models.PassKind",  # several models have a "kind" whose enums would collide
-        "RequestStatusEnum": "quotes.models.RequestStatus",  # EVJF/EVG and room-rental requests
-        "PayRuleKindEnum": "courses.models_pay.PayRuleKind",
-        "SubstituteStatusEnum": "bookings.models_team.SubstituteStatus",
-        "OnlineProviderEnum": "payments.choices.ONLINE_PROVIDERS",
-        # A box that must be ticked: the CGU at registration, the terms of sale at a deposit.
-        "TickedBoxEnum": [(True, True)],
-    },
-}
-CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 
 # E-mail through Django 6.1's MAILERS: the console by default, SMTP in production.
 MAILERS = {"default": {"BACKEND": env("MAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")}}
