@@ -264,6 +264,7 @@ SPECTACULAR_SETTINGS = {
         "PassKindEnum": "bookings.models.PassKind",  # several models have a "kind" whose enums would collide
         "RequestStatusEnum": "quotes.models.RequestStatus",  # EVJF/EVG and room-rental requests
         "OnlineProviderEnum": "payments.choices.ONLINE_PROVIDERS",
+        "DeskPaidWithEnum": "bookings.services.staff_bookings.PAID_WITH_CHOICES",  # staff booking on a member's behalf
         # A box that must be ticked: the CGU at registration, the terms of sale at a deposit.
         "TickedBoxEnum": [(True, True)],
     },
