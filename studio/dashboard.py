@@ -35,6 +35,7 @@ SECTIONS = (
     ("reservations", "Réservations"),
     ("parties", "EVJF/EVG"),
     ("rentals", "Locations de salle"),
+    ("desk", "Caisse"),
     ("passes", "Cartes et abonnements"),
     ("subscriptions", "Abonnements mensuels"),
     ("emails", "E-mails non remis"),

@@ -87,6 +87,9 @@ class AttendanceSessionOutput(serializers.Serializer):
     date = DateTimeOutputField()
     instructor = serializers.CharField()
     max_attendees = serializers.IntegerField()
+    price_per_participant = serializers.DecimalField(
+        max_digits=8, decimal_places=2, help_text="Le prix d'une séance, que la vente à l'accueil doit atteindre."
+    )
     status = serializers.CharField()
     attendance_opens_at = DateTimeOutputField(help_text="Quand la feuille ouvre : pointages et ajouts acceptés.")
     attendance_open = serializers.BooleanField(help_text="Pointages et ajouts acceptés maintenant.")
@@ -118,6 +121,7 @@ def _sheet(session_id: int, message: str = "") -> dict:
             "date": timezone.localtime(session.start),
             "instructor": session.instructor_name,
             "max_attendees": session.max_attendees,
+            "price_per_participant": session.price_per_participant,
             "status": session.status,
             "attendance_opens_at": timezone.localtime(attendance_opens_at(session)),
             "attendance_open": attendance_is_open(session, timezone.now()),

@@ -1,0 +1,143 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SECTIONS, sectionFromPath } from "../sections.js";
+import { AttendanceSheet, MSG_CHOOSE_CLIENT, MSG_MEANS_DO_NOT_ADD_UP } from "./Attendance.jsx";
+import Desk, { MSG_SALE_NOT_SHARED, takingsCsvUrl } from "./Desk.jsx";
+import { linesForApi, remainderCents } from "./DeskParts.jsx";
+import { euros } from "../../../components/format.js";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const json = (status, body) => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } }));
+
+const EMMA = { id: 9, first_name: "Emma", last_name: "Petit", email: "emma@example.fr" };
+const CARD = { id: 4, title: "Carte 10 cours", price: "190.00" };
+const TAKINGS = {
+  date: "2026-11-29",
+  by_means: [
+    { means: "cash", label: "Espèces", count: 1, total: "140.00" },
+    { means: "pass_sport", label: "Pass'Sport", count: 1, total: "50.00" },
+  ],
+  total: "190.00",
+  sales: [],
+};
+const SOLD = "Vente enregistrée : Carte 10 cours, 190,00 € (Pass'Sport 50,00 €, Espèces 140,00 €).";
+
+function deskServer() {
+  return vi.fn((url, options) => {
+    if (url.startsWith("/api/users")) return json(200, { count: 1, next: null, previous: null, results: [EMMA] });
+    if (url === "/api/tarifs") return json(200, [CARD, { id: 5, title: "Offert", price: "0.00" }]);
+    if (url.startsWith("/api/desk/takings")) return json(200, TAKINGS);
+    if (url === "/api/desk/sales" && options?.method === "POST") return json(201, { message: SOLD });
+    return json(404, { error: "?" });
+  });
+}
+
+async function chooseEmma(searchLabel = "Rechercher un client (nom ou e-mail)") {
+  fireEvent.change(screen.getByLabelText(searchLabel), { target: { value: "emma" } });
+  fireEvent.click(await screen.findByRole("button", { name: "Emma Petit · emma@example.fr" }));
+}
+
+describe("the front desk's till", () => {
+  it("is the « Caisse » section at /admin/desk", () => {
+    expect(SECTIONS.find((s) => s.key === "desk").label).toBe("Caisse");
+    expect(sectionFromPath("/admin/desk")).toBe("desk");
+    expect(takingsCsvUrl("2026-11-29")).toBe("/api/desk/takings.csv?date=2026-11-29");
+  });
+
+  it("keeps the amounts in cents and leaves out empty lines", () => {
+    expect(remainderCents(19000, [{ means: "pass_sport", amount: "50" }, { means: "cash", amount: "139,99" }])).toBe(1);
+    expect(linesForApi([{ means: "cash", amount: "140" }, { means: "cheque", amount: "" }])).toEqual([{ means: "cash", amount: "140.00" }]);
+  });
+
+  it("sells a card split between Pass'Sport and cash with a running remainder, then shows the day's totals", async () => {
+    const fetchMock = deskServer();
+    vi.stubGlobal("fetch", fetchMock);
+    render(<Desk />);
+    await chooseEmma();
+    await waitFor(() => expect(screen.getByRole("option", { name: `Carte 10 cours – ${euros("190")}` })).toBeTruthy());
+    expect(screen.queryByRole("option", { name: /Offert/ })).toBeNull();
+    fireEvent.change(screen.getByLabelText("Vendu"), { target: { value: "4" } });
+    expect(screen.getByText("Le total est réparti.")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Moyen 1"), { target: { value: "pass_sport" } });
+    fireEvent.change(screen.getByLabelText("Montant 1 (€)"), { target: { value: "50" } });
+    expect(screen.getByText((_, el) => el?.className === "desk-remainder" && el.textContent === `Reste à répartir : ${euros("140")}`)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Enregistrer la vente" }));
+    expect(screen.getByRole("alert").textContent).toBe(MSG_SALE_NOT_SHARED);
+    fireEvent.click(screen.getByRole("button", { name: "Ajouter un moyen de paiement" }));
+    expect(screen.getByLabelText("Montant 2 (€)").value).toBe("140.00");
+    expect(screen.getByLabelText("Moyen 2").value).toBe("cash");
+    fireEvent.click(screen.getByRole("button", { name: "Enregistrer la vente" }));
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe(SOLD));
+    const sale = fetchMock.mock.calls.find(([url, options]) => url === "/api/desk/sales" && options?.method === "POST");
+    const body = JSON.parse(sale[1].body);
+    expect(body).toMatchObject({ user_id: 9, tariff_id: 4, payments: [{ means: "pass_sport", amount: "50.00" }, { means: "cash", amount: "140.00" }] });
+    expect(body.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    const table = screen.getByRole("table", { name: "Encaissements par moyen de paiement" });
+    await waitFor(() => expect(within(table).getByRole("row", { name: /Pass'Sport/ }).textContent).toContain(euros("50")));
+    expect(within(table).getByRole("row", { name: /Espèces/ }).textContent).toContain(euros("140"));
+    expect(within(table).getByRole("row", { name: /Total de la journée/ }).textContent).toContain(euros("190"));
+    expect(screen.getByRole("link", { name: "Exporter en CSV" }).getAttribute("href")).toMatch(/^\/api\/desk\/takings\.csv\?date=\d{4}-\d{2}-\d{2}$/);
+  });
+});
+
+const LINE = { reservation_id: 5, user_id: 7, first_name: "Lucie", last_name: "Martin", email: "lucie@example.fr", participants: 1, payment: "Carte bancaire", attendance: null, walk_in: false, no_shows: 0 };
+const SHEET = { session: { id: 3, status: "scheduled", price_per_participant: "25.00", attendance_open: true, attendance_opens_at: "2026-11-28T16:30:00+01:00" }, counts: { booked: 1, present: 0, absent: 0, unmarked: 1 }, results: [LINE] };
+const BOOKED = "Emma Petit est inscrit(e) au cours « Pole débutant » du 29/11/2026 19:00 (payé à l'accueil).";
+
+describe("« Ajouter un client » on the staff's attendance sheet", () => {
+  it("books a client paid at the desk by two means adding up to the class price, and says so", async () => {
+    let booked = false;
+    const fetchMock = vi.fn((url, options) => {
+      if (url.startsWith("/api/users")) return json(200, { results: [EMMA] });
+      if (url === "/api/course-sessions/3/bookings") {
+        booked = true;
+        return json(201, { message: BOOKED });
+      }
+      const results = booked ? [LINE, { ...LINE, reservation_id: 6, user_id: 9, first_name: "Emma", last_name: "Petit", payment: "Payé à l'accueil" }] : [LINE];
+      return json(200, { ...SHEET, results });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    render(<AttendanceSheet sessionId={3} canBook />);
+    await waitFor(() => expect(screen.getByText("Lucie Martin")).toBeTruthy());
+    expect(screen.queryByLabelText("E-mail de son compte")).toBeNull(); // the walk-in form is the instructors'
+    fireEvent.click(screen.getByRole("button", { name: "Inscrire au cours" }));
+    expect(screen.getByRole("alert").textContent).toBe(MSG_CHOOSE_CLIENT);
+    await chooseEmma();
+    fireEvent.click(screen.getByLabelText("Payé à l'accueil"));
+    fireEvent.change(screen.getByLabelText("Montant 1 (€)"), { target: { value: "10" } });
+    expect(screen.getByText((_, el) => el?.className === "desk-remainder" && el.textContent === `Reste à répartir : ${euros("15")}`)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Inscrire au cours" }));
+    expect(screen.getByRole("alert").textContent).toBe(MSG_MEANS_DO_NOT_ADD_UP);
+    fireEvent.click(screen.getByRole("button", { name: "Ajouter un moyen de paiement" }));
+    fireEvent.change(screen.getByLabelText("Moyen 2"), { target: { value: "card_terminal" } });
+    fireEvent.click(screen.getByRole("button", { name: "Inscrire au cours" }));
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe(BOOKED));
+    expect(screen.getByText("Emma Petit")).toBeTruthy();
+    const call = fetchMock.mock.calls.find(([url]) => url === "/api/course-sessions/3/bookings");
+    const body = JSON.parse(call[1].body);
+    expect(body).toMatchObject({ user_id: 9, participants: 1, paid_with: "desk", payments: [{ means: "cash", amount: "10.00" }, { means: "card_terminal", amount: "15.00" }] });
+  });
+
+  it("books « à régler » without means and shows the server's French refusal", async () => {
+    const refusal = "Cette session est complète.";
+    const fetchMock = vi.fn((url) => {
+      if (url.startsWith("/api/users")) return json(200, { results: [EMMA] });
+      if (url === "/api/course-sessions/3/bookings") return json(409, { error: refusal });
+      return json(200, SHEET);
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    render(<AttendanceSheet sessionId={3} canBook />);
+    await waitFor(() => expect(screen.getByText("Lucie Martin")).toBeTruthy());
+    await chooseEmma();
+    fireEvent.click(screen.getByLabelText("À régler"));
+    expect(screen.queryByText("Moyens de paiement")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Inscrire au cours" }));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(refusal));
+    const call = fetchMock.mock.calls.find(([url]) => url === "/api/course-sessions/3/bookings");
+    expect(JSON.parse(call[1].body)).toEqual({ user_id: 9, participants: 1, paid_with: "due" });
+  });
+});
