@@ -263,3 +263,12 @@ def test_cancel_of_another_sessions_booking_is_not_found(api_client, staff, memb
     booked = api_client.post(BOOK.format(session.pk), {"user_id": member.pk, "paid_with": "due"}, format="json")
     response = api_client.post(CANCEL.format(elsewhere.pk, booked.json()["reservation_id"]))
     assert response.status_code == 404
+
+
+def test_the_members_history_says_a_booking_is_to_settle_at_the_desk(api_client, staff, member):
+    session = _session()
+    api_client.force_authenticate(staff)
+    api_client.post(BOOK.format(session.pk), {"user_id": member.pk, "paid_with": "due"}, format="json")
+    api_client.force_authenticate(member)
+    (row,) = api_client.get(f"/api/course-feedback/user/{member.pk}").json()["results"]
+    assert (row["session_id"], row["desk_payment"]) == (session.pk, "due")
