@@ -91,7 +91,14 @@ export function ClientPicker({ id, value, onChange }) {
         <ul className="desk-client-results">
           {found.map((user) => (
             <li key={user.id}>
-              <button type="button" className="button button-small button-secondary" onClick={() => onChange(user)}>
+              <button
+                type="button"
+                className="button button-small button-secondary"
+                onClick={() => {
+                  setSearch("");
+                  onChange(user);
+                }}
+              >
                 {`${user.first_name} ${user.last_name}`.trim() || user.email} · {user.email}
               </button>
             </li>

@@ -72,6 +72,9 @@ describe("the front desk's till", () => {
     expect(screen.getByLabelText("Moyen 2").value).toBe("cash");
     fireEvent.click(screen.getByRole("button", { name: "Enregistrer la vente" }));
     await waitFor(() => expect(screen.getByRole("status").textContent).toBe(SOLD));
+    // Ready for the next client: no one chosen, no earlier search left on screen.
+    expect(screen.queryByRole("button", { name: "Emma Petit · emma@example.fr" })).toBeNull();
+    expect(screen.getByLabelText("Rechercher un client (nom ou e-mail)").value).toBe("");
     const sale = fetchMock.mock.calls.find(([url, options]) => url === "/api/desk/sales" && options?.method === "POST");
     const body = JSON.parse(sale[1].body);
     expect(body).toMatchObject({ user_id: 9, tariff_id: 4, payments: [{ means: "pass_sport", amount: "50.00" }, { means: "cash", amount: "140.00" }] });
