@@ -74,6 +74,9 @@ class AttendanceLineOutput(serializers.Serializer):
     email = serializers.CharField()
     participants = serializers.IntegerField()
     payment = serializers.CharField(help_text="Carte de cours, abonnement, carte bancaire, payé à l'accueil…")
+    desk_payment = serializers.CharField(
+        help_text="Réservée par l'accueil : « due » à régler (une vente la règle), « paid » réglée, vide sinon."
+    )
     status = serializers.CharField()
     status_label = serializers.CharField()
     attendance = serializers.ChoiceField(choices=["present", "absent"], allow_null=True)

@@ -64,6 +64,7 @@ def attendance_sheet(*, session: CourseSession) -> list[dict]:
                 "email": reservation.email,
                 "participants": reservation.participants,
                 "payment": _payment_label(reservation),
+                "desk_payment": reservation.desk_payment,
                 "status": reservation.status,
                 "status_label": reservation.get_status_display(),
                 "attendance": attendance.status if attendance else None,

@@ -129,7 +129,7 @@ def test_a_booking_a_regler_is_shown_so_on_the_sheet_and_settled_by_a_desk_sale(
     reservation = Reservation.objects.get(pk=response.json()["reservation_id"])
     assert reservation.status == ReservationStatus.CONFIRMED and reservation.desk_payment == DeskPayment.DUE
     sheet = api_client.get(f"/api/course-sessions/{session.pk}/attendance").json()
-    assert [row["payment"] for row in sheet["results"]] == ["À régler"]
+    assert [(row["payment"], row["desk_payment"]) for row in sheet["results"]] == [("À régler", "due")]
     assert len(mailoutbox) == 1  # the confirmation
 
     with django_capture_on_commit_callbacks(execute=True):

@@ -100,6 +100,9 @@ export function AttendanceSheet({ sessionId, canBook = false }) {
                   {line.walk_in ? " · ajouté(e) à l'accueil" : ""}
                 </span>
                 {line.no_shows > 0 && <span className="attendance-noshows">{line.no_shows} absence(s) au total</span>}
+                {canBook && line.desk_payment === "due" && (
+                  <SettleAtDesk line={line} name={name} price={data.session?.price_per_participant} busy={busy} setBusy={setBusy} onSettled={added} onError={setError} />
+                )}
               </div>
               {!closed && (
                 <div className="attendance-buttons" role="group" aria-label={`Présence de ${name}`}>
@@ -148,6 +151,47 @@ function WalkInForm({ sessionId, busy, call }) {
       </fieldset>
       <button type="submit" className="button" disabled={busy}>
         Ajouter et pointer présent
+      </button>
+    </form>
+  );
+}
+
+/** A booking "à régler" settled at the desk: a sale of that reservation (POST /api/desk/sales), one or several means
+    adding up to its price. */
+export function SettleAtDesk({ line, name, price, busy, setBusy, onSettled, onError }) {
+  const priceCents = toCents(price) * line.participants;
+  const [open, setOpen] = useState(false);
+  const [lines, setLines] = useState(() => [newLine((priceCents / 100).toFixed(2))]);
+  const [key] = useState(saleKey);
+  if (!open) {
+    return (
+      <button type="button" className="button button-small button-secondary" onClick={() => setOpen(true)}>
+        Régler à l'accueil
+      </button>
+    );
+  }
+  const submit = async (event) => {
+    event.preventDefault();
+    if (remainderCents(priceCents, lines) !== 0) return onError(MSG_MEANS_DO_NOT_ADD_UP);
+    setBusy(true);
+    onError("");
+    try {
+      const answer = await api("/api/desk/sales", {
+        method: "POST",
+        body: { user_id: line.user_id, reservation_id: line.reservation_id, payments: linesForApi(lines), idempotency_key: key },
+      });
+      await onSettled(answer.message);
+    } catch (err) {
+      onError(errorMessage(err, MSG_ADD_FAILED));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="desk-settle" onSubmit={submit} noValidate aria-label={`Régler la séance de ${name}`}>
+      <MeansLines idPrefix={`settle-${line.reservation_id}`} lines={lines} onChange={setLines} priceCents={priceCents} />
+      <button type="submit" className="button button-small" disabled={busy}>
+        Encaisser
       </button>
     </form>
   );

@@ -144,3 +144,29 @@ describe("« Ajouter un client » on the staff's attendance sheet", () => {
     expect(JSON.parse(call[1].body)).toEqual({ user_id: 9, participants: 1, paid_with: "due" });
   });
 });
+
+describe("a booking « à régler » on the staff's attendance sheet", () => {
+  it("is settled at the desk by a sale of that reservation", async () => {
+    const due = { ...LINE, payment: "À régler", desk_payment: "due", participants: 2 };
+    const settled = "Vente enregistrée : Pole débutant, 50,00 € (Chèque 50,00 €).";
+    let paid = false;
+    const fetchMock = vi.fn((url) => {
+      if (url === "/api/desk/sales") {
+        paid = true;
+        return json(201, { message: settled });
+      }
+      return json(200, { ...SHEET, results: [paid ? { ...due, payment: "Payé à l'accueil", desk_payment: "paid" } : due] });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    render(<AttendanceSheet sessionId={3} canBook />);
+    fireEvent.click(await screen.findByRole("button", { name: "Régler à l'accueil" }));
+    const form = screen.getByRole("form", { name: "Régler la séance de Lucie Martin" });
+    expect(within(form).getByLabelText("Montant 1 (€)").value).toBe("50.00");
+    fireEvent.change(within(form).getByLabelText("Moyen 1"), { target: { value: "cheque" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Encaisser" }));
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe(settled));
+    expect(screen.queryByRole("button", { name: "Régler à l'accueil" })).toBeNull();
+    const call = fetchMock.mock.calls.find(([url]) => url === "/api/desk/sales");
+    expect(JSON.parse(call[1].body)).toMatchObject({ user_id: 7, reservation_id: 5, payments: [{ means: "cheque", amount: "50.00" }] });
+  });
+});
