@@ -23,8 +23,9 @@ export function sheetOpensMessage(opensAt) {
   return `La feuille de présence ouvre le ${formatLongDate(opensAt)} à ${formatTime(opensAt)}.`;
 }
 
-/** `canBook`: staff (the dashboard) book a client on their behalf; an instructor's own page adds a walk-in at the
-    door by e-mail, marked present (the walk-in API, open to the class's instructor). */
+/** `canBook`: staff (the dashboard) book a client on their behalf until the class starts; an instructor's own page,
+    and staff once the class has started, add a walk-in at the door by e-mail, marked present (the walk-in API, open
+    to the class's instructor). */
 export function AttendanceSheet({ sessionId, canBook = false }) {
   const fetched = useApi(`/api/course-sessions/${sessionId}/attendance`, { fallback: MSG_SHEET_LOAD });
   const [sheet, setSheet] = useState(null);
@@ -66,6 +67,8 @@ export function AttendanceSheet({ sessionId, canBook = false }) {
   const { counts, results } = data;
   // The server says whether it accepts marks and walk-ins now; until then nothing is offered that it would refuse.
   const closed = data.session?.attendance_open === false;
+  // Booking on a member's behalf ends when the class starts (as the member's own); a late arrival is then a walk-in.
+  const started = Boolean(data.session?.date) && new Date(data.session.date) <= new Date();
   const closedNotice = data.session?.status === "cancelled" ? MSG_SHEET_CANCELLED : sheetOpensMessage(data.session?.attendance_opens_at);
   return (
     <div className="attendance">
@@ -118,8 +121,8 @@ export function AttendanceSheet({ sessionId, canBook = false }) {
           );
         })}
       </ul>
-      {!canBook && !closed && <WalkInForm sessionId={sessionId} busy={busy} call={call} />}
-      {canBook && data.session?.status !== "cancelled" && (
+      {(!canBook || started) && !closed && <WalkInForm sessionId={sessionId} busy={busy} call={call} />}
+      {canBook && !started && data.session?.status !== "cancelled" && (
         <AddClientForm sessionId={sessionId} price={data.session?.price_per_participant} busy={busy} setBusy={setBusy} onAdded={added} onError={setError} />
       )}
     </div>

@@ -170,3 +170,14 @@ describe("a booking « à régler » on the staff's attendance sheet", () => {
     expect(JSON.parse(call[1].body)).toMatchObject({ user_id: 7, reservation_id: 5, payments: [{ means: "cheque", amount: "50.00" }] });
   });
 });
+
+describe("a class that has started", () => {
+  it("takes a late arrival as a walk-in, since booking on behalf ends at the start", async () => {
+    const started = { ...SHEET, session: { ...SHEET.session, date: "2020-01-01T19:00:00+01:00" } };
+    vi.stubGlobal("fetch", vi.fn(() => json(200, started)));
+    render(<AttendanceSheet sessionId={3} canBook />);
+    await waitFor(() => expect(screen.getByText("Lucie Martin")).toBeTruthy());
+    expect(screen.getByRole("button", { name: "Ajouter et pointer présent" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Inscrire au cours" })).toBeNull();
+  });
+});
