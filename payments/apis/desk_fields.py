@@ -12,7 +12,7 @@ MSG_MEANS_INVALID = (
     "Chèque-Vacances (ANCV) (ancv), Pass'Sport (pass_sport) ou Coupon Sport (coupon_sport)."
 )
 MSG_LINE_AMOUNT_INVALID = "Chaque montant doit être un nombre en euros supérieur à 0 (2 décimales au plus)."
-MSG_LINES_INVALID = "Indiquez les moyens de paiement : une liste de lignes {means, amount}."
+MSG_LINES_INVALID = "Indiquez les moyens de paiement : une liste de lignes « moyen (means), montant (amount) »."
 MSG_IDEMPOTENCY_KEY_INVALID = "La clé de la vente doit être un identifiant UUID."
 MAX_LINES = 10
 

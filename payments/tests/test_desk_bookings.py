@@ -20,7 +20,14 @@ from bookings.services.staff_bookings import MSG_BOOKED_ON_BEHALF, MSG_CANCELLED
 from bookings.tests.factories import PassFactory
 from courses.tests.factories import CourseSessionFactory
 from invoices.models import Invoice
-from payments.apis.desk_bookings import MSG_DESK_PAYMENTS_REQUIRED, MSG_PAID_WITH_INVALID
+from payments.apis.desk_bookings import (
+    MSG_DESK_PAYMENTS_REQUIRED,
+    MSG_PAID_WITH_INVALID,
+    MSG_PARTICIPANTS_INVALID,
+    MSG_PASS_ID_INVALID,
+    MSG_USER_ID_INVALID,
+)
+from payments.apis.desk_fields import MSG_IDEMPOTENCY_KEY_INVALID
 from payments.choices import PaymentProviderName
 from payments.models import PaymentOrder, PaymentStatus
 from payments.services.desk import MSG_DESK_TOTAL_MISMATCH
@@ -272,3 +279,27 @@ def test_the_members_history_says_a_booking_is_to_settle_at_the_desk(api_client,
     api_client.force_authenticate(member)
     (row,) = api_client.get(f"/api/course-feedback/user/{member.pk}").json()["results"]
     assert (row["session_id"], row["desk_payment"]) == (session.pk, "due")
+
+
+def test_each_malformed_booking_field_is_said_in_french(api_client, staff, member):
+    session = _session()
+    api_client.force_authenticate(staff)
+    cases = [
+        ({"user_id": "x", "paid_with": "due"}, "user_id", MSG_USER_ID_INVALID),
+        ({"user_id": member.pk, "paid_with": "pass", "pass_id": "x"}, "pass_id", MSG_PASS_ID_INVALID),
+        ({"user_id": member.pk, "paid_with": "due", "participants": 0}, "participants", MSG_PARTICIPANTS_INVALID),
+        (
+            {
+                "user_id": member.pk,
+                "paid_with": "desk",
+                "payments": [{"means": "cash", "amount": "25"}],
+                "idempotency_key": "x",
+            },
+            "idempotency_key",
+            MSG_IDEMPOTENCY_KEY_INVALID,
+        ),
+    ]
+    for body, field, message in cases:
+        response = api_client.post(BOOK.format(session.pk), body, format="json")
+        assert response.status_code == 400 and response.json()["errors"][field] == [message]
+    assert MSG_USER_ID_INVALID == "Choisissez le client à inscrire."

@@ -11,19 +11,29 @@ from django.utils import timezone
 from accounts.models import StaffAction
 from accounts.tests.factories import UserFactory
 from bookings.models import Pass, PassKind
+from bookings.services.staff_bookings import MSG_MEMBER_CLOSED
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import TariffFactory
 from invoices.models import Invoice
 from invoices.tests.helpers import pdf_text
-from payments.apis.desk import MSG_TAKINGS_DATE_INVALID
-from payments.apis.desk_fields import MSG_LINE_AMOUNT_INVALID, MSG_MEANS_INVALID
+from payments.apis.desk import MSG_RESERVATION_ID_INVALID, MSG_TAKINGS_DATE_INVALID, MSG_TARIFF_ID_INVALID
+from payments.apis.desk_bookings import MSG_USER_ID_INVALID
+from payments.apis.desk_fields import (
+    MSG_IDEMPOTENCY_KEY_INVALID,
+    MSG_LINE_AMOUNT_INVALID,
+    MSG_LINES_INVALID,
+    MSG_MEANS_INVALID,
+)
 from payments.choices import PaymentProviderName
 from payments.models import PaymentOrder, PaymentStatus
 from payments.services.desk import (
     MSG_DESK_ITEM_REQUIRED,
     MSG_DESK_KEY_REUSED,
+    MSG_DESK_MEANS_REQUIRED,
     MSG_DESK_NOTHING_DUE,
+    MSG_DESK_RESERVATION_NOT_FOUND,
     MSG_DESK_SALE_RECORDED,
+    MSG_DESK_TARIFF_NOT_FOUND,
     MSG_DESK_TARIFF_NOT_SOLD,
     MSG_DESK_TOTAL_MISMATCH,
 )
@@ -218,3 +228,39 @@ def test_the_takings_csv_is_french_excel_ready_and_neutralises_formulas(api_clie
     assert rows[1][0] == today and rows[1][3] == "'=HYPERLINK(1) Dupont"
     assert (rows[1][5], rows[1][6]) == ("Pass'Sport", "50,00") and (rows[2][5], rows[2][6]) == ("Espèces", "140,00")
     assert rows[-1] == [today, "", "", "", "Total de la journée", "", "190,00", ""]
+
+
+def test_each_refusal_of_a_sale_is_said_in_french(api_client, staff, member):
+    api_client.force_authenticate(staff)
+    key = str(uuid.uuid4())
+    cases = [
+        ({"user_id": member.pk, "tariff_id": 999999, "payments": SPLIT}, 404, MSG_DESK_TARIFF_NOT_FOUND),
+        ({"user_id": member.pk, "reservation_id": 999999, "payments": SPLIT}, 404, MSG_DESK_RESERVATION_NOT_FOUND),
+        ({"user_id": member.pk, "tariff_id": _card().pk, "payments": []}, 400, MSG_DESK_MEANS_REQUIRED),
+    ]
+    for body, status, message in cases:
+        response = api_client.post(SALES, {**body, "idempotency_key": str(uuid.uuid4())}, format="json")
+        assert (response.status_code, response.json()["error"]) == (status, message)
+    assert MSG_DESK_MEANS_REQUIRED == "Indiquez au moins un moyen de paiement avec son montant."
+    fields = [
+        ({"user_id": "x"}, "user_id", MSG_USER_ID_INVALID),
+        ({"tariff_id": "x"}, "tariff_id", MSG_TARIFF_ID_INVALID),
+        ({"reservation_id": 0}, "reservation_id", MSG_RESERVATION_ID_INVALID),
+        ({"payments": "cash"}, "payments", MSG_LINES_INVALID),
+        ({"idempotency_key": "123"}, "idempotency_key", MSG_IDEMPOTENCY_KEY_INVALID),
+    ]
+    for override, field, message in fields:
+        body = {"user_id": member.pk, "tariff_id": 1, "payments": SPLIT, "idempotency_key": key, **override}
+        response = api_client.post(SALES, body, format="json")
+        assert response.status_code == 400 and response.json()["errors"][field] == [message]
+
+
+def test_a_closed_account_is_sold_nothing(api_client, staff, member):
+    member.is_active = False
+    member.save(update_fields=["is_active"])
+    api_client.force_authenticate(staff)
+    response = _sale(api_client, member, _card(), SPLIT)
+    assert response.status_code == 409 and response.json()["error"] == MSG_MEMBER_CLOSED
+    assert MSG_MEMBER_CLOSED == (
+        "Ce compte est fermé (supprimé ou désactivé) : cette personne ne peut pas être inscrite."
+    )
