@@ -2,8 +2,8 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SECTIONS, sectionFromPath } from "../sections.js";
 import { AttendanceSheet, MSG_CHOOSE_CLIENT, MSG_MEANS_DO_NOT_ADD_UP } from "./Attendance.jsx";
-import Desk, { MSG_SALE_NOT_SHARED, takingsCsvUrl } from "./Desk.jsx";
-import { linesForApi, remainderCents } from "./DeskParts.jsx";
+import Desk, { MSG_SALE_INCOMPLETE, MSG_SALE_NOT_SHARED, MSG_TAKINGS_LOAD, takingsCsvUrl } from "./Desk.jsx";
+import { MSG_NO_CLIENT_FOUND, linesForApi, remainderCents } from "./DeskParts.jsx";
 import { euros } from "../../../components/format.js";
 
 afterEach(() => {
@@ -179,5 +179,44 @@ describe("a class that has started", () => {
     await waitFor(() => expect(screen.getByText("Lucie Martin")).toBeTruthy());
     expect(screen.getByRole("button", { name: "Ajouter et pointer présent" })).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Inscrire au cours" })).toBeNull();
+  });
+});
+
+describe("the till's own messages", () => {
+  it("asks for a client and an item, says when nobody matches, and when the takings cannot load", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((url) => {
+        if (url.startsWith("/api/users")) return json(200, { results: [] });
+        if (url === "/api/tarifs") return json(200, [CARD]);
+        return json(500, {});
+      })
+    );
+    render(<Desk />);
+    fireEvent.click(screen.getByRole("button", { name: "Enregistrer la vente" }));
+    expect(screen.getAllByRole("alert").map((a) => a.textContent)).toContain(MSG_SALE_INCOMPLETE);
+    expect(MSG_SALE_INCOMPLETE).toBe("Choisissez le client et ce qui est vendu.");
+    fireEvent.change(screen.getByLabelText("Rechercher un client (nom ou e-mail)"), { target: { value: "zz" } });
+    expect(await screen.findByText(MSG_NO_CLIENT_FOUND)).toBeTruthy();
+    expect(MSG_NO_CLIENT_FOUND).toBe("Aucun client ne correspond à cette recherche.");
+    await waitFor(() => expect(screen.getAllByRole("alert").map((a) => a.textContent)).toContain(MSG_TAKINGS_LOAD));
+    expect(MSG_TAKINGS_LOAD).toBe("La caisse du jour n'a pas pu être chargée.");
+  });
+
+  it("says a day without desk sales, and money taken beyond the price", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((url) => {
+        if (url.startsWith("/api/users")) return json(200, { results: [EMMA] });
+        if (url === "/api/tarifs") return json(200, [CARD]);
+        return json(200, { ...TAKINGS, by_means: [], total: "0.00", sales: [] });
+      })
+    );
+    render(<Desk />);
+    expect(await screen.findByText("Aucune vente à l'accueil ce jour-là.")).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole("option", { name: `Carte 10 cours – ${euros("190")}` })).toBeTruthy());
+    fireEvent.change(screen.getByLabelText("Vendu"), { target: { value: "4" } });
+    fireEvent.change(screen.getByLabelText("Montant 1 (€)"), { target: { value: "200" } });
+    expect(screen.getByText((_, el) => el?.className === "desk-remainder" && el.textContent === `Trop perçu : ${euros("10")}`)).toBeTruthy();
   });
 });
