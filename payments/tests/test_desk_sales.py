@@ -264,3 +264,13 @@ def test_a_closed_account_is_sold_nothing(api_client, staff, member):
     assert MSG_MEMBER_CLOSED == (
         "Ce compte est fermé (supprimé ou désactivé) : cette personne ne peut pas être inscrite."
     )
+
+
+def test_the_django_admin_shows_a_desk_sales_means_on_its_order(api_client, client, staff, member):
+    api_client.force_authenticate(staff)
+    order_id = _sale(api_client, member, _card(), SPLIT).json()["order_id"]
+    client.force_login(staff)
+    page = client.get(f"/django-admin/payments/paymentorder/{PaymentOrder.objects.get(order_id=order_id).pk}/change/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Pass&#x27;Sport" in text and "Espèces" in text and "paiements à l&#x27;accueil" in text.lower()
