@@ -12,7 +12,7 @@ from django.db import connection
 from accounts.tests.factories import StaffFactory, UserFactory
 from bookings.models import Pass, Reservation, ReservationStatus
 from bookings.services.availability import session_seats_taken
-from bookings.services.common import MSG_SESSION_FULL
+from bookings.services.common import MSG_ALREADY_RESERVED, MSG_SESSION_FULL
 from bookings.services.passes import reservation_book_with_pass
 from bookings.tests.factories import PassFactory
 from courses.tests.factories import CourseSessionFactory, TariffFactory
@@ -123,3 +123,33 @@ def test_the_same_desk_sale_submitted_twice_at_once_is_recorded_once():
     assert Pass.objects.filter(member=member).count() == 1
     assert Invoice.objects.count() == 1
     assert DeskPaymentLine.objects.count() == 2
+
+
+@pytest.mark.postgres
+def test_staff_booking_a_member_while_she_books_herself_gives_her_one_seat():
+    session = CourseSessionFactory(max_attendees=10)
+    staff, member = StaffFactory(), UserFactory()
+    card = PassFactory(member=member)
+
+    def own():
+        return reservation_book_with_pass(
+            user=member,
+            session_id=session.pk,
+            pass_id=card.pk,
+            participants=1,
+            first_name="Emma",
+            last_name="Petit",
+            email=member.email,
+        )
+
+    def desk():
+        return desk_booking_record(
+            staff=staff, member_id=member.pk, session_id=session.pk, participants=1, paid_with="pass"
+        )
+
+    results, refusals, crashes = _race(own, desk)
+    assert crashes == []
+    assert len(results) == 1 and refusals == [MSG_ALREADY_RESERVED]
+    assert Reservation.objects.filter(session=session, user=member, status=ReservationStatus.CONFIRMED).count() == 1
+    card.refresh_from_db()
+    assert card.credits_left == 9
