@@ -13,6 +13,7 @@ import { ClientPicker, MeansLines, linesForApi, newLine, remainderCents, saleKey
 export const MSG_SHEET_LOAD = "Erreur lors du chargement de la feuille de présence.";
 export const MSG_MARK_FAILED = "La présence n'a pas pu être enregistrée. Veuillez réessayer.";
 export const MSG_WALK_IN_FAILED = "L'ajout n'a pas pu être enregistré. Veuillez réessayer.";
+export const MSG_CANCEL_FAILED = "L'annulation n'a pas pu être enregistrée. Veuillez réessayer.";
 export const MSG_ADD_FAILED = "L'inscription n'a pas pu être enregistrée. Veuillez réessayer.";
 export const MSG_CHOOSE_CLIENT = "Choisissez d'abord le client à inscrire.";
 export const MSG_MEANS_DO_NOT_ADD_UP = "Les moyens de paiement doivent totaliser le prix de la séance.";
@@ -103,6 +104,7 @@ export function AttendanceSheet({ sessionId, canBook = false }) {
                   {line.walk_in ? " · ajouté(e) à l'accueil" : ""}
                 </span>
                 {line.no_shows > 0 && <span className="attendance-noshows">{line.no_shows} absence(s) au total</span>}
+                {canBook && !started && <CancelOnBehalf sessionId={sessionId} line={line} name={name} busy={busy} setBusy={setBusy} onCancelled={added} onError={setError} />}
                 {canBook && line.desk_payment === "due" && (
                   <SettleAtDesk line={line} name={name} price={data.session?.price_per_participant} busy={busy} setBusy={setBusy} onSettled={added} onError={setError} />
                 )}
@@ -156,6 +158,42 @@ function WalkInForm({ sessionId, busy, call }) {
         Ajouter et pointer présent
       </button>
     </form>
+  );
+}
+
+/** Staff cancel a booking on the member's behalf, under the member's own rules (free or late, credits, e-mails):
+    asked once more before it is done. */
+export function CancelOnBehalf({ sessionId, line, name, busy, setBusy, onCancelled, onError }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" className="button button-small button-secondary" onClick={() => setAsking(true)}>
+        Annuler sa réservation
+      </button>
+    );
+  }
+  const cancel = async () => {
+    setBusy(true);
+    onError("");
+    try {
+      const answer = await api(`/api/course-sessions/${sessionId}/bookings/${line.reservation_id}/cancel`, { method: "POST" });
+      await onCancelled(answer.message);
+    } catch (err) {
+      onError(errorMessage(err, MSG_CANCEL_FAILED));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <span className="desk-cancel" role="group" aria-label={`Annuler la réservation de ${name}`}>
+      Annuler la réservation de {name} ? (règles du membre : gratuite ou tardive)
+      <button type="button" className="button button-small" disabled={busy} onClick={cancel}>
+        Confirmer l'annulation
+      </button>
+      <button type="button" className="button button-small button-secondary" onClick={() => setAsking(false)}>
+        Garder
+      </button>
+    </span>
   );
 }
 

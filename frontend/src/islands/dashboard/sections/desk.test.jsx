@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SECTIONS, sectionFromPath } from "../sections.js";
-import { AttendanceSheet, MSG_CHOOSE_CLIENT, MSG_MEANS_DO_NOT_ADD_UP } from "./Attendance.jsx";
+import { AttendanceSheet, MSG_CANCEL_FAILED, MSG_CHOOSE_CLIENT, MSG_MEANS_DO_NOT_ADD_UP } from "./Attendance.jsx";
 import Desk, { MSG_SALE_INCOMPLETE, MSG_SALE_NOT_SHARED, MSG_TAKINGS_LOAD, takingsCsvUrl } from "./Desk.jsx";
 import { MSG_NO_CLIENT_FOUND, linesForApi, remainderCents } from "./DeskParts.jsx";
 import { euros } from "../../../components/format.js";
@@ -218,5 +218,37 @@ describe("the till's own messages", () => {
     fireEvent.change(screen.getByLabelText("Vendu"), { target: { value: "4" } });
     fireEvent.change(screen.getByLabelText("Montant 1 (€)"), { target: { value: "200" } });
     expect(screen.getByText((_, el) => el?.className === "desk-remainder" && el.textContent === `Trop perçu : ${euros("10")}`)).toBeTruthy();
+  });
+});
+
+describe("cancelling on a member's behalf from the staff's sheet", () => {
+  it("asks once more, then cancels under the member's rules and says what happened", async () => {
+    const said = "Réservation de Lucie Martin annulée. Réservation annulée : 1 crédit(s) rendu(s) sur votre Carte 10 cours.";
+    let cancelled = false;
+    const fetchMock = vi.fn((url) => {
+      if (url === "/api/course-sessions/3/bookings/5/cancel") {
+        cancelled = true;
+        return json(200, { reservation_id: 5, late: false, message: said });
+      }
+      return json(200, { ...SHEET, results: cancelled ? [] : [LINE] });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    render(<AttendanceSheet sessionId={3} canBook />);
+    fireEvent.click(await screen.findByRole("button", { name: "Annuler sa réservation" }));
+    const group = screen.getByRole("group", { name: "Annuler la réservation de Lucie Martin" });
+    fireEvent.click(within(group).getByRole("button", { name: "Confirmer l'annulation" }));
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe(said));
+    expect(screen.getByText("Personne n'est inscrit à ce cours.")).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([url, options]) => url === "/api/course-sessions/3/bookings/5/cancel" && options.method === "POST")).toBe(true);
+  });
+
+  it("shows the server's refusal in French", async () => {
+    const refusal = "Ce cours a déjà commencé : la réservation ne peut plus être annulée.";
+    vi.stubGlobal("fetch", vi.fn((url) => (url.endsWith("/cancel") ? json(409, { error: refusal }) : json(200, SHEET))));
+    render(<AttendanceSheet sessionId={3} canBook />);
+    fireEvent.click(await screen.findByRole("button", { name: "Annuler sa réservation" }));
+    fireEvent.click(screen.getByRole("button", { name: "Confirmer l'annulation" }));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(refusal));
+    expect(MSG_CANCEL_FAILED).toBe("L'annulation n'a pas pu être enregistrée. Veuillez réessayer.");
   });
 });
