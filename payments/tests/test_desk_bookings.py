@@ -13,11 +13,13 @@ from bookings.emails import SUBJECT_RESERVATION_CONFIRMED
 from bookings.models import DeskPayment, Pass, PassAdjustment, Reservation, ReservationStatus
 from bookings.pass_rules import PassRule
 from bookings.services.cancellation import MSG_CANCELLED_CREDITS_RETURNED, MSG_CANCELLED_SUBSCRIPTION
-from bookings.services.common import MSG_ALREADY_RESERVED, MSG_SESSION_FULL
+from bookings.services.common import MSG_ALREADY_RESERVED, MSG_SESSION_FULL, MSG_SESSION_PAST
 from bookings.services.late_cancellation import CANCELLATION_CREDIT_TITLE
 from bookings.services.pass_rules import MSG_PASS_WEEKLY_CAP
+from bookings.services.session_status import MSG_SESSION_IS_CANCELLED
 from bookings.services.staff_bookings import MSG_BOOKED_ON_BEHALF, MSG_CANCELLED_ON_BEHALF, MSG_MEMBER_NOT_FOUND
 from bookings.tests.factories import PassFactory
+from courses.models import SessionStatus
 from courses.tests.factories import CourseSessionFactory
 from invoices.models import Invoice
 from payments.apis.desk_bookings import (
@@ -303,3 +305,14 @@ def test_each_malformed_booking_field_is_said_in_french(api_client, staff, membe
         response = api_client.post(BOOK.format(session.pk), body, format="json")
         assert response.status_code == 400 and response.json()["errors"][field] == [message]
     assert MSG_USER_ID_INVALID == "Choisissez le client à inscrire."
+
+
+def test_a_cancelled_or_started_class_is_refused_to_staff_as_to_the_member(api_client, staff, member):
+    cancelled = _session(status=SessionStatus.CANCELLED)
+    started = CourseSessionFactory(start=timezone.now() - timedelta(minutes=5))
+    api_client.force_authenticate(staff)
+    response = api_client.post(BOOK.format(cancelled.pk), {"user_id": member.pk, "paid_with": "due"}, format="json")
+    assert response.status_code == 409 and response.json()["error"] == MSG_SESSION_IS_CANCELLED
+    response = api_client.post(BOOK.format(started.pk), {"user_id": member.pk, "paid_with": "due"}, format="json")
+    assert response.status_code == 409 and response.json()["error"] == MSG_SESSION_PAST
+    assert not Reservation.objects.exists()

@@ -25,6 +25,7 @@ from payments.apis.desk_fields import (
     MSG_MEANS_INVALID,
 )
 from payments.choices import PaymentProviderName
+from payments.desk_selectors import desk_takings
 from payments.models import PaymentOrder, PaymentStatus
 from payments.services.desk import (
     MSG_DESK_ITEM_REQUIRED,
@@ -36,6 +37,8 @@ from payments.services.desk import (
     MSG_DESK_TARIFF_NOT_FOUND,
     MSG_DESK_TARIFF_NOT_SOLD,
     MSG_DESK_TOTAL_MISMATCH,
+    DeskLine,
+    desk_sale_record,
 )
 from payments.subscriptions.models import Subscription
 
@@ -274,3 +277,19 @@ def test_the_django_admin_shows_a_desk_sales_means_on_its_order(api_client, clie
     assert page.status_code == 200
     text = page.content.decode()
     assert "Pass&#x27;Sport" in text and "Espèces" in text and "paiements à l&#x27;accueil" in text.lower()
+
+
+def test_the_days_takings_are_read_in_a_fixed_number_of_queries(staff, django_assert_max_num_queries):
+    card = _card()
+    for _ in range(5):
+        client = UserFactory()
+        desk_sale_record(
+            staff=staff,
+            member_id=client.pk,
+            tariff_id=card.pk,
+            lines=[DeskLine(means="cash", amount=Decimal("100.00")), DeskLine(means="ancv", amount=Decimal("90.00"))],
+            idempotency_key=uuid.uuid4(),
+        )
+    with django_assert_max_num_queries(3):
+        takings = desk_takings(day=timezone.localdate())
+    assert len(takings["sales"]) == 5 and takings["total"] == Decimal("950.00")
