@@ -67,6 +67,7 @@ def followed_course(reservation: Reservation, *, now: datetime) -> dict:
             {"id": paid_with.pk, "title": paid_with.title, "kind": paid_with.kind} if paid_with is not None else None
         ),
         "credits_spent": reservation.credits_spent,
+        "desk_payment": reservation.desk_payment,  # "due": booked by staff, to settle at the desk (decisions.md 50)
         "cancel_deadline": deadline,
         "free_cancellation_text": free_cancellation_text(deadline),
         # Until the class starts; after the deadline a late cancellation (docs/decisions.md 44).

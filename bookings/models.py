@@ -38,6 +38,15 @@ class PaymentPending(models.TextChoices):
     APPROVED = "approved", "Paiement approuvé, en attente d'encaissement"
 
 
+class DeskPayment(models.TextChoices):
+    """A booking staff made on a member's behalf and paid at the front desk (docs/decisions.md 50): still to be settled
+    ("à régler") or settled by a desk sale, which payments records through bookings' services."""
+
+    NONE = "", "Non concerné"
+    DUE = "due", "À régler"
+    PAID = "paid", "Payé à l'accueil"
+
+
 class Reservation(models.Model):
     """Seats taken by a member on a course session.
 
@@ -81,6 +90,27 @@ class Reservation(models.Model):
         verbose_name="payée avec",
     )
     credits_spent = models.PositiveSmallIntegerField("crédits utilisés", default=0)
+    # Staff booking or cancelling on the member's behalf (docs/decisions.md 50): who did it; the client's history
+    # keeps the same in accounts' StaffAction lines.
+    booked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="réservée par (équipe)",
+    )
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="annulée par (équipe)",
+    )
+    desk_payment = models.CharField(
+        "paiement à l'accueil", max_length=4, choices=DeskPayment.choices, blank=True, default=DeskPayment.NONE
+    )
 
     class Meta:
         verbose_name = "réservation"

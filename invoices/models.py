@@ -95,6 +95,9 @@ class Invoice(models.Model):
     currency = models.CharField("devise", max_length=3, default="EUR")
     paid_at = models.DateTimeField("payée le", null=True, blank=True)
     payment_method = models.CharField("moyen de paiement", max_length=60, blank=True)
+    # A sale at the front desk paid by several means (docs/decisions.md 43): [[label, "50.00"], …], copied when issued
+    # so the PDF is drawn from the invoice alone.
+    payment_lines = models.JSONField("moyens de paiement et montants", default=list, blank=True)
     reason = models.CharField("motif", max_length=300, blank=True)
 
     class Meta:

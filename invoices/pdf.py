@@ -140,6 +140,10 @@ def invoice_pdf_render(invoice: Invoice) -> bytes:
     if invoice.payment_method and not invoice.is_credit_note:
         y -= 13
         pdf.drawString(MARGIN, y, f"Réglée par {invoice.payment_method}.")
+        if invoice.payment_lines:  # a desk sale: each means with its amount (docs/decisions.md 43)
+            for label, amount in invoice.payment_lines:
+                y -= 13
+                pdf.drawString(MARGIN + 4 * mm, y, f"{label} {euros(Decimal(amount))}")
     if invoice.is_credit_note:
         y -= 13
         pdf.drawString(MARGIN, y, "Montant remboursé ou annulé sur le moyen de paiement d'origine.")

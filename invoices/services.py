@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from bookings.models import Reservation
 from payments.choices import PaymentProviderName
+from payments.desk_selectors import desk_payment_lines_of
 from payments.models import PaymentOrder, PaymentStatus
 from payments.subscriptions.models import ChargeStatus, SubscriptionCharge, saved_method_label
 from payments.subscriptions.periods import period_due_on, period_ends_on
@@ -33,6 +34,7 @@ PAYMENT_METHODS = {
     PaymentProviderName.STRIPE: "carte bancaire (Stripe)",
     PaymentProviderName.SIMULATOR: "carte bancaire (simulateur de démonstration)",
     PaymentProviderName.MANUAL: "paiement enregistré par le studio",
+    PaymentProviderName.DESK: "paiement à l'accueil du studio",
 }
 DEMONSTRATION = ", simulateur de démonstration"
 
@@ -184,10 +186,16 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
                 currency=row["currency"],
                 paid_at=row["completed_at"] or now,
                 payment_method=_paid_by(row["provider"], row["payment_method_label"]),
+                payment_lines=_desk_lines(order_id) if row["provider"] == PaymentProviderName.DESK else [],
                 **_seller(),
             )
     except IntegrityError:  # invoiced already (a second call), or meanwhile by a caller without the order's lock
         return Invoice.objects.get(payment_order_id=order_id, kind=InvoiceKind.INVOICE)
+
+
+def _desk_lines(order_id: int) -> list[list[str]]:
+    """Each means of a desk sale and its amount, as the invoice keeps them (docs/decisions.md 43)."""
+    return [[label, f"{amount:.2f}"] for label, amount in desk_payment_lines_of(order_id=order_id)]
 
 
 def invoice_issue_for_charge(*, charge_id: int) -> Invoice | None:

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import PaymentDispute, PaymentOrder, PaymentWebhookEvent, SimulatedProviderOrder
+from .models import DeskPaymentLine, PaymentDispute, PaymentOrder, PaymentWebhookEvent, SimulatedProviderOrder
 from .subscriptions.models import SubscriptionAction, SubscriptionPlan
 
 
@@ -26,6 +26,15 @@ class PaymentDisputeInline(ReadOnlyAdminMixin, admin.TabularInline):
     extra = 0
 
 
+class DeskPaymentLineInline(ReadOnlyAdminMixin, admin.TabularInline):
+    """The means of a sale at the front desk (docs/decisions.md 43): recorded with the sale, never edited."""
+
+    model = DeskPaymentLine
+    extra = 0
+    fields = ("means", "amount", "recorded_by", "created_at")
+    readonly_fields = fields
+
+
 @admin.register(PaymentOrder)
 class PaymentOrderAdmin(admin.ModelAdmin):
     list_display = (
@@ -44,7 +53,7 @@ class PaymentOrderAdmin(admin.ModelAdmin):
     raw_id_fields = ("user", "reservation", "tariff")
     readonly_fields = ("created_at", "updated_at", "completed_at", "receipt_sent_at")
     date_hierarchy = "created_at"
-    inlines = [PaymentDisputeInline]
+    inlines = [PaymentDisputeInline, DeskPaymentLineInline]
 
 
 @admin.register(PaymentDispute)

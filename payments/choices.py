@@ -11,6 +11,18 @@ class PaymentProviderName(models.TextChoices):
     STRIPE = "stripe", "Stripe"
     SIMULATOR = "simulator", "Simulateur (démonstration)"
     MANUAL = "manual", "Saisie manuelle"
+    DESK = "desk", "À l'accueil"
+
+
+class DeskMeans(models.TextChoices):
+    """The means a sale at the front desk is paid with (docs/decisions.md 43), one or several per sale."""
+
+    CASH = "cash", "Espèces"
+    CARD_TERMINAL = "card_terminal", "Carte bancaire (TPE)"
+    CHEQUE = "cheque", "Chèque"
+    ANCV = "ancv", "Chèque-Vacances (ANCV)"
+    PASS_SPORT = "pass_sport", "Pass'Sport"
+    COUPON_SPORT = "coupon_sport", "Coupon Sport"
 
 
 class PaymentMethod(models.TextChoices):

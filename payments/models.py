@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 
-from .choices import CURRENCY_EUR, PaymentMethod, PaymentProviderName
+from .choices import CURRENCY_EUR, DeskMeans, PaymentMethod, PaymentProviderName
 
 DEFAULT_TIME = "Non spécifiée"
 
@@ -275,4 +275,38 @@ class SimulatedProviderOrder(models.Model):
 
 
 # Django registers an app's models from app.models: the subscriptions' models live in their package.
+class DeskPaymentLine(models.Model):
+    """One means of payment of a sale made at the front desk (docs/decisions.md 43): an order of provider "desk" is paid
+    by one line or several ("Pass'Sport 50,00 €" and "Espèces 140,00 €"), whose amounts add up to the order's. Written
+    once with the order, in its transaction; the invoice lists them and the day's takings add them up by means."""
+
+    order = models.ForeignKey(
+        PaymentOrder, on_delete=models.PROTECT, related_name="desk_payments", verbose_name="commande"
+    )
+    means = models.CharField("moyen de paiement", max_length=20, choices=DeskMeans.choices)
+    amount = models.DecimalField("montant (€)", max_digits=10, decimal_places=2)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="encaissé par",
+    )
+    created_at = models.DateTimeField("encaissé le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "paiement à l'accueil"
+        verbose_name_plural = "paiements à l'accueil"
+        ordering = ["order_id", "id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="desk_payment_amount_positive"),
+            models.CheckConstraint(condition=models.Q(means__in=DeskMeans.values), name="desk_payment_means_valid"),
+        ]
+        indexes = [models.Index(fields=["created_at"], name="desk_payment_created_idx")]
+
+    def __str__(self):
+        return f"{self.get_means_display()} {self.amount} € ({self.order_id})"
+
+
 from .subscriptions import models as _subscription_models  # noqa: E402, F401

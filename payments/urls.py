@@ -5,6 +5,8 @@ from .apis.checkout import CancelOrderApi, CapturePaymentApi, CreateOrderApi
 from .apis.class_cancellation import CourseSessionCancellationReportApi
 from .apis.closure_cancellation import ClosureCancelSessionsApi
 from .apis.deposits import DepositOrderApi
+from .apis.desk import DeskSalesApi, DeskTakingsApi, DeskTakingsCsvApi
+from .apis.desk_bookings import CourseSessionBookingCancelApi, CourseSessionBookingsApi
 from .apis.exports import ExportApi
 from .apis.simulator import PaymentConfigApi, SimulatorApproveApi, SimulatorAuthenticateApi
 from .apis.staff import PaymentOrderDetailApi, PaymentOrdersApi
@@ -51,6 +53,19 @@ api_urlpatterns = [
         CourseSessionCancellationReportApi.as_view(),
         name="api-course-session-cancellation",
     ),
+    path(
+        "course-sessions/<int:session_id>/bookings",
+        CourseSessionBookingsApi.as_view(),
+        name="api-course-session-bookings",
+    ),
+    path(
+        "course-sessions/<int:session_id>/bookings/<int:reservation_id>/cancel",
+        CourseSessionBookingCancelApi.as_view(),
+        name="api-course-session-booking-cancel",
+    ),
+    path("desk/sales", DeskSalesApi.as_view(), name="api-desk-sales"),
+    path("desk/takings", DeskTakingsApi.as_view(), name="api-desk-takings"),
+    path("desk/takings.csv", DeskTakingsCsvApi.as_view(), name="api-desk-takings-csv"),
     path(
         "exports/<str:kind>",
         ExportApi.as_view(),

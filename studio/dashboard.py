@@ -37,6 +37,7 @@ SECTIONS = (
     ("parties", "EVJF/EVG"),
     ("rentals", "Locations de salle"),
     ("closures", "Fermetures"),
+    ("desk", "Caisse"),
     ("passes", "Cartes et abonnements"),
     ("subscriptions", "Abonnements mensuels"),
     ("emails", "E-mails non remis"),

@@ -74,6 +74,9 @@ class AttendanceLineOutput(serializers.Serializer):
     email = serializers.CharField()
     participants = serializers.IntegerField()
     payment = serializers.CharField(help_text="Carte de cours, abonnement, carte bancaire, payé à l'accueil…")
+    desk_payment = serializers.CharField(
+        help_text="Réservée par l'accueil : « due » à régler (une vente la règle), « paid » réglée, vide sinon."
+    )
     status = serializers.CharField()
     status_label = serializers.CharField()
     attendance = serializers.ChoiceField(choices=["present", "absent"], allow_null=True)
@@ -87,6 +90,9 @@ class AttendanceSessionOutput(serializers.Serializer):
     date = DateTimeOutputField()
     instructor = serializers.CharField()
     max_attendees = serializers.IntegerField()
+    price_per_participant = serializers.DecimalField(
+        max_digits=8, decimal_places=2, help_text="Le prix d'une séance, que la vente à l'accueil doit atteindre."
+    )
     status = serializers.CharField()
     attendance_opens_at = DateTimeOutputField(help_text="Quand la feuille ouvre : pointages et ajouts acceptés.")
     attendance_open = serializers.BooleanField(help_text="Pointages et ajouts acceptés maintenant.")
@@ -118,6 +124,7 @@ def _sheet(session_id: int, message: str = "") -> dict:
             "date": timezone.localtime(session.start),
             "instructor": session.instructor_name,
             "max_attendees": session.max_attendees,
+            "price_per_participant": session.price_per_participant,
             "status": session.status,
             "attendance_opens_at": timezone.localtime(attendance_opens_at(session)),
             "attendance_open": attendance_is_open(session, timezone.now()),

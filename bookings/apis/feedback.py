@@ -62,6 +62,9 @@ class FollowedCourseOutput(serializers.Serializer):
     comment = serializers.CharField(allow_blank=True)
     paid_with_pass = FollowedPaidWithPassOutput(allow_null=True)
     credits_spent = serializers.IntegerField()
+    desk_payment = serializers.CharField(
+        help_text="Réservée par l'accueil : « due » à régler à l'accueil, « paid » payée à l'accueil, vide sinon."
+    )
     cancel_deadline = DateTimeOutputField()
     free_cancellation_text = serializers.CharField(help_text="« Annulation gratuite jusqu'au … » (heure de Paris)")
     can_cancel = serializers.BooleanField(help_text="annulable (confirmée, cours à venir) ou places retenues à libérer")

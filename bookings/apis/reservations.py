@@ -68,6 +68,9 @@ class ReservationOutput(serializers.Serializer):
     message = serializers.CharField()
     paid_with_pass = PaidWithPassOutput(allow_null=True)
     credits_spent = serializers.IntegerField()
+    desk_payment = serializers.CharField(
+        help_text="Réservée par l'accueil : « due » à régler à l'accueil, « paid » payée à l'accueil, vide sinon."
+    )
     cancel_deadline = DateTimeOutputField(help_text="Fin de l'annulation gratuite.")
     free_cancellation_until = DateTimeOutputField(help_text="Fin de l'annulation gratuite (même valeur).")
     free_cancellation_text = serializers.CharField(help_text="« Annulation gratuite jusqu'au … » (heure de Paris).")

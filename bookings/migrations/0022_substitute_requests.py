@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('bookings', '0020_late_cancellation_and_booking_windows'),
+        ('bookings', '0021_reservation_booked_by_and_desk_payment'),
         ('courses', '0012_late_cancellation_and_booking_windows'),
     ]
 

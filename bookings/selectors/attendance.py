@@ -17,6 +17,8 @@ def _payment_label(reservation: Reservation) -> str:
         if pass_obj.kind == PassKind.SUBSCRIPTION:
             return f"Abonnement ({pass_obj.title})"
         return f"Carte de cours ({pass_obj.title}) : {reservation.credits_spent} crédit(s)"
+    if reservation.desk_payment:  # booked by staff, paid at the desk or still to settle there
+        return reservation.get_desk_payment_display()
     if attendance is not None and attendance.paid_at_desk:
         return "Payé à l'accueil"
     if reservation.total_amount == 0:
@@ -62,6 +64,7 @@ def attendance_sheet(*, session: CourseSession) -> list[dict]:
                 "email": reservation.email,
                 "participants": reservation.participants,
                 "payment": _payment_label(reservation),
+                "desk_payment": reservation.desk_payment,
                 "status": reservation.status,
                 "status_label": reservation.get_status_display(),
                 "attendance": attendance.status if attendance else None,

@@ -38,6 +38,7 @@ def reservation_payment_data(reservation: Reservation, *, now: datetime) -> dict
             {"id": paid_with.pk, "title": paid_with.title, "kind": paid_with.kind} if paid_with is not None else None
         ),
         "credits_spent": reservation.credits_spent,
+        "desk_payment": reservation.desk_payment,  # "due": booked by staff, to settle at the desk (decisions.md 50)
         "cancel_deadline": rfc3339(deadline),
         "free_cancellation_until": rfc3339(deadline),
         "free_cancellation_text": free_cancellation_text(deadline),

@@ -16,13 +16,13 @@ from courses.models import SessionStatus
 from courses.services.locking import lock_session
 from studio.errors import CONFLICT, NOT_FOUND
 
-from ..models import Pass, PassAdjustment, PassAdjustmentAction, Reservation, ReservationStatus
+from ..models import Pass, Reservation, ReservationStatus
 from ..models_operations import Attendance, AttendanceStatus
 from .availability import session_seats_taken
 from .common import ReservationError
 from .late_cancellation import late_cancellations_settle_after_commit
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation
-from .passes import PASS_REFUSALS, pass_check_booking
+from .passes import PASS_REFUSALS, pass_check_booking, pass_spend
 
 # Attendance opens this long before the class starts (the door opens early) and stays open afterwards.
 ATTENDANCE_OPENS_BEFORE = timedelta(hours=2)
@@ -114,8 +114,10 @@ def attendance_mark(*, session_id: int, reservation_id: int, present: bool, by=N
     return attendance
 
 
-def _pass_for_walk_in(*, member, session, pass_id, participants, now):
-    """The member's pass that pays, locked, and its cost in credits; the named one, else the first that can."""
+def pass_choose_for_member(*, member, session, pass_id, participants, now):
+    """Under the session lock: the member's pass that pays, locked, and its cost in credits; the named one, else the
+    first of their passes still valid that can (the one ending first), under every pass rule (`pass_check_booking`).
+    Used by the walk-in and by staff booking on a member's behalf (staff_bookings.py)."""
     today = timezone.localdate(now)
     if pass_id is not None:
         candidates = [pass_id]
@@ -162,7 +164,7 @@ def attendance_walk_in_add(
         raise AttendanceError.of("walk_in_account_closed", field="email")
     pass_obj, credits = None, 0
     if paid_with == "pass":
-        pass_obj, credits = _pass_for_walk_in(
+        pass_obj, credits = pass_choose_for_member(
             member=member, session=session, pass_id=pass_id, participants=participants, now=now
         )
     if lock_member_live_reservation(session=session, user=member) is not None:
@@ -185,12 +187,7 @@ def attendance_walk_in_add(
         message="Ajouté(e) à l'accueil",
     )
     if pass_obj is not None:
-        if credits:
-            pass_obj.credits_left -= credits
-            pass_obj.save(update_fields=["credits_left"])
-        PassAdjustment.objects.create(
-            pass_ref=pass_obj, action=PassAdjustmentAction.SPEND, credits_delta=-credits, reservation=reservation
-        )
+        pass_spend(pass_obj=pass_obj, reservation=reservation, credits=credits)
     Attendance.objects.create(
         reservation=reservation,
         status=AttendanceStatus.PRESENT,

@@ -30,6 +30,7 @@ from .late_cancellation import (
     confirmed_seats,
     late_cancellation_message,
     late_cancellation_record,
+    paid_in_money,
 )
 from .locking import lock_pass, lock_reservation, lock_session_of_reservation
 from .waitlist import waitlist_offer_session
@@ -122,7 +123,7 @@ def reservation_cancel(*, user, reservation_id: int) -> CancellationOutcome:
             message = MSG_CANCELLED_CREDITS_RETURNED.format(credits=reservation.credits_spent, title=pass_obj.title)
         else:
             message = MSG_CANCELLED_SUBSCRIPTION
-    elif reservation.total_amount > 0:
+    elif paid_in_money(reservation):
         credit_pass = cancellation_credit_pass_create(reservation=reservation, now=now)
         message = MSG_CANCELLED_CREDIT_PASS.format(
             credits=reservation.participants, date=_fr_date(credit_pass.expires_on)

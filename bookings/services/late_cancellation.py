@@ -28,6 +28,7 @@ from studio.queue import enqueue_after_commit
 
 from ..cancellation_emails import send_late_cancellation_returned
 from ..models import (
+    DeskPayment,
     Pass,
     PassAdjustment,
     PassAdjustmentAction,
@@ -58,6 +59,12 @@ RETURN_REASON = "Annulation tardive : place reprise"
 RETURN_REASON_CLASS_CANCELLED = "Annulation tardive : cours annulé par le studio"
 
 
+def paid_in_money(reservation: Reservation) -> bool:
+    """Whether the member paid money for the booking (by card or at the desk): a booking "à régler" at the desk
+    (docs/decisions.md 50) has not been paid, so cancelling it gives nothing back and keeps nothing."""
+    return reservation.total_amount > 0 and reservation.desk_payment != DeskPayment.DUE
+
+
 def late_cancellation_message(reservation: Reservation) -> str:
     """What the member is told when they cancel late: what the studio keeps, unless the seat is taken again."""
     pass_obj = reservation.paid_with_pass
@@ -66,7 +73,7 @@ def late_cancellation_message(reservation: Reservation) -> str:
             what = LATE_KEPT_CREDITS.format(credits=reservation.credits_spent)
             return MSG_CANCELLED_LATE.format(what=what, back=LATE_BACK_CREDITS)
         return MSG_CANCELLED_LATE_NOTHING
-    if reservation.total_amount > 0:
+    if paid_in_money(reservation):
         return MSG_CANCELLED_LATE.format(what=LATE_KEPT_PAYMENT, back=LATE_BACK_PAYMENT)
     return MSG_CANCELLED_LATE_NOTHING
 
@@ -75,7 +82,7 @@ def has_something_to_give_back(reservation: Reservation) -> bool:
     pass_obj = reservation.paid_with_pass
     if pass_obj is not None:
         return pass_obj.kind == PassKind.CARD and reservation.credits_spent > 0
-    return reservation.total_amount > 0
+    return paid_in_money(reservation)
 
 
 def confirmed_seats(session_id: int) -> int:

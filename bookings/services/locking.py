@@ -137,10 +137,13 @@ def plainly_full_for(*, session_id, user, participants: int, first_name, last_na
     return None
 
 
-def checked_request_on_locked_session(*, session_id: int, participants: int, first_name, last_name, email, now):
+def checked_request_on_locked_session(
+    *, session_id: int, participants: int, first_name, last_name, email, now, booking_window: bool = True
+):
     """The checks every reservation request passes, in the calendar form's order (names and e-mail, then participants),
-    then the session row locked (first lock), existing and not started. Returns the trimmed names and e-mail, the
-    participant count and the locked session."""
+    then the session row locked (first lock), existing, not started, not cancelled and, for a member's own booking
+    (`booking_window`), open for booking: staff booking on a member's behalf are not held to the window
+    (docs/decisions.md 45). Returns the trimmed names and e-mail, the participant count and the locked session."""
     first_name, last_name, email = first_name.strip(), last_name.strip(), email.strip()
     if not (first_name and last_name and email):
         raise ReservationError.of("reservation_required")
@@ -152,7 +155,8 @@ def checked_request_on_locked_session(*, session_id: int, participants: int, fir
     if session.start <= now:
         raise ReservationError.of("session_past")
     refuse_if_cancelled(session)
-    refuse_if_not_open(session, now)
+    if booking_window:
+        refuse_if_not_open(session, now)
     return first_name, last_name, email, participants, session
 
 

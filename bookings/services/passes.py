@@ -109,6 +109,18 @@ def pass_check_booking(*, pass_obj: Pass, session: CourseSession, participants: 
     return pass_check_usable(pass_obj=pass_obj, session=session, participants=participants, today=today)
 
 
+def pass_spend(*, pass_obj: Pass, reservation: Reservation, credits: int) -> None:
+    """Under the pass's row lock: take the booking's credits off the card (none for a subscription) with the ledger's
+    line. Every path that books with a pass spends through here (a member's booking, a walk-in, staff booking on a
+    member's behalf)."""
+    if credits:
+        pass_obj.credits_left -= credits
+        pass_obj.save(update_fields=["credits_left"])
+    PassAdjustment.objects.create(
+        pass_ref=pass_obj, action=PassAdjustmentAction.SPEND, credits_delta=-credits, reservation=reservation
+    )
+
+
 @transaction.atomic
 def reservation_book_with_pass(
     *,
@@ -155,12 +167,7 @@ def reservation_book_with_pass(
         "credits_spent": credits,
     }
     reservation = _reservation_save(existing=existing, session=session, user=user, fields=fields)
-    if credits:
-        pass_obj.credits_left -= credits
-        pass_obj.save(update_fields=["credits_left"])
-    PassAdjustment.objects.create(
-        pass_ref=pass_obj, action=PassAdjustmentAction.SPEND, credits_delta=-credits, reservation=reservation
-    )
+    pass_spend(pass_obj=pass_obj, reservation=reservation, credits=credits)
     late_cancellations_settle_after_commit(session=session, now=now)
     enqueue_after_commit(reservation_confirmation_send, reservation_id=reservation.pk)
     return reservation

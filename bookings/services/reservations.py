@@ -13,6 +13,7 @@ from studio.queue import enqueue_after_commit
 
 from ..emails import send_reservation_confirmation
 from ..models import (
+    DeskPayment,
     Reservation,
     ReservationStatus,
 )
@@ -173,7 +174,7 @@ def _confirm_locked(*, session, reservation: Reservation, notify: bool = True) -
 
 
 def reservation_confirm_for_payment(
-    *, reservation_id: int, participants: int, amount: Decimal, notify: bool = True
+    *, reservation_id: int, participants: int, amount: Decimal, notify: bool = True, at_desk: bool = False
 ) -> Reservation:
     """Confirm the reservation a captured card payment paid for, only if the payment is exactly what it costs.
 
@@ -184,18 +185,31 @@ def reservation_confirm_for_payment(
     seats after its hold lapsed: the caller refunds, in the same transaction (no savepoint is needed: a refusal
     comes before any write). `notify=False`: the caller sends the confirmation e-mail (payments: in the task that
     sends the receipt, after the commit).
+
+    `at_desk`: a sale made at the front desk (docs/decisions.md 43, 50) pays the booking: it confirms it like a card
+    payment, or settles a booking staff made "à régler" (confirmed already, its payment due), which is then paid.
     """
     session = lock_session_of_reservation(reservation_id)
     if session is None:
         raise ReservationError.of("reservation_not_found")
     reservation = lock_reservation(reservation_id)
+    if at_desk and reservation.status == ReservationStatus.CONFIRMED and reservation.desk_payment == DeskPayment.DUE:
+        if reservation.participants != participants or reservation.total_amount != amount:
+            raise ReservationError.of("payment_does_not_match")
+        reservation.desk_payment = DeskPayment.PAID
+        reservation.save(update_fields=["desk_payment"])
+        return reservation
     if reservation.status == ReservationStatus.CONFIRMED or reservation.paid_with_pass_id:
         raise ReservationError.of("reservation_already_paid")
     if reservation.status == ReservationStatus.CANCELLED:
         raise ReservationError.of("reservation_was_cancelled")
     if reservation.participants != participants or reservation.total_amount != amount:
         raise ReservationError.of("payment_does_not_match")
-    return _confirm_locked(session=session, reservation=reservation, notify=notify)
+    reservation = _confirm_locked(session=session, reservation=reservation, notify=notify)
+    if at_desk:  # after every refusal: the caller's transaction goes on after one
+        reservation.desk_payment = DeskPayment.PAID
+        reservation.save(update_fields=["desk_payment"])
+    return reservation
 
 
 @task

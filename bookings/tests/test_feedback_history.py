@@ -63,6 +63,7 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "comment": "Très bien",
             "paid_with_pass": None,
             "credits_spent": 0,
+            "desk_payment": "",
             "cancel_deadline": "2030-03-14T15:00:00+01:00",
             "free_cancellation_text": "Annulation gratuite jusqu'au 14 mars 2030 à 15:00.",
             "can_cancel": True,  # late: inside the free-cancellation window
@@ -91,6 +92,7 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "comment": "",
             "paid_with_pass": None,
             "credits_spent": 0,
+            "desk_payment": "",
             "cancel_deadline": "2030-03-15T16:00:00+01:00",
             "free_cancellation_text": "Annulation gratuite jusqu'au 15 mars 2030 à 16:00.",
             # An unpaid hold is paid or released from the history (failed before: neither was offered).
@@ -120,6 +122,7 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "comment": "Très bien",
             "paid_with_pass": {"id": card.pk, "title": "Carte 10 cours", "kind": "card"},
             "credits_spent": 2,
+            "desk_payment": "",
             "cancel_deadline": "2030-03-11T10:00:00+01:00",
             "free_cancellation_text": "Annulation gratuite jusqu'au 11 mars 2030 à 10:00.",
             "can_cancel": False,
@@ -280,6 +283,7 @@ def _expected_history(member, now) -> list[dict]:
                     else None
                 ),
                 "credits_spent": r.credits_spent,
+                "desk_payment": r.desk_payment,
                 "cancel_deadline": rfc3339(deadline, tz),
                 "free_cancellation_text": MSG_FREE_CANCELLATION_UNTIL.format(when=moment_text(deadline)),
                 # A confirmed booking is cancelled until the class starts (late after the deadline); a live hold

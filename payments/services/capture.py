@@ -144,7 +144,11 @@ def payment_order_fulfil(
             try:
                 # Its confirmation e-mail goes with the receipt, in one task (receipts.py).
                 reservation_confirm_for_payment(
-                    reservation_id=order.reservation_id, participants=order.quantity, amount=order.amount, notify=False
+                    reservation_id=order.reservation_id,
+                    participants=order.quantity,
+                    amount=order.amount,
+                    notify=False,
+                    at_desk=order.provider == PaymentProviderName.DESK,  # a desk sale may settle a booking "à régler"
                 )
             except ReservationError as exc:
                 refusal = exc.message

@@ -28,9 +28,16 @@ MSG_RECEIPT_TERMS_ATTACHED = (
 def order_reservation_confirmation_email(*, order_pk: int) -> None:
     """The confirmation of the reservation a captured order paid for (bookings' e-mail with its .ics; the capture
     confirmed it without sending it), sent before the receipt, once."""
-    reservation_id = PaymentOrder.objects.filter(pk=order_pk).values_list("reservation_id", flat=True).first()
-    if reservation_id:
-        reservation_confirmation_email(reservation_id=reservation_id)
+    row = (
+        PaymentOrder.objects.filter(pk=order_pk)
+        .values("reservation_id", "reservation__confirmed_at", "created_at")
+        .first()
+    )
+    # A booking confirmed before its order was opened (staff booked it "à régler", then it was settled at the desk,
+    # docs/decisions.md 50) had its confirmation then: the payment sends only the receipt.
+    confirmed_at = row["reservation__confirmed_at"] if row else None
+    if row and row["reservation_id"] and not (confirmed_at and confirmed_at < row["created_at"]):
+        reservation_confirmation_email(reservation_id=row["reservation_id"])
 
 
 def order_receipt_email(*, order_pk: int, attachments: list[tuple[str, bytes, str]]) -> None:

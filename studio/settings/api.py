@@ -57,6 +57,7 @@ SPECTACULAR_SETTINGS = {
         "PayRuleKindEnum": "courses.models_pay.PayRuleKind",
         "SubstituteStatusEnum": "bookings.models_team.SubstituteStatus",
         "OnlineProviderEnum": "payments.choices.ONLINE_PROVIDERS",
+        "DeskPaidWithEnum": "bookings.services.staff_bookings.PAID_WITH_CHOICES",  # staff booking on a member's behalf
         # A box that must be ticked: the CGU at registration, the terms of sale at a deposit.
         "TickedBoxEnum": [(True, True)],
     },

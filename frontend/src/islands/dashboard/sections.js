@@ -20,6 +20,7 @@ export const SECTIONS = [
   { key: "parties", label: "EVJF/EVG", load: () => import(/* webpackChunkName: "section-parties" */ "./sections/Requests.jsx").then((m) => ({ default: m.PartyRequests })) },
   { key: "rentals", label: "Locations de salle", load: () => import(/* webpackChunkName: "section-rentals" */ "./sections/Requests.jsx").then((m) => ({ default: m.RentalRequests })) },
   { key: "closures", label: "Fermetures", load: () => import(/* webpackChunkName: "section-closures" */ "./sections/Closures.jsx") },
+  { key: "desk", label: "Caisse", load: () => import(/* webpackChunkName: "section-desk" */ "./sections/Desk.jsx") },
   { key: "passes", label: "Cartes et abonnements", load: () => import(/* webpackChunkName: "section-passes" */ "./sections/Passes.jsx") },
   { key: "subscriptions", label: "Abonnements mensuels", load: () => import(/* webpackChunkName: "section-subscriptions" */ "./sections/Subscriptions.jsx") },
   { key: "emails", label: "E-mails non remis", load: () => import(/* webpackChunkName: "section-emails" */ "./sections/Emails.jsx") },

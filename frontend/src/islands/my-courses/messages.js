@@ -6,6 +6,10 @@ export const MSG_LOAD_ERROR = "Erreur lors de la récupération des cours";
 export const MSG_CANCEL_ERROR = "L'annulation a échoué. Veuillez réessayer.";
 export const MSG_LOAD_MORE = "Afficher les cours plus anciens";
 export const LABEL_PAID_BY_CARD = "Carte bancaire";
+// A class the front desk booked for the member (docs/decisions.md 50): to settle there, or settled there.
+export const LABEL_DUE_AT_DESK = "À régler à l'accueil";
+export const LABEL_PAID_AT_DESK = "Payé à l'accueil";
+export const MSG_DUE_CANCEL = "Votre place sera libérée : rien n'était encore réglé.";
 // An unpaid hold (the reservation popup held the seats, the payment was not finished): paid or released from here.
 export const LABEL_NOT_PAID = "Non payée";
 export const MSG_HOLD_RELEASE = "Vos places retenues seront libérées ; rien ne vous a été facturé.";
@@ -20,6 +24,8 @@ export function holdUntilLabel(time) {
 /** How a reservation was paid: 'Carte 10 cours (2 crédits)', 'Abonnement annuel illimité' or 'Carte bancaire'. */
 export function paymentLabel(row) {
   if (row.status === "held") return LABEL_NOT_PAID;
+  if (row.desk_payment === "due") return LABEL_DUE_AT_DESK;
+  if (row.desk_payment === "paid") return LABEL_PAID_AT_DESK;
   const pass = row.paid_with_pass;
   if (!pass) return LABEL_PAID_BY_CARD;
   if (pass.kind !== "card" || !row.credits_spent) return pass.title;
@@ -30,6 +36,7 @@ export function paymentLabel(row) {
 export function cancelConsequence(row) {
   if (row.status === "held") return MSG_HOLD_RELEASE;
   const pass = row.paid_with_pass;
+  if (row.desk_payment === "due") return MSG_DUE_CANCEL;
   if (!pass) return "Le montant payé deviendra un avoir en crédits de cours valable 6 mois (pas de remboursement automatique).";
   if (pass.kind === "card" && row.credits_spent) {
     const back = row.credits_spent === 1 ? "Votre crédit sera rendu" : `Vos ${row.credits_spent} crédits seront rendus`;

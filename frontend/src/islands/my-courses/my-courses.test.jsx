@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { LABEL_NOT_PAID, LABEL_PAID_BY_CARD, MSG_FEEDBACK_REQUIRED, MSG_HOLD_RELEASE, MSG_LOAD_MORE, MSG_PAY_LOADING, MSG_PAY_TITLE, cancelConsequence, holdUntilLabel, paymentLabel } from "./messages.js";
+import { LABEL_NOT_PAID, LABEL_PAID_BY_CARD, MSG_FEEDBACK_REQUIRED, MSG_DUE_CANCEL, MSG_HOLD_RELEASE, MSG_LOAD_MORE, MSG_PAY_LOADING, MSG_PAY_TITLE, cancelConsequence, holdUntilLabel, paymentLabel } from "./messages.js";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 const { default: MyCoursesIsland } = await import("./MyCoursesIsland.jsx");
@@ -39,6 +39,10 @@ describe("my courses: passes and cancellation", () => {
     expect(paymentLabel({ ...row, credits_spent: 2 })).toBe("Carte 10 cours (2 crédits)");
     expect(paymentLabel({ ...row, paid_with_pass: { title: "Abonnement annuel illimité", kind: "subscription" }, credits_spent: 0 })).toBe("Abonnement annuel illimité");
     expect(paymentLabel({ ...row, paid_with_pass: null })).toBe(LABEL_PAID_BY_CARD);
+    expect(paymentLabel({ ...row, paid_with_pass: null, credits_spent: 0, desk_payment: "due" })).toBe("À régler à l'accueil");
+    expect(paymentLabel({ ...row, paid_with_pass: null, credits_spent: 0, desk_payment: "paid" })).toBe("Payé à l'accueil");
+    expect(cancelConsequence({ ...row, paid_with_pass: null, credits_spent: 0, desk_payment: "due" })).toBe(MSG_DUE_CANCEL);
+    expect(MSG_DUE_CANCEL).toBe("Votre place sera libérée : rien n'était encore réglé.");
     expect(cancelConsequence(row)).toBe("Votre crédit sera rendu sur votre Carte 10 cours.");
     expect(cancelConsequence({ ...row, credits_spent: 2 })).toBe("Vos 2 crédits seront rendus sur votre Carte 10 cours.");
   });
