@@ -19,7 +19,7 @@ from courses.tests.factories import CourseFactory, CourseSessionFactory, TariffF
 from payments.subscriptions.services.paypal_purchase import subscription_offer
 from studio.models import OutgoingEmail
 
-from .test_subscriptions import annual, buy  # noqa: F401 - fixture
+from .test_subscriptions import buy
 
 pytestmark = pytest.mark.django_db
 
