@@ -56,7 +56,7 @@ def _sold_after_the_edit(staff, member, tariff):
 
 
 @freeze_time("2030-01-09 18:05:00")  # Wednesday 19:05 in Paris: the evening class started 5 minutes ago
-def test_a_weekly_cap_edited_in_the_dashboard_holds_on_every_booking_path(
+def test_a_weekly_cap_edited_in_the_dashboard_holds_on_every_booking_path(  # direct, waiting list, walk-in, desk
     api_client, staff, member, django_capture_on_commit_callbacks
 ):
     tariff = TariffFactory(type="abonnement", pass_unlimited=True, pass_validity_months=3, pass_weekly_cap=0)
@@ -85,6 +85,14 @@ def test_a_weekly_cap_edited_in_the_dashboard_holds_on_every_booking_path(
     api_client.force_authenticate(staff)
     walk_in = api_client.post(WALK_IN.format(wednesday.pk), {"email": member.email, "paid_with": "pass"}, format="json")
     assert walk_in.status_code == 409 and walk_in.json()["error"] == message
+    # The front desk booking on the member's behalf with their pass (docs/decisions.md 50).
+    sunday = _session(date(2030, 1, 13))  # still the same week, and not started (the desk books only what is to come)
+    on_behalf = api_client.post(
+        f"/api/course-sessions/{sunday.pk}/bookings",
+        {"user_id": member.pk, "participants": 1, "paid_with": "pass", "pass_id": pass_obj.pk},
+        format="json",
+    )
+    assert on_behalf.status_code == 409 and on_behalf.json()["error"] == message
     assert pass_obj.reservations.count() == 1
 
 
