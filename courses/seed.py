@@ -1,14 +1,20 @@
 """The demo courses' pictures for `manage.py seed_demo`: one Pillow illustration per course, drawn by
-media_library.demo_pictures in the studio's colours and stored with its renditions by course_set_picture.
+media_library.demo_pictures in the studio's colours and stored with its renditions by course_set_picture; and a pay
+rule for each demo instructor, so that their monthly statement shows amounts (docs/decisions.md 52).
 
-Idempotent: a course that already has a picture (the demo's or one staff uploaded) keeps it.
+Idempotent: a course that already has a picture (the demo's or one staff uploaded) keeps it; an instructor who has
+any pay rule keeps theirs.
 """
+
+from datetime import date
+from decimal import Decimal
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from media_library.demo_pictures import draw_theme
 
-from .models import Course
+from .models import Course, Instructor
+from .models_pay import InstructorPayRule, PayRuleKind
 from .seed_data import COURSES
 from .services.catalogue import course_set_picture
 
@@ -42,3 +48,17 @@ def run(*, stdout=None) -> None:
         added += 1
     if stdout:
         stdout.write(f"  Cours : {added} photo(s) ajoutée(s).")
+
+    rules = 0
+    for instructor in Instructor.objects.filter(pay_rules__isnull=True):
+        # A usual arrangement for a self-employed instructor: a base per class and a little per attendee.
+        InstructorPayRule.objects.create(
+            instructor=instructor,
+            starts_on=date(2026, 1, 1),
+            kind=PayRuleKind.BASE_PLUS_ATTENDEE,
+            class_amount=Decimal("25.00"),
+            attendee_amount=Decimal("2.00"),
+        )
+        rules += 1
+    if stdout and rules:
+        stdout.write(f"  Professeurs : {rules} règle(s) de rémunération ajoutée(s).")

@@ -131,7 +131,8 @@ function PayRules({ instructorId, onStatus, onChanged }) {
       {(rules.error || error) && <p className="form-error" role="alert">{rules.error || error}</p>}
       {list.length === 0 && !rules.loading && <p>Aucune règle : ses cours ne sont pas rémunérés dans le relevé.</p>}
       {list.length > 0 && (
-        <table className="dash-table">
+        <div className="table-wrap">
+          <table className="table dash-table">
           <thead><tr><th scope="col">À partir du</th><th scope="col">Mode</th><th scope="col">Montants</th><th scope="col">Actions</th></tr></thead>
           <tbody>
             {list.map((rule) => (
@@ -152,7 +153,8 @@ function PayRules({ instructorId, onStatus, onChanged }) {
               </tr>
             ))}
           </tbody>
-        </table>
+          </table>
+        </div>
       )}
       {editing ? (
         <RuleForm key={editing === "new" ? "new" : editing.id} instructorId={instructorId}
@@ -180,7 +182,8 @@ function StatementView({ instructorId, rulesVersion }) {
         <>
           <p>Relevé de {data.month_label} : <strong>{euros(data.total)}</strong> pour {data.lines.length} cours.</p>
           {data.lines.length > 0 && (
-            <table className="dash-table">
+            <div className="table-wrap">
+              <table className="table dash-table">
               <thead><tr><th scope="col">Date</th><th scope="col">Cours</th><th scope="col">Présents</th><th scope="col">Règle appliquée</th><th scope="col">Montant</th></tr></thead>
               <tbody>
                 {data.lines.map((line) => (
@@ -193,7 +196,8 @@ function StatementView({ instructorId, rulesVersion }) {
                   </tr>
                 ))}
               </tbody>
-            </table>
+              </table>
+            </div>
           )}
           <p className="team-actions">
             <a className="button button-secondary" href={data.csv_url} download>Télécharger le CSV</a>
