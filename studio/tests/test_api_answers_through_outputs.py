@@ -17,6 +17,9 @@ SKIPPED_DIRS = {"node_modules", "frontend", "static", "templates", "docs", "benc
 # (module, function) -> why it answers something else than an Output serializer's data.
 NOT_AN_OUTPUT = {
     ("payments/apis/exports.py", "ExportApi.get"): "a CSV or XLSX file to download, not JSON",
+    ("bookings/apis/statements.py", "InstructorStatementApi.get"): (
+        "the statement's CSV or PDF file to download (its JSON goes through StatementOutput)"
+    ),
     ("privacy/apis.py", "export_response"): "the member's data as a JSON file to download, every table they have",
     ("insights/apis.py", "DashboardStatsApi.get"): "the cached StatsOutput(...).data that _stats builds",
     ("payments/subscriptions/apis/subscriptions.py", "SubscriptionsApi.get"): (
