@@ -55,3 +55,10 @@ def count_length_as_sent() -> None:
 
     serializers.CharField.run_validation = run_validation
     serializers.CharField._counts_length_as_sent = True
+
+
+# What Python's str.strip() removes (the JSON schema's \s is not quite the same set), and a text that holds something
+# else than those and no NUL: the pattern a required text states in the schema, so that the schema's texts are the
+# server's.
+SPACES = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+FILLED = rf"^[^\x00]*[^\x00{SPACES}][^\x00]*$"

@@ -8,13 +8,14 @@
 - `GET/POST /api/health/questionnaires` and `/api/health/documents`: staff read the versions and publish a new one.
 """
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from studio.fields import StrictBooleanField
+from studio.fields import FILLED, StrictBooleanField
 from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
@@ -95,30 +96,43 @@ class RecordedOutput(serializers.Serializer):
     valid_until = serializers.DateTimeField()
 
 
+def _filled(max_length: int, *, too_long: str, missing: str) -> serializers.CharField:
+    """A required text with something else than spaces (the schema's pattern says so too)."""
+    return serializers.CharField(
+        max_length=max_length,
+        validators=[RegexValidator(FILLED, message=missing)],
+        error_messages={"max_length": too_long, "blank": missing, "required": missing, "null": missing},
+    )
+
+
 class QuestionInput(serializers.Serializer):
-    text = serializers.CharField(
-        max_length=services.QUESTION_MAX, error_messages={"max_length": services.MSG_QUESTION_TOO_LONG}
+    text = _filled(
+        services.QUESTION_MAX, too_long=services.MSG_QUESTION_TOO_LONG, missing=services.MSG_QUESTIONS_INVALID
     )
     advice = serializers.CharField(
-        max_length=services.ADVICE_MAX, required=False, allow_blank=True, default="",
+        max_length=services.ADVICE_MAX,
+        required=False,
+        allow_blank=True,
+        default="",
         error_messages={"max_length": services.MSG_QUESTION_TOO_LONG},
-    )  # fmt: skip
+    )
 
 
 class QuestionnaireInput(serializers.Serializer):
-    questions = QuestionInput(many=True, allow_empty=False)
+    questions = serializers.ListField(
+        child=QuestionInput(),
+        min_length=1,
+        max_length=services.MAX_QUESTIONS,
+        error_messages={key: services.MSG_QUESTIONS_INVALID for key in ("min_length", "max_length", "empty")},
+    )
 
 
 class DocumentInput(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=DocumentKind.choices, error_messages={"invalid_choice": services.MSG_DOCUMENT_INVALID}
     )
-    title = serializers.CharField(
-        max_length=services.TITLE_MAX, error_messages={"max_length": services.MSG_DOCUMENT_TOO_LONG}
-    )
-    body = serializers.CharField(
-        max_length=services.BODY_MAX, error_messages={"max_length": services.MSG_DOCUMENT_TOO_LONG}
-    )
+    title = _filled(services.TITLE_MAX, too_long=services.MSG_DOCUMENT_TOO_LONG, missing=services.MSG_DOCUMENT_INVALID)
+    body = _filled(services.BODY_MAX, too_long=services.MSG_DOCUMENT_TOO_LONG, missing=services.MSG_DOCUMENT_INVALID)
 
 
 class MessageOutput(serializers.Serializer):

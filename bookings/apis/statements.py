@@ -82,6 +82,12 @@ class StatementQuery(serializers.Serializer):
         error_messages=dict.fromkeys(["invalid", "blank", "null"], MSG_STATEMENT_MONTH),
     )
 
+    def to_internal_value(self, data):
+        # Absent is this month; sent empty is no month (DRF would read an empty query value as absent).
+        if data.get("month") == "":
+            raise serializers.ValidationError({"month": [MSG_STATEMENT_MONTH]})
+        return super().to_internal_value(data)
+
 
 class StatementLineOutput(serializers.Serializer):
     session_id = serializers.IntegerField()

@@ -207,7 +207,7 @@ def test_staff_read_anyone_an_instructor_only_their_own_a_member_nobody(api_clie
     assert unlinked.status_code == 403 and unlinked.json()["message"] == MSG_NOT_AN_INSTRUCTOR
 
 
-@pytest.mark.parametrize("month", ["2026-13", "10-2026", "2026-1", "abc"])
+@pytest.mark.parametrize("month", ["2026-13", "10-2026", "2026-1", "abc", ""])
 def test_a_badly_written_month_is_answered_in_french(api_client, staff, october, month):
     api_client.force_authenticate(staff)
     answer = api_client.get(f"/api/instructors/{october.pk}/statements?month={month}")

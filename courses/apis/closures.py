@@ -75,6 +75,10 @@ class ClosureDetailApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+# A date or a date-time, as FullCalendar sends its range (the day is read).
+RANGE_SCHEMA = {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}]}
+
+
 class ClosureCalendarApi(APIView):
     """Public: the closures with a day in the calendar's range (labels and dates only)."""
 
@@ -82,8 +86,8 @@ class ClosureCalendarApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("start", str, required=True, description="Premier jour (AAAA-MM-JJ, ou date-heure)."),
-            OpenApiParameter("end", str, required=True, description="Fin de la période (exclue, comme FullCalendar)."),
+            OpenApiParameter("start", RANGE_SCHEMA, required=True, description="Premier jour (date ou date-heure)."),
+            OpenApiParameter("end", RANGE_SCHEMA, required=True, description="Fin de la période (exclue)."),
         ],
         responses={200: ClosureOutputSerializer(many=True), 400: OpenApiResponse(ErrorOutput)},
     )

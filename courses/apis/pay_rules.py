@@ -13,6 +13,7 @@ from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
 from ..models_pay import PayRuleKind
+from ..serializers.fields import CentsField
 from ..services import catalogue
 from ..services.pay_rules import (
     pay_rule_create,
@@ -42,19 +43,13 @@ class PayRuleInput(serializers.Serializer):
         choices=PayRuleKind.choices,
         error_messages=dict.fromkeys(["required", "null", "invalid_choice"], MSG_PAY_RULE_KIND),
     )
-    class_amount = serializers.DecimalField(
-        max_digits=8,
-        decimal_places=2,
-        min_value=Decimal("0"),
+    class_amount = CentsField(
         required=False,
         default=Decimal("0.00"),
         error_messages=AMOUNT_ERRORS,
         help_text="Par cours, ou le forfait de « Forfait + par participant ».",
     )
-    attendee_amount = serializers.DecimalField(
-        max_digits=8,
-        decimal_places=2,
-        min_value=Decimal("0"),
+    attendee_amount = CentsField(
         required=False,
         default=Decimal("0.00"),
         error_messages=AMOUNT_ERRORS,

@@ -62,6 +62,8 @@ def test_a_second_rule_on_the_same_day_is_refused_in_french(api_client, staff):
         ({"starts_on": "2026-09-01", "kind": "per_class", "class_amount": "-1"}, MSG_PAY_RULE_AMOUNT),
         ({"starts_on": "2026-09-01", "kind": "per_class", "class_amount": "1.234"}, MSG_PAY_RULE_AMOUNT),
         ({"starts_on": "2026-09-01", "kind": "per_attendee", "attendee_amount": "abc"}, MSG_PAY_RULE_AMOUNT),
+        ({"starts_on": "2026-09-01", "kind": "per_attendee", "attendee_amount": ""}, MSG_PAY_RULE_AMOUNT),
+        ({"starts_on": "2026-09-01", "kind": "per_attendee", "attendee_amount": -0.5}, MSG_PAY_RULE_AMOUNT),
     ],
 )
 def test_bad_input_is_answered_in_french(api_client, staff, body, message):
@@ -100,3 +102,11 @@ def test_an_instructor_or_a_member_cannot_read_or_write_pay_rules(api_client, me
         body = {"starts_on": "2026-09-01", "kind": "per_class", "class_amount": "999"}
         assert api_client.post(_rules_url(lea.pk), body, format="json").status_code == 403
     assert not InstructorPayRule.objects.exists()
+
+
+def test_an_amount_may_be_a_json_number_as_the_schema_says(api_client, staff):
+    api_client.force_authenticate(staff)
+    body = {"starts_on": "2026-09-01", "kind": "base_plus_attendee", "class_amount": 25, "attendee_amount": 2.5}
+    answer = api_client.post(_rules_url(InstructorFactory().pk), body, format="json")
+    assert answer.status_code == 201
+    assert (answer.json()["class_amount"], answer.json()["attendee_amount"]) == ("25.00", "2.50")

@@ -93,6 +93,12 @@ class DeskTakingsQuery(serializers.Serializer):
         error_messages=dict.fromkeys(["null", "invalid"], MSG_TAKINGS_DATE_INVALID),
     )
 
+    def to_internal_value(self, data):
+        # Absent is today; sent empty is no date (DRF would read an empty query value as absent).
+        if data.get("date") == "":
+            raise serializers.ValidationError({"date": [MSG_TAKINGS_DATE_INVALID]})
+        return super().to_internal_value(data)
+
 
 def _day(request):
     query = DeskTakingsQuery(data=request.query_params)

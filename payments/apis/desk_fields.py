@@ -5,7 +5,7 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from ..choices import DeskMeans
-from ..services.desk import DeskLine
+from ..services.desk import MSG_DESK_MEANS_REQUIRED, DeskLine
 
 MSG_MEANS_INVALID = (
     "Moyen de paiement inconnu : espèces (cash), carte bancaire (TPE) (card_terminal), chèque (cheque), "
@@ -48,8 +48,13 @@ def desk_lines_field(*, required: bool) -> serializers.ListField:
     return serializers.ListField(
         child=DeskLineInput(),
         required=required,
+        min_length=1,
+        allow_empty=False,
         max_length=MAX_LINES,
-        error_messages=_same(MSG_LINES_INVALID, "required", "null", "not_a_list", "max_length", "empty"),
+        error_messages={
+            **_same(MSG_LINES_INVALID, "required", "null", "not_a_list", "max_length"),
+            **_same(MSG_DESK_MEANS_REQUIRED, "min_length", "empty"),
+        },
     )
 
 

@@ -6,14 +6,12 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from studio.fields import FILLED
 from studio.parsers import MSG_TEXT_TOO_LONG
 
 # DRF refuses the NUL character in every text, and the services strip a text before checking it is there: a
 # required text has something else than spaces, and no NUL (the pattern says both in the schema).
 NO_NUL = RegexValidator(r"^[^\x00]*$")
-# What Python's str.strip() removes (the JSON schema's \s is not quite the same set).
-SPACES = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-FILLED = rf"^[^\x00]*[^\x00{SPACES}][^\x00]*$"
 # An amount in euros as the islands send it ("25.00"): digits, at most two decimals, below a million.
 AMOUNT_PATTERN = r"^[0-9]{1,6}(\.[0-9]{1,2})?$"
 # What Django's e-mail validator takes (a dot-atom, then a domain whose last label has two letters or more), so that
