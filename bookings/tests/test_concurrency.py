@@ -260,8 +260,13 @@ def test_two_cards_of_a_capped_tariff_booking_at_once_hold_the_cap(round_):
             barrier.wait(timeout=20)
             outcomes.append(
                 reservation_book_with_pass(
-                    user=member, session_id=session.pk, pass_id=card.pk, participants=1,
-                    first_name="E", last_name="P", email=member.email,
+                    user=member,
+                    session_id=session.pk,
+                    pass_id=card.pk,
+                    participants=1,
+                    first_name="E",
+                    last_name="P",
+                    email=member.email,
                 )  # fmt: skip
             )
         except ReservationError as exc:
