@@ -9,7 +9,7 @@ import { useApi } from "../../components/useApi.js";
 import ActionsMenu from "./ActionsMenu.jsx";
 import ConfirmDialog from "./ConfirmDialog.jsx";
 import FormModal from "./FormModal.jsx";
-import { MSG_DELETE, MSG_DELETED, MSG_EMPTY, MSG_LOAD, MSG_NOT_AVAILABLE, MSG_SAVE, MSG_SAVED, SUCCESS_DISPLAY_MS } from "./messages.js";
+import { MSG_DELETE, MSG_DELETED, MSG_EMPTY, MSG_LOAD, MSG_NOT_AVAILABLE, MSG_SAVE, MSG_SAVED } from "./messages.js";
 import Pagination from "./Pagination.jsx";
 import { listQuery, normaliseList, PAGE_SIZE, toggleOrdering } from "./paging.js";
 import { fieldErrors, send } from "./request.js";
@@ -48,7 +48,6 @@ export default function ResourceSection({ config, user }) {
   const [form, setForm] = useState(null); // {mode, row, values, errors, error, busy, progress}
   const [deleting, setDeleting] = useState(null); // {row, busy, error}
   const [options, optionsError] = useOptions(config.options);
-  const successTimer = useRef(null);
   // After a deletion the row and its "Supprimer" button are gone: the focus goes to the table instead.
   const table = useRef(null);
   const afterDelete = useRef(null);
@@ -86,7 +85,6 @@ export default function ResourceSection({ config, user }) {
     if (list.paginated && list.rows.length === 0 && page > 1) setPage((p) => p - 1);
   }, [list, page]);
 
-  useEffect(() => () => clearTimeout(successTimer.current), []);
 
   // After a row's own action (ctx.notify) the reloaded list may no longer hold that row (a class cancelled leaves the
   // upcoming sessions), and its focused button with it: the focus then goes to the table, not the page's body.
@@ -102,15 +100,16 @@ export default function ResourceSection({ config, user }) {
     flash(message);
   };
 
+  // The confirmation stays until the next action: a message that vanishes after a few seconds is missed by whoever
+  // reads slowly or looked away (WCAG 2.2.1).
   const flash = (message) => {
     setSuccess(message);
-    clearTimeout(successTimer.current);
-    successTimer.current = setTimeout(() => setSuccess(""), SUCCESS_DISPLAY_MS);
   };
 
   const ctx = { user, options, reload, notify };
   const openForm = (mode, row = null) => {
     setActionError("");
+    setSuccess("");
     const values = mode === "edit" ? config.toForm(row, ctx) : config.emptyValues?.(ctx) || {};
     setForm({ mode, row, values, errors: {}, error: "", busy: false, progress: null });
   };

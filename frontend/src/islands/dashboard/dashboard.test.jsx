@@ -31,7 +31,6 @@ describe("admin messages", () => {
     expect(M.MSG_SESSION_UPDATED).toBe("Session modifiée avec succès !");
     expect(M.MSG_SESSION_ADDED).toBe("Session ajoutée avec succès !");
     expect(M.MSG_SESSION_DELETED).toBe("Session supprimée avec succès !");
-    expect(M.SUCCESS_DISPLAY_MS).toBe(3000);
   });
 });
 

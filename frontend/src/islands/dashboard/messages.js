@@ -14,7 +14,6 @@ export const MSG_SESSION_ADDED = "Session ajoutée avec succès !";
 export const MSG_SESSION_DELETED = "Session supprimée avec succès !";
 // When the server's answer says nothing more (it says how many bookings were cancelled).
 export const MSG_CLASS_CANCELLED = "Cours annulé : les inscrits sont prévenus par e-mail.";
-export const SUCCESS_DISPLAY_MS = 3000;
 
 // Tarifs
 export const MSG_TARIFS_LOAD = "Erreur lors de la récupération des tarifs.";
