@@ -3,6 +3,7 @@
 - `POST /api/desk/sales` `{user_id, tariff_id | reservation_id | charge_id, payments: [{means, amount}],
   idempotency_key}`: sell a class card or a subscription's first period, settle a booking "à régler", or pay a
   subscription's later period (due or refused), paid by one or several means;
+- `GET /api/desk/periods?user_id=N`: the client's subscription periods due or refused, to be paid at the desk;
 - `GET /api/desk/takings?date=YYYY-MM-DD`: the day's takings by means and its sales ("caisse du jour");
 - `GET /api/desk/takings.csv?date=YYYY-MM-DD`: the same as CSV (docs/decisions.md 39).
 """
@@ -21,7 +22,7 @@ from studio.schema import ErrorOutput
 from studio.spreadsheets import CSV_CONTENT_TYPE
 
 from ..choices import DeskMeans
-from ..desk_selectors import desk_takings, desk_takings_csv
+from ..desk_selectors import desk_periods_due, desk_takings, desk_takings_csv
 from ..services.desk import MSG_DESK_SALE_RECORDED, DeskError, desk_sale_record, euros_text, means_text
 from ..services.desk_periods import desk_period_sale_record
 from .desk_bookings import MSG_USER_ID_INVALID, _id
@@ -151,6 +152,35 @@ class DeskSalesApi(APIView):
             ),
         }
         return Response(DeskSaleOutput(output).data, status=status.HTTP_201_CREATED)
+
+
+class DeskPeriodsQuery(serializers.Serializer):
+    user_id = _id(MSG_USER_ID_INVALID)
+
+
+class DeskPeriodOutput(serializers.Serializer):
+    charge_id = serializers.IntegerField()
+    subscription_id = serializers.IntegerField()
+    title = serializers.CharField()
+    period = serializers.IntegerField()
+    periods_committed = serializers.IntegerField()
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2)
+    due_on = serializers.DateField()
+
+
+class DeskPeriodsApi(APIView):
+    permission_classes = [IsStudioStaff]
+
+    @extend_schema(
+        operation_id="desk_periods_due",
+        parameters=[OpenApiParameter("user_id", OpenApiTypes.INT, description="Le client.", required=True)],
+        responses={200: DeskPeriodOutput(many=True), 400: ErrorOutput, 403: ErrorOutput},
+    )
+    def get(self, request):
+        query = DeskPeriodsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rows = desk_periods_due(member_id=query.validated_data["user_id"])
+        return Response(DeskPeriodOutput(rows, many=True).data)
 
 
 class DeskTakingsApi(APIView):

@@ -203,3 +203,21 @@ def test_a_card_saved_online_later_pays_the_desk_subscriptions_periods_through_t
     row = member_subscription_rows(member_id=member.pk)[0]
     assert row["desk_due"] is False
     assert row["method_label"]
+
+
+def test_the_desk_lists_a_clients_periods_due_with_their_amount(api_client, staff, member, desk_subscription):
+    _due(desk_subscription)
+    response = api_client.get("/api/desk/periods", {"user_id": member.pk})
+    assert response.status_code == 200
+    [row] = response.json()
+    assert row["charge_id"] == desk_subscription.charges.get(period=2).pk
+    assert (row["title"], row["period"], row["periods_committed"], row["amount"], row["due_on"]) == (
+        "Abonnement mensuel",
+        2,
+        12,
+        "55.00",
+        "2030-02-10",
+    )
+    assert api_client.get("/api/desk/periods", {"user_id": staff.pk}).json() == []
+    api_client.force_authenticate(member)
+    assert api_client.get("/api/desk/periods", {"user_id": member.pk}).status_code == 403
