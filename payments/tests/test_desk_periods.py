@@ -26,6 +26,7 @@ from payments.services.desk import (
 )
 from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionStatus
 from payments.subscriptions.selectors import DESK_DUE_LABEL, member_subscription_rows, staff_subscription_rows
+from payments.subscriptions.services.common import MSG_PAY_AT_DESK
 from payments.subscriptions.services.lifecycle import subscription_charges_run
 from payments.subscriptions.services.saved_methods import simulated_card_save
 
@@ -221,3 +222,17 @@ def test_the_desk_lists_a_clients_periods_due_with_their_amount(api_client, staf
     assert api_client.get("/api/desk/periods", {"user_id": staff.pk}).json() == []
     api_client.force_authenticate(member)
     assert api_client.get("/api/desk/periods", {"user_id": member.pk}).status_code == 403
+
+
+def test_payer_maintenant_on_a_desk_subscription_says_it_is_paid_at_the_desk(api_client, member, desk_subscription):
+    _outcome, charge = _due(desk_subscription)
+    api_client.force_authenticate(member)
+    response = api_client.post(f"/api/subscriptions/{desk_subscription.pk}/pay", {}, format="json")
+    assert response.status_code == 409
+    assert (
+        response.json()["error"]
+        == MSG_PAY_AT_DESK
+        == ("Cette échéance se règle à l'accueil du studio, ou enregistrez une carte pour la payer en ligne.")
+    )
+    charge.refresh_from_db()
+    assert (charge.status, charge.attempts) == (ChargeStatus.DUE, 0)
