@@ -27,7 +27,11 @@ from payments.services.desk import (
 from payments.subscriptions.models import ChargeStatus, Subscription, SubscriptionStatus
 from payments.subscriptions.selectors import DESK_DUE_LABEL, member_subscription_rows, staff_subscription_rows
 from payments.subscriptions.services.common import MSG_PAY_AT_DESK
-from payments.subscriptions.services.lifecycle import subscription_charges_run
+from payments.subscriptions.services.lifecycle import (
+    subscription_charges_run,
+    subscription_freeze,
+    subscriptions_freeze_status,
+)
 from payments.subscriptions.services.saved_methods import simulated_card_save
 
 SALES = "/api/desk/sales"
@@ -236,3 +240,16 @@ def test_payer_maintenant_on_a_desk_subscription_says_it_is_paid_at_the_desk(api
     )
     charge.refresh_from_db()
     assert (charge.status, charge.attempts) == (ChargeStatus.DUE, 0)
+
+
+def test_a_desk_subscription_frozen_then_thawed_with_a_period_due_is_unpaid_again(staff, desk_subscription):
+    _due(desk_subscription)
+    with freeze_time("2030-02-12 10:00:00"):
+        subscription_freeze(
+            subscription_id=desk_subscription.pk, starts_on=date(2030, 2, 12), weeks=1, reason="Blessure", by=staff
+        )
+    desk_subscription.refresh_from_db()
+    assert desk_subscription.status == SubscriptionStatus.FROZEN
+    subscriptions_freeze_status(as_of=date(2030, 2, 20))
+    desk_subscription.refresh_from_db()
+    assert desk_subscription.status == SubscriptionStatus.UNPAID
