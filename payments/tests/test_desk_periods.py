@@ -3,6 +3,7 @@ charges its periods (each one due stays "À régler à l'accueil", point 25's un
 staff record a period's payment with the desk's means, and a card saved online later pays the periods as for any
 subscription."""
 
+import re
 import uuid
 from datetime import date
 from decimal import Decimal
@@ -107,11 +108,13 @@ def test_the_scheduler_leaves_a_desk_period_due_for_the_desk_with_the_unpaid_rul
 def test_a_desk_period_left_unpaid_is_paid_at_the_desk_with_two_means_extending_the_pass(
     client, api_client, staff, member, desk_subscription, django_capture_on_commit_callbacks
 ):
-    _outcome, charge = _due(desk_subscription)
+    outcome, charge = _due(desk_subscription)
+    assert (outcome["paid"], outcome["failed"], charge.status, charge.attempts) == (0, 0, ChargeStatus.DUE, 0)
     with freeze_time("2030-02-12 10:00:00"):
         client.force_login(member)  # a session opened that day: one opened today would have expired by 2030
         before = client.get("/user/profile").content.decode()
     assert "À régler à l'accueil" in before
+    assert re.search(r"<td>2</td><td>10/02/2030</td><td>55,00 €</td><td>À régler à l&#x27;accueil</td>", before)
     assert "Payer maintenant" not in before
     with freeze_time("2030-02-12 10:00:00"), django_capture_on_commit_callbacks(execute=True):
         response = _pay_period(api_client, member, charge.pk)
@@ -136,7 +139,7 @@ def test_a_desk_period_left_unpaid_is_paid_at_the_desk_with_two_means_extending_
     with freeze_time("2030-02-12 10:00:00"):
         after = client.get("/user/profile").content.decode()
     assert "À régler à l'accueil" not in after
-    assert "Payée" in after
+    assert re.search(r"<td>2</td><td>10/02/2030</td><td>55,00 €</td><td>Payée</td>", after)
 
 
 def test_a_desk_period_paid_twice_with_one_key_is_one_payment_and_with_another_key_a_conflict(
