@@ -219,6 +219,14 @@ def invoice_issue_for_charge(*, charge_id: int) -> Invoice | None:
         f"(du {starts:%d/%m/%Y} au {ends:%d/%m/%Y})"
     )
     now = timezone.now()
+    # A period paid at the front desk: its order (whose id the period keeps as its reference) lists each means.
+    desk_order = (
+        PaymentOrder.objects.filter(order_id=charge.provider_reference, provider=PaymentProviderName.DESK)
+        .values_list("pk", flat=True)
+        .first()
+        if charge.provider_reference
+        else None
+    )
     try:
         with transaction.atomic():
             return _create(
@@ -235,7 +243,12 @@ def invoice_issue_for_charge(*, charge_id: int) -> Invoice | None:
                 total_amount=charge.amount,
                 currency=subscription.currency,
                 paid_at=charge.paid_at or now,
-                payment_method=_paid_by(subscription.provider, _charged_method(subscription)),
+                payment_method=(
+                    _paid_by(PaymentProviderName.DESK)
+                    if desk_order
+                    else _paid_by(subscription.provider, _charged_method(subscription))
+                ),
+                payment_lines=_desk_lines(desk_order) if desk_order else [],
                 **_seller(),
             )
     except IntegrityError:

@@ -12,6 +12,7 @@ from studio.spreadsheets import CellType, Column, table_csv
 
 from .choices import DeskMeans, PaymentProviderName
 from .models import DeskPaymentLine, PaymentOrder, PaymentStatus
+from .subscriptions.models import ChargeStatus, SubscriptionCharge, SubscriptionStatus
 
 
 def desk_payment_lines_of(*, order_id: int) -> list[tuple[str, Decimal]]:
@@ -124,3 +125,21 @@ def desk_takings_csv(*, day: date) -> tuple[str, str]:
             )
     rows.append([day, None, "", "", "Total de la journée", "", takings["total"], ""])
     return f"caisse-{day:%Y-%m-%d}.csv", table_csv(TAKINGS_COLUMNS, rows)
+
+
+def desk_periods_due(*, member_id: int) -> list[dict]:
+    """A client's subscription periods the desk can take payment for (due or refused, on a live subscription), oldest
+    first, each with its amount from the database: [{charge_id, subscription_id, title, period, periods_committed,
+    amount, due_on}]. One query."""
+    rows = (
+        SubscriptionCharge.objects.filter(
+            subscription__member_id=member_id,
+            subscription__status__in=(SubscriptionStatus.ACTIVE, SubscriptionStatus.UNPAID),
+            status__in=(ChargeStatus.DUE, ChargeStatus.FAILED),
+        )
+        .order_by("due_on", "id")
+        .values_list("id", "subscription_id", "subscription__title", "period", "subscription__periods_committed",
+                     "amount", "due_on")
+    )  # fmt: skip
+    keys = ("charge_id", "subscription_id", "title", "period", "periods_committed", "amount", "due_on")
+    return [dict(zip(keys, row, strict=True)) for row in rows]

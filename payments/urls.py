@@ -5,7 +5,7 @@ from .apis.checkout import CancelOrderApi, CapturePaymentApi, CreateOrderApi
 from .apis.class_cancellation import CourseSessionCancellationReportApi
 from .apis.closure_cancellation import ClosureCancelSessionsApi
 from .apis.deposits import DepositOrderApi
-from .apis.desk import DeskSalesApi, DeskTakingsApi, DeskTakingsCsvApi
+from .apis.desk import DeskPeriodsApi, DeskSalesApi, DeskTakingsApi, DeskTakingsCsvApi
 from .apis.desk_bookings import CourseSessionBookingCancelApi, CourseSessionBookingsApi
 from .apis.exports import ExportApi
 from .apis.simulator import PaymentConfigApi, SimulatorApproveApi, SimulatorAuthenticateApi
@@ -64,6 +64,7 @@ api_urlpatterns = [
         name="api-course-session-booking-cancel",
     ),
     path("desk/sales", DeskSalesApi.as_view(), name="api-desk-sales"),
+    path("desk/periods", DeskPeriodsApi.as_view(), name="api-desk-periods"),
     path("desk/takings", DeskTakingsApi.as_view(), name="api-desk-takings"),
     path("desk/takings.csv", DeskTakingsCsvApi.as_view(), name="api-desk-takings-csv"),
     path(

@@ -1,7 +1,9 @@
 """The front desk's till ("Caisse", docs/decisions.md 43), staff only:
 
-- `POST /api/desk/sales` `{user_id, tariff_id | reservation_id, payments: [{means, amount}], idempotency_key}`: sell a
-  class card or a subscription's first period, or settle a booking "à régler", paid by one or several means;
+- `POST /api/desk/sales` `{user_id, tariff_id | reservation_id | charge_id, payments: [{means, amount}],
+  idempotency_key}`: sell a class card or a subscription's first period, settle a booking "à régler", or pay a
+  subscription's later period (due or refused), paid by one or several means;
+- `GET /api/desk/periods?user_id=N`: the client's subscription periods due or refused, to be paid at the desk;
 - `GET /api/desk/takings?date=YYYY-MM-DD`: the day's takings by means and its sales ("caisse du jour");
 - `GET /api/desk/takings.csv?date=YYYY-MM-DD`: the same as CSV (docs/decisions.md 39).
 """
@@ -20,13 +22,15 @@ from studio.schema import ErrorOutput
 from studio.spreadsheets import CSV_CONTENT_TYPE
 
 from ..choices import DeskMeans
-from ..desk_selectors import desk_takings, desk_takings_csv
-from ..services.desk import MSG_DESK_SALE_RECORDED, desk_sale_record, euros_text, means_text
+from ..desk_selectors import desk_periods_due, desk_takings, desk_takings_csv
+from ..services.desk import MSG_DESK_SALE_RECORDED, DeskError, desk_sale_record, euros_text, means_text
+from ..services.desk_periods import desk_period_sale_record
 from .desk_bookings import MSG_USER_ID_INVALID, _id
 from .desk_fields import desk_lines, desk_lines_field, idempotency_key_field
 
 MSG_TARIFF_ID_INVALID = "Tarif invalide."
 MSG_RESERVATION_ID_INVALID = "Réservation invalide."
+MSG_CHARGE_ID_INVALID = "Échéance invalide."
 MSG_TAKINGS_DATE_INVALID = "Indiquez le jour au format AAAA-MM-JJ."
 
 DATE_PARAMETER = OpenApiParameter(
@@ -38,6 +42,7 @@ class DeskSaleInput(serializers.Serializer):
     user_id = _id(MSG_USER_ID_INVALID)
     tariff_id = _id(MSG_TARIFF_ID_INVALID, required=False, allow_null=True)
     reservation_id = _id(MSG_RESERVATION_ID_INVALID, required=False, allow_null=True)
+    charge_id = _id(MSG_CHARGE_ID_INVALID, required=False, allow_null=True)
     payments = desk_lines_field(required=True)
     idempotency_key = idempotency_key_field(required=True)
 
@@ -119,14 +124,26 @@ class DeskSalesApi(APIView):
         serializer = DeskSaleInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        order = desk_sale_record(
-            staff=request.user,
-            member_id=data["user_id"],
-            tariff_id=data.get("tariff_id"),
-            reservation_id=data.get("reservation_id"),
-            lines=desk_lines(data["payments"]),
-            idempotency_key=data["idempotency_key"],
-        )
+        items = [data.get(name) for name in ("tariff_id", "reservation_id", "charge_id")]
+        if data.get("charge_id") is not None:
+            if sum(item is not None for item in items) != 1:
+                raise DeskError.of("item_required")
+            order = desk_period_sale_record(
+                staff=request.user,
+                member_id=data["user_id"],
+                charge_id=data["charge_id"],
+                lines=desk_lines(data["payments"]),
+                idempotency_key=data["idempotency_key"],
+            )
+        else:
+            order = desk_sale_record(
+                staff=request.user,
+                member_id=data["user_id"],
+                tariff_id=data.get("tariff_id"),
+                reservation_id=data.get("reservation_id"),
+                lines=desk_lines(data["payments"]),
+                idempotency_key=data["idempotency_key"],
+            )
         lines = list(order.desk_payments.order_by("id"))
         output = {
             "order_id": order.order_id,
@@ -141,6 +158,35 @@ class DeskSalesApi(APIView):
             ),
         }
         return Response(DeskSaleOutput(output).data, status=status.HTTP_201_CREATED)
+
+
+class DeskPeriodsQuery(serializers.Serializer):
+    user_id = _id(MSG_USER_ID_INVALID)
+
+
+class DeskPeriodOutput(serializers.Serializer):
+    charge_id = serializers.IntegerField()
+    subscription_id = serializers.IntegerField()
+    title = serializers.CharField()
+    period = serializers.IntegerField()
+    periods_committed = serializers.IntegerField()
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2)
+    due_on = serializers.DateField()
+
+
+class DeskPeriodsApi(APIView):
+    permission_classes = [IsStudioStaff]
+
+    @extend_schema(
+        operation_id="desk_periods_due",
+        parameters=[OpenApiParameter("user_id", OpenApiTypes.INT, description="Le client.", required=True)],
+        responses={200: DeskPeriodOutput(many=True), 400: ErrorOutput, 403: ErrorOutput},
+    )
+    def get(self, request):
+        query = DeskPeriodsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rows = desk_periods_due(member_id=query.validated_data["user_id"])
+        return Response(DeskPeriodOutput(rows, many=True).data)
 
 
 class DeskTakingsApi(APIView):

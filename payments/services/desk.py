@@ -46,11 +46,13 @@ MSG_DESK_MEANS_REQUIRED = "Indiquez au moins un moyen de paiement avec son monta
 MSG_DESK_TOTAL_MISMATCH = (
     "Le total des moyens de paiement ({total}) ne correspond pas au prix : {price}. Il reste {remainder} à répartir."
 )
-MSG_DESK_ITEM_REQUIRED = "Choisissez ce qui est vendu : un tarif, ou une séance à régler."
+MSG_DESK_ITEM_REQUIRED = "Choisissez ce qui est vendu : un tarif, une échéance d'abonnement ou une séance à régler."
 MSG_DESK_TARIFF_NOT_FOUND = "Ce tarif est introuvable."
 MSG_DESK_TARIFF_NOT_SOLD = "Ce tarif ne se vend pas à l'accueil (prix nul, privatisation ou période trop courte)."
 MSG_DESK_NOTHING_DUE = "Cette réservation n'est pas à régler à l'accueil."
 MSG_DESK_RESERVATION_NOT_FOUND = "Cette réservation est introuvable."
+MSG_DESK_CHARGE_NOT_FOUND = "Cette échéance d'abonnement est introuvable."
+MSG_DESK_CHARGE_NOT_DUE = "Cette échéance n'est pas à régler : elle est déjà payée ou l'abonnement est terminé."
 MSG_DESK_KEY_REUSED = "Cette vente a déjà été enregistrée avec un autre contenu : rechargez la page."
 MSG_DESK_NOT_COMPLETED = "La vente n'a pas pu être enregistrée : {reason}"
 MSG_DESK_SALE_RECORDED = "Vente enregistrée : {title}, {amount} ({means})."
@@ -66,6 +68,8 @@ class DeskError(ApplicationError):
         "tariff_not_sold": MSG_DESK_TARIFF_NOT_SOLD,
         "nothing_due": MSG_DESK_NOTHING_DUE,
         "reservation_not_found": MSG_DESK_RESERVATION_NOT_FOUND,
+        "charge_not_found": MSG_DESK_CHARGE_NOT_FOUND,
+        "charge_not_due": MSG_DESK_CHARGE_NOT_DUE,
         "key_reused": MSG_DESK_KEY_REUSED,
         "not_completed": MSG_DESK_NOT_COMPLETED,
     }
@@ -77,6 +81,8 @@ class DeskError(ApplicationError):
         "tariff_not_sold": CONFLICT,
         "nothing_due": CONFLICT,
         "reservation_not_found": NOT_FOUND,
+        "charge_not_found": NOT_FOUND,
+        "charge_not_due": CONFLICT,
         "key_reused": CONFLICT,
         "not_completed": CONFLICT,
     }

@@ -84,6 +84,17 @@ _SUBSCRIPTION_FIELDS = (
 )  # fmt: skip
 _CHARGE_FIELDS = ("period", "due_on", "amount", "status", "next_attempt_on", "provider_reference", "paid_at")
 _CHARGE_LABELS = dict(ChargeStatus.choices)
+# A period due of a subscription sold at the desk with no card or mandate saved: the desk takes its payment
+# (docs/decisions.md 43), which the member and staff read instead of "À payer".
+DESK_DUE_LABEL = "À régler à l'accueil"
+
+
+def _charge_label(status: str, *, desk: bool) -> str:
+    if desk and status == ChargeStatus.DUE:
+        return DESK_DUE_LABEL
+    return _CHARGE_LABELS.get(status, status)
+
+
 # The saved card or mandate the later periods are charged to, joined to the subscription (no query more).
 _METHOD_FIELDS = ("kind", "last4", "exp_month", "exp_year", "country", "mandate_accepted_at")
 _METHOD_JOINED = tuple(f"saved_method__{f}" for f in _METHOD_FIELDS)
@@ -136,8 +147,10 @@ def member_subscription_rows(*, member_id: int) -> list[dict]:
         subscription = Subscription(member_id=member_id, **named)
         # The dates read the freezes through `subscription.freezes.all()`: given here as prefetch_related would.
         subscription._prefetched_objects_cache = {"freezes": freezes.get(pk, [])}
+        method_label = _method_label(fields[width + 2 : head])
+        desk = named["provider"] == "desk" and not method_label
         for charge in charges:
-            charge["status_label"] = _CHARGE_LABELS.get(charge["status"], charge["status"])
+            charge["status_label"] = _charge_label(charge["status"], desk=desk)
         next_due_on, next_due_amount = _next_due(
             subscription, [(c["period"], c["due_on"], c["amount"], c["status"]) for c in charges]
         )
@@ -145,7 +158,8 @@ def member_subscription_rows(*, member_id: int) -> list[dict]:
             pk=pk,
             status_label=subscription.get_status_display(),
             pass_expires_on=fields[width],
-            method_label=_method_label(fields[width + 2 : head]),
+            method_label=method_label,
+            desk_due=desk and any(c["status"] == ChargeStatus.DUE for c in charges),
             ends_on=commitment_ends_on(subscription),
             periods_left=subscription.periods_committed - subscription.periods_paid,
             next_due_on=next_due_on,
@@ -263,8 +277,13 @@ def staff_subscription_rows(*, filter: str = "", today: date_type | None = None)
         # The dates read the freezes through `subscription.freezes.all()`: given here as prefetch_related would.
         subscription._prefetched_objects_cache = {"freezes": [freeze for freeze, _, _ in own_freezes]}
         own_charges = charges.get(pk, [])
+        desk = named["provider"] == "desk" and not _method_label(method)
         for charge in own_charges:
-            charge["status_label"] = charge_labels.get(charge["status"], charge["status"])
+            charge["status_label"] = (
+                DESK_DUE_LABEL
+                if desk and charge["status"] == ChargeStatus.DUE
+                else charge_labels.get(charge["status"], charge["status"])
+            )
         next_due_on, next_due_amount = _next_due(
             subscription, [(c["period"], c["due_on"], c["amount"], c["status"]) for c in own_charges]
         )

@@ -80,7 +80,8 @@ def _subscriptions(target, *, own: bool) -> list[dict]:
             if row["pk"] not in terminated:
                 row["terminate_url"] = f"/user/subscriptions/{row['pk']}/terminate"
             row["pause_url"] = f"/user/subscriptions/{row['pk']}/pause"
-        if own and row["status"] == "unpaid":
+        if own and row["status"] == "unpaid" and not row["desk_due"]:
+            # A period paid at the desk has no online payment until a card or mandate is saved (docs/decisions.md 43).
             row["pay_id"] = f"subscription-pay-{row['pk']}"
             row["pay_props"] = {
                 "subscriptionId": row["pk"],

@@ -13,7 +13,7 @@ from datetime import date as date_type
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from bookings.services.pass_rules import pass_rule_set, pass_validity_set
@@ -36,7 +36,7 @@ from .common import (
 )
 from .emails import subscription_charge_email
 from .method_charging import method_charge
-from .saved_methods import CHARGED_BY_STUDIO
+from .saved_methods import CHARGED_BY_STUDIO, PAID_AT_DESK_UNLESS_SAVED
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,9 @@ def _charges_create_due(*, as_of: date_type) -> None:
     meanwhile is seen (no period left to pay on a cancelled subscription, due dates moved by a new freeze). Two
     schedulers queue on the same lock, and the unique constraint keeps one row per period."""
     live = (
-        Subscription.objects.filter(status__in=LIVE_STATUSES, provider__in=CHARGED_BY_STUDIO)
+        Subscription.objects.filter(
+            status__in=LIVE_STATUSES, provider__in=(*CHARGED_BY_STUDIO, *PAID_AT_DESK_UNLESS_SAVED)
+        )
         .annotate(last_period=Max("charges__period"))
         .prefetch_related("freezes")
         .order_by("pk")
@@ -61,18 +63,58 @@ def _charges_create_due(*, as_of: date_type) -> None:
             if subscription is None or subscription.status not in LIVE_STATUSES:
                 continue
             while period <= subscription.periods_committed and (due := period_due_on(subscription, period)) <= as_of:
-                SubscriptionCharge.objects.get_or_create(
+                charge, _ = SubscriptionCharge.objects.get_or_create(
                     subscription=subscription, period=period, defaults={"due_on": due, "amount": subscription.amount}
                 )
+                if paid_at_desk(subscription):
+                    _desk_period_due(subscription=subscription, charge=charge)
                 period += 1
+
+
+def paid_at_desk(subscription: Subscription) -> bool:
+    """Sold at the desk and no card or mandate saved since: its periods are paid at the desk (docs/decisions.md 43),
+    the scheduler never charges them. A method saved online later moves the subscription to it (saved_methods.py)."""
+    return subscription.provider in PAID_AT_DESK_UNLESS_SAVED and subscription.saved_method_id is None
+
+
+def _desk_period_due(*, subscription: Subscription, charge: SubscriptionCharge) -> None:
+    """A period paid at the desk come due stays DUE ("À régler à l'accueil"); point 25's unpaid rules run from its due
+    date as for a refused one: the pass runs through the period, books nothing new from 7 days after the first
+    unpaid due date, and staff see the subscription "Impayé". No attempt, no retry, no refusal e-mail."""
+    if charge.status != ChargeStatus.DUE:
+        return
+    if subscription.status == SubscriptionStatus.ACTIVE:
+        subscription.status = SubscriptionStatus.UNPAID
+        subscription.save(update_fields=["status", "updated_at"])
+    pass_obj = subscription.granted_pass
+    through = period_ends_on(subscription, charge.period)
+    if through > pass_obj.expires_on:
+        pass_validity_set(
+            pass_id=pass_obj.pk, expires_on=through, reason=f"Abonnement : période {charge.period} à régler à l'accueil"
+        )
+    first_unpaid = (
+        subscription.charges.filter(status__in=(ChargeStatus.DUE, ChargeStatus.FAILED))
+        .order_by("due_on")
+        .values_list("due_on", flat=True)
+        .first()
+    )
+    pass_rule_set(pass_id=pass_obj.pk, blocked_from=first_unpaid + timedelta(days=BLOCKED_AFTER_DAYS))
+
+
+def _unpaid_left(subscription: Subscription):
+    """The periods that keep a subscription unpaid: refused ones, and for one paid at the desk, those come due."""
+    statuses = (ChargeStatus.FAILED, ChargeStatus.DUE) if paid_at_desk(subscription) else (ChargeStatus.FAILED,)
+    return subscription.charges.filter(status__in=statuses)
 
 
 def subscription_charges_due(*, as_of: date_type) -> list[int]:
     """The charges to attempt as of a day: due, failed and due for a retry, or left PROCESSING by a dead runner."""
     _charges_create_due(as_of=as_of)
     stale = timezone.now() - STALE_PROCESSING
-    charges = SubscriptionCharge.objects.filter(
-        subscription__status__in=LIVE_STATUSES, subscription__provider__in=CHARGED_BY_STUDIO, due_on__lte=as_of
+    charges = SubscriptionCharge.objects.filter(subscription__status__in=LIVE_STATUSES, due_on__lte=as_of).filter(
+        Q(subscription__provider__in=CHARGED_BY_STUDIO)
+        # Sold at the desk: charged only once the member saved a card or mandate online.
+        | Q(subscription__provider__in=PAID_AT_DESK_UNLESS_SAVED, subscription__saved_method__isnull=False)
     )
     ids = []
     for charge in charges.filter(status__in=UNPAID_CHARGES).order_by("due_on", "pk"):
@@ -95,6 +137,8 @@ def subscription_charge_attempt(*, charge_id: int, as_of: date_type, force: bool
         subscription, charge = lock_charge(charge_id)
         if charge.status in (ChargeStatus.PAID, ChargeStatus.CANCELLED) or subscription.status not in LIVE_STATUSES:
             return charge
+        if paid_at_desk(subscription):
+            return charge  # no card or mandate to charge: the desk takes its payment
         if charge.status == ChargeStatus.PROCESSING and (charge.debit_started_at or charge.updated_at > stale):
             return charge  # another runner is charging it right now, or its SEPA debit awaits the bank
         if (
@@ -166,7 +210,7 @@ def subscription_charge_paid(*, charge_id: int, reference: str) -> SubscriptionC
             update_fields=["status", "paid_at", "provider_reference", "next_attempt_on", "failure_note", "updated_at"]
         )
         subscription.periods_paid = subscription.charges.filter(status=ChargeStatus.PAID).count()
-        still_unpaid = subscription.charges.filter(status__in=(ChargeStatus.FAILED,)).exists()
+        still_unpaid = _unpaid_left(subscription).exists()
         if subscription.status == SubscriptionStatus.UNPAID and not still_unpaid:
             subscription.status = SubscriptionStatus.ACTIVE
         subscription.save(update_fields=["periods_paid", "status", "updated_at"])
@@ -206,9 +250,7 @@ def subscription_charge_failed(*, charge_id: int, as_of: date_type, note: str = 
             pass_validity_set(
                 pass_id=pass_obj.pk, expires_on=through, reason=f"Abonnement : période {charge.period} due (impayée)"
             )
-        first_unpaid = (
-            subscription.charges.filter(status=ChargeStatus.FAILED).order_by("due_on").values_list("due_on", flat=True)
-        ).first()
+        first_unpaid = _unpaid_left(subscription).order_by("due_on").values_list("due_on", flat=True).first()
         pass_rule_set(pass_id=pass_obj.pk, blocked_from=first_unpaid + timedelta(days=BLOCKED_AFTER_DAYS))
         transaction.on_commit(lambda: subscription_charge_email(charge_id=charge.pk, paid=False))
     return charge

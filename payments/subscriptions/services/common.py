@@ -43,6 +43,7 @@ MSG_SUBSCRIPTION_NOT_FOUND = "Cet abonnement est introuvable."
 MSG_NOTHING_DUE = "Aucune échéance n'est à payer sur cet abonnement."
 MSG_PAY_NOW_DECLINED = "Le paiement de l'échéance a été refusé : réessayez avec un autre moyen de paiement."
 MSG_PAY_NOW_PROVIDER = "Le paiement d'une échéance se fait chez PayPal pour cet abonnement."
+MSG_PAY_AT_DESK = "Cette échéance se règle à l'accueil du studio, ou enregistrez une carte pour la payer en ligne."
 MSG_FREEZE_WEEKS = "Le gel dure de 1 à 52 semaines."
 MSG_FREEZE_REASON = "Indiquez la raison du gel (ex. blessure) : elle est gardée dans l'historique."
 MSG_FREEZE_DATE = "Le gel commence entre aujourd'hui et la fin de l'engagement ({end})."
@@ -62,6 +63,7 @@ class SubscriptionError(ApplicationError):
         "nothing_due": MSG_NOTHING_DUE,
         "pay_now_declined": MSG_PAY_NOW_DECLINED,
         "pay_now_provider": MSG_PAY_NOW_PROVIDER,
+        "pay_at_desk": MSG_PAY_AT_DESK,
         "freeze_weeks": MSG_FREEZE_WEEKS,
         "freeze_reason": MSG_FREEZE_REASON,
         "freeze_date": MSG_FREEZE_DATE,
@@ -72,6 +74,7 @@ class SubscriptionError(ApplicationError):
         "nothing_due": CONFLICT,
         "pay_now_declined": CONFLICT,
         "pay_now_provider": CONFLICT,
+        "pay_at_desk": CONFLICT,
         "not_live": CONFLICT,
     }
 

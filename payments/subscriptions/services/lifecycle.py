@@ -15,7 +15,7 @@ from ...selectors import payment_provider_name
 from ...services.locking import lock_subscription
 from ..models import ChargeStatus, Subscription, SubscriptionActionKind, SubscriptionFreeze, SubscriptionStatus
 from ..periods import commitment_ends_on
-from .charging import subscription_charge_attempt, subscription_charges_due
+from .charging import paid_at_desk, subscription_charge_attempt, subscription_charges_due
 from .common import LIVE_STATUSES, MAX_FREEZE_WEEKS, RENEWAL_DAYS_BEFORE, SubscriptionError
 from .emails import _send_renewal_email
 from .paypal_jobs import paypal_subscriptions_run, subscription_paypal_freeze_sync
@@ -76,7 +76,11 @@ def subscriptions_freeze_status(*, as_of: date_type) -> int:
     )
     for subscription in candidates:
         frozen = any(f.starts_on <= as_of < f.starts_on + timedelta(weeks=f.weeks) for f in subscription.freezes.all())
-        unpaid = any(c.status == ChargeStatus.FAILED for c in subscription.charges.all())
+        # A period due of a subscription paid at the desk keeps it unpaid as a refused one does (docs/decisions.md 43).
+        unpaid_statuses = (
+            (ChargeStatus.FAILED, ChargeStatus.DUE) if paid_at_desk(subscription) else (ChargeStatus.FAILED,)
+        )
+        unpaid = any(c.status in unpaid_statuses for c in subscription.charges.all())
         status = (
             SubscriptionStatus.FROZEN
             if frozen

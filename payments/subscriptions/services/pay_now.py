@@ -8,7 +8,7 @@ from ..models import ChargeStatus, Subscription
 from .charging import subscription_charge_attempt
 from .common import SubscriptionError
 from .paypal import paypal_pay_now
-from .saved_methods import CHARGED_BY_STUDIO
+from .saved_methods import CHARGED_BY_STUDIO, PAID_AT_DESK_UNLESS_SAVED
 
 
 def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = False) -> Subscription:
@@ -22,7 +22,9 @@ def subscription_pay_now(*, subscription_id: int, user, card_declined: bool = Fa
     if subscription.provider == "paypal":
         # PayPal: its capture of the outstanding balance, bounded by the provider's time budget.
         return paypal_pay_now(subscription=subscription)
-    if subscription.provider not in CHARGED_BY_STUDIO:
+    if subscription.provider in PAID_AT_DESK_UNLESS_SAVED and subscription.saved_method_id is None:
+        raise SubscriptionError.of("pay_at_desk")  # docs/decisions.md 43: no card to charge, the desk takes it
+    if subscription.provider not in CHARGED_BY_STUDIO and subscription.provider not in PAID_AT_DESK_UNLESS_SAVED:
         raise SubscriptionError.of("pay_now_provider")
     if subscription.saved_method_id is None:
         # The simulated card of the subscriptions started before methods were saved: the member picks it here.

@@ -65,6 +65,9 @@ SIMULATED_CARDS = {"success": ("4242", ""), "declines": ("0002", OUTCOME_DECLINE
 
 # The providers whose subscriptions the studio charges itself, each period, with a saved method.
 CHARGED_BY_STUDIO = (SavedMethodProvider.SIMULATOR, SavedMethodProvider.STRIPE)
+# Sold at the front desk (docs/decisions.md 43): paid there period by period until the member saves a card or
+# mandate online, which then pays the later periods as for a subscription bought online.
+PAID_AT_DESK_UNLESS_SAVED = ("desk",)
 
 
 class SavedMethodError(ApplicationError):
@@ -141,7 +144,7 @@ def _activate_once(method: SavedPaymentMethod) -> SavedPaymentMethod:
         method.save(update_fields=["status", "updated_at"])
         Subscription.objects.filter(
             member_id=method.member_id,
-            provider=method.provider,
+            provider__in=(method.provider, *PAID_AT_DESK_UNLESS_SAVED),
             status__in=(SubscriptionStatus.ACTIVE, SubscriptionStatus.UNPAID, SubscriptionStatus.FROZEN),
         ).update(saved_method=method, updated_at=timezone.now())
     return method

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SECTIONS, sectionFromPath } from "../sections.js";
 import { AttendanceSheet, MSG_CANCEL_FAILED, MSG_CHOOSE_CLIENT, MSG_MEANS_DO_NOT_ADD_UP } from "./Attendance.jsx";
-import Desk, { MSG_SALE_INCOMPLETE, MSG_SALE_NOT_SHARED, MSG_TAKINGS_LOAD, takingsCsvUrl } from "./Desk.jsx";
+import Desk, { MSG_PERIODS_LOAD, MSG_SALE_INCOMPLETE, MSG_SALE_NOT_SHARED, MSG_TAKINGS_LOAD, periodLabel, takingsCsvUrl } from "./Desk.jsx";
 import { MSG_NO_CLIENT_FOUND, linesForApi, remainderCents } from "./DeskParts.jsx";
 import { euros } from "../../../components/format.js";
 
@@ -26,15 +26,19 @@ const TAKINGS = {
 };
 const SOLD = "Vente enregistrée : Carte 10 cours, 190,00 € (Pass'Sport 50,00 €, Espèces 140,00 €).";
 
-function deskServer() {
+function deskServer({ periods = [], sold = SOLD } = {}) {
   return vi.fn((url, options) => {
     if (url.startsWith("/api/users")) return json(200, { count: 1, next: null, previous: null, results: [EMMA] });
     if (url === "/api/tarifs") return json(200, [CARD, { id: 5, title: "Offert", price: "0.00" }]);
     if (url.startsWith("/api/desk/takings")) return json(200, TAKINGS);
-    if (url === "/api/desk/sales" && options?.method === "POST") return json(201, { message: SOLD });
+    if (url === "/api/desk/periods?user_id=9") return json(200, periods);
+    if (url === "/api/desk/sales" && options?.method === "POST") return json(201, { message: sold });
     return json(404, { error: "?" });
   });
 }
+
+const PERIOD = { charge_id: 31, subscription_id: 6, title: "Abonnement mensuel", period: 2, periods_committed: 12, amount: "55.00", due_on: "2030-02-10" };
+const PERIOD_SOLD = "Vente enregistrée : Abonnement mensuel – période 2/12, 55,00 € (Espèces 30,00 €, Pass'Sport 25,00 €).";
 
 async function chooseEmma(searchLabel = "Rechercher un client (nom ou e-mail)") {
   fireEvent.change(screen.getByLabelText(searchLabel), { target: { value: "emma" } });
@@ -90,6 +94,47 @@ describe("the front desk's till", () => {
 const LINE = { reservation_id: 5, user_id: 7, first_name: "Lucie", last_name: "Martin", email: "lucie@example.fr", participants: 1, payment: "Carte bancaire", attendance: null, walk_in: false, no_shows: 0 };
 const SHEET = { session: { id: 3, status: "scheduled", price_per_participant: "25.00", attendance_open: true, attendance_opens_at: "2026-11-28T16:30:00+01:00" }, counts: { booked: 1, present: 0, absent: 0, unmarked: 1 }, results: [LINE] };
 const BOOKED = "Emma Petit est inscrit(e) au cours « Pole débutant » du 29/11/2026 19:00 (payé à l'accueil).";
+
+describe("a subscription's period paid at the desk", () => {
+  it("lists the chosen client's periods due and pays one by two means", async () => {
+    const fetchMock = deskServer({ periods: [PERIOD], sold: PERIOD_SOLD });
+    vi.stubGlobal("fetch", fetchMock);
+    render(<Desk />);
+    expect(screen.queryByRole("option", { name: /Période 2/ })).toBeNull(); // no client chosen yet
+    await chooseEmma();
+    const option = await screen.findByRole("option", { name: `Abonnement mensuel – Période 2 – ${euros("55")} – due le 10/02/2030` });
+    expect(periodLabel(PERIOD)).toBe(`Abonnement mensuel – Période 2 – ${euros("55")} – due le 10/02/2030`);
+    expect(euros("55")).toMatch(/^55,00\s€$/);
+    fireEvent.change(screen.getByLabelText("Vendu"), { target: { value: option.value } });
+    expect(screen.getByLabelText("Montant 1 (€)").value).toBe("55.00");
+    fireEvent.change(screen.getByLabelText("Moyen 1"), { target: { value: "cash" } });
+    fireEvent.change(screen.getByLabelText("Montant 1 (€)"), { target: { value: "30" } });
+    fireEvent.click(screen.getByRole("button", { name: "Ajouter un moyen de paiement" }));
+    fireEvent.change(screen.getByLabelText("Moyen 2"), { target: { value: "pass_sport" } });
+    fireEvent.click(screen.getByRole("button", { name: "Enregistrer la vente" }));
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe(PERIOD_SOLD));
+    const sale = fetchMock.mock.calls.find(([url, options]) => url === "/api/desk/sales" && options?.method === "POST");
+    const body = JSON.parse(sale[1].body);
+    expect(body).toMatchObject({ user_id: 9, charge_id: 31, payments: [{ means: "cash", amount: "30.00" }, { means: "pass_sport", amount: "25.00" }] });
+    expect(body.tariff_id).toBeUndefined();
+  });
+
+  it("says in French when the client's periods cannot be read", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((url) => {
+        if (url.startsWith("/api/users")) return json(200, { results: [EMMA] });
+        if (url === "/api/tarifs") return json(200, [CARD]);
+        if (url.startsWith("/api/desk/periods")) return json(500, {});
+        return json(200, TAKINGS);
+      })
+    );
+    render(<Desk />);
+    await chooseEmma();
+    await waitFor(() => expect(screen.getAllByRole("alert").map((a) => a.textContent)).toContain(MSG_PERIODS_LOAD));
+    expect(MSG_PERIODS_LOAD).toBe("Les échéances d'abonnement du client n'ont pas pu être chargées.");
+  });
+});
 
 describe("« Ajouter un client » on the staff's attendance sheet", () => {
   it("books a client paid at the desk by two means adding up to the class price, and says so", async () => {
