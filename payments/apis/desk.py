@@ -179,7 +179,14 @@ class DeskPeriodsApi(APIView):
 
     @extend_schema(
         operation_id="desk_periods_due",
-        parameters=[OpenApiParameter("user_id", OpenApiTypes.INT, description="Le client.", required=True)],
+        parameters=[
+            OpenApiParameter(
+                "user_id",
+                {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+                description="Le client.",
+                required=True,
+            )
+        ],
         responses={200: DeskPeriodOutput(many=True), 400: ErrorOutput, 403: ErrorOutput},
     )
     def get(self, request):
