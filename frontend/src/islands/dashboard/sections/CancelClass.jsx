@@ -6,6 +6,7 @@ import { useApi } from "../../../components/useApi.js";
 import Modal from "../../../components/Modal.jsx";
 import { euros } from "../../../components/format.js";
 import { formatDateTime } from "../format.js";
+import ReasonForm from "../ReasonForm.jsx";
 
 export const MSG_CANCEL_FAILED = "L'annulation du cours a échoué. Veuillez réessayer.";
 export const MSG_REPORT_LOAD = "Erreur lors du chargement des remboursements.";
@@ -44,25 +45,17 @@ function CancelClassButton({ session, onDone }) {
       </button>
       {open && (
         <Modal open title={title} onClose={() => setOpen(false)}>
-          <form onSubmit={submit} noValidate>
+          <ReasonForm
+            id={`cancel-reason-${session.id}`}
+            reason={reason}
+            onReason={setReason}
+            error={error}
+            busy={busy}
+            onSubmit={submit}
+            submitLabel="Confirmer l'annulation"
+          >
             <p>{CANCEL_HELP}</p>
-            <label htmlFor={`cancel-reason-${session.id}`}>Motif (envoyé aux inscrits)</label>
-            <textarea
-              id={`cancel-reason-${session.id}`}
-              value={reason}
-              maxLength={1000}
-              rows={3}
-              onChange={(e) => setReason(e.target.value)}
-            />
-            {error && (
-              <p className="form-error" role="alert">
-                {error}
-              </p>
-            )}
-            <button type="submit" className="button button-danger" disabled={busy}>
-              {busy ? "Annulation…" : "Confirmer l'annulation"}
-            </button>
-          </form>
+          </ReasonForm>
         </Modal>
       )}
     </>

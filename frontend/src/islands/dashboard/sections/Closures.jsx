@@ -7,6 +7,7 @@ import Modal from "../../../components/Modal.jsx";
 import { formatDate } from "../format.js";
 import { MSG_DELETE, MSG_FIELD_REQUIRED, MSG_FORM_INVALID, MSG_SAVE } from "../messages.js";
 import ResourceSection from "../ResourceSection.jsx";
+import ReasonForm from "../ReasonForm.jsx";
 
 export const MSG_CLOSURES_LOAD = "Erreur lors de la récupération des fermetures.";
 export const MSG_CLOSURE_ENDS_BEFORE_START = "Le dernier jour de la fermeture doit être le premier jour ou un jour après.";
@@ -67,28 +68,20 @@ export function CancelClosureSessions({ closure, onDone }) {
       )}
       {open && (
         <Modal open title={`Annuler les cours : ${closure.label}`} onClose={() => setOpen(false)}>
-          <form onSubmit={submit} noValidate>
+          <ReasonForm
+            id={`closure-reason-${closure.id}`}
+            reason={reason}
+            onReason={setReason}
+            error={error}
+            busy={busy}
+            onSubmit={submit}
+            submitLabel="Confirmer l'annulation des cours"
+          >
             <p>
               {closure.sessions_planned} cours programmé(s) du {formatDate(closure.starts_on)} au {formatDate(closure.ends_on)}.
             </p>
             <p>{CLOSURE_CANCEL_HELP}</p>
-            <label htmlFor={`closure-reason-${closure.id}`}>Motif (envoyé aux inscrits)</label>
-            <textarea
-              id={`closure-reason-${closure.id}`}
-              value={reason}
-              maxLength={1000}
-              rows={3}
-              onChange={(e) => setReason(e.target.value)}
-            />
-            {error && (
-              <p className="form-error" role="alert">
-                {error}
-              </p>
-            )}
-            <button type="submit" className="button button-danger" disabled={busy}>
-              {busy ? "Annulation…" : "Confirmer l'annulation des cours"}
-            </button>
-          </form>
+          </ReasonForm>
         </Modal>
       )}
     </>
