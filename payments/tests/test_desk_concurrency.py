@@ -46,6 +46,19 @@ def _race(*calls):
     return results, refusals, crashes
 
 
+def _books_herself(member, card, session):
+    """The member's own booking of one seat with her card, as the calendar makes it."""
+    return reservation_book_with_pass(
+        user=member,
+        session_id=session.pk,
+        pass_id=card.pk,
+        participants=1,
+        first_name="Emma",
+        last_name="Petit",
+        email=member.email,
+    )
+
+
 @pytest.mark.postgres
 def test_two_staff_booking_the_last_seat_at_once_give_one_seat():
     session = CourseSessionFactory(max_attendees=1, price_per_participant=Decimal("25.00"))
@@ -80,15 +93,7 @@ def test_a_desk_booking_racing_the_members_own_booking_gives_one_seat():
     card = PassFactory(member=member)
 
     def own():
-        return reservation_book_with_pass(
-            user=member,
-            session_id=session.pk,
-            pass_id=card.pk,
-            participants=1,
-            first_name="Emma",
-            last_name="Petit",
-            email=member.email,
-        )
+        return _books_herself(member, card, session)
 
     def desk():
         return desk_booking_record(
@@ -132,15 +137,7 @@ def test_staff_booking_a_member_while_she_books_herself_gives_her_one_seat():
     card = PassFactory(member=member)
 
     def own():
-        return reservation_book_with_pass(
-            user=member,
-            session_id=session.pk,
-            pass_id=card.pk,
-            participants=1,
-            first_name="Emma",
-            last_name="Petit",
-            email=member.email,
-        )
+        return _books_herself(member, card, session)
 
     def desk():
         return desk_booking_record(
