@@ -2,12 +2,10 @@
 cancelled once, each card payment refunded once, each class-card credit returned once, each member e-mailed once,
 and the two answers add up to the classes there were."""
 
-import threading
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
@@ -21,32 +19,12 @@ from payments.services.closure_cancellation import closure_sessions_cancel
 from studio.models import OutgoingEmail
 
 from .test_class_cancellation import book_with_card_pass, pay_by_card
+from .test_class_cancellation_race import _race
 
 pytestmark = pytest.mark.postgres
 
 ROUNDS = 3
 CLASSES = 3
-
-
-def _race(*calls):
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait(timeout=10)
-            results[index] = call()
-        except Exception as exc:  # noqa: BLE001 - checked below: neither run may fail
-            results[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=90)
-    return results
 
 
 def _at(day: date, hour: int):
