@@ -8,6 +8,8 @@ the tariff or the member's profile never alters it. Nothing updates a document a
 asks for: a deleted account's identity is erased from it (docs/decisions.md 34), its number, line and amounts kept.
 """
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -99,6 +101,9 @@ class Invoice(models.Model):
     # so the PDF is drawn from the invoice alone.
     payment_lines = models.JSONField("moyens de paiement et montants", default=list, blank=True)
     reason = models.CharField("motif", max_length=300, blank=True)
+    # A promo code's discount (docs/decisions.md 49): `unit_amount × quantity − discount_amount = total_amount`.
+    discount_amount = models.DecimalField("remise (€)", max_digits=10, decimal_places=2, default=Decimal("0.00"))
+    discount_label = models.CharField("libellé de la remise", max_length=120, blank=True)
 
     class Meta:
         verbose_name = "facture ou avoir"

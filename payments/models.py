@@ -128,6 +128,37 @@ class PaymentOrder(models.Model):
     withdrawal_refund_amount = models.DecimalField(
         "remboursé à la rétractation (€)", max_digits=10, decimal_places=2, null=True, blank=True
     )
+    # Offers (docs/decisions.md 49). `amount` is the sale's total after the promo code's discount (what is invoiced);
+    # the provider is asked for `amount - gift_card_amount`, the rest being spent from `gift_card`'s balance.
+    promo_code = models.ForeignKey(
+        "offers.PromoCode",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="orders",
+        verbose_name="code promo",
+    )
+    discount_amount = models.DecimalField("remise (€)", max_digits=10, decimal_places=2, default=Decimal("0.00"))
+    gift_card = models.ForeignKey(
+        "offers.GiftCard",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="spending_orders",
+        verbose_name="carte cadeau utilisée",
+    )
+    gift_card_amount = models.DecimalField(
+        "payé par carte cadeau (€)", max_digits=10, decimal_places=2, default=Decimal("0.00")
+    )
+    # The gift card this order bought (one order per card), activated when the order is paid.
+    purchased_gift_card = models.OneToOneField(
+        "offers.GiftCard",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="purchase_order",
+        verbose_name="carte cadeau achetée",
+    )
     created_at = models.DateTimeField("créée le", auto_now_add=True)
     updated_at = models.DateTimeField("modifiée le", auto_now=True)
     completed_at = models.DateTimeField("payée le", null=True, blank=True)

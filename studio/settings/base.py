@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "operations",  # above the core only: backups, health checks, error reports, alerts to the admins
     "accounts",
     "courses",
+    "offers",  # below payments, above quotes: promo codes and gift cards
     "waivers",  # beside courses, below bookings: the health questionnaire, the waiver and the house rules
     "bookings",
     "payments",
