@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import { api } from "../../components/api.js";
 import { notify } from "../../components/toast.jsx";
+import "./health.css";
 
 export const MSG_HEALTH_LOAD_ERROR = "Le questionnaire n'a pas pu être chargé. Veuillez réessayer.";
 export const MSG_ANSWER_EACH = "Répondez par oui ou par non à chaque question.";

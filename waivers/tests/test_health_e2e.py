@@ -1,0 +1,87 @@
+"""On a 390 px phone (docs/decisions.md 48): a new member is asked the questionnaire and both documents in the booking
+popup, answers and books; booking again asks nothing; once the waiver's version 2 is published, the next booking asks
+again."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from bookings.models import Reservation, ReservationStatus
+from bookings.services.passes import MSG_BOOKED_WITH_PASS
+from bookings.tests.factories import PassFactory
+from bookings.tests.test_e2e import show_event
+from courses.tests.factories import CourseFactory, CourseSessionFactory
+from waivers import services
+from waivers.models import DocumentKind, HealthDeclaration
+from waivers.seed import QUESTIONS
+from waivers.seed import run as publish_demo_set
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+LABEL_ACCEPT = "J'ai lu et j'accepte la décharge de responsabilité et le règlement intérieur."
+
+
+def _session(days, title):
+    start = timezone.localtime(timezone.now() + timedelta(days=days)).replace(
+        hour=10, minute=0, second=0, microsecond=0
+    )
+    return CourseSessionFactory(course=CourseFactory(title=title), start=start, max_attendees=5)
+
+
+def _book(page, live_server, session):
+    page.goto(live_server.url + "/courses/calendar")
+    show_event(page, session).click()
+    dialog = page.locator("dialog[open]")
+    expect(dialog.get_by_label(re.compile("Utiliser : Carte 10 cours"))).to_be_checked()
+    dialog.get_by_role("button", name="Envoyer la réservation").click()
+    return dialog
+
+
+def _answer(dialog, *, yes_at=None):
+    questions = dialog.locator("fieldset.health-question")
+    expect(questions).to_have_count(len(QUESTIONS))
+    for index in range(len(QUESTIONS)):
+        questions.nth(index).get_by_label("Oui" if index == yes_at else "Non").check()
+    dialog.get_by_label(LABEL_ACCEPT).check()
+    dialog.get_by_role("button", name="Valider et réserver").click()
+
+
+def test_asked_in_the_popup_once_then_again_after_a_new_waiver(page, live_server, login_as, member, staff):
+    page.set_viewport_size({"width": 390, "height": 844})
+    publish_demo_set()
+    PassFactory(member=member, title="Carte 10 cours", credits_total=10, credits_left=10)
+    first, second, third = (_session(d, t) for d, t in ((2, "Pole Flow"), (3, "Pole Exotic"), (4, "Cerceau")))
+    booked = MSG_BOOKED_WITH_PASS.format(title="Carte 10 cours")
+    login_as(member)
+
+    dialog = _book(page, live_server, first)
+    expect(dialog.get_by_role("heading", name="Questionnaire de santé")).to_be_visible()
+    expect(dialog).to_contain_text(services.MSG_DECLARATION_REQUIRED)
+    expect(dialog).to_contain_text("Décharge de responsabilité")
+    expect(dialog).to_contain_text("Règlement intérieur")
+    questions = dialog.locator("fieldset.health-question")
+    questions.nth(0).get_by_label("Oui").check()
+    expect(dialog).to_contain_text(QUESTIONS[0]["advice"])  # the advice of a "yes", shown at once
+    box = dialog.locator(".health-step").bounding_box()
+    assert box["width"] <= 390  # fits the phone
+    _answer(dialog, yes_at=0)
+    expect(page.get_by_text(booked).first).to_be_visible()
+    declaration = HealthDeclaration.objects.get(member=member)
+    assert declaration.flagged and declaration.answers == [True, False, False, False]
+    assert Reservation.objects.get(session=first).status == ReservationStatus.CONFIRMED
+
+    dialog = _book(page, live_server, second)  # declared: nothing asked
+    expect(page.get_by_text(booked).first).to_be_visible()
+    expect(page.locator(".health-step")).to_have_count(0)
+    assert Reservation.objects.get(session=second).status == ReservationStatus.CONFIRMED
+
+    services.document_publish(by=staff, kind=DocumentKind.WAIVER, title="Décharge de responsabilité", body="V2.")
+    dialog = _book(page, live_server, third)
+    expect(dialog).to_contain_text(services.MSG_DECLARATION_RENEW)
+    _answer(dialog)
+    expect(page.get_by_text(booked).first).to_be_visible()
+    assert Reservation.objects.get(session=third).status == ReservationStatus.CONFIRMED
+    assert HealthDeclaration.objects.get(member=member).waiver.version == 2
