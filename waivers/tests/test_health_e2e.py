@@ -85,3 +85,21 @@ def test_asked_in_the_popup_once_then_again_after_a_new_waiver(page, live_server
     expect(page.get_by_text(booked).first).to_be_visible()
     assert Reservation.objects.get(session=third).status == ReservationStatus.CONFIRMED
     assert HealthDeclaration.objects.get(member=member).waiver.version == 2
+
+
+def test_staff_publish_the_waivers_version_2_from_the_dashboard(page, live_server, login_as, staff):
+    page.set_viewport_size({"width": 390, "height": 844})
+    publish_demo_set()
+    login_as(staff)
+    page.goto(live_server.url + "/admin/health")
+    expect(page.get_by_role("heading", name="Décharge de responsabilité (version 1 en vigueur)")).to_be_visible()
+    body = page.get_by_label("Texte (paragraphes séparés par une ligne vide)").first
+    body.fill("Je pratique sous ma propre responsabilité.\n\nVersion deux.")
+    page.get_by_role("button", name="Publier : décharge de responsabilité").click()
+    expect(page.get_by_text(services.MSG_PUBLISHED).first).to_be_visible()
+    expect(page.get_by_role("heading", name="Décharge de responsabilité (version 2 en vigueur)")).to_be_visible()
+    from waivers.models import StudioDocument
+
+    latest = StudioDocument.objects.filter(kind=DocumentKind.WAIVER).order_by("-version").first()
+    assert (latest.version, latest.published_by) == (2, staff)
+    assert latest.body.endswith("Version deux.")
