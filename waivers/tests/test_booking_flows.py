@@ -153,3 +153,17 @@ def test_the_demo_seed_declares_for_its_members_once_and_keeps_theirs(api_client
     assert [user.email for user in demo if user.pk in flagged] == [FLAGGED_DEMO_EMAIL]
     assert declaration_missing(member_id=member.pk) != []  # anyone else is asked
     assert _reserve(api_client, demo[0], _session()).status_code == 201
+
+
+def test_the_bench_members_have_a_declaration_once():
+    from accounts.tests.factories import UserFactory
+    from project.management.commands.seed_bench import Command
+    from waivers.models import HealthDeclaration
+    from waivers.selectors import declaration_missing
+
+    publish_demo_set()
+    ids = [UserFactory().pk for _ in range(2)]
+    Command._health_declarations(ids)
+    Command._health_declarations(ids)  # a second seeding keeps them
+    assert HealthDeclaration.objects.count() == 2
+    assert all(declaration_missing(member_id=pk) == [] for pk in ids)
