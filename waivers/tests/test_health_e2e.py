@@ -103,3 +103,37 @@ def test_staff_publish_the_waivers_version_2_from_the_dashboard(page, live_serve
     latest = StudioDocument.objects.filter(kind=DocumentKind.WAIVER).order_by("-version").first()
     assert (latest.version, latest.published_by) == (2, staff)
     assert latest.body.endswith("Version deux.")
+
+
+def test_the_instructor_sees_an_a_signaler_badge_and_nothing_of_the_answers(page, live_server, login_as, member):
+    from accounts.models import Role
+    from accounts.tests.factories import UserFactory
+    from bookings.tests.factories import ReservationFactory
+    from courses.tests.factories import InstructorFactory
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    publish_demo_set()
+    services.declaration_record(
+        member=member,
+        questionnaire_version=1,
+        waiver_version=1,
+        house_rules_version=1,
+        answers=[False, False, True, False],
+        accepted=True,
+    )
+    account = UserFactory(role=Role.INSTRUCTOR)
+    start = timezone.now() + timedelta(minutes=30)
+    session = CourseSessionFactory(
+        course=CourseFactory(title="Pole"), instructor=InstructorFactory(user=account), start=start
+    )
+    ReservationFactory(session=session, user=member, first_name="Emma", last_name="Petit")
+    ReservationFactory(session=session, first_name="Inès", last_name="Robert")
+    login_as(account)
+    page.goto(f"{live_server.url}/instructor/classes/{session.pk}")
+    emma = page.locator(".attendance-line", has_text="Emma Petit")
+    expect(emma.locator(".attendance-health")).to_have_text(f"À signaler (déclaré le {timezone.localdate():%d/%m/%Y})")
+    expect(page.locator(".attendance-line", has_text="Inès Robert")).to_contain_text(
+        "Questionnaire de santé à compléter"
+    )
+    text = page.content()
+    assert QUESTIONS[2]["text"][:25] not in text and QUESTIONS[2]["advice"][:25] not in text
