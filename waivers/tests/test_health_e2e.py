@@ -137,3 +137,33 @@ def test_the_instructor_sees_an_a_signaler_badge_and_nothing_of_the_answers(page
     )
     text = page.content()
     assert QUESTIONS[2]["text"][:25] not in text and QUESTIONS[2]["advice"][:25] not in text
+
+
+def test_an_admin_reads_the_answers_in_the_client_file_a_supervisor_does_not(
+    page, live_server, login_as, member, staff, supervisor
+):
+    publish_demo_set()
+    services.declaration_record(
+        member=member,
+        questionnaire_version=1,
+        waiver_version=1,
+        house_rules_version=1,
+        answers=[False, True, False, False],
+        accepted=True,
+    )
+    for reader, sees in ((staff, True), (supervisor, False)):
+        page.context.clear_cookies()
+        login_as(reader)
+        page.goto(live_server.url + "/admin/users")
+        page.get_by_label("Rechercher par nom ou e-mail").fill(member.email)
+        row = page.locator(".dash-main table tbody tr").filter(has_text=member.email)
+        row.get_by_role("button", name=re.compile("Fiche client de")).click()
+        file = page.get_by_role("dialog", name=re.compile("Fiche client"))
+        expect(file.get_by_role("region", name="Cours à venir")).to_be_visible()
+        health = file.get_by_role("region", name="Questionnaire de santé (administrateurs seulement)")
+        if sees:
+            expect(health.get_by_role("listitem").nth(1)).to_contain_text(QUESTIONS[1]["text"] + " oui")
+        else:
+            page.wait_for_load_state("networkidle")
+            expect(health).to_have_count(0)
+            expect(file).not_to_contain_text(QUESTIONS[1]["text"])
