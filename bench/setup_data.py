@@ -29,6 +29,7 @@ from invoices.models import Invoice
 from messaging.models import ContactMessage
 from payments.subscriptions.models import Subscription
 from quotes.models import PartyReservation, RoomRentalRequest
+from waivers.seed import declarations_seed
 
 ARGS = json.loads(os.environ["BENCH_SETUP"])
 STAFF_EMAIL = "bench-admin@example.fr"  # made by seed_bench
@@ -61,6 +62,7 @@ def members(prefix: str, count: int) -> list[User]:
         ],
         ignore_conflicts=True,
     )
+    declarations_seed(User.objects.filter(email__startswith=f"{prefix}-"))  # else every booking asks it first
     return list(User.objects.filter(email__startswith=f"{prefix}-").order_by("pk")[:count])
 
 

@@ -46,8 +46,8 @@ EXPORT_RESPONSE = OpenApiResponse(
 )
 
 
-def export_response(user: User) -> Response:
-    response = Response(member_data_export(user=user))
+def export_response(user: User, *, with_health: bool = True) -> Response:
+    response = Response(member_data_export(user=user, with_health=with_health))
     day = timezone.localdate().isoformat()
     response["Content-Disposition"] = f'attachment; filename="donnees-personnelles-{user.pk}-{day}.json"'
     response["Cache-Control"] = "private, no-store"
@@ -89,7 +89,8 @@ class MemberDataExportApi(APIView):
 
     @extend_schema(operation_id="users_export", responses={200: EXPORT_RESPONSE, 404: ErrorOutput})
     def get(self, request, user_id: int):
-        return export_response(_member(user_id))
+        # Health answers: the admins only (docs/decisions.md 48).
+        return export_response(_member(user_id), with_health=bool(getattr(request.user, "is_admin", False)))
 
 
 class MemberEraseApi(APIView):

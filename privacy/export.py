@@ -57,7 +57,7 @@ def _grouped(rows, key: str) -> dict:
     return groups
 
 
-def member_data_export(*, user: User) -> dict:
+def member_data_export(*, user: User, with_health: bool = True) -> dict:
     mine = Q(user_id=user.pk) | Q(email__iexact=user.email)
     prefs = BookingPreferences.objects.filter(user_id=user.pk).first()
     reservations = (
@@ -111,7 +111,8 @@ def member_data_export(*, user: User) -> dict:
             "pending_email": user.pending_email or None,
         },
         # The health questionnaire's answers and what was accepted (docs/decisions.md 48): the member's own data.
-        "health_declaration": declaration_export(member_id=user.pk),
+        # A supervisor's export of a member leaves them out: only the member and the admins read them.
+        "health_declaration": declaration_export(member_id=user.pk) if with_health else None,
         "consents": {
             "reminder_day_before": prefs.remind_day_before if prefs else True,
             "reminder_cancellation_deadline": prefs.remind_cancellation_deadline if prefs else True,

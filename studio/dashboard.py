@@ -42,6 +42,7 @@ SECTIONS = (
     ("subscriptions", "Abonnements mensuels"),
     ("emails", "E-mails non remis"),
     ("exports", "Exports"),
+    ("health", "Santé et décharge"),
 )
 
 # The overview's periods, each running up to today (frontend/src/islands/dashboard/sections/overview/period.js).

@@ -1,8 +1,21 @@
-"""The demo studio's questionnaire, waiver and house rules, in French (idempotent: published once, version 1)."""
+"""The demo studio's questionnaire, waiver and house rules, in French (idempotent: published once, version 1), and a
+declaration for the demo members, so that their bookings are not stopped (docs/decisions.md 48): one of them answered
+"yes", for the instructor's sheet to show "À signaler"."""
+
+import os
 
 from django.db import transaction
+from django.utils import timezone
 
-from .models import DocumentKind, Questionnaire, StudioDocument
+from accounts.models import User
+from accounts.seed import MEMBERS
+
+from .models import DocumentKind, HealthDeclaration, Questionnaire, StudioDocument
+from .selectors import current_set
+
+DEMO_MEMBER_EMAIL = os.environ.get("DEMO_MEMBER_EMAIL", "membre@studio-pole-danse.fr").lower()
+# The demo member who answered "yes" to the first question (an old shoulder injury).
+FLAGGED_DEMO_EMAIL = MEMBERS[1][0]
 
 QUESTIONS = [
     {
@@ -54,3 +67,34 @@ def run(*, stdout=None):
             created.append(title.lower())
     if stdout is not None and created:
         stdout.write(f"Publié : {', '.join(created)}.")
+    demo = User.objects.filter(email__in=[DEMO_MEMBER_EMAIL, *(row[0] for row in MEMBERS)])
+    declared = declarations_seed(demo, flagged_emails={FLAGGED_DEMO_EMAIL})
+    if stdout is not None and declared:
+        stdout.write(f"Déclarations de santé des membres de démonstration : {declared}.")
+
+
+def declarations_seed(members, *, flagged_emails=frozenset()) -> int:
+    """A declaration against the versions in force for each of these members who has none (one they made is kept):
+    for the demo, the bench and the security harness's members, who book. Returns how many were added."""
+    current = current_set()
+    if current.empty:
+        return 0
+    questions = len(current.questionnaire.questions) if current.questionnaire else 0
+    members = list(members.exclude(health_declaration__isnull=False).only("pk", "email"))
+    now = timezone.now()
+    declarations = []
+    for member in members:
+        answers = [member.email in flagged_emails] + [False] * (questions - 1) if questions else []
+        declarations.append(
+            HealthDeclaration(
+                member_id=member.pk,
+                questionnaire=current.questionnaire,
+                waiver=current.waiver,
+                house_rules=current.house_rules,
+                answers=answers,
+                flagged=any(answers),
+                signed_at=now,
+            )
+        )
+    HealthDeclaration.objects.bulk_create(declarations, ignore_conflicts=True)
+    return len(declarations)

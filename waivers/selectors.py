@@ -11,6 +11,14 @@ from .models import DocumentKind, HealthDeclaration, Questionnaire, StudioDocume
 DECLARATION_VALID_DAYS = 365
 
 
+MSG_MISSING_AT_THE_DESK = "À compléter à l'accueil : {what}."
+MISSING_LABELS = {
+    "questionnaire": "le questionnaire de santé",
+    "waiver": "la décharge de responsabilité",
+    "house_rules": "le règlement intérieur",
+}
+
+
 @dataclass(frozen=True)
 class CurrentSet:
     """The versions in force: any of them may be missing (nothing published yet), and then nothing asks for it."""
@@ -58,6 +66,13 @@ def declaration_missing(*, member_id: int, now: datetime | None = None, current:
         for name, version, field in wanted
         if version is not None and (expired or getattr(declaration, field) != version.pk)
     ]
+
+
+def missing_text(missing: list[str]) -> str:
+    """What staff booking on a member's behalf are told the member still has to do (empty: nothing)."""
+    if not missing:
+        return ""
+    return MSG_MISSING_AT_THE_DESK.format(what=", ".join(MISSING_LABELS[name] for name in missing))
 
 
 def members_flagged(*, member_ids) -> dict[int, datetime]:

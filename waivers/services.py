@@ -58,6 +58,8 @@ class DeclarationError(ApplicationError):
 def declaration_require(*, member) -> None:
     """Refuse a member's own booking while their declaration is missing or out of date (409, with `missing` naming
     what to do, so that the booking popup can ask it in the flow)."""
+    if member is None:  # nobody to ask (the booking endpoints ask visitors to log in first)
+        return
     missing = declaration_missing(member_id=member.pk)
     if not missing:
         return

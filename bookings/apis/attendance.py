@@ -17,6 +17,7 @@ from courses.models import MAX_SESSION_PLACES, CourseSession
 from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaffOrInstructor
 from studio.schema import ErrorOutput
+from waivers.selectors import members_flagged, members_missing
 
 from ..selectors.attendance import attendance_sheet
 from ..selectors.instructor import user_reaches_session_sheet
@@ -82,6 +83,11 @@ class AttendanceLineOutput(serializers.Serializer):
     attendance = serializers.ChoiceField(choices=["present", "absent"], allow_null=True)
     walk_in = serializers.BooleanField()
     no_shows = serializers.IntegerField(help_text="Absences du membre, tous cours confondus.")
+    health_flag_since = DateTimeOutputField(
+        allow_null=True,
+        help_text="« À signaler » : le membre a répondu oui au questionnaire de santé, à cette date (rien d'autre).",
+    )
+    health_missing = serializers.BooleanField(help_text="Questionnaire ou documents à compléter à l'accueil.")
 
 
 class AttendanceSessionOutput(serializers.Serializer):
@@ -112,11 +118,24 @@ class AttendanceSheetOutput(serializers.Serializer):
     message = serializers.CharField(required=False)
 
 
+def _health_marks(rows: list[dict]) -> None:
+    """Of a member's health, the sheet shows only "À signaler" with the date they said so, and whether they still
+    have to complete it at the door (docs/decisions.md 48): never the answers. Three queries for the whole sheet."""
+    member_ids = {row["user_id"] for row in rows if row.get("user_id")}
+    flagged = members_flagged(member_ids=member_ids)
+    missing = members_missing(member_ids=member_ids)
+    for row in rows:
+        since = flagged.get(row.get("user_id"))
+        row["health_flag_since"] = timezone.localtime(since) if since else None
+        row["health_missing"] = row.get("user_id") in missing
+
+
 def _sheet(session_id: int, message: str = "") -> dict:
     session = CourseSession.objects.select_related("course", "instructor").filter(pk=session_id).first()
     if session is None:
         raise AttendanceError.of("session_not_found")
     rows = attendance_sheet(session=session)
+    _health_marks(rows)
     data = {
         "session": {
             "id": session.pk,

@@ -9,6 +9,7 @@ from django.utils import timezone
 from courses.models import CourseSession, Tariff
 from studio.errors import CONFLICT, NOT_FOUND
 from studio.queue import enqueue_after_commit
+from waivers.services import declaration_require
 
 from ..models import (
     Pass,
@@ -139,6 +140,7 @@ def reservation_book_with_pass(
     for the last credit or the last seat give one reservation. A live hold of the member on the session (a card
     payment not finished) is turned into this booking.
     """
+    declaration_require(member=user)  # the health questionnaire and documents first (docs/decisions.md 48)
     now = timezone.now()
     first_name, last_name, email, participants, session = checked_request_on_locked_session(
         session_id=session_id,

@@ -10,6 +10,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from studio.queue import enqueue_after_commit
+from waivers.services import declaration_require
 
 from ..emails import send_reservation_confirmation
 from ..models import (
@@ -73,6 +74,7 @@ def reservation_hold(
     fresh hold, so closing the popup and trying again works. A confirmed reservation is refused as a duplicate.
     `expected_total`, when the browser sends one, must equal the server's price (docs/decisions.md 12).
     """
+    declaration_require(member=user)  # the health questionnaire and documents first (docs/decisions.md 48)
     now = timezone.now()
     refused = plainly_full_for(
         session_id=session_id,

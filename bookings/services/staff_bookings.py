@@ -24,6 +24,7 @@ from accounts.models import User
 from accounts.services.staff_actions import staff_action_record
 from studio.errors import CONFLICT, NOT_FOUND
 from studio.queue import enqueue_after_commit
+from waivers.selectors import declaration_missing, missing_text
 
 from ..models import DeskPayment, Reservation, ReservationStatus
 from .attendance import pass_choose_for_member
@@ -128,9 +129,13 @@ def reservation_book_for_member(
 def booked_on_behalf_message(reservation: Reservation, paid_with: str) -> str:
     session = reservation.session
     name = f"{reservation.first_name} {reservation.last_name}".strip()
-    return MSG_BOOKED_ON_BEHALF.format(
+    booked = MSG_BOOKED_ON_BEHALF.format(
         name=name, course=session.course.title, when=_when(session), how=HOW_PAID[paid_with]
     )
+    # Staff are not stopped by a missing health declaration: they are told, and the member completes it at the door
+    # (docs/decisions.md 48).
+    missing = missing_text(declaration_missing(member_id=reservation.user_id))
+    return f"{booked} {missing}" if missing else booked
 
 
 @transaction.atomic

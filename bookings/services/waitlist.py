@@ -29,6 +29,7 @@ from django.utils import timezone
 from courses.services.locking import lock_session
 from studio.errors import CONFLICT, NOT_FOUND
 from studio.queue import enqueue_after_commit
+from waivers.services import declaration_require
 
 from ..emails import send_waitlist_email
 from ..models import CancelReason, PassAdjustment, PassAdjustmentAction, PaymentPending, Reservation, ReservationStatus
@@ -133,7 +134,9 @@ def waitlist_join(
     *, user, session_id: int, auto_book: bool = False, pass_id: int | None = None, participants: int = 1
 ) -> WaitlistEntry:
     """Put the member in line for a full session (free of charge) for `participants` seats, never more than
-    the class has. With `auto_book`, the pass must pay today for all of them."""
+    the class has. With `auto_book`, the pass must pay today for all of them. The health questionnaire and documents
+    are asked first (docs/decisions.md 48): an offer may book the member automatically."""
+    declaration_require(member=user)
     now = timezone.now()
     session = lock_session(_as_id(session_id) or 0, with_course=True)
     if session is None:

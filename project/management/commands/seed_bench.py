@@ -18,6 +18,8 @@ from courses.models import Course, CourseSession, Instructor
 from invoices.services import invoices_issue_missing
 from payments.models import PaymentOrder, PaymentStatus
 from project.bench_activity import seed_activity
+from waivers.models import HealthDeclaration
+from waivers.selectors import current_set
 
 BENCH_STAFF_EMAIL = "bench-admin@example.fr"
 BENCH_MEMBER_EMAIL = "bench-member-0@example.fr"
@@ -40,6 +42,25 @@ class Command(BaseCommand):
         # has.
         with override_settings(TASKS={"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}):
             self.stdout.write(f"Bench invoices: {invoices_issue_missing()}")
+
+    @staticmethod
+    def _health_declarations(member_ids):
+        """The bench's members book: each has declared against the demo's questionnaire and documents, all "no"
+        (docs/decisions.md 48), else every booking would be asked for it first."""
+        current = current_set()
+        questions = len(current.questionnaire.questions) if current.questionnaire else 0
+        versions = {
+            "questionnaire": current.questionnaire,
+            "waiver": current.waiver,
+            "house_rules": current.house_rules,
+        }
+        HealthDeclaration.objects.bulk_create(
+            [
+                HealthDeclaration(member_id=pk, answers=[False] * questions, signed_at=timezone.now(), **versions)
+                for pk in member_ids
+            ],
+            ignore_conflicts=True,
+        )
 
     @transaction.atomic
     def _studio(self, *, sessions, members, reservations):
@@ -70,6 +91,7 @@ class Command(BaseCommand):
             ]
         )
         member_ids = list(User.objects.filter(email__startswith="bench-member-").values_list("pk", flat=True))
+        self._health_declarations(member_ids)
 
         start_day = timezone.localdate() - timedelta(days=180)
         tz = timezone.get_current_timezone()

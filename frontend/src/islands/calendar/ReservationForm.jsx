@@ -1,6 +1,6 @@
 /* The reservation popup's form: hold the seats, then pay them with the shared payment widget;
    or, for a member with a usable class card or subscription, book with it: confirmed at once. */
-import { useId, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useId, useMemo, useRef, useState } from "react";
 import { api } from "../../components/api.js";
 import PaymentWidget from "../../components/PaymentWidget.jsx";
 import { euros } from "../../components/format.js";
@@ -26,7 +26,10 @@ import {
   seatsForMember,
 } from "./messages.js";
 
+import { asksHealth } from "./health.js";
+
 const CARD = "card";
+const HealthStep = lazy(() => import("./HealthStep.jsx"));
 
 export default function ReservationForm({ session, user, paymentConfig, reserveUrl, loginUrl, passesUrl = "/api/passes/mine", onCancel, onHeld, onPaid, onFull }) {
   const id = useId();
@@ -49,6 +52,7 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
   useFocusFirstError(formRef, attempt);
   const [submitting, setSubmitting] = useState(false);
   const [reservation, setReservation] = useState(null);
+  const [health, setHealth] = useState(""); // the server's reason when it asks the health step first
   // The member's usable class cards and subscriptions; a failure leaves the bank card (the message says so).
   const { data: passData, failure: passesFailure } = useApi(user && passesUrl ? passesUrl : null);
   const passes = useMemo(() => (Array.isArray(passData) ? passData.filter(isUsablePass) : []), [passData]);
@@ -111,6 +115,10 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
         window.location.assign(loginUrl);
         return;
       }
+      if (asksHealth(err)) {
+        setHealth(err.message);
+        return;
+      }
       // Taken by others meanwhile (a class opening): the waiting list's form rather than a dead end.
       if (err.status === 409 && err.data?.code === "session_full" && err.data?.waitlist_open && onFull) {
         onFull();
@@ -127,7 +135,20 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
   const invalid = (name) => (missing.includes(name) ? { "aria-invalid": "true", "aria-describedby": `${id}-error` } : {});
   const holdUntil = reservation?.hold_expires_at ? formatTime(reservation.hold_expires_at) : "";
   return (
-    <form ref={formRef} className="form reservation-form" onSubmit={submit} noValidate aria-describedby={error ? `${id}-error` : undefined}>
+    <>
+    {health && (
+      <Suspense fallback={<p aria-busy="true">Chargement…</p>}>
+        <HealthStep
+          reason={health}
+          onCancel={() => setHealth("")}
+          onDone={() => {
+            setHealth("");
+            formRef.current?.requestSubmit(); // recorded: the booking is sent again, as the member left it
+          }}
+        />
+      </Suspense>
+    )}
+    <form ref={formRef} hidden={Boolean(health)} className="form reservation-form" onSubmit={submit} noValidate aria-describedby={error ? `${id}-error` : undefined}>
       <div className="field">
         <label htmlFor={`${id}-title`}>Cours</label>
         <input id={`${id}-title`} value={session.course_title} readOnly />
@@ -246,5 +267,6 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
         )}
       </div>
     </form>
+    </>
   );
 }

@@ -1,9 +1,12 @@
 /* The waiting list of a full session (docs/decisions.md 28): join (optionally booking automatically with a pass
    that can pay), see the true position, leave. Shown in the "Session complète" popup to a logged-in member. */
-import { useCallback, useEffect, useId, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useState } from "react";
 
 import { api } from "../../components/api.js";
+import { asksHealth } from "./health.js";
 import { isUsablePass, passLabel } from "./messages.js";
+
+const HealthStep = lazy(() => import("./HealthStep.jsx"));
 
 export const MSG_WAITLIST_INTRO = "Inscrivez-vous sur la liste d'attente : si une place se libère, elle vous est proposée par e-mail.";
 export const LABEL_AUTO_BOOK = "Réserver automatiquement avec ma carte/mon abonnement";
@@ -30,6 +33,7 @@ export default function WaitlistPanel({ session, waitlistUrl = `/api/course-sess
   const [participants, setParticipants] = useState("1");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const [health, setHealth] = useState(""); // the server's reason when it asks the health step first
 
   const load = useCallback(async () => {
     try {
@@ -63,7 +67,8 @@ export default function WaitlistPanel({ session, waitlistUrl = `/api/course-sess
       await api(waitlistUrl, { method: "POST", body });
       await load();
     } catch (err) {
-      setError(err.message || MSG_WAITLIST_LOAD_ERROR);
+      if (asksHealth(err)) setHealth(err.message);
+      else setError(err.message || MSG_WAITLIST_LOAD_ERROR);
     } finally {
       setBusy(false);
     }
@@ -81,6 +86,21 @@ export default function WaitlistPanel({ session, waitlistUrl = `/api/course-sess
       setBusy(false);
     }
   };
+
+  if (health) {
+    return (
+      <Suspense fallback={<p aria-busy="true">Chargement…</p>}>
+        <HealthStep
+          reason={health}
+          onCancel={() => setHealth("")}
+          onDone={() => {
+            setHealth("");
+            join(); // recorded: the member joins the line as they asked
+          }}
+        />
+      </Suspense>
+    );
+  }
 
   return (
     <div className="waitlist-panel">

@@ -7,8 +7,13 @@ import { api, errorMessage } from "../../../components/api.js";
 import { useApi } from "../../../components/useApi.js";
 import Modal from "../../../components/Modal.jsx";
 import { formatDateTime } from "../format.js";
-import { formatLongDate, formatTime, toCents } from "../../../components/format.js";
+import { formatDate, formatLongDate, formatTime, toCents } from "../../../components/format.js";
 import { ClientPicker, MeansLines, linesForApi, newLine, remainderCents, saleKey } from "./DeskParts.jsx";
+
+export const MSG_HEALTH_MISSING = "Questionnaire de santé à compléter";
+export function healthFlagText(since) {
+  return `À signaler (déclaré le ${formatDate(since)})`;
+}
 
 export const MSG_SHEET_LOAD = "Erreur lors du chargement de la feuille de présence.";
 export const MSG_MARK_FAILED = "La présence n'a pas pu être enregistrée. Veuillez réessayer.";
@@ -104,6 +109,9 @@ export function AttendanceSheet({ sessionId, canBook = false }) {
                   {line.walk_in ? " · ajouté(e) à l'accueil" : ""}
                 </span>
                 {line.no_shows > 0 && <span className="attendance-noshows">{line.no_shows} absence(s) au total</span>}
+                {/* Of the health questionnaire, only this flag and its date (docs/decisions.md 48). */}
+                {line.health_flag_since && <span className="badge attendance-health">{healthFlagText(line.health_flag_since)}</span>}
+                {line.health_missing && <span className="attendance-health-missing">{MSG_HEALTH_MISSING}</span>}
                 {canBook && !started && <CancelOnBehalf sessionId={sessionId} line={line} name={name} busy={busy} setBusy={setBusy} onCancelled={added} onError={setError} />}
                 {canBook && line.desk_payment === "due" && (
                   <SettleAtDesk line={line} name={name} price={data.session?.price_per_participant} busy={busy} setBusy={setBusy} onSettled={added} onError={setError} />

@@ -7,6 +7,7 @@ import { createPortal } from "react-dom";
 import { euros, formatDate, formatDateTime } from "../../../components/format.js";
 import Modal from "../../../components/Modal.jsx";
 import { useApi } from "../../../components/useApi.js";
+import HealthAnswers from "./HealthAnswers.jsx";
 
 export const MSG_HISTORY_LOAD = "La fiche du client n'a pas pu être chargée. Veuillez réessayer.";
 export const MSG_NO_PASSWORD_YET = "N'a pas encore choisi son mot de passe (invitation envoyée par e-mail).";
@@ -169,6 +170,7 @@ export function ClientHistory({ row, onClose }) {
         )}
         {loading && !data && <p className="help">Chargement…</p>}
         {data && <ClientHistoryView data={data} />}
+        {data && <HealthAnswers userId={row.id} />}
       </div>
       <div className="modal-actions">
         <button type="button" className="button button-secondary" onClick={onClose}>

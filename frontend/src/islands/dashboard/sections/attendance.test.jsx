@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AttendanceButton, AttendanceSheet, MSG_SHEET_CANCELLED } from "./Attendance.jsx";
+import { AttendanceButton, AttendanceSheet, MSG_HEALTH_MISSING, MSG_SHEET_CANCELLED } from "./Attendance.jsx";
 
 afterEach(() => {
   cleanup();
@@ -13,6 +13,16 @@ const LINE = { reservation_id: 5, user_id: 9, first_name: "Emma", last_name: "Pe
 const SHEET = { session: { id: 3, attendance_open: true, attendance_opens_at: "2026-11-28T16:30:00+01:00" }, counts: { booked: 1, present: 0, absent: 0, unmarked: 1 }, results: [LINE] };
 
 describe("dashboard attendance sheet", () => {
+  it("shows « À signaler » with its date and a declaration to complete, nothing of the answers", async () => {
+    const flagged = { ...LINE, health_flag_since: "2026-11-02T10:00:00+01:00", health_missing: false };
+    const missing = { ...LINE, reservation_id: 6, user_id: 10, first_name: "Inès", last_name: "Robert", health_flag_since: null, health_missing: true };
+    vi.stubGlobal("fetch", vi.fn(() => json(200, { ...SHEET, results: [flagged, missing] })));
+    render(<AttendanceSheet sessionId={3} />);
+    await waitFor(() => expect(screen.getByText("À signaler (déclaré le 02/11/2026)")).toBeTruthy());
+    expect(screen.getAllByText(MSG_HEALTH_MISSING)).toHaveLength(1);
+    expect(MSG_HEALTH_MISSING).toBe("Questionnaire de santé à compléter");
+  });
+
   it("marks a member present and shows the counts and no-shows", async () => {
     const fetchMock = vi.fn((url, options) =>
       options?.method === "POST"
