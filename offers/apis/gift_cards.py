@@ -78,7 +78,9 @@ class MyGiftCardsApi(APIView):
     def get(self, request):
         cards = gift_cards_of_holder(request.user).select_related("tariff")
         today = _today()
-        return Response([gift_card_body(card, user=request.user, today=today) for card in cards])
+        return Response(
+            GiftCardOutput([gift_card_body(c, user=request.user, today=today) for c in cards], many=True).data
+        )
 
 
 class GiftCardCheckInput(serializers.Serializer):
@@ -176,7 +178,7 @@ class StaffGiftCardsApi(APIView):
     def get(self, request):
         today = _today()
         cards = gift_cards_for_staff(query=request.query_params.get("q", ""))[:STAFF_LIST_MAX]
-        return Response([staff_gift_card_body(card, today) for card in cards])
+        return Response(StaffGiftCardOutput([staff_gift_card_body(card, today) for card in cards], many=True).data)
 
 
 class GiftCardAdjustInput(serializers.Serializer):
