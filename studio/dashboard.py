@@ -42,6 +42,7 @@ SECTIONS = (
     ("subscriptions", "Abonnements mensuels"),
     ("emails", "E-mails non remis"),
     ("exports", "Exports"),
+    ("gift-cards", "Cartes cadeaux"),
 )
 
 # The overview's periods, each running up to today (frontend/src/islands/dashboard/sections/overview/period.js).
