@@ -82,3 +82,35 @@ def test_a_visitor_checks_a_balance_by_code_on_a_phone(phone, live_server):
     page.get_by_role("button", name="Voir le solde").click()
     expect(page.get_by_role("status").filter(has_text="CADEAU")).to_contain_text("Solde : 12,50 €")
     fits_the_phone(page, "gift-card-balance")
+
+
+def test_staff_adjust_a_card_with_a_reason_from_the_dashboard(phone, live_server, login_as, staff):
+    card = GiftCard.objects.create(
+        code="CADEAU-ABCD-EFGH",
+        initial_amount=Decimal("50.00"),
+        balance=Decimal("0.00"),
+        status=GiftCardStatus.ACTIVE,
+        buyer_name="Emma Petit",
+        recipient_name="Léa Martin",
+        expires_on=paris_today() + timedelta(days=100),
+    )
+    from offers.services.balance import gift_card_move
+
+    gift_card_move(card_id=card.pk, kind="issue", amount=Decimal("50.00"))
+    page = phone
+    page.add_init_script("window.localStorage.setItem('cookieConsent', 'declined')")
+    login_as(staff)
+    page.goto(live_server.url + "/admin/gift-cards")
+    row = page.locator(".dash-table tbody tr", has_text="CADEAU-ABCD-EFGH")
+    expect(row).to_contain_text("50,00 €")
+    row.get_by_role("button", name=re.compile("^Ajuster")).click()
+    dialog = page.locator("dialog[open]")
+    dialog.get_by_label("Montant ajouté (négatif pour retirer), en €").fill("-12,50")
+    dialog.get_by_label("Motif (gardé dans l'historique de la carte)").fill("Cours de rattrapage déjà offert")
+    dialog.get_by_role("button", name="Enregistrer l'ajustement").click()
+    expect(page.get_by_role("status").filter(has_text="Solde ajusté")).to_have_text("Solde ajusté : 37,50 €.")
+    expect(row).to_contain_text("37,50 €")
+    card.refresh_from_db()
+    assert card.balance == Decimal("37.50")
+    assert card.movements.last().reason == "Cours de rattrapage déjà offert"
+    fits_the_phone(page, "gift-card-dashboard")

@@ -153,14 +153,14 @@ export default function GiftCards() {
             <tbody>
               {cards.map((card) => (
                 <tr key={card.id}>
-                  <td>{card.code}</td>
-                  <td className="dash-wrap">{card.buyer_name || card.buyer_email}</td>
-                  <td className="dash-wrap">{card.recipient_name || card.recipient_email || "—"}</td>
-                  <td>{card.tariff_title ? `${card.tariff_title} (${euros(card.initial_amount)})` : euros(card.initial_amount)}</td>
-                  <td>{euros(card.balance)}</td>
-                  <td>{card.expires_on ? formatDate(card.expires_on) : "—"}</td>
-                  <td>{statusText(card)}</td>
-                  <td className="dash-actions">
+                  <td data-label="Code">{card.code}</td>
+                  <td className="dash-wrap" data-label="Acheteur">{card.buyer_name || card.buyer_email}</td>
+                  <td className="dash-wrap" data-label="Bénéficiaire">{card.recipient_name || card.recipient_email || "—"}</td>
+                  <td data-label="Montant">{card.tariff_title ? `${card.tariff_title} (${euros(card.initial_amount)})` : euros(card.initial_amount)}</td>
+                  <td data-label="Solde">{euros(card.balance)}</td>
+                  <td data-label="Valable jusqu'au">{card.expires_on ? formatDate(card.expires_on) : "—"}</td>
+                  <td data-label="Statut">{statusText(card)}</td>
+                  <td className="dash-actions" data-label="Actions">
                     <AdjustCard
                       card={card}
                       onDone={(data) => {
