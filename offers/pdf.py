@@ -71,14 +71,14 @@ def gift_card_voucher_pdf(card: GiftCard) -> bytes:
     if card.recipient_name:
         pdf.setFont(REGULAR, 15)
         pdf.drawString(MARGIN, y, f"Pour {card.recipient_name}")
-        y -= 10 * mm
+        y -= 18 * mm
     pdf.setFont(BOLD, 40)
     what = euros(card.initial_amount)
     if card.tariff_id:
         what = f"{card.tariff.title} ({what})"
         pdf.setFont(BOLD, 24)
     pdf.drawString(MARGIN, y, what)
-    y -= 14 * mm
+    y -= 16 * mm
 
     pdf.setFont(REGULAR, 12)
     pdf.drawString(MARGIN, y, "Code")
