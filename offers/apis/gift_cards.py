@@ -4,16 +4,18 @@ code (public, rate-limited), and staff's list, adjustment and CSV export. Buying
 
 from datetime import date
 
+from django.core.validators import RegexValidator
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from studio.fields import FILLED
 from studio.parsers import BoundedJSONParser
 from studio.permissions import IsStudioStaff
 from studio.ratelimit import PublicFormThrottle
@@ -162,7 +164,10 @@ def staff_gift_card_body(card: GiftCard, today: date) -> dict:
     }
 
 
-SEARCH = OpenApiParameter("q", OpenApiTypes.STR, description="Code, nom ou e-mail (acheteur ou bénéficiaire).")
+# A NUL in a query answers 400 (studio/request_limits.py): the schema says so.
+SEARCH = OpenApiParameter(
+    "q", {"type": "string", "pattern": r"^[^\x00]*$"}, description="Code, nom ou e-mail (acheteur ou bénéficiaire)."
+)
 
 
 class StaffGiftCardsApi(APIView):
@@ -181,8 +186,18 @@ class StaffGiftCardsApi(APIView):
         return Response(StaffGiftCardOutput([staff_gift_card_body(card, today) for card in cards], many=True).data)
 
 
+@extend_schema_field({"type": "string", "pattern": r"^-?[0-9]{1,6}(\.[0-9]{1,2})?$", "example": "-5.00"})
+class SignedAmount(serializers.DecimalField):
+    """Euros as a string ("10.00", "-5.00"), as the dashboard sends them; a JSON number is no way to carry money."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class GiftCardAdjustInput(serializers.Serializer):
-    amount = serializers.DecimalField(
+    amount = SignedAmount(
         max_digits=8,
         decimal_places=2,
         min_value=-100000,
@@ -204,6 +219,7 @@ class GiftCardAdjustInput(serializers.Serializer):
     )
     reason = serializers.CharField(
         max_length=300,
+        validators=[RegexValidator(FILLED, message=MSG_ADJUST_REASON)],
         error_messages=dict.fromkeys(("required", "null", "blank", "invalid", "max_length"), MSG_ADJUST_REASON),
     )
 
