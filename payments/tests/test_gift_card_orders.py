@@ -14,6 +14,7 @@ from freezegun import freeze_time
 from courses.models import TariffType
 from courses.tests.factories import TariffFactory
 from invoices.models import Invoice
+from invoices.services import invoices_issue_missing
 from offers.models import GiftCard, GiftCardMovementKind, GiftCardStatus
 from offers.services.gift_cards import MSG_AMOUNT_RANGE, MSG_SEND_DATE_PAST, MSG_TARIFF_NOT_GIFTABLE
 from offers.tasks import VOUCHER_EMAIL_TOPIC, gift_card_vouchers_send_due
@@ -88,6 +89,8 @@ def test_a_paid_gift_card_is_active_for_12_months_with_its_balance_and_the_buyer
         (GiftCardMovementKind.ISSUE, Decimal("50.00"), order.order_id)
     ]
     # A multi-purpose voucher is invoiced when spent: the sale has a receipt, no invoice.
+    assert not Invoice.objects.filter(payment_order=order).exists()
+    assert invoices_issue_missing()["invoices"] == 0  # nor later, by the job that catches missed invoices
     assert not Invoice.objects.filter(payment_order=order).exists()
     receipt = OutgoingEmail.objects.get(topic=RECEIPT_EMAIL_TOPIC, topic_id=str(order.pk))
     assert receipt.to == [member.email]
