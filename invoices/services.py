@@ -126,6 +126,7 @@ _ORDER_INVOICE_FIELDS = (
     "user__postal_code",
     "user__city",
     "session_start",
+    "purchased_gift_card_id",
 )
 
 
@@ -158,6 +159,8 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
     row = _order_invoice_row(order_id)
     if row is None or not (row["status"] == PaymentStatus.COMPLETED or _paid_then_closed(row)):
         return None
+    if row["purchased_gift_card_id"]:
+        return None  # a gift card is a multi-purpose voucher: invoiced when spent (docs/decisions.md 56)
     title = row["title"]
     if row["session_start"] is not None:
         start = timezone.localtime(row["session_start"])
@@ -346,7 +349,9 @@ def invoices_issue_missing() -> dict:
     Each under its payment's row lock, so it races neither a capture nor another run. Idempotent."""
     done = {"invoices": 0, "credit_notes": 0}
     paid = Q(status=PaymentStatus.COMPLETED) | Q(status__in=PAID_THEN_CLOSED, completed_at__isnull=False)
-    orders = PaymentOrder.objects.filter(paid).exclude(invoices__kind=InvoiceKind.INVOICE)
+    orders = PaymentOrder.objects.filter(paid, purchased_gift_card__isnull=True).exclude(
+        invoices__kind=InvoiceKind.INVOICE
+    )
     for order_id in list(orders.order_by("completed_at", "pk").values_list("pk", flat=True)):
         with transaction.atomic():
             PaymentOrder.objects.select_for_update().get(pk=order_id)

@@ -9,9 +9,10 @@ from studio.models import OutgoingEmail
 from studio.queue import enqueue_after_commit
 from studio.signals import email_delivered
 
-from .services import class_refunds, deposits
+from .models import PaymentOrder
+from .services import class_refunds, deposits, gift_card_orders
 from .services.receipts import RECEIPT_EMAIL_TOPIC, payment_order_receipt_mark_sent
-from .signals import stripe_event_received
+from .signals import payment_completed, payment_refunded, stripe_event_received
 from .subscriptions.services.debits import stripe_subscription_event
 
 
@@ -39,3 +40,15 @@ def closed_request_deposit_refund(sender, request_id: int, **kwargs):
 def subscription_stripe_event(sender, event, **kwargs):
     """Saved methods, mandates and the periods' PaymentIntents of subscriptions."""
     stripe_subscription_event(event=event)
+
+
+@receiver(payment_completed, sender=PaymentOrder, dispatch_uid="payments.gift_card_paid")
+def gift_card_paid(sender, order_id: int, **kwargs):
+    """A gift card's order is paid: the card becomes active (docs/decisions.md 56)."""
+    gift_card_orders.gift_card_order_paid(order_id=order_id)
+
+
+@receiver(payment_refunded, sender=PaymentOrder, dispatch_uid="payments.gift_card_refunded")
+def gift_card_refunded(sender, order_id: int, **kwargs):
+    """A gift card's purchase was refunded or voided: the card can no longer be spent."""
+    gift_card_orders.gift_card_order_refunded(order_id=order_id)

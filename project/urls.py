@@ -12,7 +12,9 @@ from invoices import urls as invoices_urls
 from media_library import urls as media_urls
 from media_library.views import serve_upload
 from messaging import urls as messaging_urls
+from offers import urls as offers_urls
 from operations import urls as operations_urls
+from payments import gift_card_urls as payments_gift_card_urls
 from payments import urls as payments_urls
 from payments.subscriptions import urls as payments_subscription_urls
 from privacy import urls as privacy_urls
@@ -22,6 +24,7 @@ from waivers import urls as waivers_urls
 
 from . import views
 from .pages import booking as booking_pages
+from .pages import gift_cards as gift_card_pages
 from .pages import profile as profile_pages
 from .pages import requests as request_pages
 from .pages import subscriptions as subscription_pages
@@ -45,6 +48,7 @@ page_urlpatterns = [
     path("user/requests", request_pages.my_requests_page, name="my-requests"),
     path("user/requests/<str:kind>/<int:request_id>", request_pages.my_request_page, name="my-request"),
     path("user/requests/<str:kind>/<int:request_id>/cancel", request_pages.my_request_cancel, name="my-request-cancel"),
+    path("cartes-cadeaux", gift_card_pages.gift_cards_page, name="gift-cards"),
 ]
 
 api_urlpatterns = [
@@ -61,6 +65,8 @@ api_urlpatterns = [
     *invoices_urls.api_urlpatterns,
     *insights_urls.api_urlpatterns,
     *waivers_urls.api_urlpatterns,
+    *offers_urls.api_urlpatterns,
+    *payments_gift_card_urls.api_urlpatterns,
 ]
 
 urlpatterns = [

@@ -14,6 +14,7 @@ SITEMAP_PATHS = [
     "/weekly",
     "/tarifs",
     "/tarifs-page",
+    "/cartes-cadeaux",
     "/evjf-evg",
     "/room-rental",
     "/rental-form",

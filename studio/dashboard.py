@@ -43,6 +43,7 @@ SECTIONS = (
     ("emails", "E-mails non remis"),
     ("exports", "Exports"),
     ("health", "Santé et décharge"),
+    ("gift-cards", "Cartes cadeaux"),
 )
 
 # The overview's periods, each running up to today (frontend/src/islands/dashboard/sections/overview/period.js).

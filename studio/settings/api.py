@@ -60,6 +60,7 @@ SPECTACULAR_SETTINGS = {
         "DeskPaidWithEnum": "bookings.services.staff_bookings.PAID_WITH_CHOICES",  # staff booking on a member's behalf
         # A box that must be ticked: the CGU at registration, the terms of sale at a deposit.
         "TickedBoxEnum": [(True, True)],
+        "GiftCardStatusEnum": "offers.models.GiftCardStatus",
     },
 }
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])

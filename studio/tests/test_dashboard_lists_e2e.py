@@ -65,10 +65,11 @@ def _order_types():
     """Every order type the payment services write (payments/services, payments/subscriptions)."""
     from courses.models import TariffType
     from payments.services.deposits import DEPOSIT_TYPE
+    from payments.services.gift_card_orders import GIFT_CARD_TYPE
     from payments.services.orders import RESERVATION_TYPE
     from payments.subscriptions.services.paypal import PAYPAL_SUBSCRIPTION_TYPE
 
-    return [RESERVATION_TYPE, PAYPAL_SUBSCRIPTION_TYPE, "UNKNOWN", *DEPOSIT_TYPE.values()] + [
+    return [RESERVATION_TYPE, PAYPAL_SUBSCRIPTION_TYPE, GIFT_CARD_TYPE, "UNKNOWN", *DEPOSIT_TYPE.values()] + [
         t.upper() for t in TariffType.values
     ]
 

@@ -32,6 +32,7 @@ APP_SEEDERS = [
     "media_library",
     "messaging",
     "waivers",
+    "offers",
 ]
 
 

@@ -47,7 +47,7 @@ import {
   serverMessage,
   termsAsked,
 } from "./payment/messages.js";
-import { PAYMENT_URLS } from "./payment/urls.js";
+import { PAYMENT_URLS, createOrderUrl } from "./payment/urls.js";
 import "./payment/payment-widget.css";
 
 // Each provider's pane in its own chunk, fetched when a payment starts: a page loads only the one it uses.
@@ -160,7 +160,7 @@ export default function PaymentWidget({
     // The provider is named only when the studio offers a choice; the server defaults to its first.
     const named = Array.isArray(config?.providers) && provider !== "simulator" ? provider : undefined;
     try {
-      const data = await api(order?.kind === "deposit" ? PAYMENT_URLS.deposit : PAYMENT_URLS.create, {
+      const data = await api(createOrderUrl(order), {
         method: "POST",
         body: createOrderPayload({
           order,

@@ -7,6 +7,7 @@ export const MSG_CALENDAR_FAILURE = "❌ Erreur de paiement";
 export const MSG_TARIFF_SUCCESS = "Paiement réussi ! Un email de confirmation avec votre reçu vous a été envoyé.";
 export const MSG_TARIFF_FAILURE = "Une erreur est survenue lors du paiement. Veuillez réessayer.";
 export const MSG_DEPOSIT_SUCCESS = "Acompte payé ! Un email de confirmation avec votre reçu vous a été envoyé.";
+export const MSG_GIFT_CARD_SUCCESS = "Carte cadeau payée ! Votre reçu vous a été envoyé par e-mail et la carte partira le jour choisi.";
 export const MSG_CREATE_FAILURE = "Erreur lors de la création de la commande";
 export const MSG_CANCELLED = "Paiement annulé. Vous pouvez le reprendre quand vous voulez.";
 export const MSG_DEMO_MODE =
@@ -26,7 +27,7 @@ export const MSG_NO_WITHDRAWAL = "Pas de droit de rétractation pour une séance
 
 /** Whether this purchase asks for the terms (a card, a subscription, a deposit) and offers the immediate start. */
 export function termsAsked(order) {
-  return order?.kind === "tariff" || order?.kind === "deposit";
+  return order?.kind === "tariff" || order?.kind === "deposit" || order?.kind === "gift_card";
 }
 
 // A simulated card that pays the purchase and is refused at the next periods (to try the unpaid path).
@@ -66,6 +67,7 @@ export const MESSAGES = {
   calendar: { success: MSG_CALENDAR_SUCCESS, failure: MSG_CALENDAR_FAILURE },
   tariff: { success: MSG_TARIFF_SUCCESS, failure: MSG_TARIFF_FAILURE },
   deposit: { success: MSG_DEPOSIT_SUCCESS, failure: MSG_TARIFF_FAILURE },
+  gift_card: { success: MSG_GIFT_CARD_SUCCESS, failure: MSG_TARIFF_FAILURE },
 };
 
 export function messagesFor(context) {
@@ -100,6 +102,10 @@ export function createOrderPayload({ order, payer = {}, details = {}, totalAmoun
       accept_terms: Boolean(terms.accepted),
       ...chosen,
     };
+  }
+  if (order?.kind === "gift_card") {
+    // A gift card (its amount or tariff, recipient, message, send date); the server prices it again.
+    return { ...order.body, amount: toAmount(totalAmount), accept_terms: Boolean(terms.accepted), ...chosen };
   }
   const body = {
     amount: toAmount(totalAmount),

@@ -6,5 +6,13 @@ export const PAYMENT_URLS = {
   simulate: "/api/paypal/simulator/approve",
   authenticate: "/api/paypal/simulator/authenticate",
   deposit: "/api/paypal/deposit-order",
+  giftCard: "/api/gift-cards",
   stripeComplete: "/api/stripe/complete-payment",
 };
+
+/** Where an order is opened: a deposit and a gift card have their own endpoint, a class or a tariff the common one. */
+export function createOrderUrl(order) {
+  if (order?.kind === "deposit") return PAYMENT_URLS.deposit;
+  if (order?.kind === "gift_card") return PAYMENT_URLS.giftCard;
+  return PAYMENT_URLS.create;
+}

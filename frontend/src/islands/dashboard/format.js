@@ -29,7 +29,8 @@ export function formatMoney(value, currency = "EUR") {
 /* The codes the APIs answer, in French. Every list shows a code through choiceLabel(), never as it came: the
    orders' statuses are payments.models.PaymentStatus (labels copied from there); the orders' types are written by
    payments/services (orders.py: "COURS" or the tariff's type in capitals, deposits.py: "ACOMPTE_EVJF" and
-   "ACOMPTE_LOCATION", subscriptions/services/paypal.py: "ABONNEMENT_PAYPAL", the model's default "UNKNOWN"). */
+   "ACOMPTE_LOCATION", subscriptions/services/paypal.py: "ABONNEMENT_PAYPAL", gift_card_orders.py: "CARTE_CADEAU", the
+   model's default "UNKNOWN"). */
 export const ORDER_STATUS_LABELS = {
   CREATED: "Créée",
   APPROVED: "Approuvée",
@@ -48,6 +49,7 @@ export const ORDER_TYPE_LABELS = {
   ACOMPTE_EVJF: "Acompte EVJF",
   ACOMPTE_LOCATION: "Acompte location de salle",
   ABONNEMENT_PAYPAL: "Abonnement PayPal",
+  CARTE_CADEAU: "Carte cadeau",
   UNKNOWN: "Non précisé",
 };
 

@@ -26,6 +26,7 @@ export const SECTIONS = [
   { key: "emails", label: "E-mails non remis", load: () => import(/* webpackChunkName: "section-emails" */ "./sections/Emails.jsx") },
   { key: "exports", label: "Exports", load: () => import(/* webpackChunkName: "section-exports" */ "./sections/Exports.jsx") },
   { key: "health", label: "Santé et décharge", load: () => import(/* webpackChunkName: "section-health" */ "./sections/Health.jsx") },
+  { key: "gift-cards", label: "Cartes cadeaux", load: () => import(/* webpackChunkName: "section-gift-cards" */ "./sections/GiftCards.jsx") },
 ];
 
 export const DEFAULT_SECTION = "overview"; // the owner's numbers first

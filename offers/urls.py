@@ -1,0 +1,17 @@
+"""The offers' API routes. Two lists, one per kind of offer: promo codes, and the gift cards' own life (their order,
+`/api/gift-cards` GET and POST, is payments': payments/gift_card_urls.py)."""
+
+from django.urls import path
+
+from .apis import gift_cards
+
+promo_urlpatterns = []
+
+gift_urlpatterns = [
+    path("gift-cards/check", gift_cards.GiftCardCheckApi.as_view(), name="api-gift-card-check"),
+    path("gift-cards/staff", gift_cards.StaffGiftCardsApi.as_view(), name="api-gift-cards-staff"),
+    path("gift-cards/export.csv", gift_cards.GiftCardsCsvApi.as_view(), name="api-gift-cards-csv"),
+    path("gift-cards/<int:card_id>/adjust", gift_cards.GiftCardAdjustApi.as_view(), name="api-gift-card-adjust"),
+]
+
+api_urlpatterns = [*promo_urlpatterns, *gift_urlpatterns]
