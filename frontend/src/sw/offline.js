@@ -24,6 +24,15 @@ export function isOfflineApi(url) {
 }
 
 const ACCOUNT_KEY = "/__offline/account";
+// Query parameters that only defeat the HTTP cache ("Mes cours" adds `t=<now>`): left out of the stored copy's key.
+const CACHE_BUSTERS = ["t"];
+
+/** The key a read is stored under: its URL without the cache busters. */
+export function cacheKey(request) {
+  const url = new URL(request.url);
+  for (const name of CACHE_BUSTERS) url.searchParams.delete(name);
+  return url.href;
+}
 
 /** The account the personal cache belongs to ("" when it holds nothing). */
 export async function cachedAccount(cache) {
@@ -31,13 +40,22 @@ export async function cachedAccount(cache) {
   return entry ? entry.text() : "";
 }
 
-/** Empties the personal cache unless it already belongs to `account`, then records `account` as its owner. */
+/**
+ * Empties the personal cache unless it already belongs to `account`, then records `account` as its owner. For
+ * nobody (`account` empty) the cache is removed and null returned: nothing is kept for a visitor.
+ */
 export async function claimPersonalCache(cacheStorage, account) {
-  const cache = await cacheStorage.open(PERSONAL_CACHE);
-  if ((await cachedAccount(cache)) === account) return cache;
-  await cacheStorage.delete(PERSONAL_CACHE);
+  if (!account) {
+    await cacheStorage.delete(PERSONAL_CACHE);
+    return null;
+  }
+  if (await cacheStorage.has(PERSONAL_CACHE)) {
+    const cache = await cacheStorage.open(PERSONAL_CACHE);
+    if ((await cachedAccount(cache)) === account) return cache;
+    await cacheStorage.delete(PERSONAL_CACHE);
+  }
   const fresh = await cacheStorage.open(PERSONAL_CACHE);
-  if (account) await fresh.put(ACCOUNT_KEY, new Response(account));
+  await fresh.put(ACCOUNT_KEY, new Response(account));
   return fresh;
 }
 
@@ -67,8 +85,9 @@ export async function personalNetworkFirst(request, { cacheStorage = caches, fet
   try {
     response = await fetcher(request);
   } catch (networkError) {
+    if (!(await cacheStorage.has(PERSONAL_CACHE))) throw networkError;
     const cache = await cacheStorage.open(PERSONAL_CACHE);
-    const cached = await cache.match(request, { ignoreVary: true });
+    const cached = await cache.match(cacheKey(request), { ignoreVary: true });
     if (!cached) throw networkError;
     onCached?.(cached.headers.get(STORED_AT_HEADER) || "");
     return page ? withOfflineMeta(cached) : cached;
@@ -77,7 +96,7 @@ export async function personalNetworkFirst(request, { cacheStorage = caches, fet
   if (!response.ok || response.redirected || response.type === "opaqueredirect") return response;
   const account = response.headers.get(ACCOUNT_HEADER) || "";
   const cache = await claimPersonalCache(cacheStorage, account);
-  if (account) await cache.put(request, await stamped(response));
+  if (account) await cache.put(cacheKey(request), await stamped(response));
   return response;
 }
 
