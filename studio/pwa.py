@@ -19,7 +19,13 @@ from django.views.decorators.http import require_GET
 ACCOUNT_HEADER = "X-Studio-Account"
 SERVICE_WORKER = "dist/sw.js"
 THEME_COLOUR = "#2b1033"
-BACKGROUND_COLOUR = "#fff7fb"
+BACKGROUND_COLOUR = "#fffdfd"
+# The favicon's drawing; the maskable one keeps it within the safe zone on a full plum square.
+ICONS = [
+    ("icon-192.png", "192x192", "any"),
+    ("icon-512.png", "512x512", "any"),
+    ("icon-maskable-512.png", "512x512", "maskable"),
+]
 
 
 def account_marker(user) -> str:
@@ -47,9 +53,8 @@ class AccountHeaderMiddleware:
 @cache_control(max_age=3600, public=True)
 def manifest(request):
     icons = [
-        {"src": static("img/icons/icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
-        {"src": static("img/icons/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
-        {"src": static("img/icons/icon-maskable-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+        {"src": static(f"img/icons/{name}"), "sizes": sizes, "type": "image/png", "purpose": purpose}
+        for name, sizes, purpose in ICONS
     ]
     data = {
         "id": "/",

@@ -16,6 +16,7 @@ from courses.tests.factories import CourseFactory, CourseSessionFactory
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 MSG_OFFLINE = "Hors connexion : affichage en lecture seule."
+MSG_OFFLINE_READ_ONLY = "Hors connexion : le planning est en lecture seule. Réservez dès que le réseau revient."
 PERSONAL_CACHE = "studio-personal-v1"
 
 
@@ -58,9 +59,13 @@ def test_the_planning_and_my_courses_open_offline_with_their_freshness_and_go_at
     event = page.locator(f'.session-event[data-session-id="{session.pk}"]')
     expect(event).to_contain_text("Cerceau aérien")
     expect(event).to_contain_text("Réservé")
+    event.click()
+    expect(page.get_by_text(MSG_OFFLINE_READ_ONLY)).to_be_visible()
+    expect(page.locator("dialog[open]")).to_have_count(0)
     page.goto(live_server.url + "/my-courses")
     expect(page.get_by_role("status").filter(has_text=MSG_OFFLINE)).to_contain_text("Mis à jour le")
     expect(page.get_by_text("Cerceau aérien").first).to_be_visible()
+    expect(page.get_by_role("button", name="Annuler")).to_be_hidden()
     page.screenshot(path="test-artifacts/pwa-offline-my-courses-390.png")
 
     # Back online, she logs out: her bookings are no longer on the phone.
@@ -76,3 +81,28 @@ def test_the_planning_and_my_courses_open_offline_with_their_freshness_and_go_at
     for path in ("/my-courses", "/courses/calendar"):
         with pytest.raises(PlaywrightError, match=r"net::ERR_(FAILED|INTERNET_DISCONNECTED)"):
             page.goto(live_server.url + path)
+
+
+def test_chromium_finds_the_site_installable(browser_type, browser_type_launch_args, live_server, tmp_path):
+    """What Lighthouse's installability audit asked, from Chromium itself (`Page.getInstallabilityErrors`): a manifest
+    with the icons, a start URL in scope, standalone display and a service worker controlling the page. A profile on
+    disk, as a phone's browser has: Chromium installs nothing from a private window."""
+    context = browser_type.launch_persistent_context(tmp_path / "profile", **browser_type_launch_args)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/")
+        wait_for_worker(page)
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"] == live_server.url + "/manifest.webmanifest"
+        assert manifest["errors"] == []
+        parsed = manifest["manifest"]
+        assert parsed["display"] == "kStandalone" and parsed["startUrl"] == live_server.url + "/?source=app"
+        assert [icon["url"].rsplit("/", 1)[-1] for icon in parsed["icons"]] == [
+            "icon-192.png",
+            "icon-512.png",
+            "icon-maskable-512.png",
+        ]
+        assert cdp.send("Page.getInstallabilityErrors") == {"installabilityErrors": []}
+    finally:
+        context.close()

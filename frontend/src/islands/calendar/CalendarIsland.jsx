@@ -34,6 +34,7 @@ import {
   MSG_FULL,
   MSG_LOAD_ERROR,
   MSG_LOGIN_TO_RESERVE,
+  MSG_OFFLINE_READ_ONLY,
   MSG_PAST,
   bookingNotOpen,
   clickOutcome,
@@ -207,6 +208,11 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
       info.jsEvent?.preventDefault();
       const session = info.event.extendedProps.session;
       if (!session) return; // a closure: nothing to book
+      // Read from the service worker's cache without a network: the planning is read-only (docs/decisions.md 53).
+      if (document.documentElement.classList.contains("is-offline")) {
+        notify(MSG_OFFLINE_READ_ONLY, "warning");
+        return;
+      }
       const outcome = clickOutcome({ user, session });
       if (outcome === "login") {
         notify(MSG_LOGIN_TO_RESERVE, "warning");

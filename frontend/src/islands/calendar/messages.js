@@ -2,6 +2,7 @@
 import { amountTimes, formatDate, formatter, formatTime, TIME_ZONE } from "../../components/format.js";
 
 export const MSG_LOGIN_TO_RESERVE = "Vous devez être connecté pour réserver un cours.";
+export const MSG_OFFLINE_READ_ONLY = "Hors connexion : le planning est en lecture seule. Réservez dès que le réseau revient.";
 export const MSG_PAST = "Erreur - La date et l'heure sélectionnées sont déjà passées.";
 export const MSG_FULL = "Cette session est complète.";
 export const MSG_ALREADY_RESERVED = "Vous avez déjà une réservation pour cette session.";
