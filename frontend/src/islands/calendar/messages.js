@@ -24,6 +24,7 @@ export function sessionTiming(session, now = new Date()) {
 }
 export const MSG_PASSES_LOAD_ERROR = "Vos cartes et abonnements n'ont pas pu être chargés : vous pouvez payer par carte bancaire.";
 export const LABEL_PAY_BY_CARD = "Payer par carte bancaire";
+export const LABEL_CONTACT_DETAILS = "Vos coordonnées et un message";
 
 /** The member's own unpaid hold on the class, shown in the booking form, which resumes it. */
 export function heldNotice(participants) {
