@@ -6,6 +6,7 @@ const BundleTracker = require("webpack-bundle-tracker");
 const MiniCssExtractPlugin = require("mini-css-extract-plugin");
 const PageBudgetPlugin = require("./scripts/page-budget-plugin.cjs");
 const AsyncChunksPlugin = require("./scripts/async-chunks-plugin.cjs");
+const { InjectManifest } = require("workbox-webpack-plugin");
 
 const root = __dirname;
 const islandsDir = path.join(root, "src", "islands");
@@ -65,6 +66,15 @@ module.exports = (env, argv) => {
       new BundleTracker({ path: root, filename: "webpack-stats.json" }),
       new AsyncChunksPlugin({ path: path.join(root, "webpack-async-chunks.json") }),
       new PageBudgetPlugin({ budgets: BUDGETS, sharedEntry: "shell", report: path.join(root, "bundle-report.json") }),
+      // The service worker (docs/decisions.md 53): served at /sw.js by Django (studio/pwa.py) for the site-wide scope.
+      // It precaches what the offline pages need to start: the runtime, React, the shell, the planning and "Mes cours".
+      new InjectManifest({
+        swSrc: path.join(root, "src", "sw", "index.js"),
+        swDest: "sw.js",
+        chunks: ["runtime", "vendor-react", "shell", "pwa", "calendar", "my-courses"],
+        exclude: [/\.LICENSE\.txt$/, /\.map$/],
+        ...(production ? {} : { maximumFileSizeToCacheInBytes: 10 * 1024 * 1024 }),
+      }),
     ],
   };
 };

@@ -37,6 +37,15 @@ def picture_of(*, name: str, width: int, height: int, renditions: dict) -> dict 
     }
 
 
+HERO_WIDTH = 960
+
+
+def _rendition_url(renditions: dict | None, fmt: str, max_width: int) -> str:
+    """The widest rendition of `fmt` no wider than `max_width`, or "" without one."""
+    fitting = [name for width, name in (renditions or {}).get(fmt) or [] if width <= max_width]
+    return _url(fitting[-1]) if fitting else ""
+
+
 def slideshow_image_to_dict(slide: SlideshowImage) -> dict:
     return {
         "id": slide.pk,
@@ -80,6 +89,9 @@ def media_to_dict(media: Media) -> dict:
         "external_url": media.external_url or None,
         "embed_url": embed_url_for(media.external_url),
         "poster_url": _url(media.poster.name),
+        # The home page's hero shows the poster at most 960 px wide: its WebP rendition, a fifth of the original's
+        # bytes, is what a phone waits for before its largest paint (docs/decisions.md 53).
+        "poster_hero_url": _rendition_url(media.renditions, "webp", HERO_WIDTH) if media.poster else "",
         "home_background": media.home_background,
         "created_at": media.created_at.isoformat() if media.created_at else None,
         "picture": picture_of(name=picture_name, width=media.width, height=media.height, renditions=media.renditions),

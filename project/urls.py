@@ -19,6 +19,7 @@ from payments import urls as payments_urls
 from payments.subscriptions import urls as payments_subscription_urls
 from privacy import urls as privacy_urls
 from quotes import urls as quotes_urls
+from studio import pwa
 from studio import urls as studio_urls
 from waivers import urls as waivers_urls
 
@@ -85,6 +86,9 @@ urlpatterns = [
     *messaging_urls.urlpatterns,
     *quotes_urls.urlpatterns,
     *payments_urls.urlpatterns,
+    # The installable site (docs/decisions.md 53): the worker at the root for a site-wide scope.
+    path("manifest.webmanifest", pwa.manifest, name="web-manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
 ]
 
 if not getattr(settings, "AWS_STORAGE_BUCKET_NAME", ""):

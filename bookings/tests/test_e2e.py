@@ -82,7 +82,9 @@ def test_reserving_in_the_week_view_through_to_confirmation(page, live_server, l
     target.click()
 
     dialog = page.locator("dialog[open]")
-    expect(dialog.get_by_label("Cours", exact=True)).to_have_value("Pole Dance Débutant")
+    expect(dialog.locator(".reservation-summary-title")).to_have_text("Pole Dance Débutant")
+    # The member's prefilled name and e-mail are folded under "Vos coordonnées et un message".
+    dialog.get_by_text("Vos coordonnées et un message").click()
     expect(dialog.get_by_label("Prénom *")).to_have_value("Emma")
     expect(dialog.get_by_label("Email *")).to_have_value("emma@example.fr")
     participants = dialog.get_by_label("Participants")

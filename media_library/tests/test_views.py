@@ -105,3 +105,14 @@ def test_pictures_and_videos_hosted_elsewhere_wait_for_cookie_consent(client):
     assert 'data-consent-src="https://photos.example/a.jpg"' in html
     assert not re.search(r'\ssrc="https://videos\.example', html)
     assert 'data-consent-src="https://videos.example/b.mp4"' in html
+
+
+def test_home_hero_video_poster_is_its_960_px_webp_rendition_not_the_original():
+    """A phone's largest paint on the home page is this poster: the hero's width in WebP, not the full JPEG."""
+    media = services.media_create(
+        title="Fond", file=files.webm(), poster=files.jpeg(size=(1280, 720)), home_background=True
+    )
+    html = _render("{% home_hero %}")
+    poster = re.search(r'poster="([^"]+)"', html).group(1)
+    assert poster.endswith("-960w.webp")
+    assert poster == "/uploads/" + dict(media.renditions["webp"])[960]

@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "operations.reporting.ReportingContextMiddleware",  # whose names an error report must not carry
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",  # the policy is SECURE_CSP, below
+    "studio.pwa.AccountHeaderMiddleware",  # whose data the service worker keeps offline (docs/decisions.md 53)
     "studio.request_limits.RefusedMethodPageMiddleware",  # a page's empty 405 becomes a French page
 ]
 

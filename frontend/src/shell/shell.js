@@ -127,6 +127,14 @@ export function focusServerErrors(root = document) {
   return field;
 }
 
+/** The service worker and the offline banner (pwa.js) load once the page has: on every page, never before its paint. */
+function initPwa() {
+  if (!("serviceWorker" in navigator)) return;
+  const load = () => import(/* webpackChunkName: "pwa" */ "./pwa.js").then((module) => module.initPwa());
+  if (document.readyState === "complete") load();
+  else window.addEventListener("load", load, { once: true });
+}
+
 export function initShell() {
   initScroll();
   initMobileMenu();
@@ -134,4 +142,5 @@ export function initShell() {
   initConsent();
   initDjangoMessages();
   focusServerErrors();
+  initPwa();
 }

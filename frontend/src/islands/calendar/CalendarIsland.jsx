@@ -34,6 +34,7 @@ import {
   MSG_FULL,
   MSG_LOAD_ERROR,
   MSG_LOGIN_TO_RESERVE,
+  MSG_OFFLINE_READ_ONLY,
   MSG_PAST,
   bookingNotOpen,
   clickOutcome,
@@ -46,11 +47,19 @@ const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, classicThemePlugin];
 export { PHONE_MAX_WIDTH };
 const DESKTOP_TOOLBAR = { start: "prev,next today", center: "title", end: "dayGridMonth,timeGridWeek,timeGridDay" };
 // On a phone the toolbar wraps: navigation, then the title, then the view switcher (Liste, Mois, Semaine, Jour).
-const PHONE_HEADER = { start: "prev,next today", center: "title", end: "listUpcoming,dayGridMonth,timeGridWeek,timeGridDay" };
+// A phone's week is the week's list, day by day: seven time-grid columns of 55 px cut titles and times to "Cerc aéri".
+export const PHONE_WEEK_VIEW = "listWeekPhone";
+const PHONE_HEADER = { start: "prev,next today", center: "title", end: `listUpcoming,dayGridMonth,${PHONE_WEEK_VIEW},timeGridDay` };
 // The phone's list: seven days from today (not from Monday, whose classes are over by the weekend).
 export const PHONE_VIEW = "listUpcoming";
 // Short months in its title ("28 nov. – 4 déc. 2026"): the long ones overflow a phone's width across two months.
-const VIEWS = { [PHONE_VIEW]: { type: "list", duration: { days: PHONE_LIST_DAYS }, titleFormat: { day: "numeric", month: "short", year: "numeric" } } };
+const SHORT_TITLE = { day: "numeric", month: "short", year: "numeric" };
+const VIEWS = {
+  [PHONE_VIEW]: { type: "list", duration: { days: PHONE_LIST_DAYS }, titleFormat: SHORT_TITLE },
+  [PHONE_WEEK_VIEW]: { type: "list", duration: { weeks: 1 }, titleFormat: SHORT_TITLE },
+};
+// The switcher's words for the two list views (FullCalendar would call both "Planning").
+const BUTTONS = { [PHONE_VIEW]: { text: "Liste" }, [PHONE_WEEK_VIEW]: { text: "Semaine" } };
 
 /** The view a screen of `width` CSS pixels opens on. */
 export function viewForWidth(width) {
@@ -155,7 +164,12 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
       firstLayout.current = false;
       return;
     }
-    calendarRef.current?.getApi().changeView(phone ? PHONE_VIEW : "dayGridMonth");
+    const api = calendarRef.current?.getApi();
+    if (!api) return;
+    // The week stays the week across the breakpoint, in the form that screen reads.
+    const type = api.view.type;
+    if (type === "timeGridWeek" || type === PHONE_WEEK_VIEW) api.changeView(phone ? PHONE_WEEK_VIEW : "timeGridWeek");
+    else api.changeView(phone ? PHONE_VIEW : "dayGridMonth");
   }, [phone]);
   const [selected, setSelected] = useState(null);
   const [popup, setPopup] = useState(null); // "past" | "full" | "reserved" | "reserve"
@@ -207,6 +221,11 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
       info.jsEvent?.preventDefault();
       const session = info.event.extendedProps.session;
       if (!session) return; // a closure: nothing to book
+      // Read from the service worker's cache without a network: the planning is read-only (docs/decisions.md 53).
+      if (document.documentElement.classList.contains("is-offline")) {
+        notify(MSG_OFFLINE_READ_ONLY, "warning");
+        return;
+      }
       const outcome = clickOutcome({ user, session });
       if (outcome === "login") {
         notify(MSG_LOGIN_TO_RESERVE, "warning");
@@ -250,7 +269,7 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         initialDate={initialDate || dateFromLink()}
         headerToolbar={phone ? PHONE_HEADER : DESKTOP_TOOLBAR}
         views={VIEWS}
-        listText="Liste"
+        buttons={BUTTONS}
         noEventsText="Aucun cours sur cette période."
         slotMinTime="08:00:00"
         slotMaxTime="22:00:00"

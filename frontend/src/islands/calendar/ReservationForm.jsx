@@ -8,6 +8,7 @@ import { useFocusFirstError } from "../../components/formFeedback.js";
 import { useApi } from "../../components/useApi.js";
 import { notify } from "../../components/toast.jsx";
 import {
+  LABEL_CONTACT_DETAILS,
   LABEL_PAY_BY_CARD,
   MSG_PASSES_LOAD_ERROR,
   MSG_REQUIRED,
@@ -134,6 +135,11 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
 
   const invalid = (name) => (missing.includes(name) ? { "aria-invalid": "true", "aria-describedby": `${id}-error` } : {});
   const holdUntil = reservation?.hold_expires_at ? formatTime(reservation.hold_expires_at) : "";
+  // On a phone the payment choice must show on the popup's first screen: the class is a summary, and the member's
+  // name, e-mail (prefilled from the account) and message fold away, opened when one is missing.
+  const prefilled = Boolean(fields.first_name && fields.last_name && fields.email);
+  const [detailsOpen, setDetailsOpen] = useState(!prefilled);
+  const showDetails = detailsOpen || missing.length > 0;
   return (
     <>
     {health && (
@@ -149,32 +155,21 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
       </Suspense>
     )}
     <form ref={formRef} hidden={Boolean(health)} className="form reservation-form" onSubmit={submit} noValidate aria-describedby={error ? `${id}-error` : undefined}>
-      <div className="field">
-        <label htmlFor={`${id}-title`}>Cours</label>
-        <input id={`${id}-title`} value={session.course_title} readOnly />
-      </div>
-      <div className="reservation-grid">
-        <div className="field">
-          <label htmlFor={`${id}-date`}>Date</label>
-          <input id={`${id}-date`} value={date} readOnly />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-time`}>Horaire</label>
-          <input id={`${id}-time`} value={time} readOnly />
-        </div>
-      </div>
+      <p className="reservation-summary">
+        <strong className="reservation-summary-title">{session.course_title}</strong>
+        <span className="reservation-summary-when">
+          {date}, {time}
+        </span>
+        <span className="help">
+          Avec {session.instructor} · {seatsLeft} place(s) restante(s) · {euros(session.price_per_participant)} par participant
+        </span>
+      </p>
       {myHold && !reservation && (
         <p className="form-info" role="status">
           {heldNotice(myHold.participants)}
         </p>
       )}
-      <p className="help">Avec {session.instructor} · {seatsLeft} place(s) restante(s) · {euros(session.price_per_participant)} par participant</p>
-      {session.free_cancellation_until && (
-        <p className="help reservation-cancellation">
-          <strong>{freeCancellationText(session.free_cancellation_until)}</strong> {MSG_LATE_CANCELLATION_RULE}
-        </p>
-      )}
-      <div className="field">
+      <div className="field reservation-participants">
         <label htmlFor={`${id}-participants`}>Participants</label>
         <input
           id={`${id}-participants`}
@@ -188,24 +183,6 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
           onChange={(event) => setParticipants(event.target.value)}
           onBlur={() => setParticipants(String(count))}
         />
-      </div>
-      <div className="reservation-grid">
-        <div className="field">
-          <label htmlFor={`${id}-first`}>Prénom *</label>
-          <input id={`${id}-first`} autoComplete="given-name" required value={fields.first_name} disabled={locked} onChange={update("first_name")} {...invalid("first_name")} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-last`}>Nom *</label>
-          <input id={`${id}-last`} autoComplete="family-name" required value={fields.last_name} disabled={locked} onChange={update("last_name")} {...invalid("last_name")} />
-        </div>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-email`}>Email *</label>
-        <input id={`${id}-email`} type="email" autoComplete="email" required value={fields.email} disabled={locked} onChange={update("email")} {...invalid("email")} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-message`}>Message</label>
-        <textarea id={`${id}-message`} value={fields.message} disabled={locked} onChange={update("message")} />
       </div>
       {passes.length > 0 && !reservation && (
         <fieldset className="reservation-pay-with">
@@ -237,6 +214,32 @@ export default function ReservationForm({ session, user, paymentConfig, reserveU
           {error}
         </p>
       )}
+      {session.free_cancellation_until && (
+        <p className="help reservation-cancellation">
+          <strong>{freeCancellationText(session.free_cancellation_until)}</strong> {MSG_LATE_CANCELLATION_RULE}
+        </p>
+      )}
+      <details className="reservation-details" open={showDetails} onToggle={(event) => setDetailsOpen(event.currentTarget.open)}>
+        <summary>{LABEL_CONTACT_DETAILS}</summary>
+        <div className="reservation-grid">
+          <div className="field">
+            <label htmlFor={`${id}-first`}>Prénom *</label>
+            <input id={`${id}-first`} autoComplete="given-name" required value={fields.first_name} disabled={locked} onChange={update("first_name")} {...invalid("first_name")} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-last`}>Nom *</label>
+            <input id={`${id}-last`} autoComplete="family-name" required value={fields.last_name} disabled={locked} onChange={update("last_name")} {...invalid("last_name")} />
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-email`}>Email *</label>
+          <input id={`${id}-email`} type="email" autoComplete="email" required value={fields.email} disabled={locked} onChange={update("email")} {...invalid("email")} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-message`}>Message</label>
+          <textarea id={`${id}-message`} value={fields.message} disabled={locked} onChange={update("message")} />
+        </div>
+      </details>
       {reservation && (
         <div className="reservation-payment">
           <p className="form-success" role="status">

@@ -2,6 +2,7 @@
 import { amountTimes, formatDate, formatter, formatTime, TIME_ZONE } from "../../components/format.js";
 
 export const MSG_LOGIN_TO_RESERVE = "Vous devez être connecté pour réserver un cours.";
+export const MSG_OFFLINE_READ_ONLY = "Hors connexion : le planning est en lecture seule. Réservez dès que le réseau revient.";
 export const MSG_PAST = "Erreur - La date et l'heure sélectionnées sont déjà passées.";
 export const MSG_FULL = "Cette session est complète.";
 export const MSG_ALREADY_RESERVED = "Vous avez déjà une réservation pour cette session.";
@@ -23,6 +24,7 @@ export function sessionTiming(session, now = new Date()) {
 }
 export const MSG_PASSES_LOAD_ERROR = "Vos cartes et abonnements n'ont pas pu être chargés : vous pouvez payer par carte bancaire.";
 export const LABEL_PAY_BY_CARD = "Payer par carte bancaire";
+export const LABEL_CONTACT_DETAILS = "Vos coordonnées et un message";
 
 /** The member's own unpaid hold on the class, shown in the booking form, which resumes it. */
 export function heldNotice(participants) {
