@@ -14,6 +14,7 @@ from courses.booking_windows import free_cancellation_text
 from .models import Reservation, ReservationStatus
 from .services.availability import active_reservations_q
 from .services.cancellation import cancellation_deadline
+from .services.checkin import reservation_checkin
 
 
 def member_followed_reservations(*, member_id: int, now: datetime) -> QuerySet[Reservation]:
@@ -76,4 +77,5 @@ def followed_course(reservation: Reservation, *, now: datetime) -> dict:
         "total_amount": reservation.total_amount,
         "hold_expires_at": reservation.hold_expires_at if reservation.status == ReservationStatus.HELD else None,
         "can_pay": held,
+        "checkin": reservation_checkin(reservation, now=now),  # the QR shown at the door (docs/decisions.md 56)
     }

@@ -95,6 +95,13 @@ def reservation_checkin_code(reservation, *, now) -> str | None:
     return checkin_code(reservation_id=reservation.pk, session_id=reservation.session_id)
 
 
+def reservation_checkin(reservation, *, now) -> dict | None:
+    """What "Mes cours" shows (and keeps offline): the code and its QR as an SVG data URI, drawn here so the page
+    needs no QR library; none when the booking has no code to show."""
+    code = reservation_checkin_code(reservation, now=now)
+    return None if code is None else {"code": code, "image": checkin_svg_data_uri(code)}
+
+
 @transaction.atomic
 def checkin_scan(*, session_id: int, code: str, by) -> tuple[Reservation, bool]:
     """Mark present the booking a scanned code names, on the sheet of `session_id` (the caller checked that `by`

@@ -45,9 +45,7 @@ def two_classes(db, lea):
         pole = CourseSessionFactory(
             course=CourseFactory(title="Pole Débutant"), instructor=lea, start=start, end=start + timedelta(hours=1)
         )
-        hoop = CourseSessionFactory(
-            course=CourseFactory(title="Cerceau"), start=start, end=start + timedelta(hours=1)
-        )
+        hoop = CourseSessionFactory(course=CourseFactory(title="Cerceau"), start=start, end=start + timedelta(hours=1))
     return pole, hoop
 
 
@@ -178,3 +176,11 @@ def test_the_qr_image_of_a_real_code_is_served_and_a_forged_one_is_not(client, e
     assert real.status_code == 200 and real["Content-Type"] == "image/png"
     assert real.content.startswith(b"\x89PNG")
     assert client.get(f"/my-courses/qr/{emma.pk}.{emma.session_id}.faux.png").status_code == 404
+
+
+@freeze_time(NOW)
+def test_mes_cours_shows_the_code_of_a_confirmed_booking_and_its_qr(api_client, emma):
+    api_client.force_authenticate(emma.user)
+    row = api_client.get(f"/api/course-feedback/user/{emma.user_id}").json()["results"][0]
+    assert row["checkin"]["code"] == code_of(emma)
+    assert row["checkin"]["image"].startswith("data:image/svg+xml")
