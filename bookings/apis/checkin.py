@@ -18,7 +18,8 @@ from rest_framework.views import APIView
 from studio.permissions import IsStudioStaffOrInstructor
 from studio.schema import ErrorOutput
 
-from ..services.checkin import (
+from ..services.checkin import checkin_scan
+from ..services.checkin_codes import (
     MAX_CODE_LENGTH,
     MSG_CHECKIN_ALREADY_PRESENT,
     MSG_CHECKIN_FORGED,
@@ -26,7 +27,6 @@ from ..services.checkin import (
     CheckinError,
     checkin_code_read,
     checkin_png,
-    checkin_scan,
 )
 from .attendance import AttendanceSheetOutput, _check_reach, _sheet
 from .common import _messages

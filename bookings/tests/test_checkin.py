@@ -2,6 +2,7 @@
 and is refused, changing nothing, on another class, after the class, for a dead booking, or when forged; only staff
 and the class's own instructor may scan."""
 
+import base64
 from datetime import timedelta
 
 import pytest
@@ -14,7 +15,7 @@ from accounts.tests.factories import UserFactory
 from bookings.models import ReservationStatus
 from bookings.models_operations import Attendance, AttendanceStatus
 from bookings.services.attendance import MSG_ATTENDANCE_NOT_OPEN
-from bookings.services.checkin import (
+from bookings.services.checkin_codes import (
     CHECKIN_SALT,
     MSG_CHECKIN_ALREADY_PRESENT,
     MSG_CHECKIN_CLASS_OVER,
@@ -184,3 +185,31 @@ def test_mes_cours_shows_the_code_of_a_confirmed_booking_and_its_qr(api_client, 
     row = api_client.get(f"/api/course-feedback/user/{emma.user_id}").json()["results"][0]
     assert row["checkin"]["code"] == code_of(emma)
     assert row["checkin"]["image"].startswith("data:image/svg+xml")
+
+
+@freeze_time(NOW)
+def test_the_confirmation_email_shows_the_qr_inline_and_attached(client, settings, emma):
+    from bookings.emails import send_reservation_confirmation
+    from studio.models import OutgoingEmail
+
+    send_reservation_confirmation(reservation_id=emma.pk)
+    mail = OutgoingEmail.objects.get(template="bookings_reservation_confirmed")
+    url = f"{settings.SITE_URL}/my-courses/qr/{code_of(emma)}.png"
+    assert f'<img src="{url}"' in mail.body_html
+    assert "présentez le code QR de votre réservation" in mail.body_text
+    png = next(a for a in mail.attachments if a["name"] == "code-qr-reservation.png")
+    assert png["mimetype"] == "image/png"
+    served = client.get(url.removeprefix(settings.SITE_URL))
+    assert served.status_code == 200 and base64.b64decode(png["base64"]) == served.content
+
+
+@freeze_time(NOW)
+def test_a_confirmation_of_a_class_already_over_carries_no_qr(emma):
+    from bookings.emails import send_reservation_confirmation
+    from studio.models import OutgoingEmail
+
+    with freeze_time(emma.session.end + timedelta(minutes=1)):
+        send_reservation_confirmation(reservation_id=emma.pk)
+    mail = OutgoingEmail.objects.get(template="bookings_reservation_confirmed")
+    assert "/my-courses/qr/" not in mail.body_html
+    assert [a["name"] for a in mail.attachments if a["mimetype"] == "image/png"] == []

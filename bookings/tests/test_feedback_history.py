@@ -10,7 +10,7 @@ from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
 from bookings.models import ReservationStatus
-from bookings.services.checkin import checkin_code, checkin_svg_data_uri, reservation_checkin
+from bookings.services.checkin_codes import checkin_code, checkin_svg_data_uri, reservation_checkin
 from bookings.tests.factories import CourseFeedbackFactory, PassFactory, ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 
