@@ -12,10 +12,10 @@ from courses.booking_windows import (
 )
 from studio.emails import send_templated_email
 
+from .checkin_codes import checkin_png, reservation_checkin_code
 from .ics import REQUEST, ics_attachment, reservation_request_ics
 from .models import Reservation
 from .models_operations import WaitlistEntry
-from .services.checkin_codes import checkin_png, reservation_checkin_code
 
 SUBJECT_RESERVATION_CONFIRMED = "Votre réservation est confirmée"
 

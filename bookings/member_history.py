@@ -11,10 +11,10 @@ from django.db.models import Case, F, FilteredRelation, Q, QuerySet, When
 
 from courses.booking_windows import free_cancellation_text
 
+from .checkin_codes import reservation_checkin
 from .models import Reservation, ReservationStatus
 from .services.availability import active_reservations_q
 from .services.cancellation import cancellation_deadline
-from .services.checkin_codes import reservation_checkin
 
 
 def member_followed_reservations(*, member_id: int, now: datetime) -> QuerySet[Reservation]:

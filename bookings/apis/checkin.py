@@ -18,8 +18,7 @@ from rest_framework.views import APIView
 from studio.permissions import IsStudioStaffOrInstructor
 from studio.schema import ErrorOutput
 
-from ..services.checkin import checkin_scan
-from ..services.checkin_codes import (
+from ..checkin_codes import (
     MAX_CODE_LENGTH,
     MSG_CHECKIN_ALREADY_PRESENT,
     MSG_CHECKIN_FORGED,
@@ -28,6 +27,7 @@ from ..services.checkin_codes import (
     checkin_code_read,
     checkin_png,
 )
+from ..services.checkin import checkin_scan
 from .attendance import AttendanceSheetOutput, _check_reach, _sheet
 from .common import _messages
 from .sessions import SESSION_ID

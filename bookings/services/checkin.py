@@ -4,10 +4,10 @@ member present, under the attendance rules and locks (attendance.py)."""
 from django.db import transaction
 from django.utils import timezone
 
+from ..checkin_codes import CheckinError, checkin_code_read
 from ..models import Reservation, ReservationStatus
 from ..models_operations import AttendanceStatus
 from .attendance import attendance_mark
-from .checkin_codes import CheckinError, checkin_code_read
 
 
 @transaction.atomic

@@ -12,10 +12,7 @@ from freezegun import freeze_time
 
 from accounts.models import Role
 from accounts.tests.factories import UserFactory
-from bookings.models import ReservationStatus
-from bookings.models_operations import Attendance, AttendanceStatus
-from bookings.services.attendance import MSG_ATTENDANCE_NOT_OPEN
-from bookings.services.checkin_codes import (
+from bookings.checkin_codes import (
     CHECKIN_SALT,
     MSG_CHECKIN_ALREADY_PRESENT,
     MSG_CHECKIN_CLASS_OVER,
@@ -25,6 +22,9 @@ from bookings.services.checkin_codes import (
     MSG_CHECKIN_PRESENT,
     checkin_code,
 )
+from bookings.models import ReservationStatus
+from bookings.models_operations import Attendance, AttendanceStatus
+from bookings.services.attendance import MSG_ATTENDANCE_NOT_OPEN
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory, InstructorFactory
 from studio.api import MSG_FORBIDDEN

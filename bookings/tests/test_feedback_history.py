@@ -9,8 +9,8 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
+from bookings.checkin_codes import checkin_code, checkin_svg_data_uri, reservation_checkin
 from bookings.models import ReservationStatus
-from bookings.services.checkin_codes import checkin_code, checkin_svg_data_uri, reservation_checkin
 from bookings.tests.factories import CourseFeedbackFactory, PassFactory, ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
 

@@ -1,6 +1,6 @@
 """QR check-in codes (docs/decisions.md 53 and 56): each confirmed booking carries a code, signed with the site's
-secret, that names the booking and its class; the attendance sheet scans it (checkin.py) and marks the member present.
-Kept apart from the scan so that the e-mails and the history draw a code without importing the attendance rules.
+secret, that names the booking and its class; the attendance sheet scans it (services/checkin.py) and marks the
+member present. Below the services, so that the e-mails and the history draw a code.
 
 The code is `<reservation id>.<session id>.<signature>`: nobody can make one up, and one class's code is refused on
 another class's sheet or once the class is over. It opens nothing by itself: only the class's instructor or staff,
@@ -12,10 +12,9 @@ import io
 import segno
 from django.core import signing
 
-from studio.errors import BAD_REQUEST, CONFLICT
+from studio.errors import BAD_REQUEST, CONFLICT, ApplicationError
 
-from ..models import ReservationStatus
-from .common import ReservationError
+from .models import ReservationStatus
 
 # The salt keeps these signatures apart from every other use of the secret key (a signed cookie, a reset link).
 CHECKIN_SALT = "bookings.checkin"
@@ -31,7 +30,7 @@ MSG_CHECKIN_PRESENT = "{name} est pointé(e) présent(e)."
 MSG_CHECKIN_ALREADY_PRESENT = "{name} était déjà pointé(e) présent(e)."
 
 
-class CheckinError(ReservationError):
+class CheckinError(ApplicationError):
     """A refused QR code: forged (400), or a real one shown at the wrong class, too late, or for a dead booking."""
 
     messages = {
