@@ -33,8 +33,13 @@ from .common import _messages
 from .sessions import SESSION_ID
 
 
+# What the studio's codes look like (the schema says it; only the signature tells a real one).
+CODE_PATTERN = r"^[0-9]{1,10}\.[0-9]{1,10}\.[A-Za-z0-9_-]{20,80}$"
+
+
 class CheckinInput(serializers.Serializer):
-    code = serializers.CharField(
+    code = serializers.RegexField(
+        CODE_PATTERN,
         max_length=MAX_CODE_LENGTH,
         help_text="Le texte du code QR de la réservation, tel que la caméra le lit.",
         error_messages=_messages(MSG_CHECKIN_FORGED, "required", "null", "blank", "invalid", "max_length"),
