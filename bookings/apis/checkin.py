@@ -32,7 +32,6 @@ from .attendance import AttendanceSheetOutput, _check_reach, _sheet
 from .common import _messages
 from .sessions import SESSION_ID
 
-
 # What the studio's codes look like (the schema says it; only the signature tells a real one).
 CODE_PATTERN = r"^[0-9]{1,10}\.[0-9]{1,10}\.[A-Za-z0-9_-]{20,80}$"
 
