@@ -2,12 +2,16 @@
 video made of one booking's QR code; the instructor's attendance sheet reads it with qr-scanner and marks that member
 present, and the same code held in front of another class's sheet is refused in French."""
 
+import io
+import re
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
 import segno
 from django.conf import settings
 from django.utils import timezone
+from PIL import Image
 from playwright.sync_api import expect
 
 from accounts.models import Role
@@ -25,8 +29,17 @@ WIDTH, HEIGHT, FRAMES = 640, 480, 10
 SCAN_WAIT_MS = 45_000
 
 
+def write_y4m(path, luma: bytes) -> None:
+    """A Y4M video (what Chromium's fake camera plays in a loop) of one grey WIDTH x HEIGHT picture."""
+    chroma = b"\x80" * (WIDTH * HEIGHT // 4)  # grey: no colour
+    frame = b"FRAME\n" + luma + chroma + chroma
+    with open(path, "wb") as video:
+        video.write(f"YUV4MPEG2 W{WIDTH} H{HEIGHT} F10:1 Ip A1:1 C420jpeg\n".encode())
+        video.write(frame * FRAMES)
+
+
 def qr_video(path, text: str) -> None:
-    """A Y4M video (what Chromium's fake camera plays in a loop) of `text`'s QR code, black on white, centred."""
+    """A video of `text`'s QR code, black on white, centred."""
     matrix = [list(row) for row in segno.make_qr(text, error="m").matrix]
     border = 4
     size = len(matrix) + 2 * border
@@ -39,11 +52,40 @@ def qr_video(path, text: str) -> None:
                 for dy in range(scale):
                     start = (top + (y + border) * scale + dy) * WIDTH + left + (x + border) * scale
                     luma[start : start + scale] = b"\x10" * scale
-    chroma = b"\x80" * (WIDTH * HEIGHT // 4)  # grey: no colour
-    frame = b"FRAME\n" + bytes(luma) + chroma + chroma
-    with open(path, "wb") as video:
-        video.write(f"YUV4MPEG2 W{WIDTH} H{HEIGHT} F10:1 Ip A1:1 C420jpeg\n".encode())
-        video.write(frame * FRAMES)
+    write_y4m(path, bytes(luma))
+
+
+def screenshot_video(path, png: bytes) -> None:
+    """A video of a screenshot (the QR as the member's phone shows it), centred on white."""
+    shot = Image.open(io.BytesIO(png)).convert("L")
+    shot.thumbnail((HEIGHT * 9 // 10, HEIGHT * 9 // 10), Image.Resampling.NEAREST)
+    canvas = Image.new("L", (WIDTH, HEIGHT), 255)
+    canvas.paste(shot, ((WIDTH - shot.width) // 2, (HEIGHT - shot.height) // 2))
+    write_y4m(path, bytes(16 + value * 219 // 255 for value in canvas.tobytes()))
+
+
+@contextmanager
+def camera_page(browser_type, live_server, video, user):
+    """A 390 px phone whose camera films `video`, logged in as `user`."""
+    browser = browser_type.launch(
+        executable_path=CHROMIUM,
+        headless=True,
+        args=[
+            *CHROMIUM_ARGS,
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={video}",
+        ],
+    )
+    try:
+        context = browser.new_context(
+            locale="fr-FR", timezone_id="Europe/Paris", viewport={"width": 390, "height": 844}
+        )
+        context.grant_permissions(["camera"], origin=live_server.url)
+        login(context, live_server, user)
+        yield context.new_page()
+    finally:
+        browser.close()
 
 
 def login(context, live_server, user):
@@ -68,23 +110,7 @@ def test_the_instructor_scans_a_members_qr_with_the_camera(browser_type, live_se
     video = tmp_path / "qr.y4m"
     qr_video(video, checkin_code(reservation_id=emma.pk, session_id=pole.pk))
 
-    browser = browser_type.launch(
-        executable_path=CHROMIUM,
-        headless=True,
-        args=[
-            *CHROMIUM_ARGS,
-            "--use-fake-device-for-media-stream",
-            "--use-fake-ui-for-media-stream",
-            f"--use-file-for-fake-video-capture={video}",
-        ],
-    )
-    try:
-        context = browser.new_context(
-            locale="fr-FR", timezone_id="Europe/Paris", viewport={"width": 390, "height": 844}
-        )
-        context.grant_permissions(["camera"], origin=live_server.url)
-        login(context, live_server, lea.user)
-        page = context.new_page()
+    with camera_page(browser_type, live_server, video, lea.user) as page:
         errors = []
         page.on("console", lambda message: message.type == "error" and errors.append(message.text))
 
@@ -108,8 +134,43 @@ def test_the_instructor_scans_a_members_qr_with_the_camera(browser_type, live_se
         page.get_by_role("button", name="Fermer la caméra").click()
         expect(page.get_by_role("button", name="Scanner les codes QR")).to_be_visible()
         assert [e for e in errors if "Content Security Policy" in e] == []
-    finally:
-        browser.close()
 
     attendance = Attendance.objects.get(reservation=emma)
     assert attendance.status == AttendanceStatus.PRESENT and attendance.marked_by == lea.user
+
+
+def test_the_qr_shown_in_mes_cours_checks_the_member_in_on_the_dashboard(
+    page, login_as, live_server, browser_type, staff, tmp_path
+):
+    start = timezone.now() + timedelta(minutes=30)
+    session = CourseSessionFactory(course=CourseFactory(title="Pole Flow"), start=start, max_attendees=5)
+    emma = ReservationFactory(session=session, user=UserFactory(first_name="Emma", last_name="Petit"))
+
+    # The member's phone: "Mes cours", the QR unfolded.
+    page.set_viewport_size({"width": 390, "height": 844})
+    login_as(emma.user)
+    page.goto(live_server.url + "/my-courses")
+    page.get_by_role("button", name="Refuser").click()  # the cookie banner would cover the code
+    page.get_by_text("Mon code QR pour l'accueil").click()
+    qr = page.get_by_role("img", name="Code QR de la réservation Pole Flow")
+    expect(qr).to_be_visible()
+    box = qr.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    video = tmp_path / "screen.y4m"
+    screenshot_video(video, qr.screenshot())
+    page.screenshot(path="test-artifacts/my-courses-qr-390.png", full_page=False)
+
+    # The front desk's phone films that screen from the dashboard's attendance sheet.
+    with camera_page(browser_type, live_server, video, staff) as desk:
+        desk.goto(live_server.url + "/admin/sessions")
+        desk.locator(".dash-table tbody tr").first.get_by_role("button", name=re.compile("^Actions")).click()
+        desk.get_by_role("menuitem", name="Présences").click()
+        dialog = desk.locator("dialog[open]")
+        dialog.get_by_role("button", name="Scanner les codes QR").click()
+        expect(dialog.get_by_role("status")).to_have_text(
+            MSG_CHECKIN_PRESENT.format(name="Emma Petit"), timeout=SCAN_WAIT_MS
+        )
+        expect(dialog).to_contain_text("1 inscrit(s) · 1 présent(s) · 0 absent(s) · 0 à pointer")
+
+    attendance = Attendance.objects.get(reservation=emma)
+    assert attendance.status == AttendanceStatus.PRESENT and attendance.marked_by == staff
