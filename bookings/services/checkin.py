@@ -4,10 +4,12 @@ member present, under the attendance rules and locks (attendance.py)."""
 from django.db import transaction
 from django.utils import timezone
 
+from courses.services.locking import lock_session
+
 from ..checkin_codes import CheckinError, checkin_code_read
 from ..models import Reservation, ReservationStatus
 from ..models_operations import AttendanceStatus
-from .attendance import attendance_mark
+from .attendance import AttendanceError, attendance_mark
 
 
 @transaction.atomic
@@ -20,6 +22,10 @@ def checkin_scan(*, session_id: int, code: str, by) -> tuple[Reservation, bool]:
     reservation_id, code_session_id = checkin_code_read(code)
     if code_session_id != session_id:
         raise CheckinError.of("checkin_other_class", field="code")
+    # The session's lock first, as every mark takes it: two phones scanning the same code at once are told in turn
+    # "pointé(e)" then "déjà pointé(e)", from the mark the other one made.
+    if lock_session(session_id) is None:
+        raise AttendanceError.of("session_not_found")
     reservation = Reservation.objects.select_related("session", "attendance").filter(pk=reservation_id).first()
     if reservation is None or reservation.session_id != session_id:
         # A signed code names a booking of this class; only a booking deleted since (an erased account) is missing.
