@@ -12,6 +12,7 @@ from courses.booking_windows import (
 )
 from studio.emails import send_templated_email
 
+from .checkin_codes import checkin_png, reservation_checkin_code
 from .ics import REQUEST, ics_attachment, reservation_request_ics
 from .models import Reservation
 from .models_operations import WaitlistEntry
@@ -25,6 +26,12 @@ def send_reservation_confirmation(*, reservation_id: int) -> None:
     )
     session = reservation.session
     start = timezone.localtime(session.start)
+    attachments = [ics_attachment(f"cours-{start:%Y-%m-%d}.ics", reservation_request_ics(reservation), method=REQUEST)]
+    # The QR to show at the door (docs/decisions.md 58): an image of an absolute URL, which mail clients show in the
+    # body, and the same PNG attached for those that block remote images.
+    code = reservation_checkin_code(reservation, now=timezone.now())
+    if code is not None:
+        attachments.append(("code-qr-reservation.png", checkin_png(code), "image/png"))
     send_templated_email(
         to=reservation.email or reservation.user.email,
         subject=SUBJECT_RESERVATION_CONFIRMED,
@@ -36,10 +43,9 @@ def send_reservation_confirmation(*, reservation_id: int) -> None:
             "end": timezone.localtime(session.end),
             "free_cancellation": free_cancellation_text(session_free_cancellation_until(session)),
             "late_cancellation_rule": MSG_LATE_CANCELLATION_RULE,
+            "checkin_qr_url": f"{settings.SITE_URL}/my-courses/qr/{code}.png" if code else "",
         },
-        attachments=[
-            ics_attachment(f"cours-{start:%Y-%m-%d}.ics", reservation_request_ics(reservation), method=REQUEST)
-        ],
+        attachments=attachments,
     )
 
 

@@ -11,6 +11,7 @@ from django.db.models import Case, F, FilteredRelation, Q, QuerySet, When
 
 from courses.booking_windows import free_cancellation_text
 
+from .checkin_codes import reservation_checkin
 from .models import Reservation, ReservationStatus
 from .services.availability import active_reservations_q
 from .services.cancellation import cancellation_deadline
@@ -76,4 +77,5 @@ def followed_course(reservation: Reservation, *, now: datetime) -> dict:
         "total_amount": reservation.total_amount,
         "hold_expires_at": reservation.hold_expires_at if reservation.status == ReservationStatus.HELD else None,
         "can_pay": held,
+        "checkin": reservation_checkin(reservation, now=now),  # the QR shown at the door (docs/decisions.md 58)
     }

@@ -5,6 +5,7 @@ from .apis import substitutes as substitute_apis
 from .apis import waitlist as waitlist_apis
 from .apis.attendance import CourseSessionAttendanceApi, CourseSessionWalkInApi
 from .apis.attendees import CourseSessionAttendeesApi
+from .apis.checkin import CourseSessionCheckinApi, checkin_qr_png
 from .apis.class_cancellation import CourseSessionCancelApi
 from .apis.feedback import CourseFeedbackApi, CourseFeedbackUserApi
 from .apis.instructor import InstructorSessionsApi
@@ -24,6 +25,7 @@ urlpatterns = [
         calendar_feed_apis.reminders_unsubscribe_page,
         name="reminders-unsubscribe",
     ),
+    path("my-courses/qr/<str:code>.png", checkin_qr_png, name="my-course-checkin-qr"),
     path("my-courses/<int:reservation_id>.ics", calendar_feed_apis.reservation_ics_download, name="my-course-ics"),
     path("instructor/classes", instructor_views.instructor_classes_page, name="instructor-classes"),
     path("instructor/classes/<int:session_id>", instructor_views.instructor_class_page, name="instructor-class"),
@@ -52,6 +54,11 @@ api_urlpatterns = [
         "course-sessions/<int:session_id>/attendance",
         CourseSessionAttendanceApi.as_view(),
         name="api-course-session-attendance",
+    ),
+    path(
+        "course-sessions/<int:session_id>/check-in",
+        CourseSessionCheckinApi.as_view(),
+        name="api-course-session-check-in",
     ),
     path(
         "course-sessions/<int:session_id>/walk-ins",

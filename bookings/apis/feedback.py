@@ -42,6 +42,11 @@ class FollowedPaidWithPassOutput(serializers.Serializer):
     kind = serializers.CharField()
 
 
+class FollowedCheckinOutput(serializers.Serializer):
+    code = serializers.CharField(help_text="le texte signé que le QR contient")
+    image = serializers.CharField(help_text="le QR en image SVG (URI data:), affichable hors connexion")
+
+
 class FollowedCourseOutput(serializers.Serializer):
     id = serializers.IntegerField(help_text="l'id du cours")
     course_id = serializers.IntegerField()
@@ -72,6 +77,9 @@ class FollowedCourseOutput(serializers.Serializer):
     total_amount = serializers.DecimalField(max_digits=10, decimal_places=2, help_text="prix de la réservation, €")
     hold_expires_at = DateTimeOutputField(allow_null=True, help_text="places retenues jusqu'à (non payée)")
     can_pay = serializers.BooleanField(help_text="places retenues à payer (commande /api/paypal/create-order)")
+    checkin = FollowedCheckinOutput(
+        allow_null=True, help_text="le QR à présenter à l'accueil : réservation confirmée d'un cours pas encore fini"
+    )
 
 
 FollowedCoursePageOutput = page_output("FollowedCoursePageOutput", FollowedCourseOutput)

@@ -9,6 +9,7 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from accounts.tests.factories import UserFactory
+from bookings.checkin_codes import checkin_code, checkin_svg_data_uri, reservation_checkin
 from bookings.models import ReservationStatus
 from bookings.tests.factories import CourseFeedbackFactory, PassFactory, ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
@@ -71,6 +72,7 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "total_amount": "25.00",
             "hold_expires_at": None,
             "can_pay": False,
+            "checkin": reservation_checkin(confirmed, now=NOW),  # a confirmed booking of a class to come
         },
         {
             "id": other_course.pk,
@@ -101,6 +103,7 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "total_amount": "25.00",
             "hold_expires_at": "2030-03-15T10:15:00+01:00",
             "can_pay": True,
+            "checkin": None,  # unpaid: nothing to show at the door
         },
         {
             "id": course.pk,
@@ -130,6 +133,7 @@ def test_every_field_of_the_history_rows(api_client, member, other_member, staff
             "total_amount": "50.00",
             "hold_expires_at": None,
             "can_pay": False,
+            "checkin": None,  # the class is over
         },
     ]
     api_client.force_authenticate(staff)
@@ -293,6 +297,12 @@ def _expected_history(member, now) -> list[dict]:
                 "total_amount": f"{r.total_amount:.2f}",
                 "hold_expires_at": rfc3339(r.hold_expires_at, tz) if held else None,
                 "can_pay": held and s.start > now,
+                # The door's QR: a confirmed booking until its class ends.
+                "checkin": (
+                    {"code": code, "image": checkin_svg_data_uri(code)}
+                    if confirmed and s.end > now and (code := checkin_code(reservation_id=r.pk, session_id=s.pk))
+                    else None
+                ),
             }
         )
     return rows

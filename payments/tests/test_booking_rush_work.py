@@ -68,7 +68,8 @@ def test_the_capture_queues_one_task_and_the_worker_renders_the_confirmation_and
     sent = confirmations().get()
     assert sent.to == [member.email]
     start = timezone.localtime(reservation.session.start)
-    assert [a["name"] for a in sent.attachments] == [f"cours-{start:%Y-%m-%d}.ics"]
+    # The calendar file and the QR code shown at the door (docs/decisions.md 58).
+    assert [a["name"] for a in sent.attachments] == [f"cours-{start:%Y-%m-%d}.ics", "code-qr-reservation.png"]
     receipt = OutgoingEmail.objects.get(subject__contains=RECEIPT_SUBJECT)
     invoice = Invoice.objects.get(payment_order=order, kind=InvoiceKind.INVOICE)
     assert [a["name"] for a in receipt.attachments] == [invoice.file_name]  # the PDF, rendered by that task

@@ -335,6 +335,8 @@ SECURE_CSP = {
     "base-uri": [CSP.SELF],
     "form-action": [CSP.SELF],
 }
+# The attendance sheet's QR reader (qr-scanner) decodes in a worker it starts from a blob: URL of its own bundled code.
+SECURE_CSP["worker-src"] = [CSP.SELF, "blob:"]
 if PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET:
     # PayPal's JS SDK, fetched only when a payment starts (docs/decisions.md 18), and the hosts it talks to.
     SECURE_CSP["script-src"] += [

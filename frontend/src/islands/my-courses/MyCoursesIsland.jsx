@@ -10,6 +10,7 @@ import MyWaitlist, { useWaitlist } from "./MyWaitlist.jsx";
 import BookingPreferences, { usePreferences } from "./BookingPreferences.jsx";
 import { googleCalendarUrl, icsUrl } from "./addToCalendar.js";
 import { notify } from "../../components/toast.jsx";
+import CheckinQr from "./CheckinQr.jsx";
 import {
   LABEL_LATE_CANCEL,
   MSG_CANCEL_ERROR,
@@ -80,6 +81,7 @@ function SessionsTable({ caption, rows, empty, onCancel, onPay, calendarLocation
                   <a href={icsUrl(row)} download>Apple, Outlook (.ics)<span className="visually-hidden"> ({row.title})</span></a>
                 </span>
               )}
+              {onCancel && <CheckinQr row={row} />}
             </td>
             <td data-label="Paiement">{paymentLabel(row)}</td>
             {onCancel && (

@@ -9,6 +9,7 @@ import Modal from "../../../components/Modal.jsx";
 import { formatDateTime } from "../format.js";
 import { formatDate, formatLongDate, formatTime, toCents } from "../../../components/format.js";
 import { ClientPicker, MeansLines, linesForApi, newLine, remainderCents, saleKey } from "./DeskParts.jsx";
+import QrCheckin from "./QrCheckin.jsx";
 
 export const MSG_HEALTH_MISSING = "Questionnaire de santé à compléter";
 export function healthFlagText(since) {
@@ -23,6 +24,7 @@ export const MSG_ADD_FAILED = "L'inscription n'a pas pu être enregistrée. Veui
 export const MSG_CHOOSE_CLIENT = "Choisissez d'abord le client à inscrire.";
 export const MSG_MEANS_DO_NOT_ADD_UP = "Les moyens de paiement doivent totaliser le prix de la séance.";
 export const MSG_SHEET_CANCELLED = "Ce cours est annulé : pas de feuille de présence.";
+export const MSG_CHECKIN_FAILED = "Le code QR n'a pas pu être vérifié. Veuillez réessayer.";
 
 /** When the sheet opens, as the server's rule gives it (`attendance_opens_at`): "La feuille de présence ouvre le …". */
 export function sheetOpensMessage(opensAt) {
@@ -96,6 +98,7 @@ export function AttendanceSheet({ sessionId, canBook = false }) {
           {error}
         </p>
       )}
+      {!closed && <QrCheckin onCode={(code) => call(`/api/course-sessions/${sessionId}/check-in`, { code }, MSG_CHECKIN_FAILED)} />}
       {results.length === 0 && <p>Personne n'est inscrit à ce cours.</p>}
       <ul className="attendance-list">
         {results.map((line) => {
