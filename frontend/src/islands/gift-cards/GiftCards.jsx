@@ -1,11 +1,13 @@
 /* /cartes-cadeaux: buy a gift card (an amount or a tariff, the recipient, a message, the send date) with the shared
    payment widget, check a card's balance by its code, and, for a member, their own cards. */
-import { useEffect, useMemo, useState } from "react";
-import PaymentWidget from "../../components/PaymentWidget.jsx";
+import { Suspense, lazy, useEffect, useMemo, useState } from "react";
 import { api, errorMessage } from "../../components/api.js";
 import { euros, formatDate, toAmount } from "../../components/format.js";
 import * as M from "./messages.js";
 import "./gift-cards.css";
+
+// Loaded once the page shows: the balance check and the list need none of it.
+const PaymentWidget = lazy(() => import(/* webpackChunkName: "payment-widget" */ "../../components/PaymentWidget.jsx"));
 
 const SEND_CHOICES = [
   ["today", M.MSG_TODAY],
@@ -135,6 +137,7 @@ export function BuyForm({ user, paymentConfig, tariffs = [], minAmount = "20.00"
       <p className="gift-total">
         Total : <strong>{euros(toAmount(total || "0"))}</strong>
       </p>
+      <Suspense fallback={<p aria-busy="true">Chargement du paiement…</p>}>
       <PaymentWidget
         order={order}
         context="gift_card"
@@ -145,6 +148,7 @@ export function BuyForm({ user, paymentConfig, tariffs = [], minAmount = "20.00"
         disabled={!amountOk || !dateOk}
         onSuccess={onPaid}
       />
+      </Suspense>
     </div>
   );
 }

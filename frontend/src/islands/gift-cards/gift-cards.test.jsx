@@ -46,7 +46,7 @@ describe("GiftCards", () => {
     fireEvent.change(screen.getByLabelText(M.MSG_RECIPIENT_EMAIL), { target: { value: "lea@example.fr" } });
     fireEvent.change(screen.getByLabelText(M.MSG_MESSAGE), { target: { value: "Bon anniversaire" } });
     fireEvent.click(screen.getByLabelText(M.MSG_IN_3_DAYS));
-    fireEvent.click(screen.getByRole("checkbox", { name: /J'accepte les conditions générales de vente/ }));
+    fireEvent.click(await screen.findByRole("checkbox", { name: /J'accepte les conditions générales de vente/ }));
     fireEvent.click(screen.getByRole("button", { name: "Payer 80,00\u00a0€" }));
     fireEvent.click(await screen.findByRole("button", { name: "Payer (simulation)" }));
     await waitFor(() => expect(screen.getAllByText(MSG_GIFT_CARD_SUCCESS).length).toBeGreaterThan(0));
@@ -61,12 +61,12 @@ describe("GiftCards", () => {
     });
   });
 
-  it("refuses an amount outside 20–500 € before anything is sent", () => {
+  it("refuses an amount outside 20–500 € before anything is sent", async () => {
     global.fetch = vi.fn(() => reply(200, []));
     render(<GiftCards {...PROPS} />);
     fireEvent.change(screen.getByLabelText(M.MSG_AMOUNT_LABEL), { target: { value: "600" } });
     expect(screen.getByText(M.MSG_AMOUNT_RANGE)).toBeTruthy();
-    expect(screen.getByRole("button", { name: /^Payer/ }).disabled).toBe(true);
+    expect((await screen.findByRole("button", { name: /^Payer/ })).disabled).toBe(true);
   });
 
   it("asks a visitor to log in to buy, and checks a balance by code", async () => {

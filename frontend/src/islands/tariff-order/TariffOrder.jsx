@@ -7,7 +7,6 @@
    SavedMethod), and with PayPal opens PayPal's subscription popup instead. */
 import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useState } from "react";
 import Modal from "../../components/Modal.jsx";
-import PaymentWidget from "../../components/PaymentWidget.jsx";
 import { notify } from "../../components/toast.jsx";
 import { euros, lineTotal } from "../../components/payment/messages.js";
 import { useApi } from "../../components/useApi.js";
@@ -24,6 +23,8 @@ import {
 
 // Only a tariff billed per period asks for it: its code stays out of the modal's first load (the page budget).
 // The reduced-rate fields (a student's or job-seeker's proof) are fetched only for a tariff that has that rate.
+// The payment widget (and the offer fields it folds) loads when a tariff is chosen: the tarifs page needs only the list.
+const PaymentWidget = lazy(() => import(/* webpackChunkName: "payment-widget" */ "../../components/PaymentWidget.jsx"));
 const ReducedFields = lazy(() => import(/* webpackChunkName: "reduced-fields" */ "./ReducedFields.jsx"));
 // PayPal's subscription button is fetched only where PayPal is the provider: the card path never loads it.
 const SubscriptionPayPal = lazy(() => import(/* webpackChunkName: "subscription-paypal" */ "./SubscriptionPayPal.jsx"));
@@ -145,6 +146,7 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
               <SubscriptionPayPal tariffId={tariff.id} payer={user} config={paymentConfig} claim={claim.fields || {}} disabled={Boolean(claim.error)} />
             </Suspense>
           ) : (
+            <Suspense fallback={<p aria-busy="true">Chargement du paiement…</p>}>
             <PaymentWidget
               key={tariff.id}
               order={{ kind: "tariff", tariffId: tariff.id, quantity: count, reduced: claim.fields || {} }}
@@ -158,6 +160,7 @@ export default function TariffOrder({ user, paymentConfig, loginUrl = "/login" }
               onPhaseChange={(phase) => setPaying(phase === "open" || phase === "capturing")}
               onSuccess={close}
             />
+            </Suspense>
           )}
           <div className="modal-actions">
             <button type="button" className="button button-secondary" onClick={close}>

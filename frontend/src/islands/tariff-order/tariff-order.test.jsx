@@ -107,7 +107,7 @@ describe("TariffOrder for a subscription billed per period", () => {
     fireEvent.click(screen.getByRole("button", { name: "Commander" }));
     expect(await screen.findByText(/par mois, engagement de 12 échéances/)).toBeTruthy();
     expect(screen.queryByLabelText("Quantité")).toBeNull(); // a subscription is bought once
-    const pay = screen.getByRole("button", { name: /^Payer/ });
+    const pay = await screen.findByRole("button", { name: /^Payer/ });
     expect(pay.disabled).toBe(true);
     expect(screen.getByText(MSG_REDUCED_CONFIRM)).toBeTruthy();
     fireEvent.click(await screen.findByLabelText(/Je confirme être étudiant/, {}, WAIT)); // the fields load with the reduced rate
@@ -145,7 +145,7 @@ describe("TariffOrder for a subscription billed per period", () => {
     render(<TariffOrder user={MEMBER} paymentConfig={CONFIG} />);
     fireEvent.click(screen.getByRole("button", { name: "Commander" }));
     expect(await screen.findByText("Aucun moyen de paiement enregistré pour les prochaines échéances.", {}, WAIT)).toBeTruthy();
-    const pay = screen.getByRole("button", { name: /^Payer/ });
+    const pay = await screen.findByRole("button", { name: /^Payer/ });
     expect(pay.disabled).toBe(true);
     fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
     expect(screen.getByLabelText("Carte bancaire")).toBeTruthy();
