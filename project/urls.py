@@ -19,6 +19,7 @@ from privacy import urls as privacy_urls
 from quotes import urls as quotes_urls
 from studio import urls as studio_urls
 from waivers import urls as waivers_urls
+from notifications import urls as notifications_urls
 
 from . import views
 from .pages import booking as booking_pages
@@ -61,6 +62,7 @@ api_urlpatterns = [
     *invoices_urls.api_urlpatterns,
     *insights_urls.api_urlpatterns,
     *waivers_urls.api_urlpatterns,
+    *notifications_urls.api_urlpatterns,
 ]
 
 urlpatterns = [
