@@ -1,18 +1,14 @@
 import pytest
 
-from .push_service import PushService, vapid_key_pair
+from .push_service import running_push_service
 
 
 @pytest.fixture
-def vapid(settings):
-    private, public = vapid_key_pair()
-    settings.WEBPUSH_VAPID_PRIVATE_KEY = private
-    settings.WEBPUSH_VAPID_PUBLIC_KEY = public
-    return public
+def push_service(settings):
+    with running_push_service(settings) as service:
+        yield service
 
 
 @pytest.fixture
-def push_service(vapid):
-    service = PushService(vapid_public_key=vapid).start()
-    yield service
-    service.stop()
+def vapid(push_service):
+    return push_service.vapid_public_key

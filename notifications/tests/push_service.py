@@ -17,6 +17,7 @@ import json
 import struct
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from secrets import token_bytes, token_urlsafe
@@ -195,3 +196,16 @@ class PushService:
                 self.end_headers()
 
         return Handler
+
+
+@contextmanager
+def running_push_service(settings):
+    """A push service for the test, with a fresh VAPID key pair configured as the studio's."""
+    private, public = vapid_key_pair()
+    settings.WEBPUSH_VAPID_PRIVATE_KEY = private
+    settings.WEBPUSH_VAPID_PUBLIC_KEY = public
+    service = PushService(vapid_public_key=public).start()
+    try:
+        yield service
+    finally:
+        service.stop()

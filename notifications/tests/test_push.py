@@ -67,7 +67,8 @@ def test_a_subscription_the_push_service_says_is_gone_is_deleted(member, push_se
     assert not PushSubscription.objects.filter(endpoint=browser.endpoint).exists()
 
 
-def test_nothing_is_pushed_in_quiet_hours(member, push_service):
+def test_nothing_is_pushed_in_quiet_hours(member, push_service, settings):
+    settings.QUIET_HOURS = ((22, 0), (8, 0))
     browser = push_service.subscribe()
     services.push_subscribe(user=member, endpoint=browser.endpoint, p256dh=browser.p256dh, auth=browser.auth)
     with freeze_time(NIGHT, tick=True):
