@@ -12,6 +12,7 @@ from invoices import urls as invoices_urls
 from media_library import urls as media_urls
 from media_library.views import serve_upload
 from messaging import urls as messaging_urls
+from notifications import urls as notifications_urls
 from operations import urls as operations_urls
 from payments import urls as payments_urls
 from payments.subscriptions import urls as payments_subscription_urls
@@ -19,7 +20,6 @@ from privacy import urls as privacy_urls
 from quotes import urls as quotes_urls
 from studio import urls as studio_urls
 from waivers import urls as waivers_urls
-from notifications import urls as notifications_urls
 
 from . import views
 from .pages import booking as booking_pages
