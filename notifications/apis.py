@@ -27,19 +27,19 @@ _KEY_ERRORS = {key: services.MSG_KEYS_INVALID for key in ("required", "null", "b
 MSG_SWITCH_INVALID = "Choisissez oui ou non pour chaque notification."
 
 
-class KeysInput(serializers.Serializer):
+class PushKeysInput(serializers.Serializer):
     p256dh = serializers.CharField(max_length=200, error_messages=_KEY_ERRORS)
     auth = serializers.CharField(max_length=100, error_messages=_KEY_ERRORS)
 
     default_error_messages = {"invalid": services.MSG_KEYS_INVALID, "null": services.MSG_KEYS_INVALID}
 
 
-class SubscriptionInput(serializers.Serializer):
+class PushSubscriptionInput(serializers.Serializer):
     endpoint = serializers.CharField(max_length=1000, error_messages=_ENDPOINT_ERRORS)
-    keys = KeysInput(error_messages={"required": services.MSG_KEYS_INVALID, "null": services.MSG_KEYS_INVALID})
+    keys = PushKeysInput(error_messages={"required": services.MSG_KEYS_INVALID, "null": services.MSG_KEYS_INVALID})
 
 
-class EndpointInput(serializers.Serializer):
+class PushEndpointInput(serializers.Serializer):
     endpoint = serializers.CharField(max_length=1000, error_messages=_ENDPOINT_ERRORS)
 
 
@@ -49,13 +49,13 @@ def _switch() -> StrictBooleanField:
     )
 
 
-class PreferencesInput(serializers.Serializer):
+class PushPreferencesInput(serializers.Serializer):
     waitlist_offer = _switch()
     class_cancelled = _switch()
     reminder = _switch()
 
 
-class PreferencesOutput(serializers.Serializer):
+class PushPreferencesOutput(serializers.Serializer):
     enabled = serializers.BooleanField(help_text="false : le site n'envoie pas de notifications (clés VAPID absentes).")
     public_key = serializers.CharField(help_text="La clé publique VAPID du studio (applicationServerKey), base64url.")
     devices = serializers.IntegerField(help_text="Appareils du membre abonnés aux notifications.")
@@ -65,7 +65,7 @@ class PreferencesOutput(serializers.Serializer):
     message = serializers.CharField(required=False)
 
 
-class MessageOutput(serializers.Serializer):
+class PushMessageOutput(serializers.Serializer):
     message = serializers.CharField()
 
 
@@ -92,18 +92,18 @@ class PreferencesApi(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [BoundedJSONParser]
 
-    @extend_schema(operation_id="push_preferences", responses=PreferencesOutput)
+    @extend_schema(operation_id="push_preferences", responses=PushPreferencesOutput)
     def get(self, request):
-        return Response(PreferencesOutput(_preferences_body(request.user)).data)
+        return Response(PushPreferencesOutput(_preferences_body(request.user)).data)
 
     @extend_schema(
         operation_id="push_preferences_update",
-        request=PreferencesInput,
-        responses={200: PreferencesOutput, 400: ErrorOutput},
+        request=PushPreferencesInput,
+        responses={200: PushPreferencesOutput, 400: ErrorOutput},
     )
     def put(self, request):
-        services.push_preferences_set(user=request.user, **_valid(PreferencesInput, request))
-        return Response(PreferencesOutput(_preferences_body(request.user, services.MSG_PREFERENCES_SAVED)).data)
+        services.push_preferences_set(user=request.user, **_valid(PushPreferencesInput, request))
+        return Response(PushPreferencesOutput(_preferences_body(request.user, services.MSG_PREFERENCES_SAVED)).data)
 
 
 class SubscriptionsApi(APIView):
@@ -112,11 +112,11 @@ class SubscriptionsApi(APIView):
 
     @extend_schema(
         operation_id="push_subscribe",
-        request=SubscriptionInput,
-        responses={201: MessageOutput, 400: ErrorOutput, 503: ErrorOutput},
+        request=PushSubscriptionInput,
+        responses={201: PushMessageOutput, 400: ErrorOutput, 503: ErrorOutput},
     )
     def post(self, request):
-        data = _valid(SubscriptionInput, request)
+        data = _valid(PushSubscriptionInput, request)
         services.push_subscribe(
             user=request.user,
             endpoint=data["endpoint"],
@@ -133,9 +133,9 @@ class SubscriptionDeleteApi(APIView):
 
     @extend_schema(
         operation_id="push_unsubscribe",
-        request=EndpointInput,
-        responses={200: MessageOutput, 400: ErrorOutput, 404: ErrorOutput},
+        request=PushEndpointInput,
+        responses={200: PushMessageOutput, 400: ErrorOutput, 404: ErrorOutput},
     )
     def post(self, request):
-        services.push_unsubscribe(user=request.user, endpoint=_valid(EndpointInput, request)["endpoint"])
+        services.push_unsubscribe(user=request.user, endpoint=_valid(PushEndpointInput, request)["endpoint"])
         return Response({"message": services.MSG_UNSUBSCRIBED})

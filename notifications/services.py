@@ -115,6 +115,12 @@ def push_preferences_set(*, user, **switches: bool) -> PushPreferences:
     return prefs
 
 
+def push_forget(*, user_id: int) -> None:
+    """A closed account's browsers and switches are forgotten (privacy's erasure calls this)."""
+    PushSubscription.objects.filter(user_id=user_id).delete()
+    PushPreferences.objects.filter(user_id=user_id).delete()
+
+
 def push_wanted(*, user_id: int, kind: str) -> bool:
     """The member's switch for this kind (on without a row) and at least one subscribed browser."""
     prefs = PushPreferences.objects.filter(user_id=user_id).values_list(kind, flat=True).first()
@@ -173,4 +179,5 @@ def push_deliver(user_id: int, payload: str) -> int:
     here (a queue that ran late must not wake anyone). Returns how many push services accepted it."""
     if not push_configured() or in_quiet_hours():
         return 0
-    return sum(push_send_to(sub, payload) for sub in PushSubscription.objects.filter(user_id=user_id))
+    subscriptions = PushSubscription.objects.filter(user_id=user_id, user__is_active=True)
+    return sum(push_send_to(sub, payload) for sub in subscriptions)

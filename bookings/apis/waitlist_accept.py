@@ -17,11 +17,11 @@ from ..services.waitlist_accept import MSG_ACCEPT_LINK_INVALID, waitlist_offer_a
 _TOKEN_ERRORS = {key: MSG_ACCEPT_LINK_INVALID for key in ("required", "null", "blank", "max_length", "invalid")}
 
 
-class AcceptInput(serializers.Serializer):
+class WaitlistOfferAcceptInput(serializers.Serializer):
     token = serializers.CharField(max_length=300, error_messages=_TOKEN_ERRORS)
 
 
-class AcceptOutput(serializers.Serializer):
+class WaitlistOfferAcceptOutput(serializers.Serializer):
     booked = serializers.BooleanField(help_text="true : réservé avec une carte ou un abonnement du membre.")
     url = serializers.CharField(help_text="La page à ouvrir : Mes cours, ou le paiement de la place retenue.")
     message = serializers.CharField()
@@ -34,10 +34,10 @@ class WaitlistOfferAcceptApi(APIView):
 
     @extend_schema(
         operation_id="waitlist_offer_accept",
-        request=AcceptInput,
-        responses={200: AcceptOutput, 400: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput},
+        request=WaitlistOfferAcceptInput,
+        responses={200: WaitlistOfferAcceptOutput, 400: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput},
     )
     def post(self, request):
-        data = AcceptInput(data=request.data)
+        data = WaitlistOfferAcceptInput(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(AcceptOutput(waitlist_offer_accept(token=data.validated_data["token"])).data)
+        return Response(WaitlistOfferAcceptOutput(waitlist_offer_accept(token=data.validated_data["token"])).data)

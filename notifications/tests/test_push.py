@@ -1,15 +1,19 @@
 """Subscriptions, switches and the worker's pushes, received by the local push service (docs/decisions.md 53)."""
 
 import json
+import time
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 from freezegun import freeze_time
+from py_vapid import Vapid
 
 from notifications import services
 from notifications.apis import MSG_SWITCH_INVALID
 from notifications.models import PushKind, PushSubscription
+
+from .push_service import PushRejected, vapid_key_pair
 
 pytestmark = pytest.mark.django_db
 PARIS = ZoneInfo("Europe/Paris")
@@ -49,8 +53,6 @@ def test_subscribing_records_the_browser_and_a_push_reaches_it_encrypted_and_sig
 def test_a_forged_vapid_key_is_refused_by_the_push_service(member, push_service, settings):
     browser = push_service.subscribe()
     services.push_subscribe(user=member, endpoint=browser.endpoint, p256dh=browser.p256dh, auth=browser.auth)
-    from .push_service import vapid_key_pair
-
     settings.WEBPUSH_VAPID_PRIVATE_KEY = vapid_key_pair()[0]  # signs with a key that is not the announced one
     with freeze_time(AFTERNOON, tick=True):
         assert services.push_deliver.call(user_id=member.pk, payload="{}") == 0
@@ -164,3 +166,31 @@ def test_unsubscribing_removes_only_the_members_own_browser(member_client, membe
 def test_anonymous_visitors_cannot_use_push(api_client):
     assert api_client.get("/api/push/preferences").status_code in (401, 403)
     assert api_client.post("/api/push/subscriptions", {}, format="json").status_code in (401, 403)
+
+
+def test_an_erased_account_keeps_no_browser_nor_switch_and_is_pushed_nothing(
+    api_client, member, staff, push_service, django_capture_on_commit_callbacks
+):
+    browser = push_service.subscribe()
+    services.push_subscribe(user=member, endpoint=browser.endpoint, p256dh=browser.p256dh, auth=browser.auth)
+    services.push_preferences_set(user=member, reminder=False)
+    api_client.force_authenticate(staff)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api_client.post(f"/api/users/{member.pk}/erase").status_code == 200
+    assert not PushSubscription.objects.filter(user=member).exists()
+    assert not services.PushPreferences.objects.filter(user=member).exists()
+    with freeze_time(AFTERNOON, tick=True):
+        assert services.push_deliver.call(user_id=member.pk, payload="{}") == 0
+
+
+def test_a_tampered_vapid_signature_is_refused_by_the_push_service(push_service, settings):
+    """The local push service is a true check: the same request with one signature byte changed is refused."""
+    with freeze_time(AFTERNOON, tick=True):
+        claims = {"sub": settings.WEBPUSH_VAPID_SUBJECT, "aud": push_service.origin, "exp": int(time.time()) + 3600}
+        header = Vapid.from_string(private_key=settings.WEBPUSH_VAPID_PRIVATE_KEY).sign(claims)["Authorization"]
+        push_service.check_vapid(header)  # as signed: accepted
+        token, key = header.split(",")
+        tampered = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
+        with pytest.raises(PushRejected) as refused:
+            push_service.check_vapid(f"{tampered},{key}")
+    assert refused.value.status == 401
