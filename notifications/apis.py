@@ -23,24 +23,26 @@ from .models import PushKind, PushSubscription
 _ENDPOINT_ERRORS = {
     key: services.MSG_ENDPOINT_INVALID for key in ("required", "null", "blank", "max_length", "invalid")
 }
-_KEY_ERRORS = {key: services.MSG_KEYS_INVALID for key in ("required", "null", "blank", "max_length", "invalid")}
+_KEY_ERRORS = {
+    key: services.MSG_KEYS_INVALID for key in ("required", "null", "blank", "min_length", "max_length", "invalid")
+}
 MSG_SWITCH_INVALID = "Choisissez oui ou non pour chaque notification."
 
 
 class PushKeysInput(serializers.Serializer):
-    p256dh = serializers.CharField(max_length=200, error_messages=_KEY_ERRORS)
-    auth = serializers.CharField(max_length=100, error_messages=_KEY_ERRORS)
+    p256dh = serializers.CharField(min_length=1, max_length=200, error_messages=_KEY_ERRORS)
+    auth = serializers.CharField(min_length=1, max_length=100, error_messages=_KEY_ERRORS)
 
     default_error_messages = {"invalid": services.MSG_KEYS_INVALID, "null": services.MSG_KEYS_INVALID}
 
 
 class PushSubscriptionInput(serializers.Serializer):
-    endpoint = serializers.CharField(max_length=1000, error_messages=_ENDPOINT_ERRORS)
+    endpoint = serializers.CharField(min_length=1, max_length=1000, error_messages=_ENDPOINT_ERRORS)
     keys = PushKeysInput(error_messages={"required": services.MSG_KEYS_INVALID, "null": services.MSG_KEYS_INVALID})
 
 
 class PushEndpointInput(serializers.Serializer):
-    endpoint = serializers.CharField(max_length=1000, error_messages=_ENDPOINT_ERRORS)
+    endpoint = serializers.CharField(min_length=1, max_length=1000, error_messages=_ENDPOINT_ERRORS)
 
 
 def _switch() -> StrictBooleanField:
@@ -113,7 +115,7 @@ class SubscriptionsApi(APIView):
     @extend_schema(
         operation_id="push_subscribe",
         request=PushSubscriptionInput,
-        responses={201: PushMessageOutput, 400: ErrorOutput, 503: ErrorOutput},
+        responses={201: PushMessageOutput, 400: ErrorOutput, 409: ErrorOutput},
     )
     def post(self, request):
         data = _valid(PushSubscriptionInput, request)

@@ -18,7 +18,7 @@ from django.tasks import task
 from django.utils import timezone
 from pywebpush import WebPushException, webpush
 
-from studio.errors import BAD_REQUEST, NOT_FOUND, SERVICE_UNAVAILABLE, ApplicationError
+from studio.errors import BAD_REQUEST, CONFLICT, NOT_FOUND, ApplicationError
 from studio.queue import enqueue_after_commit
 
 from .models import PushKind, PushPreferences, PushSubscription
@@ -47,7 +47,7 @@ class PushError(ApplicationError):
         "subscription_not_found": MSG_SUBSCRIPTION_NOT_FOUND,
     }
     statuses = {
-        "push_not_configured": SERVICE_UNAVAILABLE,
+        "push_not_configured": CONFLICT,  # the site's state, not the request, refuses it
         "endpoint_invalid": BAD_REQUEST,
         "keys_invalid": BAD_REQUEST,
         "subscription_not_found": NOT_FOUND,
@@ -85,10 +85,10 @@ def _check_keys(p256dh: str, auth: str) -> None:
 def push_subscribe(*, user, endpoint: str, p256dh: str, auth: str, user_agent: str = "") -> PushSubscription:
     """Record this browser's subscription for the member. An endpoint is one browser's: subscribing it again (or
     from another account on the same browser) moves it to this member with its new keys."""
-    if not push_configured():
-        raise PushError.of("push_not_configured")
     _check_endpoint(endpoint)
     _check_keys(p256dh, auth)
+    if not push_configured():
+        raise PushError.of("push_not_configured")
     subscription, _ = PushSubscription.objects.update_or_create(
         endpoint=endpoint,
         defaults={"user": user, "p256dh": p256dh, "auth": auth, "user_agent": user_agent[:300]},

@@ -14,11 +14,13 @@ from studio.schema import ErrorOutput
 
 from ..services.waitlist_accept import MSG_ACCEPT_LINK_INVALID, waitlist_offer_accept
 
-_TOKEN_ERRORS = {key: MSG_ACCEPT_LINK_INVALID for key in ("required", "null", "blank", "max_length", "invalid")}
+_TOKEN_ERRORS = {
+    key: MSG_ACCEPT_LINK_INVALID for key in ("required", "null", "blank", "min_length", "max_length", "invalid")
+}
 
 
 class WaitlistOfferAcceptInput(serializers.Serializer):
-    token = serializers.CharField(max_length=300, error_messages=_TOKEN_ERRORS)
+    token = serializers.CharField(min_length=1, max_length=300, error_messages=_TOKEN_ERRORS)
 
 
 class WaitlistOfferAcceptOutput(serializers.Serializer):

@@ -115,7 +115,7 @@ def test_preferences_say_whether_push_is_offered_and_the_public_key(member_clien
 def test_without_vapid_keys_subscribing_is_refused_in_french(member_client, push_service, settings):
     settings.WEBPUSH_VAPID_PRIVATE_KEY = ""
     response = _subscribe(member_client, push_service.subscribe())
-    assert response.status_code == 503
+    assert response.status_code == 409
     assert response.json()["message"] == services.MSG_PUSH_NOT_CONFIGURED
     assert not PushSubscription.objects.exists()
 
