@@ -194,3 +194,10 @@ def test_a_tampered_vapid_signature_is_refused_by_the_push_service(push_service,
         with pytest.raises(PushRejected) as refused:
             push_service.check_vapid(f"{tampered},{key}")
     assert refused.value.status == 401
+
+
+def test_the_profile_offers_push_settings_to_its_own_member_only(client, member, staff):
+    client.force_login(member)
+    assert 'data-island="push-settings"' in client.get("/user/profile").content.decode()
+    client.force_login(staff)
+    assert 'data-island="push-settings"' not in client.get(f"/user/profile/{member.pk}").content.decode()
