@@ -39,3 +39,11 @@ def substitute_alerts() -> int:
     """Every 15 minutes: staff hear of each substitute request still open 48 h before its class, once per request
     even when two schedulers run it (a guarded UPDATE claims each, docs/decisions.md 41 and 52)."""
     return substitute_alerts_send()
+
+
+@cron("0 8 * * *")
+@task
+def waitlist_quiet_hours_over() -> int:
+    """At 08:00 Paris time, when the quiet hours end (docs/decisions.md 53): the automatic bookings that waited the
+    night are made at once (the every-minute sweep would make them within the minute; this says when it happens)."""
+    return waitlist_sweep()

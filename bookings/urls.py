@@ -15,6 +15,7 @@ from .apis.series_following import CourseSessionFollowingApi
 from .apis.sessions import CourseSessionDetailApi, CourseSessionListApi
 from .apis.statements import InstructorStatementApi
 from .apis.users import UserListApi
+from .apis.waitlist_accept import WaitlistOfferAcceptApi
 from .views import instructor as instructor_views
 
 urlpatterns = [
@@ -76,6 +77,7 @@ api_urlpatterns = [
         name="api-course-session-waitlist",
     ),
     path("waitlist/mine", waitlist_apis.MyWaitlistApi.as_view(), name="api-waitlist-mine"),
+    path("waitlist/offers/accept", WaitlistOfferAcceptApi.as_view(), name="api-waitlist-offer-accept"),
     path("instructor/sessions", InstructorSessionsApi.as_view(), name="api-instructor-sessions"),
     path("substitute-requests", substitute_apis.SubstituteRequestListApi.as_view(), name="api-substitute-requests"),
     path(

@@ -33,6 +33,7 @@ from bookings.models_operations import BookingPreferences
 from bookings.services.departure import member_future_bookings_cancel
 from invoices.services import invoices_erase_customer
 from messaging.models import ContactMessage, ContactReply
+from notifications.services import push_forget
 from payments.models import PaymentOrder
 from payments.services.capture import payment_order_cancel
 from payments.services.common import OPEN_STATUSES, PaymentError
@@ -196,6 +197,7 @@ def _personal_data_erase(*, user_id: int, original_email: str) -> list[tuple[Sto
         # What staff did on their behalf names them through the link to their account (docs/decisions.md 50).
         StaffAction.objects.filter(member_id=user_id).delete()
         BookingPreferences.objects.filter(user_id=user_id).delete()  # the calendar feed's secret URL stops working
+        push_forget(user_id=user_id)  # no push reaches a closed account's phone
         Reservation.objects.filter(mine).update(first_name="", last_name="", email=email, message="")
         parties = PartyReservation.objects.filter(mine)
         PartyRequestEvent.objects.filter(party__in=parties).update(note="")

@@ -181,6 +181,9 @@ def sections(html: str, names: dict) -> str:
     part = html[start:end]
     part = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', 'name="csrfmiddlewaretoken" value="TOKEN"', part)
     part = re.sub(r'<section class="member-personal-data.*?</section>', "", part, flags=re.S)  # privacy's own
+    part = re.sub(
+        r'<div id="island-push-settings".*?push-settings[.\w]*\.js" defer></script>', "", part, flags=re.S
+    )  # push's
     part = re.sub(r"(/static/dist/[\w-]+)\.\w+\.js", r"\1.js", part)  # the bundles' content hashes
     for name, obj in names.items():
         for pattern in PATTERNS[type(obj).__name__]:

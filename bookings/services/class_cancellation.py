@@ -34,6 +34,7 @@ from ..signals import session_cancelled
 from .common import SessionError
 from .late_cancellation import late_cancellation_give_back, late_cancellations_pending
 from .locking import lock_pass
+from .phone_pushes import class_cancelled_push
 
 MSG_SESSION_CANCELLED = (
     "Le cours est annulé : {count} réservation(s) annulée(s), les inscrits sont prévenus par e-mail."
@@ -134,6 +135,8 @@ def course_session_cancel(*, session_id: int, reason: str) -> ClassCancellation:
         enqueue_after_commit(class_cancelled_email_send, reservation_id=reservation_id)
     for entry_id in waiting_ids:
         enqueue_after_commit(waitlist_class_cancelled_email_send, entry_id=entry_id)
+    confirmed_user_ids = [r.user_id for r in reservations if r.pk in confirmed_ids]
+    class_cancelled_push(session=session, user_ids=confirmed_user_ids, reason=reason, now=now)
     bump_public_cache()
     bump_session_feeds(session)
     return ClassCancellation(session=session, cancelled_reservation_ids=ids, credits_returned=credits_returned)

@@ -18,6 +18,8 @@ SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks
 - Then, for a pass whose tariff caps the future bookings a member holds with it (docs/decisions.md 45), the member's
   lock on that tariff (`lock_member_tariff`): the count covers every pass of the tariff, and each booking locks only
   the pass it spends, so two passes of one tariff would otherwise both see room for one more.
+- Then, for an automatic booking from a waiting list, the member's bookings lock (`lock_member_bookings`,
+  overlap.py): two sessions' offers paid by two passes would otherwise both see no overlapping booking.
 - Then the reservations (`lock_reservation`, `lock_member_live_reservation`).
 
 A hold, a booking paid with a pass, a confirmation and a cancellation on the same session therefore never deadlock.

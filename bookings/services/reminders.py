@@ -36,6 +36,7 @@ from studio.errors import NOT_FOUND, ApplicationError
 from ..models import Reservation, ReservationStatus
 from ..models_operations import BookingPreferences, ReminderKind, ReservationReminder
 from .cancellation import cancellation_deadline
+from .phone_pushes import reminder_push
 
 REMINDER_BEFORE_CLASS_HOURS = 24
 REMINDER_BEFORE_DEADLINE_HOURS = 2
@@ -220,3 +221,4 @@ def send_reservation_reminder(*, reservation_id: int, kind: str, now) -> None:
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         },
     )
+    reminder_push(user_id=reservation.user_id, text=subject)

@@ -12,6 +12,11 @@ An offer, in one transaction under the session lock (`waitlist_offer_freed_seats
     the pass no longer pays or its plan's rules now refuse the class (`pass_check_booking`, as for a direct booking);
     otherwise a hold on the seats until `offer_expires_at` (2 hours, never later than 1 hour before the class) and an
     e-mail with the link to pay. Nobody is ever charged without clicking to pay.
+  - quiet hours (22:00-08:00 Paris, docs/decisions.md 53): the line stops at its first automatic-booking entry, which
+    keeps its place until 08:00, when the scheduler's sweep books it; an automatic booking that would overlap another
+    of the member's bookings is skipped (overlap.py);
+  - beside each e-mail, a push to the member's phone when they turned it on (notifications), with a one-tap accept
+    for a held seat (waitlist_accept.py).
 
 Lock order inside an offer: session → (the auto-booking member's pass) → new reservation rows only, which nobody else
 can hold: the order of locking.py. Seats freed elsewhere (a member's cancellation, a staff raise of the places, a
@@ -27,6 +32,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from courses.services.locking import lock_session
+from notifications.quiet_hours import in_quiet_hours
 from studio.errors import CONFLICT, NOT_FOUND
 from studio.queue import enqueue_after_commit
 from waivers.services import declaration_require
@@ -38,8 +44,10 @@ from .availability import reservations_release_expired, session_seats_left
 from .common import WAITLIST_OFFER_STOP_HOURS, ReservationError, _as_id
 from .late_cancellation import late_cancellations_settle_after_commit
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation
+from .overlap import MSG_WAITLIST_OVERLAP, lock_member_bookings, overlapping_booking
 from .passes import PASS_REFUSALS, PassError, pass_check_booking
 from .session_status import refuse_if_not_open
+from .waitlist_accept import waitlist_push
 
 WAITLIST_OFFER_HOURS = 2  # an e-mailed offer holds the seats this long...
 
@@ -231,6 +239,8 @@ def _offer_on_locked_session(*, session, now) -> list[WaitlistEntry]:
             _end(entry, WaitlistStatus.LEFT, now)
             continue
         if entry.auto_book:
+            if in_quiet_hours(now):
+                break  # no automatic booking at night: this entry keeps its place, the 08:00 sweep books it
             if _auto_book(entry=entry, session=session, now=now):
                 offered.append(entry)
                 seats -= entry.participants
@@ -271,9 +281,12 @@ def _auto_book(*, entry: WaitlistEntry, session, now) -> bool:
             pass_obj=pass_obj, session=session, participants=entry.participants, today=timezone.localdate(now)
         )
     except PASS_REFUSALS as refusal:
-        _end(entry, WaitlistStatus.SKIPPED, now)
-        enqueue_after_commit(waitlist_email_send, kind="waitlist_skipped", entry_id=entry.pk, reason=refusal.message)
-        return False
+        return _skip(entry, now, reason=refusal.message)
+    lock_member_bookings(member_id=entry.user_id)
+    other = overlapping_booking(member_id=entry.user_id, session=session, now=now)
+    if other is not None:
+        start = timezone.localtime(other.session.start)
+        return _skip(entry, now, reason=MSG_WAITLIST_OVERLAP.format(course=other.session.course, time=f"{start:%H:%M}"))
     reservation = Reservation.objects.create(
         **_reservation_fields(entry, session),
         status=ReservationStatus.CONFIRMED,
@@ -294,7 +307,15 @@ def _auto_book(*, entry: WaitlistEntry, session, now) -> bool:
     entry.save(update_fields=["status", "offered_at", "ended_at", "reservation"])
     late_cancellations_settle_after_commit(session=session, now=now)
     enqueue_after_commit(waitlist_email_send, kind="waitlist_booked", entry_id=entry.pk)
+    waitlist_push(entry=entry, session=session, booked=True)
     return True
+
+
+def _skip(entry: WaitlistEntry, now, *, reason: str) -> bool:
+    """The entry's turn passes without a booking or a charge; the member is told why by e-mail."""
+    _end(entry, WaitlistStatus.SKIPPED, now)
+    enqueue_after_commit(waitlist_email_send, kind="waitlist_skipped", entry_id=entry.pk, reason=reason)
+    return False
 
 
 def _offer_hold(*, entry: WaitlistEntry, session, now) -> None:
@@ -308,6 +329,7 @@ def _offer_hold(*, entry: WaitlistEntry, session, now) -> None:
     entry.reservation = reservation
     entry.save(update_fields=["status", "offered_at", "offer_expires_at", "reservation"])
     enqueue_after_commit(waitlist_email_send, kind="waitlist_offered", entry_id=entry.pk)
+    waitlist_push(entry=entry, session=session, booked=False)
 
 
 @task

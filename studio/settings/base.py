@@ -363,3 +363,15 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
+
+# Web Push (docs/decisions.md 53): the studio's VAPID key pair, base64url (the private key's 32 raw bytes, the public
+# key's uncompressed point, which browsers take as `applicationServerKey`); `manage.py push_vapid_keys` makes a pair.
+# Without them the site offers no push (e-mail stays). The subject is the contact push services may write to.
+INSTALLED_APPS.append("notifications")  # beside courses, messaging and waivers: bookings pushes through it
+WEBPUSH_VAPID_PUBLIC_KEY = env("WEBPUSH_VAPID_PUBLIC_KEY", default="")
+WEBPUSH_VAPID_PRIVATE_KEY = env("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_VAPID_SUBJECT = env("WEBPUSH_VAPID_SUBJECT", default="mailto:contact@studio-pole-danse.fr")
+# The worker posts pushes to the browser's push service: https only, except the tests' local push service.
+WEBPUSH_ALLOW_HTTP_ENDPOINTS = env.bool("WEBPUSH_ALLOW_HTTP_ENDPOINTS", default=False)
+# Quiet hours, Paris time (docs/decisions.md 53): no push and no automatic booking from the first to the second.
+QUIET_HOURS = ((22, 0), (8, 0))

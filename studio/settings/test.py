@@ -56,3 +56,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa:
     # One test database per run, so that two runs on one machine (a developer and CI, or parallel checks) never
     # drop each other's database.
     DATABASES["default"]["TEST"] = {"NAME": f"test_studio_{os.getpid()}"}  # noqa: F405
+
+# The tests' local push service (notifications/tests/push_service.py) listens on plain http.
+WEBPUSH_ALLOW_HTTP_ENDPOINTS = True
+# Off by default so that the suite does not depend on the hour it runs at; the tests of the quiet hours turn them
+# on (`settings.QUIET_HOURS = ((22, 0), (8, 0))`).
+QUIET_HOURS = None

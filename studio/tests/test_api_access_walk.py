@@ -38,6 +38,7 @@ EXPECTED_PUBLIC_PREFIXES = (
     "/api/paypal/webhook",
     "/api/stripe/webhook",
     "/api/evf-reservations/estimate",  # the EVJF/EVG price of the offer's page, as the page's own prices
+    "/api/waitlist/offers/accept",  # the pushed offer's signed token is the member's word (docs/decisions.md 59)
 )
 
 
