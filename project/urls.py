@@ -12,8 +12,8 @@ from invoices import urls as invoices_urls
 from media_library import urls as media_urls
 from media_library.views import serve_upload
 from messaging import urls as messaging_urls
-from offers import urls as offers_urls
 from notifications import urls as notifications_urls
+from offers import urls as offers_urls
 from operations import urls as operations_urls
 from payments import gift_card_urls as payments_gift_card_urls
 from payments import urls as payments_urls
