@@ -51,3 +51,36 @@ def test_the_staff_exports_carry_no_answer(declared):
         for question in QUESTIONS:
             assert question["text"][:25] not in text and question["advice"][:25] not in text, kind
         assert "signaler" not in text.lower(), kind
+
+
+@pytest.mark.database  # the scan runs on PostgreSQL too
+def test_deleting_the_account_leaves_no_health_answer_in_any_column(
+    api_client, member, staff, django_capture_on_commit_callbacks
+):
+    """The answers, written as the database keeps them, are searched in every text and JSON column of every table:
+    found where they belong while the account lives (the scan works), nowhere once it is deleted — after an admin
+    read them and the member downloaded them."""
+    import json
+
+    from accounts.tests.factories import DEFAULT_PASSWORD
+    from privacy.tests.test_personal_data import where_is
+    from waivers.models import HealthDeclaration
+
+    publish_demo_set()
+    answers = [False, True, True, False]  # a pattern no other row holds
+    api_client.force_authenticate(member)
+    body = {"questionnaire_version": 1, "waiver_version": 1, "house_rules_version": 1}
+    declared = api_client.post("/api/health/declaration", {**body, "answers": answers, "accepted": True}, format="json")
+    assert declared.status_code == 201
+    needle = json.dumps(answers)
+    assert where_is(needle) == ["waivers_healthdeclaration.answers"]
+
+    api_client.force_authenticate(staff)
+    assert api_client.get(f"/api/users/{member.pk}/health-declaration").status_code == 200
+    api_client.force_authenticate(member)
+    assert api_client.get("/api/users/me/export").json()["health_declaration"]["answers"]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api_client.delete("/api/users/me", {"password": DEFAULT_PASSWORD}, format="json").status_code == 200
+
+    assert where_is(needle) == []
+    assert not HealthDeclaration.objects.exists()
