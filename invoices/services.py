@@ -23,8 +23,10 @@ from payments.subscriptions.models import ChargeStatus, SubscriptionCharge, save
 from payments.subscriptions.periods import period_due_on, period_ends_on
 from studio.queue import enqueue_after_commit
 
+from .customers import company_of_invoice, company_of_member, company_of_order
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind
 from .pdf import invoice_pdf_render
+from .vat import vat_figures, vat_mention, vat_rule_on
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +73,7 @@ def _seller() -> dict:
         "seller_name": legal["legal_name"][:200],
         "seller_address": legal["address"][:300],
         "seller_siret": legal["siret"][:20],
-        "seller_vat_note": legal["vat_note"][:200],
+        "seller_vat_number": legal.get("vat_number", "")[:20],
     }
 
 
@@ -86,7 +88,20 @@ def _address(address: str, postal_code: str, city: str) -> str:
     return ", ".join(part for part in (address, town) if part)[:500]
 
 
+def _vat(*, issued_at, fields: dict) -> dict:
+    """The VAT status, rate, mention and figures a document keeps (docs/decisions.md 54): the studio's on the day it
+    is issued, or its invoice's for a credit note (given in `fields`), with the same figures for the same amounts."""
+    if "vat_status" in fields:
+        status, rate = fields["vat_status"], fields["vat_rate"]
+    else:
+        rule = vat_rule_on(issued_at)
+        status, rate = rule.status, rule.rate
+    figures = vat_figures(total=fields["total_amount"], discount=fields.get("discount_amount") or 0, rate=rate)
+    return {"vat_status": status, "vat_rate": rate, "seller_vat_note": vat_mention(status)[:200], **figures}
+
+
 def _create(*, kind: str, issued_at, queue_document: bool = True, **fields) -> Invoice:
+    fields.update(_vat(issued_at=issued_at, fields=fields))
     year = timezone.localtime(issued_at).year
     sequence = _next_sequence(kind=kind, year=year)
     invoice = Invoice.objects.create(
@@ -178,7 +193,8 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
                 member_id=row["user_id"],
                 customer_name=name[:310],
                 customer_email=row["email"][:254],
-                customer_address=address,
+                # A company's billing address, when it gives one, replaces the member's.
+                **{"customer_address": address, **company_of_order(order_id=order_id, address=address)},
                 description=description[:400],
                 quantity=quantity,
                 unit_amount=unit,
@@ -236,7 +252,10 @@ def invoice_issue_for_charge(*, charge_id: int) -> Invoice | None:
                 member=member,
                 customer_name=(member.get_full_name() or member.email)[:310],
                 customer_email=member.email[:254],
-                customer_address=_customer_address(member),
+                **{
+                    "customer_address": _customer_address(member),
+                    **company_of_member(member, address=_customer_address(member)),
+                },
                 description=description[:400],
                 quantity=1,
                 unit_amount=charge.amount,
@@ -298,8 +317,9 @@ def _credit_note(*, invoice: Invoice, reason: str, amount: Decimal | None = None
     if existing is not None:
         return existing
     quantity, unit = invoice.quantity, invoice.unit_amount
+    discount = {"discount_amount": invoice.discount_amount, "discount_label": invoice.discount_label}
     if amount is not None and amount != invoice.total_amount:
-        quantity, unit = 1, amount
+        quantity, unit, discount = 1, amount, {}
     try:
         with transaction.atomic():
             return _create(
@@ -313,6 +333,7 @@ def _credit_note(*, invoice: Invoice, reason: str, amount: Decimal | None = None
                 customer_email=invoice.customer_email,
                 customer_address=invoice.customer_address,
                 customer_erased_at=invoice.customer_erased_at,
+                **company_of_invoice(invoice),
                 description=invoice.description,
                 quantity=quantity,
                 unit_amount=unit,
@@ -320,6 +341,9 @@ def _credit_note(*, invoice: Invoice, reason: str, amount: Decimal | None = None
                 currency=invoice.currency,
                 payment_method=invoice.payment_method,
                 reason=(reason or "").strip()[:300],
+                vat_status=invoice.vat_status,
+                vat_rate=invoice.vat_rate,
+                **discount,
                 **_seller(),
             )
     except IntegrityError:
