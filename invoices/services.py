@@ -24,6 +24,7 @@ from payments.subscriptions.periods import period_due_on, period_ends_on
 from studio.queue import enqueue_after_commit
 
 from .customers import company_of_invoice, company_of_member, company_of_order
+from .facturx import facturx_pdf
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind
 from .pdf import invoice_pdf_render
 from .vat import vat_figures, vat_mention, vat_rule_on
@@ -412,6 +413,8 @@ def invoice_document(*, invoice: Invoice) -> bytes:
     if invoice.credited_invoice_id:
         invoice = Invoice.objects.select_related("credited_invoice").get(pk=invoice.pk)
     content = invoice_pdf_render(invoice)
+    if invoice.is_business:  # a business customer's document is Factur-X (docs/decisions.md 54)
+        content = facturx_pdf(invoice, content)
     InvoiceDocument.objects.bulk_create([InvoiceDocument(invoice=invoice, content=content)], ignore_conflicts=True)
     return content
 
