@@ -42,6 +42,7 @@ SECTIONS = (
     ("subscriptions", "Abonnements mensuels"),
     ("emails", "E-mails non remis"),
     ("exports", "Exports"),
+    ("accounting", "Comptabilité"),
 )
 
 # The overview's periods, each running up to today (frontend/src/islands/dashboard/sections/overview/period.js).

@@ -25,6 +25,7 @@ export const SECTIONS = [
   { key: "subscriptions", label: "Abonnements mensuels", load: () => import(/* webpackChunkName: "section-subscriptions" */ "./sections/Subscriptions.jsx") },
   { key: "emails", label: "E-mails non remis", load: () => import(/* webpackChunkName: "section-emails" */ "./sections/Emails.jsx") },
   { key: "exports", label: "Exports", load: () => import(/* webpackChunkName: "section-exports" */ "./sections/Exports.jsx") },
+  { key: "accounting", label: "Comptabilité", load: () => import(/* webpackChunkName: "section-accounting" */ "./sections/Accounting.jsx") },
 ];
 
 export const DEFAULT_SECTION = "overview"; // the owner's numbers first
