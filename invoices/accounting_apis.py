@@ -24,6 +24,9 @@ from studio.schema import ErrorOutput
 from .accounting_files import fec_file, journal_csv
 from .errors import InvoiceError
 
+MSG_ACCOUNTING_YEARS = "Les comptes d'une période entre l'an 2000 et l'an 2100 seulement."
+FIRST_YEAR, LAST_YEAR = 2000, 2100
+
 
 class FecRenderer(BaseRenderer):
     media_type = "text/plain"
@@ -51,6 +54,9 @@ class _AccountingFileApi(APIView):
         query = ExportQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         start, end = query.validated_data["start"], query.validated_data["end"]
+        if not FIRST_YEAR <= start.year <= LAST_YEAR or not FIRST_YEAR <= end.year <= LAST_YEAR:
+            # No invoice before the site, and a Paris day of year 1 has no UTC instant.
+            raise InvoiceError(MSG_ACCOUNTING_YEARS, code="export_years", field="start")
         if end < start or (end - start).days > MAX_EXPORT_DAYS:
             raise InvoiceError(MSG_EXPORT_RANGE, code="export_range", status=CONFLICT, field="end")
         name, content = self.write(start=start, end=end)

@@ -10,6 +10,7 @@ from django.db import transaction
 from freezegun import freeze_time
 
 from courses.tests.factories import TariffFactory
+from invoices.accounting_apis import MSG_ACCOUNTING_YEARS
 from invoices.accounting_files import FEC_COLUMNS
 from invoices.models import Invoice
 from invoices.services import credit_note_issue_for_order
@@ -108,3 +109,5 @@ def test_staff_only_and_a_wrong_period_is_refused_in_french(api_client, member, 
     assert garbled.status_code == 400 and garbled.json()["error"] == MSG_EXPORT_DATE
     backwards = api_client.get("/api/accounting/journal", {"start": "2027-02-28", "end": "2027-02-01"})
     assert backwards.status_code == 409 and backwards.json()["error"] == MSG_EXPORT_RANGE
+    ancient = api_client.get("/api/accounting/fec", {"start": "0001-01-01", "end": "0001-01-07"})
+    assert ancient.status_code == 400 and ancient.json()["error"] == MSG_ACCOUNTING_YEARS
