@@ -4,6 +4,7 @@ by its Luhn key, its VAT number by its shape, a number needs a name; a refusal i
 from datetime import timedelta
 
 import pytest
+from django.utils.html import escape
 from django.utils import timezone
 
 from accounts.company import (
@@ -73,3 +74,20 @@ def test_a_party_request_names_its_company(api_client, member):
         "732829320",
         "8 quai Perrache",
     )
+
+
+def test_the_profile_page_takes_a_company_and_shows_a_wrong_siren_beside_its_field(client, member):
+    client.force_login(member)
+    data = {"first_name": "Emma", "last_name": "Petit", "phone": "0612345678", "postal_code": "69005"}
+    refused = client.post("/user/profile", {**data, "company_name": "Lumière SA", "company_siren": "732829321"})
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert escape(MSG_SIREN_INVALID) in html
+    assert 'name="company_siren" inputmode="numeric" maxlength="11" value="732829321" aria-invalid="true"' in html
+    member.refresh_from_db()
+    assert member.company_name == ""
+
+    saved = client.post("/user/profile", {**data, "company_name": "Lumière SA", "company_siren": "732 829 320"})
+    assert saved.status_code == 302
+    view = client.get("/user/profile").content.decode()
+    assert "Société (factures)" in view and "Lumière SA – SIREN 732829320" in view
