@@ -4,8 +4,8 @@ by its Luhn key, its VAT number by its shape, a number needs a name; a refusal i
 from datetime import timedelta
 
 import pytest
-from django.utils.html import escape
 from django.utils import timezone
+from django.utils.html import escape
 
 from accounts.company import (
     MSG_COMPANY_NAME_REQUIRED,
