@@ -56,7 +56,7 @@ class _AccountingFileApi(APIView):
         start, end = query.validated_data["start"], query.validated_data["end"]
         if not FIRST_YEAR <= start.year <= LAST_YEAR or not FIRST_YEAR <= end.year <= LAST_YEAR:
             # No invoice before the site, and a Paris day of year 1 has no UTC instant.
-            raise InvoiceError(MSG_ACCOUNTING_YEARS, code="export_years", field="start")
+            raise InvoiceError(MSG_ACCOUNTING_YEARS, code="export_years", status=CONFLICT, field="start")
         if end < start or (end - start).days > MAX_EXPORT_DAYS:
             raise InvoiceError(MSG_EXPORT_RANGE, code="export_range", status=CONFLICT, field="end")
         name, content = self.write(start=start, end=end)

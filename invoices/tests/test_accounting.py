@@ -110,4 +110,4 @@ def test_staff_only_and_a_wrong_period_is_refused_in_french(api_client, member, 
     backwards = api_client.get("/api/accounting/journal", {"start": "2027-02-28", "end": "2027-02-01"})
     assert backwards.status_code == 409 and backwards.json()["error"] == MSG_EXPORT_RANGE
     ancient = api_client.get("/api/accounting/fec", {"start": "0001-01-01", "end": "0001-01-07"})
-    assert ancient.status_code == 400 and ancient.json()["error"] == MSG_ACCOUNTING_YEARS
+    assert ancient.status_code == 409 and ancient.json()["error"] == MSG_ACCOUNTING_YEARS
