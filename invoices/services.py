@@ -1,4 +1,4 @@
-"""Issuing invoices and credit notes (docs/decisions.md 40), rendering their PDF, erasing a deleted member's
+"""Issuing invoices and credit notes (docs/decisions.md 40) (their PDF: documents.py), erasing a deleted member's
 identity from them (docs/decisions.md 34).
 
 Called by the receivers of payments' signals, inside the payment's own transaction and under its row lock (the
@@ -12,7 +12,6 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, OuterRef, Q, Subquery
-from django.tasks import task
 from django.utils import timezone
 
 from bookings.models import Reservation
@@ -24,9 +23,8 @@ from payments.subscriptions.periods import period_due_on, period_ends_on
 from studio.queue import enqueue_after_commit
 
 from .customers import company_of_invoice, company_of_member, company_of_order
-from .facturx import facturx_pdf
+from .documents import invoice_document_render
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind
-from .pdf import invoice_pdf_render
 from .vat import vat_figures, vat_mention, vat_rule_on
 
 logger = logging.getLogger(__name__)
@@ -399,49 +397,6 @@ def invoices_issue_missing() -> dict:
                 credit_note_issue_for_order(order_id=order_id, reason=order.provider_note or order.message) is not None
             )
     return done
-
-
-# --- the PDF ----------------------------------------------------------------------------------------------------
-
-
-def invoice_document(*, invoice: Invoice) -> bytes:
-    """The invoice's PDF: the stored one, or rendered now and stored (a worker usually did it already). Idempotent:
-    the same invoice always renders the same bytes."""
-    stored = InvoiceDocument.objects.filter(invoice_id=invoice.pk).values_list("content", flat=True).first()
-    if stored is not None:
-        return bytes(stored)
-    if invoice.credited_invoice_id:
-        invoice = Invoice.objects.select_related("credited_invoice").get(pk=invoice.pk)
-    content = invoice_pdf_render(invoice)
-    if invoice.is_business:  # a business customer's document is Factur-X (docs/decisions.md 54)
-        content = facturx_pdf(invoice, content)
-    InvoiceDocument.objects.bulk_create([InvoiceDocument(invoice=invoice, content=content)], ignore_conflicts=True)
-    return content
-
-
-def invoice_document_ensure(*, invoice_id: int) -> None:
-    invoice = Invoice.objects.filter(pk=invoice_id).first()
-    if invoice is not None:
-        invoice_document(invoice=invoice)
-
-
-@task
-def invoice_document_render(invoice_id: int) -> None:
-    """A worker renders and stores the PDF of an invoice once it is committed."""
-    invoice_document_ensure(invoice_id=invoice_id)
-
-
-def _attachments(invoices) -> list[tuple[str, bytes, str]]:
-    return [(invoice.file_name, invoice_document(invoice=invoice), "application/pdf") for invoice in invoices]
-
-
-def order_receipt_attachments(*, order_pk: int) -> list[tuple[str, bytes, str]]:
-    """The receipt of an order carries its invoice (receipts.py)."""
-    return _attachments(Invoice.objects.filter(payment_order_id=order_pk, kind=InvoiceKind.INVOICE))
-
-
-def charge_receipt_attachments(*, charge_id: int) -> list[tuple[str, bytes, str]]:
-    return _attachments(Invoice.objects.filter(subscription_charge_id=charge_id, kind=InvoiceKind.INVOICE))
 
 
 # --- a deleted account (docs/decisions.md 34) --------------------------------------------------------------------

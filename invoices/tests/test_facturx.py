@@ -15,9 +15,10 @@ from freezegun import freeze_time
 from lxml import etree
 from pypdf import PdfReader
 
+from invoices.documents import invoice_document
 from invoices.facturx import NS
 from invoices.models import Invoice, InvoiceKind
-from invoices.services import credit_note_issue_for_order, invoice_document
+from invoices.services import credit_note_issue_for_order
 from payments.tests.test_deposits import pay
 from quotes.models import PartyEventType, PartyReservation
 from quotes.services import parties

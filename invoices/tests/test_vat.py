@@ -9,8 +9,9 @@ from django.db import transaction
 from freezegun import freeze_time
 
 from courses.tests.factories import TariffFactory
+from invoices.documents import invoice_document
 from invoices.models import Invoice, InvoiceDocument, InvoiceKind
-from invoices.services import credit_note_issue_for_order, invoice_document
+from invoices.services import credit_note_issue_for_order
 from invoices.vat import MENTION_EXEMPT, VatStatus, vat_figures, vat_rule_on
 
 from .helpers import pay_tariff, pdf_text

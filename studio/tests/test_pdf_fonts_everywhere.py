@@ -17,8 +17,9 @@ from bookings.models_operations import Attendance, AttendanceStatus
 from bookings.tests.factories import ReservationFactory
 from courses.models_pay import InstructorPayRule, PayRuleKind
 from courses.tests.factories import CourseFactory, CourseSessionFactory, InstructorFactory, TariffFactory
+from invoices.documents import invoice_document
 from invoices.models import Invoice
-from invoices.services import credit_note_issue_for_order, invoice_document
+from invoices.services import credit_note_issue_for_order
 from invoices.tests.helpers import pay_tariff
 from invoices.tests.test_invoice_pdf import embedded_fonts, poppler
 from studio.pdf import BOLD, REGULAR, StudioCanvas
