@@ -49,6 +49,11 @@ class User(AbstractBaseUser):
     city = models.CharField("ville", max_length=120, blank=True)
     country = models.CharField("pays", max_length=120, default="France")
     avatar = models.ImageField("avatar", upload_to="avatars/", blank=True)
+    # A company to invoice instead of the member (docs/decisions.md 54); accounts/company.py checks its numbers.
+    company_name = models.CharField("société", max_length=200, blank=True)
+    company_siren = models.CharField("SIREN", max_length=9, blank=True)
+    company_vat_number = models.CharField("n° de TVA intracommunautaire", max_length=20, blank=True)
+    company_address = models.CharField("adresse de facturation", max_length=300, blank=True)
     role = models.CharField("rôle", max_length=20, choices=Role.choices, default=Role.USER)
     email_confirmed_at = models.DateTimeField("email confirmé le", null=True, blank=True)
     # A new address waiting for its owner to follow the link sent to it (docs/decisions.md 32); `email` changes then.

@@ -8,8 +8,8 @@ class InvoiceAdmin(admin.ModelAdmin):
     """Read only: an issued invoice is never changed or deleted (docs/decisions.md 40)."""
 
     list_display = ("number", "kind", "issued_at", "customer_name", "total_amount", "payment_order")
-    list_filter = ("kind", "year")
-    search_fields = ("number", "customer_name", "customer_email", "payment_order__order_id")
+    list_filter = ("kind", "year", "vat_status")
+    search_fields = ("number", "customer_name", "customer_company_name", "customer_email", "payment_order__order_id")
 
     def has_add_permission(self, request):
         return False

@@ -13,9 +13,9 @@ from studio.fields import DateTimeOutputField
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput
 
+from .documents import invoice_document
 from .models import Invoice, InvoiceKind
 from .selectors import invoice_for_reader, invoice_of_order_for_staff, member_invoices
-from .services import invoice_document
 
 PDF_RESPONSE = {
     (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="Le PDF de la facture ou de l'avoir."),

@@ -14,6 +14,8 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 
+from .vat import VatStatus
+
 
 class InvoiceKind(models.TextChoices):
     INVOICE = "invoice", "Facture"
@@ -104,6 +106,19 @@ class Invoice(models.Model):
     # A promo code's discount (docs/decisions.md 49): `unit_amount × quantity − discount_amount = total_amount`.
     discount_amount = models.DecimalField("remise (€)", max_digits=10, decimal_places=2, default=Decimal("0.00"))
     discount_label = models.CharField("libellé de la remise", max_length=120, blank=True)
+    # The studio's VAT status when issued and the figures it gave (docs/decisions.md 54): a later switch never
+    # changes them. `total_excl_vat + vat_amount = total_amount`.
+    vat_status = models.CharField(
+        "régime de TVA", max_length=10, choices=VatStatus.choices, default=VatStatus.FRANCHISE
+    )
+    vat_rate = models.DecimalField("taux de TVA (%)", max_digits=5, decimal_places=2, default=Decimal("0.00"))
+    total_excl_vat = models.DecimalField("total HT (€)", max_digits=10, decimal_places=2, default=Decimal("0.00"))
+    vat_amount = models.DecimalField("TVA (€)", max_digits=10, decimal_places=2, default=Decimal("0.00"))
+    seller_vat_number = models.CharField("n° de TVA du studio", max_length=20, blank=True)
+    # A business customer (docs/decisions.md 54): its invoice names it, carries the B2B mentions and is Factur-X.
+    customer_company_name = models.CharField("société", max_length=200, blank=True)
+    customer_siren = models.CharField("SIREN", max_length=9, blank=True)
+    customer_vat_number = models.CharField("n° de TVA du client", max_length=20, blank=True)
 
     class Meta:
         verbose_name = "facture ou avoir"
@@ -142,6 +157,10 @@ class Invoice(models.Model):
     @property
     def is_credit_note(self) -> bool:
         return self.kind == InvoiceKind.CREDIT_NOTE
+
+    @property
+    def is_business(self) -> bool:
+        return bool(self.customer_company_name)
 
     @property
     def file_name(self) -> str:

@@ -16,19 +16,32 @@ from reportlab.lib.units import mm
 from studio.pdf import BOLD, REGULAR, StudioCanvas
 
 from .models import Invoice
+from .vat import VatStatus, vat_lines
 
 MARGIN = 20 * mm
+# What an invoice to a business must also say (Code de commerce L441-9 and L441-10, D441-5).
+B2B_MENTIONS = (
+    "Nature : prestations de services. Facture réglée à la commande : aucun escompte pour paiement anticipé.",
+    "En cas de retard de paiement : pénalités au taux d'intérêt appliqué par la BCE à son opération de "
+    "refinancement la plus récente majoré de 10 points, et indemnité forfaitaire pour frais de recouvrement de 40 €.",
+)
 
 
 def euros(amount: Decimal) -> str:
     """French money: "1 190,00 €"."""
-    whole, cents = f"{Decimal(amount):.2f}".split(".")
+    sign = "-" if Decimal(amount) < 0 else ""
+    whole, cents = f"{abs(Decimal(amount)):.2f}".split(".")
     groups = []
     while len(whole) > 3:
         groups.insert(0, whole[-3:])
         whole = whole[:-3]
     groups.insert(0, whole)
-    return f"{' '.join(groups)},{cents} €"
+    return f"{sign}{' '.join(groups)},{cents} €"
+
+
+def percent(rate: Decimal) -> str:
+    """A VAT rate as French writes it: "20 %", "5,5 %"."""
+    return f"{Decimal(rate).normalize():f}".replace(".", ",") + "\u00a0%"
 
 
 def _fr_date(dt) -> str:
@@ -47,6 +60,103 @@ def _wrap(text: str, width: float, font: str, size: float, pdf: StudioCanvas) ->
     if line:
         lines.append(line)
     return lines or [""]
+
+
+def _customer_lines(invoice: Invoice) -> list[str]:
+    if not invoice.is_business:
+        return [line for line in (invoice.customer_name, invoice.customer_address, invoice.customer_email) if line]
+    lines = [invoice.customer_company_name]
+    if invoice.customer_siren:
+        lines.append(f"SIREN : {invoice.customer_siren}")
+    if invoice.customer_vat_number:
+        lines.append(f"N° de TVA : {invoice.customer_vat_number}")
+    if invoice.customer_address:
+        lines.append(invoice.customer_address)
+    lines.append(f"À l'attention de {invoice.customer_name}")
+    if invoice.customer_email:
+        lines.append(invoice.customer_email)
+    return lines
+
+
+def _columns(width: float, taxable: bool) -> list[tuple[str, float]]:
+    """The headers of the lines' figures and the right edge of each."""
+    right = width - MARGIN - 3
+    if taxable:
+        return [
+            ("Qté", right - 100 * mm),
+            ("Total HT", right - 62 * mm),
+            ("TVA", right - 30 * mm),
+            ("Total TTC", right),
+        ]
+    return [("Qté", right - 75 * mm), ("Prix unitaire", right - 35 * mm), ("Total", right)]
+
+
+def _draw_lines(pdf: StudioCanvas, invoice: Invoice, y: float, width: float) -> float:
+    """The sale's line and its discount; when taxable, each with its price before VAT, its VAT and rate."""
+    taxable = invoice.vat_status == VatStatus.TAXABLE
+    columns = _columns(width, taxable)
+    sign = -1 if invoice.is_credit_note else 1
+    pdf.setFillColor(colors.HexColor("#eeeeee"))
+    pdf.rect(MARGIN, y - 5, width - 2 * MARGIN, 18, stroke=0, fill=1)
+    pdf.setFillColor(colors.black)
+    pdf.setFont(BOLD, 9.5)
+    pdf.drawString(MARGIN + 3, y, "Désignation")
+    for header, right in columns:
+        pdf.drawRightString(right, y, f"TVA {percent(invoice.vat_rate)}" if header == "TVA" else header)
+    pdf.setFont(REGULAR, 9.5)
+    gross = invoice.unit_amount * invoice.quantity
+    lines = vat_lines(
+        gross=gross,
+        discount=invoice.discount_amount,
+        rate=invoice.vat_rate,
+        label=invoice.description,
+        discount_label=f"Remise{f' – {invoice.discount_label}' if invoice.discount_label else ''}",
+    )
+    text_width = columns[0][1] - 12 * mm - MARGIN
+    y -= 20
+    for index, line in enumerate(lines):
+        first = index == 0
+        if taxable:
+            figures = [str(invoice.quantity) if first else "", line.excl_vat, line.vat, line.incl_vat]
+        else:
+            unit = invoice.unit_amount if first else line.incl_vat
+            figures = [str(invoice.quantity) if first else "", unit, line.incl_vat]
+        for figure, (_, right) in zip(figures, columns, strict=True):
+            pdf.drawRightString(right, y, figure if isinstance(figure, str) else euros(sign * figure))
+        for text in _wrap(line.label, text_width, REGULAR, 9.5, pdf):
+            pdf.drawString(MARGIN + 3, y, text)
+            y -= 13
+        y -= 3
+    return y
+
+
+def _draw_totals(pdf: StudioCanvas, invoice: Invoice, y: float, width: float) -> float:
+    """Totals (before VAT, VAT, VAT included when taxable), then what was paid, or the credit note's total."""
+    sign = -1 if invoice.is_credit_note else 1
+    left, right = width - MARGIN - 80 * mm, width - MARGIN - 3
+    rows = []
+    if invoice.vat_status == VatStatus.TAXABLE:
+        rows += [
+            ("Total HT", invoice.total_excl_vat, False),
+            (f"TVA {percent(invoice.vat_rate)}", invoice.vat_amount, False),
+            ("Total TTC", invoice.total_amount, not invoice.paid_at or invoice.is_credit_note),
+        ]
+    if invoice.is_credit_note:
+        if not rows:
+            rows.append(("Total de l'avoir", invoice.total_amount, True))
+    elif invoice.paid_at:
+        rows.append(("Montant payé", invoice.total_amount, True))
+    else:
+        rows.append(("Total à payer", invoice.total_amount, True))
+    y -= 4
+    pdf.line(left, y + 10, width - MARGIN, y + 10)
+    for label, amount, bold in rows:
+        pdf.setFont(BOLD if bold else REGULAR, 11 if bold else 10)
+        y -= 4
+        pdf.drawString(left, y, label)
+        pdf.drawRightString(right, y, euros(sign * amount))
+        y -= 12
+    return y
 
 
 def invoice_pdf_render(invoice: Invoice) -> bytes:
@@ -85,15 +195,14 @@ def invoice_pdf_render(invoice: Invoice) -> bytes:
         pdf.drawRightString(width - MARGIN, ry, line)
         ry -= 13
 
-    # The customer.
+    # The customer: a company first, with its identifiers (docs/decisions.md 54).
     y = min(y, ry) - 28
     pdf.setFont(BOLD, 10)
     pdf.drawString(MARGIN, y, "Client")
     pdf.setFont(REGULAR, 10)
-    for line in (invoice.customer_name, invoice.customer_address, invoice.customer_email):
-        if line:
-            y -= 13
-            pdf.drawString(MARGIN, y, line)
+    for line in _customer_lines(invoice):
+        y -= 13
+        pdf.drawString(MARGIN, y, line)
 
     if invoice.is_credit_note and invoice.credited_invoice_id:
         y -= 24
@@ -105,54 +214,38 @@ def invoice_pdf_render(invoice: Invoice) -> bytes:
                 y -= 13
                 pdf.drawString(MARGIN, y, line)
 
-    # The line: designation, quantity, unit price, total.
-    y -= 30
-    columns = (MARGIN, width - MARGIN - 95 * mm, width - MARGIN - 60 * mm, width - MARGIN)
-    pdf.setFillColor(colors.HexColor("#eeeeee"))
-    pdf.rect(MARGIN, y - 5, width - 2 * MARGIN, 18, stroke=0, fill=1)
-    pdf.setFillColor(colors.black)
-    pdf.setFont(BOLD, 9.5)
-    pdf.drawString(columns[0] + 3, y, "Désignation")
-    pdf.drawRightString(columns[1] + 15 * mm, y, "Qté")
-    pdf.drawRightString(columns[2] + 25 * mm, y, "Prix unitaire")
-    pdf.drawRightString(columns[3] - 3, y, "Total")
-    pdf.setFont(REGULAR, 9.5)
-    sign = "-" if invoice.is_credit_note else ""
-    description = _wrap(invoice.description, columns[1] - columns[0] - 6, REGULAR, 9.5, pdf)
-    y -= 20
-    pdf.drawRightString(columns[1] + 15 * mm, y, str(invoice.quantity))
-    pdf.drawRightString(columns[2] + 25 * mm, y, f"{sign}{euros(invoice.unit_amount)}")
-    pdf.drawRightString(columns[3] - 3, y, f"{sign}{euros(invoice.total_amount)}")
-    for line in description:
-        pdf.drawString(columns[0] + 3, y, line)
-        y -= 13
+    y = _draw_lines(pdf, invoice, y - 30, width)
+    y = _draw_totals(pdf, invoice, y, width)
 
-    # Total and the VAT status.
-    y -= 14
-    pdf.line(columns[2], y + 10, columns[3], y + 10)
-    pdf.setFont(BOLD, 11)
-    label = "Total de l'avoir" if invoice.is_credit_note else "Total à payer"
-    pdf.drawString(columns[2], y - 4, label)
-    pdf.drawRightString(columns[3] - 3, y - 4, f"{sign}{euros(invoice.total_amount)}")
+    # The VAT mention, the means of payment, the B2B mentions.
     pdf.setFont(REGULAR, 9.5)
-    y -= 24
-    pdf.drawString(MARGIN, y, invoice.seller_vat_note)
+    y -= 10
+    if invoice.seller_vat_note:
+        y -= 13
+        pdf.drawString(MARGIN, y, invoice.seller_vat_note)
     if invoice.payment_method and not invoice.is_credit_note:
         y -= 13
         pdf.drawString(MARGIN, y, f"Réglée par {invoice.payment_method}.")
-        if invoice.payment_lines:  # a desk sale: each means with its amount (docs/decisions.md 43)
-            for label, amount in invoice.payment_lines:
-                y -= 13
-                pdf.drawString(MARGIN + 4 * mm, y, f"{label} {euros(Decimal(amount))}")
+        for label, amount in invoice.payment_lines or ():  # each means and its amount (docs/decisions.md 43, 49)
+            y -= 13
+            pdf.drawString(MARGIN + 4 * mm, y, f"{label} {euros(Decimal(amount))}")
     if invoice.is_credit_note:
         y -= 13
         pdf.drawString(MARGIN, y, "Montant remboursé ou annulé sur le moyen de paiement d'origine.")
+    if invoice.is_business:
+        pdf.setFont(REGULAR, 8.5)
+        y -= 6
+        for mention in B2B_MENTIONS:
+            for line in _wrap(mention, width - 2 * MARGIN, REGULAR, 8.5, pdf):
+                y -= 11
+                pdf.drawString(MARGIN, y, line)
 
     pdf.setFont(REGULAR, 8)
     pdf.setFillColor(colors.HexColor("#555555"))
-    pdf.drawString(
-        MARGIN, MARGIN / 2, f"{invoice.seller_name} – SIRET {invoice.seller_siret} – {invoice.seller_vat_note}"
+    footer = " – ".join(
+        part for part in (invoice.seller_name, f"SIRET {invoice.seller_siret}", invoice.seller_vat_note) if part
     )
+    pdf.drawString(MARGIN, MARGIN / 2, footer)
     pdf.showPage()
     pdf.save()
     return buffer.getvalue()

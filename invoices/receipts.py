@@ -8,7 +8,7 @@ from django.tasks import task
 from payments.services.receipts import order_receipt_email, order_reservation_confirmation_email
 from payments.subscriptions.services.emails import subscription_charge_email
 
-from .services import charge_receipt_attachments, order_receipt_attachments
+from .documents import charge_receipt_attachments, order_receipt_attachments
 
 
 @task

@@ -1,4 +1,4 @@
-"""Issuing invoices and credit notes (docs/decisions.md 40), rendering their PDF, erasing a deleted member's
+"""Issuing invoices and credit notes (docs/decisions.md 40) (their PDF: documents.py), erasing a deleted member's
 identity from them (docs/decisions.md 34).
 
 Called by the receivers of payments' signals, inside the payment's own transaction and under its row lock (the
@@ -12,7 +12,6 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, OuterRef, Q, Subquery
-from django.tasks import task
 from django.utils import timezone
 
 from bookings.models import Reservation
@@ -23,8 +22,10 @@ from payments.subscriptions.models import ChargeStatus, SubscriptionCharge, save
 from payments.subscriptions.periods import period_due_on, period_ends_on
 from studio.queue import enqueue_after_commit
 
+from .customers import company_of_invoice, company_of_member, company_of_order
+from .documents import invoice_document_render
 from .models import NUMBER_PREFIX, Invoice, InvoiceCounter, InvoiceDocument, InvoiceKind
-from .pdf import invoice_pdf_render
+from .vat import vat_figures, vat_mention, vat_rule_on
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ def _seller() -> dict:
         "seller_name": legal["legal_name"][:200],
         "seller_address": legal["address"][:300],
         "seller_siret": legal["siret"][:20],
-        "seller_vat_note": legal["vat_note"][:200],
+        "seller_vat_number": legal.get("vat_number", "")[:20],
     }
 
 
@@ -86,7 +87,20 @@ def _address(address: str, postal_code: str, city: str) -> str:
     return ", ".join(part for part in (address, town) if part)[:500]
 
 
+def _vat(*, issued_at, fields: dict) -> dict:
+    """The VAT status, rate, mention and figures a document keeps (docs/decisions.md 54): the studio's on the day it
+    is issued, or its invoice's for a credit note (given in `fields`), with the same figures for the same amounts."""
+    if "vat_status" in fields:
+        status, rate = fields["vat_status"], fields["vat_rate"]
+    else:
+        rule = vat_rule_on(issued_at)
+        status, rate = rule.status, rule.rate
+    figures = vat_figures(total=fields["total_amount"], discount=fields.get("discount_amount") or 0, rate=rate)
+    return {"vat_status": status, "vat_rate": rate, "seller_vat_note": vat_mention(status)[:200], **figures}
+
+
 def _create(*, kind: str, issued_at, queue_document: bool = True, **fields) -> Invoice:
+    fields.update(_vat(issued_at=issued_at, fields=fields))
     year = timezone.localtime(issued_at).year
     sequence = _next_sequence(kind=kind, year=year)
     invoice = Invoice.objects.create(
@@ -181,7 +195,8 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
                 member_id=row["user_id"],
                 customer_name=name[:310],
                 customer_email=row["email"][:254],
-                customer_address=address,
+                # A company's billing address, when it gives one, replaces the member's.
+                **{"customer_address": address, **company_of_order(order_id=order_id, address=address)},
                 description=description[:400],
                 quantity=quantity,
                 unit_amount=unit,
@@ -239,7 +254,10 @@ def invoice_issue_for_charge(*, charge_id: int) -> Invoice | None:
                 member=member,
                 customer_name=(member.get_full_name() or member.email)[:310],
                 customer_email=member.email[:254],
-                customer_address=_customer_address(member),
+                **{
+                    "customer_address": _customer_address(member),
+                    **company_of_member(member, address=_customer_address(member)),
+                },
                 description=description[:400],
                 quantity=1,
                 unit_amount=charge.amount,
@@ -301,8 +319,9 @@ def _credit_note(*, invoice: Invoice, reason: str, amount: Decimal | None = None
     if existing is not None:
         return existing
     quantity, unit = invoice.quantity, invoice.unit_amount
+    discount = {"discount_amount": invoice.discount_amount, "discount_label": invoice.discount_label}
     if amount is not None and amount != invoice.total_amount:
-        quantity, unit = 1, amount
+        quantity, unit, discount = 1, amount, {}
     try:
         with transaction.atomic():
             return _create(
@@ -316,6 +335,7 @@ def _credit_note(*, invoice: Invoice, reason: str, amount: Decimal | None = None
                 customer_email=invoice.customer_email,
                 customer_address=invoice.customer_address,
                 customer_erased_at=invoice.customer_erased_at,
+                **company_of_invoice(invoice),
                 description=invoice.description,
                 quantity=quantity,
                 unit_amount=unit,
@@ -323,6 +343,9 @@ def _credit_note(*, invoice: Invoice, reason: str, amount: Decimal | None = None
                 currency=invoice.currency,
                 payment_method=invoice.payment_method,
                 reason=(reason or "").strip()[:300],
+                vat_status=invoice.vat_status,
+                vat_rate=invoice.vat_rate,
+                **discount,
                 **_seller(),
             )
     except IntegrityError:
@@ -379,47 +402,6 @@ def invoices_issue_missing() -> dict:
                 credit_note_issue_for_order(order_id=order_id, reason=order.provider_note or order.message) is not None
             )
     return done
-
-
-# --- the PDF ----------------------------------------------------------------------------------------------------
-
-
-def invoice_document(*, invoice: Invoice) -> bytes:
-    """The invoice's PDF: the stored one, or rendered now and stored (a worker usually did it already). Idempotent:
-    the same invoice always renders the same bytes."""
-    stored = InvoiceDocument.objects.filter(invoice_id=invoice.pk).values_list("content", flat=True).first()
-    if stored is not None:
-        return bytes(stored)
-    if invoice.credited_invoice_id:
-        invoice = Invoice.objects.select_related("credited_invoice").get(pk=invoice.pk)
-    content = invoice_pdf_render(invoice)
-    InvoiceDocument.objects.bulk_create([InvoiceDocument(invoice=invoice, content=content)], ignore_conflicts=True)
-    return content
-
-
-def invoice_document_ensure(*, invoice_id: int) -> None:
-    invoice = Invoice.objects.filter(pk=invoice_id).first()
-    if invoice is not None:
-        invoice_document(invoice=invoice)
-
-
-@task
-def invoice_document_render(invoice_id: int) -> None:
-    """A worker renders and stores the PDF of an invoice once it is committed."""
-    invoice_document_ensure(invoice_id=invoice_id)
-
-
-def _attachments(invoices) -> list[tuple[str, bytes, str]]:
-    return [(invoice.file_name, invoice_document(invoice=invoice), "application/pdf") for invoice in invoices]
-
-
-def order_receipt_attachments(*, order_pk: int) -> list[tuple[str, bytes, str]]:
-    """The receipt of an order carries its invoice (receipts.py)."""
-    return _attachments(Invoice.objects.filter(payment_order_id=order_pk, kind=InvoiceKind.INVOICE))
-
-
-def charge_receipt_attachments(*, charge_id: int) -> list[tuple[str, bytes, str]]:
-    return _attachments(Invoice.objects.filter(subscription_charge_id=charge_id, kind=InvoiceKind.INVOICE))
 
 
 # --- a deleted account (docs/decisions.md 34) --------------------------------------------------------------------

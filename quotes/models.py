@@ -46,6 +46,12 @@ class QuotedRequest(models.Model):
     quoted_at = models.DateTimeField("devis envoyé le", null=True, blank=True)
     deposit_paid_at = models.DateTimeField("acompte payé le", null=True, blank=True)
     closed_at = models.DateTimeField("confirmée, refusée ou annulée le", null=True, blank=True)
+    # A company asking (a works council, a business booking for its staff): the deposit's invoice names it
+    # (docs/decisions.md 54); accounts/company.py checks its numbers.
+    company_name = models.CharField("société", max_length=200, blank=True)
+    company_siren = models.CharField("SIREN", max_length=9, blank=True)
+    company_vat_number = models.CharField("n° de TVA intracommunautaire", max_length=20, blank=True)
+    company_address = models.CharField("adresse de facturation", max_length=300, blank=True)
 
     class Meta:
         abstract = True

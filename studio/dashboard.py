@@ -44,6 +44,7 @@ SECTIONS = (
     ("exports", "Exports"),
     ("health", "Santé et décharge"),
     ("gift-cards", "Cartes cadeaux"),
+    ("accounting", "Comptabilité"),
 )
 
 # The overview's periods, each running up to today (frontend/src/islands/dashboard/sections/overview/period.js).

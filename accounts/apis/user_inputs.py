@@ -31,7 +31,21 @@ from .fields import (
 )
 from .serializers import MAX_EMAIL, Input, blank_is_text, required_messages
 
-PROFILE_FIELDS = ("first_name", "last_name", "email", "phone", "address", "postal_code", "city", "country", "role")
+PROFILE_FIELDS = (
+    "first_name",
+    "last_name",
+    "email",
+    "phone",
+    "address",
+    "postal_code",
+    "city",
+    "country",
+    "role",
+    "company_name",
+    "company_siren",
+    "company_vat_number",
+    "company_address",
+)
 
 
 def _is_avatar_url(value) -> bool:
@@ -103,6 +117,11 @@ class ProfileInput(Input):
         error_messages={"invalid_choice": MSG_ROLE_INVALID, "null": MSG_ROLE_INVALID},
         help_text="Modifiable par un administrateur ; vide : inchangé.",
     )
+    # A company to invoice (docs/decisions.md 54); the service checks the SIREN's key and the VAT number's shape.
+    company_name = Text(required=False, allow_blank=True, max_length=200)
+    company_siren = Text(required=False, allow_blank=True, max_length=20, help_text="9 chiffres (clé de Luhn).")
+    company_vat_number = Text(required=False, allow_blank=True, max_length=30)
+    company_address = Text(required=False, allow_blank=True, max_length=300)
     avatar = serializers.FileField(
         required=False, allow_null=True, help_text="Une image JPEG, PNG, GIF ou WebP (vérifiée par son contenu)."
     )

@@ -14,6 +14,7 @@ from accounts.services.errors import AccountError
 from studio.emails import send_templated_email
 from studio.ratelimit import recipient_quota_take
 
+from ..company import COMPANY_MAX_LENGTHS, CompanyError, company_cleaned
 from ..models import AccountToken, Role, TokenPurpose, User
 from .common import (
     DEFAULT_COUNTRY,
@@ -121,6 +122,10 @@ def user_update(
         if role not in Role.values:
             raise AccountError.of("role_invalid", field="role")
         changes["role"] = role
+    try:
+        changes.update(company_cleaned(data, current={field: getattr(user, field) for field in COMPANY_MAX_LENGTHS}))
+    except CompanyError as error:  # the profile's own refusal, which its page shows beside the field
+        raise AccountError(error.message, code=error.code, field=error.field) from None
     new_avatar = avatar_process(avatar) if avatar else None
 
     with transaction.atomic():

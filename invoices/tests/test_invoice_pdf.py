@@ -13,8 +13,8 @@ from freezegun import freeze_time
 from pypdf import PdfReader
 
 from courses.tests.factories import TariffFactory
+from invoices.documents import invoice_document
 from invoices.models import Invoice
-from invoices.services import invoice_document
 
 from .helpers import pay_tariff
 

@@ -11,9 +11,10 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from courses.tests.factories import CourseSessionFactory, TariffFactory
+from invoices.documents import invoice_document
 from invoices.errors import MSG_INVOICE_NOT_FOUND
 from invoices.models import Invoice, InvoiceKind
-from invoices.services import invoice_document, invoice_issue_for_order
+from invoices.services import invoice_issue_for_order
 from payments.models import PaymentOrder, PaymentStatus
 from payments.services.capture import payment_order_fulfil
 from payments.services.receipts import RECEIPT_SUBJECT

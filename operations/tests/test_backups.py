@@ -19,8 +19,8 @@ from django.db import connection, connections
 from django.db.utils import load_backend
 
 from courses.tests.factories import TariffFactory
+from invoices.documents import invoice_document
 from invoices.models import Invoice, InvoiceDocument
-from invoices.services import invoice_document
 from invoices.tests.helpers import pay_tariff
 from operations import backups
 from operations.models import BackupRun

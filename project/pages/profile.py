@@ -6,6 +6,7 @@ from django.conf import settings
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
+from accounts.company import COMPANY_MAX_LENGTHS
 from accounts.models import Role
 from accounts.selectors import avatar_url, user_get
 from accounts.services.errors import (
@@ -24,7 +25,16 @@ from studio.decorators import login_required_page
 
 from .profile_sections import profile_sections
 
-PROFILE_FORM_FIELDS = ("first_name", "last_name", "phone", "address", "postal_code", "city", "country")
+PROFILE_FORM_FIELDS = (
+    "first_name",
+    "last_name",
+    "phone",
+    "address",
+    "postal_code",
+    "city",
+    "country",
+    *COMPANY_MAX_LENGTHS,  # a company to invoice (docs/decisions.md 54)
+)
 
 PROFILE_SAVED_SESSION_KEY = "profile_saved_message"
 

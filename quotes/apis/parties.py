@@ -9,6 +9,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.company import COMPANY_MAX_LENGTHS
 from bookings.apis.common import FILLED, OptionalText, ReservationPayloadSerializer
 from bookings.apis.reservations import ReservationCourseCreateApi, ReservationOutput
 from bookings.services.common import MSG_PARTICIPANTS_MIN
@@ -164,6 +165,12 @@ class PartyRequestInput(serializers.Serializer):
         error_messages=dict.fromkeys(("null", "invalid"), MSG_PARTY_GUEST_OF_HONOUR_INVALID),
     )
 
+    # A company to invoice (docs/decisions.md 54); the service checks the SIREN's key and the VAT number's shape.
+    company_name = _text(200)
+    company_siren = _text(20)
+    company_vat_number = _text(30)
+    company_address = _text(300)
+
     def validate_time(self, value: str) -> time:
         return time.fromisoformat(value)
 
@@ -184,6 +191,7 @@ def _create_party(request, data) -> Response:
         title=data.get("title") or "",
         spectators=data["spectators"],
         guest_of_honour=data["guest_of_honour"],
+        company={field: data[field] for field in COMPANY_MAX_LENGTHS if data.get(field)},
     )
     return Response(PartyCreatedOutput({**party_data(party), "message": MSG_PARTY_SUCCESS}).data, status=201)
 

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
+from accounts.company import company_cleaned
 from bookings.services.common import MSG_PARTICIPANTS_MIN
 from studio.errors import CONFLICT, ApplicationError
 from studio.queue import enqueue_after_commit
@@ -112,8 +113,11 @@ def party_reservation_create(
     title: str = "",
     spectators: int = 0,
     guest_of_honour: bool = True,
+    company: dict | None = None,
 ) -> PartyReservation:
-    """Store an EVJF/EVG request and e-mail it to the studio and the member (after commit)."""
+    """Store an EVJF/EVG request and e-mail it to the studio and the member (after commit). `company`: the
+    business to invoice, if any ({company_name, company_siren, company_vat_number, company_address}), checked as
+    a profile's is (docs/decisions.md 54)."""
     if user is None or not user.is_authenticated:
         raise PartyError.of("party_login_required")
     email = (email or "").strip()
@@ -129,6 +133,7 @@ def party_reservation_create(
         raise PartyError.of("spectators_invalid", field="spectators")
     if date < timezone.localdate():
         raise PartyError.of("party_date_past", field="date")
+    company = company_cleaned(company or {})
     party = PartyReservation.objects.create(
         user=user,
         event_type=event_type,
@@ -142,6 +147,7 @@ def party_reservation_create(
         message=message or "",
         spectators=spectators,
         guest_of_honour=guest_of_honour,
+        **company,
     )
     enqueue_after_commit(party_emails_send, party_id=party.pk)
     return party

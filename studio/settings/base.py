@@ -263,6 +263,15 @@ INVOICE_LEGAL = {
     "address": env("INVOICE_LEGAL_ADDRESS", default=f"{STUDIO['address']}, {STUDIO['postal_code']} {STUDIO['city']}"),
     "siret": env("INVOICE_SIRET", default="123 456 789 00012"),
     "vat_note": env("INVOICE_VAT_NOTE", default="TVA non applicable, art. 293 B du CGI"),
+    "vat_number": env("INVOICE_VAT_NUMBER", default=""),
+}
+# The studio's VAT status for documents issued from `since` (a date, AAAA-MM-JJ; before it, `before`):
+# franchise (en base, art. 293 B), exempt (art. 261-4-4° b) or taxable at `rate` % (docs/decisions.md 54).
+INVOICE_VAT = {
+    "status": env("INVOICE_VAT_STATUS", default="franchise"),
+    "since": env("INVOICE_VAT_SINCE", default="") or None,
+    "before": env("INVOICE_VAT_BEFORE", default="franchise"),
+    "rate": env("INVOICE_VAT_RATE", default="20.00"),
 }
 
 # Business constants: the price per participant (docs/decisions.md 12), the seat hold (docs/decisions.md 13)

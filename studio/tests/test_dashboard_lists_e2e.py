@@ -45,7 +45,7 @@ FRENCH_ACRONYMS = {"EVJF", "EVG"}
 PAGE_OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 SECTIONS_JS = Path(__file__).resolve().parents[2] / "frontend/src/islands/dashboard/sections.js"
 # The sections that are no list: the owner's figures and the export forms.
-NOT_LISTS = {"overview", "exports"}
+NOT_LISTS = {"overview", "exports", "accounting"}
 
 
 def staff_list_sections():

@@ -27,6 +27,7 @@ export const SECTIONS = [
   { key: "exports", label: "Exports", load: () => import(/* webpackChunkName: "section-exports" */ "./sections/Exports.jsx") },
   { key: "health", label: "Santé et décharge", load: () => import(/* webpackChunkName: "section-health" */ "./sections/Health.jsx") },
   { key: "gift-cards", label: "Cartes cadeaux", load: () => import(/* webpackChunkName: "section-gift-cards" */ "./sections/GiftCards.jsx") },
+  { key: "accounting", label: "Comptabilité", load: () => import(/* webpackChunkName: "section-accounting" */ "./sections/Accounting.jsx") },
 ];
 
 export const DEFAULT_SECTION = "overview"; // the owner's numbers first

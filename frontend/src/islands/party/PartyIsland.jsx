@@ -21,8 +21,30 @@ import {
 
 const SLIDER_ID = "party-slider";
 
+// A company to invoice (docs/decisions.md 54): the deposit's invoice is then made out to it, as Factur-X.
+const NO_COMPANY = { company_name: "", company_siren: "", company_vat_number: "", company_address: "" };
+export const COMPANY_LABELS = { company_name: "Nom de la société", company_siren: "SIREN", company_vat_number: "N° de TVA intracommunautaire", company_address: "Adresse de facturation" };
+
+function companyBody(form) {
+  return Object.fromEntries(Object.keys(NO_COMPANY).map((key) => [key, form[key].trim()]).filter(([, value]) => value));
+}
+
+function CompanyFields({ id, form, update }) {
+  return (
+    <details className="party-company">
+      <summary>Facture au nom d'une société (facultatif)</summary>
+      {Object.entries(COMPANY_LABELS).map(([key, label]) => (
+        <div className="field" key={key}>
+          <label htmlFor={`${id}-${key}`}>{label}</label>
+          <input id={`${id}-${key}`} value={form[key]} onChange={update(key)} autoComplete={key === "company_name" ? "organization" : "off"} />
+        </div>
+      ))}
+    </details>
+  );
+}
+
 function emptyForm(user) {
-  return { eventType: "EVJF", date: "", time: "", participants: "1", spectators: "0", guestOfHonour: true, message: "", email: user?.email || "" };
+  return { eventType: "EVJF", date: "", time: "", participants: "1", spectators: "0", guestOfHonour: true, message: "", email: user?.email || "", ...NO_COMPANY };
 }
 
 const ESTIMATE_DELAY_MS = 250;
@@ -135,6 +157,7 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
           message: form.message,
           email: form.email.trim(),
           user_id: user?.id,
+          ...companyBody(form),
         },
       });
       setForm(emptyForm(user));
@@ -220,6 +243,7 @@ export default function PartyIsland({ user, submitUrl = "/api/evf-reservations",
           <label htmlFor={`${id}-message`}>Message</label>
           <textarea id={`${id}-message`} value={form.message} onChange={update("message")} />
         </div>
+        <CompanyFields id={id} form={form} update={update} />
         {error && (
           <p id={`${id}-error`} className="form-error" role="alert">
             {error}
