@@ -71,6 +71,9 @@ class User(AbstractBaseUser):
         verbose_name = "utilisateur"
         verbose_name_plural = "utilisateurs"
         ordering = ["last_name", "first_name", "id"]
+        # The staff's users list reads its first page in this order from the index (accounts/migrations/0005); declared
+        # here so that a table SQLite rebuilds for a new column keeps it.
+        indexes = [models.Index(fields=["last_name", "first_name", "id"], name="user_list_name_idx")]
         constraints = [
             models.UniqueConstraint(Lower("email"), name="accounts_user_email_ci_unique"),
             models.CheckConstraint(condition=models.Q(role__in=Role.values), name="accounts_user_role_valid"),

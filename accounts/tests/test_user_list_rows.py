@@ -37,6 +37,11 @@ def _row(user: User, *, actor: User) -> dict:
         "postal_code": user.postal_code,
         "city": user.city,
         "country": user.country,
+        # A business customer's invoices carry its company (docs/decisions.md 54).
+        "company_name": user.company_name,
+        "company_siren": user.company_siren,
+        "company_vat_number": user.company_vat_number,
+        "company_address": user.company_address,
         "avatar": f"/uploads/{user.avatar.name}" if user.avatar else static("accounts/avatar-default.svg"),
         "role": user.role,
         "email_confirmed": user.email_confirmed_at is not None,
