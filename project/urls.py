@@ -12,6 +12,7 @@ from invoices import urls as invoices_urls
 from media_library import urls as media_urls
 from media_library.views import serve_upload
 from messaging import urls as messaging_urls
+from offers import urls as offers_urls
 from operations import urls as operations_urls
 from payments import urls as payments_urls
 from payments.subscriptions import urls as payments_subscription_urls
@@ -54,6 +55,7 @@ api_urlpatterns = [
     *courses_urls.api_urlpatterns,
     *bookings_urls.api_urlpatterns,
     *payments_urls.api_urlpatterns,
+    *offers_urls.api_urlpatterns,
     *payments_subscription_urls.api_urlpatterns,
     *media_urls.api_urlpatterns,
     *messaging_urls.api_urlpatterns,

@@ -10,7 +10,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, ProtectedError
 from django.utils import timezone
 
 from studio.errors import CONFLICT, NOT_FOUND, ApplicationError
@@ -159,8 +159,18 @@ def promo_save(*, promo_id: int | None = None, values: dict) -> PromoCode:
     return promo
 
 
-def promo_delete(*, promo_id: int, used: bool) -> None:
-    """A code never used goes; one that served (an order refers to it) is kept for the invoices: deactivate it."""
-    if used:
-        raise PromoError.of("promo_in_use")
-    PromoCode.objects.filter(pk=promo_id).delete()
+def promo_get(promo_id: int) -> PromoCode:
+    promo = PromoCode.objects.filter(pk=promo_id).prefetch_related("tariffs").first()
+    if promo is None:
+        raise PromoError.of("promo_not_found")
+    return promo
+
+
+def promo_delete(*, promo_id: int) -> None:
+    """A code never used goes; one an order refers to (protected) is kept for the invoices: deactivate it."""
+    promo = promo_get(promo_id)
+    try:
+        with transaction.atomic():
+            promo.delete()
+    except ProtectedError:
+        raise PromoError.of("promo_in_use") from None

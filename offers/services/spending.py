@@ -55,7 +55,9 @@ def gift_card_spend(*, card_id: int, amount: Decimal, order_reference: str) -> N
     with transaction.atomic():
         card = gift_card_lock(card_id)
         gift_card_check_usable(card)
-        gift_card_move(card_id=card.pk, kind=GiftCardMovementKind.SPEND, amount=-amount, order_reference=order_reference)
+        gift_card_move(
+            card_id=card.pk, kind=GiftCardMovementKind.SPEND, amount=-amount, order_reference=order_reference
+        )
 
 
 def gift_card_spent_for(*, card_id: int, order_reference: str) -> Decimal:

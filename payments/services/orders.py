@@ -217,7 +217,9 @@ def payment_order_create(
     except ApplicationError:
         # The card spent or the code's last use taken meanwhile by another tab: the provider's order is dropped.
         if offers.to_pay > 0:
-            provider_order_voided(PaymentOrder(order_id=opened.id, provider=opened.provider, status=PaymentStatus.VOIDED))
+            provider_order_voided(
+                PaymentOrder(order_id=opened.id, provider=opened.provider, status=PaymentStatus.VOIDED)
+            )
         raise
     if order.order_id == opened.id:
         order.client_secret = opened.client_secret

@@ -172,8 +172,12 @@ def test_an_order_given_up_gives_the_card_its_part_back(api_client, member, card
     [
         (lambda t: None, {"promo_code": "INCONNU"}, 404, MSG_PROMO_NOT_FOUND),
         (lambda t: make_code(tariffs=[]) and None, {"promo_code": "NOPE"}, 404, MSG_PROMO_NOT_FOUND),
-        (lambda t: make_code(ends_on=timezone.localdate() - timedelta(days=1)), {"promo_code": "PRINTEMPS15"}, 400,
-         MSG_PROMO_ENDED.format(day=(timezone.localdate() - timedelta(days=1)).strftime("%d/%m/%Y"))),
+        (
+            lambda t: make_code(ends_on=timezone.localdate() - timedelta(days=1)),
+            {"promo_code": "PRINTEMPS15"},
+            400,
+            MSG_PROMO_ENDED.format(day=(timezone.localdate() - timedelta(days=1)).strftime("%d/%m/%Y")),
+        ),
         (lambda t: make_code(max_uses=3, uses_count=3), {"promo_code": "PRINTEMPS15"}, 409, MSG_PROMO_USED_UP),
         (lambda t: make_gift_card("20.00") and None, {"gift_card_code": "AUTRE"}, 404, MSG_GIFT_CARD_NOT_FOUND),
         (
