@@ -4,7 +4,7 @@ under their locks: the preview promises nothing."""
 
 from decimal import Decimal
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -120,13 +120,17 @@ class PromoOutput(serializers.Serializer):
     label = serializers.CharField()
     kind = serializers.ChoiceField(choices=PromoKind.choices)
     value = serializers.DecimalField(max_digits=8, decimal_places=2)
-    tariffs = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    tariffs = serializers.SerializerMethodField(help_text="Les tarifs couverts ; vide : tous les achats.")
     starts_on = serializers.DateField(allow_null=True)
     ends_on = serializers.DateField(allow_null=True)
     max_uses = serializers.IntegerField(allow_null=True)
     max_uses_per_member = serializers.IntegerField(allow_null=True)
     uses_count = serializers.IntegerField(help_text="Commandes payées avec ce code.")
     active = serializers.BooleanField()
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_tariffs(self, promo) -> list[int]:
+        return sorted(t.pk for t in promo.tariffs.all())
 
 
 def _values(request) -> dict:
