@@ -191,7 +191,9 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
                 currency=row["currency"],
                 paid_at=row["completed_at"] or now,
                 payment_method=_paid_by(row["provider"], row["payment_method_label"]),
-                payment_lines=_desk_lines(order_id) if row["provider"] == PaymentProviderName.DESK else _offer_lines(row),
+                payment_lines=_desk_lines(order_id)
+                if row["provider"] == PaymentProviderName.DESK
+                else _offer_lines(row),
                 discount_amount=row["discount_amount"],
                 discount_label=f"Code promo {row['promo_code__code']}" if row["promo_code__code"] else "",
                 **_seller(),
