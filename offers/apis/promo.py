@@ -15,7 +15,7 @@ from courses.models import Tariff
 from studio.errors import NOT_FOUND
 from studio.parsers import JSON_ONLY
 from studio.permissions import IsStudioStaff
-from studio.schema import ErrorOutput
+from studio.schema import ErrorOutput, StudioAutoSchema
 
 from ..models import PromoCode, PromoKind
 from ..services.promo import (
@@ -44,6 +44,7 @@ MSG_WHAT = "Indiquez le tarif (tariff_id) ou la réservation (reservation_id) co
 MSG_PURCHASE_NOT_FOUND = "Ce tarif ou cette réservation est introuvable."
 MSG_QUANTITY = f"La quantité doit être un nombre entre 1 et {MAX_QUANTITY}."
 MSG_GIFT_CODE = "Le code de carte cadeau fait au plus 32 caractères."
+VALUE_PATTERN = r"^(?:[1-9][0-9]{0,4}(?:\.[0-9]{1,2})?|0\.(?:0[1-9]|[1-9][0-9]?))$"
 NOT_FOUND_ANSWER = OpenApiResponse(ErrorOutput, description="Code promo introuvable.")
 TEXT_KEYS = ("invalid", "blank", "required", "null", "max_length", "min_length")
 NUMBER_KEYS = ("invalid", "required", "null", "min_value", "max_value", "max_string_length")
@@ -80,18 +81,13 @@ class PromoInput(serializers.Serializer):
         r"^[A-Za-z0-9_-]{2,40}$", max_length=40, error_messages=_messages(MSG_CODE, *TEXT_KEYS)
     )
     label = serializers.CharField(
-        max_length=120, required=False, default="", error_messages=_messages(MSG_LABEL, *TEXT_KEYS)
+        max_length=120, required=False, allow_blank=True, default="", error_messages=_messages(MSG_LABEL, *TEXT_KEYS)
     )
     kind = serializers.ChoiceField(
         choices=PromoKind.choices, error_messages=_messages(MSG_KIND, "invalid_choice", "required", "null")
     )
-    value = serializers.DecimalField(
-        max_digits=7,
-        decimal_places=2,
-        min_value=Decimal("0.01"),
-        max_value=Decimal("99999"),
-        error_messages=_messages(MSG_VALUE, *NUMBER_KEYS, "max_digits", "max_decimal_places", "max_whole_digits"),
-    )
+    # Text, so that the schema says exactly what is taken: 0.01 to 99999.99, two decimals at most.
+    value = serializers.RegexField(VALUE_PATTERN, max_length=8, error_messages=_messages(MSG_VALUE, *TEXT_KEYS))
     tariffs = serializers.ListField(
         child=serializers.IntegerField(
             min_value=1, max_value=MAX_ID, error_messages=_messages(MSG_TARIFFS, *NUMBER_KEYS)
@@ -106,6 +102,9 @@ class PromoInput(serializers.Serializer):
     max_uses = _limit()
     max_uses_per_member = _limit()
     active = serializers.BooleanField(required=False, default=True, error_messages=_messages(MSG_ACTIVE, "invalid"))
+
+    def validate_value(self, value):
+        return Decimal(value)
 
     def validate_tariffs(self, ids):
         ids = sorted(set(ids))
@@ -176,10 +175,14 @@ class PromoDetailApi(APIView):
 
 class CheckInput(serializers.Serializer):
     code = serializers.CharField(
-        max_length=40, required=False, default="", error_messages=_messages(MSG_PROMO_NOT_FOUND, *TEXT_KEYS)
+        max_length=40,
+        required=False,
+        allow_blank=True,
+        default="",
+        error_messages=_messages(MSG_PROMO_NOT_FOUND, *TEXT_KEYS),
     )
     gift_card_code = serializers.CharField(
-        max_length=32, required=False, default="", error_messages=_messages(MSG_GIFT_CODE, *TEXT_KEYS)
+        max_length=32, required=False, allow_blank=True, default="", error_messages=_messages(MSG_GIFT_CODE, *TEXT_KEYS)
     )
     tariff_id = _id(MSG_WHAT)
     reservation_id = _id(MSG_WHAT)
@@ -195,6 +198,19 @@ class CheckInput(serializers.Serializer):
         if ("tariff_id" in attrs) == ("reservation_id" in attrs):
             raise serializers.ValidationError(MSG_WHAT)
         return attrs
+
+
+class CheckSchema(StudioAutoSchema):
+    """The preview is about one purchase: `oneOf` a tariff or a reservation says so in the schema."""
+
+    def _map_serializer(self, serializer, direction, bypass_extensions=False):
+        schema = super()._map_serializer(serializer, direction, bypass_extensions)
+        if isinstance(serializer, CheckInput) and direction == "request":
+            schema["oneOf"] = [
+                {"required": ["tariff_id"], "not": {"required": ["reservation_id"]}},
+                {"required": ["reservation_id"], "not": {"required": ["tariff_id"]}},
+            ]
+        return schema
 
 
 class CheckOutput(serializers.Serializer):
@@ -226,6 +242,7 @@ class PromoCheckApi(APIView):
 
     permission_classes = [IsAuthenticated]
     parser_classes = JSON_ONLY
+    schema = CheckSchema()
 
     @extend_schema(
         request=CheckInput, responses={200: CheckOutput, 400: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput}
