@@ -164,9 +164,10 @@ def payment_order_fulfil(
                 deposit_record_for_order(order)  # the deposit of a quoted request, recorded once
             except QuoteError as exc:
                 refusal = exc.message
-        elif order.promo_code_id or order.gift_card_id:
+        elif order.tariff_id or order.promo_code_id or order.gift_card_id:
             try:
-                order_offers_settle(order)  # the code's use counted once, the card's part still spent
+                # The code's use counted once, the card's part still spent, a discovery offer still the person's first.
+                order_offers_settle(order)
             except ApplicationError as exc:
                 refusal = exc.message
         if refusal:

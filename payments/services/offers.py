@@ -39,6 +39,7 @@ from offers.services.spending import (
 from studio.errors import CONFLICT, ApplicationError
 
 from ..models import PaymentOrder, PaymentStatus
+from .discovery import discovery_check
 from .locking import lock_payment_order
 
 ZERO = Decimal("0.00")
@@ -129,7 +130,10 @@ def order_offers_commit(*, offers: OrderOffers, user, order_reference: str) -> N
 
 def order_offers_settle(order: PaymentOrder) -> None:
     """The order is being paid (its row locked, bookings done): its card's part must still be spent for it, and its
-    code's use is counted once. Refused in French otherwise: the caller refunds."""
+    code's use is counted once; a discovery offer must not have been bought meanwhile by the same person. Refused in
+    French otherwise: the caller refunds."""
+    if order.tariff_id and order.tariff.discovery_offer:
+        discovery_check(user=order.user, email=order.email, exclude_pk=order.pk, held=False)
     if order.gift_card_id and gift_card_spent_for(card_id=order.gift_card_id, order_reference=order.order_id) < (
         order.gift_card_amount
     ):

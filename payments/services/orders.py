@@ -29,6 +29,7 @@ from .common import (
     _valid_email,
     terms_acceptance_fields,
 )
+from .discovery import discovery_check, discovery_lock
 from .offers import GIFT_CARD_LABEL, OrderOffers, order_gift_card_release, order_offers_commit, order_offers_price
 from .provider_choice import (
     PURPOSE_RESERVATION,
@@ -142,6 +143,10 @@ def payment_order_create(
             raise PaymentError.of("tariff_not_found")
         if tariff.is_party or tariff.price <= 0 or (tariff.grants_pass and tariff_priced_per_short_period(tariff)):
             raise PaymentError.of("tariff_not_orderable")
+        if tariff.discovery_offer:
+            if order_quantity != 1:
+                raise PaymentError.of("quantity_invalid", max=1)
+            discovery_check(user=user, email=email)
         server_amount = (tariff.price * order_quantity).quantize(Decimal("0.01"))
         # A student or job-seeker rate needs the member's confirmation of the status (400 otherwise).
         proof = reduced_claim_check(user=user, tariff=tariff, claim=reduced)
@@ -209,6 +214,9 @@ def payment_order_create(
     try:
         if reservation is None:
             with transaction.atomic():
+                if tariff.discovery_offer:  # the tariff's lock first: one recording of the offer at a time
+                    discovery_lock(tariff.pk)
+                    discovery_check(user=user, email=email)
                 order_offers_commit(offers=offers, user=user, order_reference=opened.id)
                 order = PaymentOrder.objects.create(**fields)
                 reduced_declaration_record(order=order, claim=reduced, proof=proof)
