@@ -11,6 +11,7 @@ kept: the order becomes REFUND_PENDING under its lock, the provider refunds it a
 """
 
 import logging
+from contextlib import nullcontext
 from decimal import Decimal
 
 from django.db import transaction
@@ -145,9 +146,11 @@ def payment_order_fulfil(
         if order.status == PaymentStatus.VOIDED:
             refusal = MSG_ORDER_WAS_CANCELLED
         elif order.reservation_id:
+            # With a code or a card, a savepoint: the offers refused after the confirmation undo it (their locks come
+            # after bookings'). Without, none: a refused confirmation keeps what it queued after the commit.
+            offered = bool(order.promo_code_id or order.gift_card_id)
             try:
-                # A savepoint: the offers refused after the confirmation undo it (their locks come after bookings').
-                with transaction.atomic():
+                with transaction.atomic() if offered else nullcontext():
                     # Its confirmation e-mail goes with the receipt, in one task (receipts.py).
                     reservation_confirm_for_payment(
                         reservation_id=order.reservation_id,
@@ -156,7 +159,8 @@ def payment_order_fulfil(
                         notify=False,
                         at_desk=order.provider == PaymentProviderName.DESK,  # a desk sale may settle "à régler"
                     )
-                    order_offers_settle(order)
+                    if offered:
+                        order_offers_settle(order)
             except (ReservationError, ApplicationError) as exc:
                 refusal = exc.message
         elif order.party_id or order.rental_id:
