@@ -122,9 +122,13 @@ def invoice_pdf_render(invoice: Invoice) -> bytes:
     y -= 20
     pdf.drawRightString(columns[1] + 15 * mm, y, str(invoice.quantity))
     pdf.drawRightString(columns[2] + 25 * mm, y, f"{sign}{euros(invoice.unit_amount)}")
-    pdf.drawRightString(columns[3] - 3, y, f"{sign}{euros(invoice.total_amount)}")
+    pdf.drawRightString(columns[3] - 3, y, f"{sign}{euros(invoice.total_amount + invoice.discount_amount)}")
     for line in description:
         pdf.drawString(columns[0] + 3, y, line)
+        y -= 13
+    if invoice.discount_amount:  # a promo code: the price, then its discount (docs/decisions.md 56)
+        pdf.drawString(columns[0] + 3, y, invoice.discount_label or "Remise")
+        pdf.drawRightString(columns[3] - 3, y, f"-{euros(invoice.discount_amount)}")
         y -= 13
 
     # Total and the VAT status.

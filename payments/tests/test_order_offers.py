@@ -222,3 +222,17 @@ def test_an_amount_code_never_makes_the_price_negative(api_client, member, card_
         Decimal("190.00"),
         PaymentStatus.COMPLETED,
     )
+
+
+def test_the_invoice_pdf_shows_the_price_the_discount_and_both_means(api_client, member, card_tariff, tmp_path):
+    from invoices.pdf import invoice_pdf_render
+    from invoices.tests.test_invoice_pdf import poppler
+
+    make_code(tariffs=[card_tariff])
+    make_gift_card("100.00")
+    order_id = _create(api_client, member, card_tariff, promo_code="PRINTEMPS15", gift_card_code="CADEAU-2026")
+    assert _pay(api_client, order_id.json()["id"]).status_code == 200
+    invoice = Invoice.objects.get(payment_order__order_id=order_id.json()["id"], kind=InvoiceKind.INVOICE)
+    text = " ".join(poppler("pdftotext", invoice_pdf_render(invoice), tmp_path, "-enc", "UTF-8").split())
+    for shown in ("190,00", "Code promo PRINTEMPS15", "-28,50", "161,50", "Carte cadeau CADEAU-2026 100,00", "61,50"):
+        assert shown in text, (shown, text)
