@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from bookings.models import Reservation
 from courses.models import Tariff
 from studio.errors import NOT_FOUND
+from studio.fields import StrictBooleanField
 from studio.parsers import JSON_ONLY
 from studio.permissions import IsStudioStaff
 from studio.schema import ErrorOutput, StudioAutoSchema
@@ -101,7 +102,7 @@ class PromoInput(serializers.Serializer):
     ends_on = _day()
     max_uses = _limit()
     max_uses_per_member = _limit()
-    active = serializers.BooleanField(required=False, default=True, error_messages=_messages(MSG_ACTIVE, "invalid"))
+    active = StrictBooleanField(required=False, default=True, error_messages=_messages(MSG_ACTIVE, "invalid", "null"))
 
     def validate_value(self, value):
         return Decimal(value)
@@ -174,12 +175,9 @@ class PromoDetailApi(APIView):
 
 
 class CheckInput(serializers.Serializer):
+    # Always sent (blank: no code), so that a request names what it checks.
     code = serializers.CharField(
-        max_length=40,
-        required=False,
-        allow_blank=True,
-        default="",
-        error_messages=_messages(MSG_PROMO_NOT_FOUND, *TEXT_KEYS),
+        max_length=40, allow_blank=True, error_messages=_messages(MSG_PROMO_NOT_FOUND, *TEXT_KEYS)
     )
     gift_card_code = serializers.CharField(
         max_length=32, required=False, allow_blank=True, default="", error_messages=_messages(MSG_GIFT_CODE, *TEXT_KEYS)

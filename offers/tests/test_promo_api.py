@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from courses.tests.factories import TariffFactory
-from offers.apis.promo import MSG_CODE, MSG_PURCHASE_NOT_FOUND, MSG_VALUE, MSG_WHAT
+from offers.apis.promo import MSG_ACTIVE, MSG_CODE, MSG_PURCHASE_NOT_FOUND, MSG_VALUE, MSG_WHAT
 from offers.models import PromoCode
 from offers.services.promo import MSG_PROMO_CODE_TAKEN, MSG_PROMO_DATES, MSG_PROMO_IN_USE, MSG_PROMO_PERCENT
 from payments.tests.test_order_offers import make_code, make_gift_card
@@ -40,6 +40,7 @@ def test_staff_create_list_change_and_delete_a_code(api_client, staff):
     ("payload", "message"),
     [
         (_code(code="é"), MSG_CODE),
+        (_code(active=0), MSG_ACTIVE),
         (_code(value="0"), MSG_VALUE),
         (_code(value="120"), MSG_PROMO_PERCENT),
         (_code(starts_on="2026-06-10", ends_on="2026-06-01"), MSG_PROMO_DATES),
@@ -102,6 +103,10 @@ def test_the_member_previews_a_code_and_a_gift_card(api_client, member):
 def test_the_preview_needs_a_purchase_of_ones_own(api_client, member):
     api_client.force_authenticate(member)
     assert api_client.post(CHECK, {"code": "X"}, format="json").json()["error"] == MSG_WHAT
+    assert (
+        api_client.post(CHECK, {"code": "", "tariff_id": 1, "reservation_id": 2}, format="json").json()["error"]
+        == MSG_WHAT
+    )
     answer = api_client.post(CHECK, {"code": "X", "reservation_id": 999}, format="json")
     assert (answer.status_code, answer.json()["error"]) == (404, MSG_PURCHASE_NOT_FOUND)
     api_client.logout()
