@@ -39,8 +39,10 @@ from offers.services.spending import (
 from studio.errors import CONFLICT, ApplicationError
 
 from ..models import PaymentOrder, PaymentStatus
+from .common import _mark
 from .discovery import discovery_check
 from .locking import lock_payment_order
+from .provider_choice import provider_order_voided
 
 ZERO = Decimal("0.00")
 PROMO_RESERVED_MINUTES = 30  # an open order holds its code's use this long (a hold lasts 15)
@@ -176,3 +178,33 @@ def order_card_part(order: PaymentOrder, amount: Decimal) -> Decimal:
 def order_provider_amount(order: PaymentOrder) -> Decimal:
     """What the provider was asked for and captures."""
     return order.amount - order.gift_card_amount
+
+
+GIFT_CARD_HOLD_HOURS = 2  # an order left open this long (the member closed the tab) gives its card's part back
+
+
+def gift_card_parts_release_stale() -> int:
+    """The card's part of orders abandoned without a word (open for `GIFT_CARD_HOLD_HOURS`, never approved) or
+    voided by another path (a provider's cancellation): the order voided, its part given back, once. Safe to run from
+    several places at once (each order under its lock). Returns how many orders gave a part back."""
+    now = timezone.now()
+    stale = PaymentOrder.objects.filter(
+        gift_card__isnull=False,
+        gift_card_amount__gt=0,
+        completed_at__isnull=True,
+        status__in=(PaymentStatus.CREATED, PaymentStatus.DECLINED),
+        created_at__lt=now - timedelta(hours=GIFT_CARD_HOLD_HOURS),
+    ).values_list("order_id", flat=True)
+    for order_id in list(stale):
+        voided = _mark(
+            order_id=order_id, status=PaymentStatus.VOIDED, only_from=(PaymentStatus.CREATED, PaymentStatus.DECLINED)
+        )
+        provider_order_voided(voided)
+    voided = PaymentOrder.objects.filter(
+        gift_card__isnull=False,
+        gift_card_amount__gt=0,
+        completed_at__isnull=True,
+        status=PaymentStatus.VOIDED,
+        updated_at__gte=now - timedelta(days=2),
+    ).values_list("order_id", flat=True)
+    return sum(1 for order_id in list(voided) if order_gift_card_release(order_id=order_id) > 0)

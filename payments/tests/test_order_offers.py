@@ -236,3 +236,23 @@ def test_the_invoice_pdf_shows_the_price_the_discount_and_both_means(api_client,
     text = " ".join(poppler("pdftotext", invoice_pdf_render(invoice), tmp_path, "-enc", "UTF-8").split())
     for shown in ("190,00", "Code promo PRINTEMPS15", "-28,50", "161,50", "Carte cadeau CADEAU-2026 100,00", "61,50"):
         assert shown in text, (shown, text)
+
+
+def test_an_order_abandoned_gives_the_card_its_part_back_after_two_hours(api_client, member, card_tariff):
+    from datetime import datetime
+
+    from freezegun import freeze_time
+
+    from payments.tasks import gift_card_parts_release
+
+    card = make_gift_card("50.00")
+    with freeze_time(datetime(2026, 3, 2, 10, 0, tzinfo=timezone.get_current_timezone())):
+        order_id = _create(api_client, member, card_tariff, gift_card_code="CADEAU-2026").json()["id"]
+    with freeze_time(datetime(2026, 3, 2, 11, 59, tzinfo=timezone.get_current_timezone())):
+        assert gift_card_parts_release.call() == 0
+    with freeze_time(datetime(2026, 3, 2, 12, 1, tzinfo=timezone.get_current_timezone())):
+        assert gift_card_parts_release.call() == 1
+        assert gift_card_parts_release.call() == 0
+    card.refresh_from_db()
+    assert card.balance == Decimal("50.00")
+    assert PaymentOrder.objects.get(order_id=order_id).status == PaymentStatus.VOIDED
