@@ -111,3 +111,8 @@ def test_the_preview_needs_a_purchase_of_ones_own(api_client, member):
     assert (answer.status_code, answer.json()["error"]) == (404, MSG_PURCHASE_NOT_FOUND)
     api_client.logout()
     assert api_client.post(CHECK, {"code": "X", "tariff_id": 1}, format="json").status_code in (401, 403)
+
+
+def test_the_dashboard_has_a_promo_codes_section(client, staff):
+    client.force_login(staff)
+    assert client.get("/admin/promo-codes").status_code == 200
