@@ -114,8 +114,9 @@ export default function PaymentWidget({
   const [termsAccepted, setTermsAccepted] = useState(false);
   const [immediateStart, setImmediateStart] = useState(false);
   // The promo code and gift card applied ({codes, preview}): the server prices them; the preview says what is left.
-  const [offers, setOffers] = useState({ codes: {}, preview: null });
-  const payable = offers.preview ? offers.preview.to_pay : totalAmount;
+  // A preview holds for the total it was asked for: a new quantity asks again.
+  const [offers, setOffers] = useState({ codes: {}, preview: null, total: "" });
+  const payable = offers.preview && offers.total === totalAmount ? offers.preview.to_pay : totalAmount;
   const termsRef = useRef(null);
   const asksTerms = termsAsked(order);
   const orderRef = useRef("");
@@ -177,7 +178,7 @@ export default function PaymentWidget({
             provider: named,
             terms: { accepted: termsAccepted, immediateStart: order?.kind === "tariff" && immediateStart },
           }),
-          ...offers.codes,
+          ...(offers.total === totalAmount ? offers.codes : {}),
         },
         timeout: 30000,
       });
@@ -324,7 +325,7 @@ export default function PaymentWidget({
 
       {phase === "initial" && TAKES_OFFERS.has(order?.kind) && (
         <Suspense fallback={null}>
-          <OfferFields order={order} onChange={setOffers} disabled={busy} />
+          <OfferFields key={totalAmount} order={order} onChange={(next) => setOffers({ ...next, total: totalAmount })} disabled={busy} />
         </Suspense>
       )}
 

@@ -65,6 +65,23 @@ describe("promo code and gift card in the payment widget", () => {
     expect(calls[1].body).toMatchObject({ amount: "190.00", promo_code: "printemps15", gift_card_code: "CADEAU-2026" });
   });
 
+  it("forgets the preview when the total changes (a new quantity asks again)", async () => {
+    serve({ "/api/promo-codes/check": () => reply(200, PREVIEW) });
+    const props = {
+      order: { kind: "tariff", tariffId: 3, quantity: 1 },
+      context: "tariff",
+      payer: { first_name: "Emma", last_name: "Petit", email: "emma@example.fr" },
+      details: { title: "Carte 10 cours", type: "TARIF" },
+    };
+    const { rerender } = render(<PaymentWidget {...props} totalAmount="190.00" />);
+    fireEvent.click(await screen.findByText(MSG_OFFERS_SUMMARY));
+    fireEvent.change(screen.getByLabelText("Code promo"), { target: { value: "printemps15" } });
+    fireEvent.click(screen.getByText("Appliquer"));
+    expect(await screen.findByRole("button", { name: /Payer 61,50/ })).toBeTruthy();
+    rerender(<PaymentWidget {...props} order={{ ...props.order, quantity: 2 }} totalAmount="380.00" />);
+    expect(await screen.findByRole("button", { name: /Payer 380,00/ })).toBeTruthy();
+  });
+
   it("says in French why a code is refused", async () => {
     serve({ "/api/promo-codes/check": () => reply(404, { error: "Ce code promo n'existe pas." }) });
     widget();
