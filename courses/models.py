@@ -263,6 +263,13 @@ class Tariff(models.Model):
         default=0,
         help_text="Nombre de réservations à venir qu'un membre peut détenir avec ce tarif, 0 = illimité.",
     )
+    # docs/decisions.md 49, 56: an "offre découverte", sold once per person (account, e-mail and phone checked by
+    # payments when the order is recorded and when it is paid).
+    discovery_offer = models.BooleanField(
+        "offre découverte",
+        default=False,
+        help_text="Vendue une seule fois par personne (compte, e-mail et téléphone vérifiés).",
+    )
     # docs/decisions.md 51: a subscription priced per period binds the member for this many periods; 0 keeps the
     # periods its validity holds (12 months at "par mois": 12). Read by payments when the subscription starts.
     commitment_periods = models.PositiveSmallIntegerField(

@@ -19,6 +19,7 @@ from .period import Period
 from .selectors.classes import class_stats
 from .selectors.members import member_stats
 from .selectors.money import money_stats
+from .selectors.promo import promo_code_stats
 from .selectors.upcoming import upcoming_stats
 from .serializers import StatsOutput
 
@@ -82,5 +83,6 @@ def _stats(period: Period) -> dict:
         "classes": class_stats(period=period),
         "members": member_stats(period=period),
         "upcoming": upcoming_stats(),
+        "promo_codes": promo_code_stats(period=period),
     }
     return StatsOutput(body).data

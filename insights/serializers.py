@@ -141,6 +141,13 @@ StatsDays = type(
 )
 
 
+class StatsPromoCode(serializers.Serializer):
+    code = serializers.CharField()
+    uses = serializers.IntegerField(min_value=0, help_text="Commandes payées avec ce code dans la période.")
+    revenue = _money(help_text="Montant facturé, remise déduite.")
+    discount = _money(help_text="Total des remises accordées.")
+
+
 class StatsOutput(serializers.Serializer):
     period = StatsDays()
     previous = StatsDays()
@@ -148,3 +155,4 @@ class StatsOutput(serializers.Serializer):
     classes = StatsClasses()
     members = StatsMembers()
     upcoming = StatsUpcoming()
+    promo_codes = StatsPromoCode(many=True)

@@ -141,6 +141,10 @@ _ORDER_INVOICE_FIELDS = (
     "user__city",
     "session_start",
     "purchased_gift_card_id",
+    "discount_amount",
+    "promo_code__code",
+    "gift_card_amount",
+    "gift_card__code",
 )
 
 
@@ -179,7 +183,8 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
     if row["session_start"] is not None:
         start = timezone.localtime(row["session_start"])
         title = f"{title} – séance du {start:%d/%m/%Y} à {start:%H:%M}"
-    description, quantity, unit = _line(title, row["quantity"], row["amount"])
+    # Invoiced at the price before a promo code, less its discount (docs/decisions.md 49, 56).
+    description, quantity, unit = _line(title, row["quantity"], row["amount"] + row["discount_amount"])
     now = timezone.now()
     name = f"{row['first_name']} {row['last_name']}".strip() or row["email"]
     address = _address(row["user__address"], row["user__postal_code"], row["user__city"]) if row["user_id"] else ""
@@ -204,11 +209,26 @@ def invoice_issue_for_order(*, order_id: int) -> Invoice | None:
                 currency=row["currency"],
                 paid_at=row["completed_at"] or now,
                 payment_method=_paid_by(row["provider"], row["payment_method_label"]),
-                payment_lines=_desk_lines(order_id) if row["provider"] == PaymentProviderName.DESK else [],
+                payment_lines=_desk_lines(order_id)
+                if row["provider"] == PaymentProviderName.DESK
+                else _offer_lines(row),
+                discount_amount=row["discount_amount"],
+                discount_label=f"Code promo {row['promo_code__code']}" if row["promo_code__code"] else "",
                 **_seller(),
             )
     except IntegrityError:  # invoiced already (a second call), or meanwhile by a caller without the order's lock
         return Invoice.objects.get(payment_order_id=order_id, kind=InvoiceKind.INVOICE)
+
+
+def _offer_lines(row: dict) -> list[list[str]]:
+    """An order paid partly or wholly with a gift card lists the card and the rest's means (docs/decisions.md 49)."""
+    if not row["gift_card_amount"]:
+        return []
+    lines = [[f"Carte cadeau {row['gift_card__code']}", f"{row['gift_card_amount']:.2f}"]]
+    rest = row["amount"] - row["gift_card_amount"]
+    if rest > 0:
+        lines.append([_paid_by(row["provider"], row["payment_method_label"]), f"{rest:.2f}"])
+    return lines
 
 
 def _desk_lines(order_id: int) -> list[list[str]]:

@@ -1,11 +1,15 @@
-"""The offers' API routes. Two lists, one per kind of offer: promo codes, and the gift cards' own life (their order,
+"""The offers' API routes, one list per kind of offer: promo codes, and the gift cards' own life (their order,
 `/api/gift-cards` GET and POST, is payments': payments/gift_card_urls.py)."""
 
 from django.urls import path
 
-from .apis import gift_cards
+from .apis import gift_cards, promo
 
-promo_urlpatterns = []
+promo_urlpatterns = [
+    path("promo-codes", promo.PromoListApi.as_view(), name="promo-codes"),
+    path("promo-codes/check", promo.PromoCheckApi.as_view(), name="promo-code-check"),
+    path("promo-codes/<int:promo_id>", promo.PromoDetailApi.as_view(), name="promo-code"),
+]
 
 gift_urlpatterns = [
     path("gift-cards/check", gift_cards.GiftCardCheckApi.as_view(), name="api-gift-card-check"),

@@ -12,6 +12,7 @@ class PaymentProviderName(models.TextChoices):
     SIMULATOR = "simulator", "Simulateur (démonstration)"
     MANUAL = "manual", "Saisie manuelle"
     DESK = "desk", "À l'accueil"
+    GIFT_CARD = "gift_card", "Carte cadeau"  # an order a gift card paid in full: no provider (docs/decisions.md 60)
 
 
 class DeskMeans(models.TextChoices):

@@ -10,7 +10,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from . import reconcile
-from .services import class_refunds, refunds, stripe_webhooks, webhooks
+from .services import class_refunds, offers, refunds, stripe_webhooks, webhooks
 
 logger = logging.getLogger(__name__)
 
@@ -71,3 +71,11 @@ def payment_cancelled_classes_refund() -> int:
 def stripe_webhooks_unapplied() -> int:
     """Stripe events acknowledged but never applied (their task lost): applied once."""
     return stripe_webhooks.stripe_webhooks_unapplied_apply()
+
+
+@cron("*/15 * * * *")
+@task
+def gift_card_parts_release() -> int:
+    """The gift card's part of orders abandoned or voided elsewhere, given back to the card once (docs/decisions.md
+    56)."""
+    return offers.gift_card_parts_release_stale()

@@ -60,6 +60,7 @@ api_urlpatterns = [
     *courses_urls.api_urlpatterns,
     *bookings_urls.api_urlpatterns,
     *payments_urls.api_urlpatterns,
+    *offers_urls.api_urlpatterns,
     *payments_subscription_urls.api_urlpatterns,
     *media_urls.api_urlpatterns,
     *messaging_urls.api_urlpatterns,
@@ -67,7 +68,6 @@ api_urlpatterns = [
     *invoices_urls.api_urlpatterns,
     *insights_urls.api_urlpatterns,
     *waivers_urls.api_urlpatterns,
-    *offers_urls.api_urlpatterns,
     *payments_gift_card_urls.api_urlpatterns,
     *notifications_urls.api_urlpatterns,
 ]

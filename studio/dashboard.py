@@ -41,6 +41,7 @@ SECTIONS = (
     ("passes", "Cartes et abonnements"),
     ("subscriptions", "Abonnements mensuels"),
     ("emails", "E-mails non remis"),
+    ("promo-codes", "Codes promo"),
     ("exports", "Exports"),
     ("health", "Santé et décharge"),
     ("gift-cards", "Cartes cadeaux"),

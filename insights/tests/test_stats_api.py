@@ -22,7 +22,7 @@ URL = "/api/dashboard/stats"
 WEEK = "from=2026-03-23&to=2026-03-29"
 YEAR = "from=2025-03-30&to=2026-03-29"
 # Per block, and for the whole answer (plus the session and the user of the request).
-BLOCK_QUERIES = {"money": 6, "classes": 5, "members": 4, "upcoming": 3}
+BLOCK_QUERIES = {"money": 6, "classes": 5, "members": 4, "upcoming": 3, "promo": 1}
 REQUEST_QUERIES = 2
 
 
@@ -41,7 +41,7 @@ def test_admins_and_supervisors_read_it(client, request, role_fixture):
     client.force_login(request.getfixturevalue(role_fixture))
     response = client.get(f"{URL}?{WEEK}")
     assert response.status_code == 200
-    assert set(response.json()) == {"period", "previous", "money", "classes", "members", "upcoming"}
+    assert set(response.json()) == {"period", "previous", "money", "classes", "members", "upcoming", "promo_codes"}
 
 
 @pytest.mark.django_db

@@ -70,6 +70,10 @@ class CreateOrderInput(ReducedClaimInput):
         ),
     )
 
+    # A promo code and a gift card's code (docs/decisions.md 60): blank for none; the server prices both.
+    promo_code = optional_text(40)
+    gift_card_code = optional_text(32)
+
     provider = provider_field()
     accept_terms = accept_terms_field()
     immediate_start = immediate_start_field()
@@ -210,6 +214,8 @@ class CreateOrderApi(PaymentApi):
             provider=values.get("provider", ""),
             accept_terms=values["accept_terms"],
             immediate_start=values["immediate_start"],
+            promo_code=values.get("promo_code", ""),
+            gift_card_code=values.get("gift_card_code", ""),
         )
         return Response(OpenedOrderOutput(opened_order_body(order)).data, status=status.HTTP_201_CREATED)
 

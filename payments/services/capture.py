@@ -11,6 +11,7 @@ kept: the order becomes REFUND_PENDING under its lock, the provider refunds it a
 """
 
 import logging
+from contextlib import nullcontext
 from decimal import Decimal
 
 from django.db import transaction
@@ -22,6 +23,7 @@ from bookings.services.common import ReservationError
 from bookings.services.passes import pass_grant_for_order
 from bookings.services.reservations import reservation_confirm_for_payment
 from quotes.workflow import QuoteError
+from studio.errors import ApplicationError
 
 from ..choices import PaymentMethod, PaymentProviderName
 from ..models import PaymentOrder, PaymentStatus, SimulatedChallenge
@@ -69,6 +71,7 @@ from .common import (
 )
 from .deposits import deposit_record_for_order
 from .locking import lock_payment_order
+from .offers import order_gift_card_release, order_offers_settle, order_provider_amount
 from .provider_choice import provider_order_voided
 from .refunds import _refund_outcome, payment_order_refund
 
@@ -127,10 +130,12 @@ def payment_order_fulfil(
             return CaptureOutcome(order=order, completed=True, message=order.provider_note)
         if order.status in (PaymentStatus.REFUND_PENDING, PaymentStatus.REFUNDED):
             return _refund_outcome(order)
-        if amount is not None and (amount != order.amount or (currency and currency != order.currency)):
+        # The provider captured the order's total less what a gift card paid of it (services/offers.py).
+        captured = order_provider_amount(order)
+        if amount is not None and (amount != captured or (currency and currency != order.currency)):
             order.provider_note = MSG_AMOUNT_CAPTURED_MISMATCH
             order.save(update_fields=["provider_note", "updated_at"])
-            logger.error("Captured %s %s for order %s of %s", amount, currency, order_id, order.amount)
+            logger.error("Captured %s %s for order %s of %s", amount, currency, order_id, captured)
             return CaptureOutcome(order=order, completed=False, message=MSG_AMOUNT_CAPTURED_MISMATCH)
         if capture_id:
             order.capture_id = capture_id
@@ -141,21 +146,33 @@ def payment_order_fulfil(
         if order.status == PaymentStatus.VOIDED:
             refusal = MSG_ORDER_WAS_CANCELLED
         elif order.reservation_id:
+            # With a code or a card, a savepoint: the offers refused after the confirmation undo it (their locks come
+            # after bookings'). Without, none: a refused confirmation keeps what it queued after the commit.
+            offered = bool(order.promo_code_id or order.gift_card_id)
             try:
-                # Its confirmation e-mail goes with the receipt, in one task (receipts.py).
-                reservation_confirm_for_payment(
-                    reservation_id=order.reservation_id,
-                    participants=order.quantity,
-                    amount=order.amount,
-                    notify=False,
-                    at_desk=order.provider == PaymentProviderName.DESK,  # a desk sale may settle a booking "à régler"
-                )
-            except ReservationError as exc:
+                with transaction.atomic() if offered else nullcontext():
+                    # Its confirmation e-mail goes with the receipt, in one task (receipts.py).
+                    reservation_confirm_for_payment(
+                        reservation_id=order.reservation_id,
+                        participants=order.quantity,
+                        amount=order.amount + order.discount_amount,  # the class's price, before a promo code
+                        notify=False,
+                        at_desk=order.provider == PaymentProviderName.DESK,  # a desk sale may settle "à régler"
+                    )
+                    if offered:
+                        order_offers_settle(order)
+            except (ReservationError, ApplicationError) as exc:
                 refusal = exc.message
         elif order.party_id or order.rental_id:
             try:
                 deposit_record_for_order(order)  # the deposit of a quoted request, recorded once
             except QuoteError as exc:
+                refusal = exc.message
+        elif order.tariff_id or order.promo_code_id or order.gift_card_id:
+            try:
+                # The code's use counted once, the card's part still spent, a discovery offer still the person's first.
+                order_offers_settle(order)
+            except ApplicationError as exc:
                 refusal = exc.message
         if refusal:
             logger.warning("Order %s captured but refused (%s): refunding", order_id, refusal)
@@ -392,4 +409,5 @@ def payment_order_cancel(*, order_id: str, user) -> PaymentOrder:
         # Paid, refunded or being refunded: saying "cancelled" (200) would mislead a client that reads the status.
         raise PaymentError.of("order_not_cancellable")
     provider_order_voided(order)
+    order_gift_card_release(order_id=order.order_id)
     return order

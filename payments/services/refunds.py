@@ -17,6 +17,7 @@ from ..signals import payment_refunded
 from ..stripe_gateway import get_stripe_gateway
 from .common import MSG_REFUND_PENDING, MSG_REFUNDED, CaptureOutcome
 from .locking import lock_payment_order
+from .offers import order_card_part, order_gift_card_refund, order_provider_amount
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +52,11 @@ def payment_order_refund(*, order_id: str) -> PaymentOrder:
     if order.status != PaymentStatus.REFUND_PENDING:
         return order
     try:
-        refund = _provider_refund(order)
+        # A gift card's part goes back to the card (below, under the order's lock): the provider refunds the rest.
+        if order_card_part(order, refunded_amount(order)) <= 0:
+            refund = ProviderRefund(id="", status="COMPLETED")
+        else:
+            refund = _provider_refund(order)
     except ProviderError as exc:
         logger.warning("Refund of %s failed for now: %s (%s)", order_id, exc.message, exc.issue)
         return order
@@ -71,6 +76,7 @@ def payment_order_refund(*, order_id: str) -> PaymentOrder:
         order.refund_id = refund.id[:64]
         order.refunded_at = timezone.now()
         order.save(update_fields=["status", "refund_id", "refunded_at", "updated_at"])
+        order_gift_card_refund(order, refunded_amount(order))
         # A completed order's invoice gets its credit note in this transaction (invoices' receiver,
         # docs/decisions.md 40).
         payment_refunded.send(
@@ -84,8 +90,8 @@ def _provider_refund(order: PaymentOrder) -> ProviderRefund | None:
     """The whole payment refunded by the provider that took it, with one idempotency key per order
     (`refund-<order id>`); None when no provider here can refund it (a payment recorded by hand, a provider no longer
     configured)."""
-    part = refunded_amount(order)
-    part = None if part == order.amount else part  # a withdrawal's unused part; else the whole payment
+    part = order_card_part(order, refunded_amount(order))  # a gift card's part goes back to the card
+    part = None if part == order_provider_amount(order) else part  # a withdrawal's unused part; else the whole payment
     if order.provider == PaymentProviderName.STRIPE:
         try:
             return get_stripe_gateway().refund(intent_id=order.order_id, refund_ref=order.order_id, amount=part)

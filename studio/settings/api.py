@@ -55,6 +55,7 @@ SPECTACULAR_SETTINGS = {
         "PassKindEnum": "bookings.models.PassKind",  # several models have a "kind" whose enums would collide
         "RequestStatusEnum": "quotes.models.RequestStatus",  # EVJF/EVG and room-rental requests
         "PayRuleKindEnum": "courses.models_pay.PayRuleKind",
+        "PromoKindEnum": "offers.models.PromoKind",
         "SubstituteStatusEnum": "bookings.models_team.SubstituteStatus",
         "OnlineProviderEnum": "payments.choices.ONLINE_PROVIDERS",
         "DeskPaidWithEnum": "bookings.services.staff_bookings.PAID_WITH_CHOICES",  # staff booking on a member's behalf

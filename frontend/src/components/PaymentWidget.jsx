@@ -54,6 +54,9 @@ import "./payment/payment-widget.css";
 const PayPalPane = lazy(() => import(/* webpackChunkName: "paypal-pane" */ "./payment/PayPalPane.jsx"));
 const StripePane = lazy(() => import(/* webpackChunkName: "stripe-pane" */ "./payment/StripePane.jsx"));
 const SimulatorPane = lazy(() => import(/* webpackChunkName: "simulator-pane" */ "./payment/SimulatorPane.jsx"));
+// A promo code and a gift card, for a class or a tariff (docs/decisions.md 60): fetched when the widget shows.
+const OfferFields = lazy(() => import(/* webpackChunkName: "offer-fields" */ "./payment/OfferFields.jsx"));
+const TAKES_OFFERS = new Set(["tariff", "reservation"]);
 
 export { PAYMENT_URLS };
 
@@ -110,6 +113,10 @@ export default function PaymentWidget({
   // The terms of sale ticked, and (a card or a subscription) the start within the withdrawal period asked for.
   const [termsAccepted, setTermsAccepted] = useState(false);
   const [immediateStart, setImmediateStart] = useState(false);
+  // The promo code and gift card applied ({codes, preview}): the server prices them; the preview says what is left.
+  // A preview holds for the total it was asked for: a new quantity asks again.
+  const [offers, setOffers] = useState({ codes: {}, preview: null, total: "" });
+  const payable = offers.preview && offers.total === totalAmount ? offers.preview.to_pay : totalAmount;
   const termsRef = useRef(null);
   const asksTerms = termsAsked(order);
   const orderRef = useRef("");
@@ -162,14 +169,17 @@ export default function PaymentWidget({
     try {
       const data = await api(createOrderUrl(order), {
         method: "POST",
-        body: createOrderPayload({
-          order,
-          payer,
-          details,
-          totalAmount,
-          provider: named,
-          terms: { accepted: termsAccepted, immediateStart: order?.kind === "tariff" && immediateStart },
-        }),
+        body: {
+          ...createOrderPayload({
+            order,
+            payer,
+            details,
+            totalAmount,
+            provider: named,
+            terms: { accepted: termsAccepted, immediateStart: order?.kind === "tariff" && immediateStart },
+          }),
+          ...(offers.total === totalAmount ? offers.codes : {}),
+        },
         timeout: 30000,
       });
       orderRef.current = data.id;
@@ -179,7 +189,7 @@ export default function PaymentWidget({
       fail(error, createFailureMessage(error));
       throw error;
     }
-  }, [order, payer, details, totalAmount, fail, config, provider, termsAccepted, immediateStart]);
+  }, [order, payer, details, totalAmount, fail, config, provider, termsAccepted, immediateStart, offers]);
 
   /** Asks the server for the payment's outcome: PayPal's and the simulator's capture, or Stripe's completion. */
   const settle = useCallback(
@@ -269,6 +279,15 @@ export default function PaymentWidget({
     setBusy(true);
     try {
       const data = await createOrder();
+      if (data?.status === "COMPLETED") {
+        // The gift card paid it all: nothing to pay at a provider.
+        forgetOrder();
+        setPhase("done");
+        setAlert({ kind: "success", text: messages.success });
+        notify(messages.success, "success");
+        onSuccess?.(data);
+        return;
+      }
       if (provider === "stripe") {
         if (!data?.clientSecret) {
           forgetOrder();
@@ -301,8 +320,14 @@ export default function PaymentWidget({
         </p>
       )}
       <p className="payment-amount">
-        Montant à régler : <strong>{euros(totalAmount)}</strong>
+        Montant à régler : <strong data-payable>{euros(payable)}</strong>
       </p>
+
+      {phase === "initial" && TAKES_OFFERS.has(order?.kind) && (
+        <Suspense fallback={null}>
+          <OfferFields key={totalAmount} order={order} onChange={(next) => setOffers({ ...next, total: totalAmount })} disabled={busy} />
+        </Suspense>
+      )}
 
       {phase === "initial" && providers.length > 1 && (
         <Choices
@@ -332,7 +357,7 @@ export default function PaymentWidget({
 
       {phase === "initial" && (
         <button ref={startRef} type="button" className="button payment-start" onClick={start} disabled={disabled || busy}>
-          {busy ? MSG_PREPARING : `Payer ${euros(totalAmount)}`}
+          {busy ? MSG_PREPARING : `Payer ${euros(payable)}`}
         </button>
       )}
 
@@ -341,7 +366,7 @@ export default function PaymentWidget({
           <SimulatorPane
             name={uid}
             orderId={orderId}
-            totalAmount={totalAmount}
+            totalAmount={payable}
             subscription={subscription}
             onApproved={(method) => settle(orderRef.current, { paidWith: "simulator", payMethod: method })}
             onFailed={backToStart}
@@ -358,7 +383,7 @@ export default function PaymentWidget({
               clientSecret={clientSecret}
               mode="payment"
               returnUrl={stripeReturnUrl()}
-              submitLabel={`Payer ${euros(totalAmount)}`}
+              submitLabel={`Payer ${euros(payable)}`}
               onConfirmed={() => settle(orderRef.current, { paidWith: "stripe" })}
               onError={(message) => onError?.(new Error(message))}
             />

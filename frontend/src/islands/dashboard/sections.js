@@ -24,6 +24,7 @@ export const SECTIONS = [
   { key: "passes", label: "Cartes et abonnements", load: () => import(/* webpackChunkName: "section-passes" */ "./sections/Passes.jsx") },
   { key: "subscriptions", label: "Abonnements mensuels", load: () => import(/* webpackChunkName: "section-subscriptions" */ "./sections/Subscriptions.jsx") },
   { key: "emails", label: "E-mails non remis", load: () => import(/* webpackChunkName: "section-emails" */ "./sections/Emails.jsx") },
+  { key: "promo-codes", label: "Codes promo", load: () => import(/* webpackChunkName: "section-promo-codes" */ "./sections/PromoCodes.jsx") },
   { key: "exports", label: "Exports", load: () => import(/* webpackChunkName: "section-exports" */ "./sections/Exports.jsx") },
   { key: "health", label: "Santé et décharge", load: () => import(/* webpackChunkName: "section-health" */ "./sections/Health.jsx") },
   { key: "gift-cards", label: "Cartes cadeaux", load: () => import(/* webpackChunkName: "section-gift-cards" */ "./sections/GiftCards.jsx") },
