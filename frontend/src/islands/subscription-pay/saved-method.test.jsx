@@ -45,6 +45,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+// The button shows at once, disabled until the saved method's state has loaded: wait for it to be usable.
+async function openForm() {
+  const button = await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT);
+  await waitFor(() => expect(button.disabled).toBe(false), WAIT);
+  fireEvent.click(button);
+}
+
 describe("SavedMethod wording", () => {
   it("says what it did in French", () => {
     expect(MSG_SAVED).toBe("✅ Moyen de paiement enregistré : il paiera les prochaines échéances.");
@@ -83,7 +90,7 @@ describe("SavedMethod with the simulator", () => {
     });
     render(<SavedMethod />);
     expect(await screen.findByText(MSG_NO_METHOD, {}, WAIT)).toBeTruthy();
-    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
+    await openForm();
     fireEvent.click(screen.getByLabelText("Prélèvement SEPA"));
     fireEvent.click(screen.getByRole("button", { name: "Signer le mandat" }));
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(refusal), WAIT);
@@ -95,7 +102,7 @@ describe("SavedMethod with the simulator", () => {
       [METHOD_URLS.card]: [201, { ...CARD, label: "Carte •••• 0002, expire 12/28" }],
     });
     render(<SavedMethod />);
-    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
+    await openForm();
     fireEvent.change(screen.getByLabelText("Carte simulée (démonstration)"), { target: { value: "declines" } });
     fireEvent.click(screen.getByRole("button", { name: "Enregistrer la carte" }));
     expect(await screen.findByText("Payé par : Carte •••• 0002, expire 12/28", {}, WAIT)).toBeTruthy();
@@ -111,7 +118,7 @@ describe("SavedMethod with Stripe", () => {
       [METHOD_URLS.complete]: [200, SEPA],
     });
     render(<SavedMethod />);
-    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
+    await openForm();
     fireEvent.click(screen.getByLabelText("Prélèvement SEPA"));
     expect(screen.queryByLabelText("IBAN")).toBeNull(); // Stripe's own fields ask it
     fireEvent.click(screen.getByRole("button", { name: "Continuer" }));
@@ -132,7 +139,7 @@ describe("SavedMethod with Stripe", () => {
       [METHOD_URLS.complete]: [402, { error: refusal }],
     });
     render(<SavedMethod />);
-    fireEvent.click(await screen.findByRole("button", { name: "Enregistrer un moyen de paiement" }, WAIT));
+    await openForm();
     fireEvent.click(screen.getByRole("button", { name: "Continuer" }));
     fireEvent.click(await screen.findByRole("button", { name: "Échouer (Stripe)" }, WAIT));
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Votre carte a été refusée."));
