@@ -118,3 +118,19 @@ def test_a_companys_rental_deposit_invoice_is_factur_x(api_client, member, staff
     assert COMPANY["company_name"] in text and "SIREN : 732829320" in text
     assert xml_totals(xml)["GrandTotalAmount"] == Decimal("120.00")
     assert xml_totals(xml)["TaxTotalAmount"] == Decimal("20.00")
+
+
+def test_the_studio_hears_of_the_company_in_the_request_email(
+    api_client, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        created = api_client.post(
+            "/api/rental-requests",
+            _payload(company_name="CSE Lumière", company_siren="732829320", company_vat_number="FR44732829320"),
+            format="json",
+        )
+    assert created.status_code == 201, created.json()
+    (mail,) = mailoutbox
+    company = "CSE Lumière – SIREN 732829320 – TVA FR44732829320"
+    assert f"Société à facturer : {company}" in mail.body
+    assert f"<strong>Société à facturer :</strong> {company}" in mail.alternatives[0][0]
