@@ -8,10 +8,13 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.company import COMPANY_MAX_LENGTHS
+from bookings.apis.common import OptionalText
 from media_library.fields import FullMatchValidator
 from messaging.apis.serializers import BlankIsTextSchema, StaffListQuery, TextField
 from studio.api import CsrfForBrowsers
 from studio.pagination import StandardPagination
+from studio.parsers import MSG_TEXT_TOO_LONG
 from studio.permissions import IsStudioStaff
 from studio.ratelimit import PublicFormThrottle
 from studio.schema import ErrorOutput
@@ -53,6 +56,7 @@ def rental_data(rental) -> dict:
         "message": rental.message,
         "user_id": rental.user_id,
         "created_at": timezone.localtime(rental.created_at).isoformat(),
+        **{field: getattr(rental, field) for field in COMPANY_MAX_LENGTHS},
     }
 
 
@@ -67,6 +71,10 @@ class RentalRequestOutput(serializers.Serializer):
     message = serializers.CharField(allow_blank=True)
     user_id = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
+    company_name = serializers.CharField(allow_blank=True, help_text="la société à facturer ('' : aucune)")
+    company_siren = serializers.CharField(allow_blank=True)
+    company_vat_number = serializers.CharField(allow_blank=True)
+    company_address = serializers.CharField(allow_blank=True)
 
 
 class RentalRequestPageOutput(serializers.Serializer):
@@ -77,6 +85,12 @@ class RentalRequestPageOutput(serializers.Serializer):
 
 
 RENTAL_REQUIRED = {key: rentals.MSG_RENTAL_REQUIRED for key in ("required", "blank", "null")}
+
+
+def _company_text(max_length: int) -> OptionalText:
+    return OptionalText(
+        allow_null=True, max_length=max_length, trim_whitespace=False, error_messages={"max_length": MSG_TEXT_TOO_LONG}
+    )
 
 
 class RentalRequestInput(serializers.Serializer):
@@ -91,6 +105,11 @@ class RentalRequestInput(serializers.Serializer):
     date = serializers.DateField(help_text="Aujourd'hui ou plus tard.", error_messages=RENTAL_REQUIRED)
     time = serializers.TimeField(error_messages=RENTAL_REQUIRED)
     message = TextField(required=False, allow_blank=True, default="")
+    # A company to invoice (docs/decisions.md 54); the service checks the SIREN's key and the VAT number's shape.
+    company_name = _company_text(200)
+    company_siren = _company_text(20)
+    company_vat_number = _company_text(30)
+    company_address = _company_text(300)
 
 
 class RentalRequestSchema(BlankIsTextSchema):
@@ -132,5 +151,6 @@ class RentalRequestListCreateApi(APIView):
             time=data["time"],
             message=data["message"],
             user=request.user,
+            company={field: data[field] for field in COMPANY_MAX_LENGTHS if data.get(field)},
         )
         return Response(RentalRequestOutput(rental_data(rental)).data, status=status.HTTP_201_CREATED)

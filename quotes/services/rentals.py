@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.company import company_cleaned
 from studio.errors import ApplicationError
 from studio.ratelimit import staff_notification_recipients
 
@@ -71,8 +72,11 @@ def room_rental_request_create(
     time: datetime.time | None,
     message: str = "",
     user=None,
+    company: dict | None = None,
 ) -> RoomRentalRequest:
-    """Store a room-rental request and e-mail it to the studio."""
+    """Store a room-rental request and e-mail it to the studio. `company`: the business to invoice, if any
+    ({company_name, company_siren, company_vat_number, company_address}), checked as an EVJF/EVG request's is
+    (docs/decisions.md 54); its deposit's invoice then names it."""
     name, email = " ".join((name or "").split()), (email or "").strip()  # the name ends up in a header: one line
     phone = re.sub(r"[\s.\-]", "", phone or "")
     if not name or not email or not phone or date is None or time is None:
@@ -83,6 +87,7 @@ def room_rental_request_create(
         raise RentalError.of("rental_event_type", field="eventType")
     if date < timezone.localdate():
         raise RentalError.of("rental_date_past", field="date")
+    company = company_cleaned(company or {})
     rental = RoomRentalRequest.objects.create(
         user=user if user is not None and user.is_authenticated else None,
         name=name,
@@ -92,6 +97,7 @@ def room_rental_request_create(
         date=date,
         time=time,
         message=(message or "").strip()[:MAX_RENTAL_MESSAGE_LENGTH],
+        **company,
     )
     recipients = staff_notification_recipients([settings.STAFF_NOTIFICATION_EMAIL])  # capped per hour (decision 31)
     if recipients:

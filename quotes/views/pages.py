@@ -4,6 +4,7 @@ rental page, its form (works without JavaScript) and the confirmation. Islands g
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from accounts.company import CompanyError
 from bookings.views.common import member_props
 from studio.cache import cache_public_page
 from studio.ratelimit import rate_limited_page
@@ -80,8 +81,9 @@ def rental_form_page(request):
                     time=form.cleaned_data["time"],
                     message=form.cleaned_data["message"],
                     user=request.user,
+                    company=form.company(),
                 )
-            except rentals.RentalError as exc:
+            except (rentals.RentalError, CompanyError) as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
                 request.session[RENTAL_SESSION_KEY] = rental.pk

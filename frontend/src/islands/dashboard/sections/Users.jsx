@@ -13,7 +13,16 @@ import ResourceSection from "../ResourceSection.jsx";
 import MemberDataActions from "./MemberData.jsx";
 import { validateUser } from "../validation.js";
 
-const USER_FIELDS = ["first_name", "last_name", "email", "phone", "address", "postal_code", "city", "country"];
+// A company to invoice (docs/decisions.md 54): the server checks the SIREN's key and the VAT number's shape and
+// answers beside the field; all empty, the member is invoiced in their own name.
+export const COMPANY_FIELD_LABELS = {
+  company_name: "Société à facturer (facultatif)",
+  company_siren: "SIREN de la société",
+  company_vat_number: "N° de TVA intracommunautaire",
+  company_address: "Adresse de facturation de la société",
+};
+const COMPANY_FIELDS = Object.keys(COMPANY_FIELD_LABELS);
+const USER_FIELDS = ["first_name", "last_name", "email", "phone", "address", "postal_code", "city", "country", ...COMPANY_FIELDS];
 
 /** Staff change a member's e-mail; only an admin changes a staff member's (their own included). */
 export const canChangeEmail = (row, user) => Boolean(user.isAdmin || (row && row.role === "user"));
@@ -168,6 +177,12 @@ export const usersConfig = {
     { name: "postal_code", label: "Code postal", inputMode: "numeric" },
     { name: "city", label: "Ville" },
     { name: "country", label: "Pays" },
+    ...COMPANY_FIELDS.map((name) => ({
+      name,
+      label: COMPANY_FIELD_LABELS[name],
+      inputMode: name === "company_siren" ? "numeric" : undefined,
+      help: name === "company_name" ? "Ses factures sont alors au nom de la société (Factur-X)." : null,
+    })),
     {
       name: "role",
       label: "Rôle",
