@@ -121,6 +121,24 @@ def push_forget(*, user_id: int) -> None:
     PushPreferences.objects.filter(user_id=user_id).delete()
 
 
+def push_export(*, user_id: int) -> dict:
+    """The member's push data for their data export: each kind's switch and each subscribed browser, named by its
+    push service and device, without the browser's keys (secrets the browser holds itself, useful to no one else)."""
+    prefs = PushPreferences.objects.filter(user_id=user_id).first()
+    return {
+        "preferences": {kind: getattr(prefs, kind) if prefs else True for kind in PushKind.values},
+        "devices": [
+            {
+                "push_service": urlsplit(s.endpoint).hostname,
+                "device": s.user_agent,
+                "subscribed_at": timezone.localtime(s.created_at).isoformat(),
+                "last_sent_at": timezone.localtime(s.last_sent_at).isoformat() if s.last_sent_at else None,
+            }
+            for s in PushSubscription.objects.filter(user_id=user_id).order_by("pk")
+        ],
+    }
+
+
 def push_wanted(*, user_id: int, kind: str) -> bool:
     """The member's switch for this kind (on without a row) and at least one subscribed browser."""
     prefs = PushPreferences.objects.filter(user_id=user_id).values_list(kind, flat=True).first()

@@ -14,6 +14,7 @@ from bookings.models import CourseFeedback, Pass, PassAdjustment, Reservation
 from bookings.models_operations import BookingPreferences, WaitlistEntry
 from invoices.models import Invoice
 from messaging.models import ContactMessage, ContactReply
+from notifications.services import push_export
 from payments.models import PaymentOrder
 from payments.subscriptions.models import (
     ReducedRateDeclaration,
@@ -119,6 +120,8 @@ def member_data_export(*, user: User, with_health: bool = True) -> dict:
             "calendar_feed_enabled": bool(prefs and prefs.calendar_token),
             "cookies": COOKIES_NOTE,
         },
+        # The browsers the member subscribed to push and each kind's switch (docs/decisions.md 59).
+        "push_notifications": push_export(user_id=user.pk),
         "bookings": [
             {
                 "id": r["pk"],

@@ -22,6 +22,7 @@ from .availability import session_seats_taken
 from .common import ReservationError
 from .late_cancellation import late_cancellations_settle_after_commit
 from .locking import lock_member_live_reservation, lock_pass, lock_reservation
+from .overlap import lock_member_bookings
 from .passes import PASS_REFUSALS, pass_check_booking, pass_spend
 
 # Attendance opens this long before the class starts (the door opens early) and stays open afterwards.
@@ -167,6 +168,7 @@ def attendance_walk_in_add(
         pass_obj, credits = pass_choose_for_member(
             member=member, session=session, pass_id=pass_id, participants=participants, now=now
         )
+    lock_member_bookings(member_id=member.pk)  # before the reservations (locking.py)
     if lock_member_live_reservation(session=session, user=member) is not None:
         raise AttendanceError.of("walk_in_already_booked")
     seats = session.max_attendees - session_seats_taken(session=session, now=now)

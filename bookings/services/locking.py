@@ -18,8 +18,10 @@ SubscriptionCharge → ReducedRateDeclaration, then these); bookings never locks
 - Then, for a pass whose tariff caps the future bookings a member holds with it (docs/decisions.md 45), the member's
   lock on that tariff (`lock_member_tariff`): the count covers every pass of the tariff, and each booking locks only
   the pass it spends, so two passes of one tariff would otherwise both see room for one more.
-- Then, for an automatic booking from a waiting list, the member's bookings lock (`lock_member_bookings`,
-  overlap.py): two sessions' offers paid by two passes would otherwise both see no overlapping booking.
+- Then, for every booking of a member (their own hold or booking with a pass, staff booking on their behalf, a
+  walk-in, an automatic booking from a waiting list), the member's bookings lock (`lock_member_bookings`,
+  overlap.py): an automatic booking checks under it that the member has no overlapping booking, so a booking made at
+  the same moment on another class is either seen by that check or waits for it to end.
 - Then the reservations (`lock_reservation`, `lock_member_live_reservation`).
 
 A hold, a booking paid with a pass, a confirmation and a cancellation on the same session therefore never deadlock.
@@ -44,6 +46,7 @@ from ..models import Pass, PaymentPending, Reservation, ReservationStatus
 from ..models_operations import WaitlistEntry
 from .availability import _check_seats, active_reservations_q, reservations_release_expired
 from .common import WAITLIST_OFFER_STOP_HOURS, ReservationError, session_full
+from .overlap import lock_member_bookings
 from .seat_state import seat_state
 from .session_status import refuse_if_cancelled, refuse_if_not_open
 
@@ -199,6 +202,8 @@ def member_hold_with_seats_checked(*, session: CourseSession, user, participants
 
     Returns the member's unpaid hold on this session, which the caller updates instead of creating another.
     """
+    # Before the reservations: an automatic booking racing this one sees it (docs/decisions.md 59).
+    lock_member_bookings(member_id=user.pk)
     reservations_release_expired(session_id=session.pk, now=now)
     existing = lock_member_live_reservation(session=session, user=user)
     if existing is not None and existing.status == ReservationStatus.CONFIRMED:

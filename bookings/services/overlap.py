@@ -5,7 +5,10 @@ automatic booking checks, under the member's bookings lock, that none of the mem
 or a hold not yet lapsed) is on a class that is not cancelled and overlaps this one. Two sessions' offers run in two
 transactions each under its own session lock, so the member's lock is what makes the second one see the first:
 a transaction-scoped advisory lock on PostgreSQL (taken after the session and the pass, before the reservations: the
-order of locking.py); SQLite runs one writing transaction at a time, so nothing is needed there.
+order of locking.py); SQLite runs one writing transaction at a time, so nothing is needed there. Every other booking
+of the member takes the same lock before writing its reservation (`member_hold_with_seats_checked`, the walk-in): a
+booking the member makes on another class while a seat is offered to them is committed before the automatic
+booking's check, which then sees it, or waits until that check's transaction is over.
 """
 
 from django.db import connection

@@ -78,3 +78,74 @@ def test_seats_freed_at_once_in_two_overlapping_classes_book_only_one(both_check
     statuses = sorted(WaitlistEntry.objects.filter(user=member).values_list("status", flat=True))
     assert statuses == sorted([WaitlistStatus.BOOKED, WaitlistStatus.SKIPPED])
     assert sorted(Pass.objects.filter(member=member).values_list("credits_left", flat=True)) == [4, 5]
+
+
+@pytest.fixture
+def direct_booking_written_first(monkeypatch):
+    """Orders the race: the automatic booking takes the member's lock only once the direct booking has written its
+    reservation, and the direct booking commits only once the automatic booking has checked for an overlap (or 2 s
+    have passed, when that check waits for the direct booking's lock). Without the member's lock on the direct path
+    the check runs beside the uncommitted booking, sees nothing, and books both."""
+    from bookings.services import passes, reservations
+
+    written, checked = threading.Event(), threading.Event()
+
+    def then_wait_for_check(real):
+        def wrapped(*args, **kwargs):
+            result = real(*args, **kwargs)
+            written.set()
+            checked.wait(timeout=2)
+            return result
+
+        return wrapped
+
+    def lock_once_written(**kwargs):
+        written.wait(timeout=2)
+        real_lock(**kwargs)
+
+    def check_then_tell(**kwargs):
+        found = real_check(**kwargs)
+        checked.set()
+        return found
+
+    real_lock, real_check = wl.lock_member_bookings, overlap.overlapping_booking
+    monkeypatch.setattr(wl, "lock_member_bookings", lock_once_written)
+    monkeypatch.setattr(wl, "overlapping_booking", check_then_tell)
+    monkeypatch.setattr(passes, "pass_spend", then_wait_for_check(passes.pass_spend))
+    monkeypatch.setattr(reservations, "_reservation_save", then_wait_for_check(reservations._reservation_save))
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("paid_with", ["pass", "card_hold"])
+def test_a_members_own_booking_racing_an_automatic_booking_never_makes_them_overlap(
+    direct_booking_written_first, paid_with
+):
+    """The member books a class themselves (with a pass, or a hold before paying by card) while a seat of an
+    overlapping class frees for their waiting line with automatic booking: the automatic booking is skipped."""
+    from bookings.services import passes, reservations
+
+    start = (timezone.now() + timedelta(days=2)).replace(second=0, microsecond=0)
+    full, chosen = (
+        CourseSessionFactory(max_attendees=1, start=start),
+        CourseSessionFactory(start=start + timedelta(minutes=30)),
+    )
+    seat = ReservationFactory(session=full)
+    member = UserFactory()
+    line_pass, own_pass = PassFactory(member=member, credits_left=5), PassFactory(member=member, credits_left=5)
+    wl.waitlist_join(user=member, session_id=full.pk, auto_book=True, pass_id=line_pass.pk)
+    Reservation.objects.filter(pk=seat.pk).update(status=ReservationStatus.CANCELLED)
+    names = {"participants": 1, "first_name": "Léa", "last_name": "Martin", "email": member.email}
+
+    def book_directly():
+        if paid_with == "pass":
+            passes.reservation_book_with_pass(user=member, session_id=chosen.pk, pass_id=own_pass.pk, **names)
+        else:
+            reservations.reservation_hold(user=member, session_id=chosen.pk, **names)
+
+    errors = _run_together(book_directly, lambda: wl.waitlist_offer_freed_seats(session_id=full.pk))
+
+    assert errors == []
+    live = Reservation.objects.filter(user=member, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED])
+    assert list(live.values_list("session_id", flat=True)) == [chosen.pk]
+    assert WaitlistEntry.objects.get(user=member).status == WaitlistStatus.SKIPPED
+    assert Pass.objects.get(pk=line_pass.pk).credits_left == 5

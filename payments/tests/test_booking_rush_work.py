@@ -256,11 +256,11 @@ def _selects(context) -> list[str]:
 def test_the_hold_and_the_order_read_what_they_check_in_a_fixed_number_of_queries(api_client, member, session):
     _, answer, (held, created, _, _) = _book(api_client, member, session)
     assert answer.status_code == 200
-    # The hold: whether the class is plainly full, from its seat state (no lock: the session with its waiting line,
-    # its live reservations), then the session locked, the member's reservation locked, then the seats taken and the
-    # waiting line.
-    assert len(_selects(held)) == 5
-    assert "FOR UPDATE" not in _selects(held)[0]
+    # The hold: the health declaration's documents and the member's declaration, whether the class is plainly full,
+    # from its seat state (no lock: the session with its waiting line, its live reservations), then the session
+    # locked, the member's bookings lock, the member's reservation locked, then the seats taken and the waiting line.
+    assert len(_selects(held)) == 8
+    assert not any("FOR UPDATE" in sql for sql in _selects(held)[:4])
     # The order: the reservation with its live order looked for, then the session and the reservation locked.
     assert len(_selects(created)) == 3
 

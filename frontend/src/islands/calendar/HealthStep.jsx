@@ -28,7 +28,7 @@ function Document({ doc }) {
   );
 }
 
-export default function HealthStep({ reason, currentUrl = "/api/health/current", declareUrl = "/api/health/declaration", onDone, onCancel }) {
+export default function HealthStep({ reason, currentUrl = "/api/health/current", declareUrl = "/api/health/declaration", submitLabel = LABEL_SUBMIT, onDone, onCancel }) {
   const id = useId();
   const [current, setCurrent] = useState(null);
   const [answers, setAnswers] = useState([]);
@@ -121,7 +121,7 @@ export default function HealthStep({ reason, currentUrl = "/api/health/current",
           Annuler
         </button>
         <button type="button" className="button" disabled={busy || current === null} onClick={submit}>
-          {LABEL_SUBMIT}
+          {submitLabel}
         </button>
       </div>
     </section>
