@@ -192,6 +192,7 @@ PUBLIC_FORM_RATES = {
     "forgot_password": env("RATE_FORGOT_PASSWORD", default="5/15m"),
     "resend": env("RATE_RESEND_CONFIRMATION", default="5/15m"),
     "gift_card_check": env("RATE_GIFT_CARD_CHECK", default="10/10m"),
+    "promo_check": env("RATE_PROMO_CHECK", default="30/10m"),
 }
 EMAILS_PER_RECIPIENT_PER_HOUR = env.int("EMAILS_PER_RECIPIENT_PER_HOUR", default=5)
 STAFF_NOTIFICATIONS_PER_HOUR = env.int("STAFF_NOTIFICATIONS_PER_HOUR", default=30)
