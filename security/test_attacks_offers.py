@@ -15,7 +15,7 @@ from offers.errors import MSG_GIFT_CARD_NOT_FOUND
 from offers.models import GiftCard, GiftCardMovement, PromoCode
 from offers.services.promo import MSG_PROMO_MEMBER_USED, MSG_PROMO_NOT_FOUND, MSG_PROMO_NOT_THIS
 from payments.models import PaymentOrder
-from payments.tests.conftest import card_tariff, tariff_payload  # noqa: F401 - shared fixture
+from payments.tests.conftest import tariff_payload
 from payments.tests.test_order_offers import make_code, make_gift_card
 from studio.parsers import MSG_RATE_LIMITED
 
@@ -24,6 +24,11 @@ pytestmark = [pytest.mark.django_db, pytest.mark.database]
 CHECK = "/api/promo-codes/check"
 GIFT_CHECK = "/api/gift-cards/check"
 CREATE = "/api/paypal/create-order"
+
+
+@pytest.fixture
+def card_tariff(db):
+    return TariffFactory(title="Carte 10 cours", price=Decimal("190.00"), type="forfait")
 
 
 def _preview(api_client, tariff, code="", gift_card_code=""):
@@ -99,7 +104,14 @@ def test_another_members_card_is_not_listed_as_ones_own(api_client, member, othe
 
 @pytest.mark.parametrize(
     "value, kind",
-    [("-10", "amount"), ("0", "percent"), ("150", "percent"), ("1e9", "amount"), ("99999999", "amount"), ("NaN", "amount")],
+    [
+        ("-10", "amount"),
+        ("0", "percent"),
+        ("150", "percent"),
+        ("1e9", "amount"),
+        ("99999999", "amount"),
+        ("NaN", "amount"),
+    ],
 )
 def test_staff_cannot_make_a_negative_or_huge_code(api_client, staff, value, kind):
     api_client.force_authenticate(staff)
@@ -155,10 +167,13 @@ def test_a_second_tab_cannot_use_a_once_per_member_code_while_the_first_order_is
 # --- Someone else's gift card ---------------------------------------------------------------------------------
 
 
-def test_spending_someone_elses_card_by_its_code_is_allowed_as_a_bearer_code(api_client, member, other_member, card_tariff):
+def test_spending_someone_elses_card_by_its_code_is_allowed_as_a_bearer_code(
+    api_client, member, other_member, card_tariff
+):
     card = make_gift_card("50.00", code="CADEAU-ABCD-EFGH", buyer=other_member)
     api_client.force_authenticate(member)
-    order = api_client.post(CREATE, tariff_payload(card_tariff, member, gift_card_code="cadeau-abcd-efgh"), format="json")
+    payload = tariff_payload(card_tariff, member, gift_card_code="cadeau-abcd-efgh")
+    order = api_client.post(CREATE, payload, format="json")
     assert order.status_code == 201, order.json()
     card.refresh_from_db()
     assert card.balance == Decimal("0.00")

@@ -248,7 +248,8 @@ class PromoCheckApi(APIView):
     rate_limit_form = "promo_check"
 
     @extend_schema(
-        request=CheckInput, responses={200: CheckOutput, 400: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput, 429: ErrorOutput}
+        request=CheckInput,
+        responses={200: CheckOutput, 400: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput, 429: ErrorOutput},
     )
     def post(self, request):
         data = CheckInput(data=request.data)
