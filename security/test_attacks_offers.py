@@ -190,3 +190,21 @@ def test_a_member_cannot_name_a_card_by_its_id_instead_of_its_code(api_client, m
     assert card.balance == Decimal("50.00")
     assert GiftCardMovement.objects.filter(card=card).count() == 1
     assert GiftCard.objects.count() == 1
+
+
+def test_guessing_gift_card_codes_through_orders_counts_against_the_same_limit(
+    api_client, member, card_tariff, rate_limits
+):
+    """An order naming a card spends it at once: guessing codes there would be the real attack, so orders that name
+    a card count against the balance check's limit as well."""
+    card = make_gift_card("80.00", code="CADEAU-ABCD-EFGH")
+    api_client.force_authenticate(member)
+    for n in range(10):
+        payload = tariff_payload(card_tariff, member, gift_card_code=f"CADEAU-AAAA-AA{n:02d}")
+        assert api_client.post(CREATE, payload, format="json").status_code == 404
+    payload = tariff_payload(card_tariff, member, gift_card_code="CADEAU-ABCD-EFGH")
+    refused = api_client.post(CREATE, payload, format="json")
+    assert (refused.status_code, refused.json()["error"]) == (429, MSG_RATE_LIMITED)
+    card.refresh_from_db()
+    assert card.balance == Decimal("80.00") and not PaymentOrder.objects.exists()
+    assert api_client.post(CREATE, tariff_payload(card_tariff, member), format="json").status_code == 201
