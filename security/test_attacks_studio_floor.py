@@ -272,3 +272,21 @@ def test_no_back_office_route_but_the_admins_shows_a_members_health_answers(clie
             assert '"answers"' not in text, (reader.role, answer.request["PATH_INFO"])
             for question in questions:
                 assert question not in text, (reader.role, answer.request["PATH_INFO"])
+
+
+def test_a_company_named_like_a_formula_or_markup_is_plain_text_in_the_factur_x_xml(api_client, formula_company):
+    """The Factur-X XML keeps the buyer's legal name exactly as written (docs/decisions.md 61): it is read by
+    accounting software as XML, where the name is escaped text, never markup nor a formula cell."""
+    import facturx
+    from lxml import etree
+
+    from invoices.documents import invoice_document
+    from invoices.facturx import NS
+    from invoices.models import Invoice
+
+    invoice = Invoice.objects.get(payment_order=formula_company)
+    invoice.customer_company_name = '=1+1 <Name>"&</Name>'
+    _, xml = facturx.get_xml_from_pdf(invoice_document(invoice=invoice), check_xsd=True)
+    assert b"<Name>" not in xml.replace(b"<ram:Name>", b"")
+    buyer = etree.fromstring(xml).find(".//ram:BuyerTradeParty/ram:Name", NS)
+    assert buyer.text == '=1+1 <Name>"&</Name>'
