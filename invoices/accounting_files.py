@@ -11,7 +11,7 @@ from datetime import date
 
 from django.conf import settings
 
-from studio.spreadsheets import CellType, Column, table_csv
+from studio.spreadsheets import CellType, Column, neutralise, table_csv
 
 from .accounting import accounting_lines
 
@@ -77,7 +77,8 @@ def journal_csv(*, start: date, end: date) -> tuple[str, str]:
 
 
 def _fec_text(value: str) -> str:
-    return _FEC_UNSAFE.sub(" ", value or "")
+    # Accountants open the FEC in a spreadsheet too: a label never starts a formula (a company named "=1+1").
+    return neutralise(_FEC_UNSAFE.sub(" ", value or ""))
 
 
 def _fec_amount(amount) -> str:

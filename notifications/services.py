@@ -70,8 +70,20 @@ def _check_endpoint(endpoint: str) -> None:
     tests' local push service)."""
     parts = urlsplit(endpoint)
     schemes = ("https", "http") if settings.WEBPUSH_ALLOW_HTTP_ENDPOINTS else ("https",)
-    if parts.scheme not in schemes or not parts.hostname:
+    if parts.scheme not in schemes or not parts.hostname or not _push_service_host(parts):
         raise PushError.of("endpoint_invalid", field="endpoint")
+
+
+def _push_service_host(parts) -> bool:
+    """A browser's push service (docs/decisions.md 61): the worker posts wherever a member's browser says, so any
+    other host would let a member aim it at an address inside the studio's network. The tests' local push service
+    is taken where plain http is (never in production)."""
+    if settings.WEBPUSH_ALLOW_HTTP_ENDPOINTS:
+        return True
+    if parts.username or parts.password or parts.port not in (None, 443):
+        return False
+    host = parts.hostname.rstrip(".").lower()
+    return any(host == allowed or host.endswith("." + allowed) for allowed in settings.WEBPUSH_ENDPOINT_HOSTS)
 
 
 def _check_keys(p256dh: str, auth: str) -> None:

@@ -26,6 +26,7 @@ DEFAULT_PUBLIC_FORM_RATES = {
     "forgot_password": "5/15m",
     "resend": "5/15m",
     "gift_card_check": "10/10m",
+    "promo_check": "30/10m",
 }
 DEFAULT_EMAILS_PER_RECIPIENT_PER_HOUR = 5
 # The studio's own mailbox gets one e-mail per contact message or rental request: a higher cap, the posts being

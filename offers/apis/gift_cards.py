@@ -88,6 +88,8 @@ class MyGiftCardsApi(APIView):
 class GiftCardCheckInput(serializers.Serializer):
     code = serializers.CharField(
         max_length=CODE_MAX,
+        # The schema says a blank code is refused, as it is.
+        validators=[RegexValidator(FILLED, message=MSG_GIFT_CARD_NOT_FOUND)],
         error_messages=dict.fromkeys(("required", "null", "blank", "invalid", "max_length"), MSG_GIFT_CARD_NOT_FOUND),
     )
 

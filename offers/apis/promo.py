@@ -16,6 +16,7 @@ from studio.errors import NOT_FOUND
 from studio.fields import StrictBooleanField
 from studio.parsers import JSON_ONLY
 from studio.permissions import IsStudioStaff
+from studio.ratelimit import PublicFormThrottle, public_form_limited
 from studio.schema import ErrorOutput, StudioAutoSchema
 
 from ..models import PromoCode, PromoKind
@@ -241,9 +242,14 @@ class PromoCheckApi(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = JSON_ONLY
     schema = CheckSchema()
+    # Promo codes are words one can guess (BIENVENUE15): the previews are counted per client address. A gift card's
+    # code typed here counts against the balance check's limit too, so that this is no way around it (point 61).
+    throttle_classes = [PublicFormThrottle]
+    rate_limit_form = "promo_check"
 
     @extend_schema(
-        request=CheckInput, responses={200: CheckOutput, 400: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput}
+        request=CheckInput,
+        responses={200: CheckOutput, 400: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput, 429: ErrorOutput},
     )
     def post(self, request):
         data = CheckInput(data=request.data)
@@ -258,6 +264,9 @@ class PromoCheckApi(APIView):
         total = price - discount
         part, balance = Decimal("0.00"), None
         if values["gift_card_code"].strip():
+            refused, wait = public_form_limited(request._request, "gift_card_check")
+            if refused:
+                self.throttled(request, wait)
             card = gift_card_find(values["gift_card_code"])
             part, balance = gift_card_part(card, total), card.balance
         body = {

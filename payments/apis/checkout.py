@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from studio.parsers import BoundedJSONParser
+from studio.ratelimit import public_form_limited
 from studio.schema import ErrorOutput, StudioAutoSchema
 
 from ..models import PaymentStatus
@@ -192,10 +193,18 @@ class CreateOrderApi(PaymentApi):
     schema = ExactlyOnePurchaseSchema()
 
     @extend_schema(
-        request=CreateOrderInput, responses={201: OpenedOrderOutput, 404: NOT_FOUND_ANSWER, 502: ErrorOutput}
+        request=CreateOrderInput,
+        responses={201: OpenedOrderOutput, 404: NOT_FOUND_ANSWER, 429: ErrorOutput, 502: ErrorOutput},
     )
     def post(self, request):
         values = _valid(CreateOrderInput, request)
+        # An order naming a gift card spends it at once: its codes are guessed no faster here than on the balance
+        # check, nor promo codes faster than in the preview (docs/decisions.md 61).
+        for field, form in (("gift_card_code", "gift_card_check"), ("promo_code", "promo_check")):
+            if values.get(field, "").strip():
+                refused, wait = public_form_limited(request._request, form)
+                if refused:
+                    self.throttled(request, wait)
         order = payment_order_create(
             user=request.user,
             amount=values["amount"],

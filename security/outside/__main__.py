@@ -14,9 +14,9 @@ What it does, the way bench/server.py starts a production-like site:
      endpoints, and prints one line per check: what was tried, what the server answered, SAFE or BROKEN.
 Exit status 1 when anything is BROKEN (or a check could not run: ERROR).
 
-The defects, numbered as the checks and the tests (security/test_issue16_*.py) name them: 1 pay for one seat, get
-more; 2 charged twice (card, and card plus class card); 3 a pass longer than what was paid; 4 a supervisor can become
-admin; 5 logins survive a password reset; 6 server errors on bad input (numbers and bodies); 7 a hold that lapses
+The defects, numbered as the checks and the tests (security/test_replayed_review_*.py) name them: 1 pay for one seat,
+get more; 2 charged twice (card, and card plus class card); 3 a pass longer than what was paid; 4 a supervisor can
+become admin; 5 logins survive a password reset; 6 server errors on bad input (numbers and bodies); 7 a hold that lapses
 while it is paid; 8 no limits on the public forms that send mail; 9 registration tells who has an account, and so
 does forgot-password's timing; 10 a page on another site can log a member out.
 

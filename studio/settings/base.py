@@ -192,6 +192,7 @@ PUBLIC_FORM_RATES = {
     "forgot_password": env("RATE_FORGOT_PASSWORD", default="5/15m"),
     "resend": env("RATE_RESEND_CONFIRMATION", default="5/15m"),
     "gift_card_check": env("RATE_GIFT_CARD_CHECK", default="10/10m"),
+    "promo_check": env("RATE_PROMO_CHECK", default="30/10m"),
 }
 EMAILS_PER_RECIPIENT_PER_HOUR = env.int("EMAILS_PER_RECIPIENT_PER_HOUR", default=5)
 STAFF_NOTIFICATIONS_PER_HOUR = env.int("STAFF_NOTIFICATIONS_PER_HOUR", default=30)
@@ -382,5 +383,17 @@ WEBPUSH_VAPID_PRIVATE_KEY = env("WEBPUSH_VAPID_PRIVATE_KEY", default="")
 WEBPUSH_VAPID_SUBJECT = env("WEBPUSH_VAPID_SUBJECT", default="mailto:contact@studio-pole-danse.fr")
 # The worker posts pushes to the browser's push service: https only, except the tests' local push service.
 WEBPUSH_ALLOW_HTTP_ENDPOINTS = env.bool("WEBPUSH_ALLOW_HTTP_ENDPOINTS", default=False)
+# The push services' hosts (and their subdomains) a subscription may name: Chrome, Edge, Samsung and Opera (FCM),
+# Firefox (Mozilla), Safari (Apple), older Edge (Windows). Anything else is refused (docs/decisions.md 61).
+WEBPUSH_ENDPOINT_HOSTS = env.list(
+    "WEBPUSH_ENDPOINT_HOSTS",
+    default=[
+        "fcm.googleapis.com",
+        "android.googleapis.com",
+        "push.services.mozilla.com",
+        "push.apple.com",
+        "notify.windows.com",
+    ],
+)
 # Quiet hours, Paris time (docs/decisions.md 53): no push and no automatic booking from the first to the second.
 QUIET_HOURS = ((22, 0), (8, 0))
