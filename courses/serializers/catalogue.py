@@ -73,6 +73,10 @@ class CourseOutputSerializer(serializers.ModelSerializer):
         return picture["src"] if picture else ""
 
 
+# docs/decisions.md 60: the dashboard marks a tariff as the "offre découverte", sold once per person.
+MSG_DISCOVERY_OFFER_INVALID = "Indiquez si le tarif est une offre découverte : vrai ou faux."
+
+
 def _all_errors(message: str) -> dict:
     keys = ("invalid", "null", "min_value", "max_value", "max_string_length", "required")
     return {key: message for key in keys}
@@ -192,6 +196,7 @@ class TariffOutputSerializer(serializers.ModelSerializer):
             "max_future_bookings",
             "commitment_periods",
             "covered_course_ids",
+            "discovery_offer",
         ]
 
 
@@ -243,6 +248,12 @@ class TariffInputSerializer(serializers.Serializer):
         required=False,
         max_length=200,
         help_text="Les cours que ses cartes et abonnements réservent ; vide : tous.",
+    )
+    discovery_offer = StrictBooleanField(
+        required=False,
+        default=False,
+        error_messages={key: MSG_DISCOVERY_OFFER_INVALID for key in ("invalid", "null", "required")},
+        help_text="Offre découverte : vendue une seule fois par personne (compte, e-mail et téléphone vérifiés).",
     )
 
 

@@ -2,8 +2,9 @@
 
 - money in: card or desk payments captured (completed, refunds included since that money did come in first: the
   refund is counted apart, when it went out) plus the later periods of subscriptions charged (the first period(s)
-  are paid by the purchase order, counted once);
-- refunds: orders refunded in the period (`refunded_at`);
+  are paid by the purchase order, counted once). A gift card's sale is money in; spending it is not new money, so an
+  order counts only what the provider or the desk took, not its gift card's part (docs/decisions.md 60);
+- refunds: orders refunded in the period (`refunded_at`), less the part given back to a gift card;
 - class cards and subscriptions sold: orders captured in the period that granted a pass of that kind;
 - unpaid: subscription periods due in the period, already due today, not paid;
 - revenue per class: (money in − refunds) / classes held (not cancelled) in the period.
@@ -33,6 +34,9 @@ CHARGE_COLLECTED = Q(
     status=ChargeStatus.PAID, paid_at__isnull=False, period__gt=F("subscription__source_order__quantity")
 )
 CHARGE_UNPAID = Q(status__in=UNPAID_CHARGE_STATUSES)
+# What an order brought in money: its total less what a gift card paid (already counted when the card was sold).
+ORDER_MONEY = F("amount") - F("gift_card_amount")
+ORDER_BROUGHT_MONEY = Q(amount__gt=F("gift_card_amount"))
 
 
 def _money_pair(values: dict, key: str) -> dict:
@@ -44,11 +48,11 @@ def _money_pair(values: dict, key: str) -> dict:
     }
 
 
-def _sum_and_count(key: str, condition: Q, periods: dict) -> dict:
+def _sum_and_count(key: str, condition: Q, periods: dict, value="amount") -> dict:
     aggregates = {}
     for label, condition_of_period in periods.items():
         where = condition & condition_of_period
-        aggregates[f"{key}_{label}"] = Sum("amount", filter=where)
+        aggregates[f"{key}_{label}"] = Sum(value, filter=where)
         aggregates[f"{key}_count_{label}"] = Count("id", filter=where)
     return aggregates
 
@@ -68,8 +72,8 @@ def money_stats(*, period: Period, today: date | None = None) -> dict:
     order_values = orders.filter(
         (ORDER_PAID & during("paid_at", both)) | (ORDER_REFUNDED & during("refunded_at", both))
     ).aggregate(
-        **_sum_and_count("orders", ORDER_PAID, paid_in),
-        **_sum_and_count("refunds", ORDER_REFUNDED, refunded_in),
+        **_sum_and_count("orders", ORDER_PAID & ORDER_BROUGHT_MONEY, paid_in, ORDER_MONEY),
+        **_sum_and_count("refunds", ORDER_REFUNDED & ORDER_BROUGHT_MONEY, refunded_in, ORDER_MONEY),
         **_sum_and_count("cards", ORDER_PAID & Q(granted_pass__kind=PassKind.CARD), paid_in),
         **_sum_and_count("subscriptions", ORDER_PAID & Q(granted_pass__kind=PassKind.SUBSCRIPTION), paid_in),
     )
@@ -115,20 +119,20 @@ def money_stats(*, period: Period, today: date | None = None) -> dict:
     }
 
 
-def _grouped(queryset, field: str, bucket: str) -> dict:
-    rows = queryset.annotate(bucket=bucket_of(field, bucket)).values("bucket").annotate(total=Sum("amount"))
+def _grouped(queryset, field: str, bucket: str, value="amount") -> dict:
+    rows = queryset.annotate(bucket=bucket_of(field, bucket)).values("bucket").annotate(total=Sum(value))
     return {as_day(row["bucket"]): row["total"] or ZERO for row in rows.order_by()}
 
 
 def _series(period: Period, orders) -> list[dict]:
     """Money in and refunds per week (Monday) or month (1st), every bucket of the period, empty ones at zero."""
     bucket = period.bucket
-    paid = _grouped(orders.filter(ORDER_PAID & during("paid_at", period)), "paid_at", bucket)
+    paid = _grouped(orders.filter(ORDER_PAID & during("paid_at", period)), "paid_at", bucket, ORDER_MONEY)
     charged = _grouped(
         SubscriptionCharge.objects.filter(CHARGE_COLLECTED & during("paid_at", period)), "paid_at", bucket
     )
     refunded = _grouped(
-        PaymentOrder.objects.filter(ORDER_REFUNDED & during("refunded_at", period)), "refunded_at", bucket
+        PaymentOrder.objects.filter(ORDER_REFUNDED & during("refunded_at", period)), "refunded_at", bucket, ORDER_MONEY
     )
     return [
         {

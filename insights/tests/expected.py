@@ -67,9 +67,13 @@ def _within(day: date, days: tuple[date, date]) -> bool:
 
 
 def money(rows: Rows, days: tuple[date, date]) -> dict:
-    paid = [o for o in rows.orders if o.status in PAID and _within(paris_day(o.completed_at or o.created_at), days)]
+    sold = [o for o in rows.orders if o.status in PAID and _within(paris_day(o.completed_at or o.created_at), days)]
+    # Money in and refunds count what the provider or the desk took, a gift card's part being counted at its sale.
+    paid = [o for o in sold if _cash(o) > 0]
     refunded = [
-        o for o in rows.orders if o.status == "REFUNDED" and o.refunded_at and _within(paris_day(o.refunded_at), days)
+        o
+        for o in rows.orders
+        if o.status == "REFUNDED" and o.refunded_at and _within(paris_day(o.refunded_at), days) and _cash(o) > 0
     ]
     charged = [
         c
@@ -81,14 +85,14 @@ def money(rows: Rows, days: tuple[date, date]) -> dict:
     def kind(order):
         return rows.passes[order.granted_pass_id].kind if order.granted_pass_id else None
 
-    cards = [o for o in paid if kind(o) == "card"]
-    subscriptions = [o for o in paid if kind(o) == "subscription"]
+    cards = [o for o in sold if kind(o) == "card"]
+    subscriptions = [o for o in sold if kind(o) == "subscription"]
     held = [s for s in rows.sessions.values() if s.status != "cancelled" and _within(paris_day(s.start), days)]
-    money_in = sum((o.amount for o in paid), Decimal(0)) + sum((c.amount for c in charged), Decimal(0))
-    refunds = sum((o.amount for o in refunded), Decimal(0))
+    money_in = sum((_cash(o) for o in paid), Decimal(0)) + sum((c.amount for c in charged), Decimal(0))
+    refunds = sum((_cash(o) for o in refunded), Decimal(0))
     return {
         "money_in": (money_in, len(paid) + len(charged)),
-        "card_payments": (sum((o.amount for o in paid), Decimal(0)), len(paid)),
+        "card_payments": (sum((_cash(o) for o in paid), Decimal(0)), len(paid)),
         "subscription_periods": (sum((c.amount for c in charged), Decimal(0)), len(charged)),
         "refunds": (refunds, len(refunded)),
         "cards_sold": (sum((o.amount for o in cards), Decimal(0)), len(cards)),
@@ -99,6 +103,10 @@ def money(rows: Rows, days: tuple[date, date]) -> dict:
     }
 
 
+def _cash(order) -> Decimal:
+    return order.amount - order.gift_card_amount
+
+
 def money_series(rows: Rows, days: tuple[date, date], weekly: bool) -> list[tuple[date, Decimal, Decimal]]:
     def bucket(day: date) -> date:
         return day - timedelta(days=day.weekday()) if weekly else day.replace(day=1)
@@ -106,9 +114,9 @@ def money_series(rows: Rows, days: tuple[date, date], weekly: bool) -> list[tupl
     money_in, refunds = defaultdict(Decimal), defaultdict(Decimal)
     for o in rows.orders:
         if o.status in PAID and _within(paris_day(o.completed_at or o.created_at), days):
-            money_in[bucket(paris_day(o.completed_at or o.created_at))] += o.amount
+            money_in[bucket(paris_day(o.completed_at or o.created_at))] += _cash(o)
         if o.status == "REFUNDED" and o.refunded_at and _within(paris_day(o.refunded_at), days):
-            refunds[bucket(paris_day(o.refunded_at))] += o.amount
+            refunds[bucket(paris_day(o.refunded_at))] += _cash(o)
     for c in rows.charges:
         if c.status == "paid" and c.paid_at and c.period > c.order_quantity and _within(paris_day(c.paid_at), days):
             money_in[bucket(paris_day(c.paid_at))] += c.amount

@@ -19,6 +19,8 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
+from bookings.services.passes import tariff_billing_period_months
+from courses.models import Tariff
 from offers.models import GiftCard, PromoCode
 from offers.services.promo import (
     PromoUses,
@@ -39,6 +41,7 @@ from offers.services.spending import (
 from studio.errors import CONFLICT, ApplicationError
 
 from ..models import PaymentOrder, PaymentStatus
+from ..subscriptions.periods import tariff_commitment_periods
 from .common import _mark
 from .discovery import discovery_check
 from .locking import lock_payment_order
@@ -50,12 +53,16 @@ GIFT_CARD_LABEL = "Carte cadeau"
 OPEN = (PaymentStatus.CREATED, PaymentStatus.APPROVED, PaymentStatus.DECLINED)
 
 MSG_GIFT_CARD_GIVEN_BACK = "La part payée par carte cadeau a été rendue à la carte entre-temps."
+MSG_SUBSCRIPTION_NO_OFFERS = (
+    "Un abonnement prélevé à chaque échéance ne se règle pas avec un code promo ni une carte cadeau : "
+    "retirez-les pour continuer."
+)
 
 
 class OrderOfferError(ApplicationError):
     default_code = "order_offer_invalid"
     status = CONFLICT
-    messages = {"gift_card_given_back": MSG_GIFT_CARD_GIVEN_BACK}
+    messages = {"gift_card_given_back": MSG_GIFT_CARD_GIVEN_BACK, "subscription_no_offers": MSG_SUBSCRIPTION_NO_OFFERS}
 
 
 @dataclass(frozen=True)
@@ -107,6 +114,8 @@ def order_offers_price(
 ) -> OrderOffers:
     """The order's price with the code and the card the member typed, each refused in French when it cannot apply
     (the code's limits are checked again under its lock when the order is recorded)."""
+    if ((promo_code or "").strip() or (gift_card_code or "").strip()) and _charged_per_period(tariff_id):
+        raise OrderOfferError.of("subscription_no_offers")
     promo, discount = None, ZERO
     if (promo_code or "").strip():
         promo = promo_find(promo_code)
@@ -118,6 +127,18 @@ def order_offers_price(
         card = gift_card_find(gift_card_code)
         part = gift_card_part(card, price - discount)
     return OrderOffers(price=price, promo=promo, discount=discount, gift_card=card, gift_card_amount=part)
+
+
+def _charged_per_period(tariff_id: int | None) -> bool:
+    """A subscription whose later periods are charged after this order (payments/subscriptions/services/common.py
+    starts it): the order would pay its first period with the discount or the card, the later ones at the full price
+    on a saved card or mandate of the order's provider, which a card or a code of 100 % has not. Refused before
+    anything is charged (docs/decisions.md 60)."""
+    tariff = Tariff.objects.filter(pk=tariff_id).first() if tariff_id else None
+    period = tariff_billing_period_months(tariff) if tariff is not None else None
+    if period is None or not tariff.pass_unlimited:
+        return False
+    return tariff_commitment_periods(tariff, period) > 1
 
 
 def order_offers_commit(*, offers: OrderOffers, user, order_reference: str) -> None:

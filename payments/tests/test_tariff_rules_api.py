@@ -5,6 +5,7 @@
 import pytest
 
 from courses.models import Tariff
+from courses.serializers.catalogue import MSG_DISCOVERY_OFFER_INVALID
 from courses.services import catalogue
 from courses.tests.factories import CourseFactory, TariffFactory
 from payments.subscriptions.apis.tariff_rules import MSG_PAUSE_WEEKS_INVALID, MSG_REDUCED_RATE_INVALID
@@ -146,3 +147,30 @@ def test_the_messages_read_as_the_studio_writes_them():
         "Le nombre de périodes d'engagement est un nombre entier de 0 (la durée de validité) à 120."
     )
     assert catalogue.MSG_TARIFF_COVERED_COURSE_NOT_FOUND == "Un des cours couverts n'existe pas."
+
+
+def test_staff_mark_a_tariff_as_the_discovery_offer_and_unmark_it(api_client, staff):
+    api_client.force_authenticate(staff)
+    created = api_client.post(
+        RULES, {"title": "Premier cours", "price": "15.00", "type": "cours", "discovery_offer": True}, format="json"
+    )
+    assert created.status_code == 201, created.json()
+    assert created.json()["discovery_offer"] is True
+    tariff = Tariff.objects.get(pk=created.json()["id"])
+    assert tariff.discovery_offer is True
+    changed = api_client.put(f"{RULES}/{tariff.pk}", {"discovery_offer": False}, format="json")
+    assert changed.status_code == 200, changed.json()
+    tariff.refresh_from_db()
+    assert tariff.discovery_offer is False and changed.json()["discovery_offer"] is False
+    listed = api_client.get(RULES).json()
+    assert [row["discovery_offer"] for row in listed if row["id"] == tariff.pk] == [False]
+
+
+def test_a_discovery_flag_that_is_not_a_boolean_is_refused_in_french(api_client, staff):
+    tariff = TariffFactory(discovery_offer=False)
+    api_client.force_authenticate(staff)
+    refused = api_client.put(f"{RULES}/{tariff.pk}", {"discovery_offer": "peut-être"}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["errors"]["discovery_offer"] == [MSG_DISCOVERY_OFFER_INVALID]
+    tariff.refresh_from_db()
+    assert tariff.discovery_offer is False

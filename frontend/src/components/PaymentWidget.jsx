@@ -323,7 +323,8 @@ export default function PaymentWidget({
         Montant à régler : <strong data-payable>{euros(payable)}</strong>
       </p>
 
-      {phase === "initial" && TAKES_OFFERS.has(order?.kind) && (
+      {/* A subscription charged period after period takes no code nor card (docs/decisions.md 60): not offered. */}
+      {phase === "initial" && TAKES_OFFERS.has(order?.kind) && !subscription && (
         <Suspense fallback={null}>
           <OfferFields key={totalAmount} order={order} onChange={(next) => setOffers({ ...next, total: totalAmount })} disabled={busy} />
         </Suspense>

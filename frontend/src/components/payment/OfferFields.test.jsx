@@ -107,3 +107,21 @@ describe("promo code and gift card in the payment widget", () => {
     await waitFor(() => expect(onSuccess).toHaveBeenCalled());
   });
 });
+
+describe("a subscription charged period after period", () => {
+  it("offers no promo code nor gift card", async () => {
+    serve({});
+    render(
+      <PaymentWidget
+        order={{ kind: "tariff", tariffId: 4, quantity: 1 }}
+        context="tariff"
+        payer={{ first_name: "Emma", last_name: "Petit", email: "emma@example.fr" }}
+        details={{ title: "Abonnement annuel", type: "TARIF" }}
+        totalAmount="55.00"
+        subscription
+      />,
+    );
+    expect(await screen.findByRole("button", { name: /Payer 55,00/ })).toBeTruthy();
+    expect(screen.queryByText(MSG_OFFERS_SUMMARY)).toBeNull();
+  });
+});

@@ -1,12 +1,15 @@
 /* Promo codes (docs/decisions.md 49, 56): list, add, edit, delete. A percentage or an amount off, between two dates,
-   at most N uses in all and M per member; the uses counted are the orders paid with it. The tariffs a code covers
-   are kept as they are when it is edited here (none: every purchase). */
+   at most N uses in all and M per member; the uses counted are the orders paid with it; on the tariffs checked
+   (none checked: every purchase). */
 import { MSG_DELETE, MSG_SAVE } from "../messages.js";
 import ResourceSection from "../ResourceSection.jsx";
+import ChoiceChecks from "./ChoiceChecks.jsx";
 
 export const MSG_PROMO_LOAD = "Erreur lors du chargement des codes promo.";
 export const MSG_PROMO_CODE_REQUIRED = "Le code est obligatoire.";
 export const MSG_PROMO_VALUE_REQUIRED = "La valeur de la remise est obligatoire.";
+export const MSG_PROMO_TARIFFS_LOAD = "Erreur lors du chargement des tarifs.";
+export const PROMO_NO_TARIFF = "Aucun tarif pour l'instant : le code vaut pour tous les achats.";
 
 const KINDS = [
   { value: "percent", label: "Pourcentage" },
@@ -25,6 +28,12 @@ export function validatePromo(values) {
   return errors;
 }
 
+export function tariffsText(row, choices = []) {
+  if (!row.tariffs?.length) return "Tous";
+  const titles = new Map(choices.map((choice) => [choice.value, choice.label]));
+  return row.tariffs.map((id) => titles.get(id) || `#${id}`).join(", ");
+}
+
 function valueText(row) {
   return row.kind === "percent" ? `${Number(row.value)} %` : `${String(row.value).replace(".", ",")} €`;
 }
@@ -35,15 +44,19 @@ export const promoCodesConfig = {
   noun: "un code promo",
   endpoint: "/api/promo-codes",
   itemPath: (row) => `/api/promo-codes/${row.id}`,
+  options: {
+    tariffs: { endpoint: "/api/tarifs", error: MSG_PROMO_TARIFFS_LOAD, map: (rows) => rows.map((t) => ({ value: t.id, label: t.title })) },
+  },
   label: (row) => row.code,
   columns: [
     { key: "code", label: "Code" },
     { key: "value", label: "Remise", render: valueText },
+    { key: "tariffs", label: "Tarifs", render: (row, ctx) => tariffsText(row, ctx?.options?.tariffs) },
     { key: "dates", label: "Validité", render: (row) => [row.starts_on, row.ends_on].filter(Boolean).join(" → ") || "Toujours" },
     { key: "uses_count", label: "Utilisations", render: (row) => (row.max_uses ? `${row.uses_count} / ${row.max_uses}` : String(row.uses_count)) },
     { key: "active", label: "Actif", render: (row) => (row.active ? "Oui" : "Non") },
   ],
-  fields: () => [
+  fields: ({ options = {} } = {}) => [
     { name: "code", label: "Code", required: true },
     { name: "label", label: "Libellé (facultatif)" },
     { name: "kind", label: "Type de remise", type: "select", required: true, noEmpty: true, options: KINDS },
@@ -53,6 +66,14 @@ export const promoCodesConfig = {
     { name: "max_uses", label: "Utilisations au total (vide : sans limite)", type: "number", min: 1, step: 1 },
     { name: "max_uses_per_member", label: "Utilisations par membre (vide : sans limite)", type: "number", min: 1, step: 1 },
     { name: "active", label: "Actif", type: "checkbox" },
+    {
+      name: "tariffs",
+      label: "Tarifs couverts",
+      component: ChoiceChecks,
+      choices: options.tariffs || [],
+      emptyText: PROMO_NO_TARIFF,
+      help: "Le code ne vaut que pour les tarifs cochés ; aucun coché : tous les achats.",
+    },
   ],
   emptyValues: () => ({ code: "", label: "", kind: "percent", value: "", starts_on: "", ends_on: "", max_uses: "", max_uses_per_member: "1", active: true, tariffs: [] }),
   toForm: (row) => ({
@@ -65,7 +86,7 @@ export const promoCodesConfig = {
     max_uses: row.max_uses ?? "",
     max_uses_per_member: row.max_uses_per_member ?? "",
     active: row.active,
-    tariffs: row.tariffs || [],
+    tariffs: [...(row.tariffs || [])],
   }),
   toPayload: (values) => ({
     code: values.code.trim(),
@@ -77,7 +98,7 @@ export const promoCodesConfig = {
     max_uses: limit(values.max_uses),
     max_uses_per_member: limit(values.max_uses_per_member),
     active: Boolean(values.active),
-    tariffs: values.tariffs || [],
+    tariffs: [...(values.tariffs || [])].sort((a, b) => a - b),
   }),
   validate: validatePromo,
   messages: { load: MSG_PROMO_LOAD, save: MSG_SAVE, delete: MSG_DELETE },

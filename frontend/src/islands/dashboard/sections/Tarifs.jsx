@@ -1,6 +1,7 @@
 /* Tarifs: title, price (a number) and type required, the rest optional; every rule the passes it sells apply
    (docs/decisions.md 26, 51): classes included, validity, weekly cap ("Un cours par semaine" is a cap of 1, 0 =
-   unlimited), future bookings, commitment, reduced rate, pause allowance, courses covered. Read and saved through
+   unlimited), future bookings, commitment, reduced rate, pause allowance, courses covered, and the "offre
+   découverte" flag (sold once per person, docs/decisions.md 60). Read and saved through
    /api/tariff-rules, which writes the tariff and its subscription plan at once. */
 import { formatMoney } from "../format.js";
 import { MSG_DELETE, MSG_FORM_INVALID, MSG_SAVE, MSG_TARIFS_LOAD, WEEKLY_CAP_MAX } from "../messages.js";
@@ -19,6 +20,8 @@ import {
   tariffRuleErrors,
   wholeNumber,
 } from "./tariffRules.js";
+
+export const DISCOVERY_LABEL = "Offre découverte";
 
 const TEXT_FIELDS = ["title", "description", "frequency", "validity", "conditions", "details"];
 
@@ -44,7 +47,7 @@ export const tarifsConfig = {
   },
   label: (row) => row.title,
   columns: [
-    { key: "title", label: "Titre" },
+    { key: "title", label: "Titre", render: (row) => (row.discovery_offer ? `${row.title} (${DISCOVERY_LABEL})` : row.title) },
     { key: "type", label: "Type", render: (row) => tarifTypeLabel(row.type) },
     { key: "price", label: "Prix", render: (row) => formatMoney(row.price) },
     { key: "frequency", label: "Fréquence" },
@@ -129,6 +132,12 @@ export const tarifsConfig = {
       help: "Semaines par année d'abonnement que le membre peut suspendre lui-même depuis son profil ; 0 : aucune.",
     },
     {
+      name: "discovery_offer",
+      label: DISCOVERY_LABEL,
+      type: "checkbox",
+      help: "Vendue une seule fois par personne : un même compte, une même adresse e-mail ou un même téléphone ne l'achète qu'une fois.",
+    },
+    {
       name: "covered_course_ids",
       label: "Cours couverts",
       component: TariffCourses,
@@ -136,7 +145,7 @@ export const tarifsConfig = {
       help: "Les cours que la carte ou l'abonnement permet de réserver (cartes déjà vendues comprises) ; aucun coché : tous les cours.",
     },
   ],
-  emptyValues: () => ({ type: "cours", title: "", price: "", description: "", frequency: "", validity: "", reduction_percentage: "", conditions: "", details: "", pass_credits: "0", pass_validity_months: "0", pass_unlimited: false, pass_weekly_cap: "0", max_future_bookings: "0", commitment_periods: "0", reduced_rate: "", pause_weeks_per_year: String(PAUSE_WEEKS_DEFAULT), covered_course_ids: [] }),
+  emptyValues: () => ({ type: "cours", title: "", price: "", description: "", frequency: "", validity: "", reduction_percentage: "", conditions: "", details: "", pass_credits: "0", pass_validity_months: "0", pass_unlimited: false, pass_weekly_cap: "0", max_future_bookings: "0", commitment_periods: "0", reduced_rate: "", pause_weeks_per_year: String(PAUSE_WEEKS_DEFAULT), covered_course_ids: [], discovery_offer: false }),
   toForm: (row) => ({
     ...Object.fromEntries(TEXT_FIELDS.map((name) => [name, row[name] ?? ""])),
     type: row.type || "",
@@ -151,6 +160,7 @@ export const tarifsConfig = {
     reduced_rate: reducedRateToForm(row.reduced_rate),
     pause_weeks_per_year: String(row.pause_weeks_per_year ?? PAUSE_WEEKS_DEFAULT),
     covered_course_ids: [...(row.covered_course_ids || [])],
+    discovery_offer: Boolean(row.discovery_offer),
   }),
   toPayload: (values) => ({
     ...Object.fromEntries(TEXT_FIELDS.map((name) => [name, values[name]])),
@@ -166,6 +176,7 @@ export const tarifsConfig = {
     reduced_rate: reducedRateToPayload(values.reduced_rate),
     pause_weeks_per_year: wholeNumber(values.pause_weeks_per_year, PAUSE_WEEKS_DEFAULT),
     covered_course_ids: [...(values.covered_course_ids || [])],
+    discovery_offer: Boolean(values.discovery_offer),
   }),
   validate: validateTariffRules,
   messages: { load: MSG_TARIFS_LOAD, save: MSG_SAVE, delete: MSG_DELETE },

@@ -59,3 +59,21 @@ describe("tariff form: the cap of future bookings", () => {
     expect(tarifsConfig.toPayload({ ...form, max_future_bookings: "" })).toMatchObject({ max_future_bookings: 0 });
   });
 });
+
+describe("tariff form: the discovery offer", () => {
+  it("reads the flag, sends it back and says it is sold once per person, in French", () => {
+    const field = tarifsConfig.fields({}).find((f) => f.name === "discovery_offer");
+    expect(field).toMatchObject({ label: "Offre découverte", type: "checkbox" });
+    expect(field.help).toBe("Vendue une seule fois par personne : un même compte, une même adresse e-mail ou un même téléphone ne l'achète qu'une fois.");
+    const form = tarifsConfig.toForm({ id: 9, title: "Premier cours", type: "cours", price: "15.00", discovery_offer: true });
+    expect(form.discovery_offer).toBe(true);
+    expect(tarifsConfig.toPayload({ ...form, discovery_offer: false })).toMatchObject({ discovery_offer: false });
+    expect(tarifsConfig.toPayload(tarifsConfig.emptyValues())).toMatchObject({ discovery_offer: false });
+  });
+
+  it("marks the offer in the list", () => {
+    const column = tarifsConfig.columns.find((c) => c.key === "title");
+    expect(column.render({ title: "Premier cours", discovery_offer: true })).toBe("Premier cours (Offre découverte)");
+    expect(column.render({ title: "Carte 10 cours", discovery_offer: false })).toBe("Carte 10 cours");
+  });
+});
