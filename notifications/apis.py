@@ -126,7 +126,7 @@ class SubscriptionsApi(APIView):
             auth=data["keys"]["auth"],
             user_agent=request.headers.get("User-Agent", ""),
         )
-        return Response({"message": services.MSG_SUBSCRIBED}, status=status.HTTP_201_CREATED)
+        return Response(PushMessageOutput({"message": services.MSG_SUBSCRIBED}).data, status=status.HTTP_201_CREATED)
 
 
 class SubscriptionDeleteApi(APIView):
@@ -140,4 +140,4 @@ class SubscriptionDeleteApi(APIView):
     )
     def post(self, request):
         services.push_unsubscribe(user=request.user, endpoint=_valid(PushEndpointInput, request)["endpoint"])
-        return Response({"message": services.MSG_UNSUBSCRIBED})
+        return Response(PushMessageOutput({"message": services.MSG_UNSUBSCRIBED}).data)

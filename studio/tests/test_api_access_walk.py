@@ -38,6 +38,7 @@ EXPECTED_PUBLIC_PREFIXES = (
     "/api/paypal/webhook",
     "/api/stripe/webhook",
     "/api/evf-reservations/estimate",  # the EVJF/EVG price of the offer's page, as the page's own prices
+    "/api/gift-cards/check",  # a gift card's balance by its code, like a paper voucher's (docs/decisions.md 56, 61)
     "/api/waitlist/offers/accept",  # the pushed offer's signed token is the member's word (docs/decisions.md 59)
 )
 

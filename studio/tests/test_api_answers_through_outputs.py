@@ -32,6 +32,8 @@ NOT_AN_OUTPUT = {
     ("studio/views.py", "page_not_found"): "the JSON 404 of an API path no route matches",
     ("operations/views.py", "healthz"): "a monitor's probe outside the API and its schema: the process answers",
     ("operations/views.py", "readyz"): "a monitor's probe outside the API and its schema: each check's flag and ages",
+    ("invoices/accounting_apis.py", "_AccountingFileApi.get"): "the journal (CSV) or the FEC (text) file to download",
+    ("studio/pwa.py", "manifest"): "the web app manifest the browser reads, outside the API and its schema",
 }
 
 
