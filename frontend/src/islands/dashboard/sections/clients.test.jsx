@@ -62,6 +62,8 @@ function mockServer({ post = () => json({ ...row(5), email: "ines@example.fr", m
     calls.push({ url, method, body: options.body && JSON.parse(options.body) });
     if (method === "POST") return post(JSON.parse(options.body));
     if (url.includes("/history")) return history();
+    // A member's health answers are the admins' only: the server refuses the supervisor these tests sign in as.
+    if (url.includes("/health-declaration")) return json({ error: "Accès refusé.", message: "Accès refusé." }, 403);
     return json({ count: 1, next: null, previous: null, results: [row(4)] });
   });
 }
