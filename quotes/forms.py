@@ -46,7 +46,7 @@ class RentalForm(forms.Form):
         label="Adresse de facturation",
         max_length=300,
         required=False,
-        widget=forms.TextInput(attrs={"autocomplete": "street-address"}),
+        widget=forms.Textarea(attrs={"autocomplete": "street-address", "rows": 2}),
     )
 
     COMPANY_FIELDS = ("company_name", "company_siren", "company_vat_number", "company_address")

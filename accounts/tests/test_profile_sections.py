@@ -184,6 +184,9 @@ def sections(html: str, names: dict) -> str:
     part = re.sub(
         r'<div id="island-push-settings".*?push-settings[.\w]*\.js" defer></script>', "", part, flags=re.S
     )  # push's
+    part = re.sub(
+        r'<div id="island-health-summary".*?health-summary[.\w]*\.js" defer></script>', "", part, flags=re.S
+    )  # the member's own health declaration (waivers/tests/test_profile_health_summary.py)
     part = re.sub(r"(/static/dist/[\w-]+)\.\w+\.js", r"\1.js", part)  # the bundles' content hashes
     for name, obj in names.items():
         for pattern in PATTERNS[type(obj).__name__]:
