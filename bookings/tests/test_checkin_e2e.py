@@ -117,7 +117,14 @@ def test_the_instructor_scans_a_members_qr_with_the_camera(browser_type, live_se
         # Another class's sheet: the camera reads Emma's code and the server refuses it; nothing is marked.
         page.goto(f"{live_server.url}/instructor/classes/{hoop.pk}")
         page.get_by_role("button", name="Scanner les codes QR").click()
-        expect(page.get_by_role("alert")).to_have_text(MSG_CHECKIN_OTHER_CLASS, timeout=SCAN_WAIT_MS)
+        try:
+            expect(page.get_by_role("alert")).to_have_text(MSG_CHECKIN_OTHER_CLASS, timeout=SCAN_WAIT_MS)
+        except AssertionError:
+            # The browser's first start of its fake camera sometimes yields no frame (seen once in a clean-clone run):
+            # closed and opened again, as a person at the door would, the same code must then be refused.
+            page.get_by_role("button", name="Fermer la caméra").click()
+            page.get_by_role("button", name="Scanner les codes QR").click()
+            expect(page.get_by_role("alert")).to_have_text(MSG_CHECKIN_OTHER_CLASS, timeout=SCAN_WAIT_MS)
         assert not Attendance.objects.filter(reservation=emma).exists()
 
         # Her own class's sheet: the same code marks her present.
