@@ -109,7 +109,7 @@ def test_staff_list_adjust_with_a_reason_and_the_movement_is_recorded(api_client
 
 def test_bad_adjustments_are_refused_in_french_and_change_nothing(api_client, staff):
     target = card()
-    cancelled = card("CADEAU-XXXX-XXXX", status=GiftCardStatus.CANCELLED)
+    cancelled = card("CADEAU-FMRT-7K2P", status=GiftCardStatus.CANCELLED)
     api_client.force_authenticate(staff)
     adjust = f"/api/gift-cards/{target.pk}/adjust"
     cases = [
