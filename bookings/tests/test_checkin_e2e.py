@@ -39,12 +39,13 @@ def write_y4m(path, luma: bytes) -> None:
 
 
 def qr_video(path, text: str) -> None:
-    """A video of `text`'s QR code, black on white, centred."""
+    """A video of `text`'s QR code, black on white, as a member holds a phone up to the door's camera: close, so that
+    the code and its margin fill four fifths of the picture's height, and not centred but towards the left."""
     matrix = [list(row) for row in segno.make_qr(text, error="m").matrix]
     border = 4
     size = len(matrix) + 2 * border
-    scale = min(WIDTH, HEIGHT) * 9 // 10 // size
-    left, top = (WIDTH - size * scale) // 2, (HEIGHT - size * scale) // 2
+    scale = HEIGHT * 4 // 5 // size
+    left, top = WIDTH // 10, (HEIGHT - size * scale) // 2
     luma = bytearray(b"\xeb" * (WIDTH * HEIGHT))  # white (video range)
     for y, row in enumerate(matrix):
         for x, dark in enumerate(row):
@@ -117,14 +118,7 @@ def test_the_instructor_scans_a_members_qr_with_the_camera(browser_type, live_se
         # Another class's sheet: the camera reads Emma's code and the server refuses it; nothing is marked.
         page.goto(f"{live_server.url}/instructor/classes/{hoop.pk}")
         page.get_by_role("button", name="Scanner les codes QR").click()
-        try:
-            expect(page.get_by_role("alert")).to_have_text(MSG_CHECKIN_OTHER_CLASS, timeout=SCAN_WAIT_MS)
-        except AssertionError:
-            # The browser's first start of its fake camera sometimes yields no frame (seen once in a clean-clone run):
-            # closed and opened again, as a person at the door would, the same code must then be refused.
-            page.get_by_role("button", name="Fermer la caméra").click()
-            page.get_by_role("button", name="Scanner les codes QR").click()
-            expect(page.get_by_role("alert")).to_have_text(MSG_CHECKIN_OTHER_CLASS, timeout=SCAN_WAIT_MS)
+        expect(page.get_by_role("alert")).to_have_text(MSG_CHECKIN_OTHER_CLASS, timeout=SCAN_WAIT_MS)
         assert not Attendance.objects.filter(reservation=emma).exists()
 
         # Her own class's sheet: the same code marks her present.

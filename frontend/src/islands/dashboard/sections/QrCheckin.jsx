@@ -9,6 +9,24 @@ export const LABEL_SCAN_STOP = "Fermer la caméra";
 export const MSG_CAMERA_UNAVAILABLE = "La caméra n'est pas accessible : autorisez-la dans le navigateur, ou pointez à la main.";
 export const MSG_SCAN_HELP = "Présentez le code QR de la réservation devant la caméra.";
 
+// The whole picture is read, not qr-scanner's default centred square of two thirds: at the door a member holds the
+// phone close and rarely in the middle, and a code whose corner squares fall outside that square is never read. The
+// picture is scaled down to at most 800 px wide before decoding, which keeps a phone's 1080p camera cheap to scan.
+const MAX_DECODE_WIDTH = 800;
+export function wholePicture(video) {
+  const width = video.videoWidth;
+  const height = video.videoHeight;
+  const scale = Math.min(1, MAX_DECODE_WIDTH / width);
+  return {
+    x: 0,
+    y: 0,
+    width,
+    height,
+    downScaledWidth: Math.round(width * scale),
+    downScaledHeight: Math.round(height * scale),
+  };
+}
+
 export default function QrCheckin({ onCode }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState("");
@@ -32,7 +50,12 @@ export default function QrCheckin({ onCode }) {
             last = result.data;
             onCodeRef.current(result.data);
           },
-          { returnDetailedScanResult: true, preferredCamera: "environment", maxScansPerSecond: 5 },
+          {
+            returnDetailedScanResult: true,
+            preferredCamera: "environment",
+            maxScansPerSecond: 5,
+            calculateScanRegion: wholePicture,
+          },
         );
         await scanner.start();
       } catch (err) {

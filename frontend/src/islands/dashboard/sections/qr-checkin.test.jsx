@@ -17,7 +17,7 @@ vi.mock("qr-scanner", () => ({
   },
 }));
 const { AttendanceSheet } = await import("./Attendance.jsx");
-const { LABEL_SCAN, LABEL_SCAN_STOP, MSG_CAMERA_UNAVAILABLE } = await import("./QrCheckin.jsx");
+const { LABEL_SCAN, LABEL_SCAN_STOP, MSG_CAMERA_UNAVAILABLE, wholePicture } = await import("./QrCheckin.jsx");
 
 afterEach(() => {
   cleanup();
@@ -68,5 +68,12 @@ describe("attendance sheet: scanning QR codes", () => {
     render(<AttendanceSheet sessionId={3} />);
     fireEvent.click(await screen.findByRole("button", { name: LABEL_SCAN }));
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(MSG_CAMERA_UNAVAILABLE));
+  });
+});
+
+describe("the part of the camera's picture that is read", () => {
+  it("is the whole picture, scaled down to at most 800 px wide", () => {
+    expect(wholePicture({ videoWidth: 640, videoHeight: 480 })).toEqual({ x: 0, y: 0, width: 640, height: 480, downScaledWidth: 640, downScaledHeight: 480 });
+    expect(wholePicture({ videoWidth: 1920, videoHeight: 1080 })).toEqual({ x: 0, y: 0, width: 1920, height: 1080, downScaledWidth: 800, downScaledHeight: 450 });
   });
 });
