@@ -4,11 +4,9 @@
    in one go). Other islands render at once: slicing a small render only puts its first paint later. */
 import { startTransition } from "react";
 import { createRoot } from "react-dom/client";
+import { readProps } from "./props.js";
 
-export function readProps(element) {
-  const source = element.dataset.props && document.getElementById(element.dataset.props);
-  return source ? JSON.parse(source.textContent) : {};
-}
+export { readProps };
 
 export function mountIsland(name, Component, { sliced = false } = {}) {
   const start = () => {

@@ -185,7 +185,7 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         const fromNow = viewType.startsWith("list") && new Date(info.startStr) <= now && now < new Date(info.endStr);
         return sessions.filter((session) => !(fromNow && sessionTiming(session, now).ended)).map(toEvent);
       };
-      const early = takePrefetched(info.startStr, info.endStr);
+      const early = takePrefetched(feedUrl, info.startStr, info.endStr);
       if (early) {
         success(toEvents(early));
         return;
@@ -206,6 +206,11 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
   // Closures are not worth a second error message: without them the sessions still show, cancelled or not.
   const fetchClosures = useCallback(
     (info, success) => {
+      const early = takePrefetched(closuresUrl, info.startStr, info.endStr);
+      if (early) {
+        success(closureEvents(early));
+        return;
+      }
       const params = new URLSearchParams({ start: info.startStr, end: info.endStr });
       api(`${closuresUrl}?${params}`).then(
         (closures) => success(closureEvents(closures)),

@@ -60,15 +60,18 @@ describe("the calendar's view follows the screen", () => {
 });
 
 describe("a phone's first frame", () => {
-  it("is drawn with the sessions asked for early, without asking the server for them again", async () => {
+  it("is drawn with the sessions and closures asked for early, without asking the server for them again", async () => {
     screenWidth(390);
-    const { phoneFirstRange, prefetchSessions } = await import("./firstRange.js");
-    const fetch = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(JSON.stringify([{ ...session, date: "2031-03-10T18:30:00+01:00" }]), { status: 200 }));
+    const { phoneFirstRange, prefetchRange } = await import("./firstRange.js");
+    const closure = { id: 4, label: "Vacances", starts_on: "2031-03-12", ends_on: "2031-03-12" };
+    const fetch = vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
+      new Response(JSON.stringify(String(url).startsWith("/api/closures") ? [closure] : [{ ...session, date: "2031-03-10T18:30:00+01:00" }]), { status: 200 }),
+    );
     const range = phoneFirstRange(new Date("2031-03-10T08:00:00Z"));
-    await prefetchSessions("/api/course-sessions", range);
+    await Promise.all([prefetchRange("/api/course-sessions", range), prefetchRange("/api/closures/calendar", range)]);
     render(<CalendarIsland user={null} initialDate="2031-03-10" />);
     expect(await screen.findByText("Pole Dance Tous niveaux")).toBeTruthy();
-    const sessionCalls = fetch.mock.calls.filter(([url]) => String(url).startsWith("/api/course-sessions"));
-    expect(sessionCalls).toHaveLength(1); // the closures of the range are asked for on their own
+    expect(await screen.findByText("Studio fermé : Vacances")).toBeTruthy();
+    expect(fetch.mock.calls.map(([url]) => String(url).split("?")[0])).toEqual(["/api/course-sessions", "/api/closures/calendar"]);
   });
 });

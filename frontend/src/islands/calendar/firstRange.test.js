@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { phoneFirstRange, prefetchSessions, studioMidnight, takePrefetched } from "./firstRange.js";
+import { phoneFirstRange, prefetchRange, studioMidnight, takePrefetched } from "./firstRange.js";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -24,27 +24,28 @@ describe("the range a phone's planning opens on", () => {
   });
 });
 
-describe("sessions asked for early", () => {
+describe("answers asked for early", () => {
   const range = { start: "2026-11-29T00:00:00+01:00", end: "2026-12-06T00:00:00+01:00" };
 
   it("are handed over once, for their own range only", async () => {
     const fetch = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response('[{"id": 1}]', { status: 200 }));
-    await prefetchSessions("/api/course-sessions", range);
+    await prefetchRange("/api/course-sessions", range);
     expect(fetch.mock.calls[0][0]).toBe(
       "/api/course-sessions?start=2026-11-29T00%3A00%3A00%2B01%3A00&end=2026-12-06T00%3A00%3A00%2B01%3A00",
     );
-    expect(takePrefetched(range.start, "2026-12-07T00:00:00+01:00")).toBeNull();
-    expect(takePrefetched(range.start, range.end)).toEqual([{ id: 1 }]);
-    expect(takePrefetched(range.start, range.end)).toBeNull();
+    expect(takePrefetched("/api/course-sessions", range.start, "2026-12-07T00:00:00+01:00")).toBeNull();
+    expect(takePrefetched("/api/closures/calendar", range.start, range.end)).toBeNull();
+    expect(takePrefetched("/api/course-sessions", range.start, range.end)).toEqual([{ id: 1 }]);
+    expect(takePrefetched("/api/course-sessions", range.start, range.end)).toBeNull();
   });
 
   it("are not handed over before they arrive, nor after the request failed", async () => {
     let answer;
     vi.spyOn(globalThis, "fetch").mockImplementation(() => new Promise((resolve) => (answer = resolve)));
-    const done = prefetchSessions("/api/course-sessions", range);
-    expect(takePrefetched(range.start, range.end)).toBeNull();
+    const done = prefetchRange("/api/course-sessions", range);
+    expect(takePrefetched("/api/course-sessions", range.start, range.end)).toBeNull();
     answer(new Response("{}", { status: 500 }));
     await done;
-    expect(takePrefetched(range.start, range.end)).toBeNull();
+    expect(takePrefetched("/api/course-sessions", range.start, range.end)).toBeNull();
   });
 });

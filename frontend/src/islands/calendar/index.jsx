@@ -1,20 +1,43 @@
-import { mountIsland, readProps } from "../../components/mount.jsx";
-import { PHONE_QUERY, phoneFirstRange, prefetchSessions } from "./firstRange.js";
+import { readProps } from "../../components/props.js";
+import { CLOSURES_URL } from "./closures.js";
+import { PHONE_QUERY, phoneFirstRange, prefetchRange } from "./firstRange.js";
 import { setupTabs } from "./tabs.js";
 
 setupTabs(document.querySelector("[data-planning-tabs]"));
 
-// FullCalendar and its styles are most of this page's code: they come in a chunk of their own, asked for once this
-// small entry runs, so the browser paints the page's text without waiting for them (the island keeps its height
-// meanwhile, from bookings.css, so nothing moves when the calendar appears). On a phone the sessions of the list it
-// opens on are asked for at the same time, and the calendar is drawn once they are in.
+// React, FullCalendar and their styles are nearly all of this page's code: they come in chunks of their own, asked for
+// once the page's text has been painted (the frame after this small entry runs), so that neither a phone's network nor
+// its processor spends anything on them before the heading and the introduction show. The island keeps its height
+// meanwhile (bookings.css), so nothing moves when the calendar appears. On a phone the sessions of the list it opens
+// on (and the studio's closures over them) are asked for at once, and the calendar is drawn once they are in.
 const element = document.querySelector('[data-island="calendar"]');
 const opensOnToday = !new URLSearchParams(window.location.search).get("date");
-const early =
-  element && opensOnToday && window.matchMedia?.(PHONE_QUERY).matches
-    ? prefetchSessions(readProps(element).feedUrl || "/api/course-sessions", phoneFirstRange())
-    : null;
+// Asked for in a task of its own, after this entry's: the first formatting in the studio's time zone loads the
+// browser's time-zone data, a pause of a phone's processor best kept apart from the scripts that run with the page.
+let early = null;
+function prefetchFirstRange() {
+  const props = readProps(element);
+  const range = phoneFirstRange();
+  early = Promise.all([
+    prefetchRange(props.feedUrl || "/api/course-sessions", range),
+    prefetchRange(props.closuresUrl || CLOSURES_URL, range),
+  ]);
+}
+const phone = element && opensOnToday && window.matchMedia?.(PHONE_QUERY).matches;
 
-Promise.all([import(/* webpackChunkName: "calendar-view" */ "./CalendarIsland.jsx"), early]).then(
-  ([{ default: CalendarIsland }]) => mountIsland("calendar", CalendarIsland, { sliced: true }),
-);
+function loadCalendar() {
+  Promise.all([
+    import(/* webpackChunkName: "mount" */ "../../components/mount.jsx"),
+    import(/* webpackChunkName: "calendar-view" */ "./CalendarIsland.jsx"),
+    early,
+  ]).then(([{ mountIsland }, { default: CalendarIsland }]) => mountIsland("calendar", CalendarIsland, { sliced: true }));
+}
+
+// A tab opened in the background paints nothing and runs no animation frame: its calendar is loaded straight away.
+if (document.visibilityState === "hidden") {
+  if (phone) prefetchFirstRange();
+  loadCalendar();
+} else {
+  if (phone) setTimeout(prefetchFirstRange, 0);
+  requestAnimationFrame(() => setTimeout(loadCalendar, 0));
+}
