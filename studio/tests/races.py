@@ -1,0 +1,28 @@
+"""Race helpers shared by the apps' concurrency tests: run calls at the same moment, each in its own thread and
+database connection. It lives in the shared core's tests so that any app's tests may import it."""
+
+import threading
+
+from django.db import connection
+
+
+def run_together(*calls):
+    """Run the calls at once; what each raised, as text, for the test to assert on (an empty list: none raised)."""
+    barrier = threading.Barrier(len(calls))
+    errors = []
+
+    def run(call):
+        try:
+            barrier.wait()
+            call()
+        except Exception as exc:  # noqa: BLE001 - asserted below
+            errors.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
