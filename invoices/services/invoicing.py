@@ -74,7 +74,7 @@ def _order_invoice_row(order_id: int) -> dict | None:
 
 
 # A payment completed, then refunded or voided, keeps its completion time: it was a sale (its credit note follows).
-# A capture refused because the studio had just cancelled the class is one too (payments' capture.py).
+# A capture refused because the studio had just cancelled the class is one too (payments' fulfilment.py).
 PAID_THEN_CLOSED = (PaymentStatus.REFUND_PENDING, PaymentStatus.REFUNDED, PaymentStatus.VOIDED)
 
 
