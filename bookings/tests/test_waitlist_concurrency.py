@@ -1,9 +1,6 @@
 """Waiting lists under concurrency (PostgreSQL): offers in order, never more seats than places."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from accounts.tests.factories import UserFactory
 from bookings.models import Pass, Reservation, ReservationStatus
@@ -15,27 +12,7 @@ from bookings.services.reservations import reservation_confirm
 from bookings.tasks import waitlist_offers_sweep
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory
-
-
-def _run_together(*calls):
-    barrier = threading.Barrier(len(calls))
-    errors = []
-
-    def run(call):
-        try:
-            barrier.wait()
-            call()
-        except Exception as exc:  # noqa: BLE001 - asserted below
-            errors.append(repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return errors
+from studio.tests.races import run_together
 
 
 @pytest.mark.postgres
@@ -51,7 +28,7 @@ def test_five_waiting_three_cancellations_at_once_offers_in_order_never_overbook
     Pass.objects.filter(pk=empty.pk).update(credits_left=0)
 
     cancels = [(lambda r=r: reservation_cancel(user=r.user, reservation_id=r.pk)) for r in booked]
-    errors = _run_together(*cancels, waitlist_offers_sweep.call, waitlist_offers_sweep.call)
+    errors = run_together(*cancels, waitlist_offers_sweep.call, waitlist_offers_sweep.call)
 
     assert errors == []
     statuses = [WaitlistEntry.objects.get(session=session, user=u).status for u in waiting]
@@ -83,7 +60,7 @@ def test_offered_members_paying_while_schedulers_sweep_confirm_each_seat_once():
     offers = list(WaitlistEntry.objects.filter(session=session, status=WaitlistStatus.OFFERED))
     assert [e.user_id for e in offers] == [u.pk for u in waiting[:2]]
     confirms = [(lambda e=e: reservation_confirm(reservation_id=e.reservation_id)) for e in offers]
-    errors = _run_together(*confirms, waitlist_offers_sweep.call, waitlist_offers_sweep.call)
+    errors = run_together(*confirms, waitlist_offers_sweep.call, waitlist_offers_sweep.call)
     assert errors == []
     confirmed = Reservation.objects.filter(session=session, status=ReservationStatus.CONFIRMED)
     assert confirmed.count() == 2 and session_seats_left(session=session) == 0

@@ -5,7 +5,6 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
@@ -15,27 +14,7 @@ from bookings.services import overlap
 from bookings.services import waitlist as wl
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.tests.factories import CourseSessionFactory
-
-
-def _run_together(*calls):
-    barrier = threading.Barrier(len(calls))
-    errors = []
-
-    def run(call):
-        try:
-            barrier.wait()
-            call()
-        except Exception as exc:  # noqa: BLE001 - asserted below
-            errors.append(repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return errors
+from studio.tests.races import run_together
 
 
 @pytest.fixture
@@ -70,7 +49,7 @@ def test_seats_freed_at_once_in_two_overlapping_classes_book_only_one(both_check
     Reservation.objects.filter(pk__in=[r.pk for r in booked]).update(status=ReservationStatus.CANCELLED)
 
     offers = [(lambda s=s: wl.waitlist_offer_freed_seats(session_id=s.pk)) for s in sessions]
-    errors = _run_together(*offers)
+    errors = run_together(*offers)
 
     assert errors == []
     live = Reservation.objects.filter(user=member, status=ReservationStatus.CONFIRMED)
@@ -142,7 +121,7 @@ def test_a_members_own_booking_racing_an_automatic_booking_never_makes_them_over
         else:
             reservations.reservation_hold(user=member, session_id=chosen.pk, **names)
 
-    errors = _run_together(book_directly, lambda: wl.waitlist_offer_freed_seats(session_id=full.pk))
+    errors = run_together(book_directly, lambda: wl.waitlist_offer_freed_seats(session_id=full.pk))
 
     assert errors == []
     live = Reservation.objects.filter(user=member, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED])

@@ -12,6 +12,7 @@ from django.utils import timezone
 from courses.tests.factories import TariffFactory
 from invoices import services
 from invoices.models import Invoice, InvoiceCounter, InvoiceKind
+from invoices.services import invoicing
 from invoices.tasks import invoices_issue_missing
 from payments.models import PaymentOrder, PaymentStatus
 
@@ -42,18 +43,18 @@ def test_an_invoice_that_fails_at_the_capture_leaves_the_payment_and_no_gap_then
 ):
     tariff = TariffFactory(title="Carte 10 cours", price=Decimal("190.00"), type="forfait")
     pay_tariff(api_client, member, tariff)
-    real_create = services._create
+    real_create = invoicing._create
 
     def broken(**kwargs):
         real_create(**kwargs)  # numbered, then something fails
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services, "_create", broken)
+    monkeypatch.setattr(invoicing, "_create", broken)  # where an order's invoice looks it up
     second = pay_tariff(api_client, member, tariff)
     assert second.status == PaymentStatus.COMPLETED  # the payment stands
     assert not Invoice.objects.filter(payment_order=second).exists()
     assert InvoiceCounter.objects.get().last_number == 1  # the failed number was given back
-    monkeypatch.setattr(services, "_create", real_create)
+    monkeypatch.setattr(invoicing, "_create", real_create)
 
     assert invoices_issue_missing.call() == {"invoices": 1, "credit_notes": 0}
     assert Invoice.objects.get(payment_order=second).number == f"{YEAR}-000002"

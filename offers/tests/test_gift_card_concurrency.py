@@ -2,12 +2,10 @@
 each once; two staff adjustments that together would take a balance below zero leave it at zero or above, one
 refused in French."""
 
-import threading
 from datetime import date
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from accounts.tests.factories import StaffFactory
@@ -16,31 +14,8 @@ from offers.models import GiftCard, GiftCardMovementKind, GiftCardStatus
 from offers.services.balance import gift_card_move
 from offers.services.gift_cards import gift_card_adjust
 from offers.tasks import VOUCHER_EMAIL_TOPIC, gift_card_vouchers_send_due
-from studio.errors import ApplicationError
 from studio.models import OutgoingEmail
-
-
-def _race(*calls):
-    barrier = threading.Barrier(len(calls))
-    results, refusals, crashes = [], [], []
-
-    def run(call):
-        try:
-            barrier.wait()
-            results.append(call())
-        except ApplicationError as exc:
-            refusals.append(exc)
-        except Exception as exc:  # noqa: BLE001 - collected and asserted below
-            crashes.append(repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results, refusals, crashes
+from studio.tests.races import race
 
 
 def _card(code, balance="50.00"):
@@ -61,7 +36,7 @@ def _card(code, balance="50.00"):
 @pytest.mark.django_db(transaction=True)
 def test_two_schedulers_send_each_voucher_once():
     cards = [_card(f"CADEAU-RACE-{n:04d}") for n in range(5)]
-    results, refusals, crashes = _race(gift_card_vouchers_send_due.call, gift_card_vouchers_send_due.call)
+    results, refusals, crashes = race(gift_card_vouchers_send_due.call, gift_card_vouchers_send_due.call)
     assert (refusals, crashes) == ([], [])
     assert sum(results) == 5
     assert OutgoingEmail.objects.filter(topic=VOUCHER_EMAIL_TOPIC).count() == 5
@@ -77,7 +52,7 @@ def test_two_adjustments_never_take_the_balance_below_zero():
     def take(amount):
         return lambda: gift_card_adjust(card_id=card.pk, amount=Decimal(amount), reason="Correction", staff=staff)
 
-    results, refusals, crashes = _race(take("-20.00"), take("-20.00"))
+    results, refusals, crashes = race(take("-20.00"), take("-20.00"))
     assert crashes == []
     assert len(results) == 1 and len(refusals) == 1 and isinstance(refusals[0], GiftCardError)
     card.refresh_from_db()

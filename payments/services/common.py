@@ -184,6 +184,13 @@ def _mark(*, order_id: str, status: str, note: str = "", only_from: tuple[str, .
         return order
 
 
+def _owned_order(*, order_id: str, user) -> PaymentOrder:
+    order = PaymentOrder.objects.filter(order_id=order_id).first()
+    if order is None or (order.user_id != user.pk and not user.is_studio_staff):
+        raise PaymentError.of("order_not_found")
+    return order
+
+
 OPEN_STATUSES = (PaymentStatus.CREATED, PaymentStatus.APPROVED, PaymentStatus.DECLINED)
 
 

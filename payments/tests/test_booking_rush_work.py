@@ -279,7 +279,7 @@ def test_a_second_order_for_the_same_hold_is_still_the_live_one(api_client, memb
 
 @pytest.mark.database
 def test_the_simulators_approval_marks_only_an_open_order_approved(member):
-    from payments.services.capture import _order_approved
+    from payments.services.simulator_approval import _order_approved
 
     now = timezone.now()
     open_order_row = PaymentOrder.objects.create(order_id="O-1", user=member, email=member.email, title="C", amount=5)

@@ -2,12 +2,10 @@
 (docs/decisions.md 13, 50), and a desk sale submitted twice records one order, one pass and one invoice
 (docs/decisions.md 43)."""
 
-import threading
 import uuid
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 
 from accounts.tests.factories import StaffFactory, UserFactory
 from bookings.models import Pass, Reservation, ReservationStatus
@@ -19,31 +17,13 @@ from courses.tests.factories import CourseSessionFactory, TariffFactory
 from invoices.models import Invoice
 from payments.models import DeskPaymentLine, PaymentOrder
 from payments.services.desk import DeskLine, desk_booking_record, desk_sale_record
-from studio.errors import ApplicationError
+from studio.tests.races import race
 
 
 def _race(*calls):
     """Run the calls at once, each in its own thread and connection: (results, French refusals, crashes)."""
-    barrier = threading.Barrier(len(calls))
-    results, refusals, crashes = [], [], []
-
-    def run(call):
-        try:
-            barrier.wait()
-            results.append(call())
-        except ApplicationError as exc:
-            refusals.append(exc.message)
-        except Exception as exc:  # noqa: BLE001 - collected and asserted below
-            crashes.append(repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results, refusals, crashes
+    results, refusals, crashes = race(*calls)
+    return results, [refusal.message for refusal in refusals], crashes
 
 
 def _books_herself(member, card, session):
