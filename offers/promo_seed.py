@@ -28,9 +28,10 @@ def promo_seed(*, stdout=None) -> None:
         },
     )
     offer_created = False
-    if not Tariff.objects.filter(discovery_offer=True).exists() and not Tariff.objects.filter(
-        title=DEMO_DISCOVERY_TITLE
-    ).exists():
+    if (
+        not Tariff.objects.filter(discovery_offer=True).exists()
+        and not Tariff.objects.filter(title=DEMO_DISCOVERY_TITLE).exists()
+    ):
         Tariff.objects.create(
             title=DEMO_DISCOVERY_TITLE,
             type=TariffType.COURSE,
