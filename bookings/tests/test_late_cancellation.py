@@ -265,7 +265,7 @@ def test_a_late_cancel_racing_the_waiting_list_gives_one_seat_and_the_credit_bac
     """The late cancellation, the waiting list's offer of the freed seat and two schedulers' sweeps at once: the
     waiting member books the seat once and the credit comes back once (the session lock orders them)."""
     from bookings.tasks import waitlist_offers_sweep
-    from bookings.tests.test_waitlist_concurrency import _run_together
+    from studio.tests.races import run_together
 
     session = _session_in(3, places=2)
     card, reservation = _booked_with_card(session, member, credits_left=10)
@@ -273,7 +273,7 @@ def test_a_late_cancel_racing_the_waiting_list_gives_one_seat_and_the_credit_bac
     waiting_card = PassFactory(member=other_member)
     wl.waitlist_join(user=other_member, session_id=session.pk, auto_book=True, pass_id=waiting_card.pk)
 
-    errors = _run_together(
+    errors = run_together(
         lambda: reservation_cancel(user=member, reservation_id=reservation.pk),
         waitlist_offers_sweep.call,
         waitlist_offers_sweep.call,
