@@ -8,28 +8,6 @@ from django.db import connection
 from studio.errors import ApplicationError
 
 
-def run_together(*calls):
-    """Run the calls at once; what each raised, as text, for the test to assert on (an empty list: none raised)."""
-    barrier = threading.Barrier(len(calls))
-    errors = []
-
-    def run(call):
-        try:
-            barrier.wait()
-            call()
-        except Exception as exc:  # noqa: BLE001 - asserted below
-            errors.append(repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return errors
-
-
 def race(*calls):
     """Run the calls at once, each in its own thread and connection: (results, refusals, crashes), a refusal being
     the ApplicationError a call raised (its French message in `.message`), a crash anything else raised, as text."""
@@ -53,3 +31,9 @@ def race(*calls):
     for thread in threads:
         thread.join()
     return results, refusals, crashes
+
+
+def run_together(*calls):
+    """Run the calls at once; what each raised, as text, for the test to assert on (an empty list: none raised)."""
+    _, refusals, crashes = race(*calls)
+    return [repr(refusal) for refusal in refusals] + crashes
