@@ -71,7 +71,7 @@ module.exports = (env, argv) => {
       new InjectManifest({
         swSrc: path.join(root, "src", "sw", "index.js"),
         swDest: "sw.js",
-        chunks: ["runtime", "vendor-react", "shell", "pwa", "calendar", "my-courses"],
+        chunks: ["runtime", "vendor-react", "shell", "pwa", "calendar", "mount", "calendar-view", "calendar-full", "my-courses"],
         exclude: [/\.LICENSE\.txt$/, /\.map$/],
         ...(production ? {} : { maximumFileSizeToCacheInBytes: 10 * 1024 * 1024 }),
       }),

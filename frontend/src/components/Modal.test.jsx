@@ -4,18 +4,11 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { useRef, useState } from "react";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { polyfillDialog } from "../testing/dialog.js";
 import Modal from "./Modal.jsx";
 
 beforeAll(() => {
-  // jsdom's <dialog> has no showModal()/close(); these behave as a browser's do, close event included.
-  HTMLDialogElement.prototype.showModal = function showModal() {
-    this.setAttribute("open", "");
-  };
-  HTMLDialogElement.prototype.close = function close() {
-    if (!this.hasAttribute("open")) return;
-    this.removeAttribute("open");
-    this.dispatchEvent(new Event("close"));
-  };
+  polyfillDialog();
 });
 
 afterEach(cleanup);

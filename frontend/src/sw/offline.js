@@ -13,7 +13,7 @@ export const OFFLINE_META = "offline-stored-at";
 
 // The pages and API reads that open offline: the timetable and the member's bookings.
 export const OFFLINE_PAGES = ["/courses/calendar", "/my-courses"];
-export const OFFLINE_API = [/^\/api\/course-sessions$/, /^\/api\/closures$/, /^\/api\/course-feedback\/user\/\d+$/, /^\/api\/waitlist\/mine$/, /^\/api\/booking-preferences$/];
+export const OFFLINE_API = [/^\/api\/course-sessions$/, /^\/api\/closures\/calendar$/, /^\/api\/course-feedback\/user\/\d+$/, /^\/api\/waitlist\/mine$/, /^\/api\/booking-preferences$/];
 
 export function isOfflinePage(url) {
   return OFFLINE_PAGES.includes(url.pathname);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_HEADER, PERSONAL_CACHE, STORED_AT_HEADER, cacheKey, claimPersonalCache, personalNetworkFirst } from "./offline.js";
+import { ACCOUNT_HEADER, PERSONAL_CACHE, STORED_AT_HEADER, cacheKey, claimPersonalCache, isOfflineApi, isOfflinePage, personalNetworkFirst } from "./offline.js";
 
 /** CacheStorage in memory, keyed by URL, as much of it as offline.js uses. */
 function memoryCaches() {
@@ -55,5 +55,17 @@ describe("the offline copy of a member's bookings", () => {
     const copy = await personalNetworkFirst(new Request(LIST), { cacheStorage, fetcher: offline });
     expect(await copy.json()).toEqual({ who: "a" });
     expect(cacheKey(new Request(`${LIST}?page=2&t=9`))).toBe(`${LIST}?page=2`);
+  });
+});
+
+describe("what opens offline", () => {
+  it("is the planning with its classes and the studio's closures, and the member's bookings; not the staff's lists", () => {
+    const url = (path) => new URL(path, "https://studio.test");
+    expect(isOfflinePage(url("/courses/calendar"))).toBe(true);
+    expect(isOfflinePage(url("/my-courses"))).toBe(true);
+    expect(isOfflineApi(url("/api/course-sessions?start=a&end=b"))).toBe(true);
+    expect(isOfflineApi(url("/api/closures/calendar?start=a&end=b"))).toBe(true);
+    expect(isOfflineApi(url("/api/closures"))).toBe(false);
+    expect(isOfflineApi(url("/api/users"))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { polyfillDialog } from "../../testing/dialog.js";
 
 vi.mock("../toast.jsx", () => ({ notify: vi.fn() }));
 vi.mock("@paypal/react-paypal-js", () => {
@@ -55,15 +56,7 @@ beforeAll(async () => {
   // The pane's chunk is compiled on first import, which takes as long as the machine is busy: compile it before the
   // clock of the assertions starts (a browser would have it from its cache or the network).
   await import("./SimulatorPane.jsx");
-  // jsdom's <dialog> has no showModal()/close(); these behave as a browser's do, close event included.
-  HTMLDialogElement.prototype.showModal = function showModal() {
-    this.setAttribute("open", "");
-  };
-  HTMLDialogElement.prototype.close = function close() {
-    if (!this.hasAttribute("open")) return;
-    this.removeAttribute("open");
-    this.dispatchEvent(new Event("close"));
-  };
+  polyfillDialog();
 });
 beforeEach(() => vi.mocked(notify).mockClear());
 afterEach(cleanup);

@@ -35,9 +35,21 @@ export function studioMidnight(now, days = 0) {
   return `${utcMidnight.toISOString().slice(0, 10)}T00:00:00${offsetAt(utcMidnight)}`;
 }
 
+/** The studio's day (YYYY-MM-DD) on which `instant` falls. */
+export function studioDay(instant) {
+  return studioFormats().day.format(instant);
+}
+
 /** The range the phone's list opens on: today and the six days after, in the studio's time zone. */
 export function phoneFirstRange(now = new Date()) {
   return { start: studioMidnight(now), end: studioMidnight(now, PHONE_LIST_DAYS) };
+}
+
+/** The phone's list from the studio's day `day` (YYYY-MM-DD): that day and the six after. */
+export function listRange(day) {
+  const [year, month, date] = day.split("-").map(Number);
+  // Noon UTC falls on the same day in Paris, whatever the season.
+  return phoneFirstRange(new Date(Date.UTC(year, month - 1, date, 12)));
 }
 
 // What the island's entry asked for early, by address: { start, end, answer } once the answer is in, { start, end }

@@ -5,11 +5,12 @@ import { setupTabs } from "./tabs.js";
 
 setupTabs(document.querySelector("[data-planning-tabs]"));
 
-// React, FullCalendar and their styles are nearly all of this page's code: they come in chunks of their own, asked for
-// once the page's text has been painted (the frame after this small entry runs), so that neither a phone's network nor
-// its processor spends anything on them before the heading and the introduction show. The island keeps its height
-// meanwhile (bookings.css), so nothing moves when the calendar appears. On a phone the sessions of the list it opens
-// on (and the studio's closures over them) are asked for at once, and the calendar is drawn once they are in.
+// React and the calendar come in chunks of their own, asked for once the page's text has been painted (the frame after
+// this small entry runs), so that neither a phone's network nor its processor spends anything on them before the
+// heading and the introduction show. The island keeps its height meanwhile (bookings.css), so nothing moves when the
+// calendar appears. A phone opens on a plain list of the coming days (SessionList.jsx): its classes (and the studio's
+// closures over them) are asked for at once, and the list is drawn once they are in. A wider screen's month is
+// FullCalendar's, fetched with the rest; a phone fetches FullCalendar only when Mois, Semaine or Jour is asked for.
 const element = document.querySelector('[data-island="calendar"]');
 const opensOnToday = !new URLSearchParams(window.location.search).get("date");
 // Asked for in a task of its own, after this entry's: the first formatting in the studio's time zone loads the
@@ -23,12 +24,14 @@ function prefetchFirstRange() {
     prefetchRange(props.closuresUrl || CLOSURES_URL, range),
   ]);
 }
-const phone = element && opensOnToday && window.matchMedia?.(PHONE_QUERY).matches;
+const phoneScreen = Boolean(window.matchMedia?.(PHONE_QUERY).matches);
+const phone = element && opensOnToday && phoneScreen;
 
 function loadCalendar() {
   Promise.all([
     import(/* webpackChunkName: "mount" */ "../../components/mount.jsx"),
     import(/* webpackChunkName: "calendar-view" */ "./CalendarIsland.jsx"),
+    phoneScreen ? null : import(/* webpackChunkName: "calendar-full" */ "./FullCalendarView.jsx"),
     early,
   ]).then(([{ mountIsland }, { default: CalendarIsland }]) => mountIsland("calendar", CalendarIsland, { sliced: true }));
 }
