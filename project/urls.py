@@ -91,6 +91,7 @@ urlpatterns = [
     # The installable site (docs/decisions.md 53): the worker at the root for a site-wide scope.
     path("manifest.webmanifest", pwa.manifest, name="web-manifest"),
     path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline", pwa.offline, name="offline"),
 ]
 
 if not getattr(settings, "AWS_STORAGE_BUCKET_NAME", ""):

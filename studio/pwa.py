@@ -11,12 +11,18 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.crypto import salted_hmac
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 ACCOUNT_HEADER = "X-Studio-Account"
+MSG_OFFLINE_PAGE = "Cette page n'a pas pu être chargée : votre téléphone n'a pas de réseau."
+MSG_OFFLINE_KEPT = (
+    "Le planning et vos cours restent consultables, tels qu'ils étaient à votre dernière visite connectée ; "
+    "vous réserverez dès que le réseau revient."
+)
 SERVICE_WORKER = "dist/sw.js"
 THEME_COLOUR = "#2b1033"
 BACKGROUND_COLOUR = "#fffdfd"
@@ -96,4 +102,19 @@ def service_worker(request):
         raise Http404
     response = HttpResponse(path.read_bytes(), content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_GET
+def offline(request):
+    """The page the worker shows for a page it has not kept when there is no network (frontend/src/sw/offline.js).
+    It names no one: the worker asks for it without cookies, and keeps it for whoever uses the phone next."""
+    context = {
+        "message": MSG_OFFLINE_PAGE,
+        "kept": MSG_OFFLINE_KEPT,
+        "theme_colour": THEME_COLOUR,
+        "background_colour": BACKGROUND_COLOUR,
+    }
+    response = render(request, "offline.html", context)
+    response["X-Robots-Tag"] = "noindex"
     return response

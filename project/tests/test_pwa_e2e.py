@@ -1,17 +1,17 @@
 """The site as an app on a phone (docs/decisions.md 53): once a member has opened the planning and "Mes cours", the
 service worker shows both with the network cut, read-only and with the time they were last fresh; logging out
-removes them, so the next person on that phone sees nothing of hers."""
+removes them, so the next person on that phone sees nothing of hers. A page not kept shows the offline page."""
 
 import re
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from bookings.tests.factories import ReservationFactory
 from courses.tests.factories import CourseFactory, CourseSessionFactory
+from studio.pwa import MSG_OFFLINE_PAGE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -77,10 +77,37 @@ def test_the_planning_and_my_courses_open_offline_with_their_freshness_and_go_at
     page.wait_for_url(live_server.url + "/")
     assert personal_cache_exists(page) is False
 
+    # Offline again, the phone shows the offline page in their place: nothing of hers.
     context.set_offline(True)
     for path in ("/my-courses", "/courses/calendar"):
-        with pytest.raises(PlaywrightError, match=r"net::ERR_(FAILED|INTERNET_DISCONNECTED)"):
-            page.goto(live_server.url + path)
+        page.goto(live_server.url + path)
+        expect(page.get_by_role("heading", level=1)).to_have_text("Vous êtes hors connexion")
+        expect(page.get_by_text("Cerceau aérien")).to_have_count(0)
+
+
+def test_a_page_not_kept_opens_offline_as_the_offline_page_leading_to_the_planning(
+    page, context, live_server, login_as, member
+):
+    """The installed app opens on the home page: without a network it is the offline page, whose planning link
+    opens the kept planning."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    start = (timezone.localtime() + timedelta(days=1)).replace(hour=18, minute=30, second=0, microsecond=0)
+    session = CourseSessionFactory(course=CourseFactory(title="Cerceau aérien"), start=start)
+    login_as(member)
+    page.goto(live_server.url + "/courses/calendar")
+    wait_for_worker(page)
+    page.reload()
+    expect(page.locator(f'.session-event[data-session-id="{session.pk}"]')).to_be_visible()
+
+    context.set_offline(True)
+    page.goto(live_server.url + "/?source=app")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Vous êtes hors connexion")
+    expect(page.get_by_text(MSG_OFFLINE_PAGE)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path="test-artifacts/pwa-offline-page-390.png")
+    page.get_by_role("link", name="Voir le planning").click()
+    expect(page.locator(f'.session-event[data-session-id="{session.pk}"]')).to_contain_text("Cerceau aérien")
+    expect(page.get_by_role("status").filter(has_text=MSG_OFFLINE)).to_contain_text("Mis à jour le")
 
 
 def test_chromium_finds_the_site_installable(browser_type, browser_type_launch_args, live_server, tmp_path):

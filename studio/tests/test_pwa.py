@@ -2,10 +2,11 @@
 marker by which the worker keeps one member's data at a time."""
 
 import json
+from html import unescape
 
 import pytest
 
-from studio.pwa import ACCOUNT_HEADER, account_marker
+from studio.pwa import ACCOUNT_HEADER, MSG_OFFLINE_KEPT, MSG_OFFLINE_PAGE, account_marker
 
 pytestmark = pytest.mark.django_db
 
@@ -40,3 +41,17 @@ def test_pages_for_a_member_carry_an_opaque_account_marker_and_pages_for_visitor
     assert client.get("/api/waitlist/mine")[ACCOUNT_HEADER] == marker
     client.force_login(other_member)
     assert client.get("/my-courses")[ACCOUNT_HEADER] != marker
+
+
+def test_the_offline_page_stands_alone_for_anyone_and_is_not_indexed(client, member):
+    client.force_login(member)
+    response = client.get("/offline")
+    assert response.status_code == 200
+    assert response["X-Robots-Tag"] == "noindex"
+    html = unescape(response.content.decode())
+    assert "<h1>Vous êtes hors connexion</h1>" in html
+    assert MSG_OFFLINE_PAGE in html and MSG_OFFLINE_KEPT in html
+    assert 'href="/courses/calendar"' in html and 'href="/my-courses"' in html
+    # Kept by the worker for whoever uses the phone next: nothing of the account, no script, no stylesheet to fetch.
+    assert member.first_name not in html and member.email not in html
+    assert "<script" not in html and 'rel="stylesheet"' not in html

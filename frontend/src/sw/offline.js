@@ -106,3 +106,25 @@ export async function noticeAccount(response, cacheStorage = caches) {
   if (!(response.headers.get("Content-Type") || "").startsWith("text/html")) return;
   await claimPersonalCache(cacheStorage, response.headers.get(ACCOUNT_HEADER) || "");
 }
+
+// The page shown for any page the phone has not kept when there is no network (the home page the installed app
+// opens on, the prices…): stored when the worker installs, asked for without cookies so that it names no one.
+export const OFFLINE_FALLBACK_URL = "/offline";
+export const FALLBACK_CACHE = "studio-offline-v1";
+
+/** Stores the offline page; a failed answer leaves the browser's own error page in its place. */
+export async function storeFallbackPage({ cacheStorage = caches, fetcher = fetch } = {}) {
+  const response = await fetcher(OFFLINE_FALLBACK_URL, { credentials: "omit" });
+  if (response.ok) await (await cacheStorage.open(FALLBACK_CACHE)).put(OFFLINE_FALLBACK_URL, response);
+}
+
+/** `attempt()`'s page, or the offline page when it fails (no network, nothing kept). */
+export async function orFallbackPage(attempt, { cacheStorage = caches } = {}) {
+  try {
+    return await attempt();
+  } catch (error) {
+    const page = await (await cacheStorage.open(FALLBACK_CACHE)).match(OFFLINE_FALLBACK_URL);
+    if (page) return page;
+    throw error;
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_HEADER, PERSONAL_CACHE, STORED_AT_HEADER, cacheKey, claimPersonalCache, isOfflineApi, isOfflinePage, personalNetworkFirst } from "./offline.js";
+import { ACCOUNT_HEADER, PERSONAL_CACHE, STORED_AT_HEADER, cacheKey, claimPersonalCache, isOfflineApi, isOfflinePage, OFFLINE_FALLBACK_URL, orFallbackPage, personalNetworkFirst, storeFallbackPage } from "./offline.js";
 
 /** CacheStorage in memory, keyed by URL, as much of it as offline.js uses. */
 function memoryCaches() {
@@ -67,5 +67,24 @@ describe("what opens offline", () => {
     expect(isOfflineApi(url("/api/closures/calendar?start=a&end=b"))).toBe(true);
     expect(isOfflineApi(url("/api/closures"))).toBe(false);
     expect(isOfflineApi(url("/api/users"))).toBe(false);
+  });
+});
+
+describe("a page the phone has not kept, without a network", () => {
+  it("is the offline page stored at install, asked for without the member's cookies", async () => {
+    const cacheStorage = memoryCaches();
+    const asked = [];
+    await storeFallbackPage({ cacheStorage, fetcher: async (url, init) => (asked.push([url, init.credentials]), new Response("<h1>Vous êtes hors connexion</h1>")) });
+    expect(asked).toEqual([[OFFLINE_FALLBACK_URL, "omit"]]);
+    const page = await orFallbackPage(offline, { cacheStorage });
+    expect(await page.text()).toBe("<h1>Vous êtes hors connexion</h1>");
+    const online = await orFallbackPage(async () => new Response("Tarifs"), { cacheStorage });
+    expect(await online.text()).toBe("Tarifs");
+  });
+
+  it("is the browser's own error when no offline page could be stored", async () => {
+    const cacheStorage = memoryCaches();
+    await storeFallbackPage({ cacheStorage, fetcher: async () => new Response("", { status: 500 }) });
+    await expect(orFallbackPage(offline, { cacheStorage })).rejects.toThrow("Failed to fetch");
   });
 });
