@@ -6,6 +6,14 @@ function prefersReducedMotion() {
   return typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+/** Runs `fn` once the page has loaded (at once if it has). What is not the first screen's paint waits for it: the other
+    slides' pictures and the background video's stream would share a phone's bandwidth with the poster and the first
+    slide, the page's largest paint. */
+export function whenLoaded(fn) {
+  if (document.readyState === "complete") fn();
+  else window.addEventListener("load", fn, { once: true });
+}
+
 export function initSlideshow(root, { reducedMotion = prefersReducedMotion() } = {}) {
   const slides = [...root.querySelectorAll("[data-slide]")];
   const dots = [...root.querySelectorAll("[data-slide-to]")];
@@ -15,8 +23,12 @@ export function initSlideshow(root, { reducedMotion = prefersReducedMotion() } =
   const transition = Number(root.dataset.transition) || 500;
   root.style.setProperty("--slide-transition", `${transition}ms`);
   const state = { index: 0, hovered: false, focused: false, stopped: reducedMotion, timer: null };
+  // The other slides' pictures are hidden (media.css), so not fetched, until then.
+  const revealAll = () => root.classList.add("has-all-slides");
+  whenLoaded(revealAll);
 
-  const show = (next) => {
+  const show = (next, { first = false } = {}) => {
+    if (!first) revealAll();
     state.index = ((next % slides.length) + slides.length) % slides.length; // infinite in both directions
     slides.forEach((slide, i) => {
       const active = i === state.index;
@@ -97,7 +109,7 @@ export function initSlideshow(root, { reducedMotion = prefersReducedMotion() } =
     });
     document.addEventListener("visibilitychange", schedule);
   }
-  show(0);
+  show(0, { first: true });
   schedule();
   return {
     get index() {
@@ -122,11 +134,14 @@ export function initHeroVideo(video, { reducedMotion = prefersReducedMotion() } 
     toggle.textContent = video.paused ? "Lire la vidéo" : "Mettre la vidéo en pause";
   };
   video.muted = true;
-  video.preload = "auto";
-  const attempt = video.play();
-  if (attempt && typeof attempt.then === "function") attempt.then(setLabel, setLabel);
   video.addEventListener("play", setLabel);
   video.addEventListener("pause", setLabel);
   toggle?.addEventListener("click", () => (video.paused ? video.play() : video.pause()));
-  video.dataset.state = "playing";
+  // The poster shows meanwhile.
+  whenLoaded(() => {
+    video.preload = "auto";
+    const attempt = video.play();
+    if (attempt && typeof attempt.then === "function") attempt.then(setLabel, setLabel);
+    video.dataset.state = "playing";
+  });
 }

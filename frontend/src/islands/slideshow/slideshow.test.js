@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { initSlideshow } from "./slideshow.js";
+import { initHeroVideo, initSlideshow } from "./slideshow.js";
 import { applyFallback } from "../gallery/fallback.js";
 
 function markup(count = 3) {
@@ -74,5 +74,50 @@ describe("image fallback", () => {
     expect(img.getAttribute("srcset")).toBeNull();
     expect(img.alt).toBe("Image non trouvée");
     expect(img.getAttribute("src")).toBe("/static/img/media/image-non-trouvee.svg");
+  });
+});
+
+describe("what waits for the page's load", () => {
+  let readyState;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    readyState = "interactive";
+    vi.spyOn(document, "readyState", "get").mockImplementation(() => readyState);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it("the other slides' pictures: shown (and so fetched) once the page has loaded, or when the show moves", () => {
+    const root = markup();
+    initSlideshow(root, { reducedMotion: false });
+    expect(root.classList.contains("has-all-slides")).toBe(false);
+    readyState = "complete";
+    window.dispatchEvent(new Event("load"));
+    expect(root.classList.contains("has-all-slides")).toBe(true);
+
+    readyState = "interactive";
+    const early = markup();
+    initSlideshow(early, { reducedMotion: false });
+    vi.advanceTimersByTime(3000);
+    expect(early.dataset.index).toBe("1");
+    expect(early.classList.contains("has-all-slides")).toBe(true);
+  });
+
+  it("the background video's stream: asked for and played once the page has loaded", () => {
+    document.body.innerHTML = `<section><video data-hero-video preload="none"></video><button data-hero-video-toggle hidden></button></section>`;
+    const video = document.querySelector("video");
+    const play = vi.fn(() => Promise.resolve());
+    video.play = play;
+    initHeroVideo(video, { reducedMotion: false });
+    expect(play).not.toHaveBeenCalled();
+    expect(video.preload).toBe("none");
+    readyState = "complete";
+    window.dispatchEvent(new Event("load"));
+    expect(play).toHaveBeenCalledTimes(1);
+    expect(video.preload).toBe("auto");
+    expect(video.muted).toBe(true);
+    expect(video.dataset.state).toBe("playing");
   });
 });
