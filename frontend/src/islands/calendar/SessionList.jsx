@@ -141,18 +141,18 @@ export default function SessionList({ day, today, feedUrl, closuresUrl, reloadKe
         <h2 id={titleId} className="session-list-title">{listTitle(day)}</h2>
         <div role="tablist" aria-label="Affichage du calendrier" className="session-list-tabs">
           {TABS.map(([key, label]) => (
-            <button key={key} type="button" role="tab" aria-selected={key === "list"} tabIndex={key === "list" ? 0 : -1} className="session-list-button" onClick={() => key !== "list" && onView(key)}>
+            <button key={key} type="button" role="tab" aria-selected={key === "list"} className="session-list-button" onClick={() => key !== "list" && onView(key)}>
               {label}
             </button>
           ))}
         </div>
       </div>
-      <div aria-labelledby={titleId} aria-busy={days === null} className="session-list-body">
+      <div role="region" aria-labelledby={titleId} aria-busy={days === null} className="session-list-body">
         {days && days.length === 0 && <p className="session-list-empty">{MSG_NO_CLASSES}</p>}
         {days?.map((group) => {
           const when = asDate(group.day);
           return (
-            <section key={group.day} className="session-list-day" aria-label={date.format(when)}>
+            <div key={group.day} className="session-list-day">
               <h3 className="session-list-day-heading" data-date={group.day}>
                 <span>{weekday.format(when)}</span> <span>{date.format(when)}</span>
               </h3>
@@ -170,7 +170,7 @@ export default function SessionList({ day, today, feedUrl, closuresUrl, reloadKe
                   </li>
                 ))}
               </ul>
-            </section>
+            </div>
           );
         })}
       </div>

@@ -125,6 +125,9 @@ describe("a phone's list of the coming days", () => {
     render(<CalendarIsland user={user} />);
     await screen.findByText("Cours de ce soir");
     expect(screen.getByRole("tab", { name: "Liste" }).getAttribute("aria-selected")).toBe("true");
+    // Each view is a real button the keyboard reaches, as FullCalendar's are.
+    for (const tab of screen.getAllByRole("tab")) expect(tab.tabIndex).toBe(0);
+    expect(screen.getByRole("region", { name: "12 – 18 mars 2031" }).getAttribute("aria-busy")).toBe("false");
     fireEvent.click(screen.getByRole("tab", { name: "Semaine" }));
     await waitFor(() => expect(screen.getByRole("tab", { name: "Semaine" }).getAttribute("aria-selected")).toBe("true"));
     expect(document.querySelector(".session-list")).toBeNull();
