@@ -1,11 +1,9 @@
 """A session never takes more participants than max_attendees, under any concurrency (docs/decisions.md 13;
 PostgreSQL)."""
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
@@ -20,6 +18,7 @@ from bookings.services.session_places import course_session_update
 from bookings.tests.factories import PassFactory, ReservationFactory
 from courses.services.sessions import SessionWriteError
 from courses.tests.factories import CourseSessionFactory, TariffFactory
+from studio.tests.races import race
 
 THREADS = 60
 
@@ -28,38 +27,25 @@ THREADS = 60
 def test_one_seat_left_and_sixty_members_reserving_at_once():
     session = CourseSessionFactory(max_attendees=5)
     ReservationFactory(session=session, participants=4)  # one seat left
-    members = [UserFactory() for _ in range(THREADS)]
-    barrier = threading.Barrier(THREADS)
-    successes, refusals, crashes = [], [], []
 
     def reserve(user):
-        try:
-            barrier.wait()
-            reservation = reservation_hold(
+        return lambda: (
+            reservation_hold(
                 user=user,
                 session_id=session.pk,
                 participants=1,
                 first_name="A",
                 last_name="B",
                 email=user.email,
-            )
-            successes.append(reservation.pk)
-        except ReservationError as exc:
-            refusals.append(exc.message)
-        except Exception as exc:  # noqa: BLE001 - collected and asserted below
-            crashes.append(repr(exc))
-        finally:
-            connection.close()
+            ).pk
+        )
 
-    threads = [threading.Thread(target=reserve, args=(user,)) for user in members]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    successes, refusals, crashes = race(*(reserve(UserFactory()) for _ in range(THREADS)))
 
     assert crashes == []
     assert len(successes) == 1
-    assert refusals == [MSG_SESSION_FULL] * (THREADS - 1)
+    assert [refusal.message for refusal in refusals] == [MSG_SESSION_FULL] * (THREADS - 1)
+    assert all(isinstance(refusal, ReservationError) for refusal in refusals)
     assert session_seats_taken(session=session) == session.max_attendees
     assert Reservation.objects.filter(session=session, status=ReservationStatus.HELD).count() == 1
 
@@ -71,48 +57,23 @@ def test_concurrent_confirmations_of_one_hold_confirm_it_once():
     held = reservation_hold(
         user=member, session_id=session.pk, participants=2, first_name="A", last_name="B", email=member.email
     )
-    barrier = threading.Barrier(10)
-    results = []
 
     def confirm():
-        try:
-            barrier.wait()
-            results.append(reservation_confirm(reservation_id=held.pk).status)
-        finally:
-            connection.close()
+        return reservation_confirm(reservation_id=held.pk).status
 
-    threads = [threading.Thread(target=confirm) for _ in range(10)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results, refusals, crashes = race(*[confirm] * 10)
+    assert refusals == [] and crashes == []
     assert results == [ReservationStatus.CONFIRMED] * 10
     assert session_seats_taken(session=session) == 2
 
 
-def _race(count, target):
-    """Run `target(i)` in `count` threads released together; each thread closes its own connection."""
-    barrier = threading.Barrier(count)
-    results, crashes = [], []
-
-    def run(i):
-        try:
-            barrier.wait()
-            results.append(target(i))
-        except ReservationError as exc:
-            results.append(exc.message)
-        except Exception as exc:  # noqa: BLE001 - collected and asserted below
-            crashes.append(repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+def _outcomes(*calls):
+    """Race the calls: what each returned or, for a refused booking, its French message. Only a booking's refusal is
+    an outcome; anything else raised fails the test."""
+    results, refusals, crashes = race(*calls)
     assert crashes == []
-    return results
+    assert all(isinstance(refusal, ReservationError) for refusal in refusals), refusals
+    return results + [refusal.message for refusal in refusals]
 
 
 @pytest.mark.postgres
@@ -122,18 +83,20 @@ def test_two_concurrent_spends_of_the_last_credit_give_one_reservation():
     card = PassFactory(member=member, credits_total=10, credits_left=1)
     sessions = [CourseSessionFactory(), CourseSessionFactory()]
 
-    def spend(i):
-        return reservation_book_with_pass(
-            user=member,
-            session_id=sessions[i].pk,
-            pass_id=card.pk,
-            participants=1,
-            first_name="A",
-            last_name="B",
-            email=member.email,
-        ).pk
+    def spend(session):
+        return lambda: (
+            reservation_book_with_pass(
+                user=member,
+                session_id=session.pk,
+                pass_id=card.pk,
+                participants=1,
+                first_name="A",
+                last_name="B",
+                email=member.email,
+            ).pk
+        )
 
-    results = _race(2, spend)
+    results = _outcomes(*(spend(session) for session in sessions))
     assert MSG_PASS_NO_CREDITS in results
     assert sum(isinstance(r, int) for r in results) == 1
     card.refresh_from_db()
@@ -155,7 +118,7 @@ def test_concurrent_cancellations_return_the_credit_once():
         last_name="B",
         email="a@b.fr",
     )
-    results = _race(5, lambda i: reservation_cancel(user=member, reservation_id=reservation.pk).message)
+    results = _outcomes(*[lambda: reservation_cancel(user=member, reservation_id=reservation.pk).message] * 5)
     assert results.count(MSG_CANCEL_NOT_CONFIRMED) == 4
     card.refresh_from_db()
     assert card.credits_left == 10
@@ -179,7 +142,7 @@ def test_concurrent_captures_of_a_card_order_grant_one_pass():
         tariff=tariff,
         status=PaymentStatus.APPROVED,
     )
-    results = _race(8, lambda i: payment_order_fulfil(order_id=order.order_id).completed)
+    results = _outcomes(*[lambda: payment_order_fulfil(order_id=order.order_id).completed] * 8)
     assert results == [True] * 8
     assert Pass.objects.filter(source_order=order).count() == 1
     assert Pass.objects.get().credits_left == 10
@@ -191,27 +154,19 @@ def test_staff_lowering_the_places_while_members_reserve_never_leaves_more_seats
     count): either the places drop before the holds, which then stop at them, or the change is refused."""
     session = CourseSessionFactory(max_attendees=10)
     ReservationFactory(session=session, participants=2)
-    members = [UserFactory() for _ in range(20)]
-    barrier = threading.Barrier(len(members) + 1)
-    holds, changes, crashes = [], [], []
 
     def reserve(user):
-        try:
-            barrier.wait()
+        def hold():
             reservation_hold(
                 user=user, session_id=session.pk, participants=1, first_name="A", last_name="B", email=user.email
             )
-            holds.append(user.pk)
-        except ReservationError:
-            pass
-        except Exception as exc:  # noqa: BLE001 - collected and asserted below
-            crashes.append(repr(exc))
-        finally:
-            connection.close()
+            return "held"
+
+        return hold
 
     def lower_places():
+        # The change answers with its own refusal's code, so that every refusal race() collects is a hold's.
         try:
-            barrier.wait()
             course_session_update(
                 session_id=session.pk,
                 course_id=session.course_id,
@@ -219,28 +174,22 @@ def test_staff_lowering_the_places_while_members_reserve_never_leaves_more_seats
                 instructor_id=session.instructor_id,
                 max_attendees=4,
             )
-            changes.append("lowered")
         except SessionWriteError as exc:
-            changes.append(exc.code)
-        except Exception as exc:  # noqa: BLE001 - collected and asserted below
-            crashes.append(repr(exc))
-        finally:
-            connection.close()
+            return exc.code
+        return "lowered"
 
-    threads = [threading.Thread(target=reserve, args=(user,)) for user in members]
-    threads.append(threading.Thread(target=lower_places))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results, refusals, crashes = race(*(reserve(UserFactory()) for _ in range(20)), lower_places)
 
     assert crashes == []
+    assert all(isinstance(refusal, ReservationError) for refusal in refusals), refusals  # refused holds only
+    holds = results.count("held")
+    changes = [result for result in results if result != "held"]
     session.refresh_from_db()
     assert session_seats_taken(session=session) <= session.max_attendees
     if changes == ["lowered"]:
-        assert session.max_attendees == 4 and len(holds) == 2
+        assert session.max_attendees == 4 and holds == 2
     else:
-        assert changes == ["max_below_taken"] and session.max_attendees == 10 and len(holds) == 8
+        assert changes == ["max_below_taken"] and session.max_attendees == 10 and holds == 8
 
 
 @pytest.mark.postgres
@@ -252,34 +201,21 @@ def test_two_cards_of_a_capped_tariff_booking_at_once_hold_the_cap(round_):
     tariff = TariffFactory(title="Carte découverte", pass_credits=5, pass_validity_months=2, max_future_bookings=1)
     cards = [PassFactory(member=member, tariff=tariff, title="Carte découverte") for _ in range(2)]
     sessions = [CourseSessionFactory(start=timezone.now() + timedelta(days=day)) for day in (3, 4)]
-    barrier = threading.Barrier(2)
-    outcomes = []
 
     def book(session, card):
-        try:
-            barrier.wait(timeout=20)
-            outcomes.append(
-                reservation_book_with_pass(
-                    user=member,
-                    session_id=session.pk,
-                    pass_id=card.pk,
-                    participants=1,
-                    first_name="E",
-                    last_name="P",
-                    email=member.email,
-                )  # fmt: skip
-            )
-        except ReservationError as exc:
-            outcomes.append(exc)
-        finally:
-            connection.close()
+        return lambda: reservation_book_with_pass(
+            user=member,
+            session_id=session.pk,
+            pass_id=card.pk,
+            participants=1,
+            first_name="E",
+            last_name="P",
+            email=member.email,
+        )
 
-    threads = [threading.Thread(target=book, args=pair) for pair in zip(sessions, cards, strict=True)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    refused = [o for o in outcomes if isinstance(o, ReservationError)]
-    assert len(outcomes) == 2 and len(refused) == 1, outcomes
+    booked, refused, crashes = race(*(book(*pair) for pair in zip(sessions, cards, strict=True)))
+    assert crashes == []
+    assert len(booked) == 1 and len(refused) == 1, (booked, refused)
+    assert isinstance(refused[0], ReservationError)
     assert refused[0].message == MSG_PASS_FUTURE_CAP.format(cap=1, title="Carte découverte")
     assert Reservation.objects.filter(user=member, status=ReservationStatus.CONFIRMED).count() == 1

@@ -2,11 +2,10 @@
 invoice numbers, none twice and none skipped, including the first ones of a year (the counter row created by
 whichever transaction comes first) and when one of the racing payments rolls back."""
 
-import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from courses.tests.factories import TariffFactory
@@ -16,32 +15,11 @@ from payments.models import PaymentOrder, PaymentStatus
 from payments.services.capture import payment_order_capture
 from payments.services.orders import payment_order_create
 from payments.simulator import SimulatorProvider
+from studio.tests.races import race
 
 pytestmark = pytest.mark.postgres
 
 PAYERS = 8
-
-
-def _race(*calls):
-    """Run the calls at the same moment, each on its own thread and database connection."""
-    barrier = threading.Barrier(len(calls))
-    errors, results = [], []
-
-    def run(call):
-        try:
-            barrier.wait(timeout=10)
-            results.append(call())
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results, errors
 
 
 def _approved_tariff_order(member, tariff) -> PaymentOrder:
@@ -77,8 +55,8 @@ def test_payments_completing_at_the_same_moment_get_consecutive_numbers(member, 
             order_id=order.order_id, user=member if order.user_id == member.pk else other_member
         )
 
-    outcomes, errors = _race(*(capture(order) for order in orders))
-    assert not errors, errors
+    outcomes, refusals, crashes = race(*(capture(order) for order in orders))
+    assert refusals == [] and crashes == [], (refusals, crashes)
     assert all(outcome.completed for outcome in outcomes)
     year = timezone.localdate().year
     assert _sequences() == list(range(1, PAYERS + 1))
@@ -89,6 +67,9 @@ def test_payments_completing_at_the_same_moment_get_consecutive_numbers(member, 
     assert Invoice.objects.filter(payment_order__in=orders).count() == PAYERS
     paid = sum(PaymentOrder.objects.filter(status=PaymentStatus.COMPLETED).values_list("amount", flat=True))
     assert sum(Invoice.objects.values_list("total_amount", flat=True)) == paid == PAYERS * Decimal("100.00")
+
+
+FAILURE = "the payment's transaction fails after its invoice was numbered"
 
 
 def test_a_racing_payment_that_rolls_back_leaves_no_gap(member):
@@ -111,13 +92,13 @@ def test_a_racing_payment_that_rolls_back_leaves_no_gap(member):
                 PaymentOrder.objects.select_for_update().get(pk=order.pk)
                 invoice = invoice_issue_for_order(order_id=order.pk)
                 if fail:
-                    raise RuntimeError("the payment's transaction fails after its invoice was numbered")
+                    raise RuntimeError(FAILURE)
                 return invoice.number
 
         return run
 
-    _, errors = _race(*(issue(order, fail=n == 1) for n, order in enumerate(orders)))
-    assert len(errors) == 1 and isinstance(errors[0], RuntimeError)
+    _, refusals, crashes = race(*(issue(order, fail=n == 1) for n, order in enumerate(orders)))
+    assert refusals == [] and crashes == [repr(RuntimeError(FAILURE))]  # only the failing payment raised
     assert _sequences() == [1, 2, 3]
     assert not Invoice.objects.filter(payment_order=orders[1]).exists()
     # The failed payment, retried, takes the next number.

@@ -1,10 +1,7 @@
 """docs/decisions.md 14 on PostgreSQL (real row locks): however captures and webhooks race, one payment is recorded,
 one reservation confirmed, one receipt sent."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from bookings.models import ReservationStatus
 from bookings.services.passes import reservation_book_with_pass
@@ -16,35 +13,13 @@ from payments.services.common import PaymentError
 from payments.services.receipts import RECEIPT_SUBJECT
 from payments.services.webhooks import payment_webhook_handle
 from payments.simulator import SimulatorProvider
+from studio.tests.races import race, run_together
 
 from .conftest import open_reservation_order
 
 pytestmark = pytest.mark.postgres
 
 ROUNDS = 4
-
-
-def _race(*calls):
-    """Run the calls at the same moment, each on its own thread and database connection."""
-    barrier = threading.Barrier(len(calls))
-    errors, results = [], []
-
-    def run(call):
-        try:
-            barrier.wait(timeout=10)
-            results.append(call())
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert not errors, errors
-    return results
 
 
 def _receipts(mailoutbox, order_id):
@@ -65,10 +40,11 @@ def test_two_concurrent_captures_pay_once_with_the_simulator(member, make_reserv
     reservation = make_reservation(member)
     order = open_reservation_order(member, reservation)
     SimulatorProvider().approve_order(order_id=order.order_id, card_declined=False)
-    outcomes = _race(
+    outcomes, refusals, crashes = race(
         lambda: payment_order_capture(order_id=order.order_id, user=member),
         lambda: payment_order_capture(order_id=order.order_id, user=member),
     )
+    assert refusals == [] and crashes == []
     assert all(o.completed for o in outcomes)
     _assert_paid_once(order, reservation, mailoutbox)
 
@@ -80,10 +56,11 @@ def test_two_concurrent_captures_pay_once_with_paypal(
     reservation = make_reservation(member)
     order = open_reservation_order(member, reservation)
     fake_paypal.approve(order.order_id)
-    outcomes = _race(
+    outcomes, refusals, crashes = race(
         lambda: payment_order_capture(order_id=order.order_id, user=member),
         lambda: payment_order_capture(order_id=order.order_id, user=member),
     )
+    assert refusals == [] and crashes == []
     assert all(o.completed for o in outcomes)
     _assert_paid_once(order, reservation, mailoutbox)
     assert len({c["headers"]["paypal-request-id"] for c in fake_paypal.calls("/capture")}) == 1
@@ -106,10 +83,11 @@ def test_capture_racing_the_capture_completed_webhook(
             "supplementary_data": {"related_ids": {"order_id": order.order_id}},
         },
     }
-    _race(
+    errors = run_together(
         lambda: payment_order_capture(order_id=order.order_id, user=member),
         lambda: payment_webhook_handle(event=event),
     )
+    assert errors == []
     _assert_paid_once(order, reservation, mailoutbox)
 
 
@@ -125,40 +103,18 @@ def test_capture_racing_the_order_approved_webhook(
         "event_type": "CHECKOUT.ORDER.APPROVED",
         "resource": {"id": order.order_id, "status": "APPROVED"},
     }
-    _race(
+    errors = run_together(
         lambda: payment_order_capture(order_id=order.order_id, user=member),
         lambda: payment_webhook_handle(event=event),
         lambda: payment_webhook_handle(event=event),  # PayPal delivering the same event twice at once
     )
+    assert errors == []
     _assert_paid_once(order, reservation, mailoutbox)
 
 
 # --- What is confirmed equals what was paid, under races (docs/decisions.md 14) -----------------------------------
 
 MANY = 20
-
-
-def _race_all(calls):
-    """As _race, but an exception is a result (a refused request), not a test failure."""
-    barrier = threading.Barrier(len(calls))
-    results = []
-
-    def run(call):
-        try:
-            barrier.wait(timeout=20)
-            results.append(call())
-        except Exception as exc:  # noqa: BLE001 - a refusal is an outcome here
-            results.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert len(results) == len(calls)
-    return results
 
 
 def _captured_and_kept(reservation) -> list[SimulatedProviderOrder]:
@@ -181,7 +137,7 @@ def test_twenty_tabs_paying_one_hold_at_once_pay_once(member, make_reservation):
             pass  # another tab captured it first: the order is no longer open
         return payment_order_capture(order_id=order.order_id, user=member)
 
-    _race_all([pay] * MANY)
+    race(*[pay] * MANY)  # a refused or failed request is an outcome here
     reservation.refresh_from_db()
     assert reservation.status == ReservationStatus.CONFIRMED
     assert PaymentOrder.objects.filter(reservation=reservation, status=PaymentStatus.COMPLETED).count() == 1
@@ -218,7 +174,7 @@ def test_twenty_captures_of_two_orders_on_one_reservation_keep_one_payment(
     for n in range(MANY // 2):
         calls.append(lambda n=n: payment_webhook_handle(event=a_capture_event(n)))
         calls.append(lambda: payment_order_capture(order_id=order_b.order_id, user=member))
-    _race_all(calls)
+    race(*calls)  # a refused or failed request is an outcome here
 
     order_a.refresh_from_db()
     order_b.refresh_from_db()
@@ -251,7 +207,8 @@ def test_a_pass_booking_racing_a_card_capture_pays_once(member, make_reservation
             email=member.email,
         )
 
-    _race_all([lambda: payment_order_capture(order_id=order.order_id, user=member), book_with_pass])
+    # A refused or failed request is an outcome here.
+    race(lambda: payment_order_capture(order_id=order.order_id, user=member), book_with_pass)
     card.refresh_from_db()
     order.refresh_from_db()
     reservation.refresh_from_db()
@@ -279,7 +236,8 @@ def test_growing_the_hold_racing_its_capture_never_confirms_unpaid_seats(member,
             email=member.email,
         )
 
-    _race_all([lambda: payment_order_capture(order_id=order.order_id, user=member), grow])
+    # A refused or failed request is an outcome here.
+    race(lambda: payment_order_capture(order_id=order.order_id, user=member), grow)
     reservation.refresh_from_db()
     order.refresh_from_db()
     assert reservation.participants == 1
