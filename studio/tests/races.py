@@ -7,11 +7,15 @@ from django.db import connection
 
 from studio.errors import ApplicationError
 
+# Bounds on a race, so that a call that never returns fails the test instead of holding the whole run.
+START_TIMEOUT_S = 20
+FINISH_TIMEOUT_S = 60
+
 
 def race(*calls):
     """Run the calls at once, each in its own thread and connection: (results, refusals, crashes), a refusal being
     the ApplicationError a call raised (its French message in `.message`), a crash anything else raised, as text."""
-    barrier = threading.Barrier(len(calls))
+    barrier = threading.Barrier(len(calls), timeout=START_TIMEOUT_S)
     results, refusals, crashes = [], [], []
 
     def run(call):
@@ -29,7 +33,9 @@ def race(*calls):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        thread.join(timeout=FINISH_TIMEOUT_S)
+    stuck = sum(thread.is_alive() for thread in threads)
+    assert not stuck, f"{stuck} of {len(threads)} calls still running after {FINISH_TIMEOUT_S} s"
     return results, refusals, crashes
 
 
