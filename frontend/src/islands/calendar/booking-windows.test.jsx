@@ -2,10 +2,14 @@
    yet says from when it can be booked and offers no booking; the booking popup states until when cancelling is free. */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { screenWidth } from "../../testing/screen.js";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 vi.mock("../../components/PaymentWidget.jsx", () => ({ default: () => <p data-testid="widget" /> }));
 const { default: CalendarIsland } = await import("./CalendarIsland.jsx");
+// The island fetches FullCalendar and the booking form when first shown: compiled here, before the clock of the
+// assertions starts, as a browser would have them from its cache or the network.
+await Promise.all([import("./FullCalendarView.jsx"), import("./ReservationForm.jsx")]);
 const { default: ReservationForm } = await import("./ReservationForm.jsx");
 const { LABEL_NOT_OPEN, MSG_LATE_CANCELLATION_RULE, bookingNotOpen, clickOutcome, freeCancellationText, opensLabel } = await import("./messages.js");
 
@@ -30,14 +34,6 @@ const TONIGHT = {
   free_cancellation_until: "2031-03-11T19:00:00+01:00",
 };
 const user = { id: 3, first_name: "Emma", last_name: "Petit", email: "emma@example.fr" };
-
-function screenWidth(width) {
-  Object.defineProperty(window, "innerWidth", { configurable: true, value: width });
-  window.matchMedia = (query) => {
-    const max = Number((query.match(/max-width:\s*(\d+)px/) || [])[1]);
-    return { matches: Number.isFinite(max) ? width <= max : false, media: query, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} };
-  };
-}
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"] });

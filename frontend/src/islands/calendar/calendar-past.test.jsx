@@ -1,17 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
+import { screenWidth } from "../../testing/screen.js";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 const { default: CalendarIsland } = await import("./CalendarIsland.jsx");
+// The island fetches FullCalendar and the booking form when first shown: compiled here, before the clock of the
+// assertions starts, as a browser would have them from its cache or the network.
+await Promise.all([import("./FullCalendarView.jsx"), import("./ReservationForm.jsx")]);
 const { LABEL_ENDED, LABEL_STARTED } = await import("./messages.js");
-
-function screenWidth(width) {
-  Object.defineProperty(window, "innerWidth", { configurable: true, value: width });
-  window.matchMedia = (query) => {
-    const max = Number((query.match(/max-width:\s*(\d+)px/) || [])[1]);
-    return { matches: Number.isFinite(max) ? width <= max : false, media: query, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} };
-  };
-}
 
 const NOW = new Date("2031-03-12T12:00:00+01:00"); // a Wednesday, noon in Paris
 const session = (id, title, date, end) => ({ id, course_title: title, date, end_date: end, instructor: "Inès Moreau", seats_left: 10, max_attendees: 10, price_per_participant: "25.00", is_past: false });

@@ -1,17 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
 import { closureEvents, closureTitle, dayAfter } from "./closures.js";
+import { screenWidth } from "../../testing/screen.js";
 
 vi.mock("../../components/toast.jsx", () => ({ notify: vi.fn() }));
 const { default: CalendarIsland } = await import("./CalendarIsland.jsx");
-
-function screenWidth(width) {
-  Object.defineProperty(window, "innerWidth", { configurable: true, value: width });
-  window.matchMedia = (query) => {
-    const max = Number((query.match(/max-width:\s*(\d+)px/) || [])[1]);
-    return { matches: Number.isFinite(max) ? width <= max : false, media: query, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} };
-  };
-}
+// The island fetches FullCalendar and the booking form when first shown: compiled here, before the clock of the
+// assertions starts, as a browser would have them from its cache or the network.
+await Promise.all([import("./FullCalendarView.jsx"), import("./ReservationForm.jsx")]);
 
 afterEach(() => {
   cleanup();

@@ -17,6 +17,7 @@ import { notify } from "../../components/toast.jsx";
 import { MSG_DECLINES_LATER } from "../../components/payment/messages.js";
 import { MSG_LOGIN_REQUIRED, MSG_REDUCED_CONFIRM, MSG_REDUCED_STATUS, normalizeQuantity } from "./messages.js";
 import TariffOrder from "./TariffOrder.jsx";
+import { polyfillDialog } from "../../testing/dialog.js";
 
 // The saved method's pane is a lazy chunk: generous waits on a busy machine (nothing here depends on time).
 const WAIT = { timeout: 5000 };
@@ -30,14 +31,7 @@ function page() {
   );
 }
 
-// jsdom has <dialog> without showModal()/close().
-HTMLDialogElement.prototype.showModal ??= function showModal() {
-  this.setAttribute("open", "");
-};
-HTMLDialogElement.prototype.close ??= function close() {
-  this.removeAttribute("open");
-  this.dispatchEvent(new Event("close"));
-};
+polyfillDialog();
 
 beforeEach(() => {
   vi.mocked(notify).mockClear();

@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import ResourceSection from "../ResourceSection.jsx";
 import { MSG_HISTORY_LOAD, MSG_NO_PASSWORD_YET, NOTHING, passUsage } from "./ClientHistory.jsx";
+import { polyfillDialog } from "../../../testing/dialog.js";
 import {
   MSG_CLIENT_EMAIL_INVALID,
   MSG_CLIENT_NAMES_REQUIRED,
@@ -73,16 +74,7 @@ const renderUsers = () =>
 
 const fill = (label, value) => fireEvent.change(screen.getByLabelText(new RegExp(`^${label}`)), { target: { value } });
 
-beforeAll(() => {
-  HTMLDialogElement.prototype.showModal = function showModal() {
-    this.setAttribute("open", "");
-  };
-  HTMLDialogElement.prototype.close = function close() {
-    if (!this.hasAttribute("open")) return;
-    this.removeAttribute("open");
-    this.dispatchEvent(new Event("close"));
-  };
-});
+beforeAll(polyfillDialog);
 beforeEach(() => {
   document.cookie = "csrftoken=jeton";
 });

@@ -4,14 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import ResourceSection from "../ResourceSection.jsx";
 import { eraseQuestion } from "./MemberData.jsx";
 import { usersConfig } from "./Users.jsx";
+import { polyfillDialog } from "../../../testing/dialog.js";
 
-// jsdom has no <dialog> methods.
-HTMLDialogElement.prototype.showModal ??= function showModal() {
-  this.setAttribute("open", "");
-};
-HTMLDialogElement.prototype.close ??= function close() {
-  this.removeAttribute("open");
-};
+polyfillDialog();
 
 
 const json = (body, status = 200) => new Response(JSON.stringify(body), { status });

@@ -2,13 +2,9 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, describe, expect, it, vi } from "vitest";
 import Requests, { MSG_CONFIRMED, MSG_QUOTED, listUrl, partyPeople } from "./Requests.jsx";
 import { formatMoney } from "../format.js";
+import { polyfillDialog } from "../../../testing/dialog.js";
 
-HTMLDialogElement.prototype.showModal ??= function showModal() {
-  this.setAttribute("open", "");
-};
-HTMLDialogElement.prototype.close ??= function close() {
-  this.removeAttribute("open");
-};
+polyfillDialog();
 
 const SENT = {
   id: 4,

@@ -1,13 +1,9 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import Subscriptions, { MSG_FROZEN, subscriptionsUrl } from "./Subscriptions.jsx";
+import { polyfillDialog } from "../../../testing/dialog.js";
 
-HTMLDialogElement.prototype.showModal ??= function showModal() {
-  this.setAttribute("open", "");
-};
-HTMLDialogElement.prototype.close ??= function close() {
-  this.removeAttribute("open");
-};
+polyfillDialog();
 
 const ROW = {
   id: 7,
