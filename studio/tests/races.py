@@ -12,20 +12,18 @@ START_TIMEOUT_S = 20
 FINISH_TIMEOUT_S = 60
 
 
-def race(*calls):
-    """Run the calls at once, each in its own thread and connection: (results, refusals, crashes), a refusal being
-    the ApplicationError a call raised (its French message in `.message`), a crash anything else raised, as text."""
+def outcomes(*calls):
+    """Run the calls at once, each in its own thread and connection: what each returned, or the exception it raised
+    (a refusal is an outcome too), one per call, in the order they finished."""
     barrier = threading.Barrier(len(calls), timeout=START_TIMEOUT_S)
-    results, refusals, crashes = [], [], []
+    found = []
 
     def run(call):
         try:
             barrier.wait()
-            results.append(call())
-        except ApplicationError as exc:
-            refusals.append(exc)
-        except Exception as exc:  # noqa: BLE001 - collected and asserted below
-            crashes.append(repr(exc))
+            found.append(call())
+        except Exception as exc:  # noqa: BLE001 - an outcome, sorted by the caller
+            found.append(exc)
         finally:
             connection.close()
 
@@ -36,6 +34,20 @@ def race(*calls):
         thread.join(timeout=FINISH_TIMEOUT_S)
     stuck = sum(thread.is_alive() for thread in threads)
     assert not stuck, f"{stuck} of {len(threads)} calls still running after {FINISH_TIMEOUT_S} s"
+    return found
+
+
+def race(*calls):
+    """Run the calls at once: (results, refusals, crashes), a refusal being the ApplicationError a call raised (its
+    French message in `.message`), a crash anything else raised, as text."""
+    results, refusals, crashes = [], [], []
+    for outcome in outcomes(*calls):
+        if isinstance(outcome, ApplicationError):
+            refusals.append(outcome)
+        elif isinstance(outcome, Exception):
+            crashes.append(repr(outcome))
+        else:
+            results.append(outcome)
     return results, refusals, crashes
 
 
