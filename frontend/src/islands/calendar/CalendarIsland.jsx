@@ -10,15 +10,17 @@ import { notify } from "../../components/toast.jsx";
 import { CLOSURES_URL } from "./closures.js";
 import { PHONE_MAX_WIDTH, PHONE_QUERY, studioDay } from "./firstRange.js";
 import { MSG_ALREADY_RESERVED, MSG_CANCELLED, MSG_FULL, MSG_LOAD_ERROR, MSG_LOGIN_TO_RESERVE, MSG_OFFLINE_READ_ONLY, MSG_PAST, LABEL_NOT_OPEN, clickOutcome, opensLabel } from "./messages.js";
+import ReservationForm from "./ReservationForm.jsx";
 import SessionList from "./SessionList.jsx";
 import { PHONE_TAB_VIEWS, PHONE_VIEW, PHONE_WEEK_VIEW, WIDE_VIEW, viewForWidth } from "./views.js";
+import WaitlistPanel from "./WaitlistPanel.jsx";
 
 export { PHONE_MAX_WIDTH, PHONE_VIEW, PHONE_WEEK_VIEW, viewForWidth };
 
-// Fetched ahead, while the phone is idle, but not run until asked for: the list is ready sooner without them.
+// Fetched ahead, while the phone is idle, but not run until asked for: the list is ready sooner without it. The
+// booking form comes with the island: drawn with the popup that opens on it, the popup lays out once, with the
+// payment choice and the button on its first screen.
 const FullCalendarView = lazy(() => import(/* webpackChunkName: "calendar-full", webpackPrefetch: true */ "./FullCalendarView.jsx"));
-const ReservationForm = lazy(() => import(/* webpackChunkName: "booking-form", webpackPrefetch: true */ "./ReservationForm.jsx"));
-const WaitlistPanel = lazy(() => import(/* webpackChunkName: "booking-form", webpackPrefetch: true */ "./WaitlistPanel.jsx"));
 
 function usePhone() {
   const query = typeof window !== "undefined" && window.matchMedia ? window.matchMedia(PHONE_QUERY) : null;
@@ -147,9 +149,7 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
         {popup === "full" && selected && user && (
           <>
             <p className="calendar-notice" role="alert">{NOTICE_TEXT.full}</p>
-            <Suspense fallback={null}>
-              <WaitlistPanel session={selected} onClose={close} />
-            </Suspense>
+            <WaitlistPanel session={selected} onClose={close} />
           </>
         )}
         {notice && popup !== "full" && (
@@ -163,19 +163,17 @@ export default function CalendarIsland({ user, paymentConfig, feedUrl = "/api/co
       </Modal>
       <Modal open={popup === "reserve"} title="Réserver un cours" onClose={close} className="reservation-modal">
         {popup === "reserve" && selected && (
-          <Suspense fallback={null}>
-            <ReservationForm
-              session={selected}
-              user={user}
-              paymentConfig={paymentConfig}
-              reserveUrl={reserveUrl}
-              loginUrl={loginUrl}
-              onCancel={close}
-              onHeld={refresh}
-              onPaid={handlePaid}
-              onFull={handleFull}
-            />
-          </Suspense>
+          <ReservationForm
+            session={selected}
+            user={user}
+            paymentConfig={paymentConfig}
+            reserveUrl={reserveUrl}
+            loginUrl={loginUrl}
+            onCancel={close}
+            onHeld={refresh}
+            onPaid={handlePaid}
+            onFull={handleFull}
+          />
         )}
       </Modal>
     </div>
