@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { bucketLabel, change, formatEuros, formatPercent, plural, pointChange } from "./overview/numbers.js";
 import { periodFromSearch, periodRange, previousRange, statsUrl } from "./overview/period.js";
 import { filterFromAddress } from "./Subscriptions.jsx";
@@ -181,6 +181,10 @@ describe("Vue d'ensemble", () => {
   });
 
   it("switches period, keeps it in the address, and refuses a custom range that ends before it starts", async () => {
+    // A day on which the month so far and the last 30 days differ (on 30 November they are the same dates).
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-03-15T12:00:00+01:00"));
+    onTestFinished(() => vi.useRealTimers());
     const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(() => answer(200, STATS));
     const { default: Overview, MSG_CUSTOM_RANGE } = await import("./Overview.jsx");
     render(<Overview />);
